@@ -1,0 +1,41 @@
+# Herna: two commands do all set-up on a fresh machine.
+#   make run   - create .venv, install Herna, start every server with house bots
+#   make test  - also install the system packages tests need, then lint, typecheck, test
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+ARGS   ?=
+PYTEST_ARGS ?=
+
+.PHONY: run test lint typecheck pytest system-deps bench clean
+
+$(STAMP): pyproject.toml
+	@scripts/ensure-python.sh $(PYTHON) $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/herna serve $(ARGS)
+
+test: $(STAMP) system-deps lint typecheck pytest
+
+system-deps:
+	@scripts/ensure-system-deps.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,5 @@
+import sys
+
+from herna.cli import main
+
+sys.exit(main())

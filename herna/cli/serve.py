@@ -1,0 +1,126 @@
+"""``herna serve``: start every server (or those named by ``--only``) in one process."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from herna.cli.logs import setup_logging
+from herna.hall.hall import Hall
+from herna.hall.records import RecordStore
+from herna.servers.registry import ServerPlugin, load_plugins
+
+log = logging.getLogger("herna.serve")
+
+DEFAULT_DATABASE = "sqlite:///var/herna.db"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    plugins = load_plugins()
+    p = sub.add_parser(
+        "serve",
+        help="start the game servers (all of them by default)",
+        description="Start Herna's game servers in one process. With no arguments: every "
+        "server, a SQLite database under ./var/, and house bots playing so there is always "
+        "a live game. Options given here override the file named by --config.",
+    )
+    p.add_argument(
+        "--config",
+        type=Path,
+        help="TOML file with a [serve] section and one "
+        "section per server ([mia], [onitama] ...); see herna.example.toml",
+    )
+    p.add_argument(
+        "--only", help="comma-separated servers to start: " + ",".join(pl.name for pl in plugins)
+    )
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--database-url", help=f"SQLAlchemy URL or postgresql://… (default {DEFAULT_DATABASE})"
+    )
+    p.add_argument(
+        "--no-house-bots", action="store_true", default=None, help="do not start the house bots"
+    )
+    p.add_argument("--log-level", default=None, help="DEBUG shows every message (default INFO)")
+    p.add_argument(
+        "--log-json", action="store_true", default=None, help="structured JSON log lines"
+    )
+    for plugin in plugins:
+        plugin.add_arguments(p.add_argument_group(f"{plugin.name}: {plugin.help}"))
+    p.set_defaults(func=run)
+
+
+def load_config(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        default = Path("herna.toml")
+        if not default.exists():
+            return {}
+        path = default
+    with path.open("rb") as f:
+        return tomllib.load(f)
+
+
+def resolve_common(args: argparse.Namespace, config: dict[str, Any]) -> None:
+    """Fill the common options from ``[serve]`` in the config, then built-in defaults."""
+    serve = config.get("serve", {})
+    defaults: dict[str, Any] = {
+        "host": "127.0.0.1",
+        "database_url": DEFAULT_DATABASE,
+        "no_house_bots": False,
+        "log_level": "INFO",
+        "log_json": False,
+        "only": None,
+    }
+    for name, default in defaults.items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, serve.get(name.replace("_", "-"), serve.get(name, default)))
+    if isinstance(args.only, list):
+        args.only = ",".join(args.only)
+
+
+def selected(plugins: list[ServerPlugin], only: str | None) -> list[ServerPlugin]:
+    if not only:
+        return plugins
+    names = {n.strip() for n in only.split(",") if n.strip()}
+    unknown = names - {p.name for p in plugins}
+    if unknown:
+        raise SystemExit(f"herna serve: unknown server(s) in --only: {', '.join(sorted(unknown))}")
+    return [p for p in plugins if p.name in names]
+
+
+async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
+    """Start the selected servers; returns the running hall (used by tests too)."""
+    resolve_common(args, config)
+    records = RecordStore(args.database_url)
+    hall = Hall(records=records)
+    for plugin in selected(load_plugins(), args.only):
+        service = await plugin.start(hall, args, config.get(plugin.name, {}))
+        hall.add(service)
+        log.info("%s listening on %s", service.protocol, ", ".join(service.endpoints()))
+    return hall
+
+
+async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> None:
+    hall = await start_hall(args, config)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    log.info("Herna is running; database %s. Ctrl-C stops.", args.database_url)
+    await stop.wait()
+    log.info("shutting down")
+    await hall.stop()
+    hall.records.close()
+    log.info("stopped; %d records written", hall.records.written)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    resolve_common(args, config)
+    setup_logging(args.log_level, bool(args.log_json))
+    asyncio.run(serve_forever(args, config))
+    return 0

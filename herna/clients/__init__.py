@@ -1,0 +1,1 @@
+"""Python client libraries used by bots, terminal clients and tests."""

@@ -1,0 +1,57 @@
+"""Seeded randomness. Every chance event in Herna comes from a :class:`SeededRng`.
+
+``SeededRng(seed)`` is a thin, explicit wrapper over :class:`random.Random` so that a match's
+seed, stored with its record, reproduces every deal and die roll.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def new_seed() -> int:
+    """A fresh 63-bit seed for a new match (stored in its record)."""
+    return secrets.randbits(63)
+
+
+class SeededRng:
+    """Deterministic RNG for chance events; same seed, same sequence of draws."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def randint(self, low: int, high: int) -> int:
+        """Uniform integer in ``[low, high]``."""
+        return self._random.randint(low, high)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self._random.randrange(len(items))]
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        out = list(items)
+        self._random.shuffle(out)
+        return out
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        return self._random.sample(list(items), k)
+
+    def random(self) -> float:
+        return self._random.random()
+
+    def weighted(self, outcomes: Sequence[tuple[T, float]]) -> T:
+        """Draw from ``(outcome, probability)`` pairs as given by ``chance_outcomes()``."""
+        if len(outcomes) == 1:
+            return outcomes[0][0]
+        items = [o for o, _ in outcomes]
+        weights = [p for _, p in outcomes]
+        return self._random.choices(items, weights=weights, k=1)[0]
+
+    def spawn(self) -> SeededRng:
+        """A child RNG with a seed drawn from this one (e.g. one per round)."""
+        return SeededRng(self._random.getrandbits(63))

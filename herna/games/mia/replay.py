@@ -1,0 +1,42 @@
+"""Replay a recorded Mia round step by step (for the web hall's stepper)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from herna.core.game import CHANCE
+from herna.games.mia.round import DiceRoll, MiaActionCodec, MiaRound
+from herna.hall.records import StoredMatch
+from herna.hall.replays import ReplayStep
+
+
+def replay_steps(match: StoredMatch) -> list[ReplayStep]:
+    """The round's spectator view after each action. The round is over, so each roll's dice
+    are shown too (live spectators never saw them before they were revealed)."""
+    order = match.result.get("order") or [p.name for p in match.players]
+    if len(order) < 2:
+        return [{"label": f"round canceled ({match.result.get('canceled', match.status)})",
+                 "view": {"players": list(order), "phase": "canceled"}}]
+    codec = MiaActionCodec()
+    state = MiaRound(tuple(order))
+    steps: list[ReplayStep] = [{"label": f"order: {', '.join(order)}", "view": _view(state)}]
+    for kind, data in match.events:
+        if kind != "action":
+            continue
+        action = codec.decode(data["action"])
+        actor = state.current_name
+        state = state.apply(action)
+        if data.get("player") == CHANCE and isinstance(action, DiceRoll):
+            label = f"{actor} rolled {action.dice} (under the cup)"
+        else:
+            label = f"{actor}: {action}"
+        if state.is_terminal():
+            label += f" — {', '.join(state.losers)} lost ({state.reason})"
+        steps.append({"label": label, "view": _view(state)})
+    return steps
+
+
+def _view(state: MiaRound) -> dict[str, Any]:
+    view = dict(state.view(None))
+    view["actual"] = str(state.actual) if state.actual else None
+    return view

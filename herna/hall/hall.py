@@ -1,0 +1,55 @@
+"""The hall: what every server shares (event bus, records, clock) and the list of running
+services that the web hall and the CLI show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from herna.core.clock import Clock, MonotonicClock
+from herna.hall.events import EventBus
+from herna.hall.records import RecordStore
+
+
+class Service(Protocol):
+    """A running game server as the hall sees it."""
+
+    game: str
+    """``"mia"``, ``"marias"``, ``"onitama"``, ``"tiles"``."""
+
+    protocol: str
+    """Human-readable protocol name, e.g. ``"Mia UDP (seed 002)"``."""
+
+    doc: str
+    """Path of the protocol doc within the repository, e.g. ``docs/protocols/mia.md``."""
+
+    def endpoints(self) -> list[str]:
+        """Where clients connect, e.g. ``["udp://127.0.0.1:9000"]``."""
+        ...
+
+    def snapshot(self) -> dict[str, Any]:
+        """JSON-ready live state: tables in play, connected players and bots."""
+        ...
+
+    async def stop(self) -> None: ...
+
+
+@dataclass
+class Hall:
+    records: RecordStore
+    bus: EventBus = field(default_factory=EventBus)
+    clock: Clock = field(default_factory=MonotonicClock)
+    services: list[Service] = field(default_factory=list)
+
+    def add(self, service: Service) -> None:
+        self.services.append(service)
+
+    def service(self, game: str) -> Service | None:
+        return next((s for s in self.services if s.game == game), None)
+
+    async def stop(self) -> None:
+        for service in reversed(self.services):
+            await service.stop()
+        self.services.clear()
+        self.records.flush()

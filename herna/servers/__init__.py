@@ -1,0 +1,1 @@
+"""Thin asyncio transports that wire the protocol cores to the hall."""

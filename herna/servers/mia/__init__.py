@@ -1,0 +1,90 @@
+"""The Mäxchen (Mia) UDP server of seed 002, plugged into `herna serve` as ``mia``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from herna.hall.hall import Hall
+from herna.servers.mia.table import MiaSettings, MiaTable
+from herna.servers.mia.udp import MiaUdpServer
+from herna.servers.registry import ServerPlugin, option
+
+DEFAULT_PORT = 9000
+HOUSE_BOTS = ("house-honest", "house-prob", "house-random")
+
+
+class MiaService:
+    game = "mia"
+    protocol = "Mia UDP (seed 002)"
+    doc = "docs/protocols/mia.md"
+
+    def __init__(self, server: MiaUdpServer, table: MiaTable, host: str) -> None:
+        self.server = server
+        self.table = table
+        self.host = host
+        self.house_bots: list[asyncio.Task[None]] = []
+
+    def endpoints(self) -> list[str]:
+        return [f"udp://{self.host}:{self.server.address[1]}"]
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.table.snapshot()
+
+    async def stop(self) -> None:
+        for task in self.house_bots:
+            task.cancel()
+        await asyncio.gather(*self.house_bots, return_exceptions=True)
+        self.table.stop()
+        self.server.close()
+
+
+def add_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--mia-port", type=int, help=f"UDP port (default {DEFAULT_PORT})")
+    group.add_argument(
+        "--mia-answer-window", type=float, help="seconds a client has to answer (default 0.25)"
+    )
+    group.add_argument(
+        "--mia-start-early",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="start a round as soon as every active player joined (default on)",
+    )
+    group.add_argument("--mia-round-pause", type=float, help="seconds between rounds (default 0)")
+    group.add_argument(
+        "--mia-house-bots", type=int, help=f"how many house bots play (default {len(HOUSE_BOTS)})"
+    )
+
+
+async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> MiaService:
+    host = str(getattr(args, "host", None) or "127.0.0.1")
+    port = int(option(args, config, "mia_port", DEFAULT_PORT))
+    settings = MiaSettings(
+        answer_window=float(option(args, config, "mia_answer_window", 0.25)),
+        start_early=bool(option(args, config, "mia_start_early", True)),
+        round_pause=float(option(args, config, "mia_round_pause", 0.0)),
+    )
+    server = MiaUdpServer(host, port)
+    table = MiaTable(server.send, hall.clock, settings, bus=hall.bus, records=hall.records)
+    server.attach(table)
+    table.start()
+    service = MiaService(server, table, host)
+    bots = (
+        0
+        if getattr(args, "no_house_bots", False)
+        else int(option(args, config, "mia_house_bots", len(HOUSE_BOTS)))
+    )
+    if bots:
+        from herna.clients.mia import run_house_bots
+
+        service.house_bots = run_house_bots(host, server.address[1], bots)
+    return service
+
+
+PLUGIN = ServerPlugin(
+    name="mia",
+    help="Mäxchen dice game over UDP (seed 002)",
+    add_arguments=add_arguments,
+    start=start,
+)

@@ -1,0 +1,516 @@
+"""The Mia table: registrations, rounds, tokens, answer windows, scores and records.
+
+It is the whole server without a socket: datagrams come in through :meth:`MiaTable.receive`,
+replies go out through the ``send(data, addr)`` callback, and every timeout runs on the
+injected :class:`~herna.core.clock.Clock` — so tests drive it with a ``FakeClock`` and the UDP
+transport (:mod:`herna.servers.mia.udp`) stays a few lines.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from herna.core.clock import Clock, TimerHandle
+from herna.core.rng import SeededRng, new_seed
+from herna.games.mia.dice import Dice, InvalidDice
+from herna.games.mia.round import (
+    DID_NOT_ANNOUNCE,
+    DID_NOT_TAKE_TURN,
+    INVALID_TURN,
+    Announce,
+    Fault,
+    MiaAction,
+    MiaActionCodec,
+    MiaRound,
+    Roll,
+    See,
+)
+from herna.hall.events import EventBus
+from herna.hall.match import Match, Seat
+from herna.hall.records import MatchRecord, PlayerResult, RecordStore, utcnow
+from herna.protocols.mia import (
+    NAME_ALREADY_TAKEN,
+    Garbage,
+    Register,
+    TokenCommand,
+    Unregister,
+    fmt,
+    parse_client,
+)
+
+log = logging.getLogger("herna.mia")
+
+Addr = tuple[str, int]
+Send = Callable[[bytes, Addr], None]
+
+INACTIVE_AFTER_MISSED_JOINS = 5
+
+
+@dataclass
+class MiaSettings:
+    answer_window: float = 0.25
+    """Seconds a client has to answer ROUND STARTING, YOUR TURN and ROLLED."""
+    start_early: bool = True
+    """Start a round as soon as every active registered player has joined."""
+    round_pause: float = 0.0
+    """Seconds between the end of a round and the next ROUND STARTING."""
+    heartbeat: float = 2.0
+    rate_limit: float = 5000.0
+    """Datagrams per second accepted from one address (a burst of the same size is allowed);
+    the rest are dropped and counted, so a flood cannot starve the other players."""
+    seed: int | None = None
+
+
+@dataclass
+class Client:
+    name: str
+    addr: Addr
+    spectator: bool
+    missed_joins: int = 0
+    allowance: float = 0.0
+    last_seen: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.missed_joins < INACTIVE_AFTER_MISSED_JOINS
+
+
+@dataclass
+class _Expect:
+    """The one answer the table waits for: which token, from whom, in which step."""
+
+    step: str  # "join", "turn", "announce"
+    token: str
+    name: str = ""
+
+
+@dataclass
+class TableStats:
+    rounds_played: int = 0
+    rounds_canceled: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+    faults: Counter[str] = field(default_factory=Counter)
+
+
+class MiaTable:
+    def __init__(
+        self,
+        send: Send,
+        clock: Clock,
+        settings: MiaSettings | None = None,
+        bus: EventBus | None = None,
+        records: RecordStore | None = None,
+    ) -> None:
+        self._send = send
+        self.clock = clock
+        self.settings = settings or MiaSettings()
+        self.bus = bus
+        self.records = records
+        self.rng = SeededRng(self.settings.seed if self.settings.seed is not None else new_seed())
+        self.clients: dict[str, Client] = {}
+        self._by_addr: dict[Addr, Client] = {}
+        self._rate: dict[str, tuple[float, float]] = {}  # ip:port -> (allowance, last time)
+        self.scores: dict[str, int] = {}
+        self.round_number = 0
+        self.phase = "idle"  # idle, joining, playing, between
+        self.joined: list[str] = []
+        self.match: Match[MiaAction] | None = None
+        self._expect: _Expect | None = None
+        self._timer: TimerHandle | None = None
+        self._heartbeat: TimerHandle | None = None
+        self._round_started_at = utcnow()
+        self.stats = TableStats()
+        self._running = False
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        self._running = True
+        if self.records is not None:
+            last = self.records.matches(game="mia", limit=1)
+            if last:
+                self.round_number = int(last[0].meta.get("round", 0))
+        self._heartbeat = self.clock.call_later(self.settings.heartbeat, self._beat)
+        self._maybe_begin()
+
+    def stop(self) -> None:
+        self._running = False
+        for handle in (self._timer, self._heartbeat):
+            if handle is not None:
+                handle.cancel()
+        self._timer = self._heartbeat = None
+
+    # -- input -------------------------------------------------------------------------------
+    def receive(self, data: bytes, addr: Addr) -> None:
+        """Handle one datagram from ``addr``. Never raises for anything a peer sends."""
+        if not self._within_rate(addr):
+            self.stats.dropped["RATE_LIMIT"] += 1
+            return
+        message = parse_client(data)
+        if isinstance(message, TokenCommand):
+            self._on_token_command(message, addr)
+        elif isinstance(message, Register):
+            self._on_register(message, addr)
+        elif isinstance(message, Unregister):
+            self._on_unregister(addr)
+        else:
+            assert isinstance(message, Garbage)
+            self.stats.dropped[message.reason] += 1
+            log.debug("dropped %s datagram from %s:%s", message.reason, *addr)
+
+    def _within_rate(self, addr: Addr) -> bool:
+        key = f"{addr[0]}:{addr[1]}"
+        now = self.clock.now()
+        limit = self.settings.rate_limit
+        allowance, last = self._rate.get(key, (limit, now))
+        allowance = min(limit, allowance + (now - last) * limit)
+        if allowance < 1.0:
+            self._rate[key] = (allowance, now)
+            return False
+        self._rate[key] = (allowance - 1.0, now)
+        if len(self._rate) > 10_000:  # forget idle addresses so spoofed floods cannot grow it
+            self._rate = {k: v for k, v in self._rate.items() if now - v[1] < 10}
+        return True
+
+    def _on_register(self, msg: Register, addr: Addr) -> None:
+        if msg.problem:
+            self._send(fmt.rejected(msg.problem), addr)
+            return
+        existing = self.clients.get(msg.name)
+        if existing is not None:
+            if existing.addr[0] != addr[0]:
+                self._send(fmt.rejected(NAME_ALREADY_TAKEN), addr)
+                return
+            # Same name from the same IP: the player moved (new port); keep the score.
+            self._forget_addr(existing.addr)
+            occupant = self._by_addr.get(addr)
+            if occupant is not None and occupant is not existing:
+                self._remove(occupant)
+            existing.addr = addr
+            existing.spectator = msg.spectator
+            self._by_addr[addr] = existing
+        else:
+            occupant = self._by_addr.get(addr)
+            if occupant is not None:
+                # A new registration from the same address and port replaces the player there.
+                self._remove(occupant)
+            client = Client(msg.name, addr, msg.spectator)
+            self.clients[msg.name] = client
+            self._by_addr[addr] = client
+        if not msg.spectator and msg.name not in self.scores:
+            self.scores[msg.name] = self._stored_points(msg.name)
+        self._send(fmt.registered(), addr)
+        log.info(
+            "%s registered%s from %s:%s", msg.name, " as spectator" if msg.spectator else "", *addr
+        )
+        self._emit("player_registered", name=msg.name, spectator=msg.spectator)
+        self._send_to_spectators(fmt.score(self._score_table()))
+        if not msg.spectator:
+            self._maybe_begin()
+
+    def _stored_points(self, name: str) -> int:
+        if self.records is None:
+            return 0
+        return int(self.records.points("mia", [name]).get(name, 0))
+
+    def _on_unregister(self, addr: Addr) -> None:
+        client = self._by_addr.get(addr)
+        self._send(fmt.unregistered(), addr)
+        if client is not None:
+            self._remove(client)
+            log.info("%s unregistered", client.name)
+
+    def _remove(self, client: Client) -> None:
+        self.clients.pop(client.name, None)
+        self._forget_addr(client.addr)
+        if client.name in self.joined and self.phase == "joining":
+            self.joined.remove(client.name)
+        self._emit("player_unregistered", name=client.name)
+
+    def _forget_addr(self, addr: Addr) -> None:
+        self._by_addr.pop(addr, None)
+
+    def _on_token_command(self, msg: TokenCommand, addr: Addr) -> None:
+        expect = self._expect
+        client = self._by_addr.get(addr)
+        if expect is None or msg.token != expect.token or client is None or client.spectator:
+            self.stats.dropped["STALE_TOKEN"] += 1  # UDP duplicates and late answers
+            return
+        if expect.step == "join":
+            if msg.command == "JOIN" and not msg.args:
+                self._on_join(client)
+            else:
+                self.stats.dropped["NOT_A_JOIN"] += 1
+            return
+        if client.name != expect.name:
+            self.stats.dropped["WRONG_PLAYER"] += 1
+            return
+        self._on_turn_message(msg)
+
+    # -- rounds ------------------------------------------------------------------------------
+    def _players(self) -> list[Client]:
+        return [c for c in self.clients.values() if not c.spectator]
+
+    def _maybe_begin(self) -> None:
+        if self._running and self.phase == "idle" and self._players():
+            self._begin_round()
+
+    def _begin_round(self) -> None:
+        self._timer = None
+        if not self._running:
+            return
+        players = self._players()
+        if not players:
+            self.phase = "idle"
+            return
+        self.round_number += 1
+        self.phase = "joining"
+        self.joined = []
+        self._round_started_at = utcnow()
+        self._expect = _Expect("join", self._token())
+        message = fmt.round_starting(self._expect.token)
+        for client in players:
+            self._send(message, client.addr)
+        self._timer = self.clock.call_later(self.settings.answer_window, self._close_join)
+
+    def _on_join(self, client: Client) -> None:
+        if client.name in self.joined:
+            return
+        self.joined.append(client.name)
+        client.missed_joins = 0
+        if self.settings.start_early:
+            waiting = [c for c in self._players() if c.active and c.name not in self.joined]
+            if not waiting:
+                self._cancel_timer()
+                self._close_join()
+
+    def _close_join(self) -> None:
+        self._timer = None
+        self._expect = None
+        for client in self._players():
+            if client.name not in self.joined:
+                client.missed_joins += 1
+        n = self.round_number
+        if not self.joined:
+            self._broadcast(fmt.round_canceled("NO_PLAYERS"))
+            self._cancel_round("NO_PLAYERS")
+            return
+        order = self.rng.shuffled(self.joined)
+        if len(order) == 1:
+            self._broadcast(fmt.round_started(n, order))
+            self._broadcast(fmt.round_canceled("ONLY_ONE_PLAYER"))
+            self._cancel_round("ONLY_ONE_PLAYER")
+            return
+        self.phase = "playing"
+        self.match = Match(
+            game="mia",
+            table_id=f"round-{n}",
+            state=MiaRound(tuple(order)),
+            seats=[Seat(name, "bot") for name in order],
+            seed=self.rng.spawn().seed,
+            codec=MiaActionCodec(),
+            meta={"round": n},
+            started_at=self._round_started_at,
+        )
+        self._broadcast(fmt.round_started(n, order))
+        self._emit("game_started", round=n, players=order)
+        self._next_turn()
+
+    def _state(self) -> MiaRound:
+        assert self.match is not None
+        state = self.match.state
+        assert isinstance(state, MiaRound)
+        return state
+
+    def _next_turn(self) -> None:
+        name = self._state().current_name
+        self._expect = _Expect("turn", self._token(), name)
+        self._send_to(name, fmt.your_turn(self._expect.token))
+        self._timer = self.clock.call_later(
+            self.settings.answer_window, lambda: self._fault(DID_NOT_TAKE_TURN)
+        )
+
+    def _on_turn_message(self, msg: TokenCommand) -> None:
+        assert self._expect is not None
+        self._cancel_timer()
+        name = self._expect.name
+        if self._expect.step == "turn" and msg.command == "ROLL" and not msg.args:
+            self._act(Roll())
+            self._broadcast(fmt.player_rolls(name))
+            self._emit("player_rolls", round=self.round_number, name=name)
+            rolled = str(self._state().actual)
+            self._expect = _Expect("announce", self._token(), name)
+            self._send_to(name, fmt.rolled(rolled, self._expect.token))
+            self._timer = self.clock.call_later(
+                self.settings.answer_window, lambda: self._fault(DID_NOT_ANNOUNCE)
+            )
+        elif self._expect.step == "turn" and msg.command == "SEE" and not msg.args:
+            self._expect = None
+            had_announcement = self._state().last_announcement is not None
+            self._act(See())
+            if had_announcement:
+                self._broadcast(fmt.player_wants_to_see(name))
+                self._emit("wants_to_see", round=self.round_number, name=name)
+                shown = str(self._state().actual)
+                self._broadcast(fmt.actual_dice(shown))
+                self._emit("actual_dice", round=self.round_number, dice=shown)
+            self._end_round()
+        elif self._expect.step == "announce" and msg.command == "ANNOUNCE" and len(msg.args) == 1:
+            try:
+                dice = Dice.parse(msg.args[0])
+            except InvalidDice:
+                self._fault(INVALID_TURN)
+                return
+            self._expect = None
+            self._act(Announce(dice))
+            self._broadcast(fmt.announced(name, str(dice)))
+            self._emit("announced", round=self.round_number, name=name, dice=str(dice))
+            if self._state().is_terminal():
+                self._end_round()
+            else:
+                self._next_turn()
+        else:
+            self._fault(INVALID_TURN)
+
+    def _act(self, action: MiaAction) -> None:
+        assert self.match is not None
+        self.match.act(self._state().turn, action)
+
+    def _fault(self, reason: str) -> None:
+        self._timer = None
+        self._expect = None
+        self.stats.faults[reason] += 1
+        self._act(Fault(reason))
+        self._end_round()
+
+    def _end_round(self) -> None:
+        state = self._state()
+        assert self.match is not None
+        n = self.round_number
+        self._broadcast(fmt.player_lost(state.losers, state.reason))
+        self._emit("player_lost", round=n, names=list(state.losers), reason=state.reason)
+        for name in state.players:
+            if name not in state.losers:
+                self.scores[name] = self.scores.get(name, 0) + 1
+        scores = self._score_table()
+        self._broadcast(fmt.score(scores))
+        self._emit("score", scores=scores)
+        self._emit(
+            "game_over", round=n, losers=list(state.losers), reason=state.reason, scores=scores
+        )
+        record = self.match.record()
+        record.result["round"] = n
+        record.result["order"] = list(state.players)
+        record.result["losers"] = list(state.losers)
+        if self.records is not None:
+            self.records.submit(record)
+        self.stats.rounds_played += 1
+        log.info(
+            "round %d: %s; %s lost (%s)",
+            n,
+            ",".join(state.players),
+            ",".join(state.losers),
+            state.reason,
+        )
+        self.match = None
+        self._after_round()
+
+    def _cancel_round(self, reason: str) -> None:
+        n = self.round_number
+        scores = self._score_table()
+        self._broadcast(fmt.score(scores))
+        self._emit("round_canceled", round=n, reason=reason)
+        self._emit("score", scores=scores)
+        if self.records is not None:
+            self.records.submit(
+                MatchRecord(
+                    game="mia",
+                    table_id=f"round-{n}",
+                    players=[
+                        PlayerResult(i, name, 0.0, False, "bot")
+                        for i, name in enumerate(self.joined)
+                    ],
+                    result={"round": n, "canceled": reason},
+                    status="canceled",
+                    started_at=self._round_started_at,
+                    meta={"round": n},
+                    rated=False,
+                )
+            )
+        self.stats.rounds_canceled += 1
+        log.info("round %d canceled: %s", n, reason)
+        self._after_round()
+
+    def _after_round(self) -> None:
+        self.phase = "between"
+        self._expect = None
+        pause = self.settings.round_pause
+        if not self.joined and self.settings.round_pause < self.settings.answer_window:
+            # Nobody joined: don't spin; wait a window before asking again.
+            pause = self.settings.answer_window
+        self._timer = self.clock.call_later(pause, self._begin_round)
+
+    # -- output ------------------------------------------------------------------------------
+    def _token(self) -> str:
+        return secrets.token_hex(6)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _send_to(self, name: str, data: bytes) -> None:
+        client = self.clients.get(name)
+        if client is not None:  # an unregistered player gets nothing (and will time out)
+            self._send(data, client.addr)
+
+    def _broadcast(self, data: bytes) -> None:
+        for client in self.clients.values():
+            self._send(data, client.addr)
+
+    def _send_to_spectators(self, data: bytes) -> None:
+        for client in self.clients.values():
+            if client.spectator:
+                self._send(data, client.addr)
+
+    def _score_table(self) -> dict[str, int]:
+        return {c.name: self.scores.get(c.name, 0) for c in self._players()}
+
+    def _beat(self) -> None:
+        if not self._running:
+            return
+        beat = fmt.heartbeat()
+        for client in self.clients.values():
+            self._send(beat, client.addr)
+        self._heartbeat = self.clock.call_later(self.settings.heartbeat, self._beat)
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        if self.bus is not None:
+            self.bus.emit("mia", "mia", kind, **data)
+
+    # -- for the hall ------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        state = self.match.state.view(None) if self.match is not None else None
+        return {
+            "round": self.round_number,
+            "phase": self.phase,
+            "current": state,
+            "players": [
+                {
+                    "name": c.name,
+                    "points": self.scores.get(c.name, 0),
+                    "active": c.active,
+                    "address": f"{c.addr[0]}:{c.addr[1]}",
+                }
+                for c in self._players()
+            ],
+            "spectators": [c.name for c in self.clients.values() if c.spectator],
+            "rounds_played": self.stats.rounds_played,
+            "rounds_canceled": self.stats.rounds_canceled,
+            "dropped": dict(self.stats.dropped),
+            "faults": dict(self.stats.faults),
+        }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install the Debian packages the test suite needs when they are missing:
+#   postgresql (a real server for the storage tests), chromium (web hall browser tests).
+set -euo pipefail
+need=()
+ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || need+=(postgresql)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "installing Debian packages: ${need[*]}" >&2
+sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo_cmd apt-get update -qq
+$sudo_cmd apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

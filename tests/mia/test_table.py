@@ -1,0 +1,348 @@
+"""The Mia table driven datagram by datagram on a fake clock (no sockets: the logic alone)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+from herna.core.clock import FakeClock
+from herna.games.mia.dice import Dice
+from herna.hall.events import EventBus
+from herna.hall.records import RecordStore
+from herna.servers.mia.table import Addr, MiaSettings, MiaTable
+
+A: Addr = ("10.0.0.1", 5001)
+B: Addr = ("10.0.0.2", 5002)
+C: Addr = ("10.0.0.3", 5003)
+S: Addr = ("10.0.0.9", 5009)
+
+
+class Net:
+    def __init__(self) -> None:
+        self.boxes: dict[Addr, list[str]] = defaultdict(list)
+
+    def send(self, data: bytes, addr: Addr) -> None:
+        self.boxes[addr].append(data.decode())
+
+    def take(self, addr: Addr) -> list[str]:
+        out, self.boxes[addr] = self.boxes[addr], []
+        return out
+
+    def last(self, addr: Addr, prefix: str) -> str:
+        return next(m for m in reversed(self.boxes[addr]) if m.startswith(prefix))
+
+
+class World:
+    def __init__(self, records: RecordStore | None = None, **settings: object) -> None:
+        self.net = Net()
+        self.clock = FakeClock()
+        self.bus = EventBus()
+        self.events = self.bus.subscribe()
+        self.table = MiaTable(self.net.send, self.clock, MiaSettings(seed=7, **settings),  # type: ignore[arg-type]
+                              bus=self.bus, records=records)
+        self.table.start()
+
+    def say(self, addr: Addr, text: str) -> None:
+        self.table.receive(text.encode(), addr)
+
+    def token(self, addr: Addr, prefix: str) -> str:
+        return self.net.last(addr, prefix).split(";")[-1]
+
+    def register(self, addr: Addr, name: str) -> None:
+        self.say(addr, f"REGISTER;{name}")
+        assert "REGISTERED" in self.net.boxes[addr]
+
+    def join_all(self, *addrs: Addr) -> None:
+        for addr in addrs:
+            self.say(addr, f"JOIN;{self.token(addr, 'ROUND STARTING')}")
+
+    def whose_turn(self, *addrs: Addr) -> Addr:
+        for addr in addrs:
+            if any(m.startswith("YOUR TURN") for m in self.net.boxes[addr]):
+                return addr
+        raise AssertionError("nobody got YOUR TURN")
+
+
+def until(w: World, addr: Addr, prefix: str, limit: float = 3.0) -> None:
+    """Advance the fake clock until ``addr`` has received a message starting with ``prefix``."""
+    waited = 0.0
+    while not any(m.startswith(prefix) for m in w.net.boxes[addr]):
+        w.clock.advance(0.01)
+        waited += 0.01
+        assert waited < limit, f"{addr} never got {prefix}"
+
+
+def next_round(w: World, *addrs: Addr) -> Addr:
+    """Clear the inboxes, wait for the next ROUND STARTING, join with ``addrs`` and return
+    the address whose turn it is."""
+    for addr in addrs:
+        w.net.take(addr)
+    until(w, addrs[0], "ROUND STARTING")
+    w.join_all(*addrs)
+    return w.whose_turn(*addrs)
+
+
+def two_player_round(w: World) -> tuple[Addr, Addr]:
+    w.register(A, "ann")
+    w.register(B, "bob")
+    first = next_round(w, A, B)
+    return first, (B if first == A else A)
+
+
+def test_registration_rules() -> None:
+    w = World()
+    w.say(A, "REGISTER;ann")
+    assert w.net.take(A)[0] == "REGISTERED"
+    w.say(B, "REGISTER;ann")
+    assert w.net.take(B) == ["REJECTED;NAME_ALREADY_TAKEN"]
+    for bad in ["REGISTER", "REGISTER;", "REGISTER;a b", "REGISTER;a:b", "REGISTER;a,b",
+                "REGISTER;ab;cd", "REGISTER;" + "x" * 21]:
+        w.say(C, bad)
+        assert w.net.take(C) == ["REJECTED;INVALID_NAME"], bad
+    # Same name, same IP, other port: moved, score kept.
+    w.table.scores["ann"] = 5
+    moved = (A[0], 6000)
+    w.say(moved, "REGISTER;ann")
+    assert w.net.take(moved)[0] == "REGISTERED"
+    assert w.table.clients["ann"].addr == moved and w.table.scores["ann"] == 5
+    # A new name from the same address and port replaces the player there.
+    w.say(moved, "REGISTER;anna")
+    assert w.net.take(moved)[0] == "REGISTERED"
+    assert "ann" not in w.table.clients and "anna" in w.table.clients
+    w.say(moved, "UNREGISTER")
+    assert w.net.take(moved) == ["UNREGISTERED"]
+    assert "anna" not in w.table.clients
+
+
+def test_spectator_gets_scores_and_broadcasts_but_no_private_messages() -> None:
+    w = World()
+    w.say(S, "REGISTER_SPECTATOR;eve")
+    assert w.net.take(S) == ["REGISTERED", "SCORE;"]
+    first, second = two_player_round(w)
+    roll = w.token(first, "YOUR TURN")
+    w.say(first, f"ROLL;{roll}")
+    dice = w.net.last(first, "ROLLED").split(";")[1]
+    w.say(first, f"ANNOUNCE;{dice};{w.token(first, 'ROLLED')}")
+    w.say(second, f"SEE;{w.token(second, 'YOUR TURN')}")
+    seen = w.net.take(S)
+    assert not [m for m in seen if m.startswith(("ROUND STARTING", "YOUR TURN", "ROLLED"))]
+    kinds = [m.split(";")[0] for m in seen]
+    for expected in ["SCORE", "ROUND STARTED", "PLAYER ROLLS", "ANNOUNCED",
+                     "PLAYER WANTS TO SEE", "ACTUAL DICE", "PLAYER LOST"]:
+        assert expected in kinds
+    assert seen[-1].startswith("SCORE;")
+
+
+def test_full_round_true_announcement_then_see_failed() -> None:
+    w = World()
+    first, second = two_player_round(w)
+    started = w.net.last(first, "ROUND STARTED")
+    assert started.startswith("ROUND STARTED;2;")
+    w.say(first, f"ROLL;{w.token(first, 'YOUR TURN')}")
+    dice = w.net.last(first, "ROLLED").split(";")[1]
+    assert Dice.parse(dice)
+    w.say(first, f"ANNOUNCE;{dice};{w.token(first, 'ROLLED')}")
+    first_name = w.table.match.state.players[0]  # type: ignore[union-attr]
+    if Dice.parse(dice).is_mia:
+        pytest.skip("seed rolled Mia")  # the seed is fixed; this documents the assumption
+    w.say(second, f"SEE;{w.token(second, 'YOUR TURN')}")
+    msgs = w.net.take(first)
+    second_name = "bob" if first_name == "ann" else "ann"
+    assert f"ACTUAL DICE;{dice}" in msgs
+    assert f"PLAYER LOST;{second_name};SEE_FAILED" in msgs
+    assert msgs[-1] == f"SCORE;ann:{int(first_name == 'ann')},bob:{int(first_name == 'bob')}"
+
+
+def test_caught_bluffing_and_points() -> None:
+    w = World()
+    first, second = two_player_round(w)
+    w.say(first, f"ROLL;{w.token(first, 'YOUR TURN')}")
+    dice = Dice.parse(w.net.last(first, "ROLLED").split(";")[1])
+    bluff = "6,6" if dice < Dice(6, 6) else None
+    if bluff is None:
+        pytest.skip("seed rolled 6,6 or Mia")
+    w.say(first, f"ANNOUNCE;{bluff};{w.token(first, 'ROLLED')}")
+    w.say(second, f"SEE;{w.token(second, 'YOUR TURN')}")
+    lost = w.net.last(second, "PLAYER LOST")
+    assert lost.endswith(";CAUGHT_BLUFFING")
+
+
+def test_see_before_first_roll() -> None:
+    w = World()
+    first, _ = two_player_round(w)
+    w.say(first, f"SEE;{w.token(first, 'YOUR TURN')}")
+    assert w.net.last(first, "PLAYER LOST").endswith(";SEE_BEFORE_FIRST_ROLL")
+    assert not [m for m in w.net.boxes[first] if m.startswith("ACTUAL DICE")]
+
+
+def test_announced_losing_dice_and_lied_about_mia() -> None:
+    w = World()
+    first, second = two_player_round(w)
+    w.say(first, f"ROLL;{w.token(first, 'YOUR TURN')}")
+    w.say(first, f"ANNOUNCE;6,6;{w.token(first, 'ROLLED')}")
+    w.say(second, f"ROLL;{w.token(second, 'YOUR TURN')}")
+    w.say(second, f"ANNOUNCE;5,5;{w.token(second, 'ROLLED')}")
+    assert w.net.last(first, "PLAYER LOST").endswith(";ANNOUNCED_LOSING_DICE")
+    # Next round: a false Mia.
+    turn = next_round(w, A, B)
+    w.say(turn, f"ROLL;{w.token(turn, 'YOUR TURN')}")
+    rolled = Dice.parse(w.net.last(turn, "ROLLED").split(";")[1])
+    w.say(turn, f"ANNOUNCE;1,2;{w.token(turn, 'ROLLED')}")
+    expected = "MIA" if rolled.is_mia else "LIED_ABOUT_MIA"
+    assert w.net.last(turn, "PLAYER LOST").endswith(f";{expected}")
+
+
+@pytest.mark.parametrize("bad", ["ANNOUNCE;7,1", "ANNOUNCE;3,1x", "ANNOUNCE;", "DANCE",
+                                 "ROLL;extra", "JOIN"])
+def test_malformed_with_current_token_is_invalid_turn(bad: str) -> None:
+    w = World()
+    first, _ = two_player_round(w)
+    if bad.startswith("ANNOUNCE"):
+        w.say(first, f"ROLL;{w.token(first, 'YOUR TURN')}")
+        token = w.token(first, "ROLLED")
+    else:
+        token = w.token(first, "YOUR TURN")
+    w.say(first, f"{bad};{token}")
+    assert w.net.last(first, "PLAYER LOST").endswith(";INVALID_TURN")
+    assert w.table.stats.faults["INVALID_TURN"] == 1
+
+
+def test_timeouts_and_stale_tokens() -> None:
+    w = World()
+    first, second = two_player_round(w)
+    w.say(first, "ROLL;not-the-token")  # wrong token: ignored
+    w.say(second, f"ROLL;{w.token(first, 'YOUR TURN')}")  # right token, wrong player: ignored
+    w.clock.advance(0.24)
+    assert not [m for m in w.net.boxes[first] if m.startswith("PLAYER LOST")]
+    w.clock.advance(0.02)
+    assert w.net.last(first, "PLAYER LOST").endswith(";DID_NOT_TAKE_TURN")
+    turn = next_round(w, A, B)
+    w.say(turn, f"ROLL;{w.token(turn, 'YOUR TURN')}")
+    old = w.token(turn, "YOUR TURN")
+    w.say(turn, f"ROLL;{old}")  # a duplicate of the same datagram is ignored
+    w.clock.advance(0.26)
+    assert w.net.last(turn, "PLAYER LOST").endswith(";DID_NOT_ANNOUNCE")
+    assert w.table.stats.dropped["STALE_TOKEN"] >= 2
+
+
+def test_canceled_rounds() -> None:
+    w = World()
+    w.register(A, "ann")
+    assert w.net.take(A)[1].startswith("ROUND STARTING")
+    w.clock.advance(0.26)
+    assert w.net.take(A) == ["ROUND CANCELED;NO_PLAYERS", "SCORE;ann:0"]
+    w.clock.advance(0.3)
+    w.join_all(A)
+    assert w.net.take(A)[1:] == ["ROUND STARTED;2;ann", "ROUND CANCELED;ONLY_ONE_PLAYER",
+                                 "SCORE;ann:0"]
+    assert w.table.stats.rounds_canceled == 2
+
+
+def test_start_early_and_inactive_players() -> None:
+    w = World()
+    for addr, name in ((A, "ann"), (B, "bob"), (C, "cy")):
+        w.register(addr, name)
+    # cy never joins: rounds wait for it until it missed 5 windows (the first round, canceled
+    # because nobody joined, counts too).
+    for _ in range(4):
+        for addr in (A, B, C):
+            w.net.take(addr)
+        until(w, A, "ROUND STARTING")
+        w.join_all(A, B)
+        assert w.table.phase == "joining"
+        until(w, A, "ROUND STARTED")
+        turn = w.whose_turn(A, B)
+        w.say(turn, f"SEE;{w.token(turn, 'YOUR TURN')}")
+    assert not w.table.clients["cy"].active
+    for addr in (A, B, C):
+        w.net.take(addr)
+    until(w, A, "ROUND STARTING")
+    w.join_all(A, B)
+    assert w.table.phase == "playing"  # started at once, without waiting for cy
+    w.say(C, f"JOIN;{w.token(C, 'ROUND STARTING')}")  # too late for this round
+    assert "cy" not in w.table.match.state.players  # type: ignore[union-attr]
+    turn = w.whose_turn(A, B)
+    w.net.take(C)
+    w.say(turn, f"SEE;{w.token(turn, 'YOUR TURN')}")
+    until(w, C, "ROUND STARTING")
+    w.join_all(C)
+    assert w.table.clients["cy"].active  # joining makes it active again
+
+
+def test_without_start_early_the_window_runs_out() -> None:
+    w = World(start_early=False)
+    w.register(A, "ann")
+    w.register(B, "bob")
+    w.net.take(A)
+    until(w, A, "ROUND STARTING")
+    w.join_all(A, B)
+    assert w.table.phase == "joining"
+    w.clock.advance(0.25)
+    assert w.table.phase == "playing"
+
+
+def test_heartbeat_every_two_seconds() -> None:
+    w = World(round_pause=10)
+    w.register(A, "ann")
+    w.say(S, "REGISTER_SPECTATOR;eve")
+    w.clock.advance(4.01)
+    assert w.net.boxes[A].count("HEARTBEAT") == 2
+    assert w.net.boxes[S].count("HEARTBEAT") == 2
+
+
+def test_garbage_is_counted_and_changes_nothing() -> None:
+    w = World()
+    first, _ = two_player_round(w)
+    for junk in [b"\xff\xfe\xfd", b"x" * 4000, b"", b"HELLO", b"ROLL"]:
+        w.table.receive(junk, C)
+    assert not w.net.boxes[C]
+    assert w.table.stats.dropped["NOT_UTF8"] == 1 and w.table.stats.dropped["OVERSIZED"] == 1
+    w.say(first, f"ROLL;{w.token(first, 'YOUR TURN')}")
+    assert w.net.last(first, "ROLLED")
+
+
+def test_flood_from_one_address_is_rate_limited() -> None:
+    w = World(rate_limit=100)
+    w.register(A, "ann")
+    for _ in range(1000):
+        w.say(C, "REGISTER;x")  # same instant: only the burst gets through
+    assert w.net.boxes[C].count("REGISTERED") <= 101
+    assert w.table.stats.dropped["RATE_LIMIT"] >= 899
+    w.say(B, "REGISTER;bob")  # others are unaffected
+    assert w.net.take(B)[0] == "REGISTERED"
+
+
+def test_events_carry_no_hidden_dice() -> None:
+    w = World()
+    first, second = two_player_round(w)
+    w.say(first, f"ROLL;{w.token(first, 'YOUR TURN')}")
+    rolled = w.net.last(first, "ROLLED").split(";")[1]
+    events = w.events.drain()
+    assert [e.kind for e in events if e.kind == "player_rolls"]
+    assert rolled not in str([e.data for e in events if e.kind != "score"])
+    w.say(first, f"ANNOUNCE;{rolled};{w.token(first, 'ROLLED')}")
+    w.say(second, f"SEE;{w.token(second, 'YOUR TURN')}")
+    kinds = [e.kind for e in w.events.drain()]
+    assert kinds[-3:] == ["player_lost", "score", "game_over"]
+
+
+def test_scores_survive_a_restart(database_url: str) -> None:
+    store = RecordStore(database_url)
+    w = World(records=store)
+    first, second = two_player_round(w)
+    w.say(first, f"SEE;{w.token(first, 'YOUR TURN')}")  # first loses
+    store.flush()
+    winner = w.table.match  # round finished → None
+    assert winner is None
+    points = store.points("mia")
+    assert sorted(points.values()) == [0, 1]
+    w.table.stop()
+    again = World(records=store)
+    again.say(A, "REGISTER;ann")
+    again.say(B, "REGISTER;bob")
+    assert again.table.scores == points
+    assert again.table.round_number >= 2  # round numbers continue
+    stored = store.matches(game="mia", limit=10)
+    assert {m.status for m in stored} == {"finished", "canceled"}
+    store.close()

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import asyncio
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from herna.core import FakeClock, SeededRng
+from herna.hall.events import EventBus
+
+
+@given(st.integers(min_value=0, max_value=2**63 - 1))
+def test_seeded_rng_is_deterministic(seed: int) -> None:
+    a, b = SeededRng(seed), SeededRng(seed)
+    assert [a.randint(1, 6) for _ in range(20)] == [b.randint(1, 6) for _ in range(20)]
+    assert a.shuffled(range(32)) == b.shuffled(range(32))
+
+
+def test_fake_clock_fires_in_order_and_cancels() -> None:
+    clock = FakeClock()
+    fired: list[str] = []
+    clock.call_later(0.5, lambda: fired.append("b"))
+    clock.call_later(0.25, lambda: fired.append("a"))
+    handle = clock.call_later(0.3, lambda: fired.append("x"))
+    handle.cancel()
+    clock.advance(0.4)
+    assert fired == ["a"]
+    clock.advance(1)
+    assert fired == ["a", "b"]
+    assert clock.now() == 1.4
+
+
+def test_event_bus_drops_slow_subscriber_without_blocking() -> None:
+    bus = EventBus()
+    fast = bus.subscribe(limit=100)
+    slow = bus.subscribe(limit=3)
+    for i in range(10):
+        bus.emit("mia", "t", "tick", i=i)
+        fast.drain()
+    assert slow.dropped and slow.closed
+    assert bus.subscriber_count == 1
+    assert not fast.dropped
+
+
+async def test_event_bus_async_iteration_and_filter() -> None:
+    bus = EventBus()
+    sub = bus.subscribe(accept=lambda e: e.game == "mia")
+
+    async def produce() -> None:
+        bus.emit("onitama", "t", "move")
+        bus.emit("mia", "t", "round")
+        await asyncio.sleep(0)
+        sub.close()
+
+    task = asyncio.create_task(produce())
+    got = [e.kind async for e in sub]
+    await task
+    assert got == ["round"]
