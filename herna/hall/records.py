@@ -8,26 +8,21 @@ shutdown and by tests) waits until everything submitted is on disk.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import queue
 import threading
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from openskill.models import PlackettLuce
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from herna.hall.db import (
-    MatchEventRow,
-    MatchPlayerRow,
-    MatchRow,
-    RatingRow,
-    StandingRow,
-    make_engine,
-)
+from herna.hall.db import MatchPlayerRow, MatchRow, RatingRow, StandingRow, make_engine
+from herna.hall.writer import _STOP, Flush, spawn_writer, write_records
 
 log = logging.getLogger(__name__)
 
@@ -145,157 +140,72 @@ def _stored(row: MatchRow, with_events: bool) -> StoredMatch:
     )
 
 
-_STOP = object()
-
-
 class RecordStore:
-    """Read and write match records. Thread-safe; writes go through one writer thread."""
+    """Read and write match records.
 
-    def __init__(self, url: str, batch_size: int = 200) -> None:
+    :meth:`submit` hands a record to the writer process (see :mod:`herna.hall.writer`) and
+    returns at once; :meth:`flush` waits until everything submitted is committed; :meth:`save`
+    writes synchronously in the caller's process. Reads run in the caller's process.
+    """
+
+    def __init__(self, url: str, batch_size: int = 500) -> None:
         self.url = url
         self.engine = make_engine(url)
-        self._model = PlackettLuce()
-        self._queue: queue.Queue[Any] = queue.Queue()
         self._batch_size = batch_size
-        self._writer: threading.Thread | None = None
+        self._writer: Any = None
+        self._inbox: Any = None
+        self._outbox: Any = None
         self._lock = threading.Lock()
-        self.written = 0
+        self._flushes = itertools.count(1)
+        self._saved = 0
+        self._written_by_writer = 0
         self.failed = 0
+
+    @property
+    def written(self) -> int:
+        """Records committed so far (as of the last flush for the writer process)."""
+        return self._saved + self._written_by_writer
 
     # -- writing -------------------------------------------------------------------------
     def submit(self, record: MatchRecord) -> None:
-        """Queue a record for the writer thread (returns at once)."""
+        """Queue a record for the writer process (returns at once)."""
         with self._lock:
             if self._writer is None or not self._writer.is_alive():
-                self._writer = threading.Thread(
-                    target=self._write_loop, name="herna-records", daemon=True
-                )
-                self._writer.start()
-        self._queue.put(record)
+                self._writer, self._inbox, self._outbox = spawn_writer(self.url, self._batch_size)
+        self._inbox.put(record)
 
     def save(self, record: MatchRecord) -> int:
-        """Write one record now, in the caller's thread; returns its id."""
-        with Session(self.engine) as session, session.begin():
-            ids = self._write(session, [record])
-        self.written += 1
+        """Write one record now, in the caller's process; returns its id."""
+        ids = write_records(self.engine, [record])
+        self._saved += 1
         return ids[0]
 
-    def flush(self, timeout: float = 30.0) -> None:
+    def flush(self, timeout: float = 60.0) -> None:
         """Block until every submitted record is committed."""
         if self._writer is None:
             return
-        done = threading.Event()
-        self._queue.put(done)
-        done.wait(timeout)
-
-    def close(self) -> None:
-        self.flush()
-        if self._writer is not None and self._writer.is_alive():
-            self._queue.put(_STOP)
-            self._writer.join(timeout=10)
-        self.engine.dispose()
-
-    def _write_loop(self) -> None:
+        token = next(self._flushes)
+        self._inbox.put(Flush(token))
+        deadline = time.monotonic() + timeout
         while True:
-            item = self._queue.get()
-            batch: list[MatchRecord] = []
-            markers: list[threading.Event] = []
-            stop = False
-            while True:
-                if item is _STOP:
-                    stop = True
-                elif isinstance(item, threading.Event):
-                    markers.append(item)
-                else:
-                    batch.append(item)
-                if len(batch) >= self._batch_size:
-                    break
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-            if batch:
-                self._commit_batch(batch)
-            for marker in markers:
-                marker.set()
-            if stop:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self._writer.is_alive():
+                raise RuntimeError("the record writer did not answer")
+            try:
+                got, written, failed = self._outbox.get(timeout=min(remaining, 1.0))
+            except queue.Empty:
+                continue
+            self._written_by_writer, self.failed = written, failed
+            if got == token or got == -1:
                 return
 
-    def _commit_batch(self, batch: list[MatchRecord]) -> None:
-        try:
-            with Session(self.engine) as session, session.begin():
-                self._write(session, batch)
-            self.written += len(batch)
-        except Exception:
-            # Keep the data: retry one by one so one bad record cannot lose a batch.
-            log.exception("batch of %d records failed; retrying one by one", len(batch))
-            for record in batch:
-                try:
-                    self.save(record)
-                except Exception:
-                    self.failed += 1
-                    log.exception("record of %s %s lost", record.game, record.table_id)
-
-    def _write(self, session: Session, records: Sequence[MatchRecord]) -> list[int]:
-        rows = []
-        for rec in records:
-            row = MatchRow(
-                game=rec.game,
-                table_id=rec.table_id,
-                seed=rec.seed,
-                status=rec.status,
-                started_at=rec.started_at,
-                finished_at=rec.finished_at,
-                result=rec.result,
-                meta=rec.meta,
-            )
-            row.players = [
-                MatchPlayerRow(
-                    seat=p.seat, name=p.name, kind=p.kind, score=p.score, winner=p.winner
-                )
-                for p in rec.players
-            ]
-            row.events = [
-                MatchEventRow(seq=i, kind=kind, data=data)
-                for i, (kind, data) in enumerate(rec.events)
-            ]
-            session.add(row)
-            rows.append(row)
-            if rec.rated and rec.players:
-                self._update_standings(session, rec)
-                self._update_ratings(session, rec)
-        session.flush()
-        return [r.id for r in rows]
-
-    def _update_standings(self, session: Session, rec: MatchRecord) -> None:
-        for p in rec.players:
-            row = session.get(StandingRow, (rec.game, p.name))
-            if row is None:
-                row = StandingRow(game=rec.game, name=p.name, points=0.0, games=0, wins=0)
-                session.add(row)
-            row.points += p.score
-            row.games += 1
-            row.wins += int(p.winner)
-
-    def _update_ratings(self, session: Session, rec: MatchRecord) -> None:
-        names = [p.name for p in rec.players]
-        if len(rec.players) < 2 or len(set(names)) != len(names):
-            return
-        rows = []
-        for p in rec.players:
-            row = session.get(RatingRow, (rec.game, p.name))
-            if row is None:
-                fresh = self._model.rating()
-                row = RatingRow(game=rec.game, name=p.name, mu=fresh.mu, sigma=fresh.sigma, games=0)
-                session.add(row)
-            rows.append(row)
-        teams = [[self._model.create_rating([r.mu, r.sigma])] for r in rows]
-        # Higher score is better; OpenSkill wants "lower rank is better".
-        ranks = [-p.score for p in rec.players]
-        new = self._model.rate(teams, ranks=ranks)
-        for row, team in zip(rows, new, strict=True):
-            row.mu, row.sigma = team[0].mu, team[0].sigma
-            row.games += 1
+    def close(self) -> None:
+        if self._writer is not None and self._writer.is_alive():
+            self.flush()
+            self._inbox.put(_STOP)
+            self._writer.join(timeout=30)
+        self._writer = None
+        self.engine.dispose()
 
     # -- reading -------------------------------------------------------------------------
     def get(self, match_id: int) -> StoredMatch | None:

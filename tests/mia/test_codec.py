@@ -9,8 +9,8 @@ from herna.protocols.mia import (
     Register,
     Score,
     TokenCommand,
-    Unregister,
     UnknownServerMessage,
+    Unregister,
     fmt,
     name_problem,
     parse_client,
@@ -48,11 +48,21 @@ def test_token_commands_and_garbage() -> None:
 
 def test_server_messages_round_trip() -> None:
     samples = [
-        fmt.registered(), fmt.rejected("INVALID_NAME"), fmt.unregistered(), fmt.heartbeat(),
-        fmt.round_starting("t"), fmt.round_started(7, ["a", "b"]),
-        fmt.round_canceled("NO_PLAYERS"), fmt.your_turn("t"), fmt.player_rolls("a"),
-        fmt.rolled("3,1", "t"), fmt.announced("a", "6,6"), fmt.player_wants_to_see("b"),
-        fmt.actual_dice("2,1"), fmt.player_lost(["a", "b"], "MIA"), fmt.score({"a": 3}),
+        fmt.registered(),
+        fmt.rejected("INVALID_NAME"),
+        fmt.unregistered(),
+        fmt.heartbeat(),
+        fmt.round_starting("t"),
+        fmt.round_started(7, ["a", "b"]),
+        fmt.round_canceled("NO_PLAYERS"),
+        fmt.your_turn("t"),
+        fmt.player_rolls("a"),
+        fmt.rolled("3,1", "t"),
+        fmt.announced("a", "6,6"),
+        fmt.player_wants_to_see("b"),
+        fmt.actual_dice("2,1"),
+        fmt.player_lost(["a", "b"], "MIA"),
+        fmt.score({"a": 3}),
     ]
     for data in samples:
         assert not isinstance(parse_server(data.decode()), UnknownServerMessage), data
@@ -73,8 +83,11 @@ def test_fuzz_server_parser_never_raises(text: str) -> None:
     parse_server(text)
 
 
-names = st.text(st.characters(blacklist_categories=("Zs", "Cc", "Cs", "Zl", "Zp"),
-                              blacklist_characters=";:,"), min_size=1, max_size=20)
+names = st.text(
+    st.characters(blacklist_categories=("Zs", "Cc", "Cs", "Zl", "Zp"), blacklist_characters=";:,"),
+    min_size=1,
+    max_size=20,
+)
 
 
 @given(names, st.text(alphabet="0123456789abcdef", min_size=1, max_size=16))
@@ -82,5 +95,6 @@ def test_fuzz_round_trip_of_valid_messages(name: str, token: str) -> None:
     if name_problem(name) is None:
         assert parse_client(f"REGISTER;{name}".encode()) == Register(name, False)
     assert parse_client(f"ANNOUNCE;4,2;{token}".encode()) == TokenCommand(
-        "ANNOUNCE", ("4,2",), token)
+        "ANNOUNCE", ("4,2",), token
+    )
     assert parse_server(fmt.score({name: 3}).decode()) == Score({name: 3})

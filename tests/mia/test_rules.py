@@ -12,8 +12,7 @@ from herna.games.mia.round import MiaActionCodec
 
 
 def test_dice_order_is_the_seeds() -> None:
-    expected = "3,1 3,2 4,1 4,2 4,3 5,1 5,2 5,3 5,4 6,1 6,2 6,3 6,4 6,5 " \
-               "1,1 2,2 3,3 4,4 5,5 6,6 2,1"
+    expected = "3,1 3,2 4,1 4,2 4,3 5,1 5,2 5,3 5,4 6,1 6,2 6,3 6,4 6,5 1,1 2,2 3,3 4,4 5,5 6,6 2,1"
     assert " ".join(str(d) for d in ALL_DICE) == expected
     assert ALL_DICE[-1] == MIA and MIA.is_mia
 
@@ -51,15 +50,29 @@ def test_see_before_first_roll() -> None:
 def test_lied_about_mia_and_true_mia() -> None:
     s = play(ABC, Roll(), DiceRoll(Dice(6, 6)), Announce(MIA))
     assert (s.losers, s.reason, s.revealed) == (("ann",), "LIED_ABOUT_MIA", True)
-    s = play(ABC, Roll(), DiceRoll(Dice(4, 1)), Announce(Dice(4, 2)), Roll(), DiceRoll(MIA),
-             Announce(MIA))
+    s = play(
+        ABC,
+        Roll(),
+        DiceRoll(Dice(4, 1)),
+        Announce(Dice(4, 2)),
+        Roll(),
+        DiceRoll(MIA),
+        Announce(MIA),
+    )
     assert (s.losers, s.reason) == (("ann", "cy"), "MIA")
     assert s.outcome().returns == (0.0, 1.0, 0.0)  # type: ignore[union-attr]
 
 
 def test_announced_losing_dice_equal_is_losing() -> None:
-    s = play(AB, Roll(), DiceRoll(Dice(5, 2)), Announce(Dice(5, 2)), Roll(), DiceRoll(Dice(5, 2)),
-             Announce(Dice(5, 2)))
+    s = play(
+        AB,
+        Roll(),
+        DiceRoll(Dice(5, 2)),
+        Announce(Dice(5, 2)),
+        Roll(),
+        DiceRoll(Dice(5, 2)),
+        Announce(Dice(5, 2)),
+    )
     assert (s.losers, s.reason) == (("bob",), "ANNOUNCED_LOSING_DICE")
 
 
@@ -115,8 +128,10 @@ def test_views_hide_the_dice_under_the_cup() -> None:
 
 
 actions = st.one_of(
-    st.just(Roll()), st.just(See()),
-    st.sampled_from(ALL_DICE).map(Announce), st.sampled_from(ALL_DICE).map(DiceRoll),
+    st.just(Roll()),
+    st.just(See()),
+    st.sampled_from(ALL_DICE).map(Announce),
+    st.sampled_from(ALL_DICE).map(DiceRoll),
     st.sampled_from(["DID_NOT_TAKE_TURN", "DID_NOT_ANNOUNCE", "INVALID_TURN"]).map(Fault),
 )
 
@@ -141,9 +156,16 @@ def test_random_rounds_keep_invariants(n: int, sequence: list[object]) -> None:
             assert 1 <= len(state.losers) <= n - 1 or state.reason == "MIA"
             assert sum(outcome.returns) == n - len(state.losers)
             assert state.reason in {
-                "SEE_BEFORE_FIRST_ROLL", "LIED_ABOUT_MIA", "ANNOUNCED_LOSING_DICE",
-                "DID_NOT_ANNOUNCE", "DID_NOT_TAKE_TURN", "INVALID_TURN", "SEE_FAILED",
-                "CAUGHT_BLUFFING", "MIA"}
+                "SEE_BEFORE_FIRST_ROLL",
+                "LIED_ABOUT_MIA",
+                "ANNOUNCED_LOSING_DICE",
+                "DID_NOT_ANNOUNCE",
+                "DID_NOT_TAKE_TURN",
+                "INVALID_TURN",
+                "SEE_FAILED",
+                "CAUGHT_BLUFFING",
+                "MIA",
+            }
             break
     # Replaying the log reproduces the state.
     again = MiaRound(players)

@@ -39,8 +39,13 @@ class World:
         self.clock = FakeClock()
         self.bus = EventBus()
         self.events = self.bus.subscribe()
-        self.table = MiaTable(self.net.send, self.clock, MiaSettings(seed=7, **settings),  # type: ignore[arg-type]
-                              bus=self.bus, records=records)
+        self.table = MiaTable(
+            self.net.send,
+            self.clock,
+            MiaSettings(seed=7, **settings),  # type: ignore[arg-type]
+            bus=self.bus,
+            records=records,
+        )
         self.table.start()
 
     def say(self, addr: Addr, text: str) -> None:
@@ -96,8 +101,15 @@ def test_registration_rules() -> None:
     assert w.net.take(A)[0] == "REGISTERED"
     w.say(B, "REGISTER;ann")
     assert w.net.take(B) == ["REJECTED;NAME_ALREADY_TAKEN"]
-    for bad in ["REGISTER", "REGISTER;", "REGISTER;a b", "REGISTER;a:b", "REGISTER;a,b",
-                "REGISTER;ab;cd", "REGISTER;" + "x" * 21]:
+    for bad in [
+        "REGISTER",
+        "REGISTER;",
+        "REGISTER;a b",
+        "REGISTER;a:b",
+        "REGISTER;a,b",
+        "REGISTER;ab;cd",
+        "REGISTER;" + "x" * 21,
+    ]:
         w.say(C, bad)
         assert w.net.take(C) == ["REJECTED;INVALID_NAME"], bad
     # Same name, same IP, other port: moved, score kept.
@@ -128,8 +140,15 @@ def test_spectator_gets_scores_and_broadcasts_but_no_private_messages() -> None:
     seen = w.net.take(S)
     assert not [m for m in seen if m.startswith(("ROUND STARTING", "YOUR TURN", "ROLLED"))]
     kinds = [m.split(";")[0] for m in seen]
-    for expected in ["SCORE", "ROUND STARTED", "PLAYER ROLLS", "ANNOUNCED",
-                     "PLAYER WANTS TO SEE", "ACTUAL DICE", "PLAYER LOST"]:
+    for expected in [
+        "SCORE",
+        "ROUND STARTED",
+        "PLAYER ROLLS",
+        "ANNOUNCED",
+        "PLAYER WANTS TO SEE",
+        "ACTUAL DICE",
+        "PLAYER LOST",
+    ]:
         assert expected in kinds
     assert seen[-1].startswith("SCORE;")
 
@@ -193,8 +212,9 @@ def test_announced_losing_dice_and_lied_about_mia() -> None:
     assert w.net.last(turn, "PLAYER LOST").endswith(f";{expected}")
 
 
-@pytest.mark.parametrize("bad", ["ANNOUNCE;7,1", "ANNOUNCE;3,1x", "ANNOUNCE;", "DANCE",
-                                 "ROLL;extra", "JOIN"])
+@pytest.mark.parametrize(
+    "bad", ["ANNOUNCE;7,1", "ANNOUNCE;3,1x", "ANNOUNCE;", "DANCE", "ROLL;extra", "JOIN"]
+)
 def test_malformed_with_current_token_is_invalid_turn(bad: str) -> None:
     w = World()
     first, _ = two_player_round(w)
@@ -234,8 +254,11 @@ def test_canceled_rounds() -> None:
     assert w.net.take(A) == ["ROUND CANCELED;NO_PLAYERS", "SCORE;ann:0"]
     w.clock.advance(0.3)
     w.join_all(A)
-    assert w.net.take(A)[1:] == ["ROUND STARTED;2;ann", "ROUND CANCELED;ONLY_ONE_PLAYER",
-                                 "SCORE;ann:0"]
+    assert w.net.take(A)[1:] == [
+        "ROUND STARTED;2;ann",
+        "ROUND CANCELED;ONLY_ONE_PLAYER",
+        "SCORE;ann:0",
+    ]
     assert w.table.stats.rounds_canceled == 2
 
 
@@ -330,7 +353,7 @@ def test_events_carry_no_hidden_dice() -> None:
 def test_scores_survive_a_restart(database_url: str) -> None:
     store = RecordStore(database_url)
     w = World(records=store)
-    first, second = two_player_round(w)
+    first, _second = two_player_round(w)
     w.say(first, f"SEE;{w.token(first, 'YOUR TURN')}")  # first loses
     store.flush()
     winner = w.table.match  # round finished → None

@@ -119,6 +119,10 @@ class MiaTable:
         self.round_number = 0
         self.phase = "idle"  # idle, joining, playing, between
         self.joined: list[str] = []
+        self._awaiting: set[str] = set()
+        """Active players not yet joined this round (early start fires when it empties)."""
+        self._addrs: list[Addr] | None = None
+        """Cached addresses of every registered client, for broadcasts."""
         self.match: Match[MiaAction] | None = None
         self._expect: _Expect | None = None
         self._timer: TimerHandle | None = None
@@ -203,6 +207,7 @@ class MiaTable:
             self._by_addr[addr] = client
         if not msg.spectator and msg.name not in self.scores:
             self.scores[msg.name] = self._stored_points(msg.name)
+        self._addrs = None
         self._send(fmt.registered(), addr)
         log.info(
             "%s registered%s from %s:%s", msg.name, " as spectator" if msg.spectator else "", *addr
@@ -227,12 +232,15 @@ class MiaTable:
     def _remove(self, client: Client) -> None:
         self.clients.pop(client.name, None)
         self._forget_addr(client.addr)
+        self._addrs = None
+        self._awaiting.discard(client.name)
         if client.name in self.joined and self.phase == "joining":
             self.joined.remove(client.name)
         self._emit("player_unregistered", name=client.name)
 
     def _forget_addr(self, addr: Addr) -> None:
         self._by_addr.pop(addr, None)
+        self._addrs = None
 
     def _on_token_command(self, msg: TokenCommand, addr: Addr) -> None:
         expect = self._expect
@@ -270,6 +278,7 @@ class MiaTable:
         self.round_number += 1
         self.phase = "joining"
         self.joined = []
+        self._awaiting = {c.name for c in players if c.active}
         self._round_started_at = utcnow()
         self._expect = _Expect("join", self._token())
         message = fmt.round_starting(self._expect.token)
@@ -282,11 +291,10 @@ class MiaTable:
             return
         self.joined.append(client.name)
         client.missed_joins = 0
-        if self.settings.start_early:
-            waiting = [c for c in self._players() if c.active and c.name not in self.joined]
-            if not waiting:
-                self._cancel_timer()
-                self._close_join()
+        self._awaiting.discard(client.name)
+        if self.settings.start_early and not self._awaiting:
+            self._cancel_timer()
+            self._close_join()
 
     def _close_join(self) -> None:
         self._timer = None
@@ -469,8 +477,11 @@ class MiaTable:
             self._send(data, client.addr)
 
     def _broadcast(self, data: bytes) -> None:
-        for client in self.clients.values():
-            self._send(data, client.addr)
+        if self._addrs is None:
+            self._addrs = [c.addr for c in self.clients.values()]
+        send = self._send
+        for addr in self._addrs:
+            send(data, addr)
 
     def _send_to_spectators(self, data: bytes) -> None:
         for client in self.clients.values():

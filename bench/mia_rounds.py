@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Mia server throughput and reaction latency over UDP loopback.
+
+Starts `herna serve --only mia` in its own process, registers N instant bots (one tight
+epoll loop in this process) and lets them play for S seconds. Prints rounds/s, the server's
+reaction latency (client send → the server message it triggers: ROLL → ROLLED,
+ANNOUNCE → ANNOUNCED, SEE → PLAYER WANTS TO SEE / PLAYER LOST) at p50/p99, and every loss
+for a timeout or invalid turn (instant bots never cause one, so each is the server's fault).
+
+With no arguments it runs 10, 50 and 500 bots for 8 s each (under a minute in all).
+The last line is one JSON object with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import selectors
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HERNA = [sys.executable, "-m", "herna.cli"]
+
+ORDER = [(h, lo) for h in range(3, 7) for lo in range(1, h)] + [(d, d) for d in range(1, 7)]
+ORDER.append((2, 1))
+RANK = {f"{h},{lo}": i for i, (h, lo) in enumerate(ORDER)}
+BY_RANK = [f"{h},{lo}" for (h, lo) in ORDER]
+
+
+@dataclass
+class Bot:
+    name: str
+    sock: socket.socket
+    last_rank: int = -1
+    pending: dict[bytes, float] = field(default_factory=dict)
+
+
+@dataclass
+class Figures:
+    rounds: int = 0
+    latencies: list[float] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=dict)
+    received: int = 0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, log_level: str, db: str) -> subprocess.Popen[bytes]:
+    cmd = [
+        *HERNA,
+        "serve",
+        "--only",
+        "mia",
+        "--no-house-bots",
+        "--mia-port",
+        str(port),
+        "--database-url",
+        db,
+        "--log-level",
+        log_level,
+    ]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until_serving(port)
+    return proc
+
+
+def wait_until_serving(port: int, timeout: float = 30.0) -> None:
+    """Register a probe name until the server answers, then unregister it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.settimeout(0.2)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            probe.sendto(b"REGISTER_SPECTATOR;bench-probe", ("127.0.0.1", port))
+            try:
+                if probe.recv(512) == b"REGISTERED":
+                    probe.sendto(b"UNREGISTER", ("127.0.0.1", port))
+                    return
+            except OSError:
+                continue
+    raise SystemExit(f"the Mia server on port {port} did not start")
+
+
+def play(port: int, n: int, seconds: float, warmup: float = 1.0) -> Figures:
+    server = ("127.0.0.1", port)
+    sel = selectors.DefaultSelector()
+    bots = []
+    for i in range(n):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+        s.bind(("127.0.0.1", 0))
+        s.connect(server)
+        s.setblocking(False)
+        bot = Bot(f"b{i}", s)
+        bots.append(bot)
+        sel.register(s, selectors.EVENT_READ, bot)
+        s.send(f"REGISTER;{bot.name}".encode())
+    figures = Figures()
+    start = time.perf_counter()
+    measure_from = start + warmup
+    deadline = measure_from + seconds
+    counter = bots[0]
+    while True:
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+        for key, _ in sel.select(0.2):
+            bot: Bot = key.data
+            sock = bot.sock
+            while True:
+                try:
+                    data = sock.recv(2048)
+                except (BlockingIOError, InterruptedError):
+                    break
+                except OSError:
+                    break
+                t = time.perf_counter()
+                measuring = t >= measure_from
+                figures.received += 1
+                head = data[:6]
+                if head == b"ROUND ":
+                    if data.startswith(b"ROUND STARTING;"):
+                        sock.send(b"JOIN;" + data[15:])
+                    elif data.startswith(b"ROUND STARTED"):
+                        bot.last_rank = -1
+                elif head == b"YOUR T":
+                    token = data[10:]
+                    if bot.last_rank < 0 or bot.last_rank < RANK["6,1"]:
+                        sock.send(b"ROLL;" + token)
+                        bot.pending[b"ROLLED"] = t
+                    else:
+                        sock.send(b"SEE;" + token)
+                        bot.pending[b"SEE"] = t
+                elif head == b"ROLLED":
+                    sent = bot.pending.pop(b"ROLLED", None)
+                    if sent is not None and measuring:
+                        figures.latencies.append(t - sent)
+                    _, dice, token = data.decode().split(";")
+                    rank = RANK[dice]
+                    if rank <= bot.last_rank:
+                        rank = (
+                            bot.last_rank + 1
+                            if bot.last_rank + 1 < len(BY_RANK) - 1
+                            else bot.last_rank
+                        )
+                    sock.send(f"ANNOUNCE;{BY_RANK[rank]};".encode() + token.encode())
+                    bot.pending[b"ANNOUNCED"] = time.perf_counter()
+                elif head == b"ANNOUN":
+                    _, name, dice = data.decode().split(";")
+                    bot.last_rank = RANK.get(dice, bot.last_rank)
+                    if name == bot.name:
+                        sent = bot.pending.pop(b"ANNOUNCED", None)
+                        if sent is not None and measuring:
+                            figures.latencies.append(t - sent)
+                elif head == b"PLAYER":
+                    sent = bot.pending.pop(b"SEE", None)
+                    if sent is not None and measuring:
+                        figures.latencies.append(t - sent)
+                    if bot is counter and data.startswith(b"PLAYER LOST;") and measuring:
+                        figures.rounds += 1
+                        reason = data.decode().rsplit(";", 1)[1]
+                        figures.reasons[reason] = figures.reasons.get(reason, 0) + 1
+    for bot in bots:
+        with contextlib.suppress(OSError):
+            bot.sock.send(b"UNREGISTER")
+        bot.sock.close()
+    return figures
+
+
+def scenario(n: int, seconds: float, log_level: str) -> dict[str, object]:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = start_server(port, log_level, f"sqlite:///{tmp}/bench.db")
+        try:
+            figures = play(port, n, seconds)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    lat = sorted(figures.latencies)
+
+    def p(q):
+        return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
+
+    timeouts = {
+        r: c
+        for r, c in figures.reasons.items()
+        if r in ("DID_NOT_TAKE_TURN", "DID_NOT_ANNOUNCE", "INVALID_TURN")
+    }
+    return {
+        "bots": n,
+        "seconds": seconds,
+        "rounds": figures.rounds,
+        "rounds_per_s": round(figures.rounds / seconds, 1),
+        "reaction_p50_ms": round(p(0.50), 3),
+        "reaction_p99_ms": round(p(0.99), 3),
+        "reaction_mean_ms": round(statistics.fmean(lat) * 1000, 3) if lat else None,
+        "samples": len(lat),
+        "timeout_or_invalid_losses": sum(timeouts.values()),
+        "loss_reasons": figures.reasons,
+        "server_log_level": log_level,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--bots",
+        type=int,
+        nargs="*",
+        default=[10, 50, 500],
+        help="bot counts to run (default 10 50 500)",
+    )
+    parser.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run")
+    parser.add_argument(
+        "--server-log-level",
+        default="WARNING",
+        help="server log level (INFO logs one line per round)",
+    )
+    args = parser.parse_args()
+    results = []
+    for n in args.bots:
+        r = scenario(n, args.seconds, args.server_log_level)
+        results.append(r)
+        print(
+            f"{n:4d} bots: {r['rounds_per_s']:7.1f} rounds/s, reaction p50 "
+            f"{r['reaction_p50_ms']:.3f} ms p99 {r['reaction_p99_ms']:.3f} ms, "
+            f"timeout/invalid losses: {r['timeout_or_invalid_losses']} "
+            f"({r['rounds']} rounds in {r['seconds']:g} s)"
+        )
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    print(json.dumps({"benchmark": "mia_rounds", "runs": results}))
+
+
+if __name__ == "__main__":
+    main()
