@@ -15,8 +15,12 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
     are shown too (live spectators never saw them before they were revealed)."""
     order = match.result.get("order") or [p.name for p in match.players]
     if len(order) < 2:
-        return [{"label": f"round canceled ({match.result.get('canceled', match.status)})",
-                 "view": {"players": list(order), "phase": "canceled"}}]
+        return [
+            {
+                "label": f"round canceled ({match.result.get('canceled', match.status)})",
+                "view": {"players": list(order), "phase": "canceled"},
+            }
+        ]
     codec = MiaActionCodec()
     state = MiaRound(tuple(order))
     steps: list[ReplayStep] = [{"label": f"order: {', '.join(order)}", "view": _view(state)}]
