@@ -1,0 +1,131 @@
+"""`herna` as a user runs it: every command has --help; `herna serve` starts, plays with house
+bots, writes records, and shuts down cleanly on SIGTERM."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from herna.cli import build_parser
+
+HERNA = [sys.executable, "-m", "herna.cli"]
+
+
+def all_commands() -> list[list[str]]:
+    """Every command path of the CLI (``[]``, ``["serve"]``, ``["bot", "mia"]`` …)."""
+    out: list[list[str]] = [[]]
+
+    def walk(parser: object, path: list[str]) -> None:
+        for action in getattr(parser, "_actions", []):
+            choices = getattr(action, "choices", None)
+            if isinstance(choices, dict):
+                for name, sub in choices.items():
+                    out.append([*path, name])
+                    walk(sub, [*path, name])
+
+    walk(build_parser(), [])
+    return out
+
+
+@pytest.mark.parametrize("command", all_commands(), ids=lambda c: " ".join(c) or "herna")
+def test_every_command_has_help(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args([*command, "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: herna")
+    assert len(out.splitlines()) >= 3
+
+
+def free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_plays_records_and_stops_cleanly(tmp_path: Path) -> None:
+    port = free_udp_port()
+    db = tmp_path / "herna.db"
+    config = tmp_path / "herna.toml"
+    config.write_text(f'[serve]\ndatabase-url = "sqlite:///{db}"\n[mia]\nround_pause = 0.05\n')
+    proc = subprocess.Popen(
+        [
+            *HERNA,
+            "serve",
+            "--only",
+            "mia",
+            "--mia-port",
+            str(port),
+            "--config",
+            str(config),
+            "--log-json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        probe.settimeout(0.5)
+        deadline = time.monotonic() + 30
+        registered = False
+        while time.monotonic() < deadline and not registered:
+            probe.sendto(b"REGISTER_SPECTATOR;tester", ("127.0.0.1", port))
+            with contextlib.suppress(OSError):
+                registered = probe.recv(512) == b"REGISTERED"
+        assert registered, "herna serve did not answer on its Mia port"
+        lost = 0
+        while time.monotonic() < deadline and lost < 5:
+            try:
+                if probe.recv(512).startswith(b"PLAYER LOST;"):
+                    lost += 1
+            except OSError:
+                pass
+        assert lost >= 5, "house bots did not play"
+        probe.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    lines = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    messages = [line["msg"] for line in lines]
+    assert any("listening on udp://127.0.0.1" in m for m in messages)
+    assert any(m.startswith("round ") for m in messages)
+    assert messages[-1].startswith("stopped;")
+    # The rounds are in the database and `herna replay` lists them.
+    out = subprocess.run(
+        [*HERNA, "replay", "--database-url", f"sqlite:///{db}", "--json", "--game", "mia"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rounds = json.loads(out)
+    assert len(rounds) >= 5
+    assert {p["name"] for p in rounds[0]["players"]} <= {
+        "house-honest",
+        "house-prob",
+        "house-random",
+    }
+    one = subprocess.run(
+        [*HERNA, "replay", str(rounds[0]["id"]), "--database-url", f"sqlite:///{db}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "action" in one
+
+
+def test_serve_rejects_unknown_server_name() -> None:
+    result = subprocess.run(
+        [*HERNA, "serve", "--only", "nosuchgame"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode != 0
+    assert "unknown server" in result.stderr
