@@ -11,8 +11,9 @@ from herna.hall.replays import ReplayStep
 
 
 def replay_steps(match: StoredMatch) -> list[ReplayStep]:
-    """The round's spectator view after each action. The round is over, so each roll's dice
-    are shown too (live spectators never saw them before they were revealed)."""
+    """The round's spectator view after each action. Dice nobody saw stay hidden, as they
+    were live: replays are public, and unrevealed rolls would tell other bots how a player
+    bluffs. (The database keeps them; `herna replay ID` prints the full log.)"""
     order = match.result.get("order") or [p.name for p in match.players]
     if len(order) < 2:
         return [
@@ -31,7 +32,7 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
         actor = state.current_name
         state = state.apply(action)
         if data.get("player") == CHANCE and isinstance(action, DiceRoll):
-            label = f"{actor} rolled {action.dice} (under the cup)"
+            label = f"{actor} rolled (under the cup)"
         else:
             label = f"{actor}: {action}"
         if state.is_terminal():
@@ -41,6 +42,4 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
 
 
 def _view(state: MiaRound) -> dict[str, Any]:
-    view = dict(state.view(None))
-    view["actual"] = str(state.actual) if state.actual else None
-    return view
+    return dict(state.view(None))

@@ -1,0 +1,526 @@
+"""The web hall's Starlette application: pages, JSON API, OpenAPI docs, protocol docs, static
+files and the live WebSocket.
+
+Everything here is read-only: routes accept GET (and HEAD) only, the WebSocket ignores what
+browsers send, and the app reads the hall (services, event bus via :class:`LiveHub`) and the
+database (:class:`~herna.hall.records.RecordStore`) without writing either. Database work
+runs in Starlette's thread pool so a slow query never blocks the game servers' event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+import herna
+from herna.core.game import CHANCE
+from herna.hall.hall import Hall
+from herna.hall.records import StoredMatch
+from herna.hall.replays import REPLAYERS, ReplayStep, replay_steps
+from herna.web import openapi, pages
+from herna.web.live import LiveHub
+from herna.web.queries import (
+    MatchFilter,
+    count_matches,
+    games_on_record,
+    matches_per_game,
+    parse_when,
+    player_names,
+    player_stats,
+    standing_json,
+)
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+WEB_GAME = "web"
+"""``Service.game`` of the web hall itself (it is listed in ``hall.services`` too)."""
+
+_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+_DOC_PATH = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.md$")
+
+FAVICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+    '<rect x="3" y="3" width="26" height="26" rx="5" fill="#1f6f5c"/>'
+    '<g fill="#fff"><circle cx="11" cy="11" r="3"/><circle cx="21" cy="21" r="3"/>'
+    '<circle cx="21" cy="11" r="3"/><circle cx="11" cy="21" r="3"/></g></svg>'
+)
+"""Served from code: package data only ships .js/.css/.md/.html/.json files."""
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        b"script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        b"form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+
+def find_docs_root() -> Path | None:
+    """The repository's ``docs/`` (next to the package in a checkout), else ``./docs``."""
+    for candidate in (Path(herna.__file__).resolve().parent.parent / "docs", Path.cwd() / "docs"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@dataclass
+class WebSettings:
+    docs_root: Path | None = field(default_factory=find_docs_root)
+    static_dir: Path = STATIC_DIR
+    page_size: int = 50
+
+
+class _Outer:
+    """In front of Starlette: adds CSP and friends to every HTTP response and hands the live
+    WebSocket straight to its raw ASGI endpoint."""
+
+    def __init__(self, app: ASGIApp, live: ASGIApp) -> None:
+        self.app = app
+        self.live = live
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws/live":
+            await self.live(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _int(value: str | None, default: int, low: int, high: int, name: str) -> int:
+    if value is None or value == "":
+        return default
+    try:
+        n = int(value)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer") from None
+    if not low <= n <= high:
+        raise ValueError(f"{name} must be between {low} and {high}")
+    return n
+
+
+def redact_log_steps(steps: list[ReplayStep]) -> list[ReplayStep]:
+    """Raw-log steps with chance outcomes (deals, dice) hidden: a game without a replayer
+    cannot tell us which of them ever became public."""
+    out: list[ReplayStep] = []
+    for step in steps:
+        event = step["view"].get("event")
+        if step["label"] == "action" and isinstance(event, dict) and event.get("player") == CHANCE:
+            out.append({"label": "chance", "view": {"event": {"player": CHANCE, "hidden": True}}})
+        else:
+            out.append(step)
+    return out
+
+
+def replay_of(match: StoredMatch) -> dict[str, Any]:
+    """The replay steps of a recorded match, never failing: the game's replayer if it has a
+    working one, else the raw log with chance outcomes redacted."""
+    warning = None
+    if match.game in REPLAYERS:
+        try:
+            return {"source": "replayer", "warning": None, "steps": replay_steps(match)}
+        except Exception as exc:  # a broken record or replayer must not break the page
+            log.exception("replay of match %s (%s) failed", match.id, match.game)
+            warning = (
+                f"the {match.game} replayer failed ({type(exc).__name__}: {exc}); "
+                "showing the raw log"
+            )
+    raw: list[ReplayStep] = [
+        {"label": kind, "view": {"event": data}} for kind, data in match.events
+    ]
+    return {"source": "log", "warning": warning, "steps": redact_log_steps(raw)}
+
+
+class WebApp:
+    """Routes over one hall; :attr:`app` is the ASGI application."""
+
+    def __init__(self, hall: Hall, hub: LiveHub, settings: WebSettings | None = None) -> None:
+        self.hall = hall
+        self.hub = hub
+        self.settings = settings or WebSettings()
+        get = ["GET"]
+        routes: list[Route | Mount] = [
+            Route("/", self.home, methods=get),
+            Route("/live", self.live_page, methods=get),
+            Route("/live/{game}", self.live_page, methods=get),
+            Route("/live/{game}/{table:path}", self.live_page, methods=get),
+            Route("/history", self.history_page, methods=get),
+            Route("/matches/{match_id:int}", self.match_page, methods=get),
+            Route("/players", self.players_page, methods=get),
+            Route("/players/{name:path}", self.player_page, methods=get),
+            Route("/doc", self.doc_index, methods=get),
+            Route("/doc/{path:path}", self.doc_page, methods=get),
+            Route("/docs", self.api_docs, methods=get),
+            Route("/favicon.svg", self.favicon, methods=get),
+            Route("/openapi.json", self.openapi_json, methods=get),
+            Route("/api/services", self.api_services, methods=get),
+            Route("/api/games", self.api_games, methods=get),
+            Route("/api/live", self.api_live, methods=get),
+            Route("/api/matches", self.api_matches, methods=get),
+            Route("/api/matches/{match_id:int}", self.api_match, methods=get),
+            Route("/api/matches/{match_id:int}/replay", self.api_replay, methods=get),
+            Route("/api/standings/{game}", self.api_standings, methods=get),
+            Route("/api/players", self.api_players, methods=get),
+            Route("/api/players/{name:path}", self.api_player, methods=get),
+            Mount("/static", app=StaticFiles(directory=self.settings.static_dir), name="static"),
+        ]
+        self.starlette = Starlette(routes=routes)
+        self.app: ASGIApp = _Outer(self.starlette, self.ws_live)
+
+    # -- helpers ----------------------------------------------------------------------------
+    @property
+    def store(self) -> Any:
+        return self.hall.records
+
+    def renderers(self) -> list[str]:
+        """Games with a browser renderer: ``static/games/<game>.js`` files, listed live so a
+        new renderer needs no code change here."""
+        folder = self.settings.static_dir / "games"
+        if not folder.is_dir():
+            return []
+        return sorted(p.stem for p in folder.glob("*.js") if _NAME.match(p.stem))
+
+    def game_services(self) -> list[Any]:
+        return [s for s in self.hall.services if s.game != WEB_GAME]
+
+    def doc_url(self, doc: str | None) -> str | None:
+        """Where this hall serves ``docs/...`` (None if the file is not there)."""
+        if not doc or self.settings.docs_root is None:
+            return None
+        rel = doc[len("docs/") :] if doc.startswith("docs/") else doc
+        if not _DOC_PATH.match(rel) or not (self.settings.docs_root / rel).is_file():
+            return None
+        return "/doc/" + rel
+
+    def service_json(self, service: Any) -> dict[str, Any]:
+        try:
+            endpoints = list(service.endpoints())
+            snapshot = service.snapshot()
+        except Exception as exc:  # a buggy snapshot must not take the home page down
+            log.exception("snapshot of %s failed", getattr(service, "game", "?"))
+            endpoints, snapshot = [], {"error": f"{type(exc).__name__}: {exc}"}
+        doc = getattr(service, "doc", None)
+        return {
+            "game": service.game,
+            "protocol": service.protocol,
+            "endpoints": endpoints,
+            "doc": doc,
+            "doc_url": self.doc_url(doc),
+            "snapshot": snapshot,
+        }
+
+    def page(
+        self,
+        title: str,
+        body: str,
+        page: dict[str, Any] | None = None,
+        active: str = "",
+        status: int = 200,
+    ) -> HTMLResponse:
+        html = pages.layout(title, body, self.renderers(), page, active)
+        return HTMLResponse(html, status_code=status)
+
+    def known_games(self) -> list[str]:
+        games = {s.game for s in self.game_services()} | set(REPLAYERS) | set(self.renderers())
+        games |= {t.game for t in self.hub.tables.values()}
+        return sorted(games)
+
+    # -- pages ------------------------------------------------------------------------------
+    async def home(self, request: Request) -> Response:
+        services = [self.service_json(s) for s in self.game_services()]
+        web = next((s for s in self.hall.services if s.game == WEB_GAME), None)
+        totals = await run_in_threadpool(matches_per_game, self.store.engine)
+        body = pages.home(
+            services,
+            self.service_json(web) if web is not None else None,
+            self.hub.snapshot(),
+            totals,
+        )
+        return self.page("Home", body, {"kind": "home"}, "/")
+
+    async def live_page(self, request: Request) -> Response:
+        game = request.path_params.get("game")
+        table = request.path_params.get("table")
+        body = pages.live(game, table, self.known_games())
+        data = {"kind": "live", "game": game, "table": table}
+        return self.page("Live", body, data, "/live")
+
+    def _filter(self, request: Request) -> tuple[MatchFilter, dict[str, str]]:
+        q = request.query_params
+        raw = {k: q.get(k, "").strip() for k in ("game", "player", "since", "until")}
+        flt = MatchFilter(
+            game=raw["game"] or None,
+            player=raw["player"] or None,
+            since=parse_when(raw["since"]),
+            until=parse_when(raw["until"], end=True),
+        )
+        return flt, {k: v for k, v in raw.items() if v}
+
+    def history_page(self, request: Request) -> Response:
+        error = None
+        try:
+            flt, shown = self._filter(request)
+            offset = _int(request.query_params.get("offset"), 0, 0, 10**9, "offset")
+        except ValueError as exc:
+            flt, shown, offset, error = MatchFilter(), {}, 0, f"Bad filter: {exc}"
+        limit = self.settings.page_size
+        matches = self.store.matches(
+            flt.game, flt.player, flt.since, flt.until, limit=limit, offset=offset
+        )
+        total = count_matches(self.store.engine, flt)
+        games = sorted(set(games_on_record(self.store.engine)) | set(self.known_games()))
+        body = pages.history(matches, shown, total, offset, limit, games, error)
+        body += pages.names_datalist(player_names(self.store.engine, limit=500))
+        return self.page("History", body, {"kind": "history"}, "/history", 400 if error else 200)
+
+    def match_page(self, request: Request) -> Response:
+        match_id = int(request.path_params["match_id"])
+        match = self.store.get(match_id)
+        if match is None:
+            return self.page(
+                "Not found", pages.not_found(f"No recorded game #{match_id}."), status=404
+            )
+        data = {"kind": "replay", "match": match.id, "game": match.game}
+        return self.page(f"{match.game} #{match.id}", pages.match_page(match), data, "/history")
+
+    def players_page(self, request: Request) -> Response:
+        name = request.query_params.get("name", "").strip()
+        if name:
+            return RedirectResponse(pages.player_url(name), status_code=303)
+        games = games_on_record(self.store.engine)
+        game = request.query_params.get("game") or (games[0] if len(games) == 1 else None)
+        rows = self.store.standings(game) if game else []
+        body = pages.players(game, games, rows)
+        body += pages.names_datalist(player_names(self.store.engine, limit=500))
+        return self.page("Players", body, {"kind": "players"}, "/players")
+
+    def player_page(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        stats = player_stats(self.store, name)
+        if not stats:
+            return self.page(
+                "Not found", pages.not_found(f"No player {name!r} on record."), status=404
+            )
+        recent = self.store.matches(player=name, limit=20)
+        return self.page(name, pages.player(name, stats, recent), {"kind": "player"}, "/players")
+
+    def doc_index(self, request: Request) -> Response:
+        root = self.settings.docs_root
+        files: list[str] = []
+        if root is not None:
+            files = sorted(
+                str(p.relative_to(root))
+                for p in root.rglob("*.md")
+                if _DOC_PATH.match(str(p.relative_to(root)))
+            )
+        return self.page("Docs", pages.doc_index(files))
+
+    def doc_page(self, request: Request) -> Response:
+        rel = request.path_params["path"]
+        root = self.settings.docs_root
+        if root is None or not _DOC_PATH.match(rel) or ".." in rel:
+            return self.page("Not found", pages.not_found("No such document."), status=404)
+        path = (root / rel).resolve()
+        if not path.is_relative_to(root.resolve()) or not path.is_file():
+            return self.page("Not found", pages.not_found("No such document."), status=404)
+        text = path.read_text(encoding="utf-8")
+        if request.query_params.get("raw"):
+            return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
+        return self.page(rel, pages.doc(rel, render_markdown(text), f"/doc/{quote(rel)}?raw=1"))
+
+    def api_docs(self, request: Request) -> Response:
+        return self.page("API", openapi.docs_html(), {"kind": "docs"}, "/docs")
+
+    def favicon(self, request: Request) -> Response:
+        return Response(
+            FAVICON, media_type="image/svg+xml", headers={"cache-control": "max-age=86400"}
+        )
+
+    def openapi_json(self, request: Request) -> Response:
+        return JSONResponse(openapi.spec())
+
+    # -- API --------------------------------------------------------------------------------
+    async def api_services(self, request: Request) -> Response:
+        return JSONResponse([self.service_json(s) for s in self.game_services()])
+
+    async def api_games(self, request: Request) -> Response:
+        counts = await run_in_threadpool(matches_per_game, self.store.engine)
+        running = {s.game for s in self.game_services()}
+        renderers = set(self.renderers())
+        games = sorted(set(self.known_games()) | set(counts))
+        return JSONResponse(
+            [
+                {
+                    "game": g,
+                    "running": g in running,
+                    "replayer": g in REPLAYERS,
+                    "renderer": g in renderers,
+                    "matches": counts.get(g, 0),
+                }
+                for g in games
+            ]
+        )
+
+    async def api_live(self, request: Request) -> Response:
+        q = request.query_params
+        body = "[" + self.hub.snapshot_json(q.get("game") or None, q.get("table") or None) + "]"
+        return Response(body, media_type="application/json")
+
+    def api_matches(self, request: Request) -> Response:
+        try:
+            flt, _ = self._filter(request)
+            limit = _int(request.query_params.get("limit"), 50, 1, 500, "limit")
+            offset = _int(request.query_params.get("offset"), 0, 0, 10**9, "offset")
+        except ValueError as exc:
+            return _error(str(exc), 400)
+        matches = self.store.matches(
+            flt.game, flt.player, flt.since, flt.until, limit=limit, offset=offset
+        )
+        return JSONResponse(
+            {
+                "total": count_matches(self.store.engine, flt),
+                "limit": limit,
+                "offset": offset,
+                "matches": [m.to_json(with_events=False) for m in matches],
+            }
+        )
+
+    def api_match(self, request: Request) -> Response:
+        match = self.store.get(int(request.path_params["match_id"]))
+        if match is None:
+            return _error("no such match", 404)
+        return JSONResponse(match.to_json(with_events=False))
+
+    def api_replay(self, request: Request) -> Response:
+        match = self.store.get(int(request.path_params["match_id"]))
+        if match is None:
+            return _error("no such match", 404)
+        return JSONResponse({"match": match.to_json(with_events=False), **replay_of(match)})
+
+    def api_standings(self, request: Request) -> Response:
+        game = request.path_params["game"]
+        return JSONResponse([standing_json(s) for s in self.store.standings(game)])
+
+    def api_players(self, request: Request) -> Response:
+        q = request.query_params
+        try:
+            limit = _int(q.get("limit"), 200, 1, 1000, "limit")
+        except ValueError as exc:
+            return _error(str(exc), 400)
+        names = player_names(
+            self.store.engine, q.get("game") or None, q.get("prefix") or None, limit
+        )
+        return JSONResponse(names)
+
+    def api_player(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        stats = player_stats(self.store, name)
+        if not stats:
+            return _error("no such player", 404)
+        recent = self.store.matches(player=name, limit=20)
+        return JSONResponse(
+            {
+                "name": name,
+                "games": [s.to_json() for s in stats],
+                "recent": [m.to_json(with_events=False) for m in recent],
+            }
+        )
+
+    # -- live -------------------------------------------------------------------------------
+    async def ws_live(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """``/ws/live``: a raw ASGI WebSocket endpoint, since sending frames to hundreds of
+        spectators is the hot path (no per-frame framework layers)."""
+        message = await receive()
+        if message["type"] != "websocket.connect":
+            return
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        game = (query.get("game") or [""])[0] or None
+        table = (query.get("table") or [""])[0] or None
+        await send({"type": "websocket.accept"})
+
+        async def send_text(text: str) -> None:
+            await send({"type": "websocket.send", "text": text})
+
+        client = self.hub.connect(send_text, game, table)
+        if client is None:
+            await _close_quietly(send, 1013, "too many spectators")
+            return
+        tasks = [
+            asyncio.ensure_future(client.run()),
+            asyncio.ensure_future(_until_disconnect(receive)),
+            asyncio.ensure_future(client.closed.wait()),
+        ]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.hub.disconnect(client)
+        if tasks[1].done() and not tasks[1].cancelled():
+            return  # the browser went away
+        code, reason = (4001, "too slow") if client.dropped else (1001, "going away")
+        await _close_quietly(send, code, reason)
+
+
+async def _until_disconnect(receive: Receive) -> None:
+    """Read (and ignore) what the browser sends until it disconnects."""
+    while True:
+        message = await receive()
+        if message["type"] == "websocket.disconnect":
+            return
+
+
+async def _close_quietly(send: Send, code: int, reason: str) -> None:
+    # A client too slow to read may never take the close frame either: do not wait on it.
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(
+            send({"type": "websocket.close", "code": code, "reason": reason}), timeout=1.0
+        )
+
+
+def render_markdown(text: str) -> str:
+    """Markdown to HTML (raw HTML in the source is escaped, not passed through)."""
+    try:
+        from markdown_it import MarkdownIt
+    except ImportError:  # markdown-it-py comes with rich; without it show the text
+        import html
+
+        return f"<pre>{html.escape(text)}</pre>"
+    md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    return str(md.render(text))

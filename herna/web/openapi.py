@@ -1,0 +1,373 @@
+"""The web hall's JSON API described as OpenAPI 3.1 (served at ``/openapi.json``) and the
+``/docs`` page that shows it without any external script (the hall may run offline).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from herna import __version__
+
+
+def _param(
+    name: str, where: str, desc: str, schema: dict[str, Any], required: bool = False
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": where,
+        "description": desc,
+        "required": required or where == "path",
+        "schema": schema,
+    }
+
+
+def _ok(desc: str, ref: str | dict[str, Any]) -> dict[str, Any]:
+    schema = {"$ref": f"#/components/schemas/{ref}"} if isinstance(ref, str) else ref
+    return {"description": desc, "content": {"application/json": {"schema": schema}}}
+
+
+_ERROR = {
+    "description": "Bad request or not found",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+
+_FILTERS = [
+    _param("game", "query", "Only this game (mia, marias, onitama, tiles).", {"type": "string"}),
+    _param("player", "query", "Only matches this player took part in.", {"type": "string"}),
+    _param(
+        "since",
+        "query",
+        "Finished on or after this date (YYYY-MM-DD, UTC) or ISO 8601 date-time.",
+        {"type": "string"},
+    ),
+    _param(
+        "until",
+        "query",
+        "Finished on or before this date (a bare date includes the whole day).",
+        {"type": "string"},
+    ),
+]
+
+_NUM = {"type": ["number", "null"]}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "properties": {"error": {"type": "string"}},
+        "required": ["error"],
+    },
+    "Service": {
+        "type": "object",
+        "properties": {
+            "game": {"type": "string", "example": "mia"},
+            "protocol": {"type": "string", "example": "Mia UDP (seed 002)"},
+            "endpoints": {"type": "array", "items": {"type": "string"}},
+            "doc": {"type": "string", "description": "Path of the protocol doc in the repo."},
+            "doc_url": {"type": ["string", "null"], "description": "Where the hall serves it."},
+            "snapshot": {
+                "type": "object",
+                "description": "Live state as the server reports it: tables, players, bots.",
+            },
+        },
+    },
+    "LiveTable": {
+        "type": "object",
+        "description": "A table as the live WebSocket sends it (see docs/web.md).",
+        "properties": {
+            "game": {"type": "string"},
+            "table": {"type": "string"},
+            "status": {"type": "string", "enum": ["live", "over"]},
+            "view": {"type": ["object", "null"], "description": "Spectator view."},
+            "event": {"type": ["object", "null"], "description": "Newest event."},
+            "events": {"type": "array", "items": {"type": "object"}},
+            "skipped": {"type": "integer"},
+            "updated": {"type": "number", "description": "Unix time of the newest event."},
+        },
+    },
+    "Player": {
+        "type": "object",
+        "properties": {
+            "seat": {"type": "integer"},
+            "name": {"type": "string"},
+            "score": {"type": "number"},
+            "winner": {"type": "boolean"},
+            "kind": {"type": "string", "example": "house-bot"},
+        },
+    },
+    "Match": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "game": {"type": "string"},
+            "table": {"type": "string"},
+            "seed": {"type": ["integer", "null"]},
+            "status": {"type": "string", "enum": ["finished", "aborted", "canceled"]},
+            "started_at": {"type": "string", "format": "date-time"},
+            "finished_at": {"type": "string", "format": "date-time"},
+            "result": {"type": "object"},
+            "meta": {"type": "object"},
+            "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
+        },
+    },
+    "MatchPage": {
+        "type": "object",
+        "properties": {
+            "total": {"type": "integer"},
+            "limit": {"type": "integer"},
+            "offset": {"type": "integer"},
+            "matches": {"type": "array", "items": {"$ref": "#/components/schemas/Match"}},
+        },
+    },
+    "ReplayStep": {
+        "type": "object",
+        "properties": {
+            "label": {"type": "string", "example": "alice announced 6,2"},
+            "view": {"type": "object", "description": "Spectator view after this step."},
+        },
+    },
+    "Replay": {
+        "type": "object",
+        "properties": {
+            "match": {"$ref": "#/components/schemas/Match"},
+            "source": {
+                "type": "string",
+                "enum": ["replayer", "log"],
+                "description": "'replayer': the game's replay_steps; 'log': the raw event "
+                "log (chance outcomes redacted) for a game without one.",
+            },
+            "warning": {"type": ["string", "null"]},
+            "steps": {"type": "array", "items": {"$ref": "#/components/schemas/ReplayStep"}},
+        },
+    },
+    "Standing": {
+        "type": "object",
+        "properties": {
+            "game": {"type": "string"},
+            "name": {"type": "string"},
+            "points": {"type": "number"},
+            "games": {"type": "integer"},
+            "wins": {"type": "integer"},
+            "win_rate": _NUM,
+            "mu": _NUM,
+            "sigma": _NUM,
+            "ordinal": {**_NUM, "description": "mu - 3 sigma (OpenSkill)."},
+        },
+    },
+    "GameStats": {
+        "type": "object",
+        "properties": {
+            "game": {"type": "string"},
+            "points": {"type": "number"},
+            "games": {"type": "integer", "description": "Rated games (standings)."},
+            "wins": {"type": "integer"},
+            "win_rate": _NUM,
+            "mu": _NUM,
+            "sigma": _NUM,
+            "ordinal": _NUM,
+            "matches": {"type": "integer", "description": "Recorded matches, any status."},
+            "canceled": {"type": "integer"},
+            "average_score": _NUM,
+            "first_played": {"type": ["string", "null"], "format": "date-time"},
+            "last_played": {"type": ["string", "null"], "format": "date-time"},
+        },
+    },
+    "PlayerStats": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "games": {"type": "array", "items": {"$ref": "#/components/schemas/GameStats"}},
+            "recent": {"type": "array", "items": {"$ref": "#/components/schemas/Match"}},
+        },
+    },
+}
+
+PATHS: dict[str, Any] = {
+    "/api/services": {
+        "get": {
+            "summary": "Running game servers",
+            "description": "Every server `herna serve` runs: protocol, addresses, live "
+            "snapshot (tables, connected players and bots) and its protocol doc.",
+            "responses": {
+                "200": _ok(
+                    "Servers", {"type": "array", "items": {"$ref": "#/components/schemas/Service"}}
+                )
+            },
+        }
+    },
+    "/api/games": {
+        "get": {
+            "summary": "Games known to the hall",
+            "description": "Games with a running server, records, a replayer or a renderer.",
+            "responses": {
+                "200": _ok(
+                    "Games",
+                    {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "game": {"type": "string"},
+                                "running": {"type": "boolean"},
+                                "replayer": {"type": "boolean"},
+                                "renderer": {"type": "boolean"},
+                                "matches": {"type": "integer"},
+                            },
+                        },
+                    },
+                )
+            },
+        }
+    },
+    "/api/live": {
+        "get": {
+            "summary": "Live tables now",
+            "description": "The same tables the `/ws/live` WebSocket sends in its snapshot "
+            "frame. For updates as they happen connect to `/ws/live?game=&table=`.",
+            "parameters": [
+                _param("game", "query", "Only this game.", {"type": "string"}),
+                _param("table", "query", "Only this table.", {"type": "string"}),
+            ],
+            "responses": {
+                "200": _ok(
+                    "Tables", {"type": "array", "items": {"$ref": "#/components/schemas/LiveTable"}}
+                )
+            },
+        }
+    },
+    "/api/matches": {
+        "get": {
+            "summary": "Recorded matches, newest first",
+            "parameters": [
+                *_FILTERS,
+                _param("limit", "query", "Page size (1-500).", {"type": "integer", "default": 50}),
+                _param("offset", "query", "Skip this many.", {"type": "integer", "default": 0}),
+            ],
+            "responses": {"200": _ok("A page of matches", "MatchPage"), "400": _ERROR},
+        }
+    },
+    "/api/matches/{match_id}": {
+        "get": {
+            "summary": "One recorded match (without its raw event log)",
+            "parameters": [_param("match_id", "path", "Match id.", {"type": "integer"})],
+            "responses": {"200": _ok("The match", "Match"), "404": _ERROR},
+        }
+    },
+    "/api/matches/{match_id}/replay": {
+        "get": {
+            "summary": "Replay steps of a recorded match",
+            "description": "The spectator view after every step, from the game's "
+            "`replay_steps` (see herna/hall/replays.py).",
+            "parameters": [_param("match_id", "path", "Match id.", {"type": "integer"})],
+            "responses": {"200": _ok("Steps", "Replay"), "404": _ERROR},
+        }
+    },
+    "/api/standings/{game}": {
+        "get": {
+            "summary": "Standings of one game, best first",
+            "parameters": [_param("game", "path", "Game.", {"type": "string"})],
+            "responses": {
+                "200": _ok(
+                    "Standings",
+                    {"type": "array", "items": {"$ref": "#/components/schemas/Standing"}},
+                )
+            },
+        }
+    },
+    "/api/players": {
+        "get": {
+            "summary": "Player names on record",
+            "parameters": [
+                _param("game", "query", "Only players of this game.", {"type": "string"}),
+                _param("prefix", "query", "Names starting with this.", {"type": "string"}),
+                _param("limit", "query", "At most (1-1000).", {"type": "integer", "default": 200}),
+            ],
+            "responses": {
+                "200": _ok("Names", {"type": "array", "items": {"type": "string"}}),
+                "400": _ERROR,
+            },
+        }
+    },
+    "/api/players/{name}": {
+        "get": {
+            "summary": "Statistics of one player",
+            "description": "Per game: points, rated games, wins, OpenSkill mu/sigma and "
+            "ordinal, recorded matches; plus the player's newest matches.",
+            "parameters": [_param("name", "path", "Player name.", {"type": "string"})],
+            "responses": {"200": _ok("Statistics", "PlayerStats"), "404": _ERROR},
+        }
+    },
+}
+
+
+def spec() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Herna web hall API",
+            "version": __version__,
+            "description": "Read-only JSON API of the Herna web hall: running servers, live "
+            "tables, recorded matches with replays, standings and player statistics. Live "
+            "updates: WebSocket `/ws/live?game=&table=` (frames described in docs/web.md). "
+            "Nothing here changes state.",
+        },
+        "paths": PATHS,
+        "components": {"schemas": SCHEMAS},
+    }
+
+
+def _schema_text(schema: dict[str, Any]) -> str:
+    if "$ref" in schema:
+        return str(schema["$ref"]).rsplit("/", 1)[-1]
+    if schema.get("type") == "array":
+        return f"array of {_schema_text(schema.get('items', {}))}"
+    kind = schema.get("type", "object")
+    return " | ".join(kind) if isinstance(kind, list) else str(kind)
+
+
+def docs_html() -> str:
+    """The body of ``/docs``: every endpoint with its parameters and responses, then the
+    schemas; each GET without path parameters links to a live example."""
+    e = html.escape
+    out = [
+        "<h1>Herna web hall API</h1>",
+        f"<p>{e(spec()['info']['description'])}</p>",
+        '<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</p>',
+    ]
+    for path, item in PATHS.items():
+        for method, op in item.items():
+            out.append(f'<section class="endpoint" id="{e(path)}">')
+            title = e(path)
+            if "{" not in path:
+                title = f'<a href="{e(path)}">{e(path)}</a>'
+            out.append(
+                f'<h2><span class="method">{e(method.upper())}</span> <code>{title}</code></h2>'
+            )
+            out.append(f"<p><b>{e(op['summary'])}</b></p>")
+            if op.get("description"):
+                out.append(f"<p>{e(op['description'])}</p>")
+            params = op.get("parameters", [])
+            if params:
+                out.append("<table><tr><th>parameter</th><th>in</th><th>type</th><th></th></tr>")
+                for p in params:
+                    req = " (required)" if p.get("required") else ""
+                    out.append(
+                        f"<tr><td><code>{e(p['name'])}</code>{req}</td><td>{e(p['in'])}</td>"
+                        f"<td>{e(_schema_text(p['schema']))}</td><td>{e(p['description'])}</td>"
+                        "</tr>"
+                    )
+                out.append("</table>")
+            out.append("<ul>")
+            for code, resp in op["responses"].items():
+                schema = resp["content"]["application/json"]["schema"]
+                out.append(
+                    f"<li><code>{e(code)}</code> {e(resp['description'])}: "
+                    f"{e(_schema_text(schema))}</li>"
+                )
+            out.append("</ul></section>")
+    out.append("<h2>Schemas</h2>")
+    for name, schema in SCHEMAS.items():
+        out.append(f'<h3 id="schema-{e(name)}">{e(name)}</h3>')
+        out.append(f"<pre>{e(json.dumps(schema, indent=2))}</pre>")
+    return "\n".join(out)

@@ -1,0 +1,401 @@
+"""Server-rendered HTML of the web hall's pages (plain strings, everything escaped).
+
+Pages work without JavaScript for what is static (servers, history, statistics); the live
+views and the replay stepper are drawn in the browser by ``static/hall.js`` and the
+per-game renderers in ``static/games/``. Page-specific data travels in a
+``<script type="application/json" id="herna-page">`` block.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from herna.hall.records import Standing, StoredMatch
+from herna.web.queries import GameStats
+
+e = html.escape
+
+NAV = [
+    ("/", "Home"),
+    ("/live", "Live"),
+    ("/history", "History"),
+    ("/players", "Players"),
+    ("/docs", "API"),
+]
+
+
+def url(path: str, **query: Any) -> str:
+    params = {k: v for k, v in query.items() if v not in (None, "")}
+    return path + ("?" + urlencode(params) if params else "")
+
+
+def player_url(name: str) -> str:
+    return "/players/" + quote(name, safe="")
+
+
+def live_url(game: str, table: str | None = None) -> str:
+    out = "/live/" + quote(game, safe="")
+    return out + ("/" + quote(table, safe="") if table is not None else "")
+
+
+def _json_block(data: Any) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # Nothing inside may close the script element.
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script type="application/json" id="herna-page">{text}</script>'
+
+
+def layout(
+    title: str,
+    body: str,
+    renderers: Sequence[str] = (),
+    page: Mapping[str, Any] | None = None,
+    active: str = "",
+) -> str:
+    nav = " ".join(
+        f'<a href="{href}"{" class=active" if href == active else ""}>{e(label)}</a>'
+        for href, label in NAV
+    )
+    scripts = ['<script src="/static/hall.js" defer></script>']
+    scripts += [
+        f'<script src="/static/games/{quote(name)}.js" defer></script>' for name in renderers
+    ]
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{e(title)} · Herna</title>"
+        '<link rel="stylesheet" href="/static/hall.css">'
+        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'
+        + "".join(scripts)
+        + "</head><body>"
+        f'<header><a class="brand" href="/">Herna</a><nav>{nav}</nav></header>'
+        f"<main>{body}</main>"
+        + (_json_block(dict(page)) if page is not None else "")
+        + "</body></html>"
+    )
+
+
+def when(value: datetime | None) -> str:
+    if value is None:
+        return ""
+    return (
+        f'<time datetime="{e(value.isoformat())}">{e(value.strftime("%Y-%m-%d %H:%M:%S"))}</time>'
+    )
+
+
+def num(value: float | None, digits: int = 2) -> str:
+    if value is None:
+        return "–"
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.{digits}f}"
+
+
+def value_html(value: Any, depth: int = 0) -> str:
+    """A generic, readable rendering of a JSON-ready value (service snapshots)."""
+    if isinstance(value, Mapping):
+        if not value:
+            return '<span class="muted">–</span>'
+        rows = "".join(
+            f"<tr><th>{e(str(k))}</th><td>{value_html(v, depth + 1)}</td></tr>"
+            for k, v in value.items()
+        )
+        return f'<table class="kv">{rows}</table>'
+    if isinstance(value, list | tuple):
+        if not value:
+            return '<span class="muted">none</span>'
+        if all(not isinstance(v, Mapping | list | tuple) for v in value):
+            return e(", ".join(str(v) for v in value))
+        if all(isinstance(v, Mapping) for v in value) and depth < 3:
+            keys: list[str] = []
+            for v in value:
+                keys += [str(k) for k in v if str(k) not in keys]
+            head = "".join(f"<th>{e(k)}</th>" for k in keys)
+            body = "".join(
+                "<tr>"
+                + "".join(f"<td>{value_html(v.get(k, ''), depth + 1)}</td>" for k in keys)
+                + "</tr>"
+                for v in value
+            )
+            return f'<table class="grid"><tr>{head}</tr>{body}</table>'
+        return f"<pre>{e(json.dumps(value, indent=1, ensure_ascii=False))}</pre>"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return '<span class="muted">–</span>'
+    return e(str(value))
+
+
+# -- home ---------------------------------------------------------------------------------
+
+
+def service_card(svc: Mapping[str, Any]) -> str:
+    endpoints = "".join(f"<li><code>{e(x)}</code></li>" for x in svc.get("endpoints", []))
+    doc = ""
+    if svc.get("doc_url"):
+        doc = f'<a href="{e(svc["doc_url"])}">protocol doc</a>'
+    elif svc.get("doc"):
+        doc = f'<span class="muted">{e(svc["doc"])}</span>'
+    game = str(svc.get("game", ""))
+    return (
+        f'<section class="card service" data-game="{e(game)}">'
+        f"<h3>{e(game)} <small>{e(str(svc.get('protocol', '')))}</small></h3>"
+        f'<ul class="endpoints">{endpoints}</ul>'
+        f'<p><a href="{e(live_url(game))}">watch live</a> · '
+        f'<a href="{e(url("/history", game=game))}">history</a> · '
+        f'<a href="{e(url("/players", game=game))}">standings</a>'
+        + (f" · {doc}" if doc else "")
+        + "</p>"
+        f'<div class="snapshot">{value_html(svc.get("snapshot", {}))}</div>'
+        "</section>"
+    )
+
+
+def live_table_row(t: Mapping[str, Any]) -> str:
+    game, table = str(t["game"]), str(t["table"])
+    kind = t["event"]["kind"] if t.get("event") else ""
+    return (
+        f"<tr><td>{e(game)}</td>"
+        f'<td><a href="{e(live_url(game, table))}">{e(table)}</a></td>'
+        f"<td>{e(str(t.get('status', '')))}</td><td>{e(kind)}</td></tr>"
+    )
+
+
+def home(
+    services: Sequence[Mapping[str, Any]],
+    web: Mapping[str, Any] | None,
+    tables: Sequence[Mapping[str, Any]],
+    totals: Mapping[str, int],
+) -> str:
+    cards = "".join(service_card(s) for s in services) or (
+        '<p class="muted">No game server is running in this hall.</p>'
+    )
+    rows = "".join(live_table_row(t) for t in tables[:50])
+    live = (
+        f'<table class="grid" id="live-tables"><tr><th>game</th><th>table</th><th>status</th>'
+        f"<th>last event</th></tr>{rows}</table>"
+        if rows
+        else '<p class="muted" id="live-tables">No table has played since the hall started.</p>'
+    )
+    recorded = ", ".join(
+        f'<a href="{e(url("/history", game=g))}">{e(g)}</a>: {n}' for g, n in totals.items()
+    )
+    web_line = ""
+    if web:
+        snap = web.get("snapshot", {})
+        web_line = (
+            f'<p class="muted" id="web-hall">Web hall: {e(", ".join(web.get("endpoints", [])))}'
+            f' · <a href="/doc/web.md">how it works</a> · '
+            f"{int(snap.get('clients', 0))} live spectators · "
+            f"{float(snap.get('cpu_seconds', 0.0)):.1f} s CPU spent on live views</p>"
+        )
+    return (
+        "<h1>Herna</h1>"
+        '<p class="lead">A game hall where bots and people play: Mia dice, licitovaný '
+        "mariáš, Onitama and tile games. Watch them live, browse the history, step through "
+        "replays.</p>"
+        f'<h2>Servers</h2><div class="cards" id="services">{cards}</div>'
+        f"<h2>Live tables</h2>{live}"
+        f"<h2>On record</h2><p>{recorded or 'nothing yet'}</p>"
+        f"{web_line}"
+    )
+
+
+# -- live ---------------------------------------------------------------------------------
+
+
+def live(game: str | None, table: str | None, games: Iterable[str]) -> str:
+    title = "Live" + (f": {game}" if game else "") + (f" / {table}" if table else "")
+    links = " ".join(f'<a href="{e(live_url(g))}">{e(g)}</a>' for g in games)
+    return (
+        f"<h1>{e(title)}</h1>"
+        f'<p class="filters">{links}{" · " if links else ""}<a href="/live">all</a> '
+        '<span id="live-status" class="status">connecting…</span></p>'
+        f'<div id="live" class="tables{" single" if table else ""}">'
+        '<p class="muted empty">Waiting for a table to play…</p></div>'
+    )
+
+
+# -- history ------------------------------------------------------------------------------
+
+
+def _players_cell(m: StoredMatch) -> str:
+    return ", ".join(
+        f'<a href="{e(player_url(p.name))}">{e(p.name)}</a> {e(num(p.score))}'
+        + (" ★" if p.winner else "")
+        for p in m.players
+    )
+
+
+def match_rows(matches: Sequence[StoredMatch]) -> str:
+    return "".join(
+        f'<tr data-id="{m.id}"><td><a href="/matches/{m.id}">#{m.id}</a></td>'
+        f"<td>{e(m.game)}</td><td>{e(m.table_id)}</td><td>{when(m.finished_at)}</td>"
+        f"<td>{e(m.status)}</td><td>{_players_cell(m)}</td></tr>"
+        for m in matches
+    )
+
+
+def history(
+    matches: Sequence[StoredMatch],
+    flt: Mapping[str, str],
+    total: int,
+    offset: int,
+    limit: int,
+    games: Sequence[str],
+    error: str | None = None,
+) -> str:
+    options = '<option value="">any game</option>' + "".join(
+        f'<option value="{e(g)}"{" selected" if flt.get("game") == g else ""}>{e(g)}</option>'
+        for g in games
+    )
+    form = (
+        '<form class="filters" method="get" action="/history">'
+        f'<label>game <select name="game">{options}</select></label> '
+        f'<label>player <input name="player" value="{e(flt.get("player", ""))}" '
+        'list="player-names" autocomplete="off"></label> '
+        f'<label>from <input type="date" name="since" value="{e(flt.get("since", ""))}">'
+        "</label> "
+        f'<label>to <input type="date" name="until" value="{e(flt.get("until", ""))}">'
+        "</label> "
+        '<button type="submit">Filter</button> <a href="/history">clear</a></form>'
+    )
+    err = f'<p class="error">{e(error)}</p>' if error else ""
+    rows = match_rows(matches)
+    table = (
+        '<table class="grid" id="matches"><tr><th>id</th><th>game</th><th>table</th>'
+        f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{rows}</table>"
+        if rows
+        else '<p class="muted" id="matches">No recorded game matches these filters.</p>'
+    )
+    pager = []
+    if offset > 0:
+        pager.append(
+            f'<a href="{e(url("/history", **flt, offset=max(0, offset - limit)))}">← newer</a>'
+        )
+    if offset + limit < total:
+        pager.append(f'<a href="{e(url("/history", **flt, offset=offset + limit))}">older →</a>')
+    shown = f"{offset + 1}–{offset + len(matches)} of {total}" if matches else f"0 of {total}"
+    return (
+        f"<h1>History</h1>{form}{err}<p class='muted'>{shown} games</p>{table}"
+        f'<p class="pager">{" ".join(pager)}</p>'
+    )
+
+
+def match_page(m: StoredMatch) -> str:
+    players = "".join(
+        f'<tr><td>{p.seat}</td><td><a href="{e(player_url(p.name))}">{e(p.name)}</a></td>'
+        f"<td>{e(p.kind)}</td><td>{e(num(p.score))}</td><td>{'★' if p.winner else ''}</td></tr>"
+        for p in m.players
+    )
+    return (
+        f"<h1>{e(m.game)} #{m.id}</h1>"
+        f'<p class="muted">table {e(m.table_id)} · {e(m.status)} · started '
+        f"{when(m.started_at)} · finished {when(m.finished_at)} · seed {e(str(m.seed))}</p>"
+        '<table class="grid"><tr><th>seat</th><th>player</th><th>kind</th><th>score</th>'
+        f"<th>winner</th></tr>{players}</table>"
+        f'<details><summary>result</summary><pre id="result">'
+        f"{e(json.dumps(m.result, indent=2, ensure_ascii=False))}</pre></details>"
+        '<h2>Replay</h2><div id="replay" class="replay">'
+        '<div class="controls">'
+        '<button data-step="first" title="first step (Home)">« first</button>'
+        '<button data-step="prev" title="previous step (←)">‹ prev</button>'
+        '<button data-step="play" title="play / pause (space)">play</button>'
+        '<button data-step="next" title="next step (→)">next ›</button>'
+        '<button data-step="last" title="last step (End)">last »</button>'
+        '<input type="range" min="0" max="0" value="0" id="replay-slider">'
+        '<span id="replay-pos">loading…</span></div>'
+        '<p id="replay-label" class="label"></p>'
+        '<div id="replay-view" class="view"></div>'
+        '<ol id="replay-steps" class="steps"></ol></div>'
+    )
+
+
+# -- players ------------------------------------------------------------------------------
+
+
+def standings_table(rows: Sequence[Standing]) -> str:
+    if not rows:
+        return '<p class="muted">No standings yet.</p>'
+    body = "".join(
+        f'<tr><td>{i}</td><td><a href="{e(player_url(s.name))}">{e(s.name)}</a></td>'
+        f"<td>{e(num(s.points))}</td><td>{s.games}</td><td>{s.wins}</td>"
+        f"<td>{e(num(s.wins / s.games if s.games else None))}</td>"
+        f"<td>{e(num(s.mu))}</td><td>{e(num(s.sigma))}</td><td>{e(num(s.ordinal))}</td></tr>"
+        for i, s in enumerate(rows, 1)
+    )
+    return (
+        '<table class="grid" id="standings"><tr><th>#</th><th>player</th><th>points</th>'
+        "<th>games</th><th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
+        f'<th title="μ − 3σ">rating</th></tr>{body}</table>'
+    )
+
+
+def players(game: str | None, games: Sequence[str], rows: Sequence[Standing]) -> str:
+    links = " ".join(
+        f'<a href="{e(url("/players", game=g))}"{" class=active" if g == game else ""}>{e(g)}</a>'
+        for g in games
+    )
+    form = (
+        '<form class="filters" method="get" action="/players">'
+        '<label>player <input name="name" list="player-names" autocomplete="off"></label> '
+        '<button type="submit">Show</button></form>'
+    )
+    title = f"Standings: {game}" if game else "Players"
+    body = standings_table(rows) if game else '<p class="muted">Pick a game.</p>'
+    return f'<h1>{e(title)}</h1><p class="filters">{links}</p>{form}{body}'
+
+
+def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch]) -> str:
+    rows = "".join(
+        f'<tr><td><a href="{e(url("/players", game=s.game))}">{e(s.game)}</a></td>'
+        f"<td>{e(num(s.points))}</td><td>{s.games}</td><td>{s.wins}</td>"
+        f"<td>{e(num(s.wins / s.games if s.games else None))}</td>"
+        f"<td>{e(num(s.mu))}</td><td>{e(num(s.sigma))}</td><td>{e(num(s.ordinal))}</td>"
+        f"<td>{s.matches}</td><td>{s.canceled}</td><td>{e(num(s.average_score))}</td>"
+        f"<td>{when(s.last_played)}</td></tr>"
+        for s in stats
+    )
+    table = (
+        '<table class="grid" id="player-stats"><tr><th>game</th><th>points</th>'
+        "<th>rated games</th><th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
+        '<th title="μ − 3σ">rating</th><th>matches</th><th>canceled</th>'
+        f"<th>avg score</th><th>last played</th></tr>{rows}</table>"
+    )
+    recent_rows = match_rows(recent)
+    return (
+        f"<h1>{e(name)}</h1>{table}"
+        f'<h2>Recent games</h2><table class="grid"><tr><th>id</th><th>game</th><th>table</th>'
+        f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table>"
+        f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a></p>'
+    )
+
+
+def not_found(message: str) -> str:
+    return f'<h1>Not found</h1><p class="error">{e(message)}</p><p><a href="/">home</a></p>'
+
+
+def doc(title: str, rendered: str, raw_url: str) -> str:
+    return (
+        f'<p class="muted"><a href="{e(raw_url)}">plain text</a></p>'
+        f'<article class="doc" aria-label="{e(title)}">{rendered}</article>'
+    )
+
+
+def names_datalist(names: Sequence[str]) -> str:
+    return (
+        '<datalist id="player-names">'
+        + "".join(f'<option value="{e(n)}">' for n in names)
+        + "</datalist>"
+    )
+
+
+def doc_index(files: Sequence[str]) -> str:
+    items = "".join(f'<li><a href="/doc/{e(quote(f))}">{e(f)}</a></li>' for f in files)
+    return "<h1>Docs</h1>" + (f"<ul>{items}</ul>" if items else "<p>No docs found.</p>")

@@ -1,0 +1,190 @@
+"""The web hall as a ``herna serve`` plugin: uvicorn serving :class:`~herna.web.app.WebApp`
+inside the same process and event loop as the game servers.
+
+It is the last entry of ``PLUGIN_PATHS`` so that it starts after (and stops before) every
+game server. Options: ``--web-port`` (default 8080; 0 picks a free port), ``--web-host``
+(default: ``--host``), ``--web-interval``, ``--web-send-budget`` and
+``--web-max-spectators``; in ``herna.toml`` the ``[web]`` section takes ``port``, ``host``,
+``interval``, ``send-budget`` and ``max-spectators``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import uvicorn
+
+from herna.hall.hall import Hall
+from herna.servers.registry import ServerPlugin, option
+from herna.web.app import WEB_GAME, WebApp, WebSettings
+from herna.web.live import LiveHub, LiveSettings
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 8080
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """uvicorn without its own signal handling: ``herna serve`` owns SIGINT/SIGTERM."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+class WebHall:
+    """The running web hall; also the :class:`~herna.hall.hall.Service` the hall lists."""
+
+    game = WEB_GAME
+    protocol = "HTTP + WebSocket (web hall)"
+    doc = "docs/web.md"
+
+    def __init__(
+        self,
+        hall: Hall,
+        live: LiveSettings | None = None,
+        settings: WebSettings | None = None,
+    ) -> None:
+        self.hall = hall
+        self.hub = LiveHub(hall.bus, live)
+        self.web = WebApp(hall, self.hub, settings)
+        self.host = "127.0.0.1"
+        self.port = 0
+        self._server: _EmbeddedServer | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    async def start(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> None:
+        sock = _listen(host, port)
+        self.host, self.port = host, int(sock.getsockname()[1])
+        config = uvicorn.Config(
+            self.web.app,
+            lifespan="off",
+            log_config=None,
+            access_log=False,
+            http="h11",
+            ws="websockets-sansio",
+            ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,  # compressing every frame for every client is CPU
+            timeout_graceful_shutdown=3,
+            server_header=False,
+            proxy_headers=False,
+        )
+        self._server = _EmbeddedServer(config)
+        quiet = logging.getLogger("uvicorn.error")
+        if quiet.level == logging.NOTSET:  # "Started server process" is noise inside herna
+            quiet.setLevel(logging.WARNING)
+        self.hub.start()
+        self._task = asyncio.get_running_loop().create_task(
+            self._server.serve(sockets=[sock]), name="herna-web"
+        )
+        while not self._server.started:
+            if self._task.done():
+                self._task.result()  # raises what went wrong
+                raise RuntimeError("web hall stopped while starting")
+            await asyncio.sleep(0.01)
+        log.info("web hall on %s", self.url)
+
+    # -- Service --------------------------------------------------------------------------
+    def endpoints(self) -> list[str]:
+        return [self.url + "/"]
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.hub.stats()
+
+    async def stop(self) -> None:
+        await self.hub.stop()
+        if self._server is not None and self._task is not None:
+            self._server.should_exit = True
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._server = None
+            self._task = None
+
+
+def add_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument(
+        "--web-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help=f"HTTP port of the web hall (default {DEFAULT_PORT}; 0 picks a free port)",
+    )
+    group.add_argument(
+        "--web-host", default=None, metavar="HOST", help="address of the web hall (default: --host)"
+    )
+    group.add_argument(
+        "--web-interval",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="at most one live update per client this often (default 0.1)",
+    )
+    group.add_argument(
+        "--web-send-budget",
+        type=float,
+        default=None,
+        metavar="FRAMES",
+        help="live frames per second to all spectators together; with many spectators "
+        "each gets fewer (default 500)",
+    )
+    group.add_argument(
+        "--web-max-spectators",
+        type=int,
+        default=None,
+        metavar="N",
+        help="live WebSocket spectators accepted at once (default 2000)",
+    )
+
+
+async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> WebHall:
+    port = int(option(args, config, "web_port", DEFAULT_PORT))
+    host = str(option(args, config, "web_host", getattr(args, "host", None) or "127.0.0.1"))
+    live = LiveSettings()
+    live.interval = float(option(args, config, "web_interval", live.interval))
+    live.send_budget = float(
+        option(args, config, "web_send_budget", config.get("send-budget", live.send_budget))
+    )
+    live.max_clients = int(
+        option(args, config, "web_max_spectators", config.get("max-spectators", live.max_clients))
+    )
+    web = WebHall(hall, live)
+    try:
+        await web.start(host, port)
+    except OSError as exc:
+        raise SystemExit(
+            f"herna serve: the web hall cannot listen on {host}:{port}: {exc}"
+        ) from exc
+    return web
+
+
+PLUGIN = ServerPlugin(
+    name="web",
+    help="the web hall: live views, history, replays, statistics, JSON API",
+    add_arguments=add_arguments,
+    start=start,
+)

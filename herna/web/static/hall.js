@@ -1,0 +1,336 @@
+/* Herna web hall: the page shell (no build step, no external scripts).
+ *
+ * Game renderers are plain scripts in /static/games/<game>.js, loaded after this file. Each
+ * registers
+ *     window.HernaGames["<game>"] = { render(container, view, event) { ... } };
+ * and draws a spectator view into `container`. The shell calls it for every live update
+ * and every replay step; a game without a renderer (or whose renderer throws) is shown as
+ * readable JSON.
+ */
+"use strict";
+
+window.HernaGames = window.HernaGames || {};
+
+(function () {
+  const Herna = {};
+  window.Herna = Herna;
+
+  /* el("div", {class: "x", title: "y"}, "text", childNode, ...) */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "dataset") Object.assign(node.dataset, v);
+      else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+  Herna.el = el;
+
+  Herna.svg = function (tag, attrs, ...children) {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined) continue;
+      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  };
+
+  /* A stable colour per name (players keep their colour across pages). */
+  Herna.colour = function (name) {
+    let h = 0;
+    for (const ch of String(name)) h = (h * 31 + ch.codePointAt(0)) >>> 0;
+    return `hsl(${h % 360}, 65%, 45%)`;
+  };
+
+  Herna.time = function (ts) {
+    if (!ts) return "";
+    const d = new Date(ts * 1000);
+    return d.toLocaleTimeString([], { hour12: false });
+  };
+
+  Herna.renderJSON = function (container, value) {
+    container.replaceChildren(el("pre", { class: "json" }, JSON.stringify(value, null, 2)));
+  };
+
+  /* Draw `view` of `game` into `container` with the game's renderer, else as JSON. */
+  Herna.render = function (container, game, view, event) {
+    const renderer = window.HernaGames[game];
+    if (renderer && typeof renderer.render === "function" && view !== null && view !== undefined) {
+      try {
+        renderer.render(container, view, event);
+        container.dataset.renderer = game;
+        return;
+      } catch (err) {
+        console.error(`herna: the ${game} renderer failed`, err);
+        Herna.renderJSON(container, view);
+        container.prepend(el("p", { class: "error" }, `The ${game} renderer failed: ${err}`));
+        container.dataset.renderer = "json";
+        return;
+      }
+    }
+    Herna.renderJSON(container, view === undefined || view === null ? (event || {}) : view);
+    container.dataset.renderer = "json";
+  };
+
+  /* A generic readable rendering of JSON (service snapshots), like pages.value_html. */
+  function valueNode(value, depth) {
+    depth = depth || 0;
+    if (value === null || value === undefined) return el("span", { class: "muted" }, "–");
+    if (Array.isArray(value)) {
+      if (!value.length) return el("span", { class: "muted" }, "none");
+      if (value.every((v) => v === null || typeof v !== "object")) return document.createTextNode(value.join(", "));
+      if (value.every((v) => v && typeof v === "object" && !Array.isArray(v)) && depth < 3) {
+        const keys = [];
+        value.forEach((v) => Object.keys(v).forEach((k) => { if (!keys.includes(k)) keys.push(k); }));
+        return el("table", { class: "grid" },
+          el("tr", {}, keys.map((k) => el("th", {}, k))),
+          value.map((v) => el("tr", {}, keys.map((k) => el("td", {}, valueNode(k in v ? v[k] : "", depth + 1))))));
+      }
+      return el("pre", {}, JSON.stringify(value, null, 1));
+    }
+    if (typeof value === "object") {
+      const keys = Object.keys(value);
+      if (!keys.length) return el("span", { class: "muted" }, "–");
+      return el("table", { class: "kv" },
+        keys.map((k) => el("tr", {}, el("th", {}, k), el("td", {}, valueNode(value[k], depth + 1)))));
+    }
+    if (typeof value === "boolean") return document.createTextNode(value ? "yes" : "no");
+    return document.createTextNode(String(value));
+  }
+  Herna.valueNode = valueNode;
+
+  function eventText(ev) {
+    const data = Object.assign({}, ev.data || {});
+    delete data.view;
+    let text = JSON.stringify(data);
+    if (text.length > 160) text = text.slice(0, 157) + "…";
+    return `${Herna.time(ev.ts)} ${ev.kind} ${text === "{}" ? "" : text}`;
+  }
+
+  /* ---- live views ------------------------------------------------------------------- */
+  const MAX_PANELS = 12;
+
+  function startLive(page) {
+    const root = document.getElementById("live");
+    const status = document.getElementById("live-status");
+    const panels = new Map();
+    const pending = new Map();
+    let frames = 0;
+    let scheduled = false;
+    let backoff = 500;
+
+    function setStatus(text, cls) {
+      status.textContent = text;
+      status.className = "status " + (cls || "");
+    }
+
+    function panelFor(t) {
+      const key = t.game + "\u0000" + t.table;
+      let p = panels.get(key);
+      if (p) return p;
+      const empty = root.querySelector(".empty");
+      if (empty) empty.remove();
+      const href = `/live/${encodeURIComponent(t.game)}/${encodeURIComponent(t.table)}`;
+      const view = el("div", { class: "view" });
+      const log = el("ol", { class: "events" });
+      const meta = el("span", { class: "meta" });
+      const card = el("section", { class: "card table", dataset: { game: t.game, table: t.table } },
+        el("h3", {}, el("a", { href }, `${t.game} · ${t.table}`), " ", meta),
+        view,
+        el("details", { class: "log" }, el("summary", {}, "events"), log));
+      root.prepend(card);
+      p = { card, view, log, meta, events: [], updated: 0, over: false };
+      panels.set(key, p);
+      return p;
+    }
+
+    function draw() {
+      scheduled = false;
+      for (const t of pending.values()) {
+        const p = panelFor(t);
+        p.events = (t.reset ? [] : p.events).concat(t.events || []).slice(-40);
+        const view = t.view !== null && t.view !== undefined ? t.view
+          : (t.event && t.event.data ? t.event.data.view : null);
+        Herna.render(p.view, t.game, view, t.event);
+        p.card.dataset.status = t.status;
+        if (t.event) p.card.dataset.seq = t.event.seq;
+        p.meta.textContent = `${t.status} · ${Herna.time(t.updated)}` +
+          (t.skipped ? ` · ${t.skipped} events not listed` : "");
+        p.log.replaceChildren(...p.events.slice().reverse().map((ev) => el("li", {}, eventText(ev))));
+        p.updated = t.updated || 0;
+        p.over = t.status === "over";
+      }
+      pending.clear();
+      // Finished tables make way for new ones: keep the page to MAX_PANELS cards.
+      if (panels.size > MAX_PANELS) {
+        const old = [...panels.entries()].sort((a, b) =>
+          (a[1].over === b[1].over ? 0 : a[1].over ? -1 : 1) || a[1].updated - b[1].updated);
+        for (const [key, p] of old.slice(0, panels.size - MAX_PANELS)) {
+          p.card.remove();
+          panels.delete(key);
+        }
+      }
+      root.dataset.frames = String(frames);
+    }
+
+    function take(frame) {
+      frames += 1;
+      for (const t of frame.tables || []) {
+        const key = t.game + "\u0000" + t.table;
+        const prev = pending.get(key);
+        t.reset = frame.type === "snapshot";
+        if (prev && frame.type === "update") {
+          t.events = (prev.events || []).concat(t.events || []).slice(-40);
+          t.reset = prev.reset;
+        }
+        pending.set(key, t);
+      }
+      if (!scheduled) {
+        scheduled = true;
+        requestAnimationFrame(draw);
+      }
+    }
+
+    function connect() {
+      const q = new URLSearchParams();
+      if (page.game) q.set("game", page.game);
+      if (page.table) q.set("table", page.table);
+      const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+      const ws = new WebSocket(`${scheme}${location.host}/ws/live?${q}`);
+      ws.onopen = () => { setStatus("live", "ok"); backoff = 500; };
+      ws.onmessage = (msg) => take(JSON.parse(msg.data));
+      ws.onclose = (ev) => {
+        const why = ev.code === 4001 ? "dropped: too slow" : ev.code === 1013 ? "hall full" : "disconnected";
+        setStatus(`${why}; reconnecting…`, "bad");
+        setTimeout(connect, backoff);
+        backoff = Math.min(backoff * 2, 10000);
+      };
+    }
+    connect();
+  }
+
+  /* ---- replay stepper --------------------------------------------------------------- */
+  async function startReplay(page) {
+    const box = document.getElementById("replay");
+    const viewEl = document.getElementById("replay-view");
+    const label = document.getElementById("replay-label");
+    const pos = document.getElementById("replay-pos");
+    const slider = document.getElementById("replay-slider");
+    const list = document.getElementById("replay-steps");
+    let data;
+    try {
+      const res = await fetch(`/api/matches/${page.match}/replay`);
+      data = await res.json();
+      if (!res.ok) throw new Error(data.error || res.status);
+    } catch (err) {
+      pos.textContent = `replay unavailable: ${err}`;
+      return;
+    }
+    const steps = data.steps || [];
+    if (data.warning) box.prepend(el("p", { class: "error" }, data.warning));
+    if (data.source === "log") {
+      box.prepend(el("p", { class: "muted" }, "No replayer for this game: showing the raw log (chance outcomes hidden)."));
+    }
+    let index = 0;
+    let timer = null;
+    slider.max = String(Math.max(0, steps.length - 1));
+    list.replaceChildren(...steps.map((s, i) => el("li", { dataset: { index: i }, onclick: () => show(i) }, s.label)));
+
+    function show(i) {
+      if (!steps.length) {
+        pos.textContent = "no steps recorded";
+        return;
+      }
+      index = Math.max(0, Math.min(steps.length - 1, i));
+      const step = steps[index];
+      label.textContent = step.label;
+      pos.textContent = `step ${index + 1} / ${steps.length}`;
+      slider.value = String(index);
+      box.dataset.index = String(index);
+      Herna.render(viewEl, page.game, step.view,
+        { game: page.game, kind: "replay_step", data: { label: step.label, index }, replay: true });
+      for (const li of list.children) li.classList.toggle("current", Number(li.dataset.index) === index);
+      const current = list.children[index];
+      if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+      history.replaceState(null, "", `#step=${index + 1}`);
+    }
+
+    function play() {
+      if (timer) {
+        clearInterval(timer);
+        timer = null;
+        return;
+      }
+      if (index >= steps.length - 1) show(0);
+      timer = setInterval(() => {
+        if (index >= steps.length - 1) { clearInterval(timer); timer = null; return; }
+        show(index + 1);
+      }, 700);
+    }
+
+    const actions = {
+      first: () => show(0),
+      prev: () => show(index - 1),
+      next: () => show(index + 1),
+      last: () => show(steps.length - 1),
+      play,
+    };
+    box.querySelectorAll("button[data-step]").forEach((b) => b.addEventListener("click", () => actions[b.dataset.step]()));
+    slider.addEventListener("input", () => show(Number(slider.value)));
+    document.addEventListener("keydown", (ev) => {
+      if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName) && ev.target !== slider) return;
+      const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" }[ev.key];
+      if (key) { ev.preventDefault(); actions[key](); }
+    });
+    const m = /step=(\d+)/.exec(location.hash);
+    show(m ? Number(m[1]) - 1 : 0);
+    box.dataset.steps = String(steps.length);
+  }
+
+  /* ---- home: refresh server snapshots and live tables -------------------------------- */
+  function startHome() {
+    async function refresh() {
+      try {
+        const services = await (await fetch("/api/services")).json();
+        for (const svc of services) {
+          const card = document.querySelector(`.service[data-game="${CSS.escape(svc.game)}"] .snapshot`);
+          if (card) card.replaceChildren(valueNode(svc.snapshot));
+        }
+        const tables = await (await fetch("/api/live")).json();
+        const holder = document.getElementById("live-tables");
+        if (holder && tables.length) {
+          const table = el("table", { class: "grid", id: "live-tables" },
+            el("tr", {}, ["game", "table", "status", "last event"].map((h) => el("th", {}, h))),
+            tables.slice(0, 50).map((t) => el("tr", {},
+              el("td", {}, t.game),
+              el("td", {}, el("a", { href: `/live/${encodeURIComponent(t.game)}/${encodeURIComponent(t.table)}` }, t.table)),
+              el("td", {}, t.status),
+              el("td", {}, t.event ? t.event.kind : ""))));
+          holder.replaceWith(table);
+        }
+      } catch (err) {
+        /* the hall may be restarting; try again later */
+      }
+    }
+    setInterval(refresh, 3000);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const block = document.getElementById("herna-page");
+    const page = block ? JSON.parse(block.textContent) : {};
+    Herna.page = page;
+    if (page.kind === "live") startLive(page);
+    else if (page.kind === "replay") startReplay(page);
+    else if (page.kind === "home") startHome();
+  });
+})();
