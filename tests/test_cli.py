@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -51,7 +52,8 @@ def free_udp_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_plays_records_and_stops_cleanly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", ["SIGTERM", "Ctrl-C to the process group"])
+def test_serve_plays_records_and_stops_cleanly(tmp_path: Path, stop: str) -> None:
     port = free_udp_port()
     db = tmp_path / "herna.db"
     config = tmp_path / "herna.toml"
@@ -71,6 +73,7 @@ def test_serve_plays_records_and_stops_cleanly(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
     try:
         probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -92,14 +95,19 @@ def test_serve_plays_records_and_stops_cleanly(tmp_path: Path) -> None:
         assert lost >= 5, "house bots did not play"
         probe.close()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
+        if stop == "SIGTERM":
+            proc.send_signal(signal.SIGTERM)
+        else:  # what a terminal does: every process of the group gets SIGINT
+            os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     lines = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     messages = [line["msg"] for line in lines]
     assert any("listening on udp://127.0.0.1" in m for m in messages)
     assert any(m.startswith("round ") for m in messages)
     assert messages[-1].startswith("stopped;")
+    assert "Traceback" not in err
+    logged_rounds = sum(1 for m in messages if m.startswith("round "))
     # The rounds are in the database and `herna replay` lists them.
     out = subprocess.run(
         [*HERNA, "replay", "--database-url", f"sqlite:///{db}", "--json", "--game", "mia"],
@@ -109,6 +117,13 @@ def test_serve_plays_records_and_stops_cleanly(tmp_path: Path) -> None:
     ).stdout
     rounds = json.loads(out)
     assert len(rounds) >= 5
+    everything = subprocess.run(
+        [*HERNA, "replay", "--database-url", f"sqlite:///{db}", "--json", "--limit", "100000"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert len(json.loads(everything)) == logged_rounds  # no round lost at shutdown
     assert {p["name"] for p in rounds[0]["players"]} <= {
         "house-honest",
         "house-prob",

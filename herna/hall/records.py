@@ -187,17 +187,32 @@ class RecordStore:
         token = next(self._flushes)
         self._inbox.put(Flush(token))
         deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._writer.is_alive():
-                raise RuntimeError("the record writer did not answer")
+        while time.monotonic() < deadline:
+            if not self._writer.is_alive():
+                self._rescue()
+                return
             try:
-                got, written, failed = self._outbox.get(timeout=min(remaining, 1.0))
+                got, written, failed = self._outbox.get(timeout=0.5)
             except queue.Empty:
                 continue
             self._written_by_writer, self.failed = written, failed
-            if got == token or got == -1:
+            if got in (token, -1):
                 return
+        raise RuntimeError(f"the record writer did not finish within {timeout} s")
+
+    def _rescue(self) -> None:
+        """The writer process died: write what is still queued here, so nothing is lost."""
+        log.error("the record writer process died; writing queued records in-process")
+        while True:
+            try:
+                item = self._inbox.get(timeout=0.2)
+            except queue.Empty:
+                break
+            if isinstance(item, MatchRecord):
+                self.save(item)
+        # Nobody reads the pipe any more: don't let interpreter exit wait on its feeder thread.
+        self._inbox.cancel_join_thread()
+        self._writer = None
 
     def close(self) -> None:
         if self._writer is not None and self._writer.is_alive():

@@ -23,6 +23,7 @@ class ReplayStep(TypedDict):
 
 REPLAYERS: dict[str, str] = {
     "mia": "herna.games.mia.replay:replay_steps",
+    "onitama": "herna.games.onitama.replay:replay_steps",
 }
 
 

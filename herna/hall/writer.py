@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import queue
+import signal
+import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -174,13 +177,26 @@ _STOP = "stop"
 
 
 def writer_main(url: str, inbox: Any, outbox: Any, batch_size: int) -> None:
-    """The writer process: take records from ``inbox``, write them in batches."""
+    """The writer process: take records from ``inbox``, write them in batches.
+
+    Ctrl-C and SIGTERM go to the whole process group; the writer ignores them and finishes
+    when its parent says stop (after the last records), or when the parent is gone.
+    """
     from herna.hall.db import make_engine
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    parent = os.getppid()
     engine = make_engine(url)
     written = failed = 0
     while True:
-        item = inbox.get()
+        try:
+            item = inbox.get(timeout=1.0)
+        except queue.Empty:
+            if os.getppid() != parent:  # orphaned: nobody will send more or say stop
+                engine.dispose()
+                return
+            continue
         batch: list[Any] = []
         markers: list[Flush] = []
         stop = False
@@ -227,5 +243,17 @@ def spawn_writer(url: str, batch_size: int) -> tuple[Any, Any, Any]:
     process = ctx.Process(
         target=writer_main, args=(url, inbox, outbox, batch_size), name="herna-records", daemon=True
     )
-    process.start()
+    # Start the child with Ctrl-C and SIGTERM ignored from its first instruction (an ignored
+    # disposition survives exec, and Python keeps it), so a signal to the process group
+    # during its imports cannot kill it before writer_main runs.
+    in_main = threading.current_thread() is threading.main_thread()
+    sigs = (signal.SIGINT, signal.SIGTERM) if in_main else ()
+    saved = [(sig, signal.getsignal(sig)) for sig in sigs]
+    try:
+        for sig in sigs:
+            signal.signal(sig, signal.SIG_IGN)
+        process.start()
+    finally:
+        for sig, handler in saved:
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
     return process, inbox, outbox

@@ -1,0 +1,380 @@
+"""``herna bot onitama`` and ``herna play onitama``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from herna.cli import GameCommands
+from herna.clients.onitama import ClientError, OnitamaClient, run_bot
+from herna.core.game import CHANCE
+from herna.core.rng import SeededRng
+from herna.games.onitama.board import SQUARE_NAMES
+from herna.games.onitama.bots import STRATEGIES, Strategy, make_strategy
+from herna.games.onitama.cards import BLACK, CARDS, COLOR_NAMES, WHITE, card_index
+from herna.games.onitama.notation import format_action, parse_action
+from herna.games.onitama.state import OnitamaState, PlayerAction
+from herna.protocols import onitama as proto
+from herna.servers.onitama import DEFAULT_PORT
+
+Ask = Callable[[str], Awaitable[str | None]]
+
+PIECE_STYLE = {
+    "W": "bold white on grey23",
+    "w": "white on grey23",
+    "B": "bold red on grey23",
+    "b": "red on grey23",
+}
+PIECE_GLYPH = {"W": "♔", "w": "♙", "B": "♚", "b": "♟", ".": " "}
+
+
+def register(commands: GameCommands) -> None:
+    bot = commands.bot.add_parser(
+        "onitama",
+        help="run an Onitama bot",
+        description="Log a bot in on an Onitama server and play game after game (or "
+        "--games N). With --versus STRATEGY no server is used: the bot plays --games local "
+        "games against that strategy and prints the score.",
+    )
+    bot.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="alphabeta",
+        help="random, greedy (one ply, avoids immediate losses) or alphabeta (default)",
+    )
+    bot.add_argument(
+        "--name", help="player name (1-32 letters, digits, _ - .; default bot-<strategy>)"
+    )
+    bot.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
+    bot.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
+    )
+    bot.add_argument(
+        "--games", type=int, help="stop after this many games (default: never; 200 with --versus)"
+    )
+    bot.add_argument(
+        "--budget",
+        type=float,
+        default=0.5,
+        help="alphabeta: seconds of thought per move (default 0.5)",
+    )
+    bot.add_argument(
+        "--depth", type=int, help="alphabeta: fixed search depth instead of the time budget"
+    )
+    bot.add_argument("--seed", type=int, default=0, help="seed of the bot's random choices")
+    bot.add_argument(
+        "--versus",
+        choices=STRATEGIES,
+        metavar="STRATEGY",
+        help="play locally against this strategy instead of on a server",
+    )
+    bot.set_defaults(func=run_bot_command)
+
+    p = commands.play.add_parser(
+        "onitama",
+        help="play Onitama yourself in the terminal",
+        description="Log in on an Onitama server and play. The board shows both hands, the "
+        "spare card and the last move; when it is your turn the legal moves are listed: type "
+        "a number or a move like 'Tiger c1c3' ('q' quits). You play against whoever is "
+        "waiting in the lobby, or a house bot.",
+    )
+    p.add_argument("--name", required=True, help="your player name (1-32 letters, digits, _ - .)")
+    p.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
+    )
+    p.add_argument("--games", type=int, help="leave after this many games (default: ask)")
+    p.add_argument(
+        "--no-flip",
+        action="store_true",
+        help="always draw White at the bottom (default: your side at the bottom)",
+    )
+    p.set_defaults(func=run_play_command)
+
+
+# -- bots ----------------------------------------------------------------------------------------
+def build_strategy(args: argparse.Namespace) -> Strategy:
+    budget = None if args.depth is not None else args.budget
+    return make_strategy(
+        args.strategy, seed=args.seed, depth=args.depth, budget=budget, now=time.monotonic
+    )
+
+
+def run_bot_command(args: argparse.Namespace) -> int:
+    strategy = build_strategy(args)
+    if args.versus:
+        return local_series(strategy, args.versus, args.games or 200, args.seed)
+    name = args.name or f"bot-{args.strategy}"
+    console = Console()
+    try:
+        result = asyncio.run(run_bot(args.host, args.port, name, strategy, args.games))
+    except ClientError as exc:
+        console.print(f"herna bot onitama: {exc}")
+        return 1
+    except OSError as exc:
+        console.print(f"herna bot onitama: cannot reach {args.host}:{args.port}: {exc}")
+        return 1
+    console.print(
+        f"{name} played {result.games} games: {result.wins} won, "
+        f"{result.losses} lost, {result.invalid} moves refused"
+    )
+    return 0
+
+
+def local_series(
+    strategy: Strategy, versus: str, games: int, seed: int, console: Console | None = None
+) -> int:
+    """``--versus``: ``strategy`` plays ``games`` local games, alternating colours."""
+    console = console or Console()
+    wins = plies = 0
+    started = time.monotonic()
+    for game in range(games):
+        other = make_strategy(versus, seed=seed + 10_000 + game, depth=3)
+        rng = SeededRng(seed + game)
+        state = OnitamaState.new()
+        me = WHITE if game % 2 == 0 else BLACK
+        bots = (strategy, other) if me == WHITE else (other, strategy)
+        while not state.is_terminal() and state.ply < 1000:
+            player = state.current_player()
+            if player == CHANCE:
+                state = state.apply(rng.weighted(state.chance_outcomes()))
+            else:
+                state = state.apply(bots[player].choose(state))
+        wins += state.winner == me
+        plies += state.ply
+    elapsed = time.monotonic() - started
+    console.print(
+        f"{strategy.name} vs {versus}: won {wins} of {games} games "
+        f"({100 * wins / games:.1f} %), {plies / games:.1f} plies per game, "
+        f"{elapsed:.1f} s"
+    )
+    return 0
+
+
+# -- the terminal board --------------------------------------------------------------------------
+def card_grid(name: str, facing_up: bool, highlight: bool = False) -> Panel:
+    """A card's moves as a 5x5 grid; ``facing_up``: its holder sits at the bottom."""
+    cells = [["·"] * 5 for _ in range(5)]
+    cells[2][2] = "■"
+    for dx, dy in CARDS[card_index(name)].offsets:
+        row, col = (2 - dy, 2 + dx) if facing_up else (2 + dy, 2 - dx)
+        cells[row][col] = "o"
+    text = Text("\n".join(" ".join(r) for r in cells), justify="center")
+    return Panel(text, title=name, width=15, border_style="yellow" if highlight else "dim")
+
+
+def render_state(
+    state: OnitamaState, names: tuple[str, str], me: int | None = None, flip: bool = True
+) -> RenderableType:
+    """Board, both hands and the spare; the last move's squares highlighted."""
+    bottom = me if (flip and me is not None) else WHITE
+    top = 1 - bottom
+    last = state.last or {}
+    marked = {last.get("from"), last.get("to")} if last.get("type") == "move" else set()
+    ranks = range(4, -1, -1) if bottom == WHITE else range(5)
+    files = range(5) if bottom == WHITE else range(4, -1, -1)
+    board = Table(show_header=True, box=None, padding=(0, 1))
+    board.add_column("")
+    for f in files:
+        board.add_column("abcde"[f], justify="center")
+    for r in ranks:
+        row: list[RenderableType] = [Text(str(r + 1), style="dim")]
+        for f in files:
+            square = r * 5 + f
+            piece = state.piece_at(square)
+            style = PIECE_STYLE.get(piece, "on grey23")
+            if SQUARE_NAMES[square] in marked:
+                style = style.replace("grey23", "dark_goldenrod")
+            if square in (2, 22) and piece == ".":
+                glyph = "⌂"
+            else:
+                glyph = PIECE_GLYPH[piece]
+            row.append(Text(f" {glyph} ", style=style))
+        board.add_row(*row)
+    played = last.get("card") if last.get("type") == "move" else None
+
+    def hand(color: int) -> Columns:
+        return Columns(
+            [
+                card_grid(c, facing_up=color == bottom, highlight=c == played)
+                for c in state.hand(color)
+            ]
+        )
+
+    spare = card_grid(state.spare, facing_up=state.to_move == bottom, highlight=True)
+    status = ""
+    if state.is_terminal() and state.winner is not None:
+        status = f"{names[state.winner]} won by the {state.reason}"
+    else:
+        status = f"{names[state.to_move]} ({COLOR_NAMES[state.to_move]}) to move"
+    return Group(
+        Text(f"{names[top]} ({COLOR_NAMES[top]})", style="bold"),
+        hand(top),
+        Columns([board, Group(Text("spare", style="dim"), spare)]),
+        hand(bottom),
+        Text(f"{names[bottom]} ({COLOR_NAMES[bottom]})", style="bold"),
+        Text(status, style="italic"),
+    )
+
+
+def action_menu(state: OnitamaState) -> list[PlayerAction]:
+    return list(state.legal_actions())  # type: ignore[arg-type]
+
+
+def read_choice(text: str, actions: list[PlayerAction]) -> PlayerAction | None:
+    """A number from the menu or a move in notation; None if it is neither."""
+    text = text.strip()
+    if text.isdigit():
+        index = int(text) - 1
+        return actions[index] if 0 <= index < len(actions) else None
+    try:
+        action = parse_action(text)
+    except ValueError:
+        return None
+    return action if action in actions else None
+
+
+def describe(msg: proto.ServerMessage | proto.Garbage, me: str) -> str | None:
+    """One line for the person at the terminal."""
+    if isinstance(msg, proto.Start):
+        color = "white" if proto.name_key(msg.white) == proto.name_key(me) else "black"
+        other = msg.black if color == "white" else msg.white
+        return f"New game against {other}: you play {color} (White moves first)."
+    if isinstance(msg, proto.MoveWasMade):
+        return f"Move: {msg.card} {msg.frm}{msg.to}"
+    if isinstance(msg, proto.InvalidMove):
+        return "The server refused that move; try again."
+    if isinstance(msg, proto.StalemateCard):
+        return f"No move was possible: {msg.old} swapped for {msg.new}."
+    if isinstance(msg, proto.Logout):
+        return f"{msg.name} lost the connection; the game waits for them to come back."
+    if isinstance(msg, proto.Reconnect):
+        return f"{msg.name} is back."
+    if isinstance(msg, proto.GameOver):
+        who = (
+            "You win" if proto.name_key(msg.winner) == proto.name_key(me) else f"{msg.winner} wins"
+        )
+        reason = (msg.reason or "").replace("_", " ")
+        return f"Game over: {who}" + (f" ({reason})." if reason else ".")
+    if isinstance(msg, proto.Error):
+        return f"Server error: {msg.reason}"
+    if isinstance(msg, proto.Garbage):
+        return f"(unreadable line from the server: {msg.text})"
+    return None
+
+
+async def play_terminal(
+    host: str,
+    port: int,
+    name: str,
+    ask: Ask,
+    console: Console,
+    games: int | None = None,
+    flip: bool = True,
+) -> int:
+    """The whole ``herna play onitama`` session; ``ask`` reads one line (None = quit)."""
+    try:
+        client = await OnitamaClient.connect(host, port)
+    except OSError as exc:
+        console.print(f"[red]cannot reach {host}:{port}: {exc}[/red]")
+        return 1
+    async with client:
+        try:
+            await client.login(name)
+        except ClientError as exc:
+            console.print(f"[red]{exc}[/red]")
+            return 1
+        console.print(f"Logged in as [bold]{name}[/bold]; waiting for an opponent…")
+        played = 0
+        waiting = False
+        while True:
+            game = client.game
+            state = game.state
+            if game.my_turn() and not waiting and state is not None:
+                actions = action_menu(state)
+                console.print(render_state(state, _names(client), game.color, flip))
+                console.print(
+                    "  ".join(
+                        f"[cyan]{i}[/cyan]) {format_action(a)}" for i, a in enumerate(actions, 1)
+                    )
+                )
+                action = None
+                while action is None:
+                    text = await ask("your move> ")
+                    if text is None or text.strip().lower() in ("q", "quit", "exit"):
+                        console.print("Bye.")
+                        return 0
+                    action = read_choice(text, actions)
+                    if action is None:
+                        console.print(
+                            "Type a number from the list or a move like "
+                            f"'{format_action(actions[0])}'."
+                        )
+                await client.send_action(action)
+                waiting = True
+            msg = await client.recv()
+            if msg is None:
+                console.print("The server closed the connection.")
+                return 0
+            line = describe(msg, name)
+            if line:
+                console.print(line)
+            if isinstance(
+                msg,
+                proto.InvalidMove
+                | proto.MoveWasMade
+                | proto.StalemateCard
+                | proto.Start
+                | proto.Reconnect,
+            ):
+                waiting = False
+            if (
+                isinstance(msg, proto.Start | proto.Reconnect)
+                and client.game.state is not None
+                and not client.game.my_turn()
+            ):
+                console.print(
+                    render_state(client.game.state, _names(client), client.game.color, flip)
+                )
+            if isinstance(msg, proto.GameOver):
+                waiting = False
+                played += 1
+                if client.game.state is not None:
+                    console.print(
+                        render_state(client.game.state, _names(client), client.game.color, flip)
+                    )
+                if games is not None and played >= games:
+                    return 0
+                if games is None:
+                    again = await ask("Another game? [Y/n] ")
+                    if again is None or again.strip().lower().startswith("n"):
+                        console.print("Bye.")
+                        return 0
+                console.print("Waiting for the next opponent…")
+
+
+def _names(client: OnitamaClient) -> tuple[str, str]:
+    return (client.game.white or "white", client.game.black or "black")
+
+
+def run_play_command(args: argparse.Namespace) -> int:
+    console = Console()
+
+    async def ask(prompt: str) -> str | None:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(None, input, prompt)
+        except EOFError:
+            return None
+
+    return asyncio.run(
+        play_terminal(args.host, args.port, args.name, ask, console, args.games, not args.no_flip)
+    )

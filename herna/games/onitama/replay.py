@@ -1,0 +1,104 @@
+"""Replays of recorded Onitama games for the web hall and ``herna replay``.
+
+A record holds the match seed and its log: every action (the five deal cards and stalemate
+draws included) plus server notes (``logout``, ``reconnect``, ``forfeit``). A game that did
+not start from the usual deal stores its start position in ``meta["start"]``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE
+from herna.games.onitama.notation import parse_position
+from herna.games.onitama.state import (
+    ACTION_CODEC,
+    Deal,
+    Draw,
+    Move,
+    OnitamaState,
+    Pass,
+    Rule,
+    Stalemate,
+)
+
+if TYPE_CHECKING:
+    from herna.hall.records import StoredMatch
+    from herna.hall.replays import ReplayStep
+
+
+def initial_state(meta: dict[str, Any]) -> OnitamaState:
+    """The state a recorded game started from (before its logged actions)."""
+    rule: Rule = "pass" if meta.get("rule") == "pass" else "stalemate"
+    start = meta.get("start")
+    if start:
+        return parse_position(str(start), rule=rule)
+    return OnitamaState.new(rule)
+
+
+def replay_steps(match: StoredMatch) -> list[ReplayStep]:
+    """One step after the deal, then one per move, stalemate swap and server note."""
+    names = {p.seat: p.name for p in match.players}
+
+    def who(color: int) -> str:
+        return names.get(color, COLOR_NAMES[color])
+
+    players = {"white": who(WHITE), "black": who(BLACK)}
+
+    def view(state: OnitamaState) -> dict[str, Any]:
+        out = state.view(None)
+        out["players"] = players
+        return out
+
+    state = initial_state(match.meta)
+    steps: list[ReplayStep] = []
+    if not state.dealing:
+        steps.append({"label": "start position", "view": view(state)})
+    for kind, data in match.events:
+        if kind == "action":
+            action = ACTION_CODEC.decode(data["action"])
+            mover = state.to_move
+            state = state.apply(action)
+            if isinstance(action, Deal):
+                if not state.dealing:
+                    steps.append(
+                        {
+                            "label": "cards dealt: " + ", ".join(state.cards()),
+                            "view": view(state),
+                        }
+                    )
+                continue
+            if isinstance(action, Move):
+                label = f"{who(mover)} ({COLOR_NAMES[mover]}): {action}"
+                last = state.last or {}
+                if last.get("capture"):
+                    label += " (capture)"
+            elif isinstance(action, Draw):
+                label = (
+                    f"{who(mover)} ({COLOR_NAMES[mover]}) is blocked: swaps "
+                    f"{(state.last or {}).get('old')} for {action.card}"
+                )
+            elif isinstance(action, Stalemate):
+                continue  # shown together with its draw
+            elif isinstance(action, Pass):
+                label = f"{who(mover)} ({COLOR_NAMES[mover]}) passes: {action.card} to the spare"
+            else:  # pragma: no cover - every action type is handled above
+                label = str(action)
+            if state.is_terminal() and state.winner is not None:
+                label += f"; {who(state.winner)} wins by the {state.reason}"
+            steps.append({"label": label, "view": view(state)})
+        elif kind == "forfeit":
+            loser = int(data.get("player", 0))
+            state = state.forfeit(loser)
+            steps.append(
+                {
+                    "label": f"{who(loser)} did not come back; {who(1 - loser)} wins",
+                    "view": view(state),
+                }
+            )
+        elif kind in ("logout", "reconnect"):
+            verb = "disconnected" if kind == "logout" else "reconnected"
+            steps.append({"label": f"{data.get('name', '?')} {verb}", "view": view(state)})
+        elif kind == "aborted":
+            steps.append({"label": f"game aborted ({data.get('reason', '')})", "view": view(state)})
+    return steps

@@ -1,0 +1,806 @@
+"""The Onitama TCP server of seed 003, plugged into ``herna serve`` as ``onitama``.
+
+Three layers, I/O only at the bottom:
+
+* :class:`OnitamaHub` is the server itself without any I/O: players, the lobby (pairs waiting
+  players in arrival order), one :class:`~herna.hall.match.Match` per game, the reconnect
+  window (timers on the injected :class:`~herna.core.clock.Clock`), records and spectator
+  events. It talks to connections through the small :class:`Peer` interface.
+* :class:`HouseBot` is an in-process peer that plays with a bot strategy, so a lone person
+  always finds an opponent in the lobby.
+* :class:`_TcpPeer` is the asyncio transport: bytes in, bytes out, nothing else.
+
+The wire protocol is documented in ``docs/protocols/onitama.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from herna.core.clock import Clock, TimerHandle
+from herna.core.errors import IllegalAction
+from herna.core.game import CHANCE
+from herna.core.rng import SeededRng, new_seed
+from herna.games.onitama.board import parse_square
+from herna.games.onitama.bots import Strategy, make_strategy
+from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE, canonical_card
+from herna.games.onitama.notation import format_position
+from herna.games.onitama.state import (
+    ACTION_CODEC,
+    REASON_FORFEIT,
+    REASON_STONE,
+    REASON_STREAM,
+    Action,
+    Draw,
+    Move,
+    OnitamaState,
+    Stalemate,
+)
+from herna.hall.events import EventBus
+from herna.hall.hall import Hall
+from herna.hall.match import Match, Seat
+from herna.hall.records import MatchRecord, RecordStore
+from herna.protocols import onitama as proto
+from herna.protocols.onitama import ClientGame, Close, Login, MakeMove, Reply, fmt
+from herna.servers.registry import ServerPlugin, option
+
+log = logging.getLogger("herna.onitama")
+
+DEFAULT_PORT = 7100
+DEFAULT_RECONNECT_WINDOW = 60.0
+DEFAULT_HOUSE_BOTS = 3
+DEFAULT_HOUSE_BOT_STRATEGY = "alphabeta"
+DEFAULT_HOUSE_BOT_DELAY = 1.0
+WRITE_BUFFER_LIMIT = 1 << 20
+"""Bytes queued for a client that does not read before it is cut off (``SLOW_READER``)."""
+
+_WIRE_REASONS = {
+    REASON_STONE: proto.WAY_OF_THE_STONE,
+    REASON_STREAM: proto.WAY_OF_THE_STREAM,
+    REASON_FORFEIT: proto.OPPONENT_LEFT,
+}
+
+
+@dataclass
+class OnitamaSettings:
+    reconnect_window: float = DEFAULT_RECONNECT_WINDOW
+    """Seconds a dropped player has to log in again before the opponent wins."""
+    requeue: bool = True
+    """After ``GAME_OVER`` put both players back in the lobby; otherwise close their
+    connections (one game per connection)."""
+    house_bot_strategy: str = DEFAULT_HOUSE_BOT_STRATEGY
+    house_bot_delay: float = DEFAULT_HOUSE_BOT_DELAY
+    """Seconds a house bot waits before each move (so people can follow its games)."""
+    house_bot_depth: int = 3
+    seed: int | None = None
+    """Seed of the server's own RNG (colours, game seeds); None for a random one."""
+
+
+class Peer(Protocol):
+    """One connection as the hub sees it."""
+
+    kind: str
+    """``"unknown"`` for network clients, ``"house-bot"`` for the server's own bots."""
+
+    def send(self, data: bytes) -> None: ...
+
+    def close(self) -> None: ...
+
+    def describe(self) -> str: ...
+
+
+class Client:
+    """A connection: its peer, its protocol state and the player it logged in as."""
+
+    __slots__ = ("conn", "peer", "player")
+
+    def __init__(self, peer: Peer) -> None:
+        self.peer = peer
+        self.conn = proto.ServerConnection()
+        self.player: Player | None = None
+
+
+class Player:
+    __slots__ = ("client", "key", "kind", "name", "seat", "table", "timer")
+
+    def __init__(self, name: str, kind: str, client: Client) -> None:
+        self.name = name
+        self.key = proto.name_key(name)
+        self.kind = kind
+        self.client: Client | None = client
+        self.table: Table | None = None
+        self.seat = -1
+        self.timer: TimerHandle | None = None
+
+    def send(self, data: bytes) -> None:
+        if self.client is not None:
+            self.client.peer.send(data)
+
+
+@dataclass(eq=False)
+class Table:
+    id: str
+    match: Match[Action]
+    players: tuple[Player, Player]
+    moves: int = 0
+    over: bool = False
+    started: float = 0.0
+
+    @property
+    def state(self) -> OnitamaState:
+        state = self.match.state
+        assert isinstance(state, OnitamaState)
+        return state
+
+    def send_both(self, data: bytes) -> None:
+        for p in self.players:
+            p.send(data)
+
+
+@dataclass
+class HubStats:
+    connections: int = 0
+    logins: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    games_aborted: int = 0
+    moves: int = 0
+    invalid_moves: int = 0
+    errors: int = 0
+    reconnects: int = 0
+
+
+class OnitamaHub:
+    """Lobby, games and reconnects for every connection, without I/O (see the module doc)."""
+
+    def __init__(
+        self,
+        bus: EventBus,
+        records: RecordStore | None,
+        clock: Clock,
+        settings: OnitamaSettings | None = None,
+        initial_state: Callable[[], OnitamaState] | None = None,
+    ) -> None:
+        self.bus = bus
+        self.records = records
+        self.clock = clock
+        self.settings = settings or OnitamaSettings()
+        self.initial_state = initial_state
+        """Factory of the state new games start from (tests); default: a fresh deal."""
+        self.rng = SeededRng(self.settings.seed if self.settings.seed is not None else new_seed())
+        self.players: dict[str, Player] = {}
+        self.lobby: deque[Player] = deque()
+        self.tables: dict[str, Table] = {}
+        self.stats = HubStats()
+        self._table_ids = 0
+        self._clients: set[Client] = set()
+        self.closing = False
+
+    # -- connections ------------------------------------------------------------------------
+    def connect(self, peer: Peer) -> Client:
+        client = Client(peer)
+        self._clients.add(client)
+        self.stats.connections += 1
+        return client
+
+    def receive(self, client: Client, data: bytes) -> None:
+        """Bytes from ``client``: answer, act, never raise for anything the peer sent."""
+        for out in client.conn.receive(data):
+            if isinstance(out, Reply):
+                self.stats.errors += 1
+                log.info("%s: %s", self._who(client), out.data.decode().strip())
+                client.peer.send(out.data)
+            elif isinstance(out, Close):
+                log.info("%s: closing (%s)", self._who(client), out.reason)
+                client.peer.close()
+                return
+            elif isinstance(out, Login):
+                self._login(client, out)
+            elif isinstance(out, MakeMove):
+                self._make_move(client, out)
+            else:
+                self._stalemate(client, out)
+
+    def disconnect(self, client: Client) -> None:
+        """The connection is gone (idempotent)."""
+        if client not in self._clients:
+            return
+        self._clients.discard(client)
+        client.conn.closed()
+        player = client.player
+        client.player = None
+        if player is None or player.client is not client:
+            return
+        player.client = None
+        table = player.table
+        if table is None or table.over:
+            self._forget(player)
+            return
+        opponent = table.players[1 - player.seat]
+        log.info(
+            "%s left table %s; waiting %.0f s",
+            player.name,
+            table.id,
+            self.settings.reconnect_window,
+        )
+        opponent.send(fmt.logout(player.name))
+        table.match.note("logout", name=player.name, player=player.seat)
+        self._emit(table, "logout", name=player.name, color=COLOR_NAMES[player.seat])
+        if self.settings.reconnect_window <= 0:
+            self._reconnect_expired(player)
+        else:
+            player.timer = self.clock.call_later(
+                self.settings.reconnect_window, lambda: self._reconnect_expired(player)
+            )
+
+    def _who(self, client: Client) -> str:
+        name = client.player.name if client.player else "-"
+        return f"{client.peer.describe()} ({name})"
+
+    # -- login and lobby --------------------------------------------------------------------
+    def _login(self, client: Client, msg: Login) -> None:
+        peer = client.peer
+        if msg.problem is not None:
+            peer.send(fmt.login_failed(msg.problem))
+            return
+        key = proto.name_key(msg.name)
+        existing = self.players.get(key)
+        if existing is not None:
+            table = existing.table
+            if existing.client is None and table is not None and not table.over:
+                self._reconnect(client, existing, table)
+            else:
+                peer.send(fmt.login_failed(proto.NAME_IN_USE))
+            return
+        player = Player(msg.name, peer.kind, client)
+        self.players[key] = player
+        client.player = player
+        client.conn.logged_in(msg.name)
+        self.stats.logins += 1
+        peer.send(fmt.login_ok(msg.name))
+        self._enqueue(player)
+
+    def _enqueue(self, player: Player) -> None:
+        self.lobby.append(player)
+        self._pair()
+
+    def _pair(self) -> None:
+        while len(self.lobby) >= 2 and not self.closing:
+            a = self.lobby.popleft()
+            b = self.lobby.popleft()
+            if self.rng.random() < 0.5:
+                a, b = b, a
+            self._start(a, b)
+
+    def _forget(self, player: Player) -> None:
+        if self.players.get(player.key) is player:
+            del self.players[player.key]
+        if player in self.lobby:
+            self.lobby.remove(player)
+        if player.timer is not None:
+            player.timer.cancel()
+            player.timer = None
+
+    # -- games ------------------------------------------------------------------------------
+    def _start(self, white: Player, black: Player) -> None:
+        self._table_ids += 1
+        table_id = f"g{self._table_ids}"
+        meta: dict[str, Any] = {"rule": "stalemate"}
+        if self.initial_state is not None:
+            state = self.initial_state()
+            if not state.dealing:
+                meta["start"] = format_position(state)
+            meta["rule"] = state.rule
+        else:
+            state = OnitamaState.new("stalemate")
+        match: Match[Action] = Match(
+            game="onitama",
+            table_id=table_id,
+            state=state,
+            seats=[Seat(white.name, white.kind), Seat(black.name, black.kind)],
+            seed=self.rng.randint(0, 2**63 - 1),
+            codec=ACTION_CODEC,
+            meta=meta,
+        )
+        table = Table(table_id, match, (white, black), started=self.clock.now())
+        self.tables[table_id] = table
+        for seat, player in enumerate((white, black)):
+            player.table = table
+            player.seat = seat
+            if player.client is not None:
+                player.client.conn.game_started()
+        self.stats.games_started += 1
+        state = table.state
+        table.send_both(fmt.start(white.name, black.name, state.cards()))
+        self._emit(
+            table, "game_started", white=white.name, black=black.name, cards=list(state.cards())
+        )
+        log.debug("table %s: %s (white) vs %s (black)", table_id, white.name, black.name)
+        if state.is_terminal():
+            self._finish(table)
+
+    def _table_of(self, client: Client) -> tuple[Player, Table] | None:
+        player = client.player
+        if player is None or player.table is None or player.table.over:
+            client.peer.send(fmt.error(proto.NOT_IN_GAME))
+            return None
+        return player, player.table
+
+    def _make_move(self, client: Client, msg: MakeMove) -> None:
+        found = self._table_of(client)
+        if found is None:
+            return
+        player, table = found
+        try:
+            move = Move(canonical_card(msg.card), parse_square(msg.frm), parse_square(msg.to))
+            table.match.act(player.seat, move)
+        except (ValueError, IllegalAction) as exc:
+            self.stats.invalid_moves += 1
+            log.debug("table %s: %s INVALID_MOVE %s", table.id, player.name, exc)
+            client.peer.send(fmt.invalid_move())
+            return
+        self.stats.moves += 1
+        table.moves += 1
+        state = table.state
+        last = state.last or {}
+        table.send_both(fmt.move_was_made(move.card, last["from"], last["to"]))
+        self._emit(
+            table,
+            "move",
+            player=player.name,
+            color=COLOR_NAMES[player.seat],
+            card=move.card,
+            frm=last["from"],
+            to=last["to"],
+            capture=bool(last.get("capture")),
+        )
+        if state.is_terminal():
+            self._finish(table)
+
+    def _stalemate(self, client: Client, msg: proto.StalemateRequest) -> None:
+        found = self._table_of(client)
+        if found is None:
+            return
+        player, table = found
+        try:
+            applied = table.match.act(player.seat, Stalemate(canonical_card(msg.card)))
+        except (ValueError, IllegalAction) as exc:
+            self.stats.invalid_moves += 1
+            log.debug("table %s: %s STALEMATE refused: %s", table.id, player.name, exc)
+            client.peer.send(fmt.invalid_move())
+            return
+        new = next(a.card for p, a in applied if p == CHANCE and isinstance(a, Draw))
+        old = canonical_card(msg.card)
+        table.moves += 1
+        table.send_both(fmt.stalemate_card(old, new))
+        self._emit(
+            table,
+            "stalemate_card",
+            player=player.name,
+            color=COLOR_NAMES[player.seat],
+            old=old,
+            new=new,
+        )
+
+    def _finish(self, table: Table) -> None:
+        state = table.state
+        table.over = True
+        winner_seat = state.winner
+        assert winner_seat is not None
+        winner = table.players[winner_seat]
+        reason = _WIRE_REASONS.get(state.reason, state.reason)
+        table.send_both(fmt.game_over(winner.name, reason))
+        record = table.match.record()
+        self._emit(
+            table,
+            "game_over",
+            result=record.result,
+            winner=winner.name,
+            color=COLOR_NAMES[winner_seat],
+            reason=reason,
+        )
+        self._submit(record)
+        self.stats.games_finished += 1
+        self._release(table)
+
+    def _abort(self, table: Table, reason: str) -> None:
+        table.over = True
+        table.match.note("aborted", reason=reason)
+        record = table.match.record(status="aborted", extra={"reason": reason})
+        self._emit(table, "game_over", result=record.result, winner=None, color=None, reason=reason)
+        self._submit(record)
+        self.stats.games_aborted += 1
+        self._release(table, requeue=False)
+
+    def _submit(self, record: MatchRecord) -> None:
+        if self.records is None:
+            return
+        try:
+            self.records.submit(record)
+        except Exception:
+            # The game is over either way; losing its record must not stop the server.
+            log.exception("could not record %s", record.table_id)
+
+    def _release(self, table: Table, requeue: bool = True) -> None:
+        """After a game: players go back to the lobby (or are closed / forgotten)."""
+        self.tables.pop(table.id, None)
+        for player in table.players:
+            player.table = None
+            player.seat = -1
+            if player.timer is not None:
+                player.timer.cancel()
+                player.timer = None
+            client = player.client
+            if client is None:
+                self._forget(player)
+                continue
+            client.conn.game_ended()
+            if not requeue or self.closing:
+                continue
+            if self.settings.requeue or player.kind == "house-bot":
+                self.lobby.append(player)
+            else:
+                self._forget(player)
+                client.player = None
+                client.peer.close()
+        self._pair()
+
+    # -- reconnects -------------------------------------------------------------------------
+    def _reconnect(self, client: Client, player: Player, table: Table) -> None:
+        if player.timer is not None:
+            player.timer.cancel()
+            player.timer = None
+        player.client = client
+        player.kind = client.peer.kind
+        client.player = player
+        client.conn.logged_in(player.name)
+        client.conn.game_started()
+        self.stats.reconnects += 1
+        state = table.state
+        client.peer.send(fmt.login_ok(player.name))
+        table.send_both(
+            fmt.reconnect(
+                player.name,
+                COLOR_NAMES[player.seat],
+                state.board,
+                state.cards(),
+                COLOR_NAMES[state.to_move],
+            )
+        )
+        table.match.note("reconnect", name=player.name, player=player.seat)
+        self._emit(table, "reconnect", name=player.name, color=COLOR_NAMES[player.seat])
+        log.info("%s is back at table %s", player.name, table.id)
+
+    def _reconnect_expired(self, player: Player) -> None:
+        player.timer = None
+        table = player.table
+        if player.client is not None or table is None or table.over:
+            return
+        opponent = table.players[1 - player.seat]
+        if opponent.client is None:
+            log.info("table %s: both players gone; aborted", table.id)
+            self._abort(table, "both players left")
+            return
+        log.info("table %s: %s did not come back; %s wins", table.id, player.name, opponent.name)
+        table.match.state = table.state.forfeit(player.seat)
+        table.match.note("forfeit", name=player.name, player=player.seat)
+        self._finish(table)
+
+    # -- spectators and the hall ------------------------------------------------------------
+    def _emit(self, table: Table, kind: str, **data: Any) -> None:
+        view = table.state.view(None)
+        view["players"] = {"white": table.players[WHITE].name, "black": table.players[BLACK].name}
+        data["view"] = view
+        data["white"] = table.players[WHITE].name
+        data["black"] = table.players[BLACK].name
+        data["moves"] = table.moves
+        self.bus.emit("onitama", table.id, kind, **data)
+
+    def snapshot(self) -> dict[str, Any]:
+        games = []
+        for table in self.tables.values():
+            state = table.state
+            games.append(
+                {
+                    "table": table.id,
+                    "white": table.players[WHITE].name,
+                    "black": table.players[BLACK].name,
+                    "moves": table.moves,
+                    "to_move": COLOR_NAMES[state.to_move],
+                    "away": [p.name for p in table.players if p.client is None],
+                    "kinds": [p.kind for p in table.players],
+                }
+            )
+        return {
+            "games": games,
+            "lobby": [p.name for p in self.lobby],
+            "players": len(self.players),
+            "connections": len(self._clients),
+            "stats": dict(self.stats.__dict__),
+        }
+
+    def shutdown(self) -> None:
+        """Abort every running game (recorded as ``aborted``) and close every connection."""
+        self.closing = True
+        for table in list(self.tables.values()):
+            table.send_both(fmt.error(proto.SERVER_SHUTDOWN))
+            self._abort(table, "server shutdown")
+        for client in list(self._clients):
+            client.peer.close()
+        for player in list(self.players.values()):
+            if player.timer is not None:
+                player.timer.cancel()
+                player.timer = None
+        self.lobby.clear()
+
+
+# -- house bots ---------------------------------------------------------------------------------
+class HouseBot:
+    """An in-process player: reads the server's lines like any client and answers after
+    ``delay`` seconds on the hub's clock."""
+
+    kind = "house-bot"
+
+    def __init__(self, hub: OnitamaHub, name: str, strategy: Strategy, delay: float) -> None:
+        self.hub = hub
+        self.name = name
+        self.base_name = name
+        self.strategy = strategy
+        self.delay = delay
+        self.game = ClientGame(name)
+        self.closed = False
+        self.failed_logins = 0
+        self.logged_in = False
+        self._timer: TimerHandle | None = None
+        self.client = hub.connect(self)
+        hub.receive(self.client, proto.login_line(name))
+
+    def describe(self) -> str:
+        return f"house bot {self.name}"
+
+    def send(self, data: bytes) -> None:
+        for line in data.decode().splitlines():
+            msg = proto.parse_server(line)
+            if isinstance(msg, proto.LoginOk):
+                self.logged_in = True
+            elif isinstance(msg, proto.LoginFailed) and not self.logged_in:
+                # Someone has our name: take another one.
+                self.failed_logins += 1
+                self.name = f"{self.base_name}.{self.failed_logins}"
+                self.game = ClientGame(self.name)
+                self.hub.receive(self.client, proto.login_line(self.name))
+                continue
+            try:
+                self.game.feed(msg)
+            except ValueError:
+                log.exception("house bot %s lost track of its game", self.name)
+        if self.game.my_turn() and self._timer is None and not self.closed:
+            self._timer = self.hub.clock.call_later(self.delay, self._play)
+
+    def _play(self) -> None:
+        self._timer = None
+        state = self.game.state
+        if self.closed or state is None or not self.game.my_turn():
+            return
+        action = self.strategy.choose(state)
+        self.hub.receive(self.client, proto.action_line(action))
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.hub.disconnect(self.client)
+
+
+# -- the TCP transport --------------------------------------------------------------------------
+READ_BUFFER = 16 * 1024
+"""Bytes read per ``recv`` (a preallocated buffer: asyncio's default 256 KiB ``recv`` costs
+an allocation per message)."""
+
+
+class _TcpPeer(asyncio.BufferedProtocol):
+    kind = "unknown"
+
+    def __init__(self, hub: OnitamaHub) -> None:
+        self.hub = hub
+        self.transport: asyncio.Transport | None = None
+        self.client: Client | None = None
+        self.address = "?"
+        self._buffer = memoryview(bytearray(READ_BUFFER))
+
+    def describe(self) -> str:
+        return self.address
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        peername = transport.get_extra_info("peername")
+        if isinstance(peername, tuple) and len(peername) >= 2:
+            self.address = f"{peername[0]}:{peername[1]}"
+        self.client = self.hub.connect(self)
+
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return self._buffer
+
+    def buffer_updated(self, nbytes: int) -> None:
+        if self.client is None:
+            return
+        data = bytes(self._buffer[:nbytes])
+        try:
+            self.hub.receive(self.client, data)
+        except Exception:
+            # A bug in Herna, not the peer's fault: keep the server (and other tables) up.
+            log.exception("internal error handling %s; closing that connection", self.address)
+            self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.client is not None:
+            try:
+                self.hub.disconnect(self.client)
+            except Exception:
+                log.exception("internal error after %s disconnected", self.address)
+
+    def send(self, data: bytes) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        transport.write(data)
+        if transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+            log.info("%s does not read; cutting it off", self.address)
+            transport.abort()
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
+
+
+# -- the service --------------------------------------------------------------------------------
+class OnitamaService:
+    game = "onitama"
+    protocol = "Onitama TCP lines (seed 003)"
+    doc = "docs/protocols/onitama.md"
+
+    def __init__(self, hub: OnitamaHub, server: asyncio.Server, host: str) -> None:
+        self.hub = hub
+        self.server = server
+        self.host = host
+        self.house_bots: list[HouseBot] = []
+
+    @property
+    def port(self) -> int:
+        sockets = self.server.sockets
+        return int(sockets[0].getsockname()[1]) if sockets else 0
+
+    def endpoints(self) -> list[str]:
+        return [f"tcp://{self.host}:{self.port}"]
+
+    def snapshot(self) -> dict[str, Any]:
+        snap = self.hub.snapshot()
+        snap["endpoints"] = self.endpoints()
+        snap["house_bots"] = [b.name for b in self.house_bots]
+        return snap
+
+    def add_house_bots(self, count: int) -> None:
+        settings = self.hub.settings
+        for i in range(count):
+            strategy = make_strategy(
+                settings.house_bot_strategy,
+                seed=self.hub.rng.randint(0, 2**31),
+                depth=settings.house_bot_depth,
+            )
+            self.house_bots.append(
+                HouseBot(self.hub, f"house-{i + 1}", strategy, settings.house_bot_delay)
+            )
+
+    async def stop(self) -> None:
+        self.server.close()
+        self.hub.shutdown()
+        for bot in self.house_bots:
+            bot.close()
+        await self.server.wait_closed()
+
+
+async def serve(
+    hall: Hall,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    settings: OnitamaSettings | None = None,
+    house_bots: int = 0,
+    initial_state: Callable[[], OnitamaState] | None = None,
+) -> OnitamaService:
+    """Start the server on ``host:port`` (0 = any free port) with the hall's bus, records and
+    clock; used by the plugin, tests and benchmarks."""
+    hub = OnitamaHub(hall.bus, hall.records, hall.clock, settings, initial_state)
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(lambda: _TcpPeer(hub), host, port, backlog=4096)
+    service = OnitamaService(hub, server, host)
+    if house_bots > 0:
+        service.add_house_bots(house_bots)
+    return service
+
+
+def add_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--onitama-port", type=int, help=f"TCP port (default {DEFAULT_PORT})")
+    group.add_argument(
+        "--onitama-reconnect-window",
+        type=float,
+        metavar="SECONDS",
+        help="how long a dropped player may log in again before the opponent "
+        f"wins (default {DEFAULT_RECONNECT_WINDOW:g})",
+    )
+    group.add_argument(
+        "--onitama-house-bots",
+        type=int,
+        metavar="N",
+        help=f"house bots waiting in the lobby (default {DEFAULT_HOUSE_BOTS}: "
+        "two play each other, one waits for a person)",
+    )
+    group.add_argument(
+        "--onitama-house-bot-strategy",
+        choices=("random", "greedy", "alphabeta"),
+        help=f"how house bots play (default {DEFAULT_HOUSE_BOT_STRATEGY})",
+    )
+    group.add_argument(
+        "--onitama-house-bot-delay",
+        type=float,
+        metavar="SECONDS",
+        help=f"house bots' pause before each move (default {DEFAULT_HOUSE_BOT_DELAY:g})",
+    )
+    group.add_argument(
+        "--onitama-house-bot-depth",
+        type=int,
+        metavar="N",
+        help="search depth of alphabeta house bots (default 3)",
+    )
+    group.add_argument(
+        "--onitama-one-game",
+        action="store_true",
+        default=None,
+        help="close each connection after its GAME_OVER instead of pairing it again",
+    )
+    group.add_argument(
+        "--onitama-seed", type=int, help="seed for colours and deals (default: random)"
+    )
+
+
+async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> OnitamaService:
+    host = str(getattr(args, "host", None) or "127.0.0.1")
+    port = int(option(args, config, "onitama_port", DEFAULT_PORT))
+    seed = option(args, config, "onitama_seed", None)
+    settings = OnitamaSettings(
+        reconnect_window=float(
+            option(args, config, "onitama_reconnect_window", DEFAULT_RECONNECT_WINDOW)
+        ),
+        requeue=not bool(option(args, config, "onitama_one_game", False)),
+        house_bot_strategy=str(
+            option(args, config, "onitama_house_bot_strategy", DEFAULT_HOUSE_BOT_STRATEGY)
+        ),
+        house_bot_delay=float(
+            option(args, config, "onitama_house_bot_delay", DEFAULT_HOUSE_BOT_DELAY)
+        ),
+        house_bot_depth=int(option(args, config, "onitama_house_bot_depth", 3)),
+        seed=None if seed is None else int(seed),
+    )
+    bots = (
+        0
+        if getattr(args, "no_house_bots", False)
+        else int(option(args, config, "onitama_house_bots", DEFAULT_HOUSE_BOTS))
+    )
+    return await serve(hall, host, port, settings, house_bots=bots)
+
+
+PLUGIN = ServerPlugin(
+    name="onitama",
+    help="Onitama over TCP lines (seed 003)",
+    add_arguments=add_arguments,
+    start=start,
+)

@@ -1,0 +1,275 @@
+/* Onitama renderer for the Herna web hall (no build step, no external scripts).
+ *
+ * Draws the spectator view published by the Onitama server (herna/servers/onitama.py, every
+ * event's data.view) and by the replays (herna/games/onitama/replay.py):
+ *   view.board    25 characters, rank 5 first, files a-e: W/w white master/student,
+ *                 B/b black master/student, "." empty
+ *   view.cards    {white: [c1, c2], black: [c1, c2], spare: c} (null while dealing)
+ *   view.moves    {card: [[dx, dy], ...]} offsets from the holder's view (dx right, dy forward)
+ *   view.last     {type: "move", player, card, from, to, capture} | {type: "stalemate",
+ *                 player, old, new} | {type: "pass", player, card} | {type: "forfeit", player}
+ *   view.to_move, view.winner ("white"/"black"), view.reason, view.ply, view.players
+ * White sits at the bottom (rank 1), as in the protocol's coordinates.
+ */
+"use strict";
+
+(function () {
+  window.HernaGames = window.HernaGames || {};
+  const SVGNS = "http://www.w3.org/2000/svg";
+
+  function el(tag, attrs, ...children) {
+    if (window.Herna && window.Herna.el) return window.Herna.el(tag, attrs, ...children);
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else node.setAttribute(k, String(v));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined) continue;
+      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  const CELL = 64;
+  const FILES = "abcde";
+
+  /* Square name ("c1") -> [column from the left, row from the top] with White at the bottom. */
+  function squareXY(name) {
+    const file = FILES.indexOf(name[0]);
+    const rank = Number(name[1]) - 1;
+    return [file, 4 - rank];
+  }
+
+  function pieceNode(symbol, x, y) {
+    const white = symbol === "W" || symbol === "w";
+    const master = symbol === "W" || symbol === "B";
+    const cx = x * CELL + CELL / 2;
+    const cy = y * CELL + CELL / 2;
+    const r = master ? CELL * 0.36 : CELL * 0.28;
+    const g = svg("g", {
+      class: `oni-piece ${white ? "oni-white" : "oni-black"} ${master ? "oni-master" : "oni-student"}`,
+      "data-piece": symbol,
+    });
+    g.appendChild(svg("circle", { cx, cy, r }));
+    if (master) {
+      // a small crown for the master
+      const s = r * 0.55;
+      g.appendChild(svg("path", {
+        class: "oni-crown",
+        d: `M${cx - s},${cy + s * 0.5} L${cx - s},${cy - s * 0.4} L${cx - s * 0.5},${cy}` +
+          ` L${cx},${cy - s * 0.7} L${cx + s * 0.5},${cy} L${cx + s},${cy - s * 0.4}` +
+          ` L${cx + s},${cy + s * 0.5} Z`,
+      }));
+    }
+    return g;
+  }
+
+  function boardNode(view) {
+    const size = CELL * 5;
+    const root = svg("svg", {
+      class: "oni-board",
+      viewBox: `-22 -4 ${size + 26} ${size + 26}`,
+      width: size + 26,
+      role: "img",
+      "aria-label": "Onitama board",
+    });
+    const last = view.last && view.last.type === "move" ? view.last : null;
+    const marked = new Set(last ? [last.from, last.to] : []);
+    for (let y = 0; y < 5; y++) {
+      for (let x = 0; x < 5; x++) {
+        const name = FILES[x] + String(5 - y);
+        const classes = ["oni-square", (x + y) % 2 ? "oni-dark" : "oni-light"];
+        if (name === "c1" || name === "c5") classes.push("oni-arch");
+        if (marked.has(name)) classes.push("oni-last");
+        if (last && name === last.from) classes.push("oni-last-from");
+        if (last && name === last.to) classes.push("oni-last-to");
+        root.appendChild(svg("rect", {
+          class: classes.join(" "), x: x * CELL, y: y * CELL, width: CELL, height: CELL,
+          "data-square": name,
+        }));
+        if (name === "c1" || name === "c5") {
+          // a small temple gate at the outer edge of the arch square
+          const gx = x * CELL + CELL / 2;
+          const gy = name === "c1" ? y * CELL + CELL - 14 : y * CELL + 4;
+          root.appendChild(svg("path", {
+            class: "oni-arch-mark",
+            d: `M${gx - 9},${gy} h18 M${gx - 7},${gy + 3} h14 M${gx - 5},${gy} v10 M${gx + 5},${gy} v10`,
+          }));
+        }
+      }
+    }
+    for (let i = 0; i < 5; i++) {
+      root.appendChild(svg("text", { class: "oni-coord", x: -12, y: i * CELL + CELL / 2 + 5,
+        "text-anchor": "middle" }, String(5 - i)));
+      root.appendChild(svg("text", { class: "oni-coord", x: i * CELL + CELL / 2, y: size + 17,
+        "text-anchor": "middle" }, FILES[i]));
+    }
+    if (last) {
+      const [fx, fy] = squareXY(last.from);
+      const [tx, ty] = squareXY(last.to);
+      root.appendChild(svg("line", {
+        class: "oni-arrow",
+        x1: fx * CELL + CELL / 2, y1: fy * CELL + CELL / 2,
+        x2: tx * CELL + CELL / 2, y2: ty * CELL + CELL / 2,
+      }));
+    }
+    const board = String(view.board || "");
+    for (let i = 0; i < Math.min(25, board.length); i++) {
+      const symbol = board[i];
+      if (symbol === ".") continue;
+      root.appendChild(pieceNode(symbol, i % 5, Math.floor(i / 5)));
+    }
+    return root;
+  }
+
+  /* One card: its name and a 5x5 grid of its moves. `facingUp`: its holder sits at the bottom
+   * (White's cards); Black's cards are drawn turned by 180 degrees, as on the table. */
+  function cardNode(name, offsets, facingUp, role, highlight) {
+    const size = 12;
+    const grid = svg("svg", { class: "oni-card-grid", viewBox: `0 0 ${size * 5} ${size * 5}`,
+      width: size * 5, height: size * 5 });
+    const targets = new Set((offsets || []).map(([dx, dy]) =>
+      facingUp ? `${2 + dx},${2 - dy}` : `${2 - dx},${2 + dy}`));
+    for (let row = 0; row < 5; row++) {
+      for (let col = 0; col < 5; col++) {
+        let cls = "oni-card-cell";
+        if (row === 2 && col === 2) cls += " oni-card-self";
+        else if (targets.has(`${col},${row}`)) cls += " oni-card-target";
+        grid.appendChild(svg("rect", { class: cls, x: col * size + 1, y: row * size + 1,
+          width: size - 2, height: size - 2 }));
+      }
+    }
+    return el("figure", {
+      class: `oni-card oni-card-${role}` + (highlight ? " oni-card-played" : ""),
+      "data-card": name,
+      "data-role": role,
+    }, grid, el("figcaption", {}, name));
+  }
+
+  function handNode(view, color, bottom) {
+    const cards = (view.cards && view.cards[color]) || [];
+    const players = view.players || {};
+    const turn = view.to_move === color && !view.winner;
+    return el("div", { class: `oni-hand oni-hand-${color}` + (turn ? " oni-turn" : ""),
+      "data-color": color },
+      el("div", { class: "oni-player" },
+        el("span", { class: `oni-dot oni-${color}` }), " ",
+        el("b", {}, players[color] || color), ` (${color})`,
+        turn ? el("span", { class: "oni-to-move" }, " to move") : null,
+        view.winner === color ? el("span", { class: "oni-winner" }, " — winner") : null),
+      el("div", { class: "oni-cards" },
+        cards.map((c) => cardNode(c, (view.moves || {})[c], bottom, color, false))));
+  }
+
+  function lastText(view) {
+    const last = view.last;
+    const players = view.players || {};
+    if (!last) return view.phase === "deal" ? "Dealing the cards…" : "No move yet.";
+    const who = players[last.player] || last.player;
+    if (last.type === "move") {
+      return `${who} played ${last.card} ${last.from}→${last.to}` + (last.capture ? " (capture)" : "");
+    }
+    if (last.type === "stalemate") {
+      return last.new ? `${who} could not move: swapped ${last.old} for ${last.new}`
+        : `${who} could not move: gives up ${last.old}`;
+    }
+    if (last.type === "pass") return `${who} could not move: passed ${last.card} to the spare`;
+    if (last.type === "forfeit") return `${who} left the game`;
+    return JSON.stringify(last);
+  }
+
+  function render(container, view, event) {
+    if (!view || typeof view.board !== "string") {
+      if (window.Herna && window.Herna.renderJSON) window.Herna.renderJSON(container, view);
+      return;
+    }
+    const players = Object.assign({}, view.players || {});
+    if (event && event.data) {
+      if (!players.white && event.data.white) players.white = event.data.white;
+      if (!players.black && event.data.black) players.black = event.data.black;
+    }
+    const v = Object.assign({}, view, { players });
+    const last = v.last && v.last.type === "move" ? v.last : null;
+    const spare = v.cards ? v.cards.spare : null;
+    // The spare goes to the player to move next: draw it facing that player.
+    const spareUp = v.to_move !== "black";
+    let status;
+    if (v.winner) {
+      status = `${players[v.winner] || v.winner} wins` + (v.reason ? ` by the ${v.reason}` : "");
+    } else if (v.to_move) {
+      status = `${players[v.to_move] || v.to_move} (${v.to_move}) to move`;
+    } else {
+      status = v.phase || "";
+    }
+    container.replaceChildren(el("div", { class: "onitama", "data-ply": v.ply },
+      handNode(v, "black", false),
+      el("div", { class: "oni-middle" },
+        boardNode(v),
+        el("div", { class: "oni-side" },
+          el("div", { class: "oni-label" }, "spare"),
+          spare ? cardNode(spare, (v.moves || {})[spare], spareUp, "spare",
+            Boolean(last && last.card === spare)) : el("p", { class: "muted" }, "—"),
+          el("p", { class: "oni-ply" }, `ply ${v.ply || 0}`))),
+      handNode(v, "white", true),
+      el("p", { class: "oni-status" + (v.winner ? " oni-over" : "") }, status),
+      el("p", { class: "oni-last-text" }, lastText(v))));
+  }
+
+  window.HernaGames.onitama = { render };
+
+  /* Styles live with the renderer so adding the game touches one file. */
+  if (!document.getElementById("onitama-style")) {
+    const style = document.createElement("style");
+    style.id = "onitama-style";
+    style.textContent = `
+.onitama { display: inline-flex; flex-direction: column; gap: .4rem; font-size: .95rem; }
+.oni-middle { display: flex; align-items: center; gap: 1rem; }
+.oni-side { display: flex; flex-direction: column; align-items: center; gap: .2rem; }
+.oni-label, .oni-ply { color: #777; font-size: .8rem; margin: 0; }
+.oni-board { max-width: 100%; height: auto; }
+.oni-square.oni-light { fill: #efe3c8; }
+.oni-square.oni-dark { fill: #e2d2ad; }
+.oni-square.oni-arch { fill: #d9c08a; }
+.oni-square.oni-last { fill: #f5d76e; }
+.oni-square.oni-last-to { fill: #f0c030; }
+.oni-arch-mark { stroke: #8a4b2b; stroke-width: 2; fill: none; }
+.oni-coord { font-size: 12px; fill: #777; }
+.oni-arrow { stroke: rgba(160, 90, 0, .55); stroke-width: 5; stroke-linecap: round; }
+.oni-piece circle { stroke: #333; stroke-width: 2; }
+.oni-white circle { fill: #fdfdfd; }
+.oni-black circle { fill: #2b2b2b; }
+.oni-white .oni-crown { fill: #c9a227; }
+.oni-black .oni-crown { fill: #e0c060; }
+.oni-hand { display: flex; align-items: center; gap: .8rem; padding: .2rem .4rem; border-radius: 6px; }
+.oni-hand.oni-turn { background: rgba(240, 192, 48, .18); }
+.oni-player { min-width: 9rem; }
+.oni-dot { display: inline-block; width: .8rem; height: .8rem; border-radius: 50%; border: 1px solid #333; vertical-align: middle; }
+.oni-dot.oni-white { background: #fdfdfd; } .oni-dot.oni-black { background: #2b2b2b; }
+.oni-to-move { color: #a06000; } .oni-winner { color: #2a7a2a; font-weight: bold; }
+.oni-cards { display: flex; gap: .4rem; }
+.oni-card { margin: 0; padding: .25rem; border: 1px solid #bbb; border-radius: 5px; background: #fffaf0; text-align: center; }
+.oni-card.oni-card-played { border-color: #f0a000; box-shadow: 0 0 0 2px rgba(240, 160, 0, .35); }
+.oni-card figcaption { font-size: .75rem; }
+.oni-card-cell { fill: #eee; }
+.oni-card-self { fill: #555; }
+.oni-card-target { fill: #d9534f; }
+.oni-status { font-weight: bold; margin: 0; } .oni-status.oni-over { color: #2a7a2a; }
+.oni-last-text { margin: 0; color: #555; }
+`;
+    document.head.appendChild(style);
+  }
+})();

@@ -1,0 +1,132 @@
+"""A raw line client and server fixtures for the Onitama server tests (real TCP sockets)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from herna.core.clock import Clock, FakeClock, MonotonicClock
+from herna.games.onitama.state import OnitamaState
+from herna.hall.hall import Hall
+from herna.hall.records import RecordStore
+from herna.servers.onitama import OnitamaService, OnitamaSettings, serve
+
+TIMEOUT = 10.0
+
+
+class Wire:
+    """One TCP connection speaking raw lines."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, port: int) -> Wire:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        return cls(reader, writer)
+
+    async def send(self, data: str | bytes) -> None:
+        if isinstance(data, str):
+            data = (data if data.endswith("\n") else data + "\n").encode()
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def line(self, timeout: float = TIMEOUT) -> str:
+        """The next line without its newline; '' at end of stream."""
+        raw = await asyncio.wait_for(self.reader.readline(), timeout)
+        return raw.decode().rstrip("\n")
+
+    async def lines(self, n: int) -> list[str]:
+        return [await self.line() for _ in range(n)]
+
+    async def login(self, name: str) -> str:
+        await self.send(f"LOGIN|{name}")
+        return await self.line()
+
+    async def quiet(self, seconds: float = 0.15) -> bool:
+        """True if nothing arrives for ``seconds``."""
+        try:
+            raw = await asyncio.wait_for(self.reader.readline(), seconds)
+        except TimeoutError:
+            return True
+        raise AssertionError(f"unexpected line {raw!r}")
+
+    async def eof(self, timeout: float = TIMEOUT) -> bool:
+        """Read until the server closes the connection."""
+        while True:
+            raw = await asyncio.wait_for(self.reader.readline(), timeout)
+            if not raw:
+                return True
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(ConnectionError, OSError):
+            await self.writer.wait_closed()
+
+
+class Server:
+    """A running Onitama server on an ephemeral port with its own hall and database."""
+
+    def __init__(self, hall: Hall, service: OnitamaService) -> None:
+        self.hall = hall
+        self.service = service
+        self.port = service.port
+        self.wires: list[Wire] = []
+
+    @property
+    def clock(self) -> FakeClock:
+        assert isinstance(self.hall.clock, FakeClock)
+        return self.hall.clock
+
+    async def wire(self) -> Wire:
+        wire = await Wire.open(self.port)
+        self.wires.append(wire)
+        return wire
+
+    async def pair(self, a: str = "ann", b: str = "bob") -> tuple[Wire, Wire, list[str]]:
+        """Two logged-in players in a game: (white wire, black wire, START fields)."""
+        wa, wb = await self.wire(), await self.wire()
+        assert await wa.login(a) == f"LOGIN_OK|{a}"
+        assert await wb.login(b) == f"LOGIN_OK|{b}"
+        start_a, start_b = await wa.line(), await wb.line()
+        assert start_a == start_b and start_a.startswith("START|")
+        fields = start_a.split("|")
+        white = wa if fields[1] == a else wb
+        black = wb if white is wa else wa
+        return white, black, fields
+
+    async def settle(self) -> None:
+        """Let the server process what is in flight."""
+        for _ in range(5):
+            await asyncio.sleep(0.01)
+
+
+@contextlib.asynccontextmanager
+async def running(
+    tmp_path: Path,
+    clock: Clock | None = None,
+    initial_state: Callable[[], OnitamaState] | None = None,
+    house_bots: int = 0,
+    **settings: object,
+) -> AsyncIterator[Server]:
+    store = RecordStore(f"sqlite:///{tmp_path / 'onitama.db'}")
+    hall = Hall(records=store, clock=clock if clock is not None else FakeClock())
+    opts = OnitamaSettings(seed=1, **settings)  # type: ignore[arg-type]
+    service = await serve(
+        hall, "127.0.0.1", 0, opts, house_bots=house_bots, initial_state=initial_state
+    )
+    server = Server(hall, service)
+    try:
+        yield server
+    finally:
+        for wire in server.wires:
+            await wire.close()
+        await service.stop()
+        store.close()
+
+
+def real_clock() -> MonotonicClock:
+    return MonotonicClock()
