@@ -1,0 +1,441 @@
+"""``herna rules check|show``, ``herna play tiles`` and ``herna bot tiles``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from herna.cli import GameCommands
+from herna.clients.tiles import TilesClient, TilesServerError, run_bot
+from herna.core.game import CHANCE
+from herna.core.rng import SeededRng, new_seed
+from herna.games.tiles.actions import TilesCodec
+from herna.games.tiles.bots import STRATEGIES, make_bot
+from herna.games.tiles.engine import TilesState, new_game
+from herna.games.tiles.render import describe_action, render_board, render_legend
+from herna.games.tiles.replay import describe
+from herna.games.tiles.rules import (
+    Rules,
+    RulesReport,
+    check_rules_file,
+    resolve_rules_path,
+    shipped_rules,
+)
+from herna.servers.tiles import DEFAULT_PORT
+
+Ask = Callable[[str], str | None]
+
+
+def register(commands: GameCommands) -> None:
+    shipped = ", ".join(sorted(shipped_rules()))
+    check = commands.rules.add_parser(
+        "check",
+        help="check rules.json files and list every problem",
+        description="Check tile-game rules files (the rules.json of seed 004). Every problem "
+        "is listed at once with its JSON path and what was expected. Exit status 0 when the "
+        "files are valid (warnings allowed), 1 when any has errors. A FILE may also be the "
+        f"name of a rules file shipped with Herna ({shipped}).",
+    )
+    check.add_argument("files", nargs="+", metavar="FILE", help="rules file(s) to check")
+    check.add_argument("--json", action="store_true", help="print the problems as JSON")
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check.set_defaults(func=run_check)
+
+    show = commands.rules.add_parser(
+        "show",
+        help="draw the board a rules file sets up",
+        description="Check a rules file, set a game up (a seeded random fill, goals and "
+        "hands) and draw the board with the players, items and effects.",
+    )
+    show.add_argument("file", metavar="FILE", help=f"rules file or shipped name ({shipped})")
+    show.add_argument("--seed", type=int, default=1, help="seed of the setup (default 1)")
+    show.add_argument(
+        "--seat", type=int, help="show what this player sees (default: everything a spectator sees)"
+    )
+    show.set_defaults(func=run_show)
+
+    play = commands.play.add_parser(
+        "tiles",
+        help="play a tile game in the terminal",
+        description="Play a tile/path game: the board is drawn in the terminal and you pick "
+        "your actions from a numbered list. By default you join a table on a Herna server "
+        "(house bots take the empty seats); with --local you play here against bots.",
+    )
+    play.add_argument("rules", metavar="RULES.json", help=f"rules file or shipped name ({shipped})")
+    play.add_argument("--name", default="me", help="your player name (default 'me')")
+    play.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
+    play.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
+    )
+    play.add_argument(
+        "--wait",
+        action="store_true",
+        help="wait for other people instead of starting at once with house bots",
+    )
+    play.add_argument(
+        "--local",
+        action="store_true",
+        help="no server: play against local bots (nothing is recorded)",
+    )
+    play.add_argument(
+        "--opponents",
+        choices=STRATEGIES,
+        default="goal",
+        help="--local: how the bots play (default goal)",
+    )
+    play.add_argument("--seat", type=int, default=0, help="--local: your seat (default 0)")
+    play.add_argument("--seed", type=int, help="--local: seed of the game (default random)")
+    play.set_defaults(func=run_play)
+
+    bot = commands.bot.add_parser(
+        "tiles",
+        help="run a tile-game bot against a server",
+        description="Join a table on a Herna tile server and play with a bot strategy: "
+        "random (any legal action) or goal (goal-seeking, one turn of look-ahead).",
+    )
+    bot.add_argument(
+        "--strategy", choices=STRATEGIES, default="goal", help="random or goal (default goal)"
+    )
+    bot.add_argument(
+        "--rules",
+        default="labyrinth",
+        help=f"rules file or shipped name (default labyrinth; shipped: {shipped})",
+    )
+    bot.add_argument("--name", help="player name (default bot-<strategy>)")
+    bot.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
+    bot.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
+    )
+    bot.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    bot.add_argument("--seed", type=int, default=0, help="seed of the bot's random choices")
+    bot.add_argument(
+        "--no-start",
+        action="store_true",
+        help="wait for the table to fill instead of asking for house bots",
+    )
+    bot.set_defaults(func=run_bot_command)
+
+
+# -- rules check / show ---------------------------------------------------------------------------
+def _report(ref: str) -> tuple[Path, RulesReport]:
+    path = resolve_rules_path(ref)
+    return path, check_rules_file(path)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    failed = False
+    out: list[dict[str, Any]] = []
+    for ref in args.files:
+        path, report = _report(ref)
+        bad = bool(report.errors) or (args.strict and bool(report.warnings))
+        failed = failed or bad
+        if args.json:
+            out.append(
+                {
+                    "file": str(path),
+                    "valid": not bad,
+                    "problems": [p.to_json() for p in report.problems],
+                }
+            )
+            continue
+        for problem in report.problems:
+            print(f"{path}: {problem}")
+        verdict = "invalid" if bad else "valid"
+        print(
+            f"{path}: {verdict} ({len(report.errors)} error(s), {len(report.warnings)} warning(s))"
+        )
+    if args.json:
+        print(json.dumps(out if len(out) > 1 else out[0], indent=2, ensure_ascii=False))
+    return 1 if failed else 0
+
+
+def summary(rules: Rules) -> str:
+    """The rules in a few lines of words."""
+    move: str = rules.movement_type
+    if move == "dice":
+        move += f" {rules.min_move_distance}..{rules.max_move_distance}"
+    elif move == "free":
+        high = rules.max_steps
+        move += f", {rules.min_move_distance}..{high if high else 'any'} tiles"
+    elif rules.max_steps:
+        move += f", at most {rules.max_steps} tiles"
+    if rules.only_forward_movement:
+        move += ", forward only"
+    lines = [
+        f"{rules.name}: {rules.width}x{rules.height} board, {rules.tile_count} tiles, "
+        f"{len(rules.players)} players, {rules.n} path point(s) per side",
+        f"turn: {', '.join(rules.turn_structure)}; movement: {move}",
+    ]
+    if "push" in rules.turn_structure:
+        lines.append(
+            "push: the pushed-out tile "
+            + (
+                "comes back in"
+                if rules.cycle_pushed_out_tiles
+                else "goes to the pile, the pile's top comes in"
+            )
+        )
+    if "add" in rules.turn_structure:
+        lines.append(f"add: from the {rules.adding_from}, {rules.adding_mode}")
+    if "exchange" in rules.turn_structure:
+        lines.append(
+            f"exchange: with the {rules.exchange_with}, {rules.exchanging_mode}"
+            + (", face-down tiles only" if rules.exchange_only_flipped else "")
+        )
+    if rules.hand_size:
+        lines.append(f"hands of {rules.hand_size} tile(s)")
+    if rules.max_player_items:
+        cap = "no limit" if rules.max_player_items < 0 else str(rules.max_player_items)
+        per = "all" if rules.items_picked_up < 0 else str(rules.items_picked_up)
+        lines.append(f"items: players hold {cap}, take {per} of a kind at a time")
+    if rules.end_of_game_conditions:
+        lines.append(
+            "the game ends when there is "
+            + " or ".join(f"no {n}" for n in rules.end_of_game_conditions)
+            + " left"
+        )
+    return "\n".join(lines)
+
+
+def _setup(rules: Rules, seed: int) -> TilesState:
+    rng = SeededRng(seed)
+    state = new_game(rules)
+    while state.current_player() == CHANCE:
+        state = state.apply(rng.weighted(state.chance_outcomes()))
+    return state
+
+
+def run_show(args: argparse.Namespace) -> int:
+    path, report = _report(args.file)
+    for problem in report.problems:
+        print(f"{path}: {problem}", file=sys.stderr)
+    if report.rules is None:
+        return 1
+    state = _setup(report.rules, args.seed)
+    print(summary(report.rules))
+    print()
+    view = state.view(args.seat)
+    print(render_board(view))
+    print(render_legend(view))
+    return 0
+
+
+# -- play ---------------------------------------------------------------------------------------
+def _input(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def show(view: Mapping[str, Any], names: Sequence[str], events: str = "") -> None:
+    print()
+    if events:
+        print(f"-- {events}")
+    print(render_board(view))
+    print(render_legend(view, names))
+
+
+def choose(
+    actions: Sequence[Mapping[str, Any]], action_name: str | None, ask: Ask = _input
+) -> Mapping[str, Any] | None:
+    """Let the person pick one of ``actions``; None when they quit."""
+    labels = [describe_action(a) for a in actions]
+    width = max(len(label) for label in labels) + 6
+    per_row = max(1, 100 // width)
+    print(f"Your turn: {action_name or 'act'} ({len(actions)} choices)")
+    for i in range(0, len(labels), per_row):
+        print(
+            "".join(
+                f"{j + 1:>3}. {labels[j]:<{width - 5}}"
+                for j in range(i, min(i + per_row, len(labels)))
+            )
+        )
+    while True:
+        answer = ask("choose a number (q quits): ")
+        if answer is None or answer.strip().lower() in ("q", "quit"):
+            return None
+        text = answer.strip()
+        if text.isdigit() and 1 <= int(text) <= len(actions):
+            return actions[int(text) - 1]
+        matches = [a for a, label in zip(actions, labels, strict=True) if label.startswith(text)]
+        if text and len(matches) == 1:
+            return matches[0]
+        print(f"type a number from 1 to {len(actions)}")
+
+
+def run_play(args: argparse.Namespace) -> int:
+    path, report = _report(args.rules)
+    if report.rules is None:
+        for problem in report.problems:
+            print(f"{path}: {problem}", file=sys.stderr)
+        return 1
+    if args.local:
+        return play_local(
+            report.rules,
+            args.seat,
+            args.opponents,
+            args.seed if args.seed is not None else new_seed(),
+        )
+    try:
+        return asyncio.run(
+            play_online(args.host, args.port, args.name, dict(report.rules.data), args.wait)
+        )
+    except (ConnectionError, OSError) as exc:
+        print(f"cannot reach the tile server at {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+
+
+def play_local(rules: Rules, seat: int, opponents: str, seed: int, ask: Ask = _input) -> int:
+    if not 0 <= seat < len(rules.players):
+        print(f"--seat must be 0..{len(rules.players) - 1}", file=sys.stderr)
+        return 2
+    codec = TilesCodec(rules.n)
+    rng = SeededRng(seed)
+    bots = {i: make_bot(opponents, rules, seed + i) for i in range(len(rules.players)) if i != seat}
+    names = [("you" if i == seat else f"{opponents}-{i}") for i in range(len(rules.players))]
+    print(summary(rules))
+    state = new_game(rules)
+    while not state.is_terminal():
+        current = state.current_player()
+        if current == CHANCE:
+            state = state.apply(rng.weighted(state.chance_outcomes()))
+            continue
+        actions = [codec.encode(a) for a in state.legal_actions()]
+        if current == seat:
+            show(state.view(seat), names, describe(state.happened, names))
+            picked = choose(actions, state.current_action(), ask)
+            if picked is None:
+                print("bye")
+                return 0
+            action = codec.decode(picked)
+        else:
+            action = codec.decode(dict(bots[current].choose(state.view(current), actions)))
+        state = state.apply(action)
+    show(state.view(seat), names, describe(state.happened, names))
+    outcome = state.outcome()
+    assert outcome is not None
+    winners = ", ".join(names[w] for w in outcome.winners) or "nobody"
+    print(f"Game over: {outcome.reason}. Winner(s): {winners}")
+    return 0
+
+
+async def play_online(
+    host: str, port: int, name: str, rules: dict[str, Any], wait: bool, ask: Ask = _input
+) -> int:
+    client = await TilesClient.connect(host, port)
+    try:
+        try:
+            joined = await client.join(name, rules)
+        except TilesServerError as exc:
+            print(f"the server refused: {exc}", file=sys.stderr)
+            for problem in exc.problems:
+                print(
+                    f"  {problem['severity']}: {problem['path']}: {problem['message']}",
+                    file=sys.stderr,
+                )
+            return 1
+        print(f"Table {joined['table']}, seat {joined['seat']} ({joined['rules_name']}).")
+        if wait:
+            print("Waiting for other players ...")
+        else:
+            await client.start()
+        names = [s["name"] if s else "" for s in joined["seats"]]
+        pending: dict[str, Any] | None = None
+        while True:
+            message = await client.recv()
+            kind = message["type"]
+            if kind == "table":
+                names = [s["name"] if s else "" for s in message["seats"]]
+                print("Seats: " + ", ".join(n or "(empty)" for n in names))
+            elif kind == "started":
+                names = [s["name"] if s else "" for s in message["seats"]]
+                show(message["view"], names, "the game starts")
+            elif kind == "state":
+                if message.get("view"):
+                    show(message["view"], names, str(message.get("events", "")))
+            elif kind == "your_turn":
+                pending = message
+                if not await _answer(client, message, ask):
+                    await client.send({"type": "leave"})
+                    return 0
+            elif kind == "error":
+                print(f"! {message.get('code')}: {message.get('reason')}")
+                if (
+                    pending is not None
+                    and message.get("code") not in ("TIMEOUT",)
+                    and not await _answer(client, pending, ask)
+                ):
+                    await client.send({"type": "leave"})
+                    return 0
+            elif kind == "game_over":
+                show(message["view"], names)
+                result = message["result"]
+                winners = ", ".join(result.get("winner_names") or []) or "nobody"
+                print(f"Game over: {result.get('reason')}. Winner(s): {winners}")
+                return 0
+    finally:
+        await client.close()
+
+
+async def _answer(client: TilesClient, message: Mapping[str, Any], ask: Ask) -> bool:
+    picked = await asyncio.to_thread(choose, message["actions"], message.get("action"), ask)
+    if picked is None:
+        return False
+    await client.act(dict(picked))
+    return True
+
+
+# -- bot ----------------------------------------------------------------------------------------
+def run_bot_command(args: argparse.Namespace) -> int:
+    name = args.name or f"bot-{args.strategy}"
+    path = resolve_rules_path(args.rules)
+    rules_ref: str | dict[str, Any] = args.rules
+    if args.rules not in shipped_rules():
+        report = check_rules_file(path)
+        if report.rules is None:
+            for problem in report.problems:
+                print(f"{path}: {problem}", file=sys.stderr)
+            return 1
+        rules_ref = dict(report.rules.data)
+
+    def progress(message: dict[str, Any]) -> None:
+        if message["type"] == "game_over":
+            result = message["result"]
+            winners = ", ".join(result.get("winner_names") or []) or "nobody"
+            print(
+                f"game over at table {message['table']}: {result.get('reason')}; "
+                f"winner(s): {winners}"
+            )
+
+    try:
+        run = asyncio.run(
+            run_bot(
+                args.host,
+                args.port,
+                name,
+                rules_ref,
+                args.strategy,
+                args.games,
+                args.seed,
+                not args.no_start,
+                progress,
+            )
+        )
+    except TilesServerError as exc:
+        print(f"the server refused: {exc}", file=sys.stderr)
+        return 1
+    except (ConnectionError, OSError) as exc:
+        print(f"cannot reach the tile server at {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    won = sum(1 for g in run.games if name in (g["result"].get("winner_names") or []))
+    print(
+        f"{name}: {len(run.games)} game(s), {won} won, {run.actions} actions, "
+        f"{len(run.errors)} error(s)"
+    )
+    return 0

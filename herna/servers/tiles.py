@@ -1,0 +1,946 @@
+"""The tile/path game server (Herna's ``herna-tiles/1`` protocol over TCP), plugged into
+``herna serve`` as ``tiles``.
+
+* :class:`TilesHub` is the server without I/O: connections, tables (one per rules file being
+  played, waiting for players or playing), one :class:`~herna.hall.match.Match` per game, house
+  bots (in-process seats that answer on the hub's clock), turn timeouts, records and spectator
+  events on the hall's bus.
+* :class:`_TcpPeer` is the asyncio transport: bytes in, bytes out.
+
+The protocol is documented in ``docs/protocols/tiles.md``, the game in ``docs/games/tiles.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from herna.core.clock import Clock, TimerHandle
+from herna.core.errors import IllegalAction, ProtocolError
+from herna.core.rng import SeededRng, new_seed
+from herna.games.tiles.actions import PlayerAction, TilesCodec
+from herna.games.tiles.bots import STRATEGIES, TilesBot, make_bot
+from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState, new_game
+from herna.games.tiles.replay import describe
+from herna.games.tiles.rules import (
+    Rules,
+    check_rules,
+    load_rules_file,
+    rules_key,
+    shipped_rules,
+)
+from herna.hall.events import EventBus
+from herna.hall.hall import Hall
+from herna.hall.match import Match, Seat
+from herna.hall.records import RecordStore
+from herna.protocols import tiles as proto
+from herna.servers.registry import ServerPlugin, option
+
+log = logging.getLogger("herna.tiles")
+
+DEFAULT_PORT = 7200
+DEFAULT_TURN_TIMEOUT = 120.0
+DEFAULT_BOT_DELAY = 0.5
+DEFAULT_LOBBY_WAIT = 20.0
+DEFAULT_SHOWCASE_PAUSE = 10.0
+DEFAULT_HOUSE_STRATEGY = "goal"
+WRITE_BUFFER_LIMIT = 4 << 20
+"""Bytes queued for a client that does not read before it is cut off."""
+
+
+@dataclass
+class TilesSettings:
+    house_bots: bool = True
+    """Fill empty seats with house bots (on ``start`` or after ``lobby_wait``) and keep a
+    showcase table of house bots playing the shipped rules files in turn."""
+    house_strategy: str = DEFAULT_HOUSE_STRATEGY
+    bot_delay: float = DEFAULT_BOT_DELAY
+    """Seconds a house bot waits before each action, so people can follow."""
+    turn_timeout: float = DEFAULT_TURN_TIMEOUT
+    """Seconds a connected player has to act; then the server plays a random legal action."""
+    lobby_wait: float = DEFAULT_LOBBY_WAIT
+    """Seconds a table waits for more players before house bots fill it (0: only on start)."""
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    showcase: bool = True
+    showcase_pause: float = DEFAULT_SHOWCASE_PAUSE
+    seed: int | None = None
+
+
+class Peer(Protocol):
+    def send(self, data: bytes) -> None: ...
+
+    def close(self) -> None: ...
+
+    def describe(self) -> str: ...
+
+
+class Client:
+    """One connection: its peer, protocol state and the seat it holds (if any)."""
+
+    __slots__ = ("conn", "peer", "seat", "table")
+
+    def __init__(self, peer: Peer) -> None:
+        self.peer = peer
+        self.conn = proto.ServerConnection()
+        self.table: Table | None = None
+        self.seat = -1
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.peer.send(self.conn.send(message))
+
+
+@dataclass(eq=False)
+class SeatSlot:
+    name: str
+    kind: str
+    """``human`` or ``bot`` (connected), ``house-bot`` (the server's own)."""
+    client: Client | None = None
+    bot: TilesBot | None = None
+
+
+@dataclass(eq=False)
+class Table:
+    id: str
+    rules: Rules
+    seats: list[SeatSlot | None]
+    showcase: bool = False
+    match: Match[Any] | None = None
+    status: str = "waiting"
+    """``waiting`` for players, ``playing``, ``over``."""
+    timer: TimerHandle | None = None
+    """Lobby wait, turn timeout or a house bot's pause (only one at a time)."""
+    key: str = ""
+    codec: TilesCodec = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.codec = TilesCodec(self.rules.n)
+        self.key = rules_key(self.rules.data)
+
+    @property
+    def state(self) -> TilesState:
+        assert self.match is not None
+        state = self.match.state
+        assert isinstance(state, TilesState)
+        return state
+
+    def names(self) -> list[str]:
+        return [s.name if s else "" for s in self.seats]
+
+    def clients(self) -> list[tuple[int, Client]]:
+        return [(i, s.client) for i, s in enumerate(self.seats) if s and s.client]
+
+    def seats_json(self) -> list[dict[str, str] | None]:
+        return [{"name": s.name, "kind": s.kind} if s else None for s in self.seats]
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+@dataclass
+class HubStats:
+    connections: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    games_aborted: int = 0
+    actions: int = 0
+    illegal: int = 0
+    errors: int = 0
+    timeouts: int = 0
+
+
+class TilesHub:
+    """Tables, games and house bots for every connection, without I/O."""
+
+    def __init__(
+        self,
+        bus: EventBus,
+        records: RecordStore | None,
+        clock: Clock,
+        settings: TilesSettings | None = None,
+    ) -> None:
+        self.bus = bus
+        self.records = records
+        self.clock = clock
+        self.settings = settings or TilesSettings()
+        self.rng = SeededRng(self.settings.seed if self.settings.seed is not None else new_seed())
+        self.tables: dict[str, Table] = {}
+        self.stats = HubStats()
+        self._clients: set[Client] = set()
+        self._table_ids = 0
+        self._shipped: dict[str, Rules] = {}
+        self._showcase_next = 0
+        self._showcase_timer: TimerHandle | None = None
+        self.closing = False
+
+    # -- rules -------------------------------------------------------------------------------
+    def shipped(self, name: str) -> Rules | None:
+        if name not in self._shipped:
+            path = shipped_rules().get(name)
+            if path is None:
+                return None
+            self._shipped[name] = load_rules_file(path)
+        return self._shipped[name]
+
+    # -- connections -------------------------------------------------------------------------
+    def connect(self, peer: Peer) -> Client:
+        client = Client(peer)
+        self._clients.add(client)
+        self.stats.connections += 1
+        client.send(
+            {
+                "type": "welcome",
+                "server": "herna",
+                "protocol": proto.PROTOCOL,
+                "rules": sorted(shipped_rules()),
+            }
+        )
+        return client
+
+    def receive(self, client: Client, data: bytes) -> None:
+        """Bytes from a client: answer, act; never raises for anything the peer sent."""
+        for message in client.conn.receive_data(data):
+            if client not in self._clients:
+                return
+            if isinstance(message, ProtocolError):
+                self._refuse(client, message)
+                if message.fatal:
+                    client.peer.close()
+                    self.disconnect(client)
+                    return
+                continue
+            self.handle(client, message)
+
+    def _refuse(self, client: Client, error: ProtocolError) -> None:
+        self.stats.errors += 1
+        log.info("%s: %s (%s)", client.peer.describe(), error.reason, error.code)
+        client.peer.send(
+            client.conn.error(error.code, error.reason, getattr(error, "request_id", None))
+        )
+
+    def _error(
+        self, client: Client, code: str, reason: str, request_id: Any = None, **extra: Any
+    ) -> None:
+        self.stats.errors += 1
+        log.info("%s: %s (%s)", client.peer.describe(), reason, code)
+        client.peer.send(client.conn.error(code, reason, request_id, **extra))
+
+    def handle(self, client: Client, message: proto.ClientMessage) -> None:
+        """One well-formed message (also the entry point for WebSocket transports)."""
+        if isinstance(message, proto.Join):
+            self._join(client, message)
+        elif isinstance(message, proto.Start):
+            self._start_request(client, message)
+        elif isinstance(message, proto.Act):
+            self._act(client, message)
+        elif isinstance(message, proto.GetState):
+            self._state_request(client, message)
+        elif isinstance(message, proto.ListTables):
+            reply = {
+                "type": "tables",
+                "rules": sorted(shipped_rules()),
+                "tables": self.snapshot()["tables"],
+            }
+            if message.id is not None:
+                reply["id"] = message.id
+            client.send(reply)
+        elif isinstance(message, proto.Leave):
+            self._leave(client)
+            reply = {"type": "left"}
+            if message.id is not None:
+                reply["id"] = message.id
+            client.send(reply)
+        else:
+            reply = {"type": "pong"}
+            if message.id is not None:
+                reply["id"] = message.id
+            client.send(reply)
+
+    def disconnect(self, client: Client) -> None:
+        """The connection is gone (idempotent)."""
+        if client not in self._clients:
+            return
+        self._clients.discard(client)
+        self._leave(client)
+
+    # -- lobby -------------------------------------------------------------------------------
+    def _join(self, client: Client, msg: proto.Join) -> None:
+        rules: Rules | None = None
+        if isinstance(msg.rules, str):
+            rules = self.shipped(msg.rules)
+            if rules is None:
+                self._error(
+                    client,
+                    "UNKNOWN_RULES",
+                    f"no rules file named {msg.rules!r}; "
+                    f"known: {', '.join(sorted(shipped_rules()))}",
+                    msg.id,
+                )
+                return
+        elif isinstance(msg.rules, dict):
+            report = check_rules(msg.rules, "custom")
+            if report.rules is None:
+                self._error(
+                    client,
+                    "BAD_RULES",
+                    f"the rules have {len(report.errors)} error(s)",
+                    msg.id,
+                    problems=[p.to_json() for p in report.problems],
+                )
+                return
+            rules = report.rules
+        table: Table | None
+        if msg.table is not None:
+            table = self.tables.get(msg.table)
+            if table is None or table.showcase:
+                self._error(client, "NO_SUCH_TABLE", f"no table {msg.table!r}", msg.id)
+                return
+            if table.status != "waiting":
+                self._error(client, "TABLE_STARTED", f"table {msg.table} has started", msg.id)
+                return
+            if rules is not None and rules_key(rules.data) != table.key:
+                self._error(
+                    client,
+                    "RULES_MISMATCH",
+                    f"table {msg.table} plays other rules ({table.rules.name})",
+                    msg.id,
+                )
+                return
+            if None not in table.seats:
+                self._error(client, "TABLE_FULL", f"table {msg.table} is full", msg.id)
+                return
+        else:
+            assert rules is not None
+            key = rules_key(rules.data)
+            table = next(
+                (
+                    t
+                    for t in self.tables.values()
+                    if t.status == "waiting"
+                    and not t.showcase
+                    and t.key == key
+                    and None in t.seats
+                    and msg.name not in t.names()
+                ),
+                None,
+            )
+            if table is None:
+                table = self._new_table(rules)
+        if msg.name in table.names():
+            self._error(
+                client, "NAME_TAKEN", f"someone at table {table.id} is called {msg.name!r}", msg.id
+            )
+            return
+        seat = table.seats.index(None)
+        table.seats[seat] = SeatSlot(msg.name, msg.kind, client)
+        client.table, client.seat = table, seat
+        reply: dict[str, Any] = {
+            "type": "joined",
+            "table": table.id,
+            "seat": seat,
+            "name": msg.name,
+            "rules_name": table.rules.name,
+            "rules": table.rules.data,
+            "seats": table.seats_json(),
+            "house_bots": self.settings.house_bots,
+        }
+        if msg.id is not None:
+            reply["id"] = msg.id
+        client.send(reply)
+        log.info("%s joined table %s (%s) as seat %d", msg.name, table.id, table.rules.name, seat)
+        self._send_table(table)
+        if None not in table.seats:
+            self._begin(table)
+        elif self.settings.house_bots and self.settings.lobby_wait > 0 and table.timer is None:
+            table.timer = self.clock.call_later(
+                self.settings.lobby_wait, lambda: self._lobby_expired(table)
+            )
+
+    def _new_table(self, rules: Rules, showcase: bool = False) -> Table:
+        self._table_ids += 1
+        table = Table(f"t{self._table_ids}", rules, [None] * len(rules.players), showcase)
+        self.tables[table.id] = table
+        return table
+
+    def _send_table(self, table: Table) -> None:
+        message = {
+            "type": "table",
+            "table": table.id,
+            "rules_name": table.rules.name,
+            "status": table.status,
+            "seats": table.seats_json(),
+        }
+        for _, client in table.clients():
+            client.send(message)
+
+    def _lobby_expired(self, table: Table) -> None:
+        table.timer = None
+        if table.status == "waiting" and self.tables.get(table.id) is table:
+            self._fill_with_bots(table)
+            self._begin(table)
+
+    def _fill_with_bots(self, table: Table) -> None:
+        for seat, slot in enumerate(table.seats):
+            if slot is None:
+                name = f"house-{seat + 1}"
+                while name in table.names():
+                    name += "+"
+                table.seats[seat] = SeatSlot(name, "house-bot", None, self._bot(table.rules))
+
+    def _bot(self, rules: Rules, strategy: str | None = None) -> TilesBot:
+        return make_bot(strategy or self.settings.house_strategy, rules, self.rng.randint(0, 2**31))
+
+    def _start_request(self, client: Client, msg: proto.Start) -> None:
+        table = client.table
+        if table is None or table.status != "waiting":
+            self._error(client, "WRONG_PHASE", "no table waiting to start", msg.id)
+            return
+        empty = table.seats.count(None)
+        if empty and not self.settings.house_bots:
+            self._error(
+                client,
+                "NOT_ENOUGH_PLAYERS",
+                f"{empty} seat(s) are empty and this "
+                "server runs no house bots; wait for more players",
+                msg.id,
+            )
+            return
+        self._fill_with_bots(table)
+        self._begin(table)
+
+    def _leave(self, client: Client) -> None:
+        table, seat = client.table, client.seat
+        client.table, client.seat = None, -1
+        if table is None or self.tables.get(table.id) is not table:
+            return
+        slot = table.seats[seat]
+        if slot is None or slot.client is not client:
+            return
+        if table.status == "waiting":
+            table.seats[seat] = None
+            if not table.clients():
+                table.cancel_timer()
+                del self.tables[table.id]
+            else:
+                self._send_table(table)
+            return
+        # In a game: a house bot takes the seat over so the game can finish and be recorded.
+        slot.client = None
+        slot.bot = self._bot(table.rules)
+        assert table.match is not None
+        table.match.note("left", player=seat, name=slot.name, replaced_by="house bot")
+        log.info("%s left table %s; a house bot plays seat %d", slot.name, table.id, seat)
+        self._send_table(table)
+        if table.state.current_player() == seat:
+            table.cancel_timer()
+            self._prompt(table)
+
+    # -- games -------------------------------------------------------------------------------
+    def _begin(self, table: Table) -> None:
+        table.cancel_timer()
+        rules = table.rules
+        seats = [Seat(s.name, s.kind) for s in table.seats if s is not None]
+        try:
+            table.match = Match(
+                game="tiles",
+                table_id=table.id,
+                state=new_game(rules, self.settings.max_rounds),
+                seats=seats,
+                seed=self.rng.randint(0, 2**63 - 1),
+                codec=table.codec,
+                meta={
+                    "rules": dict(rules.data),
+                    "rules_name": rules.name,
+                    "rules_key": table.key,
+                    "max_rounds": self.settings.max_rounds,
+                },
+            )
+        except Exception:
+            log.exception("table %s could not start", table.id)
+            for _, client in table.clients():
+                self._error(client, "INTERNAL", "the game could not be set up")
+                client.table, client.seat = None, -1
+                client.conn.phase = "lobby"
+            del self.tables[table.id]
+            return
+        table.status = "playing"
+        self.stats.games_started += 1
+        state = table.state
+        for seat, client in table.clients():
+            client.send(
+                {
+                    "type": "started",
+                    "table": table.id,
+                    "seat": seat,
+                    "rules_name": rules.name,
+                    "seats": table.seats_json(),
+                    "view": state.view(seat),
+                }
+            )
+        self._emit(
+            table,
+            "game_started",
+            rules=rules.name,
+            players=table.names(),
+            seats=table.seats_json(),
+            label=f"{rules.name}: " + ", ".join(table.names()),
+            view=state.view(None),
+        )
+        log.info("table %s started: %s, %s", table.id, rules.name, ", ".join(table.names()))
+        self._prompt(table)
+
+    def _prompt(self, table: Table) -> None:
+        """Ask whoever is to act (or finish the game)."""
+        if table.status != "playing":
+            return
+        state = table.state
+        if state.is_terminal():
+            self._finish(table)
+            return
+        seat = state.current_player()
+        slot = table.seats[seat]
+        assert slot is not None
+        token = len(table.match.log) if table.match else 0
+        table.cancel_timer()
+        if slot.client is not None:
+            slot.client.send(self._your_turn(table, seat))
+            if self.settings.turn_timeout > 0:
+                table.timer = self.clock.call_later(
+                    self.settings.turn_timeout,
+                    lambda: self._guarded(table, self._timed_out, table, seat, token),
+                )
+        else:
+            table.timer = self.clock.call_later(
+                self.settings.bot_delay,
+                lambda: self._guarded(table, self._bot_turn, table, seat, token),
+            )
+
+    def _guarded(self, table: Table, fn: Callable[..., None], *args: Any) -> None:
+        """Run a timer callback; a bug ends that table (recorded as aborted), not the server."""
+        try:
+            fn(*args)
+        except Exception:
+            log.exception("internal error at table %s; aborting that game", table.id)
+            try:
+                self._finish(table, "aborted")
+            except Exception:
+                log.exception("table %s could not be closed cleanly", table.id)
+                self.tables.pop(table.id, None)
+
+    def _your_turn(self, table: Table, seat: int) -> dict[str, Any]:
+        state = table.state
+        return {
+            "type": "your_turn",
+            "table": table.id,
+            "seat": seat,
+            "action": state.current_action(),
+            "actions": [table.codec.encode(a) for a in state.legal_actions()],
+            "view": state.view(seat),
+            "timeout": self.settings.turn_timeout,
+        }
+
+    def _still(self, table: Table, seat: int, token: int) -> bool:
+        return (
+            table.status == "playing"
+            and table.match is not None
+            and len(table.match.log) == token
+            and table.state.current_player() == seat
+        )
+
+    def _bot_turn(self, table: Table, seat: int, token: int) -> None:
+        table.timer = None
+        if not self._still(table, seat, token):
+            return
+        slot = table.seats[seat]
+        assert slot is not None and slot.bot is not None
+        state = table.state
+        actions = [table.codec.encode(a) for a in state.legal_actions()]
+        view = state.view(seat)
+        # A goal bot may think for ~0.2 s: do it off the event loop, which every server of
+        # `herna serve` shares (Mia's 250 ms windows included).
+        future = asyncio.get_running_loop().run_in_executor(None, slot.bot.choose, view, actions)
+
+        def decided(done: asyncio.Future[Any]) -> None:
+            if not self._still(table, seat, token):
+                return
+            try:
+                choice = dict(done.result())
+            except Exception:
+                log.exception("house bot at table %s failed; playing at random", table.id)
+                choice = self.rng.choice(actions)
+            self._play(table, seat, choice)
+
+        future.add_done_callback(decided)
+
+    def _timed_out(self, table: Table, seat: int, token: int) -> None:
+        table.timer = None
+        if not self._still(table, seat, token):
+            return
+        self.stats.timeouts += 1
+        slot = table.seats[seat]
+        assert slot is not None and table.match is not None
+        state = table.state
+        choice = table.codec.encode(self.rng.choice(list(state.legal_actions())))
+        table.match.note("timeout", player=seat, name=slot.name)
+        if slot.client is not None:
+            self._error(
+                slot.client,
+                "TIMEOUT",
+                f"no action within "
+                f"{self.settings.turn_timeout:g} s; a random legal action was played",
+                action=choice,
+            )
+        self._play(table, seat, choice)
+
+    def _act(self, client: Client, msg: proto.Act) -> None:
+        table, seat = client.table, client.seat
+        if table is None or table.status != "playing":
+            self._error(client, "WRONG_PHASE", "no game in progress", msg.id)
+            return
+        try:
+            action = table.codec.decode_player_action(msg.action)
+        except ValueError as exc:
+            self.stats.illegal += 1
+            self._error(client, "BAD_ACTION", str(exc), msg.id)
+            return
+        self._play(table, seat, msg.action, action, client, msg.id)
+
+    def _play(
+        self,
+        table: Table,
+        seat: int,
+        wire: dict[str, Any],
+        action: PlayerAction | None = None,
+        client: Client | None = None,
+        request_id: Any = None,
+    ) -> None:
+        assert table.match is not None
+        try:
+            if action is None:
+                action = table.codec.decode_player_action(wire)
+            table.match.act(seat, action)
+        except (IllegalAction, ValueError) as exc:
+            self.stats.illegal += 1
+            if client is not None:
+                code = exc.code if isinstance(exc, IllegalAction) else "BAD_ACTION"
+                reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
+                self._error(client, code, reason, request_id)
+            else:
+                log.error("table %s: server-side action %s refused: %s", table.id, wire, exc)
+            return
+        self.stats.actions += 1
+        table.cancel_timer()
+        state = table.state
+        names = table.names()
+        label = describe(state.happened, names)
+        wire = table.codec.encode(action)
+        for other, c in table.clients():
+            c.send(
+                {
+                    "type": "state",
+                    "table": table.id,
+                    "view": state.view(other),
+                    "last": {"player": seat, "name": names[seat], "action": wire},
+                    "events": label,
+                }
+            )
+        self._emit(
+            table,
+            "action",
+            player=seat,
+            name=names[seat],
+            players=names,
+            action=wire,
+            label=label,
+            view=state.view(None),
+        )
+        self._prompt(table)
+
+    def _state_request(self, client: Client, msg: proto.GetState) -> None:
+        table = client.table
+        reply: dict[str, Any] = {"type": "state", "table": table.id if table else None}
+        if msg.id is not None:
+            reply["id"] = msg.id
+        if table is None:
+            reply["view"] = None
+        elif table.status != "playing":
+            reply["seats"] = table.seats_json()
+            reply["view"] = None
+        else:
+            reply["view"] = table.state.view(client.seat)
+        client.send(reply)
+        if (
+            table is not None
+            and table.status == "playing"
+            and table.state.current_player() == client.seat
+        ):
+            client.send(self._your_turn(table, client.seat))  # the turn clock keeps running
+
+    def _finish(self, table: Table, status: str = "finished") -> None:
+        if table.status != "playing":
+            return
+        table.status = "over"
+        table.cancel_timer()
+        assert table.match is not None
+        state = table.state
+        names = table.names()
+        outcome = state.outcome()
+        result: dict[str, Any] = outcome.to_json() if outcome else {"reason": status}
+        result["winner_names"] = [names[w] for w in (outcome.winners if outcome else ())]
+        if self.records is not None:
+            try:
+                self.records.submit(table.match.record(status))
+            except Exception:  # the game is over either way; keep serving the others
+                log.exception("table %s: the record could not be submitted", table.id)
+        if status == "finished":
+            self.stats.games_finished += 1
+        else:
+            self.stats.games_aborted += 1
+        for seat, client in table.clients():
+            client.send(
+                {"type": "game_over", "table": table.id, "result": result, "view": state.view(seat)}
+            )
+            client.table, client.seat = None, -1
+        self._emit(
+            table,
+            "game_over",
+            result=result,
+            players=names,
+            status=status,
+            label=f"game over: {result.get('reason', status)}",
+            view=state.view(None),
+        )
+        log.info(
+            "table %s over: %s; winners %s",
+            table.id,
+            result.get("reason"),
+            ", ".join(result["winner_names"]) or "none",
+        )
+        self.tables.pop(table.id, None)
+        if table.showcase and not self.closing:
+            self._showcase_timer = self.clock.call_later(
+                self.settings.showcase_pause, self.start_showcase
+            )
+
+    def _emit(self, table: Table, kind: str, **data: Any) -> None:
+        self.bus.emit("tiles", table.id, kind, **data)
+
+    # -- the showcase ------------------------------------------------------------------------
+    def start_showcase(self) -> None:
+        """A table of house bots playing the shipped rules files in turn (for spectators)."""
+        self._showcase_timer = None
+        if self.closing:
+            return
+        names = sorted(shipped_rules())
+        if not names:
+            return
+        name = names[self._showcase_next % len(names)]
+        self._showcase_next += 1
+        rules = self.shipped(name)
+        assert rules is not None
+        table = self._new_table(rules, showcase=True)
+        self._fill_with_bots(table)
+        self._begin(table)
+
+    # -- the hall ----------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        tables = []
+        for table in self.tables.values():
+            entry: dict[str, Any] = {
+                "table": table.id,
+                "rules": table.rules.name,
+                "status": table.status,
+                "showcase": table.showcase,
+                "seats": table.seats_json(),
+            }
+            if table.status == "playing":
+                entry["turn"] = table.state.turn
+            tables.append(entry)
+        return {
+            "tables": tables,
+            "connections": len(self._clients),
+            "stats": dict(vars(self.stats)),
+        }
+
+    def shutdown(self) -> None:
+        """Stop: abort games in progress (recorded as aborted) and close every connection."""
+        self.closing = True
+        if self._showcase_timer is not None:
+            self._showcase_timer.cancel()
+        for table in list(self.tables.values()):
+            table.cancel_timer()
+            if table.status == "playing":
+                self._finish(table, "aborted")
+        self.tables.clear()
+        for client in list(self._clients):
+            client.peer.close()
+        self._clients.clear()
+
+
+# -- the TCP transport --------------------------------------------------------------------------
+class _TcpPeer(asyncio.Protocol):
+    def __init__(self, hub: TilesHub) -> None:
+        self.hub = hub
+        self.transport: asyncio.Transport | None = None
+        self.client: Client | None = None
+        self.address = "?"
+
+    def describe(self) -> str:
+        return self.address
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        if isinstance(peer, tuple) and len(peer) >= 2:
+            self.address = f"{peer[0]}:{peer[1]}"
+        self.client = self.hub.connect(self)
+
+    def data_received(self, data: bytes) -> None:
+        if self.client is None:
+            return
+        try:
+            self.hub.receive(self.client, data)
+        except Exception:
+            # A bug in Herna, not the peer's fault: keep the server (and other tables) up.
+            log.exception("internal error handling %s; closing that connection", self.address)
+            self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.client is not None:
+            try:
+                self.hub.disconnect(self.client)
+            except Exception:
+                log.exception("internal error after %s disconnected", self.address)
+
+    def send(self, data: bytes) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        transport.write(data)
+        if transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+            log.info("%s does not read; cutting it off", self.address)
+            transport.abort()
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
+
+
+# -- the service --------------------------------------------------------------------------------
+class TilesService:
+    game = "tiles"
+    protocol = "Herna tiles JSON lines over TCP (herna-tiles/1)"
+    doc = "docs/protocols/tiles.md"
+
+    def __init__(self, hub: TilesHub, server: asyncio.Server, host: str) -> None:
+        self.hub = hub
+        self.server = server
+        self.host = host
+
+    @property
+    def port(self) -> int:
+        sockets = self.server.sockets
+        return int(sockets[0].getsockname()[1]) if sockets else 0
+
+    def endpoints(self) -> list[str]:
+        return [f"tcp://{self.host}:{self.port}"]
+
+    def snapshot(self) -> dict[str, Any]:
+        snap = self.hub.snapshot()
+        snap["endpoints"] = self.endpoints()
+        return snap
+
+    async def stop(self) -> None:
+        self.server.close()
+        self.hub.shutdown()
+        await self.server.wait_closed()
+
+
+async def serve(
+    hall: Hall,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    settings: TilesSettings | None = None,
+) -> TilesService:
+    """Start the server on ``host:port`` (0 = any free port); used by the plugin and tests."""
+    settings = settings or TilesSettings()
+    hub = TilesHub(hall.bus, hall.records, hall.clock, settings)
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(lambda: _TcpPeer(hub), host, port, backlog=1024)
+    if settings.house_bots and settings.showcase:
+        hub.start_showcase()
+    return TilesService(hub, server, host)
+
+
+def add_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--tiles-port", type=int, help=f"TCP port (default {DEFAULT_PORT})")
+    group.add_argument(
+        "--tiles-turn-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="time a player has to act before a random legal action is played "
+        f"for it (default {DEFAULT_TURN_TIMEOUT:g}; 0 = wait forever)",
+    )
+    group.add_argument(
+        "--tiles-lobby-wait",
+        type=float,
+        metavar="SECONDS",
+        help="time a table waits for more players before house bots take the "
+        f"empty seats (default {DEFAULT_LOBBY_WAIT:g}; 0 = only on 'start')",
+    )
+    group.add_argument(
+        "--tiles-bot-delay",
+        type=float,
+        metavar="SECONDS",
+        help=f"house bots' pause before each action (default {DEFAULT_BOT_DELAY:g})",
+    )
+    group.add_argument(
+        "--tiles-bot-strategy",
+        choices=STRATEGIES,
+        help=f"how house bots play (default {DEFAULT_HOUSE_STRATEGY})",
+    )
+    group.add_argument(
+        "--tiles-max-rounds",
+        type=int,
+        metavar="N",
+        help=f"rounds after which a game is a draw (default {DEFAULT_MAX_ROUNDS})",
+    )
+    group.add_argument(
+        "--tiles-no-showcase",
+        action="store_true",
+        default=None,
+        help="no house-bot table playing the shipped rules files in turn",
+    )
+    group.add_argument("--tiles-seed", type=int, help="seed for game seeds (default: random)")
+
+
+async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> TilesService:
+    host = str(getattr(args, "host", None) or "127.0.0.1")
+    port = int(option(args, config, "tiles_port", DEFAULT_PORT))
+    seed = option(args, config, "tiles_seed", None)
+    house = not bool(getattr(args, "no_house_bots", False))
+    settings = TilesSettings(
+        house_bots=house,
+        house_strategy=str(option(args, config, "tiles_bot_strategy", DEFAULT_HOUSE_STRATEGY)),
+        bot_delay=float(option(args, config, "tiles_bot_delay", DEFAULT_BOT_DELAY)),
+        turn_timeout=float(option(args, config, "tiles_turn_timeout", DEFAULT_TURN_TIMEOUT)),
+        lobby_wait=float(option(args, config, "tiles_lobby_wait", DEFAULT_LOBBY_WAIT)),
+        max_rounds=int(option(args, config, "tiles_max_rounds", DEFAULT_MAX_ROUNDS)),
+        showcase=house and not bool(option(args, config, "tiles_no_showcase", False)),
+        seed=None if seed is None else int(seed),
+    )
+    return await serve(hall, host, port, settings)
+
+
+PLUGIN = ServerPlugin(
+    name="tiles",
+    help="tile/path games from rules.json (seed 004), Herna JSON lines over TCP",
+    add_arguments=add_arguments,
+    start=start,
+)

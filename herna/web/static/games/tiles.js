@@ -1,0 +1,312 @@
+/* Tile/path game renderer for the Herna web hall (no build step, no external scripts).
+ *
+ * Draws the spectator view of herna/games/tiles/engine.py (TilesState.view(None)), as carried by
+ * the tile server's events (data.view) and by the replays (herna/games/tiles/replay.py):
+ *   view.width, view.height, view.paths_on_tile_side (n)
+ *   view.board[y][x]   null (empty cell) | {face_down: true} | {id, kind, rotation,
+ *                      connections: ["U0,R0", ...] (already turned), items: {name: count},
+ *                      store: {name: count}, effects: ["skip 1", ...], movement_ending,
+ *                      can_turn_around}
+ *   view.players[]     {seat, x, y, side, index, heading, eliminated, skip, items, hand_count,
+ *                      goals: [{goal | null, hidden, done}], goals_done}
+ *   view.pile          {count, known: [tile, ...]} (top first)
+ *   view.turn          {number, player, action, to_act, roll}; view.outcome {winners, reason}
+ * Path points are numbered clockwise around a tile: U0 is the leftmost point of the top side,
+ * R0 the topmost of the right side, D0 the rightmost of the bottom, L0 the lowest of the left.
+ */
+"use strict";
+
+(function () {
+  window.HernaGames = window.HernaGames || {};
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const SIDES = "URDL";
+  const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+                   "#e377c2", "#8c564b", "#bcbd22", "#7f7f7f"];
+  const EFFECT_ICONS = { move: "⇥", eliminate: "☠", collect: "⌂", send: "✉", return: "↺",
+                         skip: "‖" };
+
+  function el(tag, attrs, ...children) {
+    if (window.Herna && window.Herna.el) return window.Herna.el(tag, attrs, ...children);
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else node.setAttribute(k, String(v));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined) continue;
+      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function addStyles() {
+    if (document.getElementById("herna-tiles-style")) return;
+    const style = document.createElement("style");
+    style.id = "herna-tiles-style";
+    style.textContent = `
+      .tiles { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+      .tiles svg.tiles-board { max-width: 100%; height: auto; background: #efe6d2;
+        border: 1px solid #b9a98a; border-radius: 4px; }
+      .tiles-side { min-width: 14rem; flex: 1; font-size: .9rem; }
+      .tiles-side h4 { margin: .2rem 0 .4rem; }
+      .tiles-player { border-left: 6px solid; padding: .15rem .4rem; margin: .2rem 0; }
+      .tiles-player.out { opacity: .5; text-decoration: line-through; }
+      .tiles-player.to-act { font-weight: 600; }
+      .tiles-goal { display: inline-block; border: 1px solid #b9a98a; border-radius: 3px;
+        padding: 0 .25rem; margin: .1rem .15rem 0 0; font-size: .8rem; }
+      .tiles-goal.done { text-decoration: line-through; opacity: .6; }
+      .tiles-label { font-style: italic; margin: .3rem 0; }
+      .tiles-outcome { font-weight: 600; color: #a12; }
+    `;
+    document.head.appendChild(style);
+  }
+
+  /* Position of point `p` on a unit tile. */
+  function pointXY(p, n) {
+    const side = Math.floor(p / n);
+    const f = ((p % n) + 1) / (n + 1);
+    if (side === 0) return [f, 0];
+    if (side === 1) return [1, f];
+    if (side === 2) return [1 - f, 1];
+    return [0, 1 - f];
+  }
+
+  const INWARD = [[0, 1], [-1, 0], [0, -1], [1, 0]];
+
+  function parsePoint(text, n) {
+    return SIDES.indexOf(text[0]) * n + Number(text.slice(1));
+  }
+
+  function pathD(points, n, size, x0, y0) {
+    const at = (u, v) => `${(x0 + u * size).toFixed(1)} ${(y0 + v * size).toFixed(1)}`;
+    if (points.length === 1) {
+      const [u, v] = pointXY(points[0], n);
+      const [du, dv] = INWARD[Math.floor(points[0] / n)];
+      return `M ${at(u, v)} L ${at(u + du * 0.3, v + dv * 0.3)}`;
+    }
+    if (points.length === 2) {
+      const [a, b] = points;
+      const [u1, v1] = pointXY(a, n);
+      const [u2, v2] = pointXY(b, n);
+      const [d1u, d1v] = INWARD[Math.floor(a / n)];
+      const [d2u, d2v] = INWARD[Math.floor(b / n)];
+      const k = 0.38;
+      return `M ${at(u1, v1)} C ${at(u1 + d1u * k, v1 + d1v * k)} ` +
+        `${at(u2 + d2u * k, v2 + d2v * k)} ${at(u2, v2)}`;
+    }
+    const cu = points.reduce((s, p) => s + pointXY(p, n)[0], 0) / points.length;
+    const cv = points.reduce((s, p) => s + pointXY(p, n)[1], 0) / points.length;
+    return points.map((p) => {
+      const [u, v] = pointXY(p, n);
+      const [du, dv] = INWARD[Math.floor(p / n)];
+      return `M ${at(u, v)} Q ${at(u + du * 0.3, v + dv * 0.3)} ${at(cu, cv)}`;
+    }).join(" ");
+  }
+
+  function tileGroup(tile, n, size, x0, y0, showBadges) {
+    const g = svg("g", { class: "tiles-tile" });
+    if (tile === null) {
+      g.appendChild(svg("rect", { x: x0 + 2, y: y0 + 2, width: size - 4, height: size - 4,
+        fill: "none", stroke: "#c9bda4", "stroke-dasharray": "4 3" }));
+      return g;
+    }
+    if (tile.face_down) {
+      g.appendChild(svg("rect", { x: x0 + 1, y: y0 + 1, width: size - 2, height: size - 2,
+        rx: 3, fill: "url(#tiles-back)", stroke: "#6b5d45" },
+        svg("title", {}, "face-down tile")));
+      return g;
+    }
+    const ending = tile.movement_ending;
+    g.appendChild(svg("rect", { x: x0 + 1, y: y0 + 1, width: size - 2, height: size - 2, rx: 3,
+      fill: "#f8f1df", stroke: ending ? "#b22" : "#8a7a5c", "stroke-width": ending ? 3 : 1 }));
+    for (const conn of tile.connections || []) {
+      const points = conn.split(",").map((t) => parsePoint(t, n));
+      const d = pathD(points, n, size, x0, y0);
+      g.appendChild(svg("path", { d, fill: "none", stroke: "#6b4f2f",
+        "stroke-width": Math.max(3, size * 0.16 / n), "stroke-linecap": "round" }));
+      g.appendChild(svg("path", { d, fill: "none", stroke: "#d9b77e",
+        "stroke-width": Math.max(1.5, size * 0.09 / n), "stroke-linecap": "round" }));
+    }
+    if (!showBadges) return g;
+    const items = Object.entries(tile.items || {});
+    items.forEach(([name, count], i) => {
+      const cx = x0 + size * 0.8 - i * size * 0.2;
+      const cy = y0 + size * 0.2;
+      g.appendChild(svg("g", {},
+        svg("circle", { cx, cy, r: size * 0.11, fill: "#f2c94c", stroke: "#8a6d12" }),
+        svg("text", { x: cx, y: cy + size * 0.045, "text-anchor": "middle",
+          "font-size": size * 0.13, "font-weight": 700 },
+          (name[0] || "?").toUpperCase() + (count > 1 ? count : "")),
+        svg("title", {}, `${name}${count > 1 ? " ×" + count : ""}`)));
+    });
+    const store = Object.entries(tile.store || {});
+    if (store.length) {
+      g.appendChild(svg("text", { x: x0 + size - 4, y: y0 + size - 5, "text-anchor": "end",
+        "font-size": size * 0.16, fill: "#225" },
+        "$" + store.reduce((s, [, c]) => s + c, 0),
+        svg("title", {}, "store: " + store.map(([k, c]) => `${c} ${k}`).join(", "))));
+    }
+    (tile.effects || []).forEach((effect, i) => {
+      const icon = EFFECT_ICONS[effect.split(" ")[0]] || "!";
+      g.appendChild(svg("text", { x: x0 + 4 + i * size * 0.2, y: y0 + size - 5,
+        "font-size": size * 0.2 }, icon, svg("title", {}, effect)));
+    });
+    if (tile.can_turn_around) {
+      g.appendChild(svg("text", { x: x0 + 4, y: y0 + size * 0.22, "font-size": size * 0.18 },
+        "↻", svg("title", {}, "players may turn around here")));
+    }
+    return g;
+  }
+
+  function playerMark(p, n, size, names) {
+    const point = SIDES.indexOf(p.side) * n + Number(p.index);
+    let [u, v] = pointXY(point, n);
+    const [du, dv] = INWARD[Math.floor(point / n)];
+    u += du * 0.17;
+    v += dv * 0.17;
+    const cx = p.x * size + u * size;
+    const cy = p.y * size + v * size;
+    const colour = COLOURS[p.seat % COLOURS.length];
+    const name = names && names[p.seat] ? names[p.seat] : `player ${p.seat}`;
+    return svg("g", { class: "tiles-player-mark" },
+      svg("circle", { cx, cy, r: Math.max(5, size * 0.14), fill: colour, stroke: "#fff",
+        "stroke-width": 2 }),
+      svg("text", { x: cx, y: cy + size * 0.06, "text-anchor": "middle",
+        "font-size": Math.max(8, size * 0.16), fill: "#fff", "font-weight": 700 }, p.seat),
+      svg("title", {}, `${name} at (${p.x}, ${p.y}) ${p.side}${p.index}, heading ${p.heading}`));
+  }
+
+  function pushArrows(view, size, margin) {
+    const g = svg("g", { class: "tiles-arrows", fill: "#b9a98a" });
+    const w = view.width, h = view.height;
+    const rows = new Set(view.unpushable_rows || []);
+    const cols = new Set(view.unpushable_columns || []);
+    if (!(view.turn_structure || []).includes("push")) return g;
+    const tri = (x, y, dx, dy) => {
+      const s = margin * 0.35;
+      const pts = [[x + dx * s, y + dy * s], [x - dy * s * 0.8, y + dx * s * 0.8],
+                   [x + dy * s * 0.8, y - dx * s * 0.8]];
+      return svg("polygon", { points: pts.map((p) => p.join(",")).join(" ") });
+    };
+    for (let y = 0; y < h; y++) {
+      if (rows.has(y)) continue;
+      const cy = margin + y * size + size / 2;
+      g.appendChild(tri(margin * 0.5, cy, 1, 0));
+      g.appendChild(tri(margin * 1.5 + w * size, cy, -1, 0));
+    }
+    for (let x = 0; x < w; x++) {
+      if (cols.has(x)) continue;
+      const cx = margin + x * size + size / 2;
+      g.appendChild(tri(cx, margin * 0.5, 0, 1));
+      g.appendChild(tri(cx, margin * 1.5 + h * size, 0, -1));
+    }
+    return g;
+  }
+
+  function boardSvg(view, names) {
+    const n = view.paths_on_tile_side || 1;
+    const w = view.width, h = view.height;
+    const size = Math.max(28, Math.min(72, Math.floor(640 / Math.max(w, h))));
+    const margin = Math.round(size * 0.45);
+    const root = svg("svg", { class: "tiles-board", xmlns: SVGNS,
+      viewBox: `0 0 ${w * size + 2 * margin} ${h * size + 2 * margin}`,
+      width: w * size + 2 * margin, height: h * size + 2 * margin, role: "img",
+      "aria-label": `tile board ${w} by ${h}` });
+    root.appendChild(svg("defs", {},
+      svg("pattern", { id: "tiles-back", width: 8, height: 8, patternUnits: "userSpaceOnUse",
+        patternTransform: "rotate(45)" },
+        svg("rect", { width: 8, height: 8, fill: "#8d7b5a" }),
+        svg("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#a8966f", "stroke-width": 4 }))));
+    root.appendChild(pushArrows(view, size, margin));
+    const board = svg("g", { transform: `translate(${margin} ${margin})` });
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        board.appendChild(tileGroup(view.board[y][x], n, size, x * size, y * size, true));
+      }
+    }
+    for (const p of view.players || []) {
+      if (!p.eliminated) board.appendChild(playerMark(p, n, size, names));
+    }
+    root.appendChild(board);
+    return root;
+  }
+
+  function tileThumb(tile, n) {
+    const size = 48;
+    return svg("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}` },
+      tileGroup(tile, n, size, 0, 0, true));
+  }
+
+  function namesOf(view, event) {
+    const data = (event && event.data) || {};
+    if (Array.isArray(data.players)) return data.players;
+    if (Array.isArray(view.names)) return view.names;
+    return null;
+  }
+
+  function sidePanel(view, event, names) {
+    const n = view.paths_on_tile_side || 1;
+    const turn = view.turn || {};
+    const side = el("div", { class: "tiles-side" });
+    side.appendChild(el("h4", {}, `${view.rules || "tiles"} · turn ${turn.number || 0}`
+      + (turn.action ? ` · ${turn.action}` : "")
+      + (turn.roll !== null && turn.roll !== undefined ? ` · rolled ${turn.roll}` : "")));
+    const label = event && event.data && event.data.label;
+    if (label) side.appendChild(el("div", { class: "tiles-label" }, label));
+    if (view.outcome) {
+      const winners = (view.outcome.winners || []).map((s) => (names && names[s]) || `player ${s}`);
+      side.appendChild(el("div", { class: "tiles-outcome" },
+        `Game over: ${view.outcome.reason}. ` +
+        (winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}` : "No winner.")));
+    }
+    for (const p of view.players || []) {
+      const colour = COLOURS[p.seat % COLOURS.length];
+      const name = (names && names[p.seat]) || `player ${p.seat}`;
+      const bits = [];
+      if (p.eliminated) bits.push("eliminated");
+      else bits.push(`(${p.x}, ${p.y}) ${p.side}${p.index}`);
+      const items = Object.entries(p.items || {});
+      if (items.length) bits.push("holds " + items.map(([k, c]) => `${c} ${k}`).join(", "));
+      if (p.skip) bits.push(`misses ${p.skip} turn(s)`);
+      if (p.hand_count) bits.push(`${p.hand_count} tile(s) in hand`);
+      const goals = (p.goals || []).map((g) => el("span",
+        { class: "tiles-goal" + (g.done ? " done" : "") }, g.hidden ? "?" : g.goal));
+      const cls = "tiles-player" + (p.eliminated ? " out" : "") +
+        (turn.to_act === p.seat ? " to-act" : "");
+      side.appendChild(el("div", { class: cls, style: `border-color: ${colour}` },
+        el("div", {}, `${turn.to_act === p.seat ? "▶ " : ""}${p.seat} ${name} — ${bits.join("; ")}`),
+        goals.length ? el("div", {}, goals) : null));
+    }
+    const pile = view.pile || {};
+    const top = (pile.known || [])[0];
+    side.appendChild(el("div", {}, `Pile: ${pile.count || 0} tile(s)`,
+      top ? el("div", {}, "top: ", tileThumb(top, n)) : null));
+    return side;
+  }
+
+  window.HernaGames.tiles = {
+    render(container, view, event) {
+      addStyles();
+      if (!view || !view.board) {
+        container.replaceChildren(el("pre", { class: "json" }, JSON.stringify(view, null, 2)));
+        return;
+      }
+      const names = namesOf(view, event);
+      container.replaceChildren(el("div", { class: "tiles" },
+        boardSvg(view, names), sidePanel(view, event, names)));
+    },
+  };
+})();

@@ -1,0 +1,141 @@
+"""herna rules check|show, herna play tiles (local and online), herna bot tiles."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from herna.cli import main
+from herna.cli.tiles import play_local, play_online
+from herna.games.tiles.rules import load_rules_file, shipped_rules
+from herna.hall.hall import Hall
+from herna.hall.records import RecordStore
+from herna.servers.tiles import TilesSettings, serve
+
+
+def test_rules_check_valid_and_invalid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "check", "labyrinth", str(shipped_rules()["tsuro"])]) == 0
+    out = capsys.readouterr().out
+    assert out.count("valid (0 error(s), 0 warning(s))") == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        json.dumps(
+            {
+                "turn_structure": ["jump"],
+                "board": {"width": 2, "height": 1},
+                "tiles": [{"connections": ["U3"]}],
+                "players": [
+                    {
+                        "starting_x": 5,
+                        "starting_y": 0,
+                        "starting_side": "L",
+                        "starting_path_index": 0,
+                    }
+                ],
+                "fill_unspecified_files": True,
+            }
+        )
+    )
+    assert main(["rules", "check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad}: error: turn_structure[0]: expected one of move" in out
+    assert f"{bad}: error: tiles[0].connections[0]: point U3" in out
+    assert f"{bad}: error: players[0].starting_x: column 5 is off the board" in out
+    assert "warning: fill_unspecified_files: deprecated spelling" in out
+    assert out.strip().endswith("invalid (3 error(s), 1 warning(s))")
+    assert main(["rules", "check", "--json", str(bad)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["valid"] is False and len(report["problems"]) == 4
+    assert main(["rules", "check", str(tmp_path / "nope.json")]) == 1
+
+
+def test_rules_check_strict_fails_on_warnings(tmp_path: Path) -> None:
+    data = json.loads(shipped_rules()["labyrinth"].read_text())
+    data["fill_unspecified_files"] = data.pop("fill_unspecified_tiles")
+    path = tmp_path / "alias.json"
+    path.write_text(json.dumps(data))
+    assert main(["rules", "check", str(path)]) == 0
+    assert main(["rules", "check", "--strict", str(path)]) == 1
+
+
+def test_rules_show_draws_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "show", "labyrinth", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("labyrinth: 7x7 board, 50 tiles, 4 players")
+    assert "push: the pushed-out tile goes to the pile" in out
+    assert "┼" in out or "┬" in out or "├" in out
+    assert "Pile: 1 tile(s); top:" in out
+    assert main(["rules", "show", "tsuro", "--seat", "1"]) == 0
+    assert "3 tile(s) in hand" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rules", "check", "--help"],
+        ["rules", "show", "--help"],
+        ["play", "tiles", "--help"],
+        ["bot", "tiles", "--help"],
+    ],
+)
+def test_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 0
+    assert "labyrinth" in capsys.readouterr().out
+
+
+def test_play_local_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
+    rules = load_rules_file(shipped_rules()["tsuro"])
+    answers = iter(["bogus", "999", "1"] + ["1"] * 200)
+    assert play_local(rules, 0, "random", seed=3, ask=lambda _: next(answers)) == 0
+    out = capsys.readouterr().out
+    assert "type a number from 1 to" in out and "Game over:" in out
+
+
+def test_play_local_quit(capsys: pytest.CaptureFixture[str]) -> None:
+    rules = load_rules_file(shipped_rules()["labyrinth"])
+    assert play_local(rules, 1, "random", seed=1, ask=lambda _: "q") == 0
+    assert "Your turn: push" in capsys.readouterr().out
+
+
+async def test_play_online_and_bot_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'cli.db'}"))
+    settings = TilesSettings(bot_delay=0.0, showcase=False, lobby_wait=0.0, max_rounds=20)
+    service = await serve(hall, port=0, settings=settings)
+    hall.add(service)
+    try:
+        rules = json.loads(shipped_rules()["tsuro"].read_text())
+        code = await play_online("127.0.0.1", service.port, "ann", rules, False, ask=lambda _: "1")
+        assert code == 0
+        out = capsys.readouterr().out
+        assert "Table t1, seat 0 (custom)." in out and "Game over:" in out
+        code = await asyncio.to_thread(
+            main,
+            [
+                "bot",
+                "tiles",
+                "--strategy",
+                "random",
+                "--rules",
+                "tsuro",
+                "--port",
+                str(service.port),
+                "--games",
+                "2",
+                "--name",
+                "robo",
+            ],
+        )
+        assert code == 0
+        assert "robo: 2 game(s)" in capsys.readouterr().out
+        code = await asyncio.to_thread(main, ["bot", "tiles", "--port", "1", "--rules", "tsuro"])
+        assert code == 1
+    finally:
+        await hall.stop()
+        hall.records.close()

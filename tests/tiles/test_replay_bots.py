@@ -1,0 +1,198 @@
+"""Replays from records, the bots, the text renderer and the browser renderer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herna.core.game import CHANCE
+from herna.core.rng import SeededRng
+from herna.games.tiles.actions import TilesCodec
+from herna.games.tiles.bots import GoalBot, make_bot
+from herna.games.tiles.engine import new_game
+from herna.games.tiles.render import describe_action, render_board, render_legend, tile_lines
+from herna.games.tiles.replay import replay_steps
+from herna.games.tiles.rules import load_rules_file, shipped_rules
+from herna.hall.match import Match, Seat
+from herna.hall.records import StoredMatch, utcnow
+
+WEB = Path(__file__).resolve().parents[2] / "herna" / "web" / "static"
+
+
+def bot_match(name: str, strategies: list[str], seed: int, max_rounds: int = 60) -> Match[Any]:
+    rules = load_rules_file(shipped_rules()[name])
+    codec = TilesCodec(rules.n)
+    match: Match[Any] = Match(
+        "tiles",
+        "t1",
+        new_game(rules, max_rounds),
+        [Seat(f"p{i}", "bot") for i in range(len(rules.players))],
+        seed,
+        codec,
+        meta={"rules": dict(rules.data), "rules_name": name, "max_rounds": max_rounds},
+    )
+    bots = [
+        make_bot(strategies[i % len(strategies)], rules, seed + i)
+        for i in range(len(rules.players))
+    ]
+    while not match.state.is_terminal():
+        seat = match.state.current_player()
+        actions = [codec.encode(a) for a in match.state.legal_actions()]
+        choice = bots[seat].choose(match.state.view(seat), actions)
+        match.act(seat, codec.decode(dict(choice)))
+    return match
+
+
+def stored(match: Match[Any]) -> StoredMatch:
+    record = match.record()
+    return StoredMatch(
+        1,
+        record.game,
+        record.table_id,
+        record.seed,
+        record.status,
+        utcnow(),
+        utcnow(),
+        record.result,
+        record.meta,
+        tuple(record.players),
+        tuple(record.events),
+    )
+
+
+@pytest.mark.parametrize("name", sorted(shipped_rules()))
+def test_records_replay_step_by_step(name: str) -> None:
+    match = bot_match(name, ["random"], seed=5)
+    steps = replay_steps(stored(match))
+    actions = sum(1 for kind, data in match.log if kind == "action" and data["player"] != CHANCE)
+    assert len(steps) == actions + 1
+    assert steps[0]["label"] == "setup"
+    final = steps[-1]["view"]
+    assert final["names"] == [f"p{i}" for i in range(len(match.seats))]
+    final.pop("names")
+    assert final == match.state.view(None)
+    assert final["outcome"] is not None and "game over" in steps[-1]["label"]
+    for step in steps[1:]:
+        assert step["label"].startswith("p") or step["label"].startswith("a tile")
+        json.dumps(step)
+
+
+def test_a_broken_record_gives_a_readable_step() -> None:
+    match = bot_match("tsuro", ["random"], seed=1)
+    record = stored(match)
+    broken = StoredMatch(**{**record.__dict__, "meta": {"rules": {"board": 3}}})
+    (step,) = replay_steps(broken)
+    assert step["label"].startswith("cannot replay")
+
+
+def test_goal_bots_win_labyrinth_by_their_goals() -> None:
+    match = bot_match("labyrinth", ["goal"], seed=2, max_rounds=80)
+    outcome = match.state.outcome()
+    assert outcome is not None and outcome.reason == "completed every goal"
+
+
+def test_goal_bot_beats_random_bots_at_tsuro() -> None:
+    wins = 0
+    for seed in range(8):
+        outcome = bot_match("tsuro", ["goal", "random", "random", "random"], seed).state.outcome()
+        assert outcome is not None
+        wins += 0 in outcome.winners
+    assert wins >= 4  # far above the 2 of 8 that chance would give
+
+
+def test_goal_bot_avoids_an_elimination_it_can_see() -> None:
+    from tests.tiles.helpers import player, rules_data, start, tile
+
+    # Player 0 moves right along a corridor; (2,0) kills, (1,1) below is safe.
+    tiles = [
+        tile("L0,R0", at=(0, 0)),
+        tile("L0,R0,D0", at=(1, 0)),
+        tile("L0,R0", at=(2, 0), effects=["eliminate"]),
+        tile("U0,D0", at=(1, 1)),
+        tile("L0,R0", at=(0, 1)),
+        tile("L0,R0", at=(2, 1)),
+    ]
+    data = rules_data(
+        3,
+        2,
+        tiles,
+        [player(0, 0, "L"), player(0, 1, "L")],
+        min_move_distance=1,
+        max_move_distance=2,
+    )
+    rules = start(data).rules
+    state = start(data)
+    codec = TilesCodec(rules.n)
+    bot = GoalBot(rules, seed=0)
+    actions = [codec.encode(a) for a in state.legal_actions()]
+    assert any(a["x"] == 2 for a in actions)
+    for seed in range(5):
+        bot.rng = SeededRng(seed)
+        assert bot.choose(state.view(0), actions)["x"] != 2
+
+
+def test_text_rendering() -> None:
+    rules = load_rules_file(shipped_rules()["labyrinth"])
+    state = new_game(rules)
+    rng = SeededRng(1)
+    while state.current_player() == CHANCE:
+        state = state.apply(rng.weighted(state.chance_outcomes()))
+    view = state.view(0)
+    board = render_board(view)
+    lines = board.splitlines()
+    assert len(lines) == 1 + 7 * 3 and all(len(line) == len(lines[1]) for line in lines[1:])
+    assert "0" in lines[3]  # player 0's mark on its start point
+    legend = render_legend(view, ["ann", "bob", "cy", "dee"])
+    assert legend.startswith(">0 ann: at (0, 0) D0") and "Pile: 1 tile(s)" in legend
+    assert tile_lines(None, 1)[1].strip() == "·"
+    assert tile_lines({"face_down": True}, 2)[0] == "░" * 11
+    assert (
+        describe_action({"type": "push", "row": 3, "direction": "right", "rotation": 1})
+        == "push row 3 right, tile turned 90°"
+    )
+
+
+@pytest.mark.browser
+async def test_browser_renderer_draws_every_shipped_game() -> None:
+    from playwright.async_api import async_playwright
+
+    views = {}
+    for name in sorted(shipped_rules()):
+        match = bot_match(name, ["random"], seed=3, max_rounds=3)
+        views[name] = match.state.view(None)
+    script = (WEB / "games" / "tiles.js").read_text()
+    hall = (WEB / "hall.js").read_text()
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu"],
+        )
+        page = await browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        for view in views.values():
+            html = (
+                "<html><body><div id=c></div>"
+                f"<script>{hall}</script><script>{script}</script><script>"
+                "window.HernaGames.tiles.render(document.getElementById('c'), "
+                f"{json.dumps(view)}, {{data: {{label: 'hello', "
+                f"players: {json.dumps([f'p{i}' for i in range(4)])}}}}});"
+                "</script></body></html>"
+            )
+            await page.set_content(html)
+            cells = view["width"] * view["height"]
+            tiles = sum(1 for row in view["board"] for c in row if c is not None)
+            assert await page.locator("svg.tiles-board g.tiles-tile").count() == cells
+            paths = sum(len(c.get("connections", [])) for row in view["board"] for c in row if c)
+            assert await page.locator("svg.tiles-board path").count() == 2 * paths
+            alive = sum(1 for p in view["players"] if not p["eliminated"])
+            assert await page.locator("g.tiles-player-mark").count() == alive
+            assert await page.locator(".tiles-player").count() == len(view["players"])
+            assert "hello" in await page.locator(".tiles-label").inner_text()
+            assert tiles > 0
+        await browser.close()
+        assert errors == []
