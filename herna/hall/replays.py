@@ -24,6 +24,7 @@ class ReplayStep(TypedDict):
 REPLAYERS: dict[str, str] = {
     "mia": "herna.games.mia.replay:replay_steps",
     "onitama": "herna.games.onitama.replay:replay_steps",
+    "marias": "herna.games.marias.replay:replay_steps",
     "tiles": "herna.games.tiles.replay:replay_steps",
 }
 

@@ -1,0 +1,220 @@
+"""A search bot: Perfect Information Monte Carlo (PIMC) over the seat's view.
+
+For each decision it samples ``iterations`` deals of the unseen cards consistent with its view
+(:mod:`~herna.games.marias.bots.sampling`), and in every sampled world plays each candidate
+action followed by a rollout in which all three players use the rule-based policy (each from
+its own information in that world). The candidate with the best average money for the bot
+wins; all candidates share the same worlds (common random numbers). An optional
+``time_budget`` (seconds, read from an injected ``clock``) stops sampling early.
+
+Candidates: every legal card in play; PASS/NO or a bid up to some level in the auction (the
+rollout then keeps bidding up to that level); the rule planner's best few
+(discard, contract) plans; every flek answer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from herna.games.marias.actions import (
+    NO,
+    YES,
+    Action,
+    Bid,
+    Discard,
+    Flek,
+    GameType,
+    Play,
+    discard_of,
+)
+from herna.games.marias.bots.base import BotRng
+from herna.games.marias.bots.observation import Observation
+from herna.games.marias.bots.rule_bot import plan_options, rule_policy
+from herna.games.marias.bots.sampling import determinize
+from herna.games.marias.contracts import Contract
+from herna.games.marias.state import MariasState, Phase
+
+# Auction levels the bot considers bidding up to (ladder order).
+_LEVELS = (
+    Contract.G,
+    Contract.C7,
+    Contract.B7,
+    Contract.C100,
+    Contract.C107,
+    Contract.B100,
+    Contract.B107,
+    Contract.SMALL,
+    Contract.BIG,
+)
+
+Override = Callable[[MariasState, list[Action]], Action | None]
+
+
+def rollout(state: MariasState, me: int, rng: BotRng, override: Override | None = None) -> int:
+    """Play ``state`` (mutated) to the end with the rule policy; ``override`` may decide for
+    seat ``me``. Returns ``me``'s money."""
+    while state.phase != Phase.DONE:
+        seat = state.current
+        legal = state.legal_actions()
+        action: Action | None = None
+        if len(legal) == 1:
+            action = legal[0]
+        elif seat == me and override is not None:
+            action = override(state, legal)
+        if action is None:
+            action = rule_policy(Observation.from_state(state, seat), legal, rng)
+        state._apply(action)
+    return state.settlement().money[me]
+
+
+def _auction_override(level: Contract) -> Override:
+    """Bid (the lowest rung above the current bid) and hold up to ``level``."""
+
+    def decide(state: MariasState, legal: list[Action]) -> Action | None:
+        if state.phase != Phase.AUCTION:
+            return None
+        if state.pending:
+            return YES if state.bid <= level else NO
+        for a in legal:
+            if isinstance(a, Bid) and a.contract != Contract.PASS and a.contract <= level:
+                return a
+        return legal[0]  # PASS
+
+    return decide
+
+
+def _plan_override(gametype: GameType) -> Override:
+    def decide(state: MariasState, legal: list[Action]) -> Action | None:
+        if state.phase == Phase.GAMETYPE and gametype in legal:
+            return gametype
+        return None
+
+    return decide
+
+
+class SearchBot:
+    """PIMC with rule-based rollouts. ``iterations`` sampled worlds per decision."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        iterations: int = 24,
+        time_budget: float | None = None,
+        clock: Callable[[], float] | None = None,
+        max_plans: int = 5,
+        bidding_factor: int = 3,
+        flek_margin: float = 2.0,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if time_budget is not None and clock is None:
+            raise ValueError("a time budget needs a clock (e.g. time.monotonic)")
+        self.iterations = iterations
+        self.time_budget = time_budget
+        self.clock = clock
+        self.max_plans = max_plans
+        self.bidding_factor = bidding_factor
+        self.flek_margin = flek_margin
+
+    def choose(
+        self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: BotRng
+    ) -> Action:
+        legal = list(legal_actions)
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        obs = Observation.from_view(view)
+        candidates = self._candidates(obs, legal, rng)
+        if len(candidates) == 1:
+            return candidates[0][0]
+        totals = [0.0] * len(candidates)
+        worlds = 0
+        deadline = None
+        if self.time_budget is not None and self.clock is not None:
+            deadline = self.clock() + self.time_budget
+        # Bidding, the contract and fleks decide most of the money: sample more worlds there.
+        iterations = self.iterations * (1 if obs.phase == Phase.PLAY else self.bidding_factor)
+        for _ in range(iterations):
+            world = determinize(view, obs, rng)
+            if world is None:
+                break
+            seed = rng.random()
+            for i, (action, override) in enumerate(candidates):
+                s = world.clone()
+                try:
+                    s._apply(action)
+                except Exception:
+                    totals[i] = float("-inf")
+                    continue
+                totals[i] += rollout(s, obs.seat, random.Random(seed), override)
+            worlds += 1
+            if deadline is not None and self.clock is not None and self.clock() >= deadline:
+                break
+        if worlds == 0:
+            return rule_policy(obs, legal, rng)
+        best = max(range(len(candidates)), key=lambda i: totals[i])
+        if obs.phase == Phase.FLEK and best != 0:
+            # Raising a flek must be clearly better than keeping it (the sampled worlds know
+            # nothing of how the bidding went, so they flatter the raise).
+            keep = totals[0] / worlds
+            if totals[best] / worlds < keep + self.flek_margin + 0.25 * abs(keep):
+                best = 0
+        return candidates[best][0]
+
+    def _candidates(
+        self, obs: Observation, legal: list[Action], rng: BotRng
+    ) -> list[tuple[Action, Override | None]]:
+        phase = obs.phase
+        if (
+            phase == Phase.FLEK
+            and not obs.is_declarer
+            and (obs.contract.is_betl_durch or max(obs.levels) >= 4)
+        ):
+            # The aktér chose betl/durch knowing his hand, and one who answers a flek with re
+            # holds a strong one: a defender raises neither (no tutti).
+            return [(legal[0], None)]
+        if phase == Phase.PLAY or phase == Phase.FLEK:
+            return [(a, None) for a in legal if isinstance(a, Play | Flek)]
+        if phase == Phase.AUCTION:
+            if obs.pending:
+                out: list[tuple[Action, Override | None]] = [(NO, _auction_override(
+                    Contract.PASS))]  # fmt: skip
+                for level in _LEVELS:
+                    if level >= obs.bid:
+                        out.append((YES, _auction_override(level)))
+                return out
+            out = [(legal[0], _auction_override(Contract.PASS))]
+            for level in _LEVELS:
+                if level > obs.bid:
+                    out.append((Bid(level), _auction_override(level)))
+            return [c for c in out if c[0] in legal]
+        if phase == Phase.DISCARD:
+            plans = plan_options(obs.hand, obs.won_rung)
+            seen: set[tuple[Discard, GameType]] = set()
+            out = []
+            for _, g, d in plans:
+                discard = discard_of(*d)
+                if (discard, g) in seen or discard not in legal:
+                    continue
+                seen.add((discard, g))
+                out.append((discard, _plan_override(g)))
+                if len(out) >= self.max_plans:
+                    break
+            return out or [(rule_policy(obs, legal, rng), None)]
+        if phase == Phase.GAMETYPE:
+            plans = plan_options(obs.hand | obs.talon, obs.won_rung)
+            out = []
+            for _, g, _d in plans:
+                if g in legal and all(g != a for a, _ in out):
+                    out.append((g, None))
+                if len(out) >= self.max_plans:
+                    break
+            return out or [(rule_policy(obs, legal, rng), None)]
+        return [(a, None) for a in legal]
+
+
+__all__ = ["SearchBot", "rollout"]

@@ -1,0 +1,67 @@
+"""Replay a recorded mariáš deal step by step (for the web hall's stepper and `herna replay`).
+
+The record's ``meta`` says how the deal was set up: ``dealer`` (seat, default 0), ``tariff``
+(a :data:`~herna.games.marias.contracts.TARIFFS` name, default ``csm``) and ``max_flek``
+(default 16); ``meta["players"]``/the record's players name the seats. The 32 chance ``Deal``
+actions are shown as one step. The deal is over, so every step also shows all hands and the
+talon (live spectators never saw them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from herna.core.game import CHANCE
+from herna.games.marias.actions import Deal, MariasCodec, Renonc, encode_action
+from herna.games.marias.cards import CARD_CODES, mask_codes
+from herna.games.marias.contracts import TARIFFS, Rules
+from herna.games.marias.state import MariasState, Phase, new_game
+from herna.hall.records import StoredMatch
+from herna.hall.replays import ReplayStep
+
+
+def rules_from_meta(meta: dict[str, Any]) -> Rules:
+    tariff = TARIFFS.get(str(meta.get("tariff", "csm")), TARIFFS["csm"])
+    return Rules(tariff=tariff, max_flek=int(meta.get("max_flek", 16)))
+
+
+def replay_steps(match: StoredMatch) -> list[ReplayStep]:
+    names = [p.name for p in sorted(match.players, key=lambda p: p.seat)] or ["0", "1", "2"]
+    state = new_game(int(match.meta.get("dealer", 0)), rules_from_meta(match.meta))
+    codec = MariasCodec()
+    steps: list[ReplayStep] = [{"label": "new deal", "view": _view(state, names)}]
+    for kind, data in match.events:
+        if kind != "action":
+            if kind in ("timeout", "abort", "disconnect", "note"):
+                steps.append({"label": f"{kind}: {data}", "view": _view(state, names)})
+            continue
+        action = codec.decode(data["action"])
+        seat = state.current_player()
+        try:
+            state = state.apply(action)
+        except Exception as exc:  # a damaged record: show where it stops
+            steps.append({"label": f"cannot replay {data['action']!r}: {exc}",
+                          "view": _view(state, names)})  # fmt: skip
+            break
+        if seat == CHANCE and isinstance(action, Deal):
+            if state.phase != Phase.DEAL:
+                steps.append({"label": "cards dealt", "view": _view(state, names)})
+            continue
+        who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        text = encode_action(action)
+        if isinstance(action, Renonc):
+            text = f"renonc: {state.renonc.reason}" if state.renonc else "renonc"
+        label = f"{who}: {text}"
+        if state.is_terminal():
+            money = ", ".join(f"{names[i]} {m:+d}" for i, m in enumerate(state.settlement().money))
+            label += f" — {state.settlement().reason}; {money}"
+        steps.append({"label": label, "view": _view(state, names)})
+    return steps
+
+
+def _view(state: MariasState, names: list[str]) -> dict[str, Any]:
+    view = dict(state.view(None))
+    view["players"] = names
+    view["hands"] = [mask_codes(h) for h in state.hands]
+    view["talon"] = [CARD_CODES[c] for c in state.talon()]
+    return view
