@@ -121,7 +121,7 @@ def play(port: int, n: int, seconds: float, warmup: float = 1.0) -> Figures:
             sock = bot.sock
             while True:
                 try:
-                    data = sock.recv(2048)
+                    data = sock.recv(65536)
                 except (BlockingIOError, InterruptedError):
                     break
                 except OSError:

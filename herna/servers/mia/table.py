@@ -324,9 +324,8 @@ class MiaTable:
             meta={"round": n},
             started_at=self._round_started_at,
         )
-        self._broadcast(fmt.round_started(n, order))
+        self._next_turn(fmt.round_started(n, order))
         self._emit("game_started", round=n, players=order)
-        self._next_turn()
 
     def _state(self) -> MiaRound:
         assert self.match is not None
@@ -334,10 +333,11 @@ class MiaTable:
         assert isinstance(state, MiaRound)
         return state
 
-    def _next_turn(self) -> None:
+    def _next_turn(self, before: bytes) -> None:
+        """Broadcast ``before`` and send YOUR TURN to the next player, who is served first."""
         name = self._state().current_name
         self._expect = _Expect("turn", self._token(), name)
-        self._send_to(name, fmt.your_turn(self._expect.token))
+        self._broadcast_then(before, name, fmt.your_turn(self._expect.token))
         self._timer = self.clock.call_later(
             self.settings.answer_window, lambda: self._fault(DID_NOT_TAKE_TURN)
         )
@@ -348,14 +348,15 @@ class MiaTable:
         name = self._expect.name
         if self._expect.step == "turn" and msg.command == "ROLL" and not msg.args:
             self._act(Roll())
-            self._broadcast(fmt.player_rolls(name))
-            self._emit("player_rolls", round=self.round_number, name=name)
             rolled = str(self._state().actual)
             self._expect = _Expect("announce", self._token(), name)
-            self._send_to(name, fmt.rolled(rolled, self._expect.token))
+            self._broadcast_then(
+                fmt.player_rolls(name), name, fmt.rolled(rolled, self._expect.token)
+            )
             self._timer = self.clock.call_later(
                 self.settings.answer_window, lambda: self._fault(DID_NOT_ANNOUNCE)
             )
+            self._emit("player_rolls", round=self.round_number, name=name)
         elif self._expect.step == "turn" and msg.command == "SEE" and not msg.args:
             self._expect = None
             had_announcement = self._state().last_announcement is not None
@@ -375,12 +376,14 @@ class MiaTable:
                 return
             self._expect = None
             self._act(Announce(dice))
-            self._broadcast(fmt.announced(name, str(dice)))
-            self._emit("announced", round=self.round_number, name=name, dice=str(dice))
+            announced = fmt.announced(name, str(dice))
             if self._state().is_terminal():
+                self._broadcast(announced)
+                self._emit("announced", round=self.round_number, name=name, dice=str(dice))
                 self._end_round()
             else:
-                self._next_turn()
+                self._next_turn(announced)
+                self._emit("announced", round=self.round_number, name=name, dice=str(dice))
         else:
             self._fault(INVALID_TURN)
 
@@ -475,6 +478,27 @@ class MiaTable:
         client = self.clients.get(name)
         if client is not None:  # an unregistered player gets nothing (and will time out)
             self._send(data, client.addr)
+
+    def _broadcast_then(self, data: bytes, name: str, private: bytes) -> None:
+        """Broadcast ``data`` and send ``private`` to ``name``, serving ``name`` first.
+
+        Every client still sees the seed's order (the broadcast before the private message),
+        but the one player who must answer next does not wait for the whole broadcast: on
+        this machine each datagram costs ~10 µs, which with 10 players adds 0.1 ms to every
+        step of a round.
+        """
+        client = self.clients.get(name)
+        if client is None:
+            self._broadcast(data)
+            return
+        send = self._send
+        send(data, client.addr)
+        send(private, client.addr)
+        if self._addrs is None:
+            self._addrs = [c.addr for c in self.clients.values()]
+        for addr in self._addrs:
+            if addr != client.addr:
+                send(data, addr)
 
     def _broadcast(self, data: bytes) -> None:
         if self._addrs is None:
