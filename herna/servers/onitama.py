@@ -8,7 +8,7 @@ Three layers, I/O only at the bottom:
   events. It talks to connections through the small :class:`Peer` interface.
 * :class:`HouseBot` is an in-process peer that plays with a bot strategy, so a lone person
   always finds an opponent in the lobby.
-* :class:`_TcpPeer` is the asyncio transport: bytes in, bytes out, nothing else.
+* :class:`~herna.servers.tcp.TcpPeer` is the asyncio transport: bytes in, bytes out, nothing else.
 
 The wire protocol is documented in ``docs/protocols/onitama.md``.
 """
@@ -49,6 +49,7 @@ from herna.hall.records import MatchRecord, RecordStore
 from herna.protocols import onitama as proto
 from herna.protocols.onitama import ClientGame, Close, Login, MakeMove, Reply, fmt
 from herna.servers.registry import ServerPlugin, option
+from herna.servers.tcp import TcpPeer
 
 log = logging.getLogger("herna.onitama")
 
@@ -601,68 +602,6 @@ class HouseBot:
         self.hub.disconnect(self.client)
 
 
-# -- the TCP transport --------------------------------------------------------------------------
-READ_BUFFER = 16 * 1024
-"""Bytes read per ``recv`` (a preallocated buffer: asyncio's default 256 KiB ``recv`` costs
-an allocation per message)."""
-
-
-class _TcpPeer(asyncio.BufferedProtocol):
-    kind = "unknown"
-
-    def __init__(self, hub: OnitamaHub) -> None:
-        self.hub = hub
-        self.transport: asyncio.Transport | None = None
-        self.client: Client | None = None
-        self.address = "?"
-        self._buffer = memoryview(bytearray(READ_BUFFER))
-
-    def describe(self) -> str:
-        return self.address
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        peername = transport.get_extra_info("peername")
-        if isinstance(peername, tuple) and len(peername) >= 2:
-            self.address = f"{peername[0]}:{peername[1]}"
-        self.client = self.hub.connect(self)
-
-    def get_buffer(self, sizehint: int) -> memoryview:
-        return self._buffer
-
-    def buffer_updated(self, nbytes: int) -> None:
-        if self.client is None:
-            return
-        data = bytes(self._buffer[:nbytes])
-        try:
-            self.hub.receive(self.client, data)
-        except Exception:
-            # A bug in Herna, not the peer's fault: keep the server (and other tables) up.
-            log.exception("internal error handling %s; closing that connection", self.address)
-            self.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.client is not None:
-            try:
-                self.hub.disconnect(self.client)
-            except Exception:
-                log.exception("internal error after %s disconnected", self.address)
-
-    def send(self, data: bytes) -> None:
-        transport = self.transport
-        if transport is None or transport.is_closing():
-            return
-        transport.write(data)
-        if transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
-            log.info("%s does not read; cutting it off", self.address)
-            transport.abort()
-
-    def close(self) -> None:
-        if self.transport is not None and not self.transport.is_closing():
-            self.transport.close()
-
-
 # -- the service --------------------------------------------------------------------------------
 class OnitamaService:
     game = "onitama"
@@ -721,7 +660,9 @@ async def serve(
     clock; used by the plugin, tests and benchmarks."""
     hub = OnitamaHub(hall.bus, hall.records, hall.clock, settings, initial_state)
     loop = asyncio.get_running_loop()
-    server = await loop.create_server(lambda: _TcpPeer(hub), host, port, backlog=4096)
+    server = await loop.create_server(
+        lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096
+    )
     service = OnitamaService(hub, server, host)
     if house_bots > 0:
         service.add_house_bots(house_bots)

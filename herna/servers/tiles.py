@@ -5,7 +5,7 @@
   played, waiting for players or playing), one :class:`~herna.hall.match.Match` per game, house
   bots (in-process seats that answer on the hub's clock), turn timeouts, records and spectator
   events on the hall's bus.
-* :class:`_TcpPeer` is the asyncio transport: bytes in, bytes out.
+* :class:`~herna.servers.tcp.TcpPeer` is the asyncio transport: bytes in, bytes out.
 
 The protocol is documented in ``docs/protocols/tiles.md``, the game in ``docs/games/tiles.md``.
 """
@@ -39,6 +39,7 @@ from herna.hall.match import Match, Seat
 from herna.hall.records import RecordStore
 from herna.protocols import tiles as proto
 from herna.servers.registry import ServerPlugin, option
+from herna.servers.tcp import TcpPeer
 
 log = logging.getLogger("herna.tiles")
 
@@ -782,56 +783,6 @@ class TilesHub:
         self._clients.clear()
 
 
-# -- the TCP transport --------------------------------------------------------------------------
-class _TcpPeer(asyncio.Protocol):
-    def __init__(self, hub: TilesHub) -> None:
-        self.hub = hub
-        self.transport: asyncio.Transport | None = None
-        self.client: Client | None = None
-        self.address = "?"
-
-    def describe(self) -> str:
-        return self.address
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        peer = transport.get_extra_info("peername")
-        if isinstance(peer, tuple) and len(peer) >= 2:
-            self.address = f"{peer[0]}:{peer[1]}"
-        self.client = self.hub.connect(self)
-
-    def data_received(self, data: bytes) -> None:
-        if self.client is None:
-            return
-        try:
-            self.hub.receive(self.client, data)
-        except Exception:
-            # A bug in Herna, not the peer's fault: keep the server (and other tables) up.
-            log.exception("internal error handling %s; closing that connection", self.address)
-            self.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.client is not None:
-            try:
-                self.hub.disconnect(self.client)
-            except Exception:
-                log.exception("internal error after %s disconnected", self.address)
-
-    def send(self, data: bytes) -> None:
-        transport = self.transport
-        if transport is None or transport.is_closing():
-            return
-        transport.write(data)
-        if transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
-            log.info("%s does not read; cutting it off", self.address)
-            transport.abort()
-
-    def close(self) -> None:
-        if self.transport is not None and not self.transport.is_closing():
-            self.transport.close()
-
-
 # -- the service --------------------------------------------------------------------------------
 class TilesService:
     game = "tiles"
@@ -872,7 +823,9 @@ async def serve(
     settings = settings or TilesSettings()
     hub = TilesHub(hall.bus, hall.records, hall.clock, settings)
     loop = asyncio.get_running_loop()
-    server = await loop.create_server(lambda: _TcpPeer(hub), host, port, backlog=1024)
+    server = await loop.create_server(
+        lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=1024
+    )
     if settings.house_bots and settings.showcase:
         hub.start_showcase()
     return TilesService(hub, server, host)
