@@ -17,6 +17,7 @@ from herna import __version__
 GAME_COMMANDS: list[str] = [
     "herna.cli.mia",
     "herna.cli.onitama",
+    "herna.cli.marias",
     "herna.cli.tiles",
 ]
 

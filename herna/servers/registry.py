@@ -17,6 +17,7 @@ T = TypeVar("T")
 PLUGIN_PATHS: list[str] = [
     "herna.servers.mia:PLUGIN",
     "herna.servers.onitama:PLUGIN",
+    "herna.servers.cgml:PLUGIN",
     "herna.servers.tiles:PLUGIN",
     "herna.web.plugin:PLUGIN",
 ]

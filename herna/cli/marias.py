@@ -1,0 +1,491 @@
+"""``herna play marias`` (a terminal client for a person) and ``herna bot marias``.
+
+Both log in at a CGML login server and play the group they are given at the super game
+server. The person's client shows the hand, the table, the tricks and the bidding, offers only
+legal choices (computed by the rules engine from what the player saw) and prints each result
+with the money.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from herna.cli import GameCommands
+from herna.clients.cgml import (
+    BotDecider,
+    CgmlClientError,
+    GroupSummary,
+    login,
+    play_group,
+)
+from herna.games.marias import (
+    CARD_CODES,
+    Action,
+    Answer,
+    Bid,
+    Claim,
+    Discard,
+    Flek,
+    GameType,
+    Play,
+    format_trumps,
+)
+from herna.games.marias.bots import BOTS
+from herna.protocols.cgml.messages import (
+    Abort,
+    CancelGame,
+    Error,
+    FlekInfo,
+    GameTypeInfo,
+    LiciteInfo,
+    LiciteResult,
+    Message,
+    PauseFinish,
+    PauseStart,
+    PlayCardInfo,
+    PlayerRef,
+    Renonc,
+    Result,
+    Round,
+)
+from herna.protocols.cgml.player import Decision, PlayerTracker
+
+DEFAULT_LOGIN_PORT = 7001
+
+ReadLine = Callable[[str], Awaitable[str | None]]
+"""Shows a prompt and returns the line typed (None at end of input)."""
+
+SUIT_STYLE = {"R": "bold red", "B": "bold yellow", "G": "bold green", "A": "bold cyan"}
+SUIT_WORD = {"R": "hearts", "B": "bells", "G": "leaves", "A": "acorns"}
+RANK_WORD = {
+    "07": "7",
+    "08": "8",
+    "09": "9",
+    "10": "10",
+    "0J": "unter",
+    "0Q": "ober",
+    "0K": "king",
+    "0A": "ace",
+}
+CONTRACT_WORD = {
+    "PASS": "pass",
+    "G": "hra",
+    "BG": "lepší hra (hearts)",
+    "7": "sedma",
+    "B7": "lepší sedma",
+    "100": "stovka",
+    "107": "stovka + sedma",
+    "B100": "lepší stovka",
+    "B107": "lepší stovka + sedma",
+    "SMALL": "betl",
+    "BIG": "durch",
+    "27": "dvě sedmy",
+    "127": "stovka + dvě sedmy",
+    "B27": "lepší dvě sedmy",
+    "B127": "lepší stovka + dvě sedmy",
+}
+
+
+def register(commands: GameCommands) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--host", default="127.0.0.1", help="login server (default 127.0.0.1)")
+    common.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_LOGIN_PORT,
+        help=f"login server port for players (default {DEFAULT_LOGIN_PORT})",
+    )
+    common.add_argument(
+        "--opponent",
+        action="append",
+        default=[],
+        metavar="WHO",
+        help="wanted opponent: a player id, a bot server's id/name, or 'bot'/'human' for "
+        "any bot/person (repeatable)",
+    )
+    play = commands.play.add_parser(
+        "marias",
+        parents=[common],
+        help="play licitovaný mariáš in the terminal (CGML)",
+        description="Log in at a CGML login server as an active human player and play "
+        "licitovaný mariáš: your hand, the table, the tricks and the bidding are shown, "
+        "only legal choices are offered, and every result is shown with the money. With "
+        "`herna serve` running you get a table with two bots at once.",
+    )
+    play.add_argument("--name", default="player", help="your name (default player)")
+    play.add_argument("--id", help="your player id (default: your name)")
+    play.set_defaults(func=run_play_command)
+
+    bot = commands.bot.add_parser(
+        "marias",
+        parents=[common],
+        help="run a mariáš bot over CGML",
+        description="Log a bot in at a CGML login server (as an active or passive player) "
+        "and play group after group with one of the engine's strategies.",
+    )
+    bot.add_argument(
+        "--strategy", choices=BOTS, default="rule", help="random, rule (default) or search"
+    )
+    bot.add_argument("--name", help="bot name (default <strategy>-bot)")
+    bot.add_argument("--id", help="player id (default: the name)")
+    bot.add_argument(
+        "--passive", action="store_true", help="wait to be picked (default: active, play now)"
+    )
+    bot.add_argument("--games", type=int, help="games per group before rejecting the next")
+    bot.add_argument("--groups", type=int, help="stop after this many groups (default: never)")
+    bot.add_argument("--delay", type=float, default=0.0, help="seconds to think per answer")
+    bot.set_defaults(func=run_bot_command)
+
+
+def opponent_refs(items: Sequence[str]) -> tuple[PlayerRef, ...]:
+    out = []
+    for item in items:
+        if item in ("bot", "human"):
+            out.append(PlayerRef(None, None, item))
+        else:
+            out.append(PlayerRef(item))
+    return tuple(out)
+
+
+# -- the bot ----------------------------------------------------------------------------------
+
+
+async def bot_main(args: argparse.Namespace) -> int:
+    name = args.name or f"{args.strategy}-bot"
+    me = PlayerRef(args.id or name, name, "bot")
+    decider = BotDecider(args.strategy, games=args.games, delay=args.delay)
+    status = "passive" if args.passive else "active"
+    groups = 0
+    money = 0
+    while args.groups is None or groups < args.groups:
+        complete = await login(args.host, args.port, me, status, opponent_refs(args.opponent))
+        summary = await play_group(complete, me, decider)
+        groups += 1
+        money += summary.money
+        print(
+            f"{me.id}: group {summary.group}: {summary.games} games, money {summary.money:+d} "
+            f"(total {money:+d}), ended by {summary.ended or 'the server'}",
+            flush=True,
+        )
+    return 0
+
+
+def run_bot_command(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(bot_main(args))
+    except (CgmlClientError, OSError) as e:
+        print(f"herna bot marias: {e}", file=sys.stderr)
+        return 1
+
+
+# -- the person's terminal client ---------------------------------------------------------------
+
+
+def card_text(code: str) -> Text:
+    return Text(f"{code[0]}{RANK_WORD.get(code[1:], code[1:])}", style=SUIT_STYLE.get(code[0], ""))
+
+
+def cards_text(codes: Sequence[str]) -> Text:
+    out = Text()
+    for i, code in enumerate(codes):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(code))
+    return out
+
+
+def action_text(action: Action) -> str:
+    if isinstance(action, Bid):
+        code = action.contract.code
+        return f"{code} ({CONTRACT_WORD.get(code, code)})"
+    if isinstance(action, Answer):
+        return "YES (mám)" if action.yes else "NO (nemám)"
+    if isinstance(action, GameType):
+        code = action.contract.code
+        trumf = format_trumps(action.trumps, action.second)
+        words = CONTRACT_WORD.get(code, code)
+        if not trumf:
+            return f"{code} ({words})"
+        if action.second is not None:
+            return (
+                f"{code} {trumf} ({words}, trumps {SUIT_WORD[trumf[0]]}, "
+                f"second {SUIT_WORD[trumf[2]]})"
+            )
+        return f"{code} {trumf} ({words}, trumps {SUIT_WORD[trumf[0]]})"
+    if isinstance(action, Flek):
+        text = ":".join(str(x) for x in action.levels)
+        return text
+    if isinstance(action, Play):
+        return CARD_CODES[action.card]
+    if isinstance(action, Discard):
+        return " ".join(CARD_CODES[c] for c in action.cards)
+    if isinstance(action, Claim):
+        return "lay down: " + " ".join(CARD_CODES[c] for c in action.cards)
+    return str(action)
+
+
+class Terminal:
+    """The person's side: draws the table and asks for choices (I/O injected for tests)."""
+
+    def __init__(self, console: Console, read_line: ReadLine, me: str) -> None:
+        self.console = console
+        self.read_line = read_line
+        self.me = me
+        self.total = 0
+
+    # -- what happened -----------------------------------------------------------------------
+    def who(self, tracker: PlayerTracker, pid: str | None) -> str:
+        try:
+            seat = tracker.seat_of(pid)
+        except Exception:
+            return pid or "?"
+        name = tracker.name_of(seat)
+        return "you" if pid == self.me else name
+
+    def show_event(self, message: Message, tracker: PlayerTracker) -> None:
+        c = self.console
+        if isinstance(message, LiciteInfo):
+            word = CONTRACT_WORD.get(message.value, message.value)
+            c.print(f"  {self.who(tracker, message.playerid)}: {message.value} ({word})")
+        elif isinstance(message, LiciteResult):
+            word = CONTRACT_WORD.get(message.value, message.value)
+            c.print(
+                f"[bold]{self.who(tracker, message.playerid)} won the auction at "
+                f"{message.value} ({word}) and takes the talon[/bold]"
+            )
+        elif isinstance(message, GameTypeInfo):
+            trumf = f", trumps {message.trumf}" if message.trumf else ""
+            if message.flek is not None:
+                c.print(
+                    f"[bold]Game: {message.licite} ({CONTRACT_WORD.get(message.licite, '')})"
+                    f"{trumf}, flek {message.flek}; aktér {self.who(tracker, message.playerid)}"
+                    "[/bold]"
+                )
+            else:
+                c.print(
+                    f"  {self.who(tracker, message.playerid)} announces {message.licite}{trumf}"
+                )
+        elif isinstance(message, FlekInfo):
+            c.print(f"  {self.who(tracker, message.playerid)}: flek {message.level}")
+        elif isinstance(message, PlayCardInfo) and message.to == "desk":
+            line = Text(f"  {self.who(tracker, message.playerid)} plays ")
+            line.append_text(cards_text([x.code for x in message.cards if x is not None]))
+            c.print(line)
+        elif isinstance(message, PlayCardInfo) and message.to == "talon":
+            c.print(f"  {self.who(tracker, message.playerid)} discards two cards")
+        elif isinstance(message, Round):
+            c.print(
+                f"  trick {message.number} goes to {self.who(tracker, message.playerid)}",
+                style="dim",
+            )
+        elif isinstance(message, Result):
+            self.show_result(message, tracker)
+        elif isinstance(message, Renonc):
+            c.print(
+                f"[bold red]Renonc by {message.player.name or message.player.id}: "
+                f"{message.message}[/bold red]"
+            )
+        elif isinstance(message, CancelGame):
+            c.print(f"[bold]Game cancelled: {message.reason}[/bold]")
+        elif isinstance(message, Abort):
+            c.print(
+                f"[bold red]Game aborted ({message.message}) by "
+                f"{message.player.name or message.player.id}[/bold red]"
+            )
+        elif isinstance(message, PauseStart):
+            c.print(f"[yellow]Pause: {message.message or ''}[/yellow]")
+        elif isinstance(message, PauseFinish):
+            c.print("[yellow]The pause is over[/yellow]")
+        elif isinstance(message, Error):
+            c.print(f"[red]Server: {message.reason}[/red]")
+
+    def show_result(self, result: Result, tracker: PlayerTracker) -> None:
+        money = result.money()
+        mine = money.get(self.me, 0)
+        self.total += mine
+        table = Table(title=f"Result: {result.licite} {result.trumf or ''} flek {result.flek}")
+        table.add_column("player")
+        table.add_column("tricks", justify="right")
+        table.add_column("money", justify="right")
+        tricks: dict[str, int] = {}
+        for r in result.rounds:
+            tricks[r.playerid] = tricks.get(r.playerid, 0) + 1
+        for p in tracker.players:
+            pid = p.id or ""
+            amount = money.get(pid, 0)
+            style = "green" if amount > 0 else "red" if amount < 0 else ""
+            table.add_row(
+                self.who(tracker, pid),
+                str(tricks.get(pid, 0)),
+                Text(f"{amount:+d}", style=style),
+            )
+        self.console.print(table)
+        self.console.print(f"[bold]You {mine:+d} this game, {self.total:+d} in total.[/bold]")
+
+    def show_table(self, tracker: PlayerTracker, view: Mapping[str, Any]) -> None:
+        c = self.console
+        seat = tracker.seat
+        roles = {view["forhont"]: "forhont", view["middle"]: "middle", view["zadak"]: "zadák"}
+        players = []
+        for s in range(3):
+            name = "you" if s == seat else tracker.name_of(s)
+            mark = " (aktér)" if view.get("declarer") == s else ""
+            players.append(f"{name}: {roles.get(s, '')}{mark}")
+        c.rule(" · ".join(players))
+        if view.get("licite"):
+            c.print(
+                f"Game {view['licite']} ({CONTRACT_WORD.get(view['licite'], '')}) "
+                f"trumps {view.get('trumf') or '-'} flek {view.get('flek') or 1}"
+            )
+        elif view.get("auction"):
+            bids = ", ".join(
+                f"{'you' if a['player'] == seat else tracker.name_of(a['player'])} {a['licite']}"
+                for a in view["auction"]
+            )
+            c.print(f"Auction: {bids}")
+        trick = view.get("trick", {}).get("cards", [])
+        if trick:
+            line = Text("On the table: ")
+            line.append_text(cards_text(trick))
+            c.print(line)
+        won = [0, 0, 0]
+        for t in view.get("tricks", []):
+            won[t["winner"]] += 1
+        if view.get("tricks"):
+            c.print(
+                "Tricks: "
+                + ", ".join(
+                    f"{'you' if s == seat else tracker.name_of(s)} {won[s]}" for s in range(3)
+                )
+            )
+        hand = Text("Your hand: ")
+        hand.append_text(cards_text(view.get("hand", [])))
+        c.print(hand)
+        if view.get("talon"):
+            talon = Text("Your talon: ")
+            talon.append_text(cards_text(view["talon"]))
+            c.print(talon)
+
+    # -- choices -------------------------------------------------------------------------------
+    async def choose(self, prompt: str, options: Sequence[Action]) -> Action:
+        for i, action in enumerate(options, 1):
+            self.console.print(f"  [bold]{i:>2}[/bold]  {action_text(action)}")
+        while True:
+            line = await self.read_line(f"{prompt} [1-{len(options)}]: ")
+            if line is None:
+                raise EOFError
+            text = line.strip()
+            if text.isdigit() and 1 <= int(text) <= len(options):
+                return options[int(text) - 1]
+            for action in options:  # also accept the text itself ("100 G", "A0A", "YES")
+                if text.upper() == action_text(action).split(" (")[0].upper():
+                    return action
+            self.console.print("[red]Choose one of the numbers shown.[/red]")
+
+    async def decide(self, tracker: PlayerTracker, decision: Decision) -> Message:
+        if decision.kind == "newgame":
+            line = await self.read_line("Play a game? [Y/n]: ")
+            if line is None:
+                raise EOFError
+            return tracker.newgame_answer(line.strip().lower() not in ("n", "no"))
+        view = tracker.view()
+        self.show_table(tracker, view)
+        legal = tracker.legal_actions()
+        if decision.kind == "licite":
+            if decision.asked:
+                word = CONTRACT_WORD.get(decision.asked, decision.asked)
+                prompt = f"Do you have {decision.asked} ({word})?"
+            else:
+                prompt = "Your bid"
+            action = await self.choose(prompt, legal)
+        elif decision.kind == "discard":
+            action = await self.discard(legal)
+        elif decision.kind == "gametype":
+            action = await self.choose(f"Announce the game (won: {decision.asked})", legal)
+        elif decision.kind == "flek":
+            action = await self.choose(f"Flek (now {decision.asked}; same = no flek)", legal)
+        else:
+            hand = tracker.hand()
+            options: list[Action] = list(legal)
+            if len(hand) > 1:
+                options.append(Claim(tuple(hand)))
+            action = await self.choose("Your card", options)
+        return tracker.answer(action)
+
+    async def discard(self, legal: Sequence[Action]) -> Action:
+        pairs = {a.cards: a for a in legal if isinstance(a, Discard)}
+        allowed = sorted({c for pair in pairs for c in pair})
+        self.console.print("Cards you may lay into the talon:")
+        for i, card in enumerate(allowed, 1):
+            line = Text(f"  {i:>2}  ")
+            line.append_text(card_text(CARD_CODES[card]))
+            self.console.print(line)
+        while True:
+            answer = await self.read_line("Two cards for the talon (e.g. '1 5'): ")
+            if answer is None:
+                raise EOFError
+            picked: list[int] = []
+            for word in answer.replace(",", " ").split():
+                if word.isdigit() and 1 <= int(word) <= len(allowed):
+                    picked.append(allowed[int(word) - 1])
+                else:
+                    picked.extend(c for c in allowed if CARD_CODES[c] == word.upper())
+            if len(picked) == 2:
+                key = (min(picked), max(picked))
+                if key in pairs:
+                    return pairs[key]
+            self.console.print("[red]Pick two different cards from the list.[/red]")
+
+
+async def stdin_line(prompt: str) -> str | None:
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(None, input, prompt)
+    except EOFError:
+        return None
+
+
+async def play_main(
+    args: argparse.Namespace,
+    console: Console | None = None,
+    read_line: ReadLine = stdin_line,
+) -> GroupSummary:
+    console = console or Console()
+    pid = args.id or args.name
+    me = PlayerRef(pid, args.name, "human")
+    console.print(f"Logging in at {args.host}:{args.port} as {args.name} ({pid}) …")
+    complete = await login(args.host, args.port, me, "active", opponent_refs(args.opponent))
+    names = ", ".join(p.name or p.id or "?" for p in complete.players)
+    console.print(f"[bold]Your table (group {complete.group}) with {names}[/bold]")
+    terminal = Terminal(console, read_line, complete.playerid or pid)
+
+    def on_message(message: Message, tracker: PlayerTracker) -> None:
+        terminal.show_event(message, tracker)
+
+    summary = await play_group(complete, me, terminal, on_message=on_message)
+    console.print(
+        f"[bold]The group is over: {summary.games} games, money {summary.money:+d}.[/bold]"
+    )
+    return summary
+
+
+def run_play_command(args: argparse.Namespace) -> int:
+    try:
+        asyncio.run(play_main(args))
+    except (CgmlClientError, OSError) as e:
+        print(f"herna play marias: {e}", file=sys.stderr)
+        return 1
+    except EOFError:
+        return 0
+    return 0
+
+
+__all__ = ["Terminal", "play_main", "register"]

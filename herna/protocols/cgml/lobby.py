@@ -1,0 +1,546 @@
+"""The login server's brain (seed 001, chapter 2), sans-I/O: registrations, player ids,
+matchmaking, bot-server choice by load, ``newgroup init``/``ack`` and ``connect complete``.
+
+The transport calls :meth:`Lobby.connection_made`, :meth:`Lobby.received` and
+:meth:`Lobby.connection_lost`; the lobby answers through the ``send`` and ``close`` callbacks
+it was given and sets timers on its :class:`~herna.core.clock.Clock`.
+
+Matchmaking (spec-notes, "Matchmaking"):
+
+- ``active`` players want a game now; ``passive`` ones (bots, people who do not mind) only
+  fill groups around an active player. A connection that reports ``<load>`` is a *bot server*:
+  it can supply any number of bots.
+- ``<opponent>`` preferences are honoured: each entry names a player (by ``id`` or ``name``)
+  or a bot server (by its ``id`` or ``name``: "a bot from that server") that must be in the
+  group, or only a ``race`` ("human"/"bot": a member of that kind). A player whose preferred
+  opponents are not available waits for them.
+- Other active players and passive players join at once; when the group is still short after
+  ``fill_wait`` seconds, the least-loaded bot server (by its latest ``<load>``, then by
+  requests sent since) is asked for bots.
+- Super game servers of the game take groups in turn; ``newgroup init`` carries a group
+  ``id`` and the members (Herna extension) and the group is announced to its members with
+  ``connect status="complete"`` once the server answers ``newgroup ack``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from herna.core.clock import Clock, TimerHandle
+from herna.protocols.cgml.messages import (
+    ConnectComplete,
+    ConnectPlayer,
+    ConnectServer,
+    Disconnect,
+    Error,
+    Load,
+    Message,
+    NewGroupAck,
+    NewGroupInit,
+    PlayerRef,
+)
+
+log = logging.getLogger("herna.cgml.login")
+
+ConnKey = int
+Role = Literal["player", "server"]
+
+ID_IN_USE = "ID_IN_USE"
+WRONG_PHASE = "WRONG_PHASE"
+UNEXPECTED = "UNEXPECTED"
+BAD_REGISTRATION = "BAD_REGISTRATION"
+
+
+@dataclass(frozen=True)
+class LobbySettings:
+    fill_wait: float = 0.5
+    """Seconds an active player waits for other people before bots are asked to fill."""
+    ack_timeout: float = 10.0
+    """Seconds a super game server has to answer ``newgroup init``."""
+    full_load: int = 100
+    """Bot servers reporting at least this load get no requests."""
+
+
+@dataclass
+class _Conn:
+    key: ConnKey
+    role: Role
+    player: PlayerRef | None = None
+    """The identity sent in ``connect`` (player port)."""
+    load: int | None = None
+    """Latest ``<load>``: set means this connection is a bot server."""
+    inflight: int = 0
+    """Bots requested from this bot server since its latest ``<load>``."""
+    bot_seq: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    reserved: str | None = None
+    """Group id while this player is part of a group awaiting ``ack``."""
+
+
+@dataclass
+class _Waiting:
+    key: ConnKey
+    player: PlayerRef
+    status: str
+    game: str
+    opponents: tuple[PlayerRef, ...]
+    since: float
+
+
+@dataclass
+class _GameServer:
+    key: ConnKey
+    game: str
+    numplayers: int
+    url: str
+    groups: int = 0
+
+
+@dataclass
+class _Member:
+    player: PlayerRef
+    key: ConnKey
+    """The player's connection, or the bot server's for a bot."""
+    bot: bool
+    entry: _Waiting | None = None
+    source: _Conn | None = None
+    """The bot server that supplies this bot."""
+
+
+@dataclass
+class _Pending:
+    group: str
+    server: _GameServer
+    game: str
+    members: list[_Member]
+    timer: TimerHandle | None = None
+
+
+class Lobby:
+    def __init__(
+        self,
+        clock: Clock,
+        send: Callable[[ConnKey, Message], None],
+        close: Callable[[ConnKey], None],
+        settings: LobbySettings | None = None,
+    ) -> None:
+        self.clock = clock
+        self.send = send
+        self.close = close
+        self.settings = settings or LobbySettings()
+        self._conns: dict[ConnKey, _Conn] = {}
+        self._ids: dict[str, ConnKey] = {}
+        self._queue: list[_Waiting] = []
+        self._servers: dict[ConnKey, _GameServer] = {}
+        self._rr = 0
+        self._pending: dict[str, _Pending] = {}
+        self._group_seq = itertools.count(1)
+        self._auto_ids = itertools.count(1)
+        self._timer: TimerHandle | None = None
+        self._timer_at: float | None = None
+        self.groups_formed = 0
+        self.bots_requested = 0
+
+    # -- transport interface ---------------------------------------------------------------
+    def connection_made(self, key: ConnKey, role: Role) -> None:
+        self._conns[key] = _Conn(key, role)
+
+    def connection_lost(self, key: ConnKey) -> None:
+        conn = self._conns.pop(key, None)
+        if conn is None:
+            return
+        pid = conn.player.id if conn.player is not None else None
+        if pid is not None and self._ids.get(pid) == key:
+            del self._ids[pid]
+        self._queue = [w for w in self._queue if w.key != key]
+        server = self._servers.pop(key, None)
+        if server is not None:
+            for pending in [p for p in self._pending.values() if p.server is server]:
+                log.warning("super game server %s left before acking %s", server.url, pending.group)
+                self._fail_pending(pending)
+        self._match()
+
+    def received(self, key: ConnKey, message: Message) -> None:
+        conn = self._conns.get(key)
+        if conn is None:
+            return
+        if isinstance(message, Disconnect):
+            log.info("connection %s disconnects: %s", key, message.reason)
+            self.close(key)
+            return
+        if conn.role == "server":
+            self._server_message(conn, message)
+        else:
+            self._player_message(conn, message)
+
+    # -- super game servers ----------------------------------------------------------------
+    def _server_message(self, conn: _Conn, message: Message) -> None:
+        if isinstance(message, ConnectServer):
+            if message.numplayers < 2 or not message.url or not message.game:
+                self.send(
+                    conn.key,
+                    Error(
+                        "numplayers must be at least 2, url and game must not be empty",
+                        BAD_REGISTRATION,
+                    ),
+                )
+                return
+            self._servers[conn.key] = _GameServer(
+                conn.key, message.game, message.numplayers, message.url
+            )
+            log.info("super game server for %s registered at %s", message.game, message.url)
+            self._match()
+        elif isinstance(message, NewGroupAck):
+            self._ack(conn, message)
+        else:
+            self.send(
+                conn.key,
+                Error(f"<{message.tag}> is not expected from a super game server", UNEXPECTED),
+            )
+
+    def _ack(self, conn: _Conn, message: NewGroupAck) -> None:
+        server = self._servers.get(conn.key)
+        pending: _Pending | None = None
+        if message.group is not None:
+            pending = self._pending.get(message.group)
+        elif server is not None:
+            # A plain seed server sends no id: take its oldest open request.
+            pending = next((p for p in self._pending.values() if p.server is server), None)
+        if pending is None or pending.server is not server:
+            self.send(conn.key, Error("no such group is waiting for an ack", WRONG_PHASE))
+            return
+        del self._pending[pending.group]
+        if pending.timer is not None:
+            pending.timer.cancel()
+        pending.server.groups += 1
+        self.groups_formed += 1
+        for member in pending.members:
+            others = tuple(m.player for m in pending.members if m is not member)
+            complete = ConnectComplete(
+                pending.group, pending.game, others, pending.server.url, member.player.id
+            )
+            conn_m = self._conns.get(member.key)
+            if conn_m is None:
+                continue
+            if not member.bot and conn_m.reserved == pending.group:
+                conn_m.reserved = None
+            self.send(member.key, complete)
+        log.info(
+            "group %s at %s: %s",
+            pending.group,
+            pending.server.url,
+            ", ".join(f"{m.player.id}" for m in pending.members),
+        )
+
+    # -- players and bot servers -----------------------------------------------------------
+    def _player_message(self, conn: _Conn, message: Message) -> None:
+        if isinstance(message, ConnectPlayer):
+            self._connect(conn, message)
+        elif isinstance(message, Load):
+            if conn.player is None:
+                self.send(conn.key, Error("send <connect> before <load>", WRONG_PHASE))
+                return
+            if conn.load is None:
+                log.info(
+                    "bot server %s (%s) reports load %d",
+                    conn.player.id,
+                    conn.player.name,
+                    message.value,
+                )
+            conn.load = message.value
+            conn.inflight = 0
+            self._queue = [w for w in self._queue if w.key != conn.key]
+            self._match()
+        else:
+            self.send(
+                conn.key, Error(f"<{message.tag}> is not expected at the login server", UNEXPECTED)
+            )
+
+    def _connect(self, conn: _Conn, message: ConnectPlayer) -> None:
+        if conn.reserved is not None:
+            self.send(conn.key, Error("a group is being formed for you", WRONG_PHASE))
+            return
+        player = message.player
+        pid = player.id
+        if pid is None or not pid:
+            if conn.player is not None and conn.player.id is not None:
+                pid = conn.player.id
+            else:
+                pid = f"p{next(self._auto_ids)}"
+                while pid in self._ids:
+                    pid = f"p{next(self._auto_ids)}"
+        holder = self._ids.get(pid)
+        if holder is not None and holder != conn.key:
+            self.send(conn.key, Error(f"player id {pid} is already in use", ID_IN_USE))
+            return
+        if conn.player is not None and conn.player.id not in (None, pid):
+            self._ids.pop(conn.player.id or "", None)
+        self._ids[pid] = conn.key
+        race = player.race or ("bot" if message.status == "passive" else "human")
+        conn.player = PlayerRef(pid, player.name or pid, race)
+        if conn.load is not None:
+            return  # a bot server re-introducing itself stays a bot server
+        old = next((w for w in self._queue if w.key == conn.key), None)
+        entry = _Waiting(
+            conn.key,
+            conn.player,
+            message.status,
+            message.game,
+            message.opponents,
+            old.since if old is not None else self.clock.now(),
+        )
+        self._queue = [w for w in self._queue if w.key != conn.key]
+        self._queue.append(entry)
+        self._match()
+
+    # -- matchmaking -----------------------------------------------------------------------
+    def _bot_servers(self) -> list[_Conn]:
+        return [c for c in self._conns.values() if c.load is not None and c.player is not None]
+
+    def _least_loaded(
+        self, tentative: dict[ConnKey, int], only: _Conn | None = None
+    ) -> _Conn | None:
+        """The bot server with the lowest latest load (then fewest requests since)."""
+        candidates = [only] if only is not None else self._bot_servers()
+        usable = [c for c in candidates if c.load is not None and c.load < self.settings.full_load]
+        if not usable:
+            return None
+        return min(usable, key=lambda c: (c.load, c.inflight + tentative.get(c.key, 0), c.key))
+
+    @staticmethod
+    def _names(pref: PlayerRef, player: PlayerRef) -> bool:
+        if pref.id is not None:
+            return pref.id == player.id
+        if pref.name is not None:
+            return pref.name == player.name
+        return False
+
+    def _pref_bot_server(self, pref: PlayerRef) -> _Conn | None:
+        if pref.id is None and pref.name is None:
+            return None
+        for c in self._bot_servers():
+            assert c.player is not None
+            if self._names(pref, c.player):
+                return c
+        return None
+
+    def _fulfils(self, pref: PlayerRef, member: _Member) -> bool:
+        """Whether ``member`` is the wanted player, a bot of the wanted bot server or of the
+        wanted race."""
+        if pref.id is None and pref.name is None:
+            return pref.race is not None and member.player.race == pref.race
+        if self._names(pref, member.player):
+            return True
+        src = member.source
+        return src is not None and src.player is not None and self._names(pref, src.player)
+
+    def _satisfied(self, pref: PlayerRef, members: list[_Member]) -> bool:
+        return any(self._fulfils(pref, m) for m in members)
+
+    def _all_satisfied(self, owner: _Member, members: list[_Member]) -> bool:
+        """Each of ``owner``'s preferences is fulfilled by a different other member (named
+        players first, then "any bot"/"any human")."""
+        if owner.entry is None or not owner.entry.opponents:
+            return True
+        prefs = sorted(owner.entry.opponents, key=lambda p: p.id is None and p.name is None)
+        free = [m for m in members if m is not owner]
+        for pref in prefs:
+            match = next((m for m in free if self._fulfils(pref, m)), None)
+            if match is None:
+                return False
+            free.remove(match)
+        return True
+
+    def _match(self) -> None:
+        now = self.clock.now()
+        next_deadline: float | None = None
+        progress = True
+        while progress:
+            progress = False
+            # A plain entry (no preferences) that found no group means no other plain entry
+            # of that game can find one with the same permission to use bots: skip them.
+            stuck: set[tuple[str, bool]] = set()
+            for entry in list(self._queue):
+                if entry.status != "active" or entry not in self._queue:
+                    continue
+                servers = [s for s in self._servers.values() if s.game == entry.game]
+                if not servers:
+                    continue
+                allow_bots = now - entry.since >= self.settings.fill_wait
+                plain = not entry.opponents
+                plan = None
+                if not (plain and (entry.game, allow_bots) in stuck):
+                    plan = self._plan(entry, servers[0].numplayers, allow_bots)
+                if plan is None:
+                    if plain:
+                        stuck.add((entry.game, allow_bots))
+                    if not allow_bots:
+                        deadline = entry.since + self.settings.fill_wait
+                        if next_deadline is None or deadline < next_deadline:
+                            next_deadline = deadline
+                    continue
+                self._start_group(entry.game, servers, plan)
+                progress = True
+        self._schedule(next_deadline)
+
+    def _plan(self, first: _Waiting, size: int, allow_bots: bool) -> list[_Member] | None:
+        """A group around ``first`` that satisfies everyone's preferences, or None."""
+        members = [_Member(first.player, first.key, False, first)]
+        taken = {first.key}
+        tentative: dict[ConnKey, int] = {}
+
+        def add_waiting(w: _Waiting) -> None:
+            members.append(_Member(w.player, w.key, False, w))
+            taken.add(w.key)
+
+        def add_bot(server: _Conn) -> None:
+            assert server.player is not None
+            tentative[server.key] = tentative.get(server.key, 0) + 1
+            members.append(
+                _Member(PlayerRef(None, server.player.name, "bot"), server.key, True, None, server)
+            )
+
+        # 1. The first player's preferences must all be fulfilled, each by its own member.
+        for pref in sorted(first.opponents, key=lambda p: p.id is None and p.name is None):
+            candidate = next(
+                (
+                    w
+                    for w in self._queue
+                    if w.key not in taken
+                    and w.game == first.game
+                    and self._fulfils(pref, _Member(w.player, w.key, False, w))
+                ),
+                None,
+            )
+            if candidate is not None:
+                add_waiting(candidate)
+                continue
+            server = self._pref_bot_server(pref)
+            if server is not None:
+                server = self._least_loaded(tentative, server)
+            elif pref.id is None and pref.name is None and pref.race == "bot":
+                server = self._least_loaded(tentative)
+            if server is None:
+                return None  # a wanted opponent is not available (yet)
+            add_bot(server)
+        if len(members) > size:
+            return None
+        # 2. Other people: active first, then passive, oldest first.
+        for status in ("active", "passive"):
+            for w in self._queue:
+                if len(members) >= size:
+                    break
+                if w.key in taken or w.status != status or w.game != first.game:
+                    continue
+                newcomer = _Member(w.player, w.key, False, w)
+                if all(self._satisfied(p, [*members, newcomer]) for p in w.opponents):
+                    add_waiting(w)
+        # 3. Bots from the least-loaded bot server.
+        while len(members) < size:
+            if not allow_bots:
+                return None
+            server = self._least_loaded(tentative)
+            if server is None:
+                return None
+            add_bot(server)
+        # Everyone's preferences must hold in the final group.
+        if not all(self._all_satisfied(m, members) for m in members):
+            return None
+        return members
+
+    def _start_group(self, game: str, servers: list[_GameServer], members: list[_Member]) -> None:
+        server = servers[self._rr % len(servers)]
+        self._rr += 1
+        group = f"g{next(self._group_seq)}"
+        final: list[_Member] = []
+        for m in members:
+            if m.bot:
+                source = self._conns[m.key]
+                assert source.player is not None and source.player.id is not None
+                n = next(source.bot_seq)
+                pid = f"{source.player.id}.{n}"
+                while pid in self._ids:
+                    pid = f"{source.player.id}.{next(source.bot_seq)}"
+                name = source.player.name or source.player.id
+                final.append(_Member(PlayerRef(pid, name, "bot"), m.key, True, None, source))
+                source.inflight += 1
+                self.bots_requested += 1
+            else:
+                assert m.entry is not None
+                self._queue.remove(m.entry)
+                self._conns[m.key].reserved = group
+                final.append(m)
+        pending = _Pending(group, server, game, final)
+        self._pending[group] = pending
+        pending.timer = self.clock.call_later(
+            self.settings.ack_timeout, lambda: self._ack_timeout(group)
+        )
+        self.send(server.key, NewGroupInit(game, group, tuple(m.player for m in final)))
+
+    def _ack_timeout(self, group: str) -> None:
+        pending = self._pending.get(group)
+        if pending is None:
+            return
+        log.warning("super game server %s did not ack group %s", pending.server.url, group)
+        self._fail_pending(pending)
+        self._match()
+
+    def _fail_pending(self, pending: _Pending) -> None:
+        """Put the people of a group that could not be created back at the queue's front."""
+        self._pending.pop(pending.group, None)
+        if pending.timer is not None:
+            pending.timer.cancel()
+        back: list[_Waiting] = []
+        for m in pending.members:
+            conn = self._conns.get(m.key)
+            if conn is not None and m.bot and conn.inflight > 0:
+                conn.inflight -= 1
+            if conn is None or m.bot or m.entry is None:
+                continue
+            conn.reserved = None
+            back.append(m.entry)
+        self._queue[:0] = back
+
+    def _schedule(self, at: float | None) -> None:
+        if at is None or (self._timer_at is not None and self._timer_at <= at):
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer_at = at
+
+        def fire() -> None:
+            self._timer = None
+            self._timer_at = None
+            self._match()
+
+        self._timer = self.clock.call_later(max(0.0, at - self.clock.now()), fire)
+
+    # -- introspection ---------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "waiting": [
+                {
+                    "id": w.player.id,
+                    "name": w.player.name,
+                    "status": w.status,
+                    "game": w.game,
+                    "opponents": [p.id or p.name or p.race for p in w.opponents],
+                }
+                for w in self._queue
+            ],
+            "bot_servers": [
+                {"id": c.player.id, "name": c.player.name, "load": c.load, "inflight": c.inflight}
+                for c in self._bot_servers()
+                if c.player is not None
+            ],
+            "game_servers": [
+                {"game": s.game, "url": s.url, "numplayers": s.numplayers, "groups": s.groups}
+                for s in self._servers.values()
+            ],
+            "pending_groups": sorted(self._pending),
+            "groups_formed": self.groups_formed,
+            "bots_requested": self.bots_requested,
+        }

@@ -1,0 +1,226 @@
+"""The CGML hall of seed 001 (licitovaný mariáš), plugged into `herna serve` as ``marias``.
+
+`herna serve` starts, in one process: a login server (players, bots and bot servers on
+7001, super game servers on 7003), one super game server (players on 7002) that registers
+with it, one bot server that supplies bots on demand, and house players that play all the
+time, so a person who connects as ``active`` gets a table with two bots at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from typing import Any
+
+from herna.clients.cgml import BotDecider, run_player
+from herna.games.marias import TARIFFS, Rules
+from herna.games.marias.bots import BOTS
+from herna.hall.hall import Hall
+from herna.protocols.cgml.lobby import LobbySettings
+from herna.protocols.cgml.messages import PlayerRef
+from herna.servers.cgml.botserver import BotServer
+from herna.servers.cgml.gameserver import SuperGameServer
+from herna.servers.cgml.group import GroupSettings
+from herna.servers.cgml.login import LoginServer
+from herna.servers.registry import ServerPlugin, option
+
+log = logging.getLogger("herna.cgml")
+
+DEFAULT_LOGIN_PORT = 7001
+DEFAULT_LOGIN_SERVER_PORT = 7003
+DEFAULT_GAME_PORT = 7002
+
+
+class CgmlService:
+    game = "marias"
+    protocol = "CGML over TCP (seed 001)"
+    doc = "docs/protocols/cgml.md"
+
+    def __init__(
+        self,
+        host: str,
+        login: LoginServer,
+        games: list[SuperGameServer],
+        bots: list[BotServer],
+    ) -> None:
+        self.host = host
+        self.login = login
+        self.games = games
+        self.bots = bots
+        self.house: list[asyncio.Task[Any]] = []
+
+    def endpoints(self) -> list[str]:
+        out = [
+            f"tcp://{self.host}:{self.login.player_address[1]} (login: players, bots)",
+            f"tcp://{self.host}:{self.login.server_address[1]} (login: super game servers)",
+        ]
+        out += [f"tcp://{g.url} (super game server)" for g in self.games]
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "login": self.login.snapshot(),
+            "game_servers": [g.snapshot() for g in self.games],
+            "bot_servers": [b.snapshot() for b in self.bots],
+            "house_players": len(self.house),
+        }
+
+    async def stop(self) -> None:
+        for task in self.house:
+            task.cancel()
+        await asyncio.gather(*self.house, return_exceptions=True)
+        for bots in self.bots:
+            await bots.stop()
+        for game in self.games:
+            await game.stop()
+        await self.login.stop()
+
+
+def add_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument(
+        "--cgml-login-port",
+        type=int,
+        help=f"login server port for players, bots and bot servers (default {DEFAULT_LOGIN_PORT})",
+    )
+    group.add_argument(
+        "--cgml-login-server-port",
+        type=int,
+        help=f"login server port for super game servers (default {DEFAULT_LOGIN_SERVER_PORT})",
+    )
+    group.add_argument(
+        "--cgml-game-port",
+        type=int,
+        help=f"super game server port for players and bots (default {DEFAULT_GAME_PORT})",
+    )
+    group.add_argument(
+        "--cgml-public-host",
+        help="host name players are sent to in connect complete (default: --host, or "
+        "127.0.0.1 when listening on all addresses)",
+    )
+    group.add_argument(
+        "--cgml-bot-strategy",
+        choices=BOTS,
+        help="strategy of the bot server's bots and the house players (default rule)",
+    )
+    group.add_argument(
+        "--cgml-bot-capacity", type=int, help="bots the bot server runs at load 100 (default 100)"
+    )
+    group.add_argument(
+        "--cgml-bot-delay",
+        type=float,
+        help="seconds a bot thinks before each answer (default 0.5; 0 for full speed)",
+    )
+    group.add_argument(
+        "--cgml-house-tables",
+        type=int,
+        help="tables of house players that play all the time (default 1)",
+    )
+    group.add_argument(
+        "--cgml-fill-wait",
+        type=float,
+        help="seconds an active player waits for other people before bots fill the table "
+        "(default 0.5)",
+    )
+    group.add_argument(
+        "--cgml-timeout", type=float, help="seconds a bot has to answer (default 30)"
+    )
+    group.add_argument(
+        "--cgml-human-timeout", type=float, help="seconds a person has to answer (default 300)"
+    )
+    group.add_argument(
+        "--cgml-join-timeout",
+        type=float,
+        help="seconds every member has to join a new group (default 60)",
+    )
+    group.add_argument(
+        "--cgml-max-pause", type=float, help="longest pause in seconds (default 600)"
+    )
+    group.add_argument(
+        "--cgml-stall-timeout",
+        type=float,
+        help="seconds a half-sent message may wait for its end (default 10)",
+    )
+    group.add_argument(
+        "--cgml-training",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="training mode: refuse a card against the rules with <renonc> to that player "
+        "and ask again instead of ending the game (default off)",
+    )
+    group.add_argument(
+        "--cgml-tariff",
+        choices=sorted(TARIFFS),
+        help="money tariff: csm (default, ČSM competition rules), re, pub",
+    )
+
+
+async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> CgmlService:
+    host = str(getattr(args, "host", None) or "127.0.0.1")
+    login_port = int(option(args, config, "cgml_login_port", DEFAULT_LOGIN_PORT))
+    server_port = int(option(args, config, "cgml_login_server_port", DEFAULT_LOGIN_SERVER_PORT))
+    game_port = int(option(args, config, "cgml_game_port", DEFAULT_GAME_PORT))
+    public = option(args, config, "cgml_public_host", None)
+    if public is None:
+        public = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    strategy = str(option(args, config, "cgml_bot_strategy", "rule"))
+    capacity = int(option(args, config, "cgml_bot_capacity", 100))
+    delay = float(option(args, config, "cgml_bot_delay", 0.5))
+    house_tables = int(option(args, config, "cgml_house_tables", 1))
+    stall = float(option(args, config, "cgml_stall_timeout", 10.0))
+    tariff = str(option(args, config, "cgml_tariff", "csm"))
+    settings = GroupSettings(
+        rules=Rules(tariff=TARIFFS[tariff]),
+        bot_timeout=float(option(args, config, "cgml_timeout", 30.0)),
+        human_timeout=float(option(args, config, "cgml_human_timeout", 300.0)),
+        join_timeout=float(option(args, config, "cgml_join_timeout", 60.0)),
+        max_pause=float(option(args, config, "cgml_max_pause", 600.0)),
+        training=bool(option(args, config, "cgml_training", False)),
+    )
+    lobby = LobbySettings(fill_wait=float(option(args, config, "cgml_fill_wait", 0.5)))
+    house_names = frozenset(f"house-{i + 1}" for i in range(3 * house_tables))
+
+    login = LoginServer(hall.clock, lobby, stall)
+    await login.start(host, login_port, server_port)
+    login_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    game = SuperGameServer(
+        hall.clock,
+        settings,
+        bus=hall.bus,
+        records=hall.records,
+        stall_timeout=stall,
+        house_names=house_names,
+    )
+    await game.start(host, game_port, login_host, login.server_address[1], str(public))
+    bots = BotServer("bots", f"{strategy}-bot", strategy, capacity, delay)
+    await bots.start(login_host, login.player_address[1])
+    service = CgmlService(host, login, [game], [bots])
+    if not getattr(args, "no_house_bots", False) and house_tables > 0:
+        for name in sorted(house_names):
+            player = PlayerRef(name, name, "bot")
+            decider = BotDecider(strategy, delay=delay)
+            task = asyncio.create_task(
+                _house_player(login_host, login.player_address[1], player, decider)
+            )
+            service.house.append(task)
+    return service
+
+
+async def _house_player(host: str, port: int, player: PlayerRef, decider: BotDecider) -> None:
+    """A house player: plays group after group, forever (until `herna serve` stops)."""
+    while True:
+        try:
+            await run_player(host, port, player, decider, groups=None)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.info("house player %s: %s; again in a moment", player.id, e)
+            await asyncio.sleep(2.0)
+
+
+PLUGIN = ServerPlugin(
+    name="marias",
+    help="licitovaný mariáš over CGML: login server, super game server, bot server (seed 001)",
+    add_arguments=add_arguments,
+    start=start,
+)

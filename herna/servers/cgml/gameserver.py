@@ -1,0 +1,251 @@
+"""The CGML super game server (Superhrací server): registers with the login server, creates
+groups on ``newgroup init``, admits exactly the announced players (``newgroup accept``) and
+runs each group (:class:`~herna.servers.cgml.group.Group`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections import deque
+from typing import Any
+
+from herna.core.clock import Clock
+from herna.core.rng import SeededRng, new_seed
+from herna.hall.events import EventBus
+from herna.hall.records import RecordStore
+from herna.protocols.cgml.messages import (
+    GAME_MARIAS,
+    ConnectServer,
+    Disconnect,
+    Error,
+    Message,
+    NewGroupAck,
+    NewGroupAnswer,
+    NewGroupInit,
+)
+from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection
+from herna.servers.cgml.group import Group, GroupHooks, GroupSettings, Member
+
+log = logging.getLogger("herna.cgml.game")
+
+RECONNECT_DELAY = 1.0
+"""Seconds between attempts to reach the login server."""
+
+
+class SuperGameServer:
+    def __init__(
+        self,
+        clock: Clock,
+        settings: GroupSettings | None = None,
+        bus: EventBus | None = None,
+        records: RecordStore | None = None,
+        stall_timeout: float = STALL_TIMEOUT,
+        house_names: frozenset[str] = frozenset(),
+        name: str = "sgs",
+    ) -> None:
+        self.clock = clock
+        self.settings = settings or GroupSettings()
+        self.bus = bus
+        self.records = records
+        self.stall_timeout = stall_timeout
+        self.house_names = house_names
+        self.name = name
+        self.groups: dict[str, Group] = {}
+        self.conns: set[CgmlConnection] = set()
+        self.server: asyncio.Server | None = None
+        self.address: tuple[str, int] = ("", 0)
+        self.url = ""
+        self.login: CgmlConnection | None = None
+        self._login_task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self.registered = asyncio.Event()
+        self.reactions: deque[float] = deque(maxlen=100_000)
+        self.rng = SeededRng(new_seed())
+        """Seeds the groups (each group seeds its games): one system entropy call per server."""
+        self.groups_created = 0
+        self.games_finished = 0
+
+    # -- start / stop ------------------------------------------------------------------------
+    async def start(
+        self,
+        host: str,
+        port: int,
+        login_host: str,
+        login_port: int,
+        public_host: str | None = None,
+    ) -> None:
+        """Listen for players on ``host:port`` and register at the login server; the url
+        players are sent to is ``public_host`` (default: the bound address) and the port."""
+        loop = asyncio.get_running_loop()
+        self.server = await loop.create_server(self._player_protocol, host, port)
+        self.address = self.server.sockets[0].getsockname()[:2]
+        self.url = f"{public_host or self.address[0]}:{self.address[1]}"
+        self._login_task = asyncio.create_task(self._login_loop(login_host, login_port))
+
+    async def stop(self) -> None:
+        self._stopping = True
+        if self._login_task is not None:
+            self._login_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._login_task
+        if self.login is not None:
+            self.login.close()
+        for group in list(self.groups.values()):
+            group.shutdown()
+        for conn in list(self.conns):
+            conn.close()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+    # -- the link to the login server ------------------------------------------------------
+    async def _login_loop(self, host: str, port: int) -> None:
+        loop = asyncio.get_running_loop()
+        while not self._stopping:
+            lost = loop.create_future()
+
+            def closed(conn: CgmlConnection, lost: asyncio.Future[None] = lost) -> None:
+                if not lost.done():
+                    lost.set_result(None)
+
+            try:
+                _, conn = await loop.create_connection(
+                    lambda closed=closed: CgmlConnection(  # type: ignore[misc]
+                        self._login_message,
+                        closed,
+                        self.clock,
+                        self.stall_timeout,
+                        name=f"{self.name}-login",
+                    ),
+                    host,
+                    port,
+                )
+            except OSError as e:
+                log.info(
+                    "%s: login server %s:%s not reachable (%s); retrying", self.name, host, port, e
+                )
+                await asyncio.sleep(RECONNECT_DELAY * (0.5 + random.random()))
+                continue
+            self.login = conn
+            conn.send(ConnectServer(GAME_MARIAS, 3, self.url))
+            self.registered.set()
+            log.info(
+                "%s: registered at the login server %s:%s as %s", self.name, host, port, self.url
+            )
+            await lost
+            self.registered.clear()
+            self.login = None
+            if not self._stopping:
+                log.warning("%s: lost the login server; reconnecting", self.name)
+                await asyncio.sleep(RECONNECT_DELAY)
+
+    def _login_message(self, conn: CgmlConnection, message: Message) -> None:
+        if isinstance(message, NewGroupInit):
+            self._new_group(conn, message)
+        elif isinstance(message, Error):
+            log.warning(
+                "%s: the login server says: %s (%s)", self.name, message.reason, message.code
+            )
+        elif isinstance(message, Disconnect):
+            log.warning("%s: the login server disconnects: %s", self.name, message.reason)
+            conn.close()
+        else:
+            conn.send(Error(f"<{message.tag}> is not expected from the login server", "UNEXPECTED"))
+
+    def _new_group(self, conn: CgmlConnection, message: NewGroupInit) -> None:
+        if message.game != GAME_MARIAS:
+            conn.send(Error(f"this server plays {GAME_MARIAS}, not {message.game}", "UNKNOWN_GAME"))
+            return
+        group_id = message.group or f"{self.name}-{self.groups_created + 1}"
+        if group_id in self.groups:
+            conn.send(Error(f"group {group_id} exists already", "GROUP_EXISTS"))
+            return
+        if len(message.players) not in (0, 3) or len({p.id for p in message.players}) != len(
+            message.players
+        ):
+            conn.send(Error("a mariáš group has three players with distinct ids", "BAD_GROUP"))
+            return
+        hooks = GroupHooks(
+            bus=self.bus,
+            records=self.records,
+            on_closed=self._group_closed,
+            on_reaction=self.reactions.append,
+            on_game_over=self._game_over,
+            house_names=self.house_names,
+        )
+        seed = self.rng.randint(0, (1 << 63) - 1)
+        group = Group(group_id, message.players, self.clock, self.settings, hooks, self.url, seed)
+        self.groups[group_id] = group
+        self.groups_created += 1
+        conn.send(NewGroupAck(message.game, group_id, message.players))
+
+    def _group_closed(self, group: Group) -> None:
+        self.groups.pop(group.id, None)
+
+    def _game_over(self) -> None:
+        self.games_finished += 1
+
+    # -- players -------------------------------------------------------------------------------
+    def _player_protocol(self) -> CgmlConnection:
+        conn = CgmlConnection(
+            self._player_message,
+            self._player_lost,
+            self.clock,
+            self.stall_timeout,
+            name=f"{self.name}-player",
+        )
+        self.conns.add(conn)
+        return conn
+
+    def _player_message(self, conn: CgmlConnection, message: Message) -> None:
+        ctx = conn.context
+        if isinstance(ctx, tuple):
+            group, member = ctx
+            group.received(member, message)
+            return
+        if isinstance(message, Disconnect):
+            conn.close()
+            return
+        if not isinstance(message, NewGroupAnswer):
+            conn.send(
+                Error('join your group first: <newgroup status="accept" id=...>', "NOT_JOINED")
+            )
+            return
+        group = self.groups.get(message.group)
+        if group is None:
+            conn.send(Error(f"there is no group {message.group} here", "UNKNOWN_GROUP"))
+            return
+        result = group.join(conn, message)
+        if isinstance(result, str):
+            reasons = {
+                "NOT_IN_GROUP": f"player {message.player.id} is not a member of group "
+                f"{message.group}",
+                "ID_IN_USE": f"player {message.player.id} has joined group {message.group} already",
+                "GROUP_STARTED": f"group {message.group} has started",
+            }
+            conn.send(Error(reasons.get(result, result), result))
+            return
+        conn.context = (group, result)
+
+    def _player_lost(self, conn: CgmlConnection) -> None:
+        self.conns.discard(conn)
+        ctx = conn.context
+        if isinstance(ctx, tuple):
+            group, member = ctx
+            assert isinstance(member, Member)
+            if member.peer is conn:
+                group.member_lost(member)
+
+    # -- introspection -------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "registered": self.registered.is_set(),
+            "connections": len(self.conns),
+            "groups": [g.snapshot() for g in self.groups.values()],
+            "groups_created": self.groups_created,
+            "games_finished": self.games_finished,
+        }

@@ -1,0 +1,87 @@
+"""The CGML login server (Přihlašovací server): two TCP listeners around a
+:class:`~herna.protocols.cgml.lobby.Lobby`.
+
+- the *player port* (seed default 7001): players, bots and bot servers send ``connect``
+  (``passive``/``active``) and bot servers ``load``;
+- the *server port* (7003): super game servers register with ``connect status="server"``
+  and keep the connection open for ``newgroup init``/``ack``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from herna.core.clock import Clock
+from herna.protocols.cgml.lobby import ConnKey, Lobby, LobbySettings
+from herna.protocols.cgml.messages import Message
+from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection
+
+log = logging.getLogger("herna.cgml.login")
+
+
+class LoginServer:
+    def __init__(
+        self,
+        clock: Clock,
+        settings: LobbySettings | None = None,
+        stall_timeout: float = STALL_TIMEOUT,
+    ) -> None:
+        self.clock = clock
+        self.stall_timeout = stall_timeout
+        self.lobby = Lobby(clock, self._send, self._close, settings)
+        self.conns: dict[ConnKey, CgmlConnection] = {}
+        self.servers: list[asyncio.Server] = []
+        self.player_address: tuple[str, int] = ("", 0)
+        self.server_address: tuple[str, int] = ("", 0)
+
+    async def start(self, host: str, player_port: int, server_port: int) -> None:
+        loop = asyncio.get_running_loop()
+        players = await loop.create_server(lambda: self._protocol("player"), host, player_port)
+        servers = await loop.create_server(lambda: self._protocol("server"), host, server_port)
+        self.servers = [players, servers]
+        self.player_address = players.sockets[0].getsockname()[:2]
+        self.server_address = servers.sockets[0].getsockname()[:2]
+
+    def _protocol(self, role: str) -> CgmlConnection:
+        conn = CgmlConnection(
+            self._handle, self._lost, self.clock, self.stall_timeout, name=f"login-{role}"
+        )
+        self.conns[conn.key] = conn
+        self.lobby.connection_made(conn.key, "player" if role == "player" else "server")
+        return conn
+
+    def _handle(self, conn: CgmlConnection, message: Message) -> None:
+        self.lobby.received(conn.key, message)
+
+    def _lost(self, conn: CgmlConnection) -> None:
+        self.conns.pop(conn.key, None)
+        self.lobby.connection_lost(conn.key)
+
+    def _send(self, key: ConnKey, message: Message) -> None:
+        conn = self.conns.get(key)
+        if conn is not None:
+            conn.send(message)
+
+    def _close(self, key: ConnKey) -> None:
+        conn = self.conns.get(key)
+        if conn is not None:
+            conn.close()
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "player_port": self.player_address[1],
+            "server_port": self.server_address[1],
+            "connections": len(self.conns),
+            **self.lobby.snapshot(),
+        }
+
+    async def stop(self) -> None:
+        for server in self.servers:
+            server.close()
+        for conn in list(self.conns.values()):
+            conn.close()
+        for server in self.servers:
+            await server.wait_closed()
+        self.servers = []

@@ -1,0 +1,258 @@
+/* Licitovaný mariáš renderer for the Herna web hall (no build step, no external scripts).
+ *
+ * Draws the spectator view the CGML super game server publishes with every event
+ * (herna/servers/cgml/group.py: data.view = the engine's state.view(None)) and the replay
+ * steps (herna/games/marias/replay.py). Fields used:
+ *   view.phase          "deal" | "auction" | "discard" | "gametype" | "flek" | "play" | "done"
+ *   view.dealer, forhont, middle, zadak, current_player, declarer   seats 0..2 (or null)
+ *   view.hand_sizes     [n0, n1, n2]  (live views never carry anybody's cards)
+ *   view.auction        [{player, licite}]   view.pending_bid, view.bid, view.auction_result
+ *   view.licite, view.trumf, view.flek, view.fleks [{player, flek}]
+ *   view.trick          {leader, cards}      view.tricks [{number, leader, cards, winner}]
+ *   view.marriages      [{player, suit, points}]
+ *   view.result         {money, licite, trumf, flek, parts, renonc, reason, ...} (at the end)
+ *   view.players        replay only: seat names;  view.hands / view.talon: replay only, after
+ *                       the deal is over (the live hall never shows hidden cards)
+ *   event.data.players  live: [{id, name, race}];  event.data.money: the group's running money
+ */
+"use strict";
+
+(function () {
+  window.HernaGames = window.HernaGames || {};
+
+  function el(tag, attrs, ...children) {
+    if (window.Herna && window.Herna.el) return window.Herna.el(tag, attrs, ...children);
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else node.setAttribute(k, String(v));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  const SUITS = {
+    R: { sym: "\u2665", name: "hearts", cls: "mar-r" },
+    B: { sym: "\u25C6", name: "bells", cls: "mar-b" },
+    G: { sym: "\u2660", name: "leaves", cls: "mar-g" },
+    A: { sym: "\u2663", name: "acorns", cls: "mar-a" },
+  };
+  const RANKS = { "07": "7", "08": "8", "09": "9", "10": "10", "0J": "U", "0Q": "O", "0K": "K", "0A": "A" };
+  const GAMES = {
+    PASS: "pass", G: "hra", BG: "lepší hra", "7": "sedma", B7: "lepší sedma", "100": "stovka",
+    "107": "stovka a sedma", B100: "lepší stovka", B107: "lepší stovka a sedma", SMALL: "betl",
+    BIG: "durch", "27": "dvě sedmy", "127": "stovka a dvě sedmy", B27: "lepší dvě sedmy",
+    B127: "lepší stovka a dvě sedmy", YES: "mám", NO: "nemám",
+  };
+  const PHASES = {
+    deal: "dealing", auction: "auction (licitace)", discard: "talon", gametype: "announcing",
+    flek: "flek", play: "play", done: "game over",
+  };
+
+  function card(code, extra) {
+    const suit = SUITS[code[0]] || { sym: code[0], cls: "" };
+    const rank = RANKS[code.slice(1)] || code.slice(1);
+    return el("span", { class: `mar-card ${suit.cls}${extra ? " " + extra : ""}`, title: code,
+      "data-card": code }, rank, suit.sym);
+  }
+
+  function back(n) {
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(el("span", { class: "mar-card mar-back" }, "\u00A0"));
+    return out;
+  }
+
+  function gameName(code) {
+    return code ? `${code}${GAMES[code] ? " (" + GAMES[code] + ")" : ""}` : "—";
+  }
+
+  function trumfText(t) {
+    if (!t) return "no trumps";
+    const [a, b] = String(t).split(":");
+    const s = (x) => (SUITS[x] ? `${SUITS[x].sym} ${SUITS[x].name}` : x);
+    return b ? `trumps ${s(a)}, second suit ${s(b)}` : `trumps ${s(a)}`;
+  }
+
+  function names(view, event) {
+    const out = ["seat 0", "seat 1", "seat 2"];
+    if (Array.isArray(view.players)) {
+      view.players.forEach((p, i) => { if (i < 3) out[i] = typeof p === "string" ? p : (p.name || p.id); });
+    } else if (event && event.data && Array.isArray(event.data.players)) {
+      event.data.players.forEach((p, i) => { if (i < 3) out[i] = p.name || p.id || out[i]; });
+    }
+    return out;
+  }
+
+  function seatNode(view, event, seat, who) {
+    const roles = [];
+    if (seat === view.forhont) roles.push("forhont");
+    if (seat === view.middle) roles.push("middle");
+    if (seat === view.zadak) roles.push("zadák (dealer)");
+    const won = (view.tricks || []).filter((t) => t.winner === seat).length;
+    const hands = view.hands; // replays only, after the deal
+    const size = (view.hand_sizes || [])[seat] || 0;
+    const money = event && event.data && Array.isArray(event.data.money) ? event.data.money[seat] : null;
+    const result = view.result && Array.isArray(view.result.money) ? view.result.money[seat] : null;
+    const classes = ["mar-seat"];
+    if (seat === view.current_player) classes.push("mar-turn");
+    if (seat === view.declarer) classes.push("mar-akter");
+    return el("div", { class: classes.join(" "), "data-seat": seat },
+      el("div", { class: "mar-name" }, who,
+        seat === view.declarer ? el("span", { class: "mar-badge" }, "aktér") : null,
+        seat === view.current_player ? el("span", { class: "mar-badge mar-badge-turn" }, "to act") : null),
+      el("div", { class: "mar-role" }, roles.join(", "), ` · tricks ${won}`),
+      el("div", { class: "mar-hand" },
+        Array.isArray(hands) && Array.isArray(hands[seat]) ? hands[seat].map((c) => card(c)) : back(size)),
+      result !== null ? el("div", { class: "mar-money " + (result > 0 ? "mar-plus" : result < 0 ? "mar-minus" : "") },
+        `this game ${result > 0 ? "+" : ""}${result}`) : null,
+      money !== null && money !== undefined ? el("div", { class: "mar-total" }, `group total ${money > 0 ? "+" : ""}${money}`) : null);
+  }
+
+  function trickNode(view, who) {
+    const trick = view.trick || {};
+    const cards = trick.cards || [];
+    let shown = cards;
+    let leader = trick.leader;
+    let label = "trick in play";
+    const tricks = view.tricks || [];
+    if (!cards.length && tricks.length) {
+      const last = tricks[tricks.length - 1];
+      shown = last.cards;
+      leader = last.leader;
+      label = `trick ${last.number} taken by ${who[last.winner]}`;
+    }
+    if (!shown.length) return el("div", { class: "mar-trick mar-empty" }, "no cards on the table");
+    return el("div", { class: "mar-trick" },
+      el("div", { class: "mar-label" }, label),
+      el("div", { class: "mar-trick-cards" },
+        shown.map((c, i) => el("div", { class: "mar-played" },
+          card(c), el("div", { class: "mar-by" }, leader === null || leader === undefined ? "" : who[(leader + i) % 3])))));
+  }
+
+  function auctionNode(view, who) {
+    const items = (view.auction || []).map((a) =>
+      el("li", {}, `${who[a.player]}: ${gameName(a.licite)}`));
+    const fleks = (view.fleks || []).map((f) => el("li", {}, `${who[f.player]}: flek ${f.flek}`));
+    return el("div", { class: "mar-bidding" },
+      el("div", { class: "mar-label" }, "bidding"),
+      items.length ? el("ol", {}, items) : el("p", { class: "muted" }, "—"),
+      view.pending_bid ? el("p", {}, `asked: do you have ${gameName(view.pending_bid)}?`) : null,
+      fleks.length ? el("div", {}, el("div", { class: "mar-label" }, "flek"), el("ol", {}, fleks)) : null);
+  }
+
+  function contractNode(view, who) {
+    const parts = [];
+    if (view.declarer !== null && view.declarer !== undefined) {
+      parts.push(el("div", {}, `aktér: ${who[view.declarer]}`,
+        view.auction_result ? ` (auction won at ${gameName(view.auction_result)})` : ""));
+    }
+    if (view.licite) {
+      parts.push(el("div", { class: "mar-contract" }, `game ${gameName(view.licite)} · ${trumfText(view.trumf)} · flek ${view.flek || 1}`));
+    }
+    const talon = Array.isArray(view.talon) && view.phase === "done" ? view.talon : null;
+    parts.push(el("div", { class: "mar-talon" }, "talon: ",
+      talon ? talon.map((c) => card(c)) : back(view.talon_size === 0 ? 0 : 2)));
+    const marriages = (view.marriages || []).map((mm) =>
+      el("li", {}, `${who[mm.player]}: ${SUITS[mm.suit] ? SUITS[mm.suit].sym : mm.suit} ${mm.points}`));
+    if (marriages.length) parts.push(el("div", {}, "marriages", el("ul", {}, marriages)));
+    return el("div", { class: "mar-info" }, parts);
+  }
+
+  function resultNode(view, who) {
+    const r = view.result;
+    if (!r) return null;
+    const rows = (r.parts || []).map((p) => el("tr", {},
+      el("td", {}, p.name), el("td", {}, p.won ? "won" : "lost"), el("td", {}, String(p.units)),
+      el("td", {}, (p.amounts || []).map((a) => (a > 0 ? "+" : "") + a).join(" / ")),
+      el("td", { class: "muted" }, p.note || "")));
+    const money = (r.money || []).map((m, i) => `${who[i]} ${m > 0 ? "+" : ""}${m}`).join(", ");
+    return el("div", { class: "mar-result" },
+      el("div", { class: "mar-label" }, "result"),
+      r.renonc ? el("p", { class: "mar-renonc" }, `renonc by ${who[r.renonc.player]}: ${r.renonc.reason}`) : null,
+      el("p", {}, r.reason || ""),
+      rows.length ? el("table", { class: "mar-parts" },
+        el("thead", {}, el("tr", {}, el("th", {}, "part"), el("th", {}, "aktér"), el("th", {}, "units"),
+          el("th", {}, "per seat"), el("th", {}, ""))),
+        el("tbody", {}, rows)) : null,
+      el("p", { class: "mar-money-line" }, `money: ${money}`),
+      r.declarer_points !== undefined && view.licite && !["SMALL", "BIG"].includes(view.licite)
+        ? el("p", { class: "muted" }, `points: aktér ${r.declarer_points}, defence ${r.defender_points}`) : null);
+  }
+
+  function tricksNode(view, who) {
+    const tricks = view.tricks || [];
+    if (!tricks.length) return null;
+    return el("details", { class: "mar-tricks" },
+      el("summary", {}, `${tricks.length} trick${tricks.length === 1 ? "" : "s"} played`),
+      el("ol", {}, tricks.map((t) => el("li", {},
+        t.cards.map((c) => card(c)), ` → ${who[t.winner]}`))));
+  }
+
+  function render(container, view, event) {
+    if (!view || view.game !== "marias") {
+      if (window.Herna && window.Herna.renderJSON) window.Herna.renderJSON(container, view);
+      return;
+    }
+    const who = names(view, event);
+    const status = PHASES[view.phase] || view.phase || "";
+    const kind = event && event.kind ? ` · ${event.kind.replace(/_/g, " ")}` : "";
+    container.replaceChildren(el("div", { class: "marias", "data-phase": view.phase },
+      el("div", { class: "mar-status" }, status, kind),
+      el("div", { class: "mar-table" },
+        seatNode(view, event, 1, who[1]),
+        seatNode(view, event, 2, who[2]),
+        el("div", { class: "mar-centre" }, trickNode(view, who), contractNode(view, who)),
+        seatNode(view, event, 0, who[0])),
+      el("div", { class: "mar-side" }, auctionNode(view, who), resultNode(view, who)),
+      tricksNode(view, who)));
+  }
+
+  window.HernaGames.marias = { render };
+
+  /* Styles live with the renderer so adding the game touches one file. */
+  if (!document.getElementById("marias-style")) {
+    const style = document.createElement("style");
+    style.id = "marias-style";
+    style.textContent = `
+.marias { display: flex; flex-direction: column; gap: .5rem; font-size: .95rem; }
+.mar-status { font-weight: 600; }
+.mar-table { display: grid; grid-template-columns: 1fr 1fr; grid-template-areas:
+  "s1 s2" "centre centre" "s0 s0"; gap: .5rem; }
+.mar-table > .mar-seat[data-seat="1"] { grid-area: s1; }
+.mar-table > .mar-seat[data-seat="2"] { grid-area: s2; }
+.mar-table > .mar-seat[data-seat="0"] { grid-area: s0; }
+.mar-centre { grid-area: centre; display: flex; gap: 1rem; align-items: flex-start; flex-wrap: wrap; }
+.mar-seat { border: 1px solid #8884; border-radius: .4rem; padding: .4rem .5rem; }
+.mar-seat.mar-turn { border-color: #c80; box-shadow: 0 0 0 2px #c806; }
+.mar-seat.mar-akter .mar-name { text-decoration: underline; }
+.mar-name { font-weight: 600; display: flex; gap: .4rem; align-items: center; }
+.mar-role { font-size: .85em; opacity: .8; }
+.mar-badge { font-size: .75em; font-weight: 500; border-radius: .3rem; padding: 0 .3rem; background: #5553; }
+.mar-badge-turn { background: #c804; }
+.mar-hand, .mar-trick-cards, .mar-talon { display: flex; flex-wrap: wrap; gap: .2rem; align-items: center; }
+.mar-card { display: inline-block; min-width: 1.9em; padding: .15em .25em; border: 1px solid #8888;
+  border-radius: .25rem; background: #fff; color: #222; text-align: center; font-weight: 600;
+  font-variant-numeric: tabular-nums; }
+.mar-card.mar-back { background: repeating-linear-gradient(45deg, #36a, #36a 3px, #47b 3px, #47b 6px); }
+.mar-r { color: #c11; } .mar-b { color: #c70; } .mar-g { color: #282; } .mar-a { color: #743; }
+.mar-played { display: flex; flex-direction: column; align-items: center; gap: .1rem; }
+.mar-by { font-size: .75em; opacity: .8; }
+.mar-label { font-size: .8em; text-transform: uppercase; letter-spacing: .05em; opacity: .7; }
+.mar-info { display: flex; flex-direction: column; gap: .2rem; }
+.mar-contract { font-weight: 600; }
+.mar-side { display: flex; gap: 1.5rem; flex-wrap: wrap; }
+.mar-side ol, .mar-info ul { margin: .2rem 0; padding-left: 1.4rem; }
+.mar-plus { color: #282; font-weight: 600; } .mar-minus { color: #c11; font-weight: 600; }
+.mar-total { font-size: .85em; opacity: .8; }
+.mar-renonc { color: #c11; font-weight: 600; }
+.mar-parts td, .mar-parts th { padding: 0 .5rem; text-align: left; }
+.mar-tricks ol { margin: .2rem 0; }
+.mar-tricks li { display: flex; gap: .2rem; align-items: center; margin: .1rem 0; }
+`;
+    document.head.appendChild(style);
+  }
+})();
