@@ -23,6 +23,10 @@ from herna.servers.cgml.login import LoginServer
 
 HOST = "127.0.0.1"
 
+OPEN_STORES: list[RecordStore] = []
+"""Record stores made by :func:`make_system`; closed after every test (conftest), so a
+failing test cannot leave a writer process behind."""
+
 
 @dataclass
 class System:
@@ -103,6 +107,7 @@ async def make_system(
     stall: float = 10.0,
 ) -> System:
     system = System(RecordStore(f"sqlite:///{tmp_path / 'cgml.db'}"))
+    OPEN_STORES.append(system.records)
     await system.start_login(fill_wait, stall)
     await system.add_game_server(settings or GroupSettings(), stall)
     for i in range(bot_servers):
