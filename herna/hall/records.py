@@ -8,6 +8,7 @@ shutdown and by tests) waits until everything submitted is on disk.
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import logging
 import queue
@@ -158,6 +159,7 @@ class RecordStore:
         self._lock = threading.Lock()
         self._flushes = itertools.count(1)
         self._saved = 0
+        self._atexit_registered = False
         self._written_by_writer = 0
         self.failed = 0
 
@@ -172,6 +174,11 @@ class RecordStore:
         with self._lock:
             if self._writer is None or not self._writer.is_alive():
                 self._writer, self._inbox, self._outbox = spawn_writer(self.url, self._batch_size)
+                if not self._atexit_registered:
+                    # A store nobody closed must neither lose its queue nor hang the
+                    # interpreter's exit (multiprocessing joins queue threads at exit).
+                    atexit.register(self._close_at_exit)
+                    self._atexit_registered = True
         self._inbox.put(record)
 
     def save(self, record: MatchRecord) -> int:
@@ -213,6 +220,22 @@ class RecordStore:
         # Nobody reads the pipe any more: don't let interpreter exit wait on its feeder thread.
         self._inbox.cancel_join_thread()
         self._writer = None
+
+    def _close_at_exit(self) -> None:
+        writer = self._writer
+        if writer is None:
+            return
+        try:
+            self.flush(timeout=15)
+            self._inbox.put(_STOP)
+            writer.join(timeout=5)
+        except Exception:
+            log.exception("records not confirmed written at exit")
+        finally:
+            if writer.is_alive():
+                writer.terminate()
+            self._inbox.cancel_join_thread()
+            self._writer = None
 
     def close(self) -> None:
         if self._writer is not None and self._writer.is_alive():
