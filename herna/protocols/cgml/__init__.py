@@ -2,7 +2,9 @@
 
 - :mod:`~herna.protocols.cgml.cards`: card codes (chapter 5);
 - :mod:`~herna.protocols.cgml.messages`: typed messages (chapters 2-4) and their XML;
-- :mod:`~herna.protocols.cgml.codec`: framing, safe parsing, encoding (chapter 1).
+- :mod:`~herna.protocols.cgml.codec`: framing, safe parsing, encoding (chapter 1);
+- :mod:`~herna.protocols.cgml.lobby`: the login server's matchmaking (sans-I/O);
+- :mod:`~herna.protocols.cgml.player`: a player's view of a group, for bots and clients.
 
 See docs/protocols/cgml.md for every message with an example and Herna's extensions.
 """
