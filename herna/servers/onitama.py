@@ -21,7 +21,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction
@@ -49,7 +49,7 @@ from herna.hall.records import MatchRecord, RecordStore
 from herna.protocols import onitama as proto
 from herna.protocols.onitama import ClientGame, Close, Login, MakeMove, Reply, fmt
 from herna.servers.registry import ServerPlugin, option
-from herna.servers.tcp import TcpPeer
+from herna.servers.tcp import Peer, TcpPeer
 
 log = logging.getLogger("herna.onitama")
 
@@ -81,19 +81,6 @@ class OnitamaSettings:
     house_bot_depth: int = 3
     seed: int | None = None
     """Seed of the server's own RNG (colours, game seeds); None for a random one."""
-
-
-class Peer(Protocol):
-    """One connection as the hub sees it."""
-
-    kind: str
-    """``"unknown"`` for network clients, ``"house-bot"`` for the server's own bots."""
-
-    def send(self, data: bytes) -> None: ...
-
-    def close(self) -> None: ...
-
-    def describe(self) -> str: ...
 
 
 class Client:

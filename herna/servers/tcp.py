@@ -21,6 +21,19 @@ an allocation per message)."""
 C = TypeVar("C")
 
 
+class Peer(Protocol):
+    """One connection as a hub sees it: a :class:`TcpPeer`, or a house bot in the process."""
+
+    kind: str
+    """``"unknown"`` for network clients, ``"house-bot"`` for the server's own bots."""
+
+    def send(self, data: bytes) -> None: ...
+
+    def close(self) -> None: ...
+
+    def describe(self) -> str: ...
+
+
 class Hub(Protocol[C]):
     """What a server's hub offers its transport."""
 

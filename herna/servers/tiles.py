@@ -17,7 +17,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction, ProtocolError
@@ -39,7 +39,7 @@ from herna.hall.match import Match, Seat
 from herna.hall.records import RecordStore
 from herna.protocols import tiles as proto
 from herna.servers.registry import ServerPlugin, option
-from herna.servers.tcp import TcpPeer
+from herna.servers.tcp import Peer, TcpPeer
 
 log = logging.getLogger("herna.tiles")
 
@@ -69,14 +69,6 @@ class TilesSettings:
     showcase: bool = True
     showcase_pause: float = DEFAULT_SHOWCASE_PAUSE
     seed: int | None = None
-
-
-class Peer(Protocol):
-    def send(self, data: bytes) -> None: ...
-
-    def close(self) -> None: ...
-
-    def describe(self) -> str: ...
 
 
 class Client:
