@@ -73,7 +73,6 @@ from herna.protocols.cgml.messages import (
     PlayerRef,
     Renonc,
     Result,
-    Round,
     Trumf,
 )
 
@@ -254,8 +253,8 @@ class PlayerTracker:
             self.notes.append(f"game aborted ({message.message}) by {who}")
             self.last_game = GameRecord(None, "abort", message.message)
             self._game_over()
-        elif isinstance(message, Round):
-            pass
+        # <round> (who took a trick) needs no handling: the tracker's engine state already
+        # knows the winner from the cards played.
         return None
 
     def _reset(self) -> None:
