@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from herna.cli import GameCommands
-from herna.clients.tiles import TilesClient, TilesServerError, run_bot
+from herna.clients.tiles import (
+    TilesClient,
+    TilesServerError,
+    check_address,
+    describe_address,
+    run_bot,
+)
 from herna.core.game import CHANCE
 from herna.core.rng import SeededRng, new_seed
 from herna.games.tiles.actions import TilesCodec
@@ -29,6 +35,30 @@ from herna.games.tiles.rules import (
 from herna.servers.tiles import DEFAULT_PORT
 
 Ask = Callable[[str], str | None]
+
+URL_HELP = (
+    "server as a URL instead of --host/--port: ws://HOST:PORT/ws/tiles (WebSocket, the web "
+    "hall's port, default 8080), wss://... or tcp://HOST:PORT"
+)
+
+
+def _server(args: argparse.Namespace) -> tuple[str, int] | None:
+    """``(host or URL, port)`` from --url or --host/--port; None (after saying why) when
+    --url is not an address the client can use."""
+    if args.url is None:
+        return args.host, args.port
+    try:
+        check_address(args.url)
+    except ValueError as exc:
+        print(f"--url: {exc}", file=sys.stderr)
+        return None
+    if "://" not in args.url:
+        print(
+            f"--url: expected ws://HOST:PORT/ws/tiles or tcp://HOST:PORT, not {args.url!r}",
+            file=sys.stderr,
+        )
+        return None
+    return args.url, args.port
 
 
 def register(commands: GameCommands) -> None:
@@ -64,7 +94,9 @@ def register(commands: GameCommands) -> None:
         help="play a tile game in the terminal",
         description="Play a tile/path game: the board is drawn in the terminal and you pick "
         "your actions from a numbered list. By default you join a table on a Herna server "
-        "(house bots take the empty seats); with --local you play here against bots.",
+        "(house bots take the empty seats), over TCP (--host/--port) or over WebSocket "
+        "through the web hall (--url ws://HOST:PORT/ws/tiles); with --local you play here "
+        "against bots.",
     )
     play.add_argument("rules", metavar="RULES.json", help=f"rules file or shipped name ({shipped})")
     play.add_argument("--name", default="me", help="your player name (default 'me')")
@@ -72,6 +104,7 @@ def register(commands: GameCommands) -> None:
     play.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
     )
+    play.add_argument("--url", help=URL_HELP)
     play.add_argument(
         "--wait",
         action="store_true",
@@ -96,7 +129,9 @@ def register(commands: GameCommands) -> None:
         "tiles",
         help="run a tile-game bot against a server",
         description="Join a table on a Herna tile server and play with a bot strategy: "
-        "random (any legal action) or goal (goal-seeking, one turn of look-ahead).",
+        "random (any legal action) or goal (goal-seeking, one turn of look-ahead). The bot "
+        "connects over TCP (--host/--port) or over WebSocket through the web hall "
+        "(--url ws://HOST:PORT/ws/tiles).",
     )
     bot.add_argument(
         "--strategy", choices=STRATEGIES, default="goal", help="random or goal (default goal)"
@@ -111,6 +146,7 @@ def register(commands: GameCommands) -> None:
     bot.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
     )
+    bot.add_argument("--url", help=URL_HELP)
     bot.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     bot.add_argument("--seed", type=int, default=0, help="seed of the bot's random choices")
     bot.add_argument(
@@ -282,12 +318,17 @@ def run_play(args: argparse.Namespace) -> int:
             args.opponents,
             args.seed if args.seed is not None else new_seed(),
         )
+    server = _server(args)
+    if server is None:
+        return 2
+    host, port = server
     try:
-        return asyncio.run(
-            play_online(args.host, args.port, args.name, dict(report.rules.data), args.wait)
-        )
+        return asyncio.run(play_online(host, port, args.name, dict(report.rules.data), args.wait))
     except (ConnectionError, OSError) as exc:
-        print(f"cannot reach the tile server at {args.host}:{args.port}: {exc}", file=sys.stderr)
+        print(
+            f"cannot reach the tile server at {describe_address(host, port)}: {exc}",
+            file=sys.stderr,
+        )
         return 1
 
 
@@ -394,6 +435,10 @@ async def _answer(client: TilesClient, message: Mapping[str, Any], ask: Ask) -> 
 # -- bot ----------------------------------------------------------------------------------------
 def run_bot_command(args: argparse.Namespace) -> int:
     name = args.name or f"bot-{args.strategy}"
+    server = _server(args)
+    if server is None:
+        return 2
+    host, port = server
     path = resolve_rules_path(args.rules)
     rules_ref: str | dict[str, Any] = args.rules
     if args.rules not in shipped_rules():
@@ -416,8 +461,8 @@ def run_bot_command(args: argparse.Namespace) -> int:
     try:
         run = asyncio.run(
             run_bot(
-                args.host,
-                args.port,
+                host,
+                port,
                 name,
                 rules_ref,
                 args.strategy,
@@ -431,7 +476,10 @@ def run_bot_command(args: argparse.Namespace) -> int:
         print(f"the server refused: {exc}", file=sys.stderr)
         return 1
     except (ConnectionError, OSError) as exc:
-        print(f"cannot reach the tile server at {args.host}:{args.port}: {exc}", file=sys.stderr)
+        print(
+            f"cannot reach the tile server at {describe_address(host, port)}: {exc}",
+            file=sys.stderr,
+        )
         return 1
     won = sum(1 for g in run.games if name in (g["result"].get("winner_names") or []))
     print(

@@ -4,7 +4,11 @@
 :func:`run_bot` plays whole games with a bot strategy (``herna bot tiles``, tests, house bots
 run elsewhere in-process).
 
-    client = await TilesClient.connect("127.0.0.1", 7200)
+The address picks the transport; the messages and all protocol handling are the same:
+
+    client = await TilesClient.connect("127.0.0.1", 7200)              # TCP, one line each
+    client = await TilesClient.connect("tcp://127.0.0.1:7200")         # the same, as a URL
+    client = await TilesClient.connect("ws://127.0.0.1:8080/ws/tiles") # WebSocket (web hall)
     await client.join("ann", "labyrinth")
     await client.start()
     async for message in client:
@@ -19,7 +23,12 @@ import logging
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from websockets.asyncio.client import ClientConnection as WebSocketConnection
+from websockets.asyncio.client import connect as websocket_connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from herna.core.errors import HernaError, ProtocolError
 from herna.games.tiles.bots import TilesBot, make_bot
@@ -27,6 +36,10 @@ from herna.games.tiles.rules import Rules, load_rules
 from herna.protocols.tiles import ClientConnection
 
 log = logging.getLogger("herna.tiles.client")
+
+DEFAULT_PORT = 7200
+"""The tile server's TCP port (``tcp://HOST`` without a port)."""
+SCHEMES = ("tcp", "ws", "wss")
 
 
 class TilesServerError(HernaError):
@@ -39,38 +52,192 @@ class TilesServerError(HernaError):
         self.problems: list[dict[str, str]] = list(message.get("problems") or [])
 
 
-class TilesClient:
+def check_address(host: str) -> None:
+    """Raise ValueError unless ``host`` is a host name or a URL this client can connect to."""
+    if "://" not in host:
+        return
+    try:
+        parts = urlsplit(host)
+        _ = parts.port  # raises ValueError for a port that is not a number
+    except ValueError as exc:
+        raise ValueError(f"bad server address {host!r}: {exc}") from None
+    if parts.scheme.lower() not in SCHEMES or not parts.hostname:
+        raise ValueError(
+            f"bad server address {host!r}: use tcp://HOST:PORT, ws://HOST:PORT/ws/tiles "
+            "or wss://HOST:PORT/ws/tiles"
+        )
+
+
+def describe_address(host: str, port: int) -> str:
+    """The address as people read it in messages."""
+    return host if "://" in host else f"{host}:{port}"
+
+
+class Transport(Protocol):
+    """How a :class:`TilesClient` moves encoded messages (newline-terminated lines)."""
+
+    async def write(self, data: bytes) -> None:
+        """Send encoded messages, one per line."""
+        ...
+
+    async def write_raw(self, data: bytes | str) -> None:
+        """Send data as it is (tests of the server's error handling)."""
+        ...
+
+    async def read(self) -> bytes:
+        """Received messages as newline-terminated lines; ``b""`` once the server closed."""
+        ...
+
+    def closed_because(self) -> str:
+        """Why the server closed, if it said ("" otherwise)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class TcpTransport:
+    """JSON lines over TCP: bytes as they are."""
+
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
+
+    @classmethod
+    async def open(cls, host: str, port: int) -> TcpTransport:
+        return cls(*await asyncio.open_connection(host, port))
+
+    async def write(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def write_raw(self, data: bytes | str) -> None:
+        await self.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+    async def read(self) -> bytes:
+        return await self.reader.read(65536)
+
+    def closed_because(self) -> str:
+        return ""
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(ConnectionError, OSError):
+            await self.writer.wait_closed()
+
+
+class WebSocketTransport:
+    """The same messages over WebSocket: one text frame per message, without the newline."""
+
+    def __init__(self, ws: WebSocketConnection) -> None:
+        self.ws = ws
+
+    @classmethod
+    async def open(cls, url: str, max_size: int, timeout: float) -> WebSocketTransport:
+        try:
+            ws = await websocket_connect(
+                url, max_size=max_size, open_timeout=timeout, compression=None
+            )
+        except InvalidHandshake as exc:
+            raise ConnectionError(
+                f"no WebSocket at {url}: {exc} (the web hall serves the tile protocol at "
+                "ws://HOST:PORT/ws/tiles)"
+            ) from exc
+        except InvalidURI as exc:
+            raise ValueError(f"bad server address {url!r}: {exc}") from exc
+        return cls(ws)
+
+    async def write(self, data: bytes) -> None:
+        try:
+            for line in data.split(b"\n"):
+                if line:
+                    await self.ws.send(line.decode("utf-8"))
+        except ConnectionClosed as exc:
+            raise ConnectionError(f"the server closed the connection ({exc})") from exc
+
+    async def write_raw(self, data: bytes | str) -> None:
+        """One frame: text for ``str``, binary for ``bytes``."""
+        try:
+            await self.ws.send(data)
+        except ConnectionClosed as exc:
+            raise ConnectionError(f"the server closed the connection ({exc})") from exc
+
+    async def read(self) -> bytes:
+        try:
+            frame = await self.ws.recv()
+        except ConnectionClosed:
+            return b""
+        data = frame.encode("utf-8") if isinstance(frame, str) else frame
+        return data + b"\n"
+
+    def closed_because(self) -> str:
+        code, reason = self.ws.close_code, self.ws.close_reason
+        if code is None:
+            return ""
+        return f"close code {code}" + (f": {reason}" if reason else "")
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+
+
+class TilesClient:
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
         self.conn = ClientConnection()
         self._inbox: deque[dict[str, Any]] = deque()
         self.welcome: dict[str, Any] | None = None
 
     @classmethod
     async def connect(
-        cls, host: str = "127.0.0.1", port: int = 7200, timeout: float = 10.0
+        cls, host: str = "127.0.0.1", port: int = DEFAULT_PORT, timeout: float = 10.0
     ) -> TilesClient:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-        client = cls(reader, writer)
-        client.welcome = await client.expect("welcome", timeout=timeout)
+        """Connect and wait for the server's ``welcome``.
+
+        ``host`` is a host name (TCP to ``host:port``) or a URL, which picks the transport:
+        ``tcp://HOST:PORT`` (JSON lines), ``ws://HOST:PORT/ws/tiles`` or ``wss://…``
+        (WebSocket through the web hall); ``port`` is then ignored. Raises ValueError for an
+        address it cannot use and ConnectionError (an OSError) when there is no server."""
+        check_address(host)
+        transport: Transport
+        if "://" not in host:
+            transport = await asyncio.wait_for(TcpTransport.open(host, port), timeout)
+        else:
+            parts = urlsplit(host)
+            if parts.scheme.lower() == "tcp":
+                address = (parts.hostname or "127.0.0.1", parts.port or DEFAULT_PORT)
+                transport = await asyncio.wait_for(TcpTransport.open(*address), timeout)
+            else:
+                transport = await WebSocketTransport.open(host, cls.max_message(), timeout)
+        client = cls(transport)
+        try:
+            client.welcome = await client.expect("welcome", timeout=timeout)
+        except BaseException:
+            await transport.close()
+            raise
         return client
 
-    async def send(self, message: dict[str, Any]) -> None:
-        self.writer.write(self.conn.send(message))
-        await self.writer.drain()
+    @staticmethod
+    def max_message() -> int:
+        """Longest server message accepted (as over TCP)."""
+        return ClientConnection().framer.limit
 
-    async def send_raw(self, data: bytes) -> None:
-        """Bytes as they are (tests of the server's error handling)."""
-        self.writer.write(data)
-        await self.writer.drain()
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.transport.write(self.conn.send(message))
+
+    async def send_raw(self, data: bytes | str) -> None:
+        """Data as it is (tests of the server's error handling): over TCP the bytes (or the
+        UTF-8 of the text), over WebSocket one frame (binary for bytes, text for str)."""
+        await self.transport.write_raw(data)
 
     async def recv(self, timeout: float | None = None) -> dict[str, Any]:
         """The next server message; raises ConnectionError when the server hangs up."""
         while not self._inbox:
-            data = await asyncio.wait_for(self.reader.read(65536), timeout)
+            data = await asyncio.wait_for(self.transport.read(), timeout)
             if not data:
-                raise ConnectionError("the server closed the connection")
+                why = self.transport.closed_because()
+                raise ConnectionError(
+                    "the server closed the connection" + (f" ({why})" if why else "")
+                )
             for message in self.conn.receive_data(data):
                 if isinstance(message, ProtocolError):
                     log.warning("unreadable message from the server: %s", message.reason)
@@ -95,21 +262,17 @@ class TilesClient:
         kind: str = "human",
     ) -> dict[str, Any]:
         """Sit down; returns the ``joined`` message (raises :class:`TilesServerError`)."""
-        self.writer.write(self.conn.join(name, rules, table, kind))
-        await self.writer.drain()
+        await self.transport.write(self.conn.join(name, rules, table, kind))
         return await self.expect("joined")
 
     async def start(self) -> None:
         await self.send({"type": "start"})
 
     async def act(self, action: dict[str, Any]) -> None:
-        self.writer.write(self.conn.act(action))
-        await self.writer.drain()
+        await self.transport.write(self.conn.act(action))
 
     async def close(self) -> None:
-        self.writer.close()
-        with contextlib.suppress(ConnectionError, OSError):
-            await self.writer.wait_closed()
+        await self.transport.close()
 
     def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
         return self._iterate()
@@ -142,7 +305,10 @@ async def run_bot(
     start: bool = True,
     on_message: Callable[[dict[str, Any]], None] | None = None,
 ) -> BotRun:
-    """Connect, join a table for ``rules`` and play ``games`` games with ``strategy``."""
+    """Connect, join a table for ``rules`` and play ``games`` games with ``strategy``.
+
+    ``host`` may be a URL (``tcp://…``, ``ws://HOST:PORT/ws/tiles``): see
+    :meth:`TilesClient.connect`."""
     client = await TilesClient.connect(host, port)
     run = BotRun()
     try:

@@ -284,6 +284,41 @@ class ServerConnection:
         self.bad_in_a_row = 0
         return message
 
+    def receive_frame(self, data: str | bytes) -> ClientMessage | ProtocolError | None:
+        """One whole message from a message-framed transport (a WebSocket frame, no newline).
+
+        A frame gets the answer a TCP line with the same bytes gets: over ``MAX_LINE_BYTES``
+        it is ``TOO_LARGE`` (fatal), bytes that are not UTF-8 are ``BAD_UTF8``, a blank frame
+        is a keep-alive, anything else goes through :meth:`receive_message` (``BAD_JSON``,
+        ``UNKNOWN_TYPE`` ..., and the count of bad messages in a row).
+
+        >>> conn = ServerConnection()
+        >>> conn.receive_frame('{"type": "ping", "id": 1}')
+        Ping(id=1)
+        >>> conn.receive_frame(b"\\xff").code
+        'BAD_UTF8'
+        >>> conn.receive_frame(" ") is None
+        True
+        """
+        limit = self.framer.limit
+        # Text needs encoding only when it may be too long (UTF-8: at most 4 bytes a character).
+        if isinstance(data, bytes) or len(data) * 4 <= limit:
+            size = len(data)
+        else:
+            size = len(data.encode("utf-8", "surrogatepass"))
+        if size > limit:
+            return ProtocolError(f"message longer than {limit} bytes", "TOO_LARGE", fatal=True)
+        if isinstance(data, bytes):
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return self._bad(ProtocolError("not UTF-8", "BAD_UTF8"))
+        else:
+            text = data
+        if not text.strip():
+            return None  # a blank message is a keep-alive, as a blank line is
+        return self.receive_message(text)
+
     def _bad(self, error: ProtocolError) -> ProtocolError:
         self.bad_in_a_row += 1
         if self.bad_in_a_row >= MAX_BAD_MESSAGES and not error.fatal:

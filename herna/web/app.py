@@ -1,10 +1,12 @@
 """The web hall's Starlette application: pages, JSON API, OpenAPI docs, protocol docs, static
-files and the live WebSocket.
+files, the live WebSocket and the tile game's WebSocket transport (``/ws/tiles``).
 
-Everything here is read-only: routes accept GET (and HEAD) only, the WebSocket ignores what
-browsers send, and the app reads the hall (services, event bus via :class:`LiveHub`) and the
-database (:class:`~herna.hall.records.RecordStore`) without writing either. Database work
-runs in Starlette's thread pool so a slow query never blocks the game servers' event loop.
+Everything here is read-only: routes accept GET (and HEAD) only, the live WebSocket ignores
+what browsers send (``/ws/tiles`` is the tile server's own protocol, not a write to the hall:
+see :mod:`herna.web.play`), and the app reads the hall (services, event bus via
+:class:`LiveHub`) and the database (:class:`~herna.hall.records.RecordStore`) without writing
+either. Database work runs in Starlette's thread pool so a slow query never blocks the game
+servers' event loop.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from starlette.responses import (
     RedirectResponse,
     Response,
 )
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -39,6 +41,7 @@ from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, replay_steps
 from herna.web import openapi, pages
 from herna.web.live import LiveHub
+from herna.web.play import GameSocket
 from herna.web.queries import (
     MatchFilter,
     count_matches,
@@ -174,7 +177,8 @@ class WebApp:
         self.hub = hub
         self.settings = settings or WebSettings()
         get = ["GET"]
-        routes: list[Route | Mount] = [
+        self.tiles_socket = GameSocket(hall, "tiles")
+        routes: list[Route | Mount | WebSocketRoute] = [
             Route("/", self.home, methods=get),
             Route("/live", self.live_page, methods=get),
             Route("/live/{game}", self.live_page, methods=get),
@@ -198,6 +202,7 @@ class WebApp:
             Route("/api/players", self.api_players, methods=get),
             Route("/api/players/{name:path}", self.api_player, methods=get),
             Mount("/static", app=StaticFiles(directory=self.settings.static_dir), name="static"),
+            WebSocketRoute("/ws/tiles", self.tiles_socket),
         ]
         self.starlette = Starlette(routes=routes)
         self.app: ASGIApp = _Outer(self.starlette, self.ws_live)

@@ -24,6 +24,7 @@ from herna.hall.hall import Hall
 from herna.servers.registry import ServerPlugin, option
 from herna.web.app import WEB_GAME, WebApp, WebSettings
 from herna.web.live import LiveHub, LiveSettings
+from herna.web.play import MAX_FRAME_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ class WebHall:
             access_log=False,
             http="h11",
             ws="websockets-sansio",
-            ws_max_size=64 * 1024,
+            ws_max_size=MAX_FRAME_BYTES,  # /ws/tiles carries rules files; /ws/live reads nothing
             ws_per_message_deflate=False,  # compressing every frame for every client is CPU
             timeout_graceful_shutdown=3,
             server_header=False,

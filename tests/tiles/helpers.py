@@ -56,6 +56,20 @@ def corridor(length: int = 4, **top: Any) -> dict[str, Any]:
     return rules_data(length, 1, tiles, [player(0, 0, "L")], **top)
 
 
+def race() -> dict[str, Any]:
+    """A two-player race along two corridors (inline rules, not a shipped file): one tile a
+    turn or stay; the player who moves first arrives first."""
+    data = corridor(4)
+    data["tiles"] += [{"connections": ["L0,R0"], "location": [x, 1]} for x in range(4)]
+    data["board"] = {"width": 4, "height": 2}
+    data["players"] = [
+        player(0, 0, "L", goals=["reach 3 0"]),
+        player(0, 1, "L", goals=["reach 3 1"]),
+    ]
+    data["max_move_distance"] = 1
+    return data
+
+
 def settle(
     state: TilesState, seed: int = 0, roll: int | None = None, draws: list[int] | None = None
 ) -> TilesState:

@@ -21,7 +21,7 @@ from herna.hall.records import RecordStore
 from herna.hall.replays import replay_steps
 from herna.servers.registry import load_plugins
 from herna.servers.tiles import PLUGIN, TilesService, TilesSettings, serve
-from tests.tiles.helpers import corridor, player
+from tests.tiles.helpers import race
 
 FAST = {"bot_delay": 0.0, "showcase": False, "lobby_wait": 0.0}
 
@@ -36,19 +36,6 @@ async def running(tmp_path: Path, **settings: Any) -> AsyncIterator[TilesService
     finally:
         await hall.stop()
         hall.records.close()
-
-
-def race() -> dict[str, Any]:
-    """A two-player race along two corridors (inline rules, not a shipped file)."""
-    data = corridor(4)
-    data["tiles"] += [{"connections": ["L0,R0"], "location": [x, 1]} for x in range(4)]
-    data["board"] = {"width": 4, "height": 2}
-    data["players"] = [
-        player(0, 0, "L", goals=["reach 3 0"]),
-        player(0, 1, "L", goals=["reach 3 1"]),
-    ]
-    data["max_move_distance"] = 1  # one tile a turn, or stay
-    return data
 
 
 def check_spectator_view(view: dict[str, Any]) -> None:

@@ -1,29 +1,32 @@
-"""The tile/path game server (Herna's ``herna-tiles/1`` protocol over TCP), plugged into
-``herna serve`` as ``tiles``.
+"""The tile-game hub: every table, game and house bot of the ``herna-tiles/1`` server, without
+sockets.
 
-* :class:`TilesHub` is the server without I/O: connections, tables (one per rules file being
-  played, waiting for players or playing), one :class:`~herna.hall.match.Match` per game, house
-  bots (in-process seats that answer on the hub's clock), turn timeouts, records and spectator
-  events on the hall's bus.
-* :class:`~herna.servers.tcp.TcpPeer` is the asyncio transport: bytes in, bytes out.
+* :class:`TilesHub` owns the connections' protocol state machines, the tables (one per rules
+  file being played, waiting for players or playing), one :class:`~herna.hall.match.Match` per
+  game, house bots (in-process seats that answer on the hub's clock), turn timeouts, records
+  and spectator events on the hall's bus.
+* Transports hand it what they read: :meth:`TilesHub.receive` takes the bytes of a stream
+  (TCP, :mod:`herna.servers.tiles.tcp`), :meth:`TilesHub.receive_frame` one message of a
+  message-framed transport (the web hall's WebSocket ``/ws/tiles``, :mod:`herna.web.play`).
+  Both kinds of connection sit at the same tables. A transport gives the hub a
+  :class:`~herna.servers.tcp.Peer` to send to.
 
 The protocol is documented in ``docs/protocols/tiles.md``, the game in ``docs/games/tiles.md``.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction, ProtocolError
 from herna.core.rng import SeededRng, new_seed
 from herna.games.tiles.actions import PlayerAction, TilesCodec
-from herna.games.tiles.bots import STRATEGIES, TilesBot, make_bot
+from herna.games.tiles.bots import TilesBot, make_bot
 from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState, new_game
 from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
@@ -34,23 +37,18 @@ from herna.games.tiles.rules import (
     shipped_rules,
 )
 from herna.hall.events import EventBus
-from herna.hall.hall import Hall
 from herna.hall.match import Match, Seat
 from herna.hall.records import RecordStore
 from herna.protocols import tiles as proto
-from herna.servers.registry import ServerPlugin, option
-from herna.servers.tcp import Peer, TcpPeer
+from herna.servers.tcp import Peer
 
 log = logging.getLogger("herna.tiles")
 
-DEFAULT_PORT = 7200
 DEFAULT_TURN_TIMEOUT = 120.0
 DEFAULT_BOT_DELAY = 0.5
 DEFAULT_LOBBY_WAIT = 20.0
 DEFAULT_SHOWCASE_PAUSE = 10.0
 DEFAULT_HOUSE_STRATEGY = "goal"
-WRITE_BUFFER_LIMIT = 4 << 20
-"""Bytes queued for a client that does not read before it is cut off."""
 
 
 @dataclass
@@ -69,6 +67,15 @@ class TilesSettings:
     showcase: bool = True
     showcase_pause: float = DEFAULT_SHOWCASE_PAUSE
     seed: int | None = None
+
+
+@runtime_checkable
+class ExplainsClose(Protocol):
+    """A peer that can tell its client why the server hangs up (a WebSocket close reason)."""
+
+    def close_with(self, code: str, reason: str) -> None:
+        """Close after what was sent; ``code`` is the protocol's error code."""
+        ...
 
 
 class Client:
@@ -196,18 +203,36 @@ class TilesHub:
         return client
 
     def receive(self, client: Client, data: bytes) -> None:
-        """Bytes from a client: answer, act; never raises for anything the peer sent."""
+        """Bytes of a stream (TCP) from a client: answer, act; never raises for anything the
+        peer sent."""
         for message in client.conn.receive_data(data):
-            if client not in self._clients:
+            if not self._dispatch(client, message):
                 return
-            if isinstance(message, ProtocolError):
-                self._refuse(client, message)
-                if message.fatal:
-                    client.peer.close()
-                    self.disconnect(client)
-                    return
-                continue
-            self.handle(client, message)
+
+    def receive_frame(self, client: Client, data: str | bytes) -> None:
+        """One whole message from a message-framed transport (a WebSocket frame: ``str`` for
+        text, ``bytes`` for binary); answered as a TCP line with the same bytes would be."""
+        message = client.conn.receive_frame(data)
+        if message is not None:
+            self._dispatch(client, message)
+
+    def _dispatch(self, client: Client, message: proto.ClientMessage | ProtocolError) -> bool:
+        """Act on one received message; False once the connection is gone."""
+        if client not in self._clients:
+            return False
+        if isinstance(message, ProtocolError):
+            self._refuse(client, message)
+            if message.fatal:
+                peer = client.peer
+                if isinstance(peer, ExplainsClose):
+                    peer.close_with(message.code, message.reason)
+                else:
+                    peer.close()
+                self.disconnect(client)
+                return False
+            return True
+        self.handle(client, message)
+        return True
 
     def _refuse(self, client: Client, error: ProtocolError) -> None:
         self.stats.errors += 1
@@ -224,7 +249,7 @@ class TilesHub:
         client.peer.send(client.conn.error(code, reason, request_id, **extra))
 
     def handle(self, client: Client, message: proto.ClientMessage) -> None:
-        """One well-formed message (also the entry point for WebSocket transports)."""
+        """One well-formed message."""
         if isinstance(message, proto.Join):
             self._join(client, message)
         elif isinstance(message, proto.Start):
@@ -773,119 +798,3 @@ class TilesHub:
         for client in list(self._clients):
             client.peer.close()
         self._clients.clear()
-
-
-# -- the service --------------------------------------------------------------------------------
-class TilesService:
-    game = "tiles"
-    protocol = "Herna tiles JSON lines over TCP (herna-tiles/1)"
-    doc = "docs/protocols/tiles.md"
-
-    def __init__(self, hub: TilesHub, server: asyncio.Server, host: str) -> None:
-        self.hub = hub
-        self.server = server
-        self.host = host
-
-    @property
-    def port(self) -> int:
-        sockets = self.server.sockets
-        return int(sockets[0].getsockname()[1]) if sockets else 0
-
-    def endpoints(self) -> list[str]:
-        return [f"tcp://{self.host}:{self.port}"]
-
-    def snapshot(self) -> dict[str, Any]:
-        snap = self.hub.snapshot()
-        snap["endpoints"] = self.endpoints()
-        return snap
-
-    async def stop(self) -> None:
-        self.server.close()
-        self.hub.shutdown()
-        await self.server.wait_closed()
-
-
-async def serve(
-    hall: Hall,
-    host: str = "127.0.0.1",
-    port: int = DEFAULT_PORT,
-    settings: TilesSettings | None = None,
-) -> TilesService:
-    """Start the server on ``host:port`` (0 = any free port); used by the plugin and tests."""
-    settings = settings or TilesSettings()
-    hub = TilesHub(hall.bus, hall.records, hall.clock, settings)
-    loop = asyncio.get_running_loop()
-    server = await loop.create_server(
-        lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=1024
-    )
-    if settings.house_bots and settings.showcase:
-        hub.start_showcase()
-    return TilesService(hub, server, host)
-
-
-def add_arguments(group: argparse._ArgumentGroup) -> None:
-    group.add_argument("--tiles-port", type=int, help=f"TCP port (default {DEFAULT_PORT})")
-    group.add_argument(
-        "--tiles-turn-timeout",
-        type=float,
-        metavar="SECONDS",
-        help="time a player has to act before a random legal action is played "
-        f"for it (default {DEFAULT_TURN_TIMEOUT:g}; 0 = wait forever)",
-    )
-    group.add_argument(
-        "--tiles-lobby-wait",
-        type=float,
-        metavar="SECONDS",
-        help="time a table waits for more players before house bots take the "
-        f"empty seats (default {DEFAULT_LOBBY_WAIT:g}; 0 = only on 'start')",
-    )
-    group.add_argument(
-        "--tiles-bot-delay",
-        type=float,
-        metavar="SECONDS",
-        help=f"house bots' pause before each action (default {DEFAULT_BOT_DELAY:g})",
-    )
-    group.add_argument(
-        "--tiles-bot-strategy",
-        choices=STRATEGIES,
-        help=f"how house bots play (default {DEFAULT_HOUSE_STRATEGY})",
-    )
-    group.add_argument(
-        "--tiles-max-rounds",
-        type=int,
-        metavar="N",
-        help=f"rounds after which a game is a draw (default {DEFAULT_MAX_ROUNDS})",
-    )
-    group.add_argument(
-        "--tiles-no-showcase",
-        action="store_true",
-        default=None,
-        help="no house-bot table playing the shipped rules files in turn",
-    )
-    group.add_argument("--tiles-seed", type=int, help="seed for game seeds (default: random)")
-
-
-async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> TilesService:
-    host = str(getattr(args, "host", None) or "127.0.0.1")
-    port = int(option(args, config, "tiles_port", DEFAULT_PORT))
-    seed = option(args, config, "tiles_seed", None)
-    house = not bool(getattr(args, "no_house_bots", False))
-    settings = TilesSettings(
-        house_bots=house,
-        house_strategy=str(option(args, config, "tiles_bot_strategy", DEFAULT_HOUSE_STRATEGY)),
-        bot_delay=float(option(args, config, "tiles_bot_delay", DEFAULT_BOT_DELAY)),
-        turn_timeout=float(option(args, config, "tiles_turn_timeout", DEFAULT_TURN_TIMEOUT)),
-        lobby_wait=float(option(args, config, "tiles_lobby_wait", DEFAULT_LOBBY_WAIT)),
-        max_rounds=int(option(args, config, "tiles_max_rounds", DEFAULT_MAX_ROUNDS)),
-        showcase=house and not bool(option(args, config, "tiles_no_showcase", False)),
-        seed=None if seed is None else int(seed),
-    )
-    return await serve(hall, host, port, settings)
-
-
-PLUGIN = ServerPlugin(
-    name="tiles",
-    help="tile/path games from rules.json (seed 004), Herna JSON lines over TCP",
-    add_arguments=add_arguments,
-    start=start,
-)
