@@ -6,6 +6,9 @@ epoll loop in this process) and lets them play for S seconds. Prints rounds/s, t
 reaction latency (client send → the server message it triggers: ROLL → ROLLED,
 ANNOUNCE → ANNOUNCED, SEE → PLAYER WANTS TO SEE / PLAYER LOST) at p50/p99, and every loss
 for a timeout or invalid turn (instant bots never cause one, so each is the server's fault).
+It also prints the CPU time per round of the server, of its record writer process and of
+the bots, and the CPU time the virtual machine's host stole during the run: on a shared VM
+steal is what makes runs differ most, so compare runs with little of it.
 
 With no arguments it runs 10, 50 and 500 bots for 8 s each (under a minute in all).
 The last line is one JSON object with the figures.
@@ -50,6 +53,10 @@ class Figures:
     latencies: list[float] = field(default_factory=list)
     reasons: dict[str, int] = field(default_factory=dict)
     received: int = 0
+    server_cpu: float = 0.0
+    harness_cpu: float = 0.0
+    writer_cpu: float = 0.0
+    steal: float = 0.0
 
 
 def free_port() -> int:
@@ -58,7 +65,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, log_level: str, db: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, log_level: str, db: str, extra: list[str]) -> subprocess.Popen[bytes]:
     cmd = [
         *HERNA,
         "serve",
@@ -71,6 +78,7 @@ def start_server(port: int, log_level: str, db: str) -> subprocess.Popen[bytes]:
         db,
         "--log-level",
         log_level,
+        *extra,
     ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_until_serving(port)
@@ -93,7 +101,75 @@ def wait_until_serving(port: int, timeout: float = 30.0) -> None:
     raise SystemExit(f"the Mia server on port {port} did not start")
 
 
-def play(port: int, n: int, seconds: float, warmup: float = 1.0) -> Figures:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def writer_cpu_seconds(pid: int) -> float:
+    """CPU seconds of the server's child processes (the record writer)."""
+    total = 0.0
+    with contextlib.suppress(OSError):
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(int(child))
+    return total
+
+
+def steal_jiffies() -> int:
+    """CPU time stolen from this virtual machine by its host so far (Linux /proc/stat)."""
+    return int(Path("/proc/stat").read_text().split("\n", 1)[0].split()[8])
+
+
+def react(bot: Bot, data: bytes, figures: Figures, measure_from: float, counter: Bot) -> None:
+    """An instant bot's answer to one server datagram; records the reaction latencies."""
+    sock = bot.sock
+    t = time.perf_counter()
+    measuring = t >= measure_from
+    figures.received += 1
+    head = data[:6]
+    if head == b"ROUND ":
+        if data.startswith(b"ROUND STARTING;"):
+            sock.send(b"JOIN;" + data[15:])
+        elif data.startswith(b"ROUND STARTED"):
+            bot.last_rank = -1
+    elif head == b"YOUR T":
+        token = data[10:]
+        if bot.last_rank < 0 or bot.last_rank < RANK["6,1"]:
+            sock.send(b"ROLL;" + token)
+            bot.pending[b"ROLLED"] = t
+        else:
+            sock.send(b"SEE;" + token)
+            bot.pending[b"SEE"] = t
+    elif head == b"ROLLED":
+        sent = bot.pending.pop(b"ROLLED", None)
+        if sent is not None and measuring:
+            figures.latencies.append(t - sent)
+        _, dice, token = data.decode().split(";")
+        rank = RANK[dice]
+        if rank <= bot.last_rank:
+            rank = bot.last_rank + 1 if bot.last_rank + 1 < len(BY_RANK) - 1 else bot.last_rank
+        sock.send(f"ANNOUNCE;{BY_RANK[rank]};".encode() + token.encode())
+        bot.pending[b"ANNOUNCED"] = time.perf_counter()
+    elif head == b"ANNOUN":
+        _, name, dice = data.decode().split(";")
+        bot.last_rank = RANK.get(dice, bot.last_rank)
+        if name == bot.name:
+            sent = bot.pending.pop(b"ANNOUNCED", None)
+            if sent is not None and measuring:
+                figures.latencies.append(t - sent)
+    elif head == b"PLAYER":
+        sent = bot.pending.pop(b"SEE", None)
+        if sent is not None and measuring:
+            figures.latencies.append(t - sent)
+        if bot is counter and data.startswith(b"PLAYER LOST;") and measuring:
+            figures.rounds += 1
+            reason = data.decode().rsplit(";", 1)[1]
+            figures.reasons[reason] = figures.reasons.get(reason, 0) + 1
+
+
+def play(port: int, n: int, seconds: float, server_pid: int, warmup: float = 1.0) -> Figures:
     server = ("127.0.0.1", port)
     sel = selectors.DefaultSelector()
     bots = []
@@ -112,66 +188,31 @@ def play(port: int, n: int, seconds: float, warmup: float = 1.0) -> Figures:
     measure_from = start + warmup
     deadline = measure_from + seconds
     counter = bots[0]
+    measuring_cpu = False
     while True:
         now = time.perf_counter()
         if now >= deadline:
             break
+        if not measuring_cpu and now >= measure_from:
+            measuring_cpu = True
+            server_cpu = cpu_seconds(server_pid)
+            writer_cpu = writer_cpu_seconds(server_pid)
+            steal = steal_jiffies()
+            own_cpu = time.process_time()
         for key, _ in sel.select(0.2):
             bot: Bot = key.data
             sock = bot.sock
-            while True:
-                try:
-                    data = sock.recv(65536)
-                except (BlockingIOError, InterruptedError):
-                    break
-                except OSError:
-                    break
-                t = time.perf_counter()
-                measuring = t >= measure_from
-                figures.received += 1
-                head = data[:6]
-                if head == b"ROUND ":
-                    if data.startswith(b"ROUND STARTING;"):
-                        sock.send(b"JOIN;" + data[15:])
-                    elif data.startswith(b"ROUND STARTED"):
-                        bot.last_rank = -1
-                elif head == b"YOUR T":
-                    token = data[10:]
-                    if bot.last_rank < 0 or bot.last_rank < RANK["6,1"]:
-                        sock.send(b"ROLL;" + token)
-                        bot.pending[b"ROLLED"] = t
-                    else:
-                        sock.send(b"SEE;" + token)
-                        bot.pending[b"SEE"] = t
-                elif head == b"ROLLED":
-                    sent = bot.pending.pop(b"ROLLED", None)
-                    if sent is not None and measuring:
-                        figures.latencies.append(t - sent)
-                    _, dice, token = data.decode().split(";")
-                    rank = RANK[dice]
-                    if rank <= bot.last_rank:
-                        rank = (
-                            bot.last_rank + 1
-                            if bot.last_rank + 1 < len(BY_RANK) - 1
-                            else bot.last_rank
-                        )
-                    sock.send(f"ANNOUNCE;{BY_RANK[rank]};".encode() + token.encode())
-                    bot.pending[b"ANNOUNCED"] = time.perf_counter()
-                elif head == b"ANNOUN":
-                    _, name, dice = data.decode().split(";")
-                    bot.last_rank = RANK.get(dice, bot.last_rank)
-                    if name == bot.name:
-                        sent = bot.pending.pop(b"ANNOUNCED", None)
-                        if sent is not None and measuring:
-                            figures.latencies.append(t - sent)
-                elif head == b"PLAYER":
-                    sent = bot.pending.pop(b"SEE", None)
-                    if sent is not None and measuring:
-                        figures.latencies.append(t - sent)
-                    if bot is counter and data.startswith(b"PLAYER LOST;") and measuring:
-                        figures.rounds += 1
-                        reason = data.decode().rsplit(";", 1)[1]
-                        figures.reasons[reason] = figures.reasons.get(reason, 0) + 1
+            # One datagram per readiness report: the selector is level-triggered, so a socket
+            # with more waiting is reported again, and no recv is wasted on an empty socket.
+            try:
+                data = sock.recv(65536)
+            except OSError:  # incl. BlockingIOError
+                continue
+            react(bot, data, figures, measure_from, counter)
+    figures.server_cpu = cpu_seconds(server_pid) - server_cpu
+    figures.harness_cpu = time.process_time() - own_cpu
+    figures.writer_cpu = writer_cpu_seconds(server_pid) - writer_cpu
+    figures.steal = (steal_jiffies() - steal) / os.sysconf("SC_CLK_TCK")
     for bot in bots:
         with contextlib.suppress(OSError):
             bot.sock.send(b"UNREGISTER")
@@ -179,12 +220,12 @@ def play(port: int, n: int, seconds: float, warmup: float = 1.0) -> Figures:
     return figures
 
 
-def scenario(n: int, seconds: float, log_level: str) -> dict[str, object]:
+def scenario(n: int, seconds: float, log_level: str, extra: list[str]) -> dict[str, object]:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        proc = start_server(port, log_level, f"sqlite:///{tmp}/bench.db")
+        proc = start_server(port, log_level, f"sqlite:///{tmp}/bench.db", extra)
         try:
-            figures = play(port, n, seconds)
+            figures = play(port, n, seconds, proc.pid)
         finally:
             proc.terminate()
             proc.wait(10)
@@ -192,6 +233,9 @@ def scenario(n: int, seconds: float, log_level: str) -> dict[str, object]:
 
     def p(q):
         return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
+
+    def per_round(cpu: float) -> float | None:
+        return round(cpu * 1000 / figures.rounds, 3) if figures.rounds else None
 
     timeouts = {
         r: c
@@ -208,8 +252,13 @@ def scenario(n: int, seconds: float, log_level: str) -> dict[str, object]:
         "reaction_mean_ms": round(statistics.fmean(lat) * 1000, 3) if lat else None,
         "samples": len(lat),
         "timeout_or_invalid_losses": sum(timeouts.values()),
+        "server_cpu_ms_per_round": per_round(figures.server_cpu),
+        "harness_cpu_ms_per_round": per_round(figures.harness_cpu),
+        "writer_cpu_ms_per_round": per_round(figures.writer_cpu),
+        "cpu_stolen_by_host_s": round(figures.steal, 2),
         "loss_reasons": figures.reasons,
         "server_log_level": log_level,
+        "server_args": extra,
     }
 
 
@@ -230,16 +279,24 @@ def main() -> None:
         default="WARNING",
         help="server log level (INFO logs one line per round)",
     )
+    parser.add_argument(
+        "--server-args",
+        default="",
+        help="more options for `herna serve`, e.g. '--mia-busy-poll-us 0' (one string)",
+    )
     args = parser.parse_args()
     results = []
     for n in args.bots:
-        r = scenario(n, args.seconds, args.server_log_level)
+        r = scenario(n, args.seconds, args.server_log_level, args.server_args.split())
         results.append(r)
         print(
             f"{n:4d} bots: {r['rounds_per_s']:7.1f} rounds/s, reaction p50 "
             f"{r['reaction_p50_ms']:.3f} ms p99 {r['reaction_p99_ms']:.3f} ms, "
             f"timeout/invalid losses: {r['timeout_or_invalid_losses']} "
-            f"({r['rounds']} rounds in {r['seconds']:g} s)"
+            f"({r['rounds']} rounds in {r['seconds']:g} s); CPU per round: server "
+            f"{r['server_cpu_ms_per_round']} ms, record writer {r['writer_cpu_ms_per_round']} ms, "
+            f"bots {r['harness_cpu_ms_per_round']} ms; CPU stolen by the host "
+            f"{r['cpu_stolen_by_host_s']} s"
         )
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     print(json.dumps({"benchmark": "mia_rounds", "runs": results}))

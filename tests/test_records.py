@@ -1,5 +1,11 @@
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
 from herna.hall.records import MatchRecord, PlayerResult, RecordStore
 
 
@@ -47,4 +53,64 @@ def test_canceled_records_do_not_score(database_url: str) -> None:
     store.save(rec)
     assert store.count() == 1
     assert store.standings("mia") == []
+    store.close()
+
+
+def test_unrated_players_score_but_keep_their_rating(tmp_path: Path) -> None:
+    store = RecordStore(f"sqlite:///{tmp_path}/r.db")
+    for i in range(5):
+        rec = _record(i, "alice", "bob")
+        rec.players.append(PlayerResult(2, "carol", 1.0, True, "bot", rated=False))
+        store.submit(rec)
+    store.flush()
+    standings = {s.name: s for s in store.standings("mia")}
+    assert standings["carol"].points == 5 and standings["carol"].games == 5
+    assert standings["carol"].mu is None  # never rated
+    assert standings["alice"].mu is not None and standings["bob"].mu is not None
+    store.close()
+
+
+async def test_records_submitted_in_an_event_loop_go_out_in_batches(tmp_path: Path) -> None:
+    store = RecordStore(f"sqlite:///{tmp_path}/r.db")
+    for i in range(40):
+        store.submit(_record(i, "alice", "bob"))
+    # Held for one batch, not handed over one by one ...
+    assert len(store._outgoing) == 40
+    # ... and shipped by the loop without anybody flushing.
+    deadline = time.monotonic() + 20
+    while store.count("mia") < 40 and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert store.count("mia") == 40
+    for i in range(40, 50):
+        store.submit(_record(i, "alice", "bob"))
+    store.flush()  # ships what is still held
+    assert store.count("mia") == 50
+    store.close()
+
+
+async def test_records_survive_the_writer_process_dying(tmp_path: Path) -> None:
+    store = RecordStore(f"sqlite:///{tmp_path}/r.db")
+    store.submit(_record(0, "alice", "bob"))
+    store.flush()
+    for i in range(1, 11):  # held for the next batch
+        store.submit(_record(i, "alice", "bob"))
+    writer = store._writer
+    assert writer is not None
+    os.kill(writer.pid, signal.SIGKILL)
+    writer.join(5)
+    store._ship()  # handed to the dead writer's queue
+    for i in range(11, 30):  # a new writer takes over; the dead one's queue is not lost
+        store.submit(_record(i, "alice", "bob"))
+    store.flush()
+    assert store.count("mia") == 30
+    assert {s.name: s.points for s in store.standings("mia")}["alice"] == 30
+    store.close()
+
+
+def test_the_writer_process_gives_way_to_the_servers(tmp_path: Path) -> None:
+    store = RecordStore(f"sqlite:///{tmp_path}/r.db")
+    store.submit(_record(0, "alice", "bob"))
+    store.flush()
+    assert store._writer is not None
+    assert os.sched_getscheduler(store._writer.pid) == os.SCHED_IDLE
     store.close()

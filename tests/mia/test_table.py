@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -368,4 +369,53 @@ def test_scores_survive_a_restart(database_url: str) -> None:
     assert again.table.round_number >= 2  # round numbers continue
     stored = store.matches(game="mia", limit=10)
     assert {m.status for m in stored} == {"finished", "canceled"}
+    store.close()
+
+
+def test_only_players_who_acted_are_rated(tmp_path: Path) -> None:
+    store = RecordStore(f"sqlite:///{tmp_path}/mia.db")
+    w = World(records=store)
+    for addr, name in ((A, "ann"), (B, "bob"), (C, "cy")):
+        w.register(addr, name)
+    first = next_round(w, A, B, C)
+    order = w.table.match.state.players  # type: ignore[union-attr]
+    w.say(first, f"SEE;{w.token(first, 'YOUR TURN')}")  # the first player loses at once
+    store.flush()
+    standings = {s.name: s for s in store.standings("mia")}
+    # Everybody's point counts, but only the one who acted has a rating: with a single
+    # rated player nothing is compared, so nobody's rating moved.
+    assert {n: s.points for n, s in standings.items()} == {
+        order[0]: 0,
+        order[1]: 1,
+        order[2]: 1,
+    }
+    assert all(s.mu is None for s in standings.values())
+    # A Mia announcement ends the round at once: if it was a lie only the announcer acted
+    # (nobody rated); a true Mia makes every other player lose, so all of them are rated.
+    second = next_round(w, A, B, C)
+    w.say(second, f"ROLL;{w.token(second, 'YOUR TURN')}")
+    w.say(second, f"ANNOUNCE;2,1;{w.token(second, 'ROLLED')}")
+    reason = w.net.last(second, "PLAYER LOST").split(";")[-1]
+    store.flush()
+    rated = {s.name for s in store.standings("mia") if s.mu is not None}
+    assert rated == (set() if reason == "LIED_ABOUT_MIA" else {"ann", "bob", "cy"})
+    assert reason in ("LIED_ABOUT_MIA", "MIA")
+    store.close()
+
+
+def test_an_announcement_and_a_see_rate_those_two_players(tmp_path: Path) -> None:
+    store = RecordStore(f"sqlite:///{tmp_path}/mia.db")
+    w = World(records=store)
+    for addr, name in ((A, "ann"), (B, "bob"), (C, "cy")):
+        w.register(addr, name)
+    first = next_round(w, A, B, C)
+    order = w.table.match.state.players  # type: ignore[union-attr]
+    w.say(first, f"ROLL;{w.token(first, 'YOUR TURN')}")
+    w.say(first, f"ANNOUNCE;3,1;{w.token(first, 'ROLLED')}")
+    second = w.whose_turn(*(a for a in (A, B, C) if a != first))
+    w.say(second, f"SEE;{w.token(second, 'YOUR TURN')}")
+    store.flush()
+    standings = {s.name: s for s in store.standings("mia")}
+    assert {n for n, s in standings.items() if s.mu is not None} == {order[0], order[1]}
+    assert standings[order[2]].points == 1 and standings[order[2]].games == 1
     store.close()

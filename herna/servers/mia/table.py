@@ -8,6 +8,7 @@ transport (:mod:`herna.servers.mia.udp`) stays a few lines.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 from collections import Counter
@@ -414,6 +415,10 @@ class MiaTable:
             "game_over", round=n, losers=list(state.losers), reason=state.reason, scores=scores
         )
         record = self.match.record()
+        # Only the players who acted are rated: the others scored a point by sitting still,
+        # and rating dozens of bystanders every round cost the writer most of its time.
+        acted = {a.name for a in state.announcements} | {state.current_name} | set(state.losers)
+        record.players = [dataclasses.replace(p, rated=p.name in acted) for p in record.players]
         record.result["round"] = n
         record.result["order"] = list(state.players)
         record.result["losers"] = list(state.losers)
