@@ -3,7 +3,6 @@ inside the web hall with a live Onitama server and its replays."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import time
@@ -13,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from herna.cli.serve import start_hall
 from herna.games.onitama.board import parse_square
 from herna.games.onitama.state import Move, OnitamaState
 from tests.onitama.helpers import blocked_state
+from tests.serve import serving
 
 pytestmark = pytest.mark.browser
 
@@ -65,6 +64,7 @@ async def render(page: Any, view: dict[str, Any], event: dict[str, Any] | None =
 async def test_renderer_draws_board_hands_spare_and_last_move(browser: Page) -> None:
     page = browser.page
     await page.set_content("<!doctype html><html><head></head><body><div id=c></div></body>")
+    await page.add_script_tag(path=str(STATIC / "hall.js"))
     await page.add_script_tag(path=str(STATIC / "games" / "onitama.js"))
     state = OnitamaState.setup(["Ox", "Boar"], ["Horse", "Elephant"], "Crab")
     state = state.apply(Move("Ox", parse_square("c1"), parse_square("c2")))
@@ -117,21 +117,13 @@ async def test_renderer_draws_board_hands_spare_and_last_move(browser: Page) -> 
 
 
 async def test_live_board_and_replay_in_the_web_hall(tmp_path: Path, browser: Page) -> None:
-    args = argparse.Namespace(
-        only="onitama,web",
-        host=None,
-        database_url=f"sqlite:///{tmp_path / 'herna.db'}",
-        no_house_bots=None,
-        log_level=None,
-        log_json=None,
-        config=None,
-        onitama_port=0,
+    async with serving(
+        tmp_path,
+        "onitama,web",
+        config={"onitama": {"house_bot_depth": 1}},
         onitama_house_bots=2,
         onitama_house_bot_delay=0.05,
-        web_port=0,
-    )
-    hall = await start_hall(args, {"onitama": {"house_bot_depth": 1}})
-    try:
+    ) as hall:
         web: Any = hall.service("web")
         page = browser.page
         await page.goto(web.url + "/live/onitama")
@@ -162,6 +154,3 @@ async def test_live_board_and_replay_in_the_web_hall(tmp_path: Path, browser: Pa
         assert await view.locator(".oni-winner").count() == 1
         await page.screenshot(path=shot("replay"), full_page=True)
         assert browser.errors == []
-    finally:
-        await hall.stop()
-        hall.records.close()

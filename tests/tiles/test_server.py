@@ -3,7 +3,6 @@ bots for every shipped rules file, house bots, timeouts, bad input, records and 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 from collections.abc import AsyncIterator
@@ -21,6 +20,7 @@ from herna.hall.records import RecordStore
 from herna.hall.replays import replay_steps
 from herna.servers.registry import load_plugins
 from herna.servers.tiles import PLUGIN, TilesService, TilesSettings, serve
+from tests.serve import serving
 from tests.tiles.helpers import race
 
 FAST = {"bot_delay": 0.0, "showcase": False, "lobby_wait": 0.0}
@@ -257,25 +257,11 @@ async def test_a_player_who_leaves_is_replaced_and_the_game_is_recorded(tmp_path
 
 
 async def test_herna_serve_hosts_the_tile_server_with_a_showcase(tmp_path: Path) -> None:
-    from herna.cli.serve import start_hall
-
     assert "herna.servers.tiles:PLUGIN" in [f"{p.start.__module__}:PLUGIN" for p in load_plugins()]
     assert PLUGIN.name == "tiles"
-    args = argparse.Namespace(
-        only="tiles",
-        host=None,
-        database_url=f"sqlite:///{tmp_path / 'herna.db'}",
-        no_house_bots=None,
-        log_level=None,
-        log_json=None,
-        config=None,
-        tiles_port=0,
-        tiles_bot_delay=0.01,
-        tiles_max_rounds=5,
-        tiles_bot_strategy="random",
-    )
-    hall = await start_hall(args, {})
-    try:
+    async with serving(
+        tmp_path, "tiles", tiles_bot_delay=0.01, tiles_max_rounds=5, tiles_bot_strategy="random"
+    ) as hall:
         service = hall.service("tiles")
         assert service is not None and service.endpoints()[0].startswith("tcp://127.0.0.1:")
         sub = hall.bus.subscribe(accept=lambda e: e.game == "tiles")
@@ -287,30 +273,11 @@ async def test_herna_serve_hosts_the_tile_server_with_a_showcase(tmp_path: Path)
             raise AssertionError("the showcase table did not finish a game")
         snapshot = service.snapshot()
         assert snapshot["stats"]["games_finished"] >= 1
-    finally:
-        await hall.stop()
-        hall.records.close()
 
 
 async def test_no_house_bots_means_no_showcase(tmp_path: Path) -> None:
-    from herna.cli.serve import start_hall
-
-    args = argparse.Namespace(
-        only="tiles",
-        host=None,
-        database_url=f"sqlite:///{tmp_path / 'herna.db'}",
-        no_house_bots=True,
-        log_level=None,
-        log_json=None,
-        config=None,
-        tiles_port=0,
-    )
-    hall = await start_hall(args, {})
-    try:
+    async with serving(tmp_path, "tiles", no_house_bots=True) as hall:
         service = hall.service("tiles")
         assert service is not None
         await asyncio.sleep(0.05)
         assert service.snapshot()["tables"] == []
-    finally:
-        await hall.stop()
-        hall.records.close()

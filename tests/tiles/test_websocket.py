@@ -3,7 +3,6 @@ ephemeral ports) feeding the same hub as the TCP server, with real ``websockets`
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
@@ -32,6 +31,7 @@ from herna.servers.tiles import TilesService, TilesSettings, serve
 from herna.web.live import LiveSettings
 from herna.web.play import MAX_FRAME_BYTES, WebSocketPeer
 from herna.web.plugin import WebHall
+from tests.serve import serving
 from tests.tiles.helpers import race
 
 FAST: dict[str, Any] = {"bot_delay": 0.0, "showcase": False, "lobby_wait": 0.0}
@@ -423,22 +423,7 @@ def test_help_mentions_the_websocket_url(
 
 
 async def test_herna_serve_offers_the_tile_protocol_on_the_web_port(tmp_path: Path) -> None:
-    from herna.cli.serve import start_hall
-
-    args = argparse.Namespace(
-        only="tiles,web",
-        host=None,
-        database_url=f"sqlite:///{tmp_path / 'herna.db'}",
-        no_house_bots=None,
-        log_level=None,
-        log_json=None,
-        config=None,
-        tiles_port=0,
-        tiles_no_showcase=True,
-        web_port=0,
-    )
-    hall = await start_hall(args, {})
-    try:
+    async with serving(tmp_path, "tiles,web", tiles_no_showcase=True) as hall:
         service = hall.service("tiles")
         web = hall.service("web")
         assert isinstance(web, WebHall) and service is not None
@@ -449,6 +434,3 @@ async def test_herna_serve_offers_the_tile_protocol_on_the_web_port(tmp_path: Pa
         listing = await client.expect("tables")
         assert listing["id"] == "l" and "labyrinth" in listing["rules"]
         await client.close()
-    finally:
-        await hall.stop()
-        hall.records.close()

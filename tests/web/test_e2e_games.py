@@ -4,7 +4,6 @@ card, and the browser draws every live table."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import re
@@ -15,32 +14,12 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from herna.cli.serve import start_hall
-from herna.hall.hall import Hall
 from herna.web.plugin import WebHall
+from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
 
 GAMES = ("marias", "onitama", "tiles")
 CARD = re.compile(r"^[A-Z]\d[0-9AJQKX]$")
-
-
-async def _serve(tmp_path: Path) -> Hall:
-    args = argparse.Namespace(
-        only="marias,onitama,tiles,web",
-        host=None,
-        database_url=f"sqlite:///{tmp_path / 'herna.db'}",
-        no_house_bots=None,
-        log_level=None,
-        log_json=None,
-        config=None,
-        web_port=0,
-        onitama_port=0,
-        tiles_port=0,
-        cgml_login_port=0,
-        cgml_login_server_port=0,
-        cgml_game_port=0,
-    )
-    return await start_hall(args, {})
 
 
 def _cards(value: Any) -> set[str]:
@@ -76,8 +55,7 @@ def _check_marias_view(view: dict[str, Any]) -> int:
 async def test_turn_based_live_views_forward_spectator_views_only(
     tmp_path: Path, browser: Browser
 ) -> None:
-    hall = await _serve(tmp_path)
-    try:
+    async with serving(tmp_path, "marias,onitama,tiles,web") as hall:
         web = hall.service("web")
         assert isinstance(web, WebHall)
         page = browser.page
@@ -118,6 +96,3 @@ async def test_turn_based_live_views_forward_spectator_views_only(
             assert renderer == (game if has_renderer else "json"), (game, renderer)
         await page.screenshot(path=screenshot_path("e2e-live-all"), full_page=True)
         assert browser.errors == []
-    finally:
-        await hall.stop()
-        hall.records.close()

@@ -3,7 +3,6 @@ browser, and what spectators receive never shows dice that were not revealed."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import time
@@ -16,26 +15,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from websockets.asyncio.client import connect
 
-from herna.cli.serve import start_hall
 from herna.hall.db import MatchRow
 from herna.hall.hall import Hall
 from herna.web.plugin import WebHall
+from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
-
-
-async def _serve(tmp_path: Path) -> Hall:
-    args = argparse.Namespace(
-        only="mia,web",
-        host=None,
-        database_url=f"sqlite:///{tmp_path / 'herna.db'}",
-        no_house_bots=None,
-        log_level=None,
-        log_json=None,
-        config=None,
-        mia_port=0,
-        web_port=0,
-    )
-    return await start_hall(args, {})
 
 
 def _web(hall: Hall) -> WebHall:
@@ -48,8 +32,7 @@ def _web(hall: Hall) -> WebHall:
 async def test_live_mia_view_follows_house_bots_in_the_browser(
     tmp_path: Path, browser: Browser
 ) -> None:
-    hall = await _serve(tmp_path)
-    try:
+    async with serving(tmp_path, "mia,web") as hall:
         web, page = _web(hall), browser.page
         await page.goto(web.url + "/")
         card = page.locator('.service[data-game="mia"]')
@@ -75,14 +58,10 @@ async def test_live_mia_view_follows_house_bots_in_the_browser(
             assert bot in await scores.inner_text()
         await page.screenshot(path=screenshot_path("e2e-live-mia"), full_page=True)
         assert browser.errors == []
-    finally:
-        await hall.stop()
-        hall.records.close()
 
 
 async def test_spectators_never_see_unrevealed_dice(tmp_path: Path) -> None:
-    hall = await _serve(tmp_path)
-    try:
+    async with serving(tmp_path, "mia,web") as hall:
         web = _web(hall)
         rounds: dict[int, dict[str, Any]] = {}
         async with connect(f"ws://127.0.0.1:{web.port}/ws/live?game=mia", max_size=None) as ws:
@@ -125,6 +104,3 @@ async def test_spectators_never_see_unrevealed_dice(tmp_path: Path) -> None:
                 public = (await http.get(f"/api/matches/{match_id}")).json()
                 assert "events" not in public
             assert checked >= 3
-    finally:
-        await hall.stop()
-        hall.records.close()

@@ -6,6 +6,14 @@
  * and draws a spectator view into `container`. The shell calls it for every live update
  * and every replay step; a game without a renderer (or whose renderer throws) is shown as
  * readable JSON.
+ *
+ * Every page lists this file before the renderers (all `defer`, so they run in that order):
+ * renderers take their helpers from `window.Herna` and keep no copies of their own:
+ *     el(tag, attrs, ...children)    an HTML element (see below for the attributes)
+ *     svg(tag, attrs, ...children)   an SVG element, every attribute set as given
+ *     colour(name)                   a stable colour per player name
+ *     addStyle(id, css)              a <style id=...> in <head>, added once
+ *     renderJSON(container, value)   the readable JSON fallback
  */
 "use strict";
 
@@ -15,7 +23,10 @@ window.HernaGames = window.HernaGames || {};
   const Herna = {};
   window.Herna = Herna;
 
-  /* el("div", {class: "x", title: "y"}, "text", childNode, ...) */
+  /* el("div", {class: "x", title: "y"}, "text", childNode, ...): an HTML element. Attributes
+   * that are null, undefined or false are left out, true sets an empty one; "class" sets the
+   * class name, "dataset" an object of data-* values, an on<event> function becomes a listener.
+   * Children are nodes or text (nested arrays are flattened; null, undefined, false skipped). */
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -33,6 +44,9 @@ window.HernaGames = window.HernaGames || {};
   }
   Herna.el = el;
 
+  /* svg("rect", {x: 0, "stroke-width": 2}, ...children): an SVG element. Every attribute but
+   * null or undefined is set as String(value); children as for el, but only null and undefined
+   * are skipped. */
   Herna.svg = function (tag, attrs, ...children) {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -50,6 +64,16 @@ window.HernaGames = window.HernaGames || {};
     let h = 0;
     for (const ch of String(name)) h = (h * 31 + ch.codePointAt(0)) >>> 0;
     return `hsl(${h % 360}, 65%, 45%)`;
+  };
+
+  /* Add a <style id=`id`> with `css` to <head> unless the page has one already (renderers keep
+   * their styles with them, so adding a game touches one file). */
+  Herna.addStyle = function (id, css) {
+    if (document.getElementById(id)) return;
+    const style = document.createElement("style");
+    style.id = id;
+    style.textContent = css;
+    document.head.appendChild(style);
   };
 
   Herna.time = function (ts) {

@@ -19,21 +19,7 @@
 
 (function () {
   window.HernaGames = window.HernaGames || {};
-
-  function el(tag, attrs, ...children) {
-    if (window.Herna && window.Herna.el) return window.Herna.el(tag, attrs, ...children);
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else node.setAttribute(k, String(v));
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === null || child === undefined || child === false) continue;
-      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
+  const { el } = window.Herna;
 
   const SUITS = {
     R: { sym: "\u2665", name: "hearts", cls: "mar-r" },
@@ -194,7 +180,7 @@
 
   function render(container, view, event) {
     if (!view || view.game !== "marias") {
-      if (window.Herna && window.Herna.renderJSON) window.Herna.renderJSON(container, view);
+      window.Herna.renderJSON(container, view);
       return;
     }
     const who = names(view, event);
@@ -214,10 +200,7 @@
   window.HernaGames.marias = { render };
 
   /* Styles live with the renderer so adding the game touches one file. */
-  if (!document.getElementById("marias-style")) {
-    const style = document.createElement("style");
-    style.id = "marias-style";
-    style.textContent = `
+  window.Herna.addStyle("marias-style", `
 .marias { display: flex; flex-direction: column; gap: .5rem; font-size: .95rem; }
 .mar-status { font-weight: 600; }
 .mar-table { display: grid; grid-template-columns: 1fr 1fr; grid-template-areas:
@@ -252,7 +235,5 @@
 .mar-parts td, .mar-parts th { padding: 0 .5rem; text-align: left; }
 .mar-tricks ol { margin: .2rem 0; }
 .mar-tricks li { display: flex; gap: .2rem; align-items: center; margin: .1rem 0; }
-`;
-    document.head.appendChild(style);
-  }
+`);
 })();

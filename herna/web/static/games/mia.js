@@ -11,9 +11,7 @@
 
 (function () {
   window.HernaGames = window.HernaGames || {};
-  const el = (...a) => window.Herna.el(...a);
-  const svg = (...a) => window.Herna.svg(...a);
-  const colour = (n) => window.Herna.colour(n);
+  const { el, svg, colour } = window.Herna;
 
   const REASONS = {
     SEE_BEFORE_FIRST_ROLL: "wanted to see before anyone announced",

@@ -1,6 +1,6 @@
 /* Onitama renderer for the Herna web hall (no build step, no external scripts).
  *
- * Draws the spectator view published by the Onitama server (herna/servers/onitama.py, every
+ * Draws the spectator view published by the Onitama server (herna/servers/onitama/hub.py, every
  * event's data.view) and by the replays (herna/games/onitama/replay.py):
  *   view.board    25 characters, rank 5 first, files a-e: W/w white master/student,
  *                 B/b black master/student, "." empty
@@ -15,34 +15,7 @@
 
 (function () {
   window.HernaGames = window.HernaGames || {};
-  const SVGNS = "http://www.w3.org/2000/svg";
-
-  function el(tag, attrs, ...children) {
-    if (window.Herna && window.Herna.el) return window.Herna.el(tag, attrs, ...children);
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else node.setAttribute(k, String(v));
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === null || child === undefined || child === false) continue;
-      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-
-  function svg(tag, attrs, ...children) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === null || child === undefined) continue;
-      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
+  const { el, svg } = window.Herna;
 
   const CELL = 64;
   const FILES = "abcde";
@@ -194,7 +167,7 @@
 
   function render(container, view, event) {
     if (!view || typeof view.board !== "string") {
-      if (window.Herna && window.Herna.renderJSON) window.Herna.renderJSON(container, view);
+      window.Herna.renderJSON(container, view);
       return;
     }
     const players = Object.assign({}, view.players || {});
@@ -232,10 +205,7 @@
   window.HernaGames.onitama = { render };
 
   /* Styles live with the renderer so adding the game touches one file. */
-  if (!document.getElementById("onitama-style")) {
-    const style = document.createElement("style");
-    style.id = "onitama-style";
-    style.textContent = `
+  window.Herna.addStyle("onitama-style", `
 .onitama { display: inline-flex; flex-direction: column; gap: .4rem; font-size: .95rem; }
 .oni-middle { display: flex; align-items: center; gap: 1rem; }
 .oni-side { display: flex; flex-direction: column; align-items: center; gap: .2rem; }
@@ -269,7 +239,5 @@
 .oni-card-target { fill: #d9534f; }
 .oni-status { font-weight: bold; margin: 0; } .oni-status.oni-over { color: #2a7a2a; }
 .oni-last-text { margin: 0; color: #555; }
-`;
-    document.head.appendChild(style);
-  }
+`);
 })();

@@ -18,6 +18,7 @@
 
 (function () {
   window.HernaGames = window.HernaGames || {};
+  const { el, svg } = window.Herna;
   const SVGNS = "http://www.w3.org/2000/svg";
   const SIDES = "URDL";
   const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
@@ -25,38 +26,8 @@
   const EFFECT_ICONS = { move: "⇥", eliminate: "☠", collect: "⌂", send: "✉", return: "↺",
                          skip: "‖" };
 
-  function el(tag, attrs, ...children) {
-    if (window.Herna && window.Herna.el) return window.Herna.el(tag, attrs, ...children);
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else node.setAttribute(k, String(v));
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === null || child === undefined || child === false) continue;
-      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-
-  function svg(tag, attrs, ...children) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === null || child === undefined) continue;
-      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-
   function addStyles() {
-    if (document.getElementById("herna-tiles-style")) return;
-    const style = document.createElement("style");
-    style.id = "herna-tiles-style";
-    style.textContent = `
+    window.Herna.addStyle("herna-tiles-style", `
       .tiles { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
       .tiles svg.tiles-board { max-width: 100%; height: auto; background: #efe6d2;
         border: 1px solid #b9a98a; border-radius: 4px; }
@@ -70,8 +41,7 @@
       .tiles-goal.done { text-decoration: line-through; opacity: .6; }
       .tiles-label { font-style: italic; margin: .3rem 0; }
       .tiles-outcome { font-weight: 600; color: #a12; }
-    `;
-    document.head.appendChild(style);
+    `);
   }
 
   /* Position of point `p` on a unit tile. */
@@ -301,7 +271,7 @@
     render(container, view, event) {
       addStyles();
       if (!view || !view.board) {
-        container.replaceChildren(el("pre", { class: "json" }, JSON.stringify(view, null, 2)));
+        window.Herna.renderJSON(container, view);
         return;
       }
       const names = namesOf(view, event);
