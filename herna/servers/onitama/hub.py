@@ -1,22 +1,15 @@
-"""The Onitama TCP server of seed 003, plugged into ``herna serve`` as ``onitama``.
+"""The Onitama server without I/O: players, the lobby, one game per table, reconnects.
 
-Three layers, I/O only at the bottom:
-
-* :class:`OnitamaHub` is the server itself without any I/O: players, the lobby (pairs waiting
-  players in arrival order), one :class:`~herna.hall.match.Match` per game, the reconnect
-  window (timers on the injected :class:`~herna.core.clock.Clock`), records and spectator
-  events. It talks to connections through the small :class:`Peer` interface.
-* :class:`HouseBot` is an in-process peer that plays with a bot strategy, so a lone person
-  always finds an opponent in the lobby.
-* :class:`~herna.servers.tcp.TcpPeer` is the asyncio transport: bytes in, bytes out, nothing else.
-
-The wire protocol is documented in ``docs/protocols/onitama.md``.
+:class:`OnitamaHub` pairs waiting players in arrival order, runs one
+:class:`~herna.hall.match.Match` per game, keeps the reconnect window (timers on the injected
+:class:`~herna.core.clock.Clock`), submits records and publishes spectator events. It talks to
+connections through the small :class:`~herna.servers.tcp.Peer` interface: a
+:class:`~herna.servers.tcp.TcpPeer` for network clients, a
+:class:`~herna.servers.onitama.house_bot.HouseBot` for the server's own players.
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -28,7 +21,6 @@ from herna.core.errors import IllegalAction
 from herna.core.game import CHANCE
 from herna.core.rng import SeededRng, new_seed
 from herna.games.onitama.board import parse_square
-from herna.games.onitama.bots import Strategy, make_strategy
 from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE, canonical_card
 from herna.games.onitama.notation import format_position
 from herna.games.onitama.state import (
@@ -43,23 +35,17 @@ from herna.games.onitama.state import (
     Stalemate,
 )
 from herna.hall.events import EventBus
-from herna.hall.hall import Hall
 from herna.hall.match import Match, Seat
 from herna.hall.records import MatchRecord, RecordStore
 from herna.protocols import onitama as proto
-from herna.protocols.onitama import ClientGame, Close, Login, MakeMove, Reply, fmt
-from herna.servers.registry import ServerPlugin, option
-from herna.servers.tcp import Peer, TcpPeer
+from herna.protocols.onitama import Close, Login, MakeMove, Reply, fmt
+from herna.servers.tcp import Peer
 
 log = logging.getLogger("herna.onitama")
 
-DEFAULT_PORT = 7100
 DEFAULT_RECONNECT_WINDOW = 60.0
-DEFAULT_HOUSE_BOTS = 3
 DEFAULT_HOUSE_BOT_STRATEGY = "alphabeta"
 DEFAULT_HOUSE_BOT_DELAY = 1.0
-WRITE_BUFFER_LIMIT = 1 << 20
-"""Bytes queued for a client that does not read before it is cut off (``SLOW_READER``)."""
 
 _WIRE_REASONS = {
     REASON_STONE: proto.WAY_OF_THE_STONE,
@@ -526,209 +512,3 @@ class OnitamaHub:
                 player.timer.cancel()
                 player.timer = None
         self.lobby.clear()
-
-
-# -- house bots ---------------------------------------------------------------------------------
-class HouseBot:
-    """An in-process player: reads the server's lines like any client and answers after
-    ``delay`` seconds on the hub's clock."""
-
-    kind = "house-bot"
-
-    def __init__(self, hub: OnitamaHub, name: str, strategy: Strategy, delay: float) -> None:
-        self.hub = hub
-        self.name = name
-        self.base_name = name
-        self.strategy = strategy
-        self.delay = delay
-        self.game = ClientGame(name)
-        self.closed = False
-        self.failed_logins = 0
-        self.logged_in = False
-        self._timer: TimerHandle | None = None
-        self.client = hub.connect(self)
-        hub.receive(self.client, proto.login_line(name))
-
-    def describe(self) -> str:
-        return f"house bot {self.name}"
-
-    def send(self, data: bytes) -> None:
-        for line in data.decode().splitlines():
-            msg = proto.parse_server(line)
-            if isinstance(msg, proto.LoginOk):
-                self.logged_in = True
-            elif isinstance(msg, proto.LoginFailed) and not self.logged_in:
-                # Someone has our name: take another one.
-                self.failed_logins += 1
-                self.name = f"{self.base_name}.{self.failed_logins}"
-                self.game = ClientGame(self.name)
-                self.hub.receive(self.client, proto.login_line(self.name))
-                continue
-            try:
-                self.game.feed(msg)
-            except ValueError:
-                log.exception("house bot %s lost track of its game", self.name)
-        if self.game.my_turn() and self._timer is None and not self.closed:
-            self._timer = self.hub.clock.call_later(self.delay, self._play)
-
-    def _play(self) -> None:
-        self._timer = None
-        state = self.game.state
-        if self.closed or state is None or not self.game.my_turn():
-            return
-        action = self.strategy.choose(state)
-        self.hub.receive(self.client, proto.action_line(action))
-
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self.hub.disconnect(self.client)
-
-
-# -- the service --------------------------------------------------------------------------------
-class OnitamaService:
-    game = "onitama"
-    protocol = "Onitama TCP lines (seed 003)"
-    doc = "docs/protocols/onitama.md"
-
-    def __init__(self, hub: OnitamaHub, server: asyncio.Server, host: str) -> None:
-        self.hub = hub
-        self.server = server
-        self.host = host
-        self.house_bots: list[HouseBot] = []
-
-    @property
-    def port(self) -> int:
-        sockets = self.server.sockets
-        return int(sockets[0].getsockname()[1]) if sockets else 0
-
-    def endpoints(self) -> list[str]:
-        return [f"tcp://{self.host}:{self.port}"]
-
-    def snapshot(self) -> dict[str, Any]:
-        snap = self.hub.snapshot()
-        snap["endpoints"] = self.endpoints()
-        snap["house_bots"] = [b.name for b in self.house_bots]
-        return snap
-
-    def add_house_bots(self, count: int) -> None:
-        settings = self.hub.settings
-        for i in range(count):
-            strategy = make_strategy(
-                settings.house_bot_strategy,
-                seed=self.hub.rng.randint(0, 2**31),
-                depth=settings.house_bot_depth,
-            )
-            self.house_bots.append(
-                HouseBot(self.hub, f"house-{i + 1}", strategy, settings.house_bot_delay)
-            )
-
-    async def stop(self) -> None:
-        self.server.close()
-        self.hub.shutdown()
-        for bot in self.house_bots:
-            bot.close()
-        await self.server.wait_closed()
-
-
-async def serve(
-    hall: Hall,
-    host: str = "127.0.0.1",
-    port: int = DEFAULT_PORT,
-    settings: OnitamaSettings | None = None,
-    house_bots: int = 0,
-    initial_state: Callable[[], OnitamaState] | None = None,
-) -> OnitamaService:
-    """Start the server on ``host:port`` (0 = any free port) with the hall's bus, records and
-    clock; used by the plugin, tests and benchmarks."""
-    hub = OnitamaHub(hall.bus, hall.records, hall.clock, settings, initial_state)
-    loop = asyncio.get_running_loop()
-    server = await loop.create_server(
-        lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096
-    )
-    service = OnitamaService(hub, server, host)
-    if house_bots > 0:
-        service.add_house_bots(house_bots)
-    return service
-
-
-def add_arguments(group: argparse._ArgumentGroup) -> None:
-    group.add_argument("--onitama-port", type=int, help=f"TCP port (default {DEFAULT_PORT})")
-    group.add_argument(
-        "--onitama-reconnect-window",
-        type=float,
-        metavar="SECONDS",
-        help="how long a dropped player may log in again before the opponent "
-        f"wins (default {DEFAULT_RECONNECT_WINDOW:g})",
-    )
-    group.add_argument(
-        "--onitama-house-bots",
-        type=int,
-        metavar="N",
-        help=f"house bots waiting in the lobby (default {DEFAULT_HOUSE_BOTS}: "
-        "two play each other, one waits for a person)",
-    )
-    group.add_argument(
-        "--onitama-house-bot-strategy",
-        choices=("random", "greedy", "alphabeta"),
-        help=f"how house bots play (default {DEFAULT_HOUSE_BOT_STRATEGY})",
-    )
-    group.add_argument(
-        "--onitama-house-bot-delay",
-        type=float,
-        metavar="SECONDS",
-        help=f"house bots' pause before each move (default {DEFAULT_HOUSE_BOT_DELAY:g})",
-    )
-    group.add_argument(
-        "--onitama-house-bot-depth",
-        type=int,
-        metavar="N",
-        help="search depth of alphabeta house bots (default 3)",
-    )
-    group.add_argument(
-        "--onitama-one-game",
-        action="store_true",
-        default=None,
-        help="close each connection after its GAME_OVER instead of pairing it again",
-    )
-    group.add_argument(
-        "--onitama-seed", type=int, help="seed for colours and deals (default: random)"
-    )
-
-
-async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> OnitamaService:
-    host = str(getattr(args, "host", None) or "127.0.0.1")
-    port = int(option(args, config, "onitama_port", DEFAULT_PORT))
-    seed = option(args, config, "onitama_seed", None)
-    settings = OnitamaSettings(
-        reconnect_window=float(
-            option(args, config, "onitama_reconnect_window", DEFAULT_RECONNECT_WINDOW)
-        ),
-        requeue=not bool(option(args, config, "onitama_one_game", False)),
-        house_bot_strategy=str(
-            option(args, config, "onitama_house_bot_strategy", DEFAULT_HOUSE_BOT_STRATEGY)
-        ),
-        house_bot_delay=float(
-            option(args, config, "onitama_house_bot_delay", DEFAULT_HOUSE_BOT_DELAY)
-        ),
-        house_bot_depth=int(option(args, config, "onitama_house_bot_depth", 3)),
-        seed=None if seed is None else int(seed),
-    )
-    bots = (
-        0
-        if getattr(args, "no_house_bots", False)
-        else int(option(args, config, "onitama_house_bots", DEFAULT_HOUSE_BOTS))
-    )
-    return await serve(hall, host, port, settings, house_bots=bots)
-
-
-PLUGIN = ServerPlugin(
-    name="onitama",
-    help="Onitama over TCP lines (seed 003)",
-    add_arguments=add_arguments,
-    start=start,
-)

@@ -1,0 +1,193 @@
+"""The Onitama TCP server of seed 003, plugged into ``herna serve`` as ``onitama``.
+
+Three layers, I/O only at the bottom:
+
+* :mod:`herna.servers.onitama.hub` — :class:`OnitamaHub`, the server itself without any I/O:
+  players, the lobby, one match per game, the reconnect window, records and spectator events.
+* :mod:`herna.servers.onitama.house_bot` — :class:`HouseBot`, an in-process peer that plays
+  with a bot strategy, so a lone person always finds an opponent in the lobby.
+* :class:`~herna.servers.tcp.TcpPeer` is the asyncio transport: bytes in, bytes out, nothing
+  else. This module wires them into a service and the ``herna serve`` plugin.
+
+The wire protocol is documented in ``docs/protocols/onitama.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from herna.games.onitama.bots import make_strategy
+from herna.games.onitama.state import OnitamaState
+from herna.hall.hall import Hall
+from herna.servers.onitama.house_bot import HouseBot
+from herna.servers.onitama.hub import (
+    DEFAULT_HOUSE_BOT_DELAY,
+    DEFAULT_HOUSE_BOT_STRATEGY,
+    DEFAULT_RECONNECT_WINDOW,
+    OnitamaHub,
+    OnitamaSettings,
+)
+from herna.servers.registry import ServerPlugin, option
+from herna.servers.tcp import TcpPeer
+
+__all__ = [
+    "DEFAULT_PORT",
+    "PLUGIN",
+    "HouseBot",
+    "OnitamaHub",
+    "OnitamaService",
+    "OnitamaSettings",
+    "serve",
+]
+
+DEFAULT_PORT = 7100
+DEFAULT_HOUSE_BOTS = 3
+WRITE_BUFFER_LIMIT = 1 << 20
+"""Bytes queued for a client that does not read before it is cut off (``SLOW_READER``)."""
+
+
+class OnitamaService:
+    game = "onitama"
+    protocol = "Onitama TCP lines (seed 003)"
+    doc = "docs/protocols/onitama.md"
+
+    def __init__(self, hub: OnitamaHub, server: asyncio.Server, host: str) -> None:
+        self.hub = hub
+        self.server = server
+        self.host = host
+        self.house_bots: list[HouseBot] = []
+
+    @property
+    def port(self) -> int:
+        sockets = self.server.sockets
+        return int(sockets[0].getsockname()[1]) if sockets else 0
+
+    def endpoints(self) -> list[str]:
+        return [f"tcp://{self.host}:{self.port}"]
+
+    def snapshot(self) -> dict[str, Any]:
+        snap = self.hub.snapshot()
+        snap["endpoints"] = self.endpoints()
+        snap["house_bots"] = [b.name for b in self.house_bots]
+        return snap
+
+    def add_house_bots(self, count: int) -> None:
+        settings = self.hub.settings
+        for i in range(count):
+            strategy = make_strategy(
+                settings.house_bot_strategy,
+                seed=self.hub.rng.randint(0, 2**31),
+                depth=settings.house_bot_depth,
+            )
+            self.house_bots.append(
+                HouseBot(self.hub, f"house-{i + 1}", strategy, settings.house_bot_delay)
+            )
+
+    async def stop(self) -> None:
+        self.server.close()
+        self.hub.shutdown()
+        for bot in self.house_bots:
+            bot.close()
+        await self.server.wait_closed()
+
+
+async def serve(
+    hall: Hall,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    settings: OnitamaSettings | None = None,
+    house_bots: int = 0,
+    initial_state: Callable[[], OnitamaState] | None = None,
+) -> OnitamaService:
+    """Start the server on ``host:port`` (0 = any free port) with the hall's bus, records and
+    clock; used by the plugin, tests and benchmarks."""
+    hub = OnitamaHub(hall.bus, hall.records, hall.clock, settings, initial_state)
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(
+        lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096
+    )
+    service = OnitamaService(hub, server, host)
+    if house_bots > 0:
+        service.add_house_bots(house_bots)
+    return service
+
+
+def add_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--onitama-port", type=int, help=f"TCP port (default {DEFAULT_PORT})")
+    group.add_argument(
+        "--onitama-reconnect-window",
+        type=float,
+        metavar="SECONDS",
+        help="how long a dropped player may log in again before the opponent "
+        f"wins (default {DEFAULT_RECONNECT_WINDOW:g})",
+    )
+    group.add_argument(
+        "--onitama-house-bots",
+        type=int,
+        metavar="N",
+        help=f"house bots waiting in the lobby (default {DEFAULT_HOUSE_BOTS}: "
+        "two play each other, one waits for a person)",
+    )
+    group.add_argument(
+        "--onitama-house-bot-strategy",
+        choices=("random", "greedy", "alphabeta"),
+        help=f"how house bots play (default {DEFAULT_HOUSE_BOT_STRATEGY})",
+    )
+    group.add_argument(
+        "--onitama-house-bot-delay",
+        type=float,
+        metavar="SECONDS",
+        help=f"house bots' pause before each move (default {DEFAULT_HOUSE_BOT_DELAY:g})",
+    )
+    group.add_argument(
+        "--onitama-house-bot-depth",
+        type=int,
+        metavar="N",
+        help="search depth of alphabeta house bots (default 3)",
+    )
+    group.add_argument(
+        "--onitama-one-game",
+        action="store_true",
+        default=None,
+        help="close each connection after its GAME_OVER instead of pairing it again",
+    )
+    group.add_argument(
+        "--onitama-seed", type=int, help="seed for colours and deals (default: random)"
+    )
+
+
+async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> OnitamaService:
+    host = str(getattr(args, "host", None) or "127.0.0.1")
+    port = int(option(args, config, "onitama_port", DEFAULT_PORT))
+    seed = option(args, config, "onitama_seed", None)
+    settings = OnitamaSettings(
+        reconnect_window=float(
+            option(args, config, "onitama_reconnect_window", DEFAULT_RECONNECT_WINDOW)
+        ),
+        requeue=not bool(option(args, config, "onitama_one_game", False)),
+        house_bot_strategy=str(
+            option(args, config, "onitama_house_bot_strategy", DEFAULT_HOUSE_BOT_STRATEGY)
+        ),
+        house_bot_delay=float(
+            option(args, config, "onitama_house_bot_delay", DEFAULT_HOUSE_BOT_DELAY)
+        ),
+        house_bot_depth=int(option(args, config, "onitama_house_bot_depth", 3)),
+        seed=None if seed is None else int(seed),
+    )
+    bots = (
+        0
+        if getattr(args, "no_house_bots", False)
+        else int(option(args, config, "onitama_house_bots", DEFAULT_HOUSE_BOTS))
+    )
+    return await serve(hall, host, port, settings, house_bots=bots)
+
+
+PLUGIN = ServerPlugin(
+    name="onitama",
+    help="Onitama over TCP lines (seed 003)",
+    add_arguments=add_arguments,
+    start=start,
+)

@@ -1,0 +1,73 @@
+"""House bots: in-process Onitama players, so a lone person always finds an opponent."""
+
+from __future__ import annotations
+
+import logging
+
+from herna.core.clock import TimerHandle
+from herna.games.onitama.bots import Strategy
+from herna.protocols import onitama as proto
+from herna.protocols.onitama import ClientGame
+from herna.servers.onitama.hub import OnitamaHub
+
+log = logging.getLogger("herna.onitama")
+
+
+class HouseBot:
+    """An in-process player: reads the server's lines like any client and answers after
+    ``delay`` seconds on the hub's clock."""
+
+    kind = "house-bot"
+
+    def __init__(self, hub: OnitamaHub, name: str, strategy: Strategy, delay: float) -> None:
+        self.hub = hub
+        self.name = name
+        self.base_name = name
+        self.strategy = strategy
+        self.delay = delay
+        self.game = ClientGame(name)
+        self.closed = False
+        self.failed_logins = 0
+        self.logged_in = False
+        self._timer: TimerHandle | None = None
+        self.client = hub.connect(self)
+        hub.receive(self.client, proto.login_line(name))
+
+    def describe(self) -> str:
+        return f"house bot {self.name}"
+
+    def send(self, data: bytes) -> None:
+        for line in data.decode().splitlines():
+            msg = proto.parse_server(line)
+            if isinstance(msg, proto.LoginOk):
+                self.logged_in = True
+            elif isinstance(msg, proto.LoginFailed) and not self.logged_in:
+                # Someone has our name: take another one.
+                self.failed_logins += 1
+                self.name = f"{self.base_name}.{self.failed_logins}"
+                self.game = ClientGame(self.name)
+                self.hub.receive(self.client, proto.login_line(self.name))
+                continue
+            try:
+                self.game.feed(msg)
+            except ValueError:
+                log.exception("house bot %s lost track of its game", self.name)
+        if self.game.my_turn() and self._timer is None and not self.closed:
+            self._timer = self.hub.clock.call_later(self.delay, self._play)
+
+    def _play(self) -> None:
+        self._timer = None
+        state = self.game.state
+        if self.closed or state is None or not self.game.my_turn():
+            return
+        action = self.strategy.choose(state)
+        self.hub.receive(self.client, proto.action_line(action))
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.hub.disconnect(self.client)
