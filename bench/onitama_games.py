@@ -8,9 +8,17 @@ their turn at once with a random legal move (after --think-ms, default 0). All b
 get paired, and play game after game for --seconds; every MAKE_MOVE the bots send is timed
 until its MOVE_WAS_MADE comes back.
 
-With no arguments: 200 games (400 connections) for 8 s. The target is --games 1000 (2,000
-connections) with p99 < 50 ms. Other people share this machine: the load average is
-printed with the figures. The last line is one JSON object.
+The server process also reports, for the measuring window only, its CPU per move, the time
+its garbage collector took and its event-loop lag (how late a 5 ms timer fires: how long a
+message that has just arrived waits before the server gets to it).
+
+With no arguments: 200 games (400 connections) for 8 s. The issue's target is --full (1,000
+games, 2,000 connections) with p99 < 50 ms. Mind Little's law: with instant bots every game
+always has one move in flight, so mean latency = games / moves per second, and p99 < 50 ms
+at 1,000 games needs well over 20,000 moves/s; --baseline measures what a relay that does no
+game work at all manages here. --sweep shows where the target holds (fewer games, or bots
+that think). Other people share this machine: the load average is printed with the figures.
+The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -37,9 +45,14 @@ from herna.protocols.onitama import ClientGame
 
 
 # -- the server process -------------------------------------------------------------------------
-def server_main(conn: Connection, database: str | None) -> None:
+def server_main(conn: Connection, database: str | None, tuned_gc: bool = True) -> None:
+    """The server under test. Commands on ``conn``: ``"measure"`` starts the measuring
+    window (CPU, moves, garbage collection and event-loop lag counted from then on),
+    ``"stop"`` ends it and gets the report."""
+    import gc
     import logging
 
+    from herna.cli.serve import tune_gc
     from herna.hall.hall import Hall
     from herna.hall.records import RecordStore
     from herna.servers.onitama import OnitamaSettings, serve
@@ -51,24 +64,62 @@ def server_main(conn: Connection, database: str | None) -> None:
         hall = Hall(records=store)
         settings = OnitamaSettings(seed=1, reconnect_window=1.0)
         service = await serve(hall, "127.0.0.1", 0, settings)
+        if tuned_gc:
+            tune_gc()  # as `herna serve` does once its servers are up
+        measuring = False
+        gc_started = 0.0
+        gc_seconds = 0.0
+        lags: list[float] = []
+
+        def gc_timer(phase: str, info: dict[str, int]) -> None:
+            nonlocal gc_started, gc_seconds
+            if phase == "start":
+                gc_started = time.perf_counter()
+            elif measuring:
+                gc_seconds += time.perf_counter() - gc_started
+
+        async def lag_probe() -> None:
+            # How late a 5 ms timer fires = how long the loop was busy elsewhere = how long
+            # a message that just arrived waits before the server reads it.
+            while True:
+                due = time.perf_counter() + LAG_PROBE
+                await asyncio.sleep(LAG_PROBE)
+                if measuring:
+                    lags.append(time.perf_counter() - due)
+
+        gc.callbacks.append(gc_timer)
+        probe = asyncio.create_task(lag_probe())
         conn.send(service.port)
         loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, conn.recv)  # "measure"
+        measuring = True
+        moves0 = service.hub.stats.moves
+        cpu0 = resource.getrusage(resource.RUSAGE_SELF)
         await loop.run_in_executor(None, conn.recv)  # "stop"
+        measuring = False
+        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        moves = service.hub.stats.moves - moves0
+        probe.cancel()
         stats = dict(service.hub.stats.__dict__)
-        cpu = resource.getrusage(resource.RUSAGE_SELF)
         published = hall.bus.published
         await service.stop()
         store.close()
         conn.send(
             {
                 "stats": stats,
+                "moves": moves,
                 "records_written": store.written,
-                "cpu_seconds": cpu.ru_utime + cpu.ru_stime,
+                "cpu_seconds": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
                 "events_published": published,
+                "gc_seconds": gc_seconds,
+                "loop_lag_ms": [x * 1000 for x in lags],
             }
         )
 
     asyncio.run(main())
+
+
+LAG_PROBE = 0.005
 
 
 # -- the bots -----------------------------------------------------------------------------------
@@ -150,7 +201,10 @@ class Bot(asyncio.BufferedProtocol):
                 self.count[0] += 1
                 if self.count[0] == self.total:
                     self.ready.set()
-            elif isinstance(msg, proto.Error | proto.LoginFailed | proto.Garbage):
+            elif (
+                isinstance(msg, proto.Error | proto.LoginFailed | proto.Garbage)
+                and not m.stopping  # SERVER_SHUTDOWN at the end is expected
+            ):
                 m.errors += 1
         if self.game.my_turn() and self.sent_at is None and not m.stopping:
             if self.think > 0:
@@ -210,7 +264,10 @@ async def run_bots(
     seconds: float,
     warmup: float,
     think: float,
-) -> tuple[Measure, float, list[Bot]]:
+    server: Connection,
+) -> tuple[Measure, float, float]:
+    """Play until the end of the measuring window; returns the measure, its length and the
+    bots' CPU seconds within it."""
     loop = asyncio.get_running_loop()
     measure = Measure()
     ready = asyncio.Event()
@@ -233,14 +290,20 @@ async def run_bots(
     await asyncio.wait_for(ready.wait(), 300)
     print(f"{total} connections logged in after {time.perf_counter() - setup:.1f} s")
     await asyncio.sleep(warmup)
+    server.send("measure")
+    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     measure.recording = True
     start = time.perf_counter()
     await asyncio.sleep(seconds)
     measure.recording = False
     elapsed = time.perf_counter() - start
+    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+    server.send("stop")
     measure.stopping = True
     await asyncio.sleep(0.2)
-    return measure, elapsed, bots
+    del bots
+    cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+    return measure, elapsed, cpu
 
 
 # -- the baseline: a bare asyncio relay ---------------------------------------------------------
@@ -351,6 +414,102 @@ def baseline(pairs: int, seconds: float) -> dict[str, float]:
     return out
 
 
+def one_run(
+    games: int, seconds: float, warmup: float, think_ms: float, records: bool, tuned_gc: bool
+) -> dict[str, Any]:
+    """One server process, 2 x ``games`` bots, one measuring window: the figures."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = 2 * games + 100
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        database = f"sqlite:///{tmp}/bench.db" if records else None
+        ctx = mp.get_context("spawn")
+        parent, child = ctx.Pipe()
+        server = ctx.Process(target=server_main, args=(child, database, tuned_gc))
+        server.start()
+        port = parent.recv()
+        print(
+            f"Onitama server on port {port}; {games} games, {2 * games} connections, "
+            f"{seconds:g} s measured after {warmup:g} s warm-up, think {think_ms:g} ms"
+        )
+        measure, elapsed, bots_cpu = asyncio.run(
+            run_bots(port, games, seconds, warmup, think_ms / 1000, parent)
+        )
+        load_after = os.getloadavg()[0]
+        report: dict[str, Any] = parent.recv() if parent.poll(60) else {}
+        server.join(30)
+        if server.is_alive():
+            server.terminate()
+    lat = [x * 1000 for x in measure.latencies]
+    lags = report.get("loop_lag_ms", [])
+    server_moves = report.get("moves", 0)
+    server_cpu = report.get("cpu_seconds", 0.0)
+    return {
+        "games": games,
+        "connections": 2 * games,
+        "think_ms": think_ms,
+        "seconds": round(elapsed, 2),
+        "moves": measure.moves,
+        "moves_per_second": round(measure.moves / elapsed) if elapsed else 0,
+        "games_finished": measure.games // 2,
+        "latency_ms": {
+            "mean": round(statistics.fmean(lat), 2) if lat else None,
+            "p50": round(percentile(lat, 0.50), 2),
+            "p90": round(percentile(lat, 0.90), 2),
+            "p99": round(percentile(lat, 0.99), 2),
+            "max": round(max(lat), 2) if lat else None,
+        },
+        "p99_under_50ms": bool(lat) and percentile(lat, 0.99) < 50.0,
+        "server_loop_lag_ms": {
+            "p50": round(percentile(lags, 0.50), 2),
+            "p99": round(percentile(lags, 0.99), 2),
+        },
+        "invalid_moves": measure.invalid,
+        "errors": measure.errors,
+        "records_written": report.get("records_written"),
+        "server_cpu_seconds": round(server_cpu, 2),
+        "server_cpu_us_per_move": round(server_cpu / server_moves * 1e6, 1)
+        if server_moves
+        else None,
+        "server_gc_seconds": round(report.get("gc_seconds", 0.0), 2),
+        "server_gc": "herna serve" if tuned_gc else "default",
+        "bots_cpu_seconds": round(bots_cpu, 2),
+        "load_average": [round(load_before, 2), round(load_after, 2)],
+    }
+
+
+def print_run(run: dict[str, Any]) -> None:
+    lat = run["latency_ms"]
+    lag = run["server_loop_lag_ms"]
+    verdict = "meets" if run["p99_under_50ms"] else "misses"
+    print(
+        f"moves: {run['moves']} in {run['seconds']:.1f} s = {run['moves_per_second']:,} moves/s; "
+        f"games finished: {run['games_finished']}"
+    )
+    print(
+        f"latency MAKE_MOVE -> MOVE_WAS_MADE: mean {lat['mean']} ms, p50 {lat['p50']} ms, "
+        f"p90 {lat['p90']} ms, p99 {lat['p99']} ms, max {lat['max']} ms "
+        f"({verdict} the p99 < 50 ms target)"
+    )
+    print(
+        f"server: {run['server_cpu_seconds']} s CPU in the window = "
+        f"{run['server_cpu_us_per_move']} µs per move ({run['server_gc_seconds']} s in garbage "
+        f"collection, {run['server_gc']} settings); event-loop lag p50 {lag['p50']} ms, "
+        f"p99 {lag['p99']} ms; bots {run['bots_cpu_seconds']} s CPU"
+    )
+    print(
+        f"invalid moves {run['invalid_moves']}, errors {run['errors']}, records written "
+        f"{run['records_written']}; load average {run['load_average'][0]} before, "
+        f"{run['load_average'][1]} after, on {os.cpu_count()} CPUs (shared machine)"
+    )
+
+
+SWEEP = [(100, 0.0), (250, 0.0), (500, 0.0), (1000, 0.0), (1000, 100.0), (1000, 250.0)]
+"""(games, think ms) of ``--sweep``: where the p99 target holds on this machine."""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Simultaneous Onitama games of instant bots over TCP loopback: moves/s "
@@ -388,92 +547,47 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep records in an in-memory database instead of a SQLite file",
     )
+    parser.add_argument(
+        "--default-gc",
+        action="store_true",
+        help="run the server with CPython's default garbage collector settings instead of "
+        "the tuning `herna serve` applies (for before/after comparisons)",
+    )
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="run "
+        + ", ".join(f"{g} games think {t:g} ms" for g, t in SWEEP)
+        + " (--seconds each) and print one line per run",
+    )
     args = parser.parse_args(argv)
     games = 1000 if args.full else args.games
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    need = 2 * games + 100
-    if soft < need:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
     base = baseline(games, args.seconds) if args.baseline else None
-    load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        database = None if args.no_records else f"sqlite:///{tmp}/bench.db"
-        ctx = mp.get_context("spawn")
-        parent, child = ctx.Pipe()
-        server = ctx.Process(target=server_main, args=(child, database))
-        server.start()
-        port = parent.recv()
-        print(
-            f"Onitama server on port {port}; {games} games, {2 * games} connections, "
-            f"{args.seconds:g} s measured after {args.warmup:g} s warm-up, think "
-            f"{args.think_ms:g} ms"
-        )
-        cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        measure, elapsed, _bots = asyncio.run(
-            run_bots(port, games, args.seconds, args.warmup, args.think_ms / 1000)
-        )
-        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
-        load_after = os.getloadavg()[0]
-        parent.send("stop")
-        server_report: dict[str, Any] = parent.recv() if parent.poll(60) else {}
-        server.join(30)
-        if server.is_alive():
-            server.terminate()
-    lat = [x * 1000 for x in measure.latencies]
-    moves_per_s = measure.moves / elapsed if elapsed else 0.0
-    p50, p90, p99 = (percentile(lat, q) for q in (0.50, 0.90, 0.99))
-    worst = max(lat) if lat else float("nan")
-    mean = statistics.fmean(lat) if lat else float("nan")
-    client_cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
-    ok = bool(lat) and p99 < 50.0
-    print(
-        f"moves: {measure.moves} in {elapsed:.1f} s = {moves_per_s:,.0f} moves/s; "
-        f"games finished: {measure.games // 2}"
+    configs = SWEEP if args.sweep else [(games, args.think_ms)]
+    runs = []
+    for n, think in configs:
+        run = one_run(n, args.seconds, args.warmup, think, not args.no_records, not args.default_gc)
+        print_run(run)
+        runs.append(run)
+    if args.sweep:
+        print("\n games  think   moves/s   p50 ms   p99 ms  loop lag p99  server µs/move")
+        for r in runs:
+            print(
+                f"{r['games']:6} {r['think_ms']:6g} {r['moves_per_second']:9,} "
+                f"{r['latency_ms']['p50']:8} {r['latency_ms']['p99']:8} "
+                f"{r['server_loop_lag_ms']['p99']:13} {r['server_cpu_us_per_move']:15}"
+            )
+    summary: dict[str, Any] = (
+        {"benchmark": "onitama_games", **runs[0]}
+        if len(runs) == 1
+        else {
+            "benchmark": "onitama_games",
+            "runs": runs,
+        }
     )
-    print(
-        f"latency MAKE_MOVE -> MOVE_WAS_MADE: mean {mean:.1f} ms, p50 {p50:.1f} ms, "
-        f"p90 {p90:.1f} ms, p99 {p99:.1f} ms, max {worst:.1f} ms "
-        f"({'meets' if ok else 'misses'} the p99 < 50 ms target)"
-    )
-    print(
-        f"invalid moves {measure.invalid}, errors {measure.errors}; server: "
-        f"{server_report.get('records_written', '?')} records written, "
-        f"{server_report.get('cpu_seconds', 0):.1f} s CPU; bots {client_cpu:.1f} s CPU"
-    )
-    print(
-        f"load average {load_before:.2f} before, {load_after:.2f} after, on "
-        f"{os.cpu_count()} CPUs (the machine is shared; figures may be low)"
-    )
-    print(
-        json.dumps(
-            {
-                "benchmark": "onitama_games",
-                "games": games,
-                "connections": 2 * games,
-                "seconds": round(elapsed, 2),
-                "think_ms": args.think_ms,
-                "moves": measure.moves,
-                "moves_per_second": round(moves_per_s),
-                "games_finished": measure.games // 2,
-                "latency_ms": {
-                    "mean": round(mean, 2),
-                    "p50": round(p50, 2),
-                    "p90": round(p90, 2),
-                    "p99": round(p99, 2),
-                    "max": round(worst, 2),
-                },
-                "p99_under_50ms": ok,
-                "invalid_moves": measure.invalid,
-                "errors": measure.errors,
-                "records_written": server_report.get("records_written"),
-                "server_cpu_seconds": round(server_report.get("cpu_seconds", 0.0), 2),
-                "bots_cpu_seconds": round(client_cpu, 2),
-                "baseline_relay": base,
-                "load_average": [round(load_before, 2), round(load_after, 2)],
-                "cpus": os.cpu_count(),
-            }
-        )
-    )
+    summary["baseline_relay"] = base
+    summary["cpus"] = os.cpu_count()
+    print(json.dumps(summary))
     return 0
 
 

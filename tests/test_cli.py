@@ -4,6 +4,7 @@ bots, writes records, and shuts down cleanly on SIGTERM."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -144,3 +145,20 @@ def test_serve_rejects_unknown_server_name() -> None:
     )
     assert result.returncode != 0
     assert "unknown server" in result.stderr
+
+
+def test_tune_gc_freezes_start_up_objects_and_collects_less_often() -> None:
+    from herna.cli.serve import GC_THRESHOLDS, tune_gc
+
+    before = gc.get_threshold()
+    try:
+        tune_gc()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert GC_THRESHOLDS[0] > before[0]
+        assert gc.get_freeze_count() > 1000  # modules, classes and functions loaded so far
+        survivors = [[i] for i in range(GC_THRESHOLDS[0] // 2)]
+        counts = gc.get_count()
+        assert counts[0] >= len(survivors)  # no young collection has run yet
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

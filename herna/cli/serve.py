@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import signal
 import tomllib
@@ -104,8 +105,29 @@ async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     return hall
 
 
+GC_THRESHOLDS = (20_000, 20, 20)
+"""Collector thresholds of a running hall (CPython's default is (700, 10, 10))."""
+
+
+def tune_gc() -> None:
+    """Tune CPython's cyclic garbage collector for a long-running server.
+
+    Measured with ``bench/onitama_games.py`` (``--default-gc`` for the other side): with the
+    default thresholds the Onitama server spent 1.15 s of 11 s CPU in collections that found
+    nothing to collect (game objects are freed by reference counting), and in 5 s of
+    ``bench/mia_rounds.py`` one full collection stopped the Mia server for 48-65 ms. So:
+    everything alive after start-up (modules, plugins, house bots) is frozen out of every
+    later collection, and young collections run 30 times less often (0.25 s of 11 s; no
+    collection at all in those 5 s of Mia).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> None:
     hall = await start_hall(args, config)
+    tune_gc()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
