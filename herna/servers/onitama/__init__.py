@@ -26,6 +26,7 @@ from herna.servers.onitama.house_bot import HouseBot
 from herna.servers.onitama.hub import (
     DEFAULT_HOUSE_BOT_DELAY,
     DEFAULT_HOUSE_BOT_STRATEGY,
+    DEFAULT_LOGIN_TIMEOUT,
     DEFAULT_RECONNECT_WINDOW,
     OnitamaHub,
     OnitamaSettings,
@@ -125,6 +126,13 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         f"wins (default {DEFAULT_RECONNECT_WINDOW:g})",
     )
     group.add_argument(
+        "--onitama-login-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="close connections that have not logged in after this long with "
+        f"ERROR|LOGIN_TIMEOUT (default {DEFAULT_LOGIN_TIMEOUT:g}; 0: never)",
+    )
+    group.add_argument(
         "--onitama-house-bots",
         type=int,
         metavar="N",
@@ -167,6 +175,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         reconnect_window=float(
             option(args, config, "onitama_reconnect_window", DEFAULT_RECONNECT_WINDOW)
         ),
+        login_timeout=float(option(args, config, "onitama_login_timeout", DEFAULT_LOGIN_TIMEOUT)),
         requeue=not bool(option(args, config, "onitama_one_game", False)),
         house_bot_strategy=str(
             option(args, config, "onitama_house_bot_strategy", DEFAULT_HOUSE_BOT_STRATEGY)

@@ -44,6 +44,7 @@ from herna.servers.tcp import Peer
 log = logging.getLogger("herna.onitama")
 
 DEFAULT_RECONNECT_WINDOW = 60.0
+DEFAULT_LOGIN_TIMEOUT = 60.0
 DEFAULT_HOUSE_BOT_STRATEGY = "alphabeta"
 DEFAULT_HOUSE_BOT_DELAY = 1.0
 
@@ -58,6 +59,9 @@ _WIRE_REASONS = {
 class OnitamaSettings:
     reconnect_window: float = DEFAULT_RECONNECT_WINDOW
     """Seconds a dropped player has to log in again before the opponent wins."""
+    login_timeout: float = DEFAULT_LOGIN_TIMEOUT
+    """Seconds a new connection has to log in before it is closed (``ERROR|LOGIN_TIMEOUT``);
+    0 or less: no limit. Without it, silent connections would hold descriptors forever."""
     requeue: bool = True
     """After ``GAME_OVER`` put both players back in the lobby; otherwise close their
     connections (one game per connection)."""
@@ -72,12 +76,13 @@ class OnitamaSettings:
 class Client:
     """A connection: its peer, its protocol state and the player it logged in as."""
 
-    __slots__ = ("conn", "peer", "player")
+    __slots__ = ("conn", "login_timer", "peer", "player")
 
     def __init__(self, peer: Peer) -> None:
         self.peer = peer
         self.conn = proto.ServerConnection()
         self.player: Player | None = None
+        self.login_timer: TimerHandle | None = None
 
 
 class Player:
@@ -128,6 +133,7 @@ class HubStats:
     invalid_moves: int = 0
     errors: int = 0
     reconnects: int = 0
+    login_timeouts: int = 0
 
 
 class OnitamaHub:
@@ -161,7 +167,23 @@ class OnitamaHub:
         client = Client(peer)
         self._clients.add(client)
         self.stats.connections += 1
+        if self.settings.login_timeout > 0:
+            client.login_timer = self.clock.call_later(
+                self.settings.login_timeout, lambda: self._login_timed_out(client)
+            )
         return client
+
+    def _login_timed_out(self, client: Client) -> None:
+        client.login_timer = None
+        if client.player is not None or client not in self._clients:
+            return
+        self.stats.login_timeouts += 1
+        log.info(
+            "%s: no LOGIN within %g s; closing", self._who(client), self.settings.login_timeout
+        )
+        client.peer.send(fmt.error(proto.LOGIN_TIMEOUT))
+        client.peer.close()
+        self.disconnect(client)
 
     def receive(self, client: Client, data: bytes) -> None:
         """Bytes from ``client``: answer, act, never raise for anything the peer sent."""
@@ -187,6 +209,7 @@ class OnitamaHub:
             return
         self._clients.discard(client)
         client.conn.closed()
+        _cancel_login_timer(client)
         player = client.player
         client.player = None
         if player is None or player.client is not client:
@@ -235,6 +258,7 @@ class OnitamaHub:
         player = Player(msg.name, peer.kind, client)
         self.players[key] = player
         client.player = player
+        _cancel_login_timer(client)
         client.conn.logged_in(msg.name)
         self.stats.logins += 1
         peer.send(fmt.login_ok(msg.name))
@@ -433,6 +457,7 @@ class OnitamaHub:
         player.client = client
         player.kind = client.peer.kind
         client.player = player
+        _cancel_login_timer(client)
         client.conn.logged_in(player.name)
         client.conn.game_started()
         self.stats.reconnects += 1
@@ -506,9 +531,16 @@ class OnitamaHub:
             table.send_both(fmt.error(proto.SERVER_SHUTDOWN))
             self._abort(table, "server shutdown")
         for client in list(self._clients):
+            _cancel_login_timer(client)
             client.peer.close()
         for player in list(self.players.values()):
             if player.timer is not None:
                 player.timer.cancel()
                 player.timer = None
         self.lobby.clear()
+
+
+def _cancel_login_timer(client: Client) -> None:
+    if client.login_timer is not None:
+        client.login_timer.cancel()
+        client.login_timer = None
