@@ -7,6 +7,7 @@ import contextlib
 import gc
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -162,3 +163,17 @@ def test_tune_gc_freezes_start_up_objects_and_collects_less_often() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_raise_file_limit_lifts_the_soft_limit_towards_the_hard_one() -> None:
+    from herna.cli.serve import FILE_LIMIT, raise_file_limit
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+        got = raise_file_limit()
+        expected = FILE_LIMIT if hard == resource.RLIM_INFINITY else min(hard, FILE_LIMIT)
+        assert got == expected
+        assert resource.getrlimit(resource.RLIMIT_NOFILE) == (expected, hard)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

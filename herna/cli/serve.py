@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import gc
 import logging
+import resource
 import signal
 import tomllib
 from pathlib import Path
@@ -125,9 +126,26 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+FILE_LIMIT = 65_536
+"""Open files ``herna serve`` asks for (each TCP player and spectator is one)."""
+
+
+def raise_file_limit() -> int:
+    """Raise the soft limit on open files towards the hard limit (at most :data:`FILE_LIMIT`)
+    and return it: Debian's default soft limit of 1,024 would refuse the 1,000th player."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = FILE_LIMIT if hard == resource.RLIM_INFINITY else min(hard, FILE_LIMIT)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        soft = want
+    return soft
+
+
 async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> None:
+    files = raise_file_limit()
     hall = await start_hall(args, config)
     tune_gc()
+    log.info("up to %d open connections (RLIMIT_NOFILE)", files)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

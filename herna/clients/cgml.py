@@ -110,6 +110,8 @@ class CgmlClient:
                 return None
             try:
                 data = await asyncio.wait_for(self.reader.read(READ_SIZE), timeout)
+            except TimeoutError:
+                raise  # a subclass of OSError, but the connection is still open
             except (ConnectionError, OSError):
                 data = b""
             if not data:

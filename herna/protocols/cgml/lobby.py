@@ -148,6 +148,14 @@ class Lobby:
     def connection_made(self, key: ConnKey, role: Role) -> None:
         self._conns[key] = _Conn(key, role)
 
+    def identified(self, key: ConnKey) -> bool:
+        """Whether the connection has had a ``connect`` accepted: a player, bot or bot server
+        on the player port, a registered super game server on the server port."""
+        conn = self._conns.get(key)
+        if conn is None:
+            return False
+        return key in self._servers if conn.role == "server" else conn.player is not None
+
     def connection_lost(self, key: ConnKey) -> None:
         conn = self._conns.pop(key, None)
         if conn is None:

@@ -20,6 +20,7 @@ from herna.hall.hall import Hall
 from herna.protocols.cgml.lobby import LobbySettings
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml.botserver import BotServer
+from herna.servers.cgml.conn import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.cgml.gameserver import SuperGameServer
 from herna.servers.cgml.group import GroupSettings
 from herna.servers.cgml.login import LoginServer
@@ -142,6 +143,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         help="seconds a half-sent message may wait for its end (default 10)",
     )
     group.add_argument(
+        "--cgml-login-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="close a connection to any CGML port that has not identified itself (login "
+        "server: an accepted <connect>; super game server: joined its group) after this long, "
+        f'with <error code="LOGIN_TIMEOUT"> (default {DEFAULT_LOGIN_TIMEOUT:g}; 0: never)',
+    )
+    group.add_argument(
         "--cgml-training",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -169,6 +178,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     house_tables = int(option(args, config, "cgml_house_tables", 1))
     stall = float(option(args, config, "cgml_stall_timeout", 10.0))
     tariff = str(option(args, config, "cgml_tariff", "csm"))
+    login_timeout = float(option(args, config, "cgml_login_timeout", DEFAULT_LOGIN_TIMEOUT))
     settings = GroupSettings(
         rules=Rules(tariff=TARIFFS[tariff]),
         bot_timeout=float(option(args, config, "cgml_timeout", 30.0)),
@@ -180,7 +190,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     lobby = LobbySettings(fill_wait=float(option(args, config, "cgml_fill_wait", 0.5)))
     house_names = frozenset(f"house-{i + 1}" for i in range(3 * house_tables))
 
-    login = LoginServer(hall.clock, lobby, stall)
+    login = LoginServer(hall.clock, lobby, stall, login_timeout)
     await login.start(host, login_port, server_port)
     login_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     game = SuperGameServer(
@@ -190,6 +200,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         records=hall.records,
         stall_timeout=stall,
         house_names=house_names,
+        login_timeout=login_timeout,
     )
     await game.start(host, game_port, login_host, login.server_address[1], str(public))
     bots = BotServer("bots", f"{strategy}-bot", strategy, capacity, delay)

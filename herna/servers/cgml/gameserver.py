@@ -1,6 +1,11 @@
 """The CGML super game server (Superhrací server): registers with the login server, creates
 groups on ``newgroup init``, admits exactly the announced players (``newgroup accept``) and
 runs each group (:class:`~herna.servers.cgml.group.Group`).
+
+A connection to the player port identifies itself by joining its group (an admitted
+``newgroup status="accept"`` or ``"reject"``); one that has not done so within
+``login_timeout`` seconds gets ``<error code="LOGIN_TIMEOUT">`` and is closed (Herna
+extension, see :class:`~herna.servers.cgml.conn.LoginDeadlines`).
 """
 
 from __future__ import annotations
@@ -26,7 +31,12 @@ from herna.protocols.cgml.messages import (
     NewGroupAnswer,
     NewGroupInit,
 )
-from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection
+from herna.servers.cgml.conn import (
+    DEFAULT_LOGIN_TIMEOUT,
+    STALL_TIMEOUT,
+    CgmlConnection,
+    LoginDeadlines,
+)
 from herna.servers.cgml.group import Group, GroupHooks, GroupSettings, Member
 
 log = logging.getLogger("herna.cgml.game")
@@ -45,6 +55,7 @@ class SuperGameServer:
         stall_timeout: float = STALL_TIMEOUT,
         house_names: frozenset[str] = frozenset(),
         name: str = "sgs",
+        login_timeout: float = DEFAULT_LOGIN_TIMEOUT,
     ) -> None:
         self.clock = clock
         self.settings = settings or GroupSettings()
@@ -55,6 +66,8 @@ class SuperGameServer:
         self.name = name
         self.groups: dict[str, Group] = {}
         self.conns: set[CgmlConnection] = set()
+        self.deadlines = LoginDeadlines(clock, login_timeout)
+        """Player connections that have not joined their group yet."""
         self.server: asyncio.Server | None = None
         self.address: tuple[str, int] = ("", 0)
         self.url = ""
@@ -87,6 +100,7 @@ class SuperGameServer:
 
     async def stop(self) -> None:
         self._stopping = True
+        self.deadlines.cancel_all()
         if self._login_task is not None:
             self._login_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -198,6 +212,7 @@ class SuperGameServer:
             name=f"{self.name}-player",
         )
         self.conns.add(conn)
+        self.deadlines.start(conn, '<newgroup status="accept">')
         return conn
 
     def _player_message(self, conn: CgmlConnection, message: Message) -> None:
@@ -229,8 +244,10 @@ class SuperGameServer:
             conn.send(Error(reasons.get(result, result), result))
             return
         conn.context = (group, result)
+        self.deadlines.done(conn)
 
     def _player_lost(self, conn: CgmlConnection) -> None:
+        self.deadlines.done(conn)
         self.conns.discard(conn)
         ctx = conn.context
         if isinstance(ctx, tuple):
@@ -245,6 +262,8 @@ class SuperGameServer:
             "url": self.url,
             "registered": self.registered.is_set(),
             "connections": len(self.conns),
+            "awaiting_login": len(self.deadlines),
+            "login_timeouts": self.deadlines.expired,
             "groups": [g.snapshot() for g in self.groups.values()],
             "groups_created": self.groups_created,
             "games_finished": self.games_finished,

@@ -5,6 +5,11 @@
   (``passive``/``active``) and bot servers ``load``;
 - the *server port* (7003): super game servers register with ``connect status="server"``
   and keep the connection open for ``newgroup init``/``ack``.
+
+A connection identifies itself with its first accepted ``connect`` (player port: a player, a
+bot or a bot server; server port: a super game server's registration). One that has not done
+so within ``login_timeout`` seconds gets ``<error code="LOGIN_TIMEOUT">`` and is closed
+(Herna extension, see :class:`~herna.servers.cgml.conn.LoginDeadlines`).
 """
 
 from __future__ import annotations
@@ -16,9 +21,17 @@ from typing import Any
 from herna.core.clock import Clock
 from herna.protocols.cgml.lobby import ConnKey, Lobby, LobbySettings
 from herna.protocols.cgml.messages import Message
-from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection
+from herna.servers.cgml.conn import (
+    DEFAULT_LOGIN_TIMEOUT,
+    STALL_TIMEOUT,
+    CgmlConnection,
+    LoginDeadlines,
+)
 
 log = logging.getLogger("herna.cgml.login")
+
+_IDENTIFY = {"player": "<connect>", "server": '<connect status="server">'}
+"""Per port: the message that identifies a connection, as the timeout error names it."""
 
 
 class LoginServer:
@@ -27,9 +40,12 @@ class LoginServer:
         clock: Clock,
         settings: LobbySettings | None = None,
         stall_timeout: float = STALL_TIMEOUT,
+        login_timeout: float = DEFAULT_LOGIN_TIMEOUT,
     ) -> None:
         self.clock = clock
         self.stall_timeout = stall_timeout
+        self.deadlines = LoginDeadlines(clock, login_timeout)
+        """Connections that have not sent their first accepted ``connect`` yet."""
         self.lobby = Lobby(clock, self._send, self._close, settings)
         self.conns: dict[ConnKey, CgmlConnection] = {}
         self.servers: list[asyncio.Server] = []
@@ -50,12 +66,16 @@ class LoginServer:
         )
         self.conns[conn.key] = conn
         self.lobby.connection_made(conn.key, "player" if role == "player" else "server")
+        self.deadlines.start(conn, _IDENTIFY[role])
         return conn
 
     def _handle(self, conn: CgmlConnection, message: Message) -> None:
         self.lobby.received(conn.key, message)
+        if self.deadlines.waiting(conn) and self.lobby.identified(conn.key):
+            self.deadlines.done(conn)
 
     def _lost(self, conn: CgmlConnection) -> None:
+        self.deadlines.done(conn)
         self.conns.pop(conn.key, None)
         self.lobby.connection_lost(conn.key)
 
@@ -74,10 +94,13 @@ class LoginServer:
             "player_port": self.player_address[1],
             "server_port": self.server_address[1],
             "connections": len(self.conns),
+            "awaiting_login": len(self.deadlines),
+            "login_timeouts": self.deadlines.expired,
             **self.lobby.snapshot(),
         }
 
     async def stop(self) -> None:
+        self.deadlines.cancel_all()
         for server in self.servers:
             server.close()
         for conn in list(self.conns.values()):

@@ -25,6 +25,7 @@ from herna.servers.tiles.hub import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOUSE_STRATEGY,
     DEFAULT_LOBBY_WAIT,
+    DEFAULT_LOGIN_TIMEOUT,
     DEFAULT_SHOWCASE_PAUSE,
     DEFAULT_TURN_TIMEOUT,
     Client,
@@ -41,6 +42,7 @@ __all__ = [
     "DEFAULT_BOT_DELAY",
     "DEFAULT_HOUSE_STRATEGY",
     "DEFAULT_LOBBY_WAIT",
+    "DEFAULT_LOGIN_TIMEOUT",
     "DEFAULT_PORT",
     "DEFAULT_SHOWCASE_PAUSE",
     "DEFAULT_TURN_TIMEOUT",
@@ -129,6 +131,13 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         f"for it (default {DEFAULT_TURN_TIMEOUT:g}; 0 = wait forever)",
     )
     group.add_argument(
+        "--tiles-login-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="time a new connection has to join a table before it gets LOGIN_TIMEOUT and is "
+        f"closed (default {DEFAULT_LOGIN_TIMEOUT:g}; 0 = no limit)",
+    )
+    group.add_argument(
         "--tiles-lobby-wait",
         type=float,
         metavar="SECONDS",
@@ -175,6 +184,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         max_rounds=int(option(args, config, "tiles_max_rounds", DEFAULT_MAX_ROUNDS)),
         showcase=house and not bool(option(args, config, "tiles_no_showcase", False)),
         seed=None if seed is None else int(seed),
+        login_timeout=float(option(args, config, "tiles_login_timeout", DEFAULT_LOGIN_TIMEOUT)),
     )
     return await serve(hall, host, port, settings)
 

@@ -5,6 +5,9 @@ sockets.
   file being played, waiting for players or playing), one :class:`~herna.hall.match.Match` per
   game, house bots (in-process seats that answer on the hub's clock), turn timeouts, records
   and spectator events on the hall's bus.
+* A connection that has not joined a table within ``login_timeout`` seconds (its login: the
+  first ``joined``) is told ``LOGIN_TIMEOUT`` and closed, so silent connections cannot pile up
+  and exhaust the process's file descriptors (a **[Herna extension]**).
 * Transports hand it what they read: :meth:`TilesHub.receive` takes the bytes of a stream
   (TCP, :mod:`herna.servers.tiles.tcp`), :meth:`TilesHub.receive_frame` one message of a
   message-framed transport (the web hall's WebSocket ``/ws/tiles``, :mod:`herna.web.play`).
@@ -49,6 +52,7 @@ DEFAULT_BOT_DELAY = 0.5
 DEFAULT_LOBBY_WAIT = 20.0
 DEFAULT_SHOWCASE_PAUSE = 10.0
 DEFAULT_HOUSE_STRATEGY = "goal"
+DEFAULT_LOGIN_TIMEOUT = 60.0
 
 
 @dataclass
@@ -67,6 +71,9 @@ class TilesSettings:
     showcase: bool = True
     showcase_pause: float = DEFAULT_SHOWCASE_PAUSE
     seed: int | None = None
+    login_timeout: float = DEFAULT_LOGIN_TIMEOUT
+    """Seconds a new connection has to join a table (its login) before it is told
+    ``LOGIN_TIMEOUT`` and closed; 0 or less: no limit."""
 
 
 @runtime_checkable
@@ -81,13 +88,16 @@ class ExplainsClose(Protocol):
 class Client:
     """One connection: its peer, protocol state and the seat it holds (if any)."""
 
-    __slots__ = ("conn", "peer", "seat", "table")
+    __slots__ = ("conn", "logged_in", "login_timer", "peer", "seat", "table")
 
     def __init__(self, peer: Peer) -> None:
         self.peer = peer
         self.conn = proto.ServerConnection()
         self.table: Table | None = None
         self.seat = -1
+        self.logged_in = False
+        """Whether it has ever joined a table (this protocol's login)."""
+        self.login_timer: TimerHandle | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.peer.send(self.conn.send(message))
@@ -152,6 +162,7 @@ class HubStats:
     illegal: int = 0
     errors: int = 0
     timeouts: int = 0
+    login_timeouts: int = 0
 
 
 class TilesHub:
@@ -200,7 +211,45 @@ class TilesHub:
                 "rules": sorted(shipped_rules()),
             }
         )
+        timeout = self.settings.login_timeout
+        if timeout > 0 and getattr(peer, "kind", "unknown") != "house-bot":
+            client.login_timer = self.clock.call_later(
+                timeout, lambda: self._login_expired(client, timeout)
+            )
         return client
+
+    def _logged_in(self, client: Client) -> None:
+        """The client joined a table: it has identified itself, its login clock stops."""
+        client.logged_in = True
+        if client.login_timer is not None:
+            client.login_timer.cancel()
+            client.login_timer = None
+
+    def _login_expired(self, client: Client, timeout: float) -> None:
+        """``timeout`` seconds after connecting, still no table joined: ``LOGIN_TIMEOUT``,
+        then that connection (only) is closed."""
+        client.login_timer = None
+        if client not in self._clients or client.logged_in:
+            return
+        self.stats.login_timeouts += 1
+        reason = f"no table joined within {timeout:g} s of connecting"
+        try:
+            self._error(client, "LOGIN_TIMEOUT", reason)
+            self._hang_up(client, "LOGIN_TIMEOUT", reason)
+        except Exception:
+            log.exception("internal error closing %s", client.peer.describe())
+            self.disconnect(client)
+
+    def _hang_up(self, client: Client, code: str, reason: str) -> None:
+        """Close a connection for a protocol reason (the error was sent first)."""
+        peer = client.peer
+        try:
+            if isinstance(peer, ExplainsClose):
+                peer.close_with(code, reason)
+            else:
+                peer.close()
+        finally:
+            self.disconnect(client)
 
     def receive(self, client: Client, data: bytes) -> None:
         """Bytes of a stream (TCP) from a client: answer, act; never raises for anything the
@@ -223,12 +272,7 @@ class TilesHub:
         if isinstance(message, ProtocolError):
             self._refuse(client, message)
             if message.fatal:
-                peer = client.peer
-                if isinstance(peer, ExplainsClose):
-                    peer.close_with(message.code, message.reason)
-                else:
-                    peer.close()
-                self.disconnect(client)
+                self._hang_up(client, message.code, message.reason)
                 return False
             return True
         self.handle(client, message)
@@ -281,6 +325,9 @@ class TilesHub:
 
     def disconnect(self, client: Client) -> None:
         """The connection is gone (idempotent)."""
+        if client.login_timer is not None:
+            client.login_timer.cancel()
+            client.login_timer = None
         if client not in self._clients:
             return
         self._clients.discard(client)
@@ -357,6 +404,7 @@ class TilesHub:
         seat = table.seats.index(None)
         table.seats[seat] = SeatSlot(msg.name, msg.kind, client)
         client.table, client.seat = table, seat
+        self._logged_in(client)
         reply: dict[str, Any] = {
             "type": "joined",
             "table": table.id,
@@ -796,5 +844,8 @@ class TilesHub:
                 self._finish(table, "aborted")
         self.tables.clear()
         for client in list(self._clients):
+            if client.login_timer is not None:
+                client.login_timer.cancel()
+                client.login_timer = None
             client.peer.close()
         self._clients.clear()

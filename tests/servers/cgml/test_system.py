@@ -3,7 +3,6 @@ servers, bots; records and replays."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from herna.hall.records import RecordStore
 from herna.protocols.cgml import messages as m
 from herna.servers.cgml import PLUGIN
 from herna.servers.cgml.group import GroupSettings
+from tests.serve import serve_args
 from tests.servers.cgml.helpers import HOST, make_system
 
 
@@ -160,15 +160,7 @@ async def test_herna_serve_plugin_runs_house_bots_and_a_person_gets_a_table(
 ) -> None:
     records = RecordStore(f"sqlite:///{tmp_path / 'serve.db'}")
     hall = Hall(records=records)
-    args = argparse.Namespace(
-        host=HOST,
-        no_house_bots=False,
-        cgml_login_port=0,
-        cgml_login_server_port=0,
-        cgml_game_port=0,
-        cgml_bot_delay=0.0,
-        cgml_fill_wait=0.2,
-    )
+    args = serve_args(tmp_path, "marias", host=HOST, cgml_bot_delay=0.0, cgml_fill_wait=0.2)
     sub = hall.bus.subscribe()
     service = await PLUGIN.start(hall, args, {})
     try:
