@@ -32,6 +32,10 @@ MAX_LINE_BYTES = 1024 * 1024
 MAX_NAME_LENGTH = 32
 MAX_BAD_MESSAGES = 50
 """Consecutive malformed messages after which the server gives up on a peer."""
+ASCII_WHITESPACE = " \t\n\r\x0b\x0c"
+"""What makes a line or frame blank (a keep-alive): the characters ``bytes.strip()`` removes.
+``str.strip()`` would also drop the separators 0x1C-0x1F and Unicode spaces, so a frame and a TCP
+line with the same bytes would be answered differently."""
 MAX_JSON_DEPTH = 64
 
 NAME_RE = re.compile(r"^[\w.@+-]{1,32}$")
@@ -315,7 +319,7 @@ class ServerConnection:
                 return self._bad(ProtocolError("not UTF-8", "BAD_UTF8"))
         else:
             text = data
-        if not text.strip():
+        if not text.strip(ASCII_WHITESPACE):
             return None  # a blank message is a keep-alive, as a blank line is
         return self.receive_message(text)
 

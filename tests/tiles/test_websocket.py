@@ -98,6 +98,16 @@ def one_line(payload: str | bytes) -> bool:
     return b"\n" not in payload
 
 
+@pytest.mark.parametrize("payload", ["\x1f", "\u2003", b"\x1c", " \t", b"\r"])
+def test_only_ascii_whitespace_makes_a_blank_frame(payload: str | bytes) -> None:
+    """A frame is a keep-alive exactly when a TCP line with the same bytes is (str.strip()
+    alone would also take 0x1C-0x1F and Unicode spaces for blank; hypothesis found it)."""
+    data = payload.encode("utf-8") if isinstance(payload, str) else payload
+    by_line = [outcome(m) for m in ServerConnection().receive_data(data + b"\n")]
+    by_frame = ServerConnection().receive_frame(payload)
+    assert ([] if by_frame is None else [outcome(by_frame)]) == by_line
+
+
 @settings(deadline=None, max_examples=200)
 @given(
     st.lists(
