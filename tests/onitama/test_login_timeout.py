@@ -31,7 +31,7 @@ async def test_a_silent_connection_is_closed_after_the_login_timeout(tmp_path: P
         await white.send("MAKE_MOVE|Ox|c1|c2")
         reply = await white.line()
         assert reply.startswith(("MOVE_WAS_MADE|", "INVALID_MOVE"))
-        assert server.service.hub.stats.login_timeouts == 2
+        assert server.service.hub.deadlines.expired == 2
         assert server.service.snapshot()["connections"] == 2
 
 
@@ -42,7 +42,7 @@ async def test_logging_in_late_but_in_time_cancels_the_timer(tmp_path: Path) -> 
         assert await wire.login("late") == "LOGIN_OK|late"
         server.clock.advance(3600.0)
         assert await wire.quiet()
-        assert server.service.hub.stats.login_timeouts == 0
+        assert server.service.hub.deadlines.expired == 0
 
 
 async def test_zero_disables_the_login_timeout(tmp_path: Path) -> None:
@@ -74,5 +74,5 @@ async def test_silent_clients_are_dropped_while_house_bots_play_on(tmp_path: Pat
             if hub.stats.moves > moves and hub.stats.games_finished > finished:
                 break
         assert hub.stats.moves > moves, "the house bots' game stopped"
-        assert hub.stats.login_timeouts == 20
+        assert hub.deadlines.expired == 20
         assert {p.kind for p in hub.players.values()} == {"house-bot"}

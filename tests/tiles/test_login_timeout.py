@@ -95,7 +95,7 @@ def test_a_silent_connection_is_told_and_closed_after_the_timeout() -> None:
     clock.advance(40)
     join(hub, bob, "bob", rules=race())
     assert clock.pending() == 1  # only the silent connection's clock still runs
-    assert ann.logged_in and bob.logged_in and ann.login_timer is None
+    assert not hub.deadlines.waiting(ann) and not hub.deadlines.waiting(bob)
     (table,) = hub.tables.values()
     assert table.status == "playing"
     clock.advance(59.9 - 50)
@@ -109,7 +109,7 @@ def test_a_silent_connection_is_told_and_closed_after_the_timeout() -> None:
             "reason": "no table joined within 60 s of connecting",
         }
     ]
-    assert hub.stats.login_timeouts == 1
+    assert hub.deadlines.expired == 1
     assert hub.snapshot()["connections"] == 2
     assert clock.pending() == 0
     # Whatever it still sends is ignored.
@@ -145,7 +145,7 @@ def test_only_a_successful_join_stops_the_clock() -> None:
     ):
         hub.receive(client, ClientConnection.send(line))
         clock.advance(0.9)
-    assert not peer.closed and not client.logged_in
+    assert not peer.closed and hub.deadlines.waiting(client)
     clock.advance(0.6)
     assert peer.closed
     assert peer.messages()[-1]["code"] == "LOGIN_TIMEOUT"
@@ -159,10 +159,10 @@ def test_the_clock_stops_on_disconnect_and_at_shutdown() -> None:
     gone = hub.connect(gone_peer)
     assert clock.pending() == 1
     hub.disconnect(gone)
-    assert clock.pending() == 0 and gone.login_timer is None
+    assert clock.pending() == 0 and not hub.deadlines.waiting(gone)
     clock.advance(2)
     assert gone_peer.types() == ["welcome"]  # nothing sent to a connection that is gone
-    assert hub.stats.login_timeouts == 0
+    assert hub.deadlines.expired == 0
     hub.connect(RecordingPeer("a"))
     hub.connect(RecordingPeer("b"))
     assert clock.pending() == 2
@@ -179,7 +179,7 @@ def test_once_logged_in_a_client_may_idle_in_the_lobby() -> None:
     hub.receive(client, ClientConnection.send({"type": "leave"}))
     assert peer.types()[-1] == "left" and client.table is None
     clock.advance(100)
-    assert not peer.closed and client.logged_in and "error" not in peer.types()
+    assert not peer.closed and not hub.deadlines.waiting(client) and "error" not in peer.types()
 
 
 @pytest.mark.parametrize("timeout", [0.0, -1.0])
@@ -276,7 +276,7 @@ async def test_a_silent_tcp_client_is_closed_while_bots_play_on(tmp_path: Path) 
             "code": "LOGIN_TIMEOUT",
             "reason": "no table joined within 0.3 s of connecting",
         }
-        assert server.hub.stats.login_timeouts == 1
+        assert server.hub.deadlines.expired == 1
         assert table.status == "playing" and server.hub.snapshot()["connections"] == 1
         # The bots' game goes on to its end, undisturbed, and is recorded.
         while turn["type"] != "game_over":
@@ -320,7 +320,7 @@ async def test_a_silent_websocket_client_is_closed_too(tmp_path: Path) -> None:
             while (answer := await recv_json(player))["type"] != "pong":
                 assert answer["type"] == "table"
             assert answer["id"] == "still"
-        assert service.hub.stats.login_timeouts == 1
+        assert service.hub.deadlines.expired == 1
         # A TCP client of the same hub that logs in in time is not closed either.
         client = await TilesClient.connect("127.0.0.1", service.port)
         await client.join("bob", race())

@@ -20,10 +20,10 @@ from herna.hall.hall import Hall
 from herna.protocols.cgml.lobby import LobbySettings
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml.botserver import BotServer
-from herna.servers.cgml.conn import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.cgml.gameserver import SuperGameServer
 from herna.servers.cgml.group import GroupSettings
 from herna.servers.cgml.login import LoginServer
+from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.registry import ServerPlugin, option
 
 log = logging.getLogger("herna.cgml")

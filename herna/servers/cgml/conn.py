@@ -5,7 +5,7 @@ too large, DTD, unknown version) gets ``<disconnect>reason</disconnect>`` and th
 closes; a well-formed document that is not a valid message gets Herna's ``<error>``. A peer
 that sends part of a message and then stalls is disconnected after ``stall_timeout``; a
 peer that does not read what we send (write buffer over :data:`MAX_WRITE_BUFFER`) is dropped.
-A peer that never identifies itself is closed by its server through :class:`LoginDeadlines`.
+A peer that never identifies itself is closed by its server (:func:`close_for_login_timeout`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 from herna.core.clock import Clock, TimerHandle
 from herna.protocols.cgml.codec import CgmlError, Decoder, encode
 from herna.protocols.cgml.messages import Disconnect, Error, Message
+from herna.servers.deadlines import LOGIN_TIMEOUT
 
 log = logging.getLogger("herna.cgml.conn")
 
@@ -29,12 +30,6 @@ MAX_WRITE_BUFFER = 1 << 20
 
 STALL_TIMEOUT = 10.0
 """Default seconds a half-received message may wait for the rest."""
-
-DEFAULT_LOGIN_TIMEOUT = 60.0
-"""Default seconds a new connection has to identify itself (``--cgml-login-timeout``)."""
-
-LOGIN_TIMEOUT = "LOGIN_TIMEOUT"
-"""``<error code>`` (Herna extension) for a connection that did not identify itself in time."""
 
 _keys = itertools.count(1)
 
@@ -187,63 +182,14 @@ class CgmlConnection(asyncio.Protocol):
         self._cancel_stall()
 
 
-class LoginDeadlines:
-    """The time each new connection of a server has to identify itself.
-
-    Without it a hostile client could open thousands of connections, say nothing and hold
-    the server's file descriptors forever. The server calls :meth:`start` when a connection
-    is made and :meth:`done` once the connection identified itself or is gone; the timers run
-    on the server's injected :class:`~herna.core.clock.Clock`. On expiry the connection gets
-    Herna's ``<error code="LOGIN_TIMEOUT">`` and is closed; nothing else is touched.
-    ``timeout`` 0 or less: no limit.
-    """
-
-    def __init__(self, clock: Clock, timeout: float = DEFAULT_LOGIN_TIMEOUT) -> None:
-        self.clock = clock
-        self.timeout = timeout
-        self._timers: dict[int, TimerHandle] = {}
-        self.expired = 0
-        """Connections closed for not identifying themselves in time."""
-
-    def start(self, conn: CgmlConnection, expected: str) -> None:
-        """Give ``conn`` :attr:`timeout` seconds to send ``expected`` (named in the error)."""
-        if self.timeout <= 0:
-            return
-        self.done(conn)
-        self._timers[conn.key] = self.clock.call_later(
-            self.timeout, lambda: self._expired(conn, expected)
-        )
-
-    def waiting(self, conn: CgmlConnection) -> bool:
-        """Whether ``conn`` still has to identify itself (always False without a limit)."""
-        return conn.key in self._timers
-
-    def done(self, conn: CgmlConnection) -> None:
-        """``conn`` identified itself or is gone: forget its deadline (idempotent)."""
-        timer = self._timers.pop(conn.key, None)
-        if timer is not None:
-            timer.cancel()
-
-    def cancel_all(self) -> None:
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
-
-    def __len__(self) -> int:
-        return len(self._timers)
-
-    def _expired(self, conn: CgmlConnection, expected: str) -> None:
-        if self._timers.pop(conn.key, None) is None or conn.closed:
-            return
-        self.expired += 1
-        log.info(
-            "%s: %s sent no valid %s within %g s; closing",
-            conn.name,
-            conn.peer,
-            expected,
-            self.timeout,
-        )
-        conn.send(
-            Error(f"no valid {expected} within {self.timeout:g} s of connecting", LOGIN_TIMEOUT)
-        )
-        conn.close()
+def close_for_login_timeout(conn: CgmlConnection, expected: str, timeout: float) -> None:
+    """``conn`` sent no valid ``expected`` within ``timeout`` seconds of connecting: Herna's
+    ``<error code="LOGIN_TIMEOUT">``, then close (the expiry of a server's
+    :class:`~herna.servers.deadlines.LoginDeadlines`)."""
+    if conn.closed:
+        return
+    log.info(
+        "%s: %s sent no valid %s within %g s; closing", conn.name, conn.peer, expected, timeout
+    )
+    conn.send(Error(f"no valid {expected} within {timeout:g} s of connecting", LOGIN_TIMEOUT))
+    conn.close()

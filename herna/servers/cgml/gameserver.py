@@ -5,7 +5,7 @@ runs each group (:class:`~herna.servers.cgml.group.Group`).
 A connection to the player port identifies itself by joining its group (an admitted
 ``newgroup status="accept"`` or ``"reject"``); one that has not done so within
 ``login_timeout`` seconds gets ``<error code="LOGIN_TIMEOUT">`` and is closed (Herna
-extension, see :class:`~herna.servers.cgml.conn.LoginDeadlines`).
+extension, see :mod:`herna.servers.deadlines`).
 """
 
 from __future__ import annotations
@@ -31,15 +31,14 @@ from herna.protocols.cgml.messages import (
     NewGroupAnswer,
     NewGroupInit,
 )
-from herna.servers.cgml.conn import (
-    DEFAULT_LOGIN_TIMEOUT,
-    STALL_TIMEOUT,
-    CgmlConnection,
-    LoginDeadlines,
-)
+from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_login_timeout
 from herna.servers.cgml.group import Group, GroupHooks, GroupSettings, Member
+from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
 
 log = logging.getLogger("herna.cgml.game")
+
+_JOIN = '<newgroup status="accept">'
+"""How the login timeout's error names what a player connection should have sent."""
 
 RECONNECT_DELAY = 1.0
 """Seconds between attempts to reach the login server."""
@@ -66,7 +65,11 @@ class SuperGameServer:
         self.name = name
         self.groups: dict[str, Group] = {}
         self.conns: set[CgmlConnection] = set()
-        self.deadlines = LoginDeadlines(clock, login_timeout)
+        self.deadlines: LoginDeadlines[CgmlConnection] = LoginDeadlines(
+            clock,
+            login_timeout,
+            lambda conn: close_for_login_timeout(conn, _JOIN, login_timeout),
+        )
         """Player connections that have not joined their group yet."""
         self.server: asyncio.Server | None = None
         self.address: tuple[str, int] = ("", 0)
@@ -212,7 +215,7 @@ class SuperGameServer:
             name=f"{self.name}-player",
         )
         self.conns.add(conn)
-        self.deadlines.start(conn, '<newgroup status="accept">')
+        self.deadlines.start(conn)
         return conn
 
     def _player_message(self, conn: CgmlConnection, message: Message) -> None:

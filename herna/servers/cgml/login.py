@@ -9,7 +9,7 @@
 A connection identifies itself with its first accepted ``connect`` (player port: a player, a
 bot or a bot server; server port: a super game server's registration). One that has not done
 so within ``login_timeout`` seconds gets ``<error code="LOGIN_TIMEOUT">`` and is closed
-(Herna extension, see :class:`~herna.servers.cgml.conn.LoginDeadlines`).
+(Herna extension, see :mod:`herna.servers.deadlines`).
 """
 
 from __future__ import annotations
@@ -21,12 +21,8 @@ from typing import Any
 from herna.core.clock import Clock
 from herna.protocols.cgml.lobby import ConnKey, Lobby, LobbySettings
 from herna.protocols.cgml.messages import Message
-from herna.servers.cgml.conn import (
-    DEFAULT_LOGIN_TIMEOUT,
-    STALL_TIMEOUT,
-    CgmlConnection,
-    LoginDeadlines,
-)
+from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_login_timeout
+from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
 
 log = logging.getLogger("herna.cgml.login")
 
@@ -44,7 +40,7 @@ class LoginServer:
     ) -> None:
         self.clock = clock
         self.stall_timeout = stall_timeout
-        self.deadlines = LoginDeadlines(clock, login_timeout)
+        self.deadlines = LoginDeadlines(clock, login_timeout, self._login_expired)
         """Connections that have not sent their first accepted ``connect`` yet."""
         self.lobby = Lobby(clock, self._send, self._close, settings)
         self.conns: dict[ConnKey, CgmlConnection] = {}
@@ -66,13 +62,17 @@ class LoginServer:
         )
         self.conns[conn.key] = conn
         self.lobby.connection_made(conn.key, "player" if role == "player" else "server")
-        self.deadlines.start(conn, _IDENTIFY[role])
+        conn.context = role
+        self.deadlines.start(conn)
         return conn
 
     def _handle(self, conn: CgmlConnection, message: Message) -> None:
         self.lobby.received(conn.key, message)
         if self.deadlines.waiting(conn) and self.lobby.identified(conn.key):
             self.deadlines.done(conn)
+
+    def _login_expired(self, conn: CgmlConnection) -> None:
+        close_for_login_timeout(conn, _IDENTIFY[conn.context], self.deadlines.timeout)
 
     def _lost(self, conn: CgmlConnection) -> None:
         self.deadlines.done(conn)

@@ -22,11 +22,11 @@ from typing import Any
 from herna.games.onitama.bots import make_strategy
 from herna.games.onitama.state import OnitamaState
 from herna.hall.hall import Hall
+from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.onitama.house_bot import HouseBot
 from herna.servers.onitama.hub import (
     DEFAULT_HOUSE_BOT_DELAY,
     DEFAULT_HOUSE_BOT_STRATEGY,
-    DEFAULT_LOGIN_TIMEOUT,
     DEFAULT_RECONNECT_WINDOW,
     OnitamaHub,
     OnitamaSettings,

@@ -39,12 +39,12 @@ from herna.hall.match import Match, Seat
 from herna.hall.records import MatchRecord, RecordStore
 from herna.protocols import onitama as proto
 from herna.protocols.onitama import Close, Login, MakeMove, Reply, fmt
+from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.tcp import Peer
 
 log = logging.getLogger("herna.onitama")
 
 DEFAULT_RECONNECT_WINDOW = 60.0
-DEFAULT_LOGIN_TIMEOUT = 60.0
 DEFAULT_HOUSE_BOT_STRATEGY = "alphabeta"
 DEFAULT_HOUSE_BOT_DELAY = 1.0
 
@@ -76,13 +76,12 @@ class OnitamaSettings:
 class Client:
     """A connection: its peer, its protocol state and the player it logged in as."""
 
-    __slots__ = ("conn", "login_timer", "peer", "player")
+    __slots__ = ("conn", "peer", "player")
 
     def __init__(self, peer: Peer) -> None:
         self.peer = peer
         self.conn = proto.ServerConnection()
         self.player: Player | None = None
-        self.login_timer: TimerHandle | None = None
 
 
 class Player:
@@ -133,7 +132,6 @@ class HubStats:
     invalid_moves: int = 0
     errors: int = 0
     reconnects: int = 0
-    login_timeouts: int = 0
 
 
 class OnitamaHub:
@@ -160,6 +158,8 @@ class OnitamaHub:
         self.stats = HubStats()
         self._table_ids = 0
         self._clients: set[Client] = set()
+        self.deadlines = LoginDeadlines(clock, self.settings.login_timeout, self._login_timed_out)
+        """Connections that have not logged in yet (``ERROR|LOGIN_TIMEOUT`` on expiry)."""
         self.closing = False
 
     # -- connections ------------------------------------------------------------------------
@@ -167,17 +167,10 @@ class OnitamaHub:
         client = Client(peer)
         self._clients.add(client)
         self.stats.connections += 1
-        if self.settings.login_timeout > 0:
-            client.login_timer = self.clock.call_later(
-                self.settings.login_timeout, lambda: self._login_timed_out(client)
-            )
+        self.deadlines.start(client)
         return client
 
     def _login_timed_out(self, client: Client) -> None:
-        client.login_timer = None
-        if client.player is not None or client not in self._clients:
-            return
-        self.stats.login_timeouts += 1
         log.info(
             "%s: no LOGIN within %g s; closing", self._who(client), self.settings.login_timeout
         )
@@ -209,7 +202,7 @@ class OnitamaHub:
             return
         self._clients.discard(client)
         client.conn.closed()
-        _cancel_login_timer(client)
+        self.deadlines.done(client)
         player = client.player
         client.player = None
         if player is None or player.client is not client:
@@ -258,7 +251,7 @@ class OnitamaHub:
         player = Player(msg.name, peer.kind, client)
         self.players[key] = player
         client.player = player
-        _cancel_login_timer(client)
+        self.deadlines.done(client)
         client.conn.logged_in(msg.name)
         self.stats.logins += 1
         peer.send(fmt.login_ok(msg.name))
@@ -457,7 +450,7 @@ class OnitamaHub:
         player.client = client
         player.kind = client.peer.kind
         client.player = player
-        _cancel_login_timer(client)
+        self.deadlines.done(client)
         client.conn.logged_in(player.name)
         client.conn.game_started()
         self.stats.reconnects += 1
@@ -522,6 +515,7 @@ class OnitamaHub:
             "players": len(self.players),
             "connections": len(self._clients),
             "stats": dict(self.stats.__dict__),
+            "login_timeouts": self.deadlines.expired,
         }
 
     def shutdown(self) -> None:
@@ -530,17 +524,11 @@ class OnitamaHub:
         for table in list(self.tables.values()):
             table.send_both(fmt.error(proto.SERVER_SHUTDOWN))
             self._abort(table, "server shutdown")
+        self.deadlines.cancel_all()
         for client in list(self._clients):
-            _cancel_login_timer(client)
             client.peer.close()
         for player in list(self.players.values()):
             if player.timer is not None:
                 player.timer.cancel()
                 player.timer = None
         self.lobby.clear()
-
-
-def _cancel_login_timer(client: Client) -> None:
-    if client.login_timer is not None:
-        client.login_timer.cancel()
-        client.login_timer = None

@@ -20,12 +20,12 @@ from typing import Any
 from herna.games.tiles.bots import STRATEGIES
 from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS
 from herna.hall.hall import Hall
+from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.registry import ServerPlugin, option
 from herna.servers.tiles.hub import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOUSE_STRATEGY,
     DEFAULT_LOBBY_WAIT,
-    DEFAULT_LOGIN_TIMEOUT,
     DEFAULT_SHOWCASE_PAUSE,
     DEFAULT_TURN_TIMEOUT,
     Client,

@@ -43,6 +43,7 @@ from herna.hall.events import EventBus
 from herna.hall.match import Match, Seat
 from herna.hall.records import RecordStore
 from herna.protocols import tiles as proto
+from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.tcp import Peer
 
 log = logging.getLogger("herna.tiles")
@@ -52,7 +53,6 @@ DEFAULT_BOT_DELAY = 0.5
 DEFAULT_LOBBY_WAIT = 20.0
 DEFAULT_SHOWCASE_PAUSE = 10.0
 DEFAULT_HOUSE_STRATEGY = "goal"
-DEFAULT_LOGIN_TIMEOUT = 60.0
 
 
 @dataclass
@@ -88,16 +88,13 @@ class ExplainsClose(Protocol):
 class Client:
     """One connection: its peer, protocol state and the seat it holds (if any)."""
 
-    __slots__ = ("conn", "logged_in", "login_timer", "peer", "seat", "table")
+    __slots__ = ("conn", "peer", "seat", "table")
 
     def __init__(self, peer: Peer) -> None:
         self.peer = peer
         self.conn = proto.ServerConnection()
         self.table: Table | None = None
         self.seat = -1
-        self.logged_in = False
-        """Whether it has ever joined a table (this protocol's login)."""
-        self.login_timer: TimerHandle | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.peer.send(self.conn.send(message))
@@ -162,7 +159,6 @@ class HubStats:
     illegal: int = 0
     errors: int = 0
     timeouts: int = 0
-    login_timeouts: int = 0
 
 
 class TilesHub:
@@ -183,6 +179,8 @@ class TilesHub:
         self.tables: dict[str, Table] = {}
         self.stats = HubStats()
         self._clients: set[Client] = set()
+        self.deadlines = LoginDeadlines(clock, self.settings.login_timeout, self._login_expired)
+        """Connections that have not joined a table yet (``LOGIN_TIMEOUT`` on expiry)."""
         self._table_ids = 0
         self._shipped: dict[str, Rules] = {}
         self._showcase_next = 0
@@ -211,34 +209,16 @@ class TilesHub:
                 "rules": sorted(shipped_rules()),
             }
         )
-        timeout = self.settings.login_timeout
-        if timeout > 0 and getattr(peer, "kind", "unknown") != "house-bot":
-            client.login_timer = self.clock.call_later(
-                timeout, lambda: self._login_expired(client, timeout)
-            )
+        if getattr(peer, "kind", "unknown") != "house-bot":
+            self.deadlines.start(client)  # its login is its first ``joined``
         return client
 
-    def _logged_in(self, client: Client) -> None:
-        """The client joined a table: it has identified itself, its login clock stops."""
-        client.logged_in = True
-        if client.login_timer is not None:
-            client.login_timer.cancel()
-            client.login_timer = None
-
-    def _login_expired(self, client: Client, timeout: float) -> None:
-        """``timeout`` seconds after connecting, still no table joined: ``LOGIN_TIMEOUT``,
-        then that connection (only) is closed."""
-        client.login_timer = None
-        if client not in self._clients or client.logged_in:
-            return
-        self.stats.login_timeouts += 1
-        reason = f"no table joined within {timeout:g} s of connecting"
-        try:
-            self._error(client, "LOGIN_TIMEOUT", reason)
-            self._hang_up(client, "LOGIN_TIMEOUT", reason)
-        except Exception:
-            log.exception("internal error closing %s", client.peer.describe())
-            self.disconnect(client)
+    def _login_expired(self, client: Client) -> None:
+        """Still no table joined: ``LOGIN_TIMEOUT``, then that connection (only) is closed."""
+        reason = f"no table joined within {self.deadlines.timeout:g} s of connecting"
+        log.info("%s: %s; closing", client.peer.describe(), reason)
+        self._error(client, LOGIN_TIMEOUT, reason)
+        self._hang_up(client, LOGIN_TIMEOUT, reason)
 
     def _hang_up(self, client: Client, code: str, reason: str) -> None:
         """Close a connection for a protocol reason (the error was sent first)."""
@@ -325,9 +305,7 @@ class TilesHub:
 
     def disconnect(self, client: Client) -> None:
         """The connection is gone (idempotent)."""
-        if client.login_timer is not None:
-            client.login_timer.cancel()
-            client.login_timer = None
+        self.deadlines.done(client)
         if client not in self._clients:
             return
         self._clients.discard(client)
@@ -404,7 +382,7 @@ class TilesHub:
         seat = table.seats.index(None)
         table.seats[seat] = SeatSlot(msg.name, msg.kind, client)
         client.table, client.seat = table, seat
-        self._logged_in(client)
+        self.deadlines.done(client)
         reply: dict[str, Any] = {
             "type": "joined",
             "table": table.id,
@@ -831,6 +809,7 @@ class TilesHub:
             "tables": tables,
             "connections": len(self._clients),
             "stats": dict(vars(self.stats)),
+            "login_timeouts": self.deadlines.expired,
         }
 
     def shutdown(self) -> None:
@@ -843,9 +822,7 @@ class TilesHub:
             if table.status == "playing":
                 self._finish(table, "aborted")
         self.tables.clear()
+        self.deadlines.cancel_all()
         for client in list(self._clients):
-            if client.login_timer is not None:
-                client.login_timer.cancel()
-                client.login_timer = None
             client.peer.close()
         self._clients.clear()
