@@ -223,6 +223,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         log_json=None,
         config=None,
         mia_port=0,
+        mia_house_round_pause=0.0,  # the house bots play as fast as they can
         web_port=0,
         web_interval=args.interval,
         web_send_budget=args.send_budget,

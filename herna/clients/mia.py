@@ -189,8 +189,22 @@ async def run_bot(
             client.unregister()
 
 
+def house_bot_names(count: int) -> list[tuple[str, str]]:
+    """``(name, strategy)`` of ``count`` house bots, cycling through the strategies:
+    house-honest, house-prob, house-random, house-honest2 ..."""
+    names = {"honest": "house-honest", "probability": "house-prob", "random": "house-random"}
+    order = ["honest", "probability", "random"]
+    out = []
+    for i in range(count):
+        strategy = order[i % len(order)]
+        out.append(
+            (names[strategy] + (str(i // len(order) + 1) if i >= len(order) else ""), strategy)
+        )
+    return out
+
+
 def run_house_bots(host: str, port: int, count: int) -> list[asyncio.Task[None]]:
-    """Start ``count`` house bots (cycling through the strategies) as background tasks."""
+    """Start ``count`` house bots (see :func:`house_bot_names`) as background tasks."""
 
     async def keep_playing(name: str, strategy: str) -> None:
         while True:
@@ -202,14 +216,18 @@ def run_house_bots(host: str, port: int, count: int) -> list[asyncio.Task[None]]
                 log.warning("house bot %s: %s; restarting", name, exc)
                 await asyncio.sleep(1.0)
 
-    names = {"honest": "house-honest", "probability": "house-prob", "random": "house-random"}
-    order = ["honest", "probability", "random"]
-    tasks = []
-    for i in range(count):
-        strategy = order[i % len(order)]
-        name = names[strategy] + (str(i // len(order) + 1) if i >= len(order) else "")
-        tasks.append(asyncio.create_task(keep_playing(name, strategy), name=f"mia-{name}"))
-    return tasks
+    return [
+        asyncio.create_task(keep_playing(name, strategy), name=f"mia-{name}")
+        for name, strategy in house_bot_names(count)
+    ]
 
 
-__all__ = ["STRATEGIES", "MiaClient", "MiaError", "play", "run_bot", "run_house_bots"]
+__all__ = [
+    "STRATEGIES",
+    "MiaClient",
+    "MiaError",
+    "house_bot_names",
+    "play",
+    "run_bot",
+    "run_house_bots",
+]

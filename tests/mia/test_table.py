@@ -419,3 +419,28 @@ def test_an_announcement_and_a_see_rate_those_two_players(tmp_path: Path) -> Non
     assert {n for n, s in standings.items() if s.mu is not None} == {order[0], order[1]}
     assert standings[order[2]].points == 1 and standings[order[2]].games == 1
     store.close()
+
+
+def test_rounds_that_only_house_bots_played_are_paced() -> None:
+    w = World(house_names=frozenset({"house-a", "house-b"}), house_round_pause=1.0)
+    w.register(A, "house-a")
+    w.register(B, "house-b")
+    turn = next_round(w, A, B)
+    token = w.token(turn, "YOUR TURN")
+    w.net.take(A)
+    w.say(turn, f"SEE;{token}")  # the round ends at once
+    w.clock.advance(0.95)
+    assert not [m for m in w.net.take(A) if m.startswith("ROUND STARTING")]
+    w.clock.advance(0.1)
+    assert [m for m in w.net.boxes[A] if m.startswith("ROUND STARTING")]
+    # someone else sits down: from the next round on, no pause
+    w.register(C, "cy")
+    for addr in (A, B, C):
+        w.net.take(addr)
+    until(w, A, "ROUND STARTING")
+    w.join_all(A, B, C)
+    turn = w.whose_turn(A, B, C)
+    token = w.token(turn, "YOUR TURN")
+    w.net.take(A)
+    w.say(turn, f"SEE;{token}")
+    until(w, A, "ROUND STARTING", limit=0.05)

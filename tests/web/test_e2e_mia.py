@@ -61,7 +61,8 @@ async def test_live_mia_view_follows_house_bots_in_the_browser(
 
 
 async def test_spectators_never_see_unrevealed_dice(tmp_path: Path) -> None:
-    async with serving(tmp_path, "mia,web") as hall:
+    # house bots at full speed: many rounds to check in two seconds
+    async with serving(tmp_path, "mia,web", mia_house_round_pause=0.0) as hall:
         web = _web(hall)
         rounds: dict[int, dict[str, Any]] = {}
         async with connect(f"ws://127.0.0.1:{web.port}/ws/live?game=mia", max_size=None) as ws:

@@ -6,13 +6,15 @@ import argparse
 import asyncio
 from typing import Any
 
+from herna.clients.mia import house_bot_names, run_house_bots
 from herna.hall.hall import Hall
 from herna.servers.mia.table import MiaSettings, MiaTable
 from herna.servers.mia.udp import MiaUdpServer
 from herna.servers.registry import ServerPlugin, option
 
 DEFAULT_PORT = 9000
-HOUSE_BOTS = ("house-honest", "house-prob", "house-random")
+DEFAULT_HOUSE_BOTS = 3
+DEFAULT_HOUSE_ROUND_PAUSE = 1.0
 
 
 class MiaService:
@@ -53,31 +55,44 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
     )
     group.add_argument("--mia-round-pause", type=float, help="seconds between rounds (default 0)")
     group.add_argument(
-        "--mia-house-bots", type=int, help=f"how many house bots play (default {len(HOUSE_BOTS)})"
+        "--mia-house-bots",
+        type=int,
+        help=f"how many house bots play (default {DEFAULT_HOUSE_BOTS})",
+    )
+    group.add_argument(
+        "--mia-house-round-pause",
+        type=float,
+        metavar="SECONDS",
+        help="seconds between rounds that only house bots played, so an empty hall does not "
+        f"play hundreds of rounds a second (default {DEFAULT_HOUSE_ROUND_PAUSE:g}; anyone else "
+        "at the table means full speed)",
     )
 
 
 async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> MiaService:
     host = str(getattr(args, "host", None) or "127.0.0.1")
     port = int(option(args, config, "mia_port", DEFAULT_PORT))
+    bots = (
+        0
+        if getattr(args, "no_house_bots", False)
+        else int(option(args, config, "mia_house_bots", DEFAULT_HOUSE_BOTS))
+    )
+    house = house_bot_names(bots)
     settings = MiaSettings(
         answer_window=float(option(args, config, "mia_answer_window", 0.25)),
         start_early=bool(option(args, config, "mia_start_early", True)),
         round_pause=float(option(args, config, "mia_round_pause", 0.0)),
+        house_names=frozenset(name for name, _ in house),
+        house_round_pause=float(
+            option(args, config, "mia_house_round_pause", DEFAULT_HOUSE_ROUND_PAUSE)
+        ),
     )
     server = MiaUdpServer(host, port)
     table = MiaTable(server.send, hall.clock, settings, bus=hall.bus, records=hall.records)
     server.attach(table)
     table.start()
     service = MiaService(server, table, host)
-    bots = (
-        0
-        if getattr(args, "no_house_bots", False)
-        else int(option(args, config, "mia_house_bots", len(HOUSE_BOTS)))
-    )
     if bots:
-        from herna.clients.mia import run_house_bots
-
         service.house_bots = run_house_bots(host, server.address[1], bots)
     return service
 

@@ -60,6 +60,12 @@ class MiaSettings:
     """Start a round as soon as every active registered player has joined."""
     round_pause: float = 0.0
     """Seconds between the end of a round and the next ROUND STARTING."""
+    house_names: frozenset[str] = frozenset()
+    """Names of the server's own house bots."""
+    house_round_pause: float = 1.0
+    """Seconds between rounds that only house bots played (at least ``round_pause``): alone,
+    they would play hundreds of rounds a second, burn a core and write gigabytes of records a
+    day. Anyone else at the table brings back full speed from the next round on."""
     heartbeat: float = 2.0
     rate_limit: float = 5000.0
     """Datagrams per second accepted from one address (a burst of the same size is allowed);
@@ -468,6 +474,8 @@ class MiaTable:
         if not self.joined and self.settings.round_pause < self.settings.answer_window:
             # Nobody joined: don't spin; wait a window before asking again.
             pause = self.settings.answer_window
+        elif self.settings.house_names.issuperset(self.joined):
+            pause = max(pause, self.settings.house_round_pause)
         self._timer = self.clock.call_later(pause, self._begin_round)
 
     # -- output ------------------------------------------------------------------------------
