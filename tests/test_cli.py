@@ -177,3 +177,43 @@ def test_raise_file_limit_lifts_the_soft_limit_towards_the_hard_one() -> None:
         assert resource.getrlimit(resource.RLIMIT_NOFILE) == (expected, hard)
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "herna.example.toml"
+
+
+def test_every_key_of_the_example_config_is_an_option_of_its_server() -> None:
+    import argparse as ap
+
+    from herna.cli.serve import load_config
+    from herna.servers.registry import load_plugins
+
+    config = load_config(EXAMPLE)
+    plugins = {p.name: p for p in load_plugins()}
+    assert set(config) - {"serve"} <= set(plugins)
+    for name, section in config.items():
+        if name == "serve":
+            continue
+        group = ap.ArgumentParser().add_argument_group(name)
+        plugins[name].add_arguments(group)
+        dests = {action.dest for action in group._group_actions}
+        prefix = {dest.split("_", 1)[0] for dest in dests}
+        assert len(prefix) == 1, dests
+        (prefix_name,) = prefix
+        unknown = [key for key in section if f"{prefix_name}_{key}" not in dests]
+        assert not unknown, f"[{name}] keys that are no option of {name}: {unknown}"
+
+
+async def test_the_example_config_starts_every_server(tmp_path: Path) -> None:
+    from herna.cli.serve import load_config
+    from tests.serve import serving
+
+    config = load_config(EXAMPLE)
+    async with serving(tmp_path, "mia,onitama,marias,tiles,web", config=config) as hall:
+        onitama = hall.service("onitama")
+        assert onitama is not None
+        assert onitama.hub.settings.login_timeout == config["onitama"]["login_timeout"]
+        mia = hall.service("mia")
+        assert mia is not None
+        assert mia.table.settings.house_round_pause == config["mia"]["house_round_pause"]
+        assert len(hall.services) == 5
