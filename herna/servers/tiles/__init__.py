@@ -4,6 +4,8 @@ as ``tiles``.
 * :mod:`herna.servers.tiles.hub` — :class:`TilesHub`, the server without I/O: connections,
   tables, games, house bots, timeouts, records and spectator events.
 * :mod:`herna.servers.tiles.tcp` — the TCP listener (newline-delimited JSON, port 7200).
+* :mod:`herna.servers.tiles.checker` — checks the rules objects players send in a worker
+  process, so a huge one never stalls the event loop every server shares.
 * The same hub also serves WebSocket clients: the web hall's ``/ws/tiles``
   (:mod:`herna.web.play`, same port as the web pages) finds it as ``hall.service("tiles").hub``
   and hands it one message per frame, so WebSocket and TCP players sit at the same tables.
@@ -22,6 +24,7 @@ from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS
 from herna.hall.hall import Hall
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.registry import ServerPlugin, option
+from herna.servers.tiles.checker import ProcessRulesChecker
 from herna.servers.tiles.hub import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOUSE_STRATEGY,
@@ -114,7 +117,7 @@ async def serve(
 ) -> TilesService:
     """Start the server on ``host:port`` (0 = any free port); used by the plugin and tests."""
     settings = settings or TilesSettings()
-    hub = TilesHub(hall.bus, hall.records, hall.clock, settings)
+    hub = TilesHub(hall.bus, hall.records, hall.clock, settings, ProcessRulesChecker())
     server = await listen(hub, host, port)
     if settings.house_bots and settings.showcase:
         hub.start_showcase()

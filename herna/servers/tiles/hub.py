@@ -34,7 +34,7 @@ from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState, new_game
 from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
     Rules,
-    check_rules,
+    RulesReport,
     load_rules_file,
     rules_key,
     shipped_rules,
@@ -45,6 +45,7 @@ from herna.hall.records import RecordStore
 from herna.protocols import tiles as proto
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.tcp import Peer
+from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
 
 log = logging.getLogger("herna.tiles")
 
@@ -53,6 +54,8 @@ DEFAULT_BOT_DELAY = 0.5
 DEFAULT_LOBBY_WAIT = 20.0
 DEFAULT_SHOWCASE_PAUSE = 10.0
 DEFAULT_HOUSE_STRATEGY = "goal"
+MAX_PROBLEMS_SENT = 100
+"""Problems listed in a ``BAD_RULES`` error (the reason still counts them all)."""
 
 
 @dataclass
@@ -88,13 +91,15 @@ class ExplainsClose(Protocol):
 class Client:
     """One connection: its peer, protocol state and the seat it holds (if any)."""
 
-    __slots__ = ("conn", "peer", "seat", "table")
+    __slots__ = ("checking", "conn", "peer", "seat", "table")
 
     def __init__(self, peer: Peer) -> None:
         self.peer = peer
         self.conn = proto.ServerConnection()
         self.table: Table | None = None
         self.seat = -1
+        self.checking = False
+        """Its custom rules file is being checked (one at a time per connection)."""
 
     def send(self, message: dict[str, Any]) -> None:
         self.peer.send(self.conn.send(message))
@@ -170,11 +175,14 @@ class TilesHub:
         records: RecordStore | None,
         clock: Clock,
         settings: TilesSettings | None = None,
+        rules_checker: RulesChecker | None = None,
     ) -> None:
         self.bus = bus
         self.records = records
         self.clock = clock
         self.settings = settings or TilesSettings()
+        self.rules_checker = rules_checker or InlineRulesChecker()
+        """Checks the rules files players send (the server checks them in another process)."""
         self.rng = SeededRng(self.settings.seed if self.settings.seed is not None else new_seed())
         self.tables: dict[str, Table] = {}
         self.stats = HubStats()
@@ -313,6 +321,25 @@ class TilesHub:
 
     # -- lobby -------------------------------------------------------------------------------
     def _join(self, client: Client, msg: proto.Join) -> None:
+        if client.checking:
+            self._error(client, "BUSY", "your last rules file is still being checked", msg.id)
+            return
+        if isinstance(msg.rules, dict):
+            # Custom rules are checked off the event loop (see herna.servers.tiles.checker);
+            # the login clock does not run meanwhile, it starts afresh if they are refused.
+            client.checking = True
+            waiting = self.deadlines.waiting(client)
+            self.deadlines.done(client)
+            if not self.rules_checker.check(
+                msg.rules, lambda report: self._rules_checked(client, msg, report, waiting)
+            ):
+                client.checking = False
+                if waiting:
+                    self.deadlines.start(client)
+                self._error(
+                    client, "BUSY", "too many rules files are being checked; try again", msg.id
+                )
+            return
         rules: Rules | None = None
         if isinstance(msg.rules, str):
             rules = self.shipped(msg.rules)
@@ -325,18 +352,32 @@ class TilesHub:
                     msg.id,
                 )
                 return
-        elif isinstance(msg.rules, dict):
-            report = check_rules(msg.rules, "custom")
-            if report.rules is None:
-                self._error(
-                    client,
-                    "BAD_RULES",
-                    f"the rules have {len(report.errors)} error(s)",
-                    msg.id,
-                    problems=[p.to_json() for p in report.problems],
-                )
-                return
-            rules = report.rules
+        self._seat(client, msg, rules)
+
+    def _rules_checked(
+        self, client: Client, msg: proto.Join, report: RulesReport | None, waiting: bool
+    ) -> None:
+        """The check of ``msg``'s rules is over (``waiting``: the client had not logged in)."""
+        client.checking = False
+        if client not in self._clients or self.closing or client.table is not None:
+            return
+        if waiting and (report is None or report.rules is None):
+            self.deadlines.start(client)  # refused: a fresh login clock
+        if report is None:
+            self._error(client, "BUSY", "the rules could not be checked now; try again", msg.id)
+        elif report.rules is None:
+            self._error(
+                client,
+                "BAD_RULES",
+                f"the rules have {len(report.errors)} error(s)",
+                msg.id,
+                problems=[p.to_json() for p in report.problems[:MAX_PROBLEMS_SENT]],
+            )
+        else:
+            self._seat(client, msg, report.rules)
+
+    def _seat(self, client: Client, msg: proto.Join, rules: Rules | None) -> None:
+        """Seat ``client`` at the table ``msg`` names, or at a waiting table of ``rules``."""
         table: Table | None
         if msg.table is not None:
             table = self.tables.get(msg.table)
@@ -815,6 +856,7 @@ class TilesHub:
     def shutdown(self) -> None:
         """Stop: abort games in progress (recorded as aborted) and close every connection."""
         self.closing = True
+        self.rules_checker.close()
         if self._showcase_timer is not None:
             self._showcase_timer.cancel()
         for table in list(self.tables.values()):
