@@ -49,7 +49,7 @@ class MemoryPeer:
         self.inbox.append(data)
 
     def close(self) -> None:
-        pass
+        """Nothing to close: the bench drops the peer with its hub."""
 
     def describe(self) -> str:
         return self.name

@@ -47,7 +47,7 @@ class InlineRulesChecker:
         return True
 
     def close(self) -> None:
-        pass
+        """Nothing to release: it checks in the caller."""
 
 
 class ProcessRulesChecker:
