@@ -130,3 +130,18 @@ def test_the_login_clock_stops_while_the_rules_are_checked() -> None:
     assert peer.messages()[-1]["code"] == "BAD_RULES"
     clock.advance(1.1)  # refused: a fresh login clock ran out
     assert peer.closed and peer.messages()[-1]["code"] == "LOGIN_TIMEOUT"
+
+
+def test_good_rules_but_no_seat_restart_the_login_clock() -> None:
+    from tests.tiles.test_login_timeout import RecordingPeer
+
+    clock = FakeClock()
+    hub = TilesHub(EventBus(), None, clock, TilesSettings(showcase=False, login_timeout=1.0))
+    peer = RecordingPeer("ann")
+    client = hub.connect(peer)
+    join = {"type": "join", "name": "ann", "rules": race(), "table": "t99"}
+    hub.receive(client, json.dumps(join).encode() + b"\n")
+    assert peer.messages()[-1]["code"] == "NO_SUCH_TABLE"
+    assert hub.deadlines.waiting(client)
+    clock.advance(1.1)
+    assert peer.closed and peer.messages()[-1]["code"] == "LOGIN_TIMEOUT"

@@ -361,8 +361,6 @@ class TilesHub:
         client.checking = False
         if client not in self._clients or self.closing or client.table is not None:
             return
-        if waiting and (report is None or report.rules is None):
-            self.deadlines.start(client)  # refused: a fresh login clock
         if report is None:
             self._error(client, "BUSY", "the rules could not be checked now; try again", msg.id)
         elif report.rules is None:
@@ -375,6 +373,8 @@ class TilesHub:
             )
         else:
             self._seat(client, msg, report.rules)
+        if waiting and client.table is None and client in self._clients:
+            self.deadlines.start(client)  # not seated after all: a fresh login clock
 
     def _seat(self, client: Client, msg: proto.Join, rules: Rules | None) -> None:
         """Seat ``client`` at the table ``msg`` names, or at a waiting table of ``rules``."""

@@ -167,7 +167,14 @@ async def test_renonc_is_settled_or_refused_in_training(tmp_path: Path, training
             if (s.result.get("details") or {}).get("renonc")
         ]
         assert len(renonced) == 1
-        assert renonced[0].result["details"]["renonc"]["code"].startswith("MUST_")
+        # which rule the card broke depends on the deal (a reserved seven is one of them)
+        assert renonced[0].result["details"]["renonc"]["code"] in {
+            "MUST_FOLLOW_SUIT",
+            "MUST_OVERTAKE",
+            "MUST_TRUMP",
+            "MUST_OVERTRUMP",
+            "SEVEN_RESERVED",
+        }
     system.records.close()
 
 
