@@ -3,9 +3,9 @@ inside the same process and event loop as the game servers.
 
 It is the last entry of ``PLUGIN_PATHS`` so that it starts after (and stops before) every
 game server. Options: ``--web-port`` (default 8080; 0 picks a free port), ``--web-host``
-(default: ``--host``), ``--web-interval``, ``--web-send-budget`` and
-``--web-max-spectators``; in ``herna.toml`` the ``[web]`` section takes ``port``, ``host``,
-``interval``, ``send-budget`` and ``max-spectators``.
+(default: ``--host``), ``--web-interval``, ``--web-send-budget``, ``--web-max-spectators``
+and ``--web-request-timeout``; in ``herna.toml`` the ``[web]`` section takes ``port``,
+``host``, ``interval``, ``send-budget``, ``max-spectators`` and ``request_timeout``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import uvicorn
 from herna.hall.hall import Hall
 from herna.servers.registry import ServerPlugin, option
 from herna.web.app import WEB_GAME, WebApp, WebSettings
+from herna.web.http import DEFAULT_REQUEST_TIMEOUT, with_request_timeout
 from herna.web.live import LiveHub, LiveSettings
 from herna.web.play import MAX_FRAME_BYTES
 
@@ -65,8 +66,11 @@ class WebHall:
         hall: Hall,
         live: LiveSettings | None = None,
         settings: WebSettings | None = None,
+        request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
     ) -> None:
         self.hall = hall
+        self.request_timeout = request_timeout
+        """Seconds a new connection has to send its first request (``408`` after that)."""
         self.hub = LiveHub(hall.bus, live)
         self.web = WebApp(hall, self.hub, settings)
         self.host = "127.0.0.1"
@@ -87,7 +91,7 @@ class WebHall:
             lifespan="off",
             log_config=None,
             access_log=False,
-            http="h11",
+            http=with_request_timeout(self.request_timeout),
             ws="websockets-sansio",
             ws_max_size=MAX_FRAME_BYTES,  # /ws/tiles carries rules files; /ws/live reads nothing
             ws_per_message_deflate=False,  # compressing every frame for every client is CPU
@@ -160,6 +164,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         metavar="N",
         help="live WebSocket spectators accepted at once (default 2000)",
     )
+    group.add_argument(
+        "--web-request-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close connections whose first request is not complete after this long, with "
+        f"408 (default {DEFAULT_REQUEST_TIMEOUT:g}; 0: never)",
+    )
 
 
 async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> WebHall:
@@ -173,7 +185,8 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     live.max_clients = int(
         option(args, config, "web_max_spectators", config.get("max-spectators", live.max_clients))
     )
-    web = WebHall(hall, live)
+    timeout = float(option(args, config, "web_request_timeout", DEFAULT_REQUEST_TIMEOUT))
+    web = WebHall(hall, live, request_timeout=timeout)
     try:
         await web.start(host, port)
     except OSError as exc:

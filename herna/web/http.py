@@ -1,0 +1,54 @@
+"""uvicorn's HTTP/1.1 protocol with a deadline for the first request.
+
+uvicorn closes idle keep-alive connections, but a connection that never completes its first
+request (it says nothing, or trickles its headers in byte by byte) stays open for ever, and
+a few thousand of them use up the descriptors every server of ``herna serve`` shares. The game
+servers close such connections after their login timeout (``herna/servers/deadlines.py``);
+this is the web hall's counterpart: ``408 Request Timeout``, then close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+log = logging.getLogger("herna.web")
+
+DEFAULT_REQUEST_TIMEOUT = 20.0
+"""Seconds a new HTTP connection has to send its first request in full."""
+
+TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+def with_request_timeout(timeout: float) -> type[H11Protocol]:
+    """The protocol class to hand ``uvicorn.Config(http=...)``; ``timeout`` <= 0: no limit."""
+
+    class H11WithRequestTimeout(H11Protocol):
+        _first_request: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if timeout > 0:
+                self._first_request = self.loop.call_later(timeout, self._first_request_overdue)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._first_request is not None:
+                self._first_request.cancel()
+                self._first_request = None
+            super().connection_lost(exc)
+
+        def _first_request_overdue(self) -> None:
+            self._first_request = None
+            transport = self.transport
+            # A request under way has its cycle; an upgraded WebSocket has another protocol.
+            if self.cycle is not None or transport.is_closing():
+                return
+            if transport.get_protocol() is not self:
+                return
+            log.info("%s: no complete HTTP request within %g s; closing", self.client, timeout)
+            transport.write(TIMED_OUT)
+            transport.close()
+
+    return H11WithRequestTimeout
