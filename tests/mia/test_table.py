@@ -372,11 +372,17 @@ def test_scores_survive_a_restart(database_url: str) -> None:
     store.close()
 
 
-def test_only_players_who_acted_are_rated(tmp_path: Path) -> None:
+def three_players_with_records(tmp_path: Path) -> tuple[RecordStore, World]:
+    """ann, bob and cy registered at a table that records to a SQLite file."""
     store = RecordStore(f"sqlite:///{tmp_path}/mia.db")
     w = World(records=store)
     for addr, name in ((A, "ann"), (B, "bob"), (C, "cy")):
         w.register(addr, name)
+    return store, w
+
+
+def test_only_players_who_acted_are_rated(tmp_path: Path) -> None:
+    store, w = three_players_with_records(tmp_path)
     first = next_round(w, A, B, C)
     order = w.table.match.state.players  # type: ignore[union-attr]
     w.say(first, f"SEE;{w.token(first, 'YOUR TURN')}")  # the first player loses at once
@@ -404,10 +410,7 @@ def test_only_players_who_acted_are_rated(tmp_path: Path) -> None:
 
 
 def test_an_announcement_and_a_see_rate_those_two_players(tmp_path: Path) -> None:
-    store = RecordStore(f"sqlite:///{tmp_path}/mia.db")
-    w = World(records=store)
-    for addr, name in ((A, "ann"), (B, "bob"), (C, "cy")):
-        w.register(addr, name)
+    store, w = three_players_with_records(tmp_path)
     first = next_round(w, A, B, C)
     order = w.table.match.state.players  # type: ignore[union-attr]
     w.say(first, f"ROLL;{w.token(first, 'YOUR TURN')}")

@@ -110,7 +110,7 @@ def test_the_login_clock_stops_while_the_rules_are_checked() -> None:
             return True
 
         def close(self) -> None:
-            pass
+            """Nothing to release."""
 
     from herna.games.tiles.rules import check_rules
     from tests.tiles.test_login_timeout import RecordingPeer
