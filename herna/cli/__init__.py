@@ -1,4 +1,4 @@
-"""The ``herna`` command: ``serve``, ``bot``, ``play``, ``watch``, ``rules``, ``replay``.
+"""The ``herna`` command: ``serve``, ``bots``, ``bot``, ``play``, ``watch``, ``rules``, ``replay``.
 
 Each game adds its own ``bot``/``play``/``watch`` subcommands from a module listed in
 :data:`GAME_COMMANDS` that defines ``register(commands: GameCommands)``.
@@ -33,7 +33,7 @@ class GameCommands:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from herna.cli import replay, serve
+    from herna.cli import bots, replay, serve
 
     parser = argparse.ArgumentParser(
         prog="herna",
@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     serve.register(sub)
     replay.register(sub)
+    bots.register(sub)
 
     def group(name: str, help_text: str) -> argparse._SubParsersAction[argparse.ArgumentParser]:
         p = sub.add_parser(name, help=help_text, description=help_text)

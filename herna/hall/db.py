@@ -97,6 +97,20 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class ReservedNameRow(Base):
+    """A name reserved for one bot author: only a client presenting the token may use it.
+
+    Only a SHA-256 digest of the token is stored (tokens are 192 random bits from
+    ``secrets``, so a slow password hash would add nothing); see :mod:`herna.hall.identity`.
+    """
+
+    __tablename__ = "reserved_names"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    token_sha256: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    note: Mapped[str] = mapped_column(String(200), default="")
+
+
 def normalise_url(url: str) -> str:
     """Accept plain ``postgresql://`` URLs and a bare file path for SQLite."""
     if url.startswith("postgres://"):

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from herna.core.clock import Clock, MonotonicClock
 from herna.hall.events import EventBus
+from herna.hall.identity import Identity, ReservedNames
 from herna.hall.records import RecordStore
 
 
@@ -41,6 +42,13 @@ class Hall:
     bus: EventBus = field(default_factory=EventBus)
     clock: Clock = field(default_factory=MonotonicClock)
     services: list[Service] = field(default_factory=list)
+    identity: Identity = None  # type: ignore[assignment]
+    """Who may use which name and seat; by default the reserved names in ``records``'
+    database (``None`` is replaced in ``__post_init__``)."""
+
+    def __post_init__(self) -> None:
+        if self.identity is None:
+            self.identity = Identity(ReservedNames(self.records.engine))
 
     def add(self, service: Service) -> None:
         self.services.append(service)

@@ -1,0 +1,232 @@
+"""Who a client is, decided once for every server.
+
+Every game server asks this module the same two questions:
+
+* **May this client use this name?** (:meth:`Identity.admit`) Names are free for anyone, as
+  the seeds describe, except
+
+  - *house bot names*, reserved in-process by the server that runs the house bot
+    (:meth:`Identity.reserve_house_bot` hands that bot its token), and
+  - *reserved names*: a bot author runs ``herna bots add NAME`` once, gets a token, and from
+    then on only a client presenting that token may use the name (the token travels in an
+    optional, documented field of each protocol's login).
+
+* **May this connection take that seat back?** (:class:`SeatKey`) A seat is handed to one
+  client together with a fresh secret. Whoever comes back for it must show that secret or,
+  for a reserved name, its token; the name alone never suffices.
+
+Tokens and secrets come from :mod:`secrets`. Only a SHA-256 digest of a bot token is stored:
+a token holds 192 random bits, so a slow password hash would add no safety (people's
+passwords, which are guessable, are a different matter and get a password hash).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from herna.hall.db import ReservedNameRow
+
+TOKEN_BYTES = 24
+"""Random bytes in a token or seat secret (32 URL-safe characters)."""
+
+REFRESH_SECONDS = 2.0
+"""How stale the in-memory copy of the reserved names may get: ``herna bots add`` run while
+the hall is up takes effect within this time, and a flood of logins reads the database at
+most once per this interval."""
+
+
+def new_secret() -> str:
+    """A fresh token or seat secret: URL-safe, no separator of any Herna protocol in it
+    (``;``, ``|``, ``<``, ``"``, whitespace)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def new_public_id() -> str:
+    """An id a client needs to know but nobody may guess (CGML group and game ids)."""
+    return secrets.token_hex(8)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def same_secret(given: str | None, expected: str) -> bool:
+    """Constant-time comparison; a missing proof never matches."""
+    if given is None:
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode())
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a client may not use a name. Servers answer it in their protocol's own terms."""
+
+    code: str
+    """``RESERVED_NAME`` (needs its token), ``BAD_TOKEN`` (a token that is not this name's),
+    or ``HOUSE_BOT_NAME`` (a name the hall's own bots use)."""
+
+    reason: str
+    """One English sentence for people and logs."""
+
+
+@dataclass(frozen=True)
+class Admission:
+    """A client that may use ``name``."""
+
+    name: str
+    verified: bool
+    """True when the client proved the name with its token: it may then take back any seat
+    held under that name without the seat's secret."""
+
+    house: bool = False
+
+
+@dataclass(frozen=True)
+class ReservedName:
+    name: str
+    created_at: datetime
+    note: str
+
+
+class NameTaken(Exception):
+    """``ReservedNames.add`` for a name that is already reserved."""
+
+
+class ReservedNames:
+    """The persistent book of reserved names (table ``reserved_names``)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def add(self, name: str, note: str = "", replace: bool = False) -> str:
+        """Reserve ``name`` and return its token: the only time the token is seen."""
+        token = new_secret()
+        with Session(self.engine) as session, session.begin():
+            row = session.get(ReservedNameRow, name)
+            if row is not None and not replace:
+                raise NameTaken(name)
+            if row is None:
+                row = ReservedNameRow(name=name)
+                session.add(row)
+            row.token_sha256 = token_digest(token)
+            row.created_at = datetime.now(UTC)
+            row.note = note
+        return token
+
+    def remove(self, name: str) -> bool:
+        with Session(self.engine) as session, session.begin():
+            result = session.execute(delete(ReservedNameRow).where(ReservedNameRow.name == name))
+        return bool(getattr(result, "rowcount", 0))
+
+    def list(self) -> list[ReservedName]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(ReservedNameRow).order_by(ReservedNameRow.name))
+            return [ReservedName(r.name, r.created_at, r.note) for r in rows]
+
+    def digests(self) -> dict[str, str]:
+        with Session(self.engine) as session:
+            rows = session.execute(select(ReservedNameRow.name, ReservedNameRow.token_sha256))
+            return {name: digest for name, digest in rows}
+
+
+@dataclass
+class Identity:
+    """The hall's one answer to "who is this client?" (see the module docstring)."""
+
+    book: ReservedNames | None = None
+    """Reserved names from the database; ``None``: only house bot names are reserved."""
+
+    clock: Callable[[], float] = time.monotonic
+    refresh_seconds: float = REFRESH_SECONDS
+    _house: dict[str, str] = field(default_factory=dict)
+    _reserved: dict[str, str] = field(default_factory=dict)
+    _loaded_at: float | None = None
+
+    # -- house bots -------------------------------------------------------------------------
+    def reserve_house_bot(self, name: str) -> str:
+        """Reserve ``name`` for one of the hall's own bots and return the token that bot
+        presents. Calling it again for the same name returns the same token (a house bot that
+        restarts keeps its name)."""
+        if name not in self._house:
+            self._house[name] = new_secret()
+        return self._house[name]
+
+    def is_house_bot(self, name: str) -> bool:
+        return name in self._house
+
+    @property
+    def house_bot_names(self) -> frozenset[str]:
+        return frozenset(self._house)
+
+    # -- reserved names ---------------------------------------------------------------------
+    def _reserved_digests(self) -> dict[str, str]:
+        if self.book is None:
+            return self._reserved
+        now = self.clock()
+        if self._loaded_at is None or now - self._loaded_at >= self.refresh_seconds:
+            self._reserved = self.book.digests()
+            self._loaded_at = now
+        return self._reserved
+
+    def is_reserved(self, name: str) -> bool:
+        """True when only a token holder may use ``name`` (house bots included)."""
+        return name in self._house or name in self._reserved_digests()
+
+    def proves(self, name: str, token: str | None) -> bool:
+        """True when ``token`` is the token of the reserved or house-bot ``name``."""
+        if token is None:
+            return False
+        if name in self._house:
+            return same_secret(token, self._house[name])
+        digest = self._reserved_digests().get(name)
+        return digest is not None and same_secret(token_digest(token), digest)
+
+    def admit(self, name: str, token: str | None = None) -> Admission | Refusal:
+        """May a client use ``name``, presenting ``token`` (``None``: no token given)?
+
+        A token given for a name that is not reserved is ignored: the reference servers
+        ignore extra fields, and a bot that always sends its token must still play where its
+        name was never reserved.
+        """
+        if name in self._house:
+            if self.proves(name, token):
+                return Admission(name, verified=True, house=True)
+            return Refusal("HOUSE_BOT_NAME", f"{name!r} is the name of one of Herna's house bots")
+        if name in self._reserved_digests():
+            if token is None:
+                return Refusal(
+                    "RESERVED_NAME", f"{name!r} is reserved: log in with its token to use it"
+                )
+            if not self.proves(name, token):
+                return Refusal("BAD_TOKEN", f"that is not the token of {name!r}")
+            return Admission(name, verified=True)
+        return Admission(name, verified=False)
+
+
+@dataclass
+class SeatKey:
+    """The proof that a connection is the client a seat was given to.
+
+    A server makes one when it seats a client and hands ``secret`` to that client alone
+    (Onitama's ``START`` extra field, for example). A client that comes back for the seat
+    passes :meth:`opens` with the seat secret, or with the name's token when the name is
+    reserved.
+    """
+
+    holder: str
+    secret: str = field(default_factory=new_secret)
+
+    def opens(self, name: str, proof: str | None, identity: Identity) -> bool:
+        if name != self.holder or proof is None:
+            return False
+        return same_secret(proof, self.secret) or identity.proves(name, proof)
