@@ -56,3 +56,15 @@ async def test_event_bus_async_iteration_and_filter() -> None:
     got = [e.kind async for e in sub]
     await task
     assert got == ["round"]
+
+
+def test_seed_source_is_unpredictable_by_default_and_reproducible_when_fixed() -> None:
+    from herna.core.rng import SeedSource
+
+    fixed_a, fixed_b = SeedSource(7), SeedSource(7)
+    assert [fixed_a.next_seed() for _ in range(5)] == [fixed_b.next_seed() for _ in range(5)]
+    free = SeedSource()
+    seeds = {free.next_seed() for _ in range(100)}
+    assert len(seeds) == 100 and all(0 <= s < 2**63 for s in seeds)
+    rng = SeedSource(3).next_rng()
+    assert rng.seed == SeedSource(3).next_seed()

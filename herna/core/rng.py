@@ -19,6 +19,29 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
+class SeedSource:
+    """Where a server draws each match's seed from.
+
+    The seeds of finished matches are published (replays, the JSON API), so they must not
+    predict the next ones: by default every seed comes straight from :mod:`secrets`. With a
+    fixed ``seed`` (``--mia-seed`` and the like, for tests and reproducible runs) the
+    sequence of seeds is derived from it instead, and the same run deals the same games.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._random = None if seed is None else random.Random(seed)
+
+    def next_seed(self) -> int:
+        if self._random is None:
+            return new_seed()
+        return self._random.getrandbits(63)
+
+    def next_rng(self) -> SeededRng:
+        """A :class:`SeededRng` for one match, seeded by :meth:`next_seed`."""
+        return SeededRng(self.next_seed())
+
+
 class SeededRng:
     """Deterministic RNG for chance events; same seed, same sequence of draws."""
 
