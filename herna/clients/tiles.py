@@ -308,6 +308,8 @@ class BotRun:
     """Games that ended without a result (the server stopped or lost them)."""
     reconnects: int = 0
     """Times the bot found the server again after losing it."""
+    seated: bool = False
+    """At a table right now (a game lost with the connection counts as aborted)."""
 
 
 def backoff_delays(
@@ -370,6 +372,9 @@ async def run_bot(
                 raise
             say(f"the server refused the rejoin ({exc}); trying again")
         except OSError as exc:  # ConnectionError, TimeoutError: the server is gone
+            if run.seated:
+                run.aborted += 1
+                run.seated = False
             if not reconnect:
                 raise
             say(f"lost the tile server at {address} ({exc or type(exc).__name__})")
@@ -412,6 +417,7 @@ async def _play(
     """Play on ``client`` until ``run`` holds ``games`` finished games."""
     while len(run.games) < games:
         joined = await client.join(name, rules, kind="bot", token=token)
+        run.seated = True
         parsed: Rules = load_rules(joined["rules"], str(joined.get("rules_name", "")))
         bot: TilesBot = make_bot(strategy, parsed, seed + len(run.games) + run.aborted)
         if start:
@@ -431,6 +437,7 @@ async def _play(
                     "%s: server error %s: %s", name, message.get("code"), message.get("reason")
                 )
             elif kind == "game_over":
+                run.seated = False
                 if message["result"].get("returns") is None:
                     run.aborted += 1  # stopped without a result: not one of the games asked for
                 else:
