@@ -176,7 +176,11 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         default=None,
         help="no house-bot table playing the shipped rules files in turn",
     )
-    group.add_argument("--tiles-seed", type=int, help="seed for game seeds (default: random)")
+    group.add_argument(
+        "--tiles-seed",
+        type=int,
+        help="fix the sequence of game seeds (default: each game's seed is drawn from secrets)",
+    )
 
 
 async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> TilesService:
