@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 from herna.cli import GameCommands
 from herna.clients.tiles import (
+    DEFAULT_MAX_BACKOFF,
     TilesClient,
     TilesServerError,
     check_address,
@@ -35,6 +37,13 @@ from herna.games.tiles.rules import (
 from herna.servers.tiles import DEFAULT_PORT
 
 Ask = Callable[[str], str | None]
+
+TOKEN_ENV = "HERNA_TOKEN"
+TOKEN_HELP = (
+    "token of a reserved name (from 'herna bots add NAME'), sent in the join message; "
+    f"default: the environment variable {TOKEN_ENV} (safer: other users can read a "
+    "process's command line)"
+)
 
 URL_HELP = (
     "server as a URL instead of --host/--port: ws://HOST:PORT/ws/tiles (WebSocket, the web "
@@ -105,6 +114,7 @@ def register(commands: GameCommands) -> None:
         "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
     )
     play.add_argument("--url", help=URL_HELP)
+    play.add_argument("--token", help=TOKEN_HELP)
     play.add_argument(
         "--wait",
         action="store_true",
@@ -131,7 +141,9 @@ def register(commands: GameCommands) -> None:
         description="Join a table on a Herna tile server and play with a bot strategy: "
         "random (any legal action) or goal (goal-seeking, one turn of look-ahead). The bot "
         "connects over TCP (--host/--port) or over WebSocket through the web hall "
-        "(--url ws://HOST:PORT/ws/tiles).",
+        "(--url ws://HOST:PORT/ws/tiles). Should it lose the server after that, it says so, "
+        "knocks again with growing pauses (0.5 s doubling up to --max-backoff) and, once the "
+        "server answers, joins a new table and plays on.",
     )
     bot.add_argument(
         "--strategy", choices=STRATEGIES, default="goal", help="random or goal (default goal)"
@@ -147,6 +159,20 @@ def register(commands: GameCommands) -> None:
         "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
     )
     bot.add_argument("--url", help=URL_HELP)
+    bot.add_argument("--token", help=TOKEN_HELP)
+    bot.add_argument(
+        "--max-backoff",
+        type=float,
+        default=DEFAULT_MAX_BACKOFF,
+        metavar="SECONDS",
+        help=f"longest pause between attempts to reach a lost server (default "
+        f"{DEFAULT_MAX_BACKOFF:g})",
+    )
+    bot.add_argument(
+        "--no-reconnect",
+        action="store_true",
+        help="stop (exit 1) when the server is lost instead of reconnecting",
+    )
     bot.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     bot.add_argument("--seed", type=int, default=0, help="seed of the bot's random choices")
     bot.add_argument(
@@ -323,7 +349,11 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
     host, port = server
     try:
-        return asyncio.run(play_online(host, port, args.name, dict(report.rules.data), args.wait))
+        return asyncio.run(
+            play_online(
+                host, port, args.name, dict(report.rules.data), args.wait, token=_token(args)
+            )
+        )
     except (ConnectionError, OSError) as exc:
         print(
             f"cannot reach the tile server at {describe_address(host, port)}: {exc}",
@@ -366,13 +396,24 @@ def play_local(rules: Rules, seat: int, opponents: str, seed: int, ask: Ask = _i
     return 0
 
 
+def _token(args: argparse.Namespace) -> str | None:
+    token: str | None = args.token or os.environ.get(TOKEN_ENV) or None
+    return token
+
+
 async def play_online(
-    host: str, port: int, name: str, rules: dict[str, Any], wait: bool, ask: Ask = _input
+    host: str,
+    port: int,
+    name: str,
+    rules: dict[str, Any],
+    wait: bool,
+    ask: Ask = _input,
+    token: str | None = None,
 ) -> int:
     client = await TilesClient.connect(host, port)
     try:
         try:
-            joined = await client.join(name, rules)
+            joined = await client.join(name, rules, token=token)
         except TilesServerError as exc:
             print(f"the server refused: {exc}", file=sys.stderr)
             for problem in exc.problems:
@@ -435,6 +476,9 @@ async def _answer(client: TilesClient, message: Mapping[str, Any], ask: Ask) -> 
 # -- bot ----------------------------------------------------------------------------------------
 def run_bot_command(args: argparse.Namespace) -> int:
     name = args.name or f"bot-{args.strategy}"
+    if not args.max_backoff > 0:
+        print("--max-backoff must be more than 0 seconds", file=sys.stderr)
+        return 2
     server = _server(args)
     if server is None:
         return 2
@@ -470,6 +514,10 @@ def run_bot_command(args: argparse.Namespace) -> int:
                 args.seed,
                 not args.no_start,
                 progress,
+                token=_token(args),
+                reconnect=not args.no_reconnect,
+                max_backoff=args.max_backoff,
+                on_status=lambda text: print(f"{name}: {text}", flush=True),
             )
         )
     except TilesServerError as exc:
@@ -485,5 +533,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
     print(
         f"{name}: {len(run.games)} game(s), {won} won, {run.actions} actions, "
         f"{len(run.errors)} error(s)"
+        + (f", {run.aborted} aborted" if run.aborted else "")
+        + (f", {run.reconnects} reconnect(s)" if run.reconnects else "")
     )
     return 0

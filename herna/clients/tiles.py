@@ -20,8 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -260,9 +261,12 @@ class TilesClient:
         rules: str | dict[str, Any] | None = None,
         table: str | None = None,
         kind: str = "human",
+        token: str | None = None,
     ) -> dict[str, Any]:
-        """Sit down; returns the ``joined`` message (raises :class:`TilesServerError`)."""
-        await self.transport.write(self.conn.join(name, rules, table, kind))
+        """Sit down; returns the ``joined`` message (raises :class:`TilesServerError`).
+
+        ``token`` proves a reserved name (``herna bots add NAME``)."""
+        await self.transport.write(self.conn.join(name, rules, table, kind, token))
         return await self.expect("joined")
 
     async def start(self) -> None:
@@ -285,13 +289,43 @@ class TilesClient:
                 return
 
 
+DEFAULT_MAX_BACKOFF = 30.0
+"""Longest wait between two attempts to reach a lost server again (seconds)."""
+FIRST_BACKOFF = 0.5
+RETRYABLE_REFUSALS = ("NAME_TAKEN",)
+"""Refusals of a rejoin that pass by themselves: the server may not have noticed yet that the
+bot's old connection is gone."""
+
+
 @dataclass
 class BotRun:
-    """What :func:`run_bot` saw: one ``game_over`` message per game, and errors."""
+    """What :func:`run_bot` saw: one ``game_over`` message per finished game, and errors."""
 
     games: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     actions: int = 0
+    aborted: int = 0
+    """Games that ended without a result (the server stopped or lost them)."""
+    reconnects: int = 0
+    """Times the bot found the server again after losing it."""
+    seated: bool = False
+    """At a table right now (a game lost with the connection counts as aborted)."""
+
+
+def backoff_delays(
+    first: float = FIRST_BACKOFF, longest: float = DEFAULT_MAX_BACKOFF
+) -> Iterator[float]:
+    """Waits between attempts: ``first``, doubling up to ``longest``, each with up to 10 %
+    jitter so that many bots of one lost server do not all knock again at the same moment.
+
+    >>> from itertools import islice
+    >>> [int(d) for d in islice(backoff_delays(1.0, 8.0), 6)]
+    [1, 2, 4, 8, 8, 8]
+    """
+    delay = first
+    while True:
+        yield min(delay, longest) * (1 + random.random() / 10)
+        delay = min(delay * 2, longest)
 
 
 async def run_bot(
@@ -304,37 +338,108 @@ async def run_bot(
     seed: int = 0,
     start: bool = True,
     on_message: Callable[[dict[str, Any]], None] | None = None,
+    token: str | None = None,
+    reconnect: bool = True,
+    max_backoff: float = DEFAULT_MAX_BACKOFF,
+    on_status: Callable[[str], None] | None = None,
 ) -> BotRun:
     """Connect, join a table for ``rules`` and play ``games`` games with ``strategy``.
 
     ``host`` may be a URL (``tcp://…``, ``ws://HOST:PORT/ws/tiles``): see
-    :meth:`TilesClient.connect`."""
-    client = await TilesClient.connect(host, port)
+    :meth:`TilesClient.connect`. The first connection must succeed (a wrong address fails at
+    once). Afterwards, with ``reconnect``, a lost server is knocked at again with growing
+    pauses (up to ``max_backoff`` seconds) until it answers; the bot then joins a new table
+    and plays on. The game it was playing is lost (counted in :attr:`BotRun.aborted`).
+    ``on_status`` hears each of these events in a sentence."""
+
+    def say(text: str) -> None:
+        log.info("%s: %s", name, text)
+        if on_status is not None:
+            on_status(text)
+
+    address = describe_address(host, port)
     run = BotRun()
-    try:
-        while len(run.games) < games:
-            joined = await client.join(name, rules, kind="bot")
-            parsed: Rules = load_rules(joined["rules"], str(joined.get("rules_name", "")))
-            bot: TilesBot = make_bot(strategy, parsed, seed + len(run.games))
-            if start:
-                await client.start()
-            while True:
-                message = await client.recv()
-                if on_message is not None:
-                    on_message(message)
-                kind = message["type"]
-                if kind == "your_turn":
-                    choice = bot.choose(message["view"], message["actions"])
-                    await client.act(dict(choice))
-                    run.actions += 1
-                elif kind == "error":
-                    run.errors.append(message)
-                    log.info(
-                        "%s: server error %s: %s", name, message.get("code"), message.get("reason")
-                    )
-                elif kind == "game_over":
+    client: TilesClient | None = await TilesClient.connect(host, port)
+    while True:
+        try:
+            if client is None:
+                client = await _reconnect(host, port, name, max_backoff, say)
+                run.reconnects += 1
+            await _play(client, run, name, rules, strategy, games, seed, start, on_message, token)
+            return run
+        except TilesServerError as exc:
+            if not (reconnect and run.reconnects and exc.code in RETRYABLE_REFUSALS):
+                raise
+            say(f"the server refused the rejoin ({exc}); trying again")
+        except OSError as exc:  # ConnectionError, TimeoutError: the server is gone
+            if run.seated:
+                run.aborted += 1
+                run.seated = False
+            if not reconnect:
+                raise
+            say(f"lost the tile server at {address} ({exc or type(exc).__name__})")
+        finally:
+            if client is not None:
+                await client.close()
+                client = None
+
+
+async def _reconnect(
+    host: str, port: int, name: str, max_backoff: float, say: Callable[[str], None]
+) -> TilesClient:
+    """Knock at the server until it answers, waiting longer after each failure."""
+    address = describe_address(host, port)
+    for attempt, delay in enumerate(backoff_delays(FIRST_BACKOFF, max_backoff), 1):
+        say(f"reconnecting to {address} in {delay:.1f} s (attempt {attempt})")
+        await asyncio.sleep(delay)
+        try:
+            client = await TilesClient.connect(host, port)
+        except OSError as exc:
+            say(f"no tile server at {address} yet ({exc or type(exc).__name__})")
+            continue
+        say(f"reconnected to {address}; joining a table again as {name}")
+        return client
+    raise AssertionError("backoff_delays never ends")
+
+
+async def _play(
+    client: TilesClient,
+    run: BotRun,
+    name: str,
+    rules: str | dict[str, Any],
+    strategy: str,
+    games: int,
+    seed: int,
+    start: bool,
+    on_message: Callable[[dict[str, Any]], None] | None,
+    token: str | None,
+) -> None:
+    """Play on ``client`` until ``run`` holds ``games`` finished games."""
+    while len(run.games) < games:
+        joined = await client.join(name, rules, kind="bot", token=token)
+        run.seated = True
+        parsed: Rules = load_rules(joined["rules"], str(joined.get("rules_name", "")))
+        bot: TilesBot = make_bot(strategy, parsed, seed + len(run.games) + run.aborted)
+        if start:
+            await client.start()
+        while True:
+            message = await client.recv()
+            if on_message is not None:
+                on_message(message)
+            kind = message["type"]
+            if kind == "your_turn":
+                choice = bot.choose(message["view"], message["actions"])
+                await client.act(dict(choice))
+                run.actions += 1
+            elif kind == "error":
+                run.errors.append(message)
+                log.info(
+                    "%s: server error %s: %s", name, message.get("code"), message.get("reason")
+                )
+            elif kind == "game_over":
+                run.seated = False
+                if message["result"].get("returns") is None:
+                    run.aborted += 1  # stopped without a result: not one of the games asked for
+                else:
                     run.games.append(message)
-                    break
-    finally:
-        await client.close()
-    return run
+                break

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from herna.core.errors import ProtocolError
@@ -38,6 +38,9 @@ ASCII_WHITESPACE = " \t\n\r\x0b\x0c"
 line with the same bytes would be answered differently."""
 MAX_JSON_DEPTH = 64
 
+MAX_TOKEN_LENGTH = 256
+"""Longest ``token`` a ``join`` may carry (Herna's tokens are 32 characters)."""
+
 NAME_RE = re.compile(r"^[\w.@+-]{1,32}$")
 """Player names: letters, digits and ``_ . @ + -``, 1..32 characters."""
 
@@ -47,13 +50,17 @@ Phase = Literal["lobby", "seated", "playing"]
 # -- client messages --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Join:
-    """Sit down at a table playing ``rules`` (a shipped name or a whole rules object)."""
+    """Sit down at a table playing ``rules`` (a shipped name or a whole rules object).
+
+    ``token`` proves a reserved name (``herna bots add NAME``); it is kept out of ``repr`` so
+    that it never reaches a log."""
 
     name: str
     rules: str | dict[str, Any] | None
     table: str | None = None
     kind: Literal["human", "bot"] = "human"
     id: Any = None
+    token: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -179,7 +186,14 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
         who = data.get("kind", "human")
         if who not in ("human", "bot"):
             return ProtocolError("'kind' must be 'human' or 'bot'", "BAD_MESSAGE")
-        return Join(name, rules, table, who, mid)
+        token = data.get("token")
+        if token is not None and (
+            not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN_LENGTH
+        ):
+            return ProtocolError(
+                f"'token' must be a string of 1..{MAX_TOKEN_LENGTH} characters", "BAD_MESSAGE"
+            )
+        return Join(name, rules, table, who, mid, token)
     if kind == "act":
         action = data.get("action")
         if not isinstance(action, dict):
@@ -405,12 +419,15 @@ class ClientConnection:
         rules: str | dict[str, Any] | None = None,
         table: str | None = None,
         kind: str = "human",
+        token: str | None = None,
     ) -> bytes:
         message: dict[str, Any] = {"type": "join", "name": name, "kind": kind}
         if rules is not None:
             message["rules"] = rules
         if table is not None:
             message["table"] = table
+        if token is not None:
+            message["token"] = token
         return self.send(message)
 
     def act(self, action: dict[str, Any]) -> bytes:

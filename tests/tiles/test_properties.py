@@ -217,8 +217,10 @@ def small_rules(draw: st.DrawFn) -> dict[str, Any]:
         "tiles": tiles,
         "players": players,
     }
-    if data["movement_type"] == "free" and data["max_move_distance"] > 0:
+    if data["movement_type"] != "dice" and data["max_move_distance"] > 0:
         data["min_move_distance"] = min(data["min_move_distance"], data["max_move_distance"])
+    elif data["max_move_distance"] < 0:  # no limit, written as the seed allows: no minimum
+        data["min_move_distance"] = 0
     return data
 
 

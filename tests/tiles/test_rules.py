@@ -405,7 +405,7 @@ def test_doctests_of_the_tile_modules() -> None:
     import doctest
     import importlib
 
-    for name in ("geometry", "rules", "actions", "engine"):
+    for name in ("geometry", "rules", "rules_model", "rules_checks", "actions", "engine"):
         module = importlib.import_module(f"herna.games.tiles.{name}")
         assert doctest.testmod(module).failed == 0, name
     module = importlib.import_module("herna.protocols.tiles")

@@ -4,6 +4,10 @@ as ``tiles``.
 * :mod:`herna.servers.tiles.hub` — :class:`TilesHub`, the server without I/O: connections,
   tables, games, house bots, timeouts, records and spectator events.
 * :mod:`herna.servers.tiles.tcp` — the TCP listener (newline-delimited JSON, port 7200).
+* :mod:`herna.servers.tiles.tables` — what the hub keeps: settings, connections, tables, seats.
+* :mod:`herna.servers.tiles.names` — which connection plays under which name (with the hall's
+  :class:`~herna.hall.identity.Identity`: reserved names need their token, house bots' names
+  are the server's own).
 * :mod:`herna.servers.tiles.checker` — checks the rules objects players send in a worker
   process, so a huge one never stalls the event loop every server shares.
 * The same hub also serves WebSocket clients: the web hall's ``/ws/tiles``
@@ -117,7 +121,9 @@ async def serve(
 ) -> TilesService:
     """Start the server on ``host:port`` (0 = any free port); used by the plugin and tests."""
     settings = settings or TilesSettings()
-    hub = TilesHub(hall.bus, hall.records, hall.clock, settings, ProcessRulesChecker())
+    hub = TilesHub(
+        hall.bus, hall.records, hall.clock, settings, ProcessRulesChecker(), hall.identity
+    )
     server = await listen(hub, host, port)
     if settings.house_bots and settings.showcase:
         hub.start_showcase()
@@ -170,7 +176,11 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         default=None,
         help="no house-bot table playing the shipped rules files in turn",
     )
-    group.add_argument("--tiles-seed", type=int, help="seed for game seeds (default: random)")
+    group.add_argument(
+        "--tiles-seed",
+        type=int,
+        help="fix the sequence of game seeds (default: each game's seed is drawn from secrets)",
+    )
 
 
 async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> TilesService:

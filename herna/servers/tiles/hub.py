@@ -22,17 +22,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction, ProtocolError
-from herna.core.rng import SeededRng, new_seed
-from herna.games.tiles.actions import PlayerAction, TilesCodec
+from herna.core.rng import SeedSource
+from herna.games.tiles.actions import PlayerAction
 from herna.games.tiles.bots import TilesBot, make_bot
-from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState, new_game
+from herna.games.tiles.engine import new_game
 from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
+    MAX_PLAYERS,
     Rules,
     RulesReport,
     load_rules_file,
@@ -40,130 +40,54 @@ from herna.games.tiles.rules import (
     shipped_rules,
 )
 from herna.hall.events import EventBus
+from herna.hall.identity import Identity, Refusal
 from herna.hall.match import Match, Seat
 from herna.hall.records import RecordStore
 from herna.protocols import tiles as proto
-from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LOGIN_TIMEOUT, LoginDeadlines
+from herna.servers.deadlines import LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.tcp import Peer
 from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
+from herna.servers.tiles.names import NameBook
+from herna.servers.tiles.tables import (
+    DEFAULT_BOT_DELAY,
+    DEFAULT_HOUSE_STRATEGY,
+    DEFAULT_LOBBY_WAIT,
+    DEFAULT_SHOWCASE_PAUSE,
+    DEFAULT_TURN_TIMEOUT,
+    Client,
+    ExplainsClose,
+    HubStats,
+    SeatSlot,
+    Table,
+    TilesSettings,
+)
+
+__all__ = [
+    "DEFAULT_BOT_DELAY",
+    "DEFAULT_HOUSE_STRATEGY",
+    "DEFAULT_LOBBY_WAIT",
+    "DEFAULT_SHOWCASE_PAUSE",
+    "DEFAULT_TURN_TIMEOUT",
+    "MAX_PROBLEMS_SENT",
+    "Client",
+    "ExplainsClose",
+    "HubStats",
+    "SeatSlot",
+    "Table",
+    "TilesHub",
+    "TilesSettings",
+    "house_bot_name",
+]
 
 log = logging.getLogger("herna.tiles")
 
-DEFAULT_TURN_TIMEOUT = 120.0
-DEFAULT_BOT_DELAY = 0.5
-DEFAULT_LOBBY_WAIT = 20.0
-DEFAULT_SHOWCASE_PAUSE = 10.0
-DEFAULT_HOUSE_STRATEGY = "goal"
 MAX_PROBLEMS_SENT = 100
 """Problems listed in a ``BAD_RULES`` error (the reason still counts them all)."""
 
 
-@dataclass
-class TilesSettings:
-    house_bots: bool = True
-    """Fill empty seats with house bots (on ``start`` or after ``lobby_wait``) and keep a
-    showcase table of house bots playing the shipped rules files in turn."""
-    house_strategy: str = DEFAULT_HOUSE_STRATEGY
-    bot_delay: float = DEFAULT_BOT_DELAY
-    """Seconds a house bot waits before each action, so people can follow."""
-    turn_timeout: float = DEFAULT_TURN_TIMEOUT
-    """Seconds a connected player has to act; then the server plays a random legal action."""
-    lobby_wait: float = DEFAULT_LOBBY_WAIT
-    """Seconds a table waits for more players before house bots fill it (0: only on start)."""
-    max_rounds: int = DEFAULT_MAX_ROUNDS
-    showcase: bool = True
-    showcase_pause: float = DEFAULT_SHOWCASE_PAUSE
-    seed: int | None = None
-    login_timeout: float = DEFAULT_LOGIN_TIMEOUT
-    """Seconds a new connection has to join a table (its login) before it is told
-    ``LOGIN_TIMEOUT`` and closed; 0 or less: no limit."""
-
-
-@runtime_checkable
-class ExplainsClose(Protocol):
-    """A peer that can tell its client why the server hangs up (a WebSocket close reason)."""
-
-    def close_with(self, code: str, reason: str) -> None:
-        """Close after what was sent; ``code`` is the protocol's error code."""
-        ...
-
-
-class Client:
-    """One connection: its peer, protocol state and the seat it holds (if any)."""
-
-    __slots__ = ("checking", "conn", "peer", "seat", "table")
-
-    def __init__(self, peer: Peer) -> None:
-        self.peer = peer
-        self.conn = proto.ServerConnection()
-        self.table: Table | None = None
-        self.seat = -1
-        self.checking = False
-        """Its custom rules file is being checked (one at a time per connection)."""
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.peer.send(self.conn.send(message))
-
-
-@dataclass(eq=False)
-class SeatSlot:
-    name: str
-    kind: str
-    """``human`` or ``bot`` (connected), ``house-bot`` (the server's own)."""
-    client: Client | None = None
-    bot: TilesBot | None = None
-
-
-@dataclass(eq=False)
-class Table:
-    id: str
-    rules: Rules
-    seats: list[SeatSlot | None]
-    showcase: bool = False
-    match: Match[Any] | None = None
-    status: str = "waiting"
-    """``waiting`` for players, ``playing``, ``over``."""
-    timer: TimerHandle | None = None
-    """Lobby wait, turn timeout or a house bot's pause (only one at a time)."""
-    key: str = ""
-    codec: TilesCodec = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.codec = TilesCodec(self.rules.n)
-        self.key = rules_key(self.rules.data)
-
-    @property
-    def state(self) -> TilesState:
-        assert self.match is not None
-        state = self.match.state
-        assert isinstance(state, TilesState)
-        return state
-
-    def names(self) -> list[str]:
-        return [s.name if s else "" for s in self.seats]
-
-    def clients(self) -> list[tuple[int, Client]]:
-        return [(i, s.client) for i, s in enumerate(self.seats) if s and s.client]
-
-    def seats_json(self) -> list[dict[str, str] | None]:
-        return [{"name": s.name, "kind": s.kind} if s else None for s in self.seats]
-
-    def cancel_timer(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-
-
-@dataclass
-class HubStats:
-    connections: int = 0
-    games_started: int = 0
-    games_finished: int = 0
-    games_aborted: int = 0
-    actions: int = 0
-    illegal: int = 0
-    errors: int = 0
-    timeouts: int = 0
+def house_bot_name(seat: int) -> str:
+    """The name of the house bot in ``seat`` (0-based): ``house-1`` … ``house-16``."""
+    return f"house-{seat + 1}"
 
 
 class TilesHub:
@@ -176,6 +100,7 @@ class TilesHub:
         clock: Clock,
         settings: TilesSettings | None = None,
         rules_checker: RulesChecker | None = None,
+        identity: Identity | None = None,
     ) -> None:
         self.bus = bus
         self.records = records
@@ -183,7 +108,21 @@ class TilesHub:
         self.settings = settings or TilesSettings()
         self.rules_checker = rules_checker or InlineRulesChecker()
         """Checks the rules files players send (the server checks them in another process)."""
-        self.rng = SeededRng(self.settings.seed if self.settings.seed is not None else new_seed())
+        self.seeds = SeedSource(self.settings.seed)
+        """Each game's seed (published with its record) is a fresh draw from here: from
+        :mod:`secrets` unless ``settings.seed`` fixes the sequence."""
+        self.rng = self.seeds.next_rng()
+        """The hub's own choices (house bots' seeds, actions played on a timeout): never
+        published, so one generator will do."""
+        self.identity = identity if identity is not None else Identity()
+        self.names: NameBook[Client] = NameBook(self.identity)
+        """Which connection plays under which name (TCP and WebSocket alike)."""
+        self._house_tokens = {
+            name: self.identity.reserve_house_bot(name)
+            for name in map(house_bot_name, range(MAX_PLAYERS))
+        }
+        """House bots' names are reserved from the start, so no client can ever appear under
+        one; each house bot presents its token when it takes a seat."""
         self.tables: dict[str, Table] = {}
         self.stats = HubStats()
         self._clients: set[Client] = set()
@@ -317,12 +256,15 @@ class TilesHub:
         if client not in self._clients:
             return
         self._clients.discard(client)
+        self.names.release(client)
         self._leave(client)
 
     # -- lobby -------------------------------------------------------------------------------
     def _join(self, client: Client, msg: proto.Join) -> None:
         if client.checking:
             self._error(client, "BUSY", "your last rules file is still being checked", msg.id)
+            return
+        if not self._may_use_name(client, msg):
             return
         if isinstance(msg.rules, dict):
             # Custom rules are checked off the event loop (see herna.servers.tiles.checker);
@@ -376,8 +318,18 @@ class TilesHub:
         if waiting and client.table is None and client in self._clients:
             self.deadlines.start(client)  # not seated after all: a fresh login clock
 
+    def _may_use_name(self, client: Client, msg: proto.Join) -> bool:
+        """Whether ``client`` may sit down as ``msg.name`` (it is told why not)."""
+        verdict = self.names.check(client, msg.name, msg.token)
+        if isinstance(verdict, Refusal):
+            self._error(client, verdict.code, verdict.reason, msg.id)
+            return False
+        return True
+
     def _seat(self, client: Client, msg: proto.Join, rules: Rules | None) -> None:
         """Seat ``client`` at the table ``msg`` names, or at a waiting table of ``rules``."""
+        if not self._may_use_name(client, msg):
+            return  # asked again: someone may have taken the name while the rules were checked
         table: Table | None
         if msg.table is not None:
             table = self.tables.get(msg.table)
@@ -423,6 +375,7 @@ class TilesHub:
         seat = table.seats.index(None)
         table.seats[seat] = SeatSlot(msg.name, msg.kind, client)
         client.table, client.seat = table, seat
+        self.names.claim(client, msg.name)
         self.deadlines.done(client)
         reply: dict[str, Any] = {
             "type": "joined",
@@ -472,9 +425,11 @@ class TilesHub:
     def _fill_with_bots(self, table: Table) -> None:
         for seat, slot in enumerate(table.seats):
             if slot is None:
-                name = f"house-{seat + 1}"
-                while name in table.names():
-                    name += "+"
+                name = house_bot_name(seat)
+                # The house bot proves its name like any client; nobody else can hold it.
+                admitted = self.identity.admit(name, self._house_tokens.get(name))
+                if isinstance(admitted, Refusal) or not admitted.house:
+                    raise RuntimeError(f"house bot name {name!r} is not the house's: {admitted}")
                 table.seats[seat] = SeatSlot(name, "house-bot", None, self._bot(table.rules))
 
     def _bot(self, rules: Rules, strategy: str | None = None) -> TilesBot:
@@ -536,7 +491,7 @@ class TilesHub:
                 table_id=table.id,
                 state=new_game(rules, self.settings.max_rounds),
                 seats=seats,
-                seed=self.rng.randint(0, 2**63 - 1),
+                seed=self.seeds.next_seed(),
                 codec=table.codec,
                 meta={
                     "rules": dict(rules.data),

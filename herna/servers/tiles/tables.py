@@ -1,0 +1,132 @@
+"""What the tile hub keeps about connections and tables: its settings, each connection
+(:class:`Client`), each table and its seats. Plain data; :mod:`herna.servers.tiles.hub` acts on
+it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from herna.core.clock import TimerHandle
+from herna.games.tiles.actions import TilesCodec
+from herna.games.tiles.bots import TilesBot
+from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState
+from herna.games.tiles.rules import Rules, rules_key
+from herna.hall.match import Match
+from herna.protocols import tiles as proto
+from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
+from herna.servers.tcp import Peer
+
+DEFAULT_TURN_TIMEOUT = 120.0
+DEFAULT_BOT_DELAY = 0.5
+DEFAULT_LOBBY_WAIT = 20.0
+DEFAULT_SHOWCASE_PAUSE = 10.0
+DEFAULT_HOUSE_STRATEGY = "goal"
+
+
+@dataclass
+class TilesSettings:
+    house_bots: bool = True
+    """Fill empty seats with house bots (on ``start`` or after ``lobby_wait``) and keep a
+    showcase table of house bots playing the shipped rules files in turn."""
+    house_strategy: str = DEFAULT_HOUSE_STRATEGY
+    bot_delay: float = DEFAULT_BOT_DELAY
+    """Seconds a house bot waits before each action, so people can follow."""
+    turn_timeout: float = DEFAULT_TURN_TIMEOUT
+    """Seconds a connected player has to act; then the server plays a random legal action."""
+    lobby_wait: float = DEFAULT_LOBBY_WAIT
+    """Seconds a table waits for more players before house bots fill it (0: only on start)."""
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    showcase: bool = True
+    showcase_pause: float = DEFAULT_SHOWCASE_PAUSE
+    seed: int | None = None
+    login_timeout: float = DEFAULT_LOGIN_TIMEOUT
+    """Seconds a new connection has to join a table (its login) before it is told
+    ``LOGIN_TIMEOUT`` and closed; 0 or less: no limit."""
+
+
+@runtime_checkable
+class ExplainsClose(Protocol):
+    """A peer that can tell its client why the server hangs up (a WebSocket close reason)."""
+
+    def close_with(self, code: str, reason: str) -> None:
+        """Close after what was sent; ``code`` is the protocol's error code."""
+        ...
+
+
+class Client:
+    """One connection: its peer, protocol state and the seat it holds (if any)."""
+
+    __slots__ = ("checking", "conn", "peer", "seat", "table")
+
+    def __init__(self, peer: Peer) -> None:
+        self.peer = peer
+        self.conn = proto.ServerConnection()
+        self.table: Table | None = None
+        self.seat = -1
+        self.checking = False
+        """Its custom rules file is being checked (one at a time per connection)."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.peer.send(self.conn.send(message))
+
+
+@dataclass(eq=False)
+class SeatSlot:
+    name: str
+    kind: str
+    """``human`` or ``bot`` (connected), ``house-bot`` (the server's own)."""
+    client: Client | None = None
+    bot: TilesBot | None = None
+
+
+@dataclass(eq=False)
+class Table:
+    id: str
+    rules: Rules
+    seats: list[SeatSlot | None]
+    showcase: bool = False
+    match: Match[Any] | None = None
+    status: str = "waiting"
+    """``waiting`` for players, ``playing``, ``over``."""
+    timer: TimerHandle | None = None
+    """Lobby wait, turn timeout or a house bot's pause (only one at a time)."""
+    key: str = ""
+    codec: TilesCodec = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.codec = TilesCodec(self.rules.n)
+        self.key = rules_key(self.rules.data)
+
+    @property
+    def state(self) -> TilesState:
+        assert self.match is not None
+        state = self.match.state
+        assert isinstance(state, TilesState)
+        return state
+
+    def names(self) -> list[str]:
+        return [s.name if s else "" for s in self.seats]
+
+    def clients(self) -> list[tuple[int, Client]]:
+        return [(i, s.client) for i, s in enumerate(self.seats) if s and s.client]
+
+    def seats_json(self) -> list[dict[str, str] | None]:
+        return [{"name": s.name, "kind": s.kind} if s else None for s in self.seats]
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+@dataclass
+class HubStats:
+    connections: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    games_aborted: int = 0
+    actions: int = 0
+    illegal: int = 0
+    errors: int = 0
+    timeouts: int = 0
