@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from herna import __version__
+from herna.hall.db import DatabaseUnavailable
 
 GAME_COMMANDS: list[str] = [
     "herna.cli.mia",
@@ -68,6 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = args.func(args)
     except KeyboardInterrupt:
         code = 130
+    except DatabaseUnavailable as exc:
+        # Expected at start-up (wrong URL, damaged or locked file, server down): the message
+        # says what to do; a traceback would bury it.
+        print(f"herna {args.command}: {exc}", file=sys.stderr)
+        code = 1
     return int(code or 0)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from herna.cli.logs import setup_logging
+from herna.hall.db import shown_url
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
 from herna.servers.registry import ServerPlugin, load_plugins
@@ -150,7 +151,7 @@ async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> Non
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    log.info("Herna is running; database %s. Ctrl-C stops.", args.database_url)
+    log.info("Herna is running; database %s. Ctrl-C stops.", shown_url(args.database_url))
     await stop.wait()
     log.info("shutting down")
     await hall.stop()

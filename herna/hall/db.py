@@ -4,6 +4,8 @@ per-game standings and ratings. SQLite by default, PostgreSQL by URL.
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -21,6 +23,7 @@ from sqlalchemy import (
     event,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -122,8 +125,94 @@ def normalise_url(url: str) -> str:
     return url
 
 
+class DatabaseUnavailable(Exception):
+    """The database cannot be used. ``str()`` is what a person needs, in at most two lines:
+    the database (password masked), what is wrong, what to do."""
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed or logged: any password replaced by ``***``."""
+    scheme, sep, rest = url.partition("://")
+    if sep and "@" in rest:
+        # The host part never holds an "@": the password ends at the last one.
+        userinfo, _, host = rest.rpartition("@")
+        if ":" in userinfo:
+            rest = userinfo.split(":", 1)[0] + ":***@" + host
+    return re.sub(r"(?i)(password=)[^&]*", r"\1***", scheme + sep + rest)
+
+
+def _password(url: str) -> str | None:
+    _, sep, rest = url.partition("://")
+    userinfo = rest.rpartition("@")[0] if sep else ""
+    return userinfo.split(":", 1)[1] if ":" in userinfo else None
+
+
+_URLS = "a file path, sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+
+
+def _diagnose(exc: BaseException) -> tuple[str, str]:
+    """What is wrong and what to do, for the exceptions opening a database raises."""
+    cause = getattr(exc, "orig", None) or exc
+    text = str(cause).strip()
+    detail = text.splitlines()[0] if text else type(cause).__name__
+    low = text.lower()
+    if isinstance(exc, ImportError):
+        return f"its driver is not installed ({detail})", f"Install it, or use {_URLS}"
+    if isinstance(exc, ArgumentError | ValueError) or "can't load plugin" in low:
+        return f"this is not a database URL Herna can use ({detail})", f"Use {_URLS}"
+    if isinstance(exc, OSError):
+        where = f" {exc.filename}" if exc.filename else ""
+        return (
+            f"cannot create its directory{where} ({exc.strerror or detail})",
+            "Create the directory or choose a database path in a writable directory",
+        )
+    if "not a database" in low or "malformed" in low:
+        return (
+            "the file is not a SQLite database or is damaged",
+            "Move the file aside (Herna then creates a new one) or choose another --database-url",
+        )
+    if "locked" in low or "busy" in low:
+        return (
+            "another process holds a lock on it",
+            "Stop that process (another herna serve?) or choose another database file",
+        )
+    if "unable to open" in low or "readonly" in low or "read-only" in low:
+        return (
+            f"it cannot be opened for writing ({detail})",
+            "Check that its directory exists and this user may write there, or choose another path",
+        )
+    if "authentication" in low or "password" in low:
+        return f"PostgreSQL refused the login ({detail})", "Check the user name and password"
+    if "does not exist" in low:
+        return detail, "Create it (createdb NAME) or correct the URL"
+    if any(w in low for w in ("connect", "refused", "resolve", "timeout", "timed out")):
+        return (
+            f"no database server answers ({detail})",
+            "Start PostgreSQL, or correct the host and port in the URL",
+        )
+    return detail, "Check the database and --database-url"
+
+
 def make_engine(url: str) -> Engine:
-    """Create the engine and the schema (idempotent)."""
+    """Create the engine and the schema (idempotent).
+
+    Raises :class:`DatabaseUnavailable` (with a short explanation, never a password) when
+    the URL is unusable or the database cannot be opened, created or reached."""
+    try:
+        return _make_engine(url)
+    except (SQLAlchemyError, OSError, ImportError, ValueError, sqlite3.Error) as exc:
+        problem, advice = _diagnose(exc)
+        password = _password(url)
+        if password:  # a driver may quote the URL, or the host it took from a misparsed one
+            for secret in sorted({password, *password.split("@")}, key=len, reverse=True):
+                if len(secret) >= 3:
+                    problem = problem.replace(secret, "***")
+        raise DatabaseUnavailable(
+            f"cannot use the database {shown_url(url)}: {problem}.\n{advice}."
+        ) from exc
+
+
+def _make_engine(url: str) -> Engine:
     url = normalise_url(url)
     if url.startswith("sqlite:///"):
         from pathlib import Path

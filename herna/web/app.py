@@ -39,15 +39,15 @@ from herna.core.game import CHANCE
 from herna.hall.hall import Hall
 from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, replay_steps
-from herna.web import openapi, pages
+from herna.web import openapi, pages, params
+from herna.web.errors import ErrorPages
 from herna.web.live import LiveHub
+from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
 from herna.web.queries import (
-    MatchFilter,
     count_matches,
     games_on_record,
     matches_per_game,
-    parse_when,
     player_names,
     player_stats,
     standing_json,
@@ -121,22 +121,6 @@ class _Outer:
         await self.app(scope, receive, send_with_headers)
 
 
-def _error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
-def _int(value: str | None, default: int, low: int, high: int, name: str) -> int:
-    if value is None or value == "":
-        return default
-    try:
-        n = int(value)
-    except ValueError:
-        raise ValueError(f"{name} must be an integer") from None
-    if not low <= n <= high:
-        raise ValueError(f"{name} must be between {low} and {high}")
-    return n
-
-
 def redact_log_steps(steps: list[ReplayStep]) -> list[ReplayStep]:
     """Raw-log steps with chance outcomes (deals, dice) hidden: a game without a replayer
     cannot tell us which of them ever became public."""
@@ -178,33 +162,46 @@ class WebApp:
         self.settings = settings or WebSettings()
         get = ["GET"]
         self.tiles_socket = GameSocket(hall, "tiles")
+        p = params
+        # Every handler gets its parameters parsed and checked by herna.web.params (the same
+        # declarations /openapi.json shows); path segments are plain strings here so that a
+        # bad id is that module's 404, not a converter's crash.
         routes: list[Route | Mount | WebSocketRoute] = [
             Route("/", self.home, methods=get),
-            Route("/live", self.live_page, methods=get),
-            Route("/live/{game}", self.live_page, methods=get),
-            Route("/live/{game}/{table:path}", self.live_page, methods=get),
-            Route("/history", self.history_page, methods=get),
-            Route("/matches/{match_id:int}", self.match_page, methods=get),
-            Route("/players", self.players_page, methods=get),
-            Route("/players/{name:path}", self.player_page, methods=get),
+            Route("/live", async_endpoint(self.live_page), methods=get),
+            Route("/live/{game}", async_endpoint(self.live_page, p.LIVE_PAGE[:1]), methods=get),
+            Route(
+                "/live/{game}/{table:path}",
+                async_endpoint(self.live_page, p.LIVE_PAGE),
+                methods=get,
+            ),
+            Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
+            Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
+            Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),
+            Route("/players/{name:path}", endpoint(self.player_page, p.PLAYER), methods=get),
             Route("/doc", self.doc_index, methods=get),
-            Route("/doc/{path:path}", self.doc_page, methods=get),
+            Route("/doc/{path:path}", endpoint(self.doc_page, p.DOC), methods=get),
             Route("/docs", self.api_docs, methods=get),
             Route("/favicon.svg", self.favicon, methods=get),
             Route("/openapi.json", self.openapi_json, methods=get),
             Route("/api/services", self.api_services, methods=get),
             Route("/api/games", self.api_games, methods=get),
-            Route("/api/live", self.api_live, methods=get),
-            Route("/api/matches", self.api_matches, methods=get),
-            Route("/api/matches/{match_id:int}", self.api_match, methods=get),
-            Route("/api/matches/{match_id:int}/replay", self.api_replay, methods=get),
-            Route("/api/standings/{game}", self.api_standings, methods=get),
-            Route("/api/players", self.api_players, methods=get),
-            Route("/api/players/{name:path}", self.api_player, methods=get),
+            Route("/api/live", async_endpoint(self.api_live, p.LIVE), methods=get),
+            Route("/api/matches", endpoint(self.api_matches, p.MATCHES), methods=get),
+            Route("/api/matches/{match_id}", endpoint(self.api_match, [p.MATCH_ID]), methods=get),
+            Route(
+                "/api/matches/{match_id}/replay",
+                endpoint(self.api_replay, [p.MATCH_ID]),
+                methods=get,
+            ),
+            Route("/api/standings/{game}", endpoint(self.api_standings, p.STANDINGS), methods=get),
+            Route("/api/players", endpoint(self.api_players, p.PLAYERS), methods=get),
+            Route("/api/players/{name:path}", endpoint(self.api_player, p.PLAYER), methods=get),
             Mount("/static", app=StaticFiles(directory=self.settings.static_dir), name="static"),
             WebSocketRoute("/ws/tiles", self.tiles_socket),
         ]
-        self.starlette = Starlette(routes=routes)
+        self.errors = ErrorPages(self.error_page)
+        self.starlette = Starlette(routes=routes, exception_handlers=self.errors.handlers())
         self.app: ASGIApp = _Outer(self.starlette, self.ws_live)
 
     # -- helpers ----------------------------------------------------------------------------
@@ -260,9 +257,14 @@ class WebApp:
         html = pages.layout(title, body, self.renderers(), page, active)
         return HTMLResponse(html, status_code=status)
 
+    def error_page(self, title: str, message: str, status: int, back: str) -> HTMLResponse:
+        """An error (400, 404, 405 ...) in the hall's layout (see herna.web.errors)."""
+        return self.page(title, pages.error(title, message, back), status=status)
+
     def known_games(self) -> list[str]:
         games = {s.game for s in self.game_services()} | set(REPLAYERS) | set(self.renderers())
-        games |= {t.game for t in self.hub.tables.values()}
+        # A copy first: sync pages run in a worker thread while the loop updates the tables.
+        games |= {t.game for t in list(self.hub.tables.values())}
         return sorted(games)
 
     # -- pages ------------------------------------------------------------------------------
@@ -278,69 +280,50 @@ class WebApp:
         )
         return self.page("Home", body, {"kind": "home"}, "/")
 
-    async def live_page(self, request: Request) -> Response:
-        game = request.path_params.get("game")
-        table = request.path_params.get("table")
+    async def live_page(self, request: Request, args: dict[str, Any]) -> Response:
+        game, table = args.get("game"), args.get("table")
         body = pages.live(game, table, self.known_games())
         data = {"kind": "live", "game": game, "table": table}
         return self.page("Live", body, data, "/live")
 
-    def _filter(self, request: Request) -> tuple[MatchFilter, dict[str, str]]:
+    def history_page(self, request: Request, args: dict[str, Any]) -> Response:
+        flt, offset = match_filter(args), args["offset"]
+        # The form shows the filters as typed (dates too); they were checked above.
         q = request.query_params
-        raw = {k: q.get(k, "").strip() for k in ("game", "player", "since", "until")}
-        flt = MatchFilter(
-            game=raw["game"] or None,
-            player=raw["player"] or None,
-            since=parse_when(raw["since"]),
-            until=parse_when(raw["until"], end=True),
-        )
-        return flt, {k: v for k, v in raw.items() if v}
-
-    def history_page(self, request: Request) -> Response:
-        error = None
-        try:
-            flt, shown = self._filter(request)
-            offset = _int(request.query_params.get("offset"), 0, 0, 10**9, "offset")
-        except ValueError as exc:
-            flt, shown, offset, error = MatchFilter(), {}, 0, f"Bad filter: {exc}"
+        shown = {k: q[k].strip() for k in ("game", "player", "since", "until") if q.get(k)}
         limit = self.settings.page_size
         matches = self.store.matches(
             flt.game, flt.player, flt.since, flt.until, limit=limit, offset=offset
         )
         total = count_matches(self.store.engine, flt)
         games = sorted(set(games_on_record(self.store.engine)) | set(self.known_games()))
-        body = pages.history(matches, shown, total, offset, limit, games, error)
+        body = pages.history(matches, shown, total, offset, limit, games)
         body += pages.names_datalist(player_names(self.store.engine, limit=500))
-        return self.page("History", body, {"kind": "history"}, "/history", 400 if error else 200)
+        return self.page("History", body, {"kind": "history"}, "/history")
 
-    def match_page(self, request: Request) -> Response:
-        match_id = int(request.path_params["match_id"])
+    def match_page(self, request: Request, args: dict[str, Any]) -> Response:
+        match_id = args["match_id"]
         match = self.store.get(match_id)
         if match is None:
-            return self.page(
-                "Not found", pages.not_found(f"No recorded game #{match_id}."), status=404
-            )
+            raise NotFound(f"No recorded game #{match_id}.")
         data = {"kind": "replay", "match": match.id, "game": match.game}
         return self.page(f"{match.game} #{match.id}", pages.match_page(match), data, "/history")
 
-    def players_page(self, request: Request) -> Response:
-        name = request.query_params.get("name", "").strip()
-        if name:
-            return RedirectResponse(pages.player_url(name), status_code=303)
+    def players_page(self, request: Request, args: dict[str, Any]) -> Response:
+        if args["name"]:
+            return RedirectResponse(pages.player_url(args["name"]), status_code=303)
         games = games_on_record(self.store.engine)
-        game = request.query_params.get("game") or (games[0] if len(games) == 1 else None)
+        game = args["game"] or (games[0] if len(games) == 1 else None)
         rows = self.store.standings(game) if game else []
         body = pages.players(game, games, rows)
         body += pages.names_datalist(player_names(self.store.engine, limit=500))
         return self.page("Players", body, {"kind": "players"}, "/players")
 
-    def player_page(self, request: Request) -> Response:
-        name = request.path_params["name"]
+    def player_page(self, request: Request, args: dict[str, Any]) -> Response:
+        name = args["name"]
         stats = player_stats(self.store, name)
         if not stats:
-            return self.page(
-                "Not found", pages.not_found(f"No player {name!r} on record."), status=404
-            )
+            raise NotFound(f"No player {name!r} on record.")
         recent = self.store.matches(player=name, limit=20)
         return self.page(name, pages.player(name, stats, recent), {"kind": "player"}, "/players")
 
@@ -355,16 +338,16 @@ class WebApp:
             )
         return self.page("Docs", pages.doc_index(files))
 
-    def doc_page(self, request: Request) -> Response:
+    def doc_page(self, request: Request, args: dict[str, Any]) -> Response:
         rel = request.path_params["path"]
         root = self.settings.docs_root
         if root is None or not _DOC_PATH.match(rel) or ".." in rel:
-            return self.page("Not found", pages.not_found("No such document."), status=404)
+            raise NotFound("No such document.")
         path = (root / rel).resolve()
         if not path.is_relative_to(root.resolve()) or not path.is_file():
-            return self.page("Not found", pages.not_found("No such document."), status=404)
+            raise NotFound("No such document.")
         text = path.read_text(encoding="utf-8")
-        if request.query_params.get("raw"):
+        if args["raw"]:
             return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
         return self.page(rel, pages.doc(rel, render_markdown(text), f"/doc/{quote(rel)}?raw=1"))
 
@@ -401,18 +384,12 @@ class WebApp:
             ]
         )
 
-    async def api_live(self, request: Request) -> Response:
-        q = request.query_params
-        body = "[" + self.hub.snapshot_json(q.get("game") or None, q.get("table") or None) + "]"
+    async def api_live(self, request: Request, args: dict[str, Any]) -> Response:
+        body = "[" + self.hub.snapshot_json(args["game"], args["table"]) + "]"
         return Response(body, media_type="application/json")
 
-    def api_matches(self, request: Request) -> Response:
-        try:
-            flt, _ = self._filter(request)
-            limit = _int(request.query_params.get("limit"), 50, 1, 500, "limit")
-            offset = _int(request.query_params.get("offset"), 0, 0, 10**9, "offset")
-        except ValueError as exc:
-            return _error(str(exc), 400)
+    def api_matches(self, request: Request, args: dict[str, Any]) -> Response:
+        flt, limit, offset = match_filter(args), args["limit"], args["offset"]
         matches = self.store.matches(
             flt.game, flt.player, flt.since, flt.until, limit=limit, offset=offset
         )
@@ -425,38 +402,30 @@ class WebApp:
             }
         )
 
-    def api_match(self, request: Request) -> Response:
-        match = self.store.get(int(request.path_params["match_id"]))
+    def api_match(self, request: Request, args: dict[str, Any]) -> Response:
+        match = self.store.get(args["match_id"])
         if match is None:
-            return _error("no such match", 404)
+            raise NotFound("no such match")
         return JSONResponse(match.to_json(with_events=False))
 
-    def api_replay(self, request: Request) -> Response:
-        match = self.store.get(int(request.path_params["match_id"]))
+    def api_replay(self, request: Request, args: dict[str, Any]) -> Response:
+        match = self.store.get(args["match_id"])
         if match is None:
-            return _error("no such match", 404)
+            raise NotFound("no such match")
         return JSONResponse({"match": match.to_json(with_events=False), **replay_of(match)})
 
-    def api_standings(self, request: Request) -> Response:
-        game = request.path_params["game"]
-        return JSONResponse([standing_json(s) for s in self.store.standings(game)])
+    def api_standings(self, request: Request, args: dict[str, Any]) -> Response:
+        return JSONResponse([standing_json(s) for s in self.store.standings(args["game"])])
 
-    def api_players(self, request: Request) -> Response:
-        q = request.query_params
-        try:
-            limit = _int(q.get("limit"), 200, 1, 1000, "limit")
-        except ValueError as exc:
-            return _error(str(exc), 400)
-        names = player_names(
-            self.store.engine, q.get("game") or None, q.get("prefix") or None, limit
-        )
+    def api_players(self, request: Request, args: dict[str, Any]) -> Response:
+        names = player_names(self.store.engine, args["game"], args["prefix"], args["limit"])
         return JSONResponse(names)
 
-    def api_player(self, request: Request) -> Response:
-        name = request.path_params["name"]
+    def api_player(self, request: Request, args: dict[str, Any]) -> Response:
+        name = args["name"]
         stats = player_stats(self.store, name)
         if not stats:
-            return _error("no such player", 404)
+            raise NotFound("no such player")
         recent = self.store.matches(player=name, limit=20)
         return JSONResponse(
             {

@@ -9,18 +9,7 @@ import json
 from typing import Any
 
 from herna import __version__
-
-
-def _param(
-    name: str, where: str, desc: str, schema: dict[str, Any], required: bool = False
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "in": where,
-        "description": desc,
-        "required": required or where == "path",
-        "schema": schema,
-    }
+from herna.web import params
 
 
 def _ok(desc: str, ref: str | dict[str, Any]) -> dict[str, Any]:
@@ -28,27 +17,26 @@ def _ok(desc: str, ref: str | dict[str, Any]) -> dict[str, Any]:
     return {"description": desc, "content": {"application/json": {"schema": schema}}}
 
 
-_ERROR = {
-    "description": "Bad request or not found",
-    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+_ERRORS = {
+    "400": "A parameter it cannot take (not a number, out of range, a control character, "
+    "longer than 200 characters, not a date); `error` says which and why.",
+    "404": "No such record (or an id no record can have).",
 }
 
-_FILTERS = [
-    _param("game", "query", "Only this game (mia, marias, onitama, tiles).", {"type": "string"}),
-    _param("player", "query", "Only matches this player took part in.", {"type": "string"}),
-    _param(
-        "since",
-        "query",
-        "Finished on or after this date (YYYY-MM-DD, UTC) or ISO 8601 date-time.",
-        {"type": "string"},
-    ),
-    _param(
-        "until",
-        "query",
-        "Finished on or before this date (a bare date includes the whole day).",
-        {"type": "string"},
-    ),
-]
+
+def _errors(*codes: str) -> dict[str, Any]:
+    """Error responses: every one is JSON ``{"error": "..."}`` (schema ``Error``)."""
+    schema = {"$ref": "#/components/schemas/Error"}
+    return {
+        code: {"description": _ERRORS[code], "content": {"application/json": {"schema": schema}}}
+        for code in codes
+    }
+
+
+def _params(declared: tuple[params.Param, ...] | list[params.Param]) -> list[dict[str, Any]]:
+    """The parameters exactly as herna.web.params checks them."""
+    return [p.openapi() for p in declared]
+
 
 _NUM = {"type": ["number", "null"]}
 
@@ -225,33 +213,27 @@ PATHS: dict[str, Any] = {
             "summary": "Live tables now",
             "description": "The same tables the `/ws/live` WebSocket sends in its snapshot "
             "frame. For updates as they happen connect to `/ws/live?game=&table=`.",
-            "parameters": [
-                _param("game", "query", "Only this game.", {"type": "string"}),
-                _param("table", "query", "Only this table.", {"type": "string"}),
-            ],
+            "parameters": _params(params.LIVE),
             "responses": {
                 "200": _ok(
                     "Tables", {"type": "array", "items": {"$ref": "#/components/schemas/LiveTable"}}
-                )
+                ),
+                **_errors("400"),
             },
         }
     },
     "/api/matches": {
         "get": {
             "summary": "Recorded matches, newest first",
-            "parameters": [
-                *_FILTERS,
-                _param("limit", "query", "Page size (1-500).", {"type": "integer", "default": 50}),
-                _param("offset", "query", "Skip this many.", {"type": "integer", "default": 0}),
-            ],
-            "responses": {"200": _ok("A page of matches", "MatchPage"), "400": _ERROR},
+            "parameters": _params(params.MATCHES),
+            "responses": {"200": _ok("A page of matches", "MatchPage"), **_errors("400")},
         }
     },
     "/api/matches/{match_id}": {
         "get": {
             "summary": "One recorded match (without its raw event log)",
-            "parameters": [_param("match_id", "path", "Match id.", {"type": "integer"})],
-            "responses": {"200": _ok("The match", "Match"), "404": _ERROR},
+            "parameters": _params([params.MATCH_ID]),
+            "responses": {"200": _ok("The match", "Match"), **_errors("404")},
         }
     },
     "/api/matches/{match_id}/replay": {
@@ -259,33 +241,30 @@ PATHS: dict[str, Any] = {
             "summary": "Replay steps of a recorded match",
             "description": "The spectator view after every step, from the game's "
             "`replay_steps` (see herna/hall/replays.py).",
-            "parameters": [_param("match_id", "path", "Match id.", {"type": "integer"})],
-            "responses": {"200": _ok("Steps", "Replay"), "404": _ERROR},
+            "parameters": _params([params.MATCH_ID]),
+            "responses": {"200": _ok("Steps", "Replay"), **_errors("404")},
         }
     },
     "/api/standings/{game}": {
         "get": {
             "summary": "Standings of one game, best first",
-            "parameters": [_param("game", "path", "Game.", {"type": "string"})],
+            "parameters": _params(params.STANDINGS),
             "responses": {
                 "200": _ok(
                     "Standings",
                     {"type": "array", "items": {"$ref": "#/components/schemas/Standing"}},
-                )
+                ),
+                **_errors("400"),
             },
         }
     },
     "/api/players": {
         "get": {
             "summary": "Player names on record",
-            "parameters": [
-                _param("game", "query", "Only players of this game.", {"type": "string"}),
-                _param("prefix", "query", "Names starting with this.", {"type": "string"}),
-                _param("limit", "query", "At most (1-1000).", {"type": "integer", "default": 200}),
-            ],
+            "parameters": _params(params.PLAYERS),
             "responses": {
                 "200": _ok("Names", {"type": "array", "items": {"type": "string"}}),
-                "400": _ERROR,
+                **_errors("400"),
             },
         }
     },
@@ -294,8 +273,8 @@ PATHS: dict[str, Any] = {
             "summary": "Statistics of one player",
             "description": "Per game: points, rated games, wins, OpenSkill mu/sigma and "
             "ordinal, recorded matches; plus the player's newest matches.",
-            "parameters": [_param("name", "path", "Player name.", {"type": "string"})],
-            "responses": {"200": _ok("Statistics", "PlayerStats"), "404": _ERROR},
+            "parameters": _params(params.PLAYER),
+            "responses": {"200": _ok("Statistics", "PlayerStats"), **_errors("400", "404")},
         }
     },
 }
@@ -310,7 +289,10 @@ def spec() -> dict[str, Any]:
             "description": "Read-only JSON API of the Herna web hall: running servers, live "
             "tables, recorded matches with replays, standings and player statistics. Live "
             "updates: WebSocket `/ws/live?game=&table=` (frames described in docs/web.md). "
-            "Nothing here changes state.",
+            "Nothing here changes state: every route takes GET and HEAD only (anything else is "
+            '405). Every error is JSON `{"error": "..."}` with status 400 (a bad '
+            "parameter), 404 (no such record or route) or 405; 503 means the database is "
+            "unavailable for a moment.",
         },
         "paths": PATHS,
         "components": {"schemas": SCHEMAS},

@@ -249,7 +249,6 @@ def history(
     offset: int,
     limit: int,
     games: Sequence[str],
-    error: str | None = None,
 ) -> str:
     options = '<option value="">any game</option>' + "".join(
         f'<option value="{e(g)}"{" selected" if flt.get("game") == g else ""}>{e(g)}</option>'
@@ -266,7 +265,6 @@ def history(
         "</label> "
         '<button type="submit">Filter</button> <a href="/history">clear</a></form>'
     )
-    err = f'<p class="error">{e(error)}</p>' if error else ""
     rows = match_rows(matches)
     table = (
         '<table class="grid" id="matches"><tr><th>id</th><th>game</th><th>table</th>'
@@ -283,7 +281,7 @@ def history(
         pager.append(f'<a href="{e(url("/history", **flt, offset=offset + limit))}">older →</a>')
     shown = f"{offset + 1}–{offset + len(matches)} of {total}" if matches else f"0 of {total}"
     return (
-        f"<h1>History</h1>{form}{err}<p class='muted'>{shown} games</p>{table}"
+        f"<h1>History</h1>{form}<p class='muted'>{shown} games</p>{table}"
         f'<p class="pager">{" ".join(pager)}</p>'
     )
 
@@ -377,8 +375,14 @@ def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch])
     )
 
 
-def not_found(message: str) -> str:
-    return f'<h1>Not found</h1><p class="error">{e(message)}</p><p><a href="/">home</a></p>'
+def error(title: str, message: str, back: str = "/") -> str:
+    """The body of an error page (404, 400 ...): what happened and a way on (``back``: the
+    page again without its query, for a bad filter; else home)."""
+    way = "home" if back == "/" else "start again"
+    return (
+        f'<h1>{e(title)}</h1><p class="error">{e(message)}</p>'
+        f'<p><a href="{e(quote(back))}">{way}</a></p>'
+    )
 
 
 def doc(title: str, rendered: str, raw_url: str) -> str:

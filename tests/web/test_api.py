@@ -212,7 +212,8 @@ async def test_pages_and_security_headers(web: WebHall) -> None:
         assert f'href="/matches/{ids["cards0"]}"' in history.text
         assert f'href="/matches/{ids["mia0"]}"' not in history.text
         bad = await http.get("/history", params={"since": "not a date"})
-        assert bad.status_code == 400 and "Bad filter" in bad.text
+        assert bad.status_code == 400 and "since: must be a date" in bad.text
+        assert '<a href="/history">start again</a>' in bad.text
 
         match = await http.get(f"/matches/{ids['mia1']}")
         assert match.status_code == 200 and 'id="replay"' in match.text
