@@ -7,6 +7,10 @@ Every message is a frozen dataclass. :meth:`Message.nodes` gives the body elemen
 Herna's extensions (all optional for peers, see docs/protocols/cgml.md):
 
 - ``id`` attribute and member ``<player>`` list on ``newgroup status="init"/"ack"``;
+- ``ticket`` attribute on each ``<player>`` of ``newgroup status="ack"``: the id that member is
+  told in ``connect complete`` and must join with (the group id, a dot, a secret);
+- ``newgroup status="closed"`` (super game server -> login server): the group has ended;
+- ``token`` attribute on ``connect status="active"/"passive"``: the token of a reserved name;
 - ``playerid`` attribute on ``connect status="complete"``: the id the recipient must use at
   the super game server (for a bot server: the id of the bot it should start);
 - ``playerid`` attribute on ``pause`` when the server relays it;
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 from xml.etree.ElementTree import Element
 
@@ -59,7 +63,12 @@ PLACES: tuple[str, ...] = ("hand", "desk", "talon")
 """Values of the ``to``/``from`` attributes of ``dial`` and ``playcard``."""
 
 MAX_ID_LENGTH = 64
-"""Longest player or group id accepted."""
+"""Longest player id accepted."""
+MAX_GROUP_LENGTH = 128
+"""Longest group id accepted: room for a ticket (a group id, a dot and a 32-character secret)
+even around a 64-character group id from another login server."""
+MAX_TOKEN_LENGTH = 128
+"""Longest name token accepted (Herna's tokens have 32 characters)."""
 MAX_NAME_LENGTH = 64
 """Longest player name, game name or url accepted."""
 MAX_TEXT_LENGTH = 1024
@@ -185,19 +194,25 @@ class ConnectServer(Message):
 
 @dataclass(frozen=True, slots=True)
 class ConnectPlayer(Message):
-    """2.3 Player or bot server -> login server: ``passive`` (available) or ``active``."""
+    """2.3 Player or bot server -> login server: ``passive`` (available) or ``active``.
+
+    ``token`` (Herna extension, attribute of ``<connect>``) proves a reserved name; it is kept
+    out of ``repr`` so that no log line ever shows it.
+    """
 
     status: str
     player: PlayerRef
     game: str
     opponents: tuple[PlayerRef, ...] = ()
+    token: str | None = field(default=None, repr=False)
     tag: ClassVar[str] = "connect"
 
     def nodes(self) -> tuple[Node, ...]:
         children = [self.player.node(), _text("game", self.game)]
         if self.opponents:
             children.append(Node("opponent", (), None, tuple(p.node() for p in self.opponents)))
-        return (Node("connect", (("status", self.status),), None, tuple(children)),)
+        attrs = _attrs(("status", self.status), ("token", self.token))
+        return (Node("connect", attrs, None, tuple(children)),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,17 +257,45 @@ class NewGroupInit(Message):
 
 @dataclass(frozen=True, slots=True)
 class NewGroupAck(Message):
-    """2.5 Super game server -> login server: the group exists (id, members: extensions)."""
+    """2.5 Super game server -> login server: the group exists (id, members: extensions).
+
+    ``tickets`` (extension, a ``ticket`` attribute on each ``<player>``, in the same order):
+    the id each member is told in ``connect complete`` and must join with. Only that member
+    learns it, so nobody else can answer for it. Empty: the server admits by player id.
+    """
 
     game: str
     group: str | None = None
     players: tuple[PlayerRef, ...] = ()
+    tickets: tuple[str, ...] = field(default=(), repr=False)
     tag: ClassVar[str] = "newgroup"
+
+    def __post_init__(self) -> None:
+        if self.tickets and len(self.tickets) != len(self.players):
+            raise ValueError("one ticket per player, or none")
 
     def nodes(self) -> tuple[Node, ...]:
         attrs = _attrs(("status", "ack"), ("id", self.group))
-        children = (_text("game", self.game), *(p.node() for p in self.players))
+        players = [p.node() for p in self.players]
+        for i, ticket in enumerate(self.tickets):
+            node = players[i]
+            players[i] = Node(node.tag, (*node.attrs, ("ticket", ticket)), node.text, node.children)
+        children = (_text("game", self.game), *players)
         return (Node("newgroup", attrs, None, children),)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGroupClosed(Message):
+    """Herna extension, super game server -> login server: group ``group`` has ended, so its
+    members' ids are free again at the login server."""
+
+    game: str
+    group: str
+    tag: ClassVar[str] = "newgroup"
+
+    def nodes(self) -> tuple[Node, ...]:
+        attrs = (("status", "closed"), ("id", self.group))
+        return (Node("newgroup", attrs, None, (_text("game", self.game),)),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -844,7 +887,7 @@ def _decode_connect(el: Element) -> Message:
         )
     if status == "complete":
         return ConnectComplete(
-            _attr(el, "id"),
+            _attr(el, "id", MAX_GROUP_LENGTH),
             _child_text(el, "game"),
             _players(el),
             _child_text(el, "url"),
@@ -854,24 +897,41 @@ def _decode_connect(el: Element) -> Message:
     assert player is not None
     opponent = _one(el, "opponent", required=False)
     opponents = _players(opponent) if opponent is not None else ()
-    return ConnectPlayer(status, _player(player), _child_text(el, "game"), opponents)
+    return ConnectPlayer(
+        status,
+        _player(player),
+        _child_text(el, "game"),
+        opponents,
+        _opt_attr(el, "token", MAX_TOKEN_LENGTH) or None,
+    )
 
 
 def _decode_newgroup(el: Element) -> Message:
-    status = _enum_attr(el, "status", ("init", "ack", "accept", "reject"))
+    status = _enum_attr(el, "status", ("init", "ack", "accept", "reject", "closed"))
     game = _child_text(el, "game")
     if status == "init":
-        return NewGroupInit(game, _opt_attr(el, "id"), _players(el))
+        return NewGroupInit(game, _opt_attr(el, "id", MAX_GROUP_LENGTH), _players(el))
     if status == "ack":
-        return NewGroupAck(game, _opt_attr(el, "id"), _players(el))
+        elements = _children(el, "player")
+        tickets = [_opt_attr(p, "ticket", MAX_GROUP_LENGTH) for p in elements]
+        given = tuple(t for t in tickets if t is not None)
+        if given and len(given) != len(tickets):
+            raise MessageError("<newgroup status='ack'>: a ticket for every player or for none")
+        return NewGroupAck(
+            game, _opt_attr(el, "id", MAX_GROUP_LENGTH), tuple(map(_player, elements)), given
+        )
+    if status == "closed":
+        return NewGroupClosed(game, _attr(el, "id", MAX_GROUP_LENGTH))
     player = _one(el, "player")
     assert player is not None
-    return NewGroupAnswer(status == "accept", _attr(el, "id"), game, _player(player))
+    return NewGroupAnswer(
+        status == "accept", _attr(el, "id", MAX_GROUP_LENGTH), game, _player(player)
+    )
 
 
 def _decode_newgame(el: Element) -> Message:
     status = _enum_attr(el, "status", ("ask", "accept", "reject"))
-    group = _opt_attr(el, "id")
+    group = _opt_attr(el, "id", MAX_GROUP_LENGTH)
     if status == "ask":
         return NewGameAsk(_players(el), group)
     player = _one(el, "player")
@@ -1018,6 +1078,13 @@ def decode_body(body: Sequence[Element]) -> Message:
     return decoder(body[0])
 
 
+def public_group(group: str) -> str:
+    """The group id of a ticket (what comes before its last dot), for logs and people: a
+    ticket's secret must never be shown."""
+    head, dot, _ = group.rpartition(".")
+    return head if dot else group
+
+
 def clean_text(value: str) -> str:
     """``value`` with characters XML 1.0 cannot carry replaced by U+FFFD."""
     return _XML_INVALID.sub("\ufffd", value)
@@ -1056,6 +1123,7 @@ __all__ = [
     "NewGameAsk",
     "NewGroupAck",
     "NewGroupAnswer",
+    "NewGroupClosed",
     "NewGroupInit",
     "Node",
     "PauseFinish",
@@ -1073,4 +1141,5 @@ __all__ = [
     "parse_flek",
     "parse_game_code",
     "parse_trumf",
+    "public_group",
 ]
