@@ -96,7 +96,11 @@ class CgmlClient:
 
     @classmethod
     async def connect(cls, host: str, port: int, timeout: float = 10.0) -> CgmlClient:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+        # that arrives as the connection completes, and a bot server stopping its bots then
+        # waited for such a bot until its group timed out.
+        async with asyncio.timeout(timeout):
+            reader, writer = await asyncio.open_connection(host, port)
         return cls(reader, writer)
 
     async def __aenter__(self) -> CgmlClient:
@@ -137,7 +141,8 @@ class CgmlClient:
             if self.closed:
                 return None
             try:
-                data = await asyncio.wait_for(self.reader.read(READ_SIZE), timeout)
+                async with asyncio.timeout(timeout):  # see connect() for why not wait_for
+                    data = await self.reader.read(READ_SIZE)
             except TimeoutError:
                 raise  # a subclass of OSError, but the connection is still open
             except (ConnectionError, OSError):
