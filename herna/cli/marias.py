@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -25,6 +26,7 @@ from herna.clients.cgml import (
     GroupSummary,
     login,
     play_group,
+    run_player,
 )
 from herna.games.marias import (
     CARD_CODES,
@@ -55,10 +57,12 @@ from herna.protocols.cgml.messages import (
     Renonc,
     Result,
     Round,
+    public_group,
 )
 from herna.protocols.cgml.player import Decision, PlayerTracker
 
 DEFAULT_LOGIN_PORT = 7001
+TOKEN_ENV = "HERNA_TOKEN"
 
 ReadLine = Callable[[str], Awaitable[str | None]]
 """Shows a prompt and returns the line typed (None at end of input)."""
@@ -111,6 +115,13 @@ def register(commands: GameCommands) -> None:
         help="wanted opponent: a player id, a bot server's id/name, or 'bot'/'human' for "
         "any bot/person (repeatable)",
     )
+    common.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_ENV) or None,
+        help="token of a reserved name (from `herna bots add NAME`), sent as <connect "
+        f'token="...">; default: the environment variable {TOKEN_ENV}, which other users '
+        "of the machine cannot read from the process list",
+    )
     play = commands.play.add_parser(
         "marias",
         parents=[common],
@@ -129,7 +140,9 @@ def register(commands: GameCommands) -> None:
         parents=[common],
         help="run a mariáš bot over CGML",
         description="Log a bot in at a CGML login server (as an active or passive player) "
-        "and play group after group with one of the engine's strategies.",
+        "and play group after group with one of the engine's strategies. A lost or "
+        "unreachable server does not stop it: it says so and logs in again, waiting "
+        "0.5 s, 1 s, 2 s ... (at most 30 s) between attempts.",
     )
     bot.add_argument(
         "--strategy", choices=BOTS, default="rule", help="random, rule (default) or search"
@@ -163,18 +176,33 @@ async def bot_main(args: argparse.Namespace) -> int:
     me = PlayerRef(args.id or name, name, "bot")
     decider = BotDecider(args.strategy, games=args.games, delay=args.delay)
     status = "passive" if args.passive else "active"
-    groups = 0
-    money = 0
-    while args.groups is None or groups < args.groups:
-        complete = await login(args.host, args.port, me, status, opponent_refs(args.opponent))
-        summary = await play_group(complete, me, decider)
-        groups += 1
-        money += summary.money
+    total = 0
+
+    def report(summary: GroupSummary) -> None:
+        nonlocal total
+        total += summary.money
         print(
-            f"{me.id}: group {summary.group}: {summary.games} games, money {summary.money:+d} "
-            f"(total {money:+d}), ended by {summary.ended or 'the server'}",
+            f"{me.id}: group {public_group(summary.group)}: {summary.games} games, money "
+            f"{summary.money:+d} (total {total:+d}), ended by {summary.ended or 'the server'}",
             flush=True,
         )
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    await run_player(
+        args.host,
+        args.port,
+        me,
+        decider,
+        groups=args.groups,
+        status=status,
+        opponents=opponent_refs(args.opponent),
+        on_summary=report,
+        token=args.token,
+        reconnect=True,
+        say=say,
+    )
     return 0
 
 
@@ -462,9 +490,11 @@ async def play_main(
     pid = args.id or args.name
     me = PlayerRef(pid, args.name, "human")
     console.print(f"Logging in at {args.host}:{args.port} as {args.name} ({pid}) …")
-    complete = await login(args.host, args.port, me, "active", opponent_refs(args.opponent))
+    complete = await login(
+        args.host, args.port, me, "active", opponent_refs(args.opponent), token=args.token
+    )
     names = ", ".join(p.name or p.id or "?" for p in complete.players)
-    console.print(f"[bold]Your table (group {complete.group}) with {names}[/bold]")
+    console.print(f"[bold]Your table (group {public_group(complete.group)}) with {names}[/bold]")
     terminal = Terminal(console, read_line, complete.playerid or pid)
 
     def on_message(message: Message, tracker: PlayerTracker) -> None:

@@ -42,6 +42,34 @@ READ_SIZE = 65536
 class CgmlClientError(Exception):
     """The server refused us (``<error>``), disconnected, or sent garbage."""
 
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        """The ``<error code>`` of a refusal (``ID_IN_USE``, ``RESERVED_NAME`` ...), if any."""
+
+
+FINAL_REFUSALS = frozenset({"RESERVED_NAME", "BAD_TOKEN", "HOUSE_BOT_NAME", "BAD_MESSAGE"})
+"""Login refusals that trying again cannot cure: the name needs another token, or the
+message is wrong. Anything else (a server that is gone, an id still seated) may pass."""
+
+
+@dataclass
+class Backoff:
+    """Growing waits between attempts to reach a server: ``first``, doubling up to ``cap``,
+    each with ±25 % jitter so that many bots cut off at once do not return at once."""
+
+    first: float = 0.5
+    cap: float = 30.0
+    _next: float = 0.0
+
+    def next(self) -> float:
+        base = self._next or self.first
+        self._next = min(self.cap, base * 2)
+        return base * (0.75 + random.random() / 2)
+
+    def reset(self) -> None:
+        self._next = 0.0
+
 
 def parse_url(url: str, default_port: int = 7002) -> tuple[str, int]:
     """``"192.168.0.1:7002"`` → ``("192.168.0.1", 7002)`` (a ``cgml://`` prefix is allowed)."""
@@ -68,7 +96,11 @@ class CgmlClient:
 
     @classmethod
     async def connect(cls, host: str, port: int, timeout: float = 10.0) -> CgmlClient:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+        # that arrives as the connection completes, and a bot server stopping its bots then
+        # waited for such a bot until its group timed out.
+        async with asyncio.timeout(timeout):
+            reader, writer = await asyncio.open_connection(host, port)
         return cls(reader, writer)
 
     async def __aenter__(self) -> CgmlClient:
@@ -109,7 +141,8 @@ class CgmlClient:
             if self.closed:
                 return None
             try:
-                data = await asyncio.wait_for(self.reader.read(READ_SIZE), timeout)
+                async with asyncio.timeout(timeout):  # see connect() for why not wait_for
+                    data = await self.reader.read(READ_SIZE)
             except TimeoutError:
                 raise  # a subclass of OSError, but the connection is still open
             except (ConnectionError, OSError):
@@ -153,10 +186,14 @@ async def login(
     opponents: Sequence[PlayerRef] = (),
     timeout: float | None = None,
     game: str = GAME_MARIAS,
+    token: str | None = None,
 ) -> ConnectComplete:
-    """Connect to the login server and wait for ``connect status="complete"``."""
+    """Connect to the login server and wait for ``connect status="complete"``.
+
+    ``token`` is the token of a reserved name (``herna bots add``; Herna extension).
+    """
     async with await CgmlClient.connect(host, port) as client:
-        await client.send(ConnectPlayer(status, player, game, tuple(opponents)))
+        await client.send(ConnectPlayer(status, player, game, tuple(opponents), token))
         while True:
             message = await client.recv(timeout)
             if message is None:
@@ -164,7 +201,9 @@ async def login(
             if isinstance(message, ConnectComplete):
                 return message
             if isinstance(message, Error):
-                raise CgmlClientError(f"login refused: {message.reason} ({message.code})")
+                raise CgmlClientError(
+                    f"login refused: {message.reason} ({message.code})", message.code
+                )
             if isinstance(message, Disconnect):
                 raise CgmlClientError(f"login server disconnected: {message.reason}")
 
@@ -284,13 +323,50 @@ async def run_player(
     opponents: Sequence[PlayerRef] = (),
     measure: bool = False,
     on_summary: Callable[[GroupSummary], None] | None = None,
+    token: str | None = None,
+    reconnect: bool = False,
+    say: Callable[[str], None] | None = None,
+    backoff: Backoff | None = None,
 ) -> list[GroupSummary]:
-    """Log in, play a group, and repeat ``groups`` times (None: forever)."""
+    """Log in, play a group, and repeat ``groups`` times (None: forever).
+
+    With ``reconnect`` (bots), a lost or unreachable server is no reason to stop: the player
+    says so through ``say`` (default: the log) and logs in again after a growing wait
+    (``backoff``) until a server answers, e.g. a new one started on the same ports. Only a
+    refusal that trying again cannot cure (:data:`FINAL_REFUSALS`) ends it.
+    """
     out: list[GroupSummary] = []
+    tell = say or log.warning
+    waits = backoff or Backoff()
     while groups is None or len(out) < groups:
-        complete = await login(login_host, login_port, player, status, opponents)
-        summary = await play_group(complete, player, decider, measure=measure)
+        try:
+            complete = await login(login_host, login_port, player, status, opponents, token=token)
+        except (CgmlClientError, OSError) as e:
+            if not reconnect or (isinstance(e, CgmlClientError) and e.code in FINAL_REFUSALS):
+                raise
+            delay = waits.next()
+            tell(
+                f"{player.id}: no game from the login server {login_host}:{login_port} ({e}); "
+                f"logging in again in {delay:.1f} s"
+            )
+            await asyncio.sleep(delay)
+            continue
+        try:
+            summary = await play_group(complete, player, decider, measure=measure)
+        except (CgmlClientError, OSError) as e:
+            if not reconnect:
+                raise
+            delay = waits.next()
+            tell(
+                f"{player.id}: lost the super game server ({e}); logging in again in {delay:.1f} s"
+            )
+            await asyncio.sleep(delay)
+            continue
+        waits.reset()
         out.append(summary)
         if on_summary is not None:
             on_summary(summary)
+        if reconnect and summary.ended in ("", "disconnect"):
+            # Not the end of a group by the rules: the server went away or shut down.
+            tell(f"{player.id}: the super game server closed the connection; logging in again")
     return out

@@ -2,6 +2,7 @@
 
 - :mod:`~herna.protocols.cgml.cards`: card codes (chapter 5);
 - :mod:`~herna.protocols.cgml.messages`: typed messages (chapters 2-4) and their XML;
+- :mod:`~herna.protocols.cgml.decoding`: parsed XML back to typed messages;
 - :mod:`~herna.protocols.cgml.codec`: framing, safe parsing, encoding (chapter 1);
 - :mod:`~herna.protocols.cgml.lobby`: the login server's matchmaking (sans-I/O);
 - :mod:`~herna.protocols.cgml.player`: a player's view of a group, for bots and clients.
@@ -21,12 +22,14 @@ from herna.protocols.cgml.codec import (
     encode,
     encode_text,
 )
+from herna.protocols.cgml.decoding import MESSAGE_TAGS, decode_body
 from herna.protocols.cgml.messages import *  # noqa: F403
 from herna.protocols.cgml.messages import __all__ as _messages_all
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_MESSAGE_BYTES",
+    "MESSAGE_TAGS",
     "VERSION",
     "Card",
     "CardCodeError",
@@ -34,6 +37,7 @@ __all__ = [
     "CgmlError",
     "Decoder",
     "decode",
+    "decode_body",
     "encode",
     "encode_text",
     "parse_card",

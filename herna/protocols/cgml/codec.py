@@ -31,7 +31,8 @@ import defusedxml
 import defusedxml.ElementTree
 
 from herna.core.errors import ProtocolError
-from herna.protocols.cgml.messages import Message, MessageError, Node, clean_text, decode_body
+from herna.protocols.cgml.decoding import decode_body
+from herna.protocols.cgml.messages import Message, MessageError, Node, clean_text
 
 VERSION = "1.0"
 """The CGML version Herna speaks."""

@@ -20,6 +20,18 @@ Matchmaking (spec-notes, "Matchmaking"):
 - Super game servers of the game take groups in turn; ``newgroup init`` carries a group
   ``id`` and the members (Herna extension) and the group is announced to its members with
   ``connect status="complete"`` once the server answers ``newgroup ack``.
+
+Identity (docs/protocols/cgml.md, "Identity and seats"):
+
+- A player id (and a ``<name>``) that is a reserved name, a house bot's included, needs its
+  token (``connect token="..."``, Herna extension); the hall's
+  :class:`~herna.hall.identity.Identity` decides, injected as a :class:`NameGuard`.
+- A player id belongs to one login connection while it is open, and to its group from the
+  moment the group is formed until the super game server reports it closed
+  (``newgroup status="closed"``): nobody else may log in under it meanwhile.
+- Group ids are unguessable (:func:`~herna.hall.identity.new_public_id`); a Herna super game
+  server acknowledges with a *ticket* per member, and each member is told only its own
+  ticket as the ``id`` of its ``connect complete``: the proof it shows when it joins.
 """
 
 from __future__ import annotations
@@ -28,9 +40,10 @@ import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from herna.core.clock import Clock, TimerHandle
+from herna.hall.identity import Admission, Refusal, new_public_id
 from herna.protocols.cgml.messages import (
     ConnectComplete,
     ConnectPlayer,
@@ -40,6 +53,7 @@ from herna.protocols.cgml.messages import (
     Load,
     Message,
     NewGroupAck,
+    NewGroupClosed,
     NewGroupInit,
     PlayerRef,
 )
@@ -53,6 +67,24 @@ ID_IN_USE = "ID_IN_USE"
 WRONG_PHASE = "WRONG_PHASE"
 UNEXPECTED = "UNEXPECTED"
 BAD_REGISTRATION = "BAD_REGISTRATION"
+
+
+class NameGuard(Protocol):
+    """Who may use a name (the hall's :class:`~herna.hall.identity.Identity`)."""
+
+    def admit(self, name: str, token: str | None = None) -> Admission | Refusal: ...
+
+    def is_reserved(self, name: str) -> bool: ...
+
+
+class _FreeNames:
+    """No reserved names at all (a lobby without a hall, in unit tests)."""
+
+    def admit(self, name: str, token: str | None = None) -> Admission | Refusal:
+        return Admission(name, verified=False)
+
+    def is_reserved(self, name: str) -> bool:
+        return False
 
 
 @dataclass(frozen=True)
@@ -119,6 +151,14 @@ class _Pending:
     timer: TimerHandle | None = None
 
 
+@dataclass
+class _Live:
+    """A group its super game server runs and will report closed: its ids stay taken."""
+
+    server: ConnKey
+    ids: tuple[str, ...]
+
+
 class Lobby:
     def __init__(
         self,
@@ -126,18 +166,23 @@ class Lobby:
         send: Callable[[ConnKey, Message], None],
         close: Callable[[ConnKey], None],
         settings: LobbySettings | None = None,
+        names: NameGuard | None = None,
     ) -> None:
         self.clock = clock
         self.send = send
         self.close = close
         self.settings = settings or LobbySettings()
+        self.names: NameGuard = names or _FreeNames()
         self._conns: dict[ConnKey, _Conn] = {}
         self._ids: dict[str, ConnKey] = {}
+        self._seated: dict[str, str] = {}
+        """Player id -> group, for every member of a group being formed or played (bots
+        included): such an id is nobody else's until the group ends."""
+        self._live: dict[str, _Live] = {}
         self._queue: list[_Waiting] = []
         self._servers: dict[ConnKey, _GameServer] = {}
         self._rr = 0
         self._pending: dict[str, _Pending] = {}
-        self._group_seq = itertools.count(1)
         self._auto_ids = itertools.count(1)
         self._timer: TimerHandle | None = None
         self._timer_at: float | None = None
@@ -169,6 +214,10 @@ class Lobby:
             for pending in [p for p in self._pending.values() if p.server is server]:
                 log.warning("super game server %s left before acking %s", server.url, pending.group)
                 self._fail_pending(pending)
+            # Its groups can no longer be reported closed: free their ids now rather than
+            # never (the groups' seats stay protected by their tickets).
+            for group in [g for g, live in self._live.items() if live.server == key]:
+                self._release(group)
         self._match()
 
     def received(self, key: ConnKey, message: Message) -> None:
@@ -203,6 +252,13 @@ class Lobby:
             self._match()
         elif isinstance(message, NewGroupAck):
             self._ack(conn, message)
+        elif isinstance(message, NewGroupClosed):
+            live = self._live.get(message.group)
+            if live is None or live.server != conn.key:
+                self.send(conn.key, Error("no such group of yours is running", WRONG_PHASE))
+                return
+            self._release(message.group)
+            log.info("group %s closed", message.group)
         else:
             self.send(
                 conn.key,
@@ -225,10 +281,24 @@ class Lobby:
             pending.timer.cancel()
         pending.server.groups += 1
         self.groups_formed += 1
+        ids = tuple(m.player.id or "" for m in pending.members)
+        tickets = dict(zip((p.id for p in message.players), message.tickets, strict=False))
+        if message.tickets and all(i in tickets for i in ids):
+            # A Herna super game server: it reports the group closed; until then its ids
+            # are taken.
+            self._live[pending.group] = _Live(conn.key, ids)
+        else:
+            # A plain seed server never says when the group ends: free the ids now.
+            self._release(pending.group, ids)
+            tickets = {}
         for member in pending.members:
             others = tuple(m.player for m in pending.members if m is not member)
             complete = ConnectComplete(
-                pending.group, pending.game, others, pending.server.url, member.player.id
+                tickets.get(member.player.id, pending.group),
+                pending.game,
+                others,
+                pending.server.url,
+                member.player.id,
             )
             conn_m = self._conns.get(member.key)
             if conn_m is None:
@@ -267,6 +337,9 @@ class Lobby:
                 conn.key, Error(f"<{message.tag}> is not expected at the login server", UNEXPECTED)
             )
 
+    def _taken(self, pid: str) -> bool:
+        return pid in self._ids or pid in self._seated
+
     def _connect(self, conn: _Conn, message: ConnectPlayer) -> None:
         if conn.reserved is not None:
             self.send(conn.key, Error("a group is being formed for you", WRONG_PHASE))
@@ -278,11 +351,28 @@ class Lobby:
                 pid = conn.player.id
             else:
                 pid = f"p{next(self._auto_ids)}"
-                while pid in self._ids:
+                while self._taken(pid) or self.names.is_reserved(pid):
                     pid = f"p{next(self._auto_ids)}"
+        # The id and the name each need the token when reserved: one token proves one name,
+        # so a client with a reserved name uses it as both (or leaves <name> out).
+        for label in dict.fromkeys(x for x in (pid, player.name) if x):
+            verdict = self.names.admit(label, message.token)
+            if isinstance(verdict, Refusal):
+                log.info("connection %s refused as %r: %s", conn.key, label, verdict.code)
+                self.send(conn.key, Error(verdict.reason, verdict.code))
+                return
         holder = self._ids.get(pid)
         if holder is not None and holder != conn.key:
             self.send(conn.key, Error(f"player id {pid} is already in use", ID_IN_USE))
+            return
+        if pid in self._seated:
+            self.send(
+                conn.key,
+                Error(
+                    f"player id {pid} is playing in a group; log in again when it is over",
+                    ID_IN_USE,
+                ),
+            )
             return
         if conn.player is not None and conn.player.id not in (None, pid):
             self._ids.pop(conn.player.id or "", None)
@@ -462,7 +552,9 @@ class Lobby:
     def _start_group(self, game: str, servers: list[_GameServer], members: list[_Member]) -> None:
         server = servers[self._rr % len(servers)]
         self._rr += 1
-        group = f"g{next(self._group_seq)}"
+        group = new_public_id()
+        while group in self._pending or group in self._live:
+            group = new_public_id()
         final: list[_Member] = []
         for m in members:
             if m.bot:
@@ -470,7 +562,7 @@ class Lobby:
                 assert source.player is not None and source.player.id is not None
                 n = next(source.bot_seq)
                 pid = f"{source.player.id}.{n}"
-                while pid in self._ids:
+                while self._taken(pid):
                     pid = f"{source.player.id}.{next(source.bot_seq)}"
                 name = source.player.name or source.player.id
                 final.append(_Member(PlayerRef(pid, name, "bot"), m.key, True, None, source))
@@ -481,6 +573,8 @@ class Lobby:
                 self._queue.remove(m.entry)
                 self._conns[m.key].reserved = group
                 final.append(m)
+        for m in final:
+            self._seated[m.player.id or ""] = group
         pending = _Pending(group, server, game, final)
         self._pending[group] = pending
         pending.timer = self.clock.call_later(
@@ -501,6 +595,7 @@ class Lobby:
         self._pending.pop(pending.group, None)
         if pending.timer is not None:
             pending.timer.cancel()
+        self._release(pending.group, tuple(m.player.id or "" for m in pending.members))
         back: list[_Waiting] = []
         for m in pending.members:
             conn = self._conns.get(m.key)
@@ -511,6 +606,13 @@ class Lobby:
             conn.reserved = None
             back.append(m.entry)
         self._queue[:0] = back
+
+    def _release(self, group: str, ids: tuple[str, ...] = ()) -> None:
+        """The group is over (or was never formed): its members' ids are free again."""
+        live = self._live.pop(group, None)
+        for pid in ids or (live.ids if live is not None else ()):
+            if self._seated.get(pid) == group:
+                del self._seated[pid]
 
     def _schedule(self, at: float | None) -> None:
         if at is None or (self._timer_at is not None and self._timer_at <= at):
@@ -549,6 +651,8 @@ class Lobby:
                 for s in self._servers.values()
             ],
             "pending_groups": sorted(self._pending),
+            "live_groups": len(self._live),
+            "seated": len(self._seated),
             "groups_formed": self.groups_formed,
             "bots_requested": self.bots_requested,
         }

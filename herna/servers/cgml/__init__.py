@@ -4,6 +4,10 @@
 7001, super game servers on 7003), one super game server (players on 7002) that registers
 with it, one bot server that supplies bots on demand, and house players that play all the
 time, so a person who connects as ``active`` gets a table with two bots at once.
+
+The bot server and the house players are house bots: their names are reserved in the hall's
+identity (:meth:`~herna.hall.identity.Identity.reserve_house_bot`) and they log in with
+their tokens like any other client, so nobody else can log in under their names.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import logging
 from typing import Any
 
 from herna.clients.cgml import BotDecider, run_player
+from herna.core.rng import SeedSource
 from herna.games.marias import TARIFFS, Rules
 from herna.games.marias.bots import BOTS
 from herna.hall.hall import Hall
@@ -158,6 +163,12 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "and ask again instead of ending the game (default off)",
     )
     group.add_argument(
+        "--cgml-seed",
+        type=int,
+        help="fixed seed for the sequence of deal seeds, for tests and reproducible runs "
+        "(default: every deal's seed comes from the system's secure random source)",
+    )
+    group.add_argument(
         "--cgml-tariff",
         choices=sorted(TARIFFS),
         help="money tariff: csm (default, ČSM competition rules), re, pub",
@@ -189,8 +200,9 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     )
     lobby = LobbySettings(fill_wait=float(option(args, config, "cgml_fill_wait", 0.5)))
     house_names = frozenset(f"house-{i + 1}" for i in range(3 * house_tables))
+    seed = option(args, config, "cgml_seed", None)
 
-    login = LoginServer(hall.clock, lobby, stall, login_timeout)
+    login = LoginServer(hall.clock, lobby, stall, login_timeout, names=hall.identity)
     await login.start(host, login_port, server_port)
     login_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     game = SuperGameServer(
@@ -201,32 +213,42 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         stall_timeout=stall,
         house_names=house_names,
         login_timeout=login_timeout,
+        seeds=SeedSource(None if seed is None else int(seed)),
     )
     await game.start(host, game_port, login_host, login.server_address[1], str(public))
-    bots = BotServer("bots", f"{strategy}-bot", strategy, capacity, delay)
+    # One name for the bot server's id and <name>, so that its one house token proves both.
+    bots_name = f"house-{strategy}-bot"
+    bots_token = hall.identity.reserve_house_bot(bots_name)
+    bots = BotServer(bots_name, bots_name, strategy, capacity, delay, token=bots_token)
     await bots.start(login_host, login.player_address[1])
     service = CgmlService(host, login, [game], [bots])
     if not getattr(args, "no_house_bots", False) and house_tables > 0:
         for name in sorted(house_names):
             player = PlayerRef(name, name, "bot")
             decider = BotDecider(strategy, delay=delay)
+            token = hall.identity.reserve_house_bot(name)
             task = asyncio.create_task(
-                _house_player(login_host, login.player_address[1], player, decider)
+                _house_player(login_host, login.player_address[1], player, decider, token)
             )
             service.house.append(task)
     return service
 
 
-async def _house_player(host: str, port: int, player: PlayerRef, decider: BotDecider) -> None:
-    """A house player: plays group after group, forever (until `herna serve` stops)."""
+async def _house_player(
+    host: str, port: int, player: PlayerRef, decider: BotDecider, token: str
+) -> None:
+    """A house player: plays group after group, forever (until `herna serve` stops); a lost
+    login server is waited for with backoff (:func:`~herna.clients.cgml.run_player`)."""
     while True:
         try:
-            await run_player(host, port, player, decider, groups=None)
+            await run_player(
+                host, port, player, decider, groups=None, token=token, reconnect=True, say=log.info
+            )
         except asyncio.CancelledError:
             raise
-        except Exception as e:
-            log.info("house player %s: %s; again in a moment", player.id, e)
-            await asyncio.sleep(2.0)
+        except Exception as e:  # a refusal no retry cures; say so and keep trying slowly
+            log.warning("house player %s: %s; again in a minute", player.id, e)
+            await asyncio.sleep(60.0)
 
 
 PLUGIN = ServerPlugin(

@@ -1,10 +1,12 @@
 """The CGML bot server: a passive source of bots at the login server.
 
-It connects to the login server's player port as ``connect status="passive"`` (race ``bot``)
-and reports ``<load>`` = running bots × 100 / capacity, after connecting and whenever a bot
-starts or finishes. On ``connect status="complete"`` it starts a bot of its strategy with the
-id the login server allocated (Herna's ``playerid`` attribute), and the bot joins the super
-game server and plays the group (:func:`herna.clients.cgml.play_group`).
+It connects to the login server's player port as ``connect status="passive"`` (race ``bot``,
+with its house-bot token when the hall reserved its name) and reports ``<load>`` = running
+bots × 100 / capacity, after connecting and whenever a bot starts or finishes. On
+``connect status="complete"`` it starts a bot of its strategy with the id the login server
+allocated (Herna's ``playerid`` attribute), and the bot joins the super game server with the
+ticket it was sent and plays the group (:func:`herna.clients.cgml.play_group`). A lost login
+server is reached again with growing waits.
 """
 
 from __future__ import annotations
@@ -12,10 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 from typing import Any
 
-from herna.clients.cgml import BotDecider, CgmlClient, CgmlClientError, play_group
+from herna.clients.cgml import Backoff, BotDecider, CgmlClient, CgmlClientError, play_group
 from herna.protocols.cgml.messages import (
     GAME_MARIAS,
     ConnectComplete,
@@ -25,11 +26,14 @@ from herna.protocols.cgml.messages import (
     Load,
     Message,
     PlayerRef,
+    public_group,
 )
 
 log = logging.getLogger("herna.cgml.bots")
 
-RECONNECT_DELAY = 1.0
+STABLE_LINK = 10.0
+"""Seconds a link to the login server must have lasted for the next attempt to start again
+from the shortest wait (a server that accepts and drops at once is not hammered)."""
 
 
 class BotServer:
@@ -40,8 +44,11 @@ class BotServer:
         strategy: str = "rule",
         capacity: int = 100,
         delay: float = 0.0,
+        token: str | None = None,
     ) -> None:
         self.id = server_id
+        self.token = token
+        """Token of its name (a house bot's, from ``Identity.reserve_house_bot``)."""
         self.name = name or f"{strategy}-bot"
         self.strategy = strategy
         self.capacity = max(1, capacity)
@@ -77,17 +84,32 @@ class BotServer:
             await self.client.close()
 
     async def _loop(self, host: str, port: int) -> None:
+        waits = Backoff()
         while not self._stopping:
             try:
                 client = await CgmlClient.connect(host, port)
             except OSError as e:
-                log.info("bot server %s: login server not reachable (%s)", self.id, e)
-                await asyncio.sleep(RECONNECT_DELAY * (0.5 + random.random()))
+                delay = waits.next()
+                log.warning(
+                    "bot server %s: login server %s:%s not reachable (%s); again in %.1f s",
+                    self.id,
+                    host,
+                    port,
+                    e,
+                    delay,
+                )
+                await asyncio.sleep(delay)
                 continue
             self.client = client
+            since = asyncio.get_running_loop().time()
             try:
                 await client.send(
-                    ConnectPlayer("passive", PlayerRef(self.id, self.name, "bot"), GAME_MARIAS)
+                    ConnectPlayer(
+                        "passive",
+                        PlayerRef(self.id, self.name, "bot"),
+                        GAME_MARIAS,
+                        token=self.token,
+                    )
                 )
                 self._report_load(force=True)
                 self.connected.set()
@@ -103,7 +125,15 @@ class BotServer:
                 self.client = None
                 await client.close()
             if not self._stopping:
-                await asyncio.sleep(RECONNECT_DELAY)
+                if asyncio.get_running_loop().time() - since >= STABLE_LINK:
+                    waits.reset()
+                delay = waits.next()
+                log.warning(
+                    "bot server %s: lost the login server; logging in again in %.1f s",
+                    self.id,
+                    delay,
+                )
+                await asyncio.sleep(delay)
 
     def _handle(self, message: Message) -> None:
         if isinstance(message, ConnectComplete):
@@ -133,10 +163,10 @@ class BotServer:
             self.games += summary.games
         except (CgmlClientError, OSError, TimeoutError) as e:
             self.failed += 1
-            log.info("bot %s in group %s stopped: %s", player.id, complete.group, e)
+            log.info("bot %s in group %s stopped: %s", player.id, public_group(complete.group), e)
         except Exception:
             self.failed += 1
-            log.exception("bot %s in group %s failed", player.id, complete.group)
+            log.exception("bot %s in group %s failed", player.id, public_group(complete.group))
 
     def _bot_done(self, task: asyncio.Task[None]) -> None:
         self.running.discard(task)

@@ -156,6 +156,11 @@ class CgmlConnection(asyncio.Protocol):
         else:
             self._out.append(data)
 
+    def flush(self) -> None:
+        """Write what is queued now instead of at the end of this loop iteration (a message
+        that must reach the socket before something else happens)."""
+        self._flush()
+
     def _flush(self) -> None:
         out, self._out = self._out, None
         transport = self.transport

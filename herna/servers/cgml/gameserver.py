@@ -13,13 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 from collections import deque
 from typing import Any
 
+from herna.clients.cgml import Backoff
 from herna.core.clock import Clock
-from herna.core.rng import SeededRng, new_seed
+from herna.core.rng import SeedSource
 from herna.hall.events import EventBus
+from herna.hall.identity import new_public_id
 from herna.hall.records import RecordStore
 from herna.protocols.cgml.messages import (
     GAME_MARIAS,
@@ -29,7 +30,9 @@ from herna.protocols.cgml.messages import (
     Message,
     NewGroupAck,
     NewGroupAnswer,
+    NewGroupClosed,
     NewGroupInit,
+    public_group,
 )
 from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_login_timeout
 from herna.servers.cgml.group import Group, GroupHooks, GroupSettings, Member
@@ -39,9 +42,6 @@ log = logging.getLogger("herna.cgml.game")
 
 _JOIN = '<newgroup status="accept">'
 """How the login timeout's error names what a player connection should have sent."""
-
-RECONNECT_DELAY = 1.0
-"""Seconds between attempts to reach the login server."""
 
 
 class SuperGameServer:
@@ -55,6 +55,7 @@ class SuperGameServer:
         house_names: frozenset[str] = frozenset(),
         name: str = "sgs",
         login_timeout: float = DEFAULT_LOGIN_TIMEOUT,
+        seeds: SeedSource | None = None,
     ) -> None:
         self.clock = clock
         self.settings = settings or GroupSettings()
@@ -79,8 +80,11 @@ class SuperGameServer:
         self._stopping = False
         self.registered = asyncio.Event()
         self.reactions: deque[float] = deque(maxlen=100_000)
-        self.rng = SeededRng(new_seed())
-        """Seeds the groups (each group seeds its games): one system entropy call per server."""
+        self.seeds = seeds or SeedSource()
+        """Every game's seed and each group's first dealer: from :mod:`secrets`, or from a
+        fixed seed (``--cgml-seed``) for reproducible runs."""
+        self.reported: set[str] = set()
+        """Groups the login server announced with an id and members: reported closed."""
         self.groups_created = 0
         self.games_finished = 0
 
@@ -121,6 +125,7 @@ class SuperGameServer:
     # -- the link to the login server ------------------------------------------------------
     async def _login_loop(self, host: str, port: int) -> None:
         loop = asyncio.get_running_loop()
+        waits = Backoff()
         while not self._stopping:
             lost = loop.create_future()
 
@@ -141,11 +146,18 @@ class SuperGameServer:
                     port,
                 )
             except OSError as e:
+                delay = waits.next()
                 log.info(
-                    "%s: login server %s:%s not reachable (%s); retrying", self.name, host, port, e
+                    "%s: login server %s:%s not reachable (%s); again in %.1f s",
+                    self.name,
+                    host,
+                    port,
+                    e,
+                    delay,
                 )
-                await asyncio.sleep(RECONNECT_DELAY * (0.5 + random.random()))
+                await asyncio.sleep(delay)
                 continue
+            waits.reset()
             self.login = conn
             conn.send(ConnectServer(GAME_MARIAS, 3, self.url))
             self.registered.set()
@@ -156,8 +168,11 @@ class SuperGameServer:
             self.registered.clear()
             self.login = None
             if not self._stopping:
-                log.warning("%s: lost the login server; reconnecting", self.name)
-                await asyncio.sleep(RECONNECT_DELAY)
+                delay = waits.next()
+                log.warning(
+                    "%s: lost the login server; registering again in %.1f s", self.name, delay
+                )
+                await asyncio.sleep(delay)
 
     def _login_message(self, conn: CgmlConnection, message: Message) -> None:
         if isinstance(message, NewGroupInit):
@@ -176,7 +191,7 @@ class SuperGameServer:
         if message.game != GAME_MARIAS:
             conn.send(Error(f"this server plays {GAME_MARIAS}, not {message.game}", "UNKNOWN_GAME"))
             return
-        group_id = message.group or f"{self.name}-{self.groups_created + 1}"
+        group_id = message.group or new_public_id()
         if group_id in self.groups:
             conn.send(Error(f"group {group_id} exists already", "GROUP_EXISTS"))
             return
@@ -193,14 +208,24 @@ class SuperGameServer:
             on_game_over=self._game_over,
             house_names=self.house_names,
         )
-        seed = self.rng.randint(0, (1 << 63) - 1)
-        group = Group(group_id, message.players, self.clock, self.settings, hooks, self.url, seed)
+        group = Group(
+            group_id, message.players, self.clock, self.settings, hooks, self.url, self.seeds
+        )
         self.groups[group_id] = group
         self.groups_created += 1
-        conn.send(NewGroupAck(message.game, group_id, message.players))
+        if message.group is not None and message.players:
+            self.reported.add(group_id)
+        conn.send(NewGroupAck(message.game, group_id, message.players, group.tickets()))
 
     def _group_closed(self, group: Group) -> None:
         self.groups.pop(group.id, None)
+        if group.id in self.reported:
+            self.reported.discard(group.id)
+            login = self.login
+            if login is not None and not login.closed:
+                # Written at once, ahead of the members' connections closing (see Group).
+                login.send(NewGroupClosed(GAME_MARIAS, group.id))
+                login.flush()
 
     def _game_over(self) -> None:
         self.games_finished += 1
@@ -232,22 +257,35 @@ class SuperGameServer:
                 Error('join your group first: <newgroup status="accept" id=...>', "NOT_JOINED")
             )
             return
-        group = self.groups.get(message.group)
+        group, secret = self._group_of(message.group)
         if group is None:
-            conn.send(Error(f"there is no group {message.group} here", "UNKNOWN_GROUP"))
+            shown = public_group(message.group)
+            conn.send(Error(f"there is no group {shown} here", "UNKNOWN_GROUP"))
             return
-        result = group.join(conn, message)
+        result = group.join(conn, message, secret)
         if isinstance(result, str):
             reasons = {
-                "NOT_IN_GROUP": f"player {message.player.id} is not a member of group "
-                f"{message.group}",
-                "ID_IN_USE": f"player {message.player.id} has joined group {message.group} already",
-                "GROUP_STARTED": f"group {message.group} has started",
+                "NOT_INVITED": f"that is not an invitation to group {group.id}: join with the "
+                "id of the connect complete the login server sent you",
+                "NOT_IN_GROUP": f"player {message.player.id} is not a member of group {group.id}",
+                "ID_IN_USE": f"that seat of group {group.id} is taken already",
+                "GROUP_STARTED": f"group {group.id} has started",
             }
             conn.send(Error(reasons.get(result, result), result))
             return
         conn.context = (group, result)
         self.deadlines.done(conn)
+
+    def _group_of(self, ticket: str) -> tuple[Group | None, str | None]:
+        """The group a ``newgroup accept`` id names, and the ticket's secret: a ticket is the
+        group id, a dot and the secret; a group that admits by id is named by its id."""
+        group = self.groups.get(ticket)
+        if group is not None:
+            return group, None
+        head, dot, secret = ticket.rpartition(".")
+        if not dot:
+            return None, None
+        return self.groups.get(head), secret
 
     def _player_lost(self, conn: CgmlConnection) -> None:
         self.deadlines.done(conn)

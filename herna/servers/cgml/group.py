@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction
-from herna.core.rng import SeededRng, new_seed
+from herna.core.rng import SeededRng, SeedSource
 from herna.games.marias import (
     CARD_CODES,
     TARIFFS,
@@ -50,6 +50,7 @@ from herna.games.marias import (
 )
 from herna.games.marias.state import DEAL_TO
 from herna.hall.events import EventBus
+from herna.hall.identity import new_secret, same_secret
 from herna.hall.match import Match, Seat
 from herna.hall.records import RecordStore
 from herna.protocols.cgml.cards import Card as CgmlCard
@@ -176,6 +177,8 @@ class Member:
     seat: int
     peer: Peer | None = None
     accepted: bool = False
+    secret: str | None = field(default=None, repr=False)
+    """The secret of this member's ticket (None: a group that admits by player id)."""
 
     @property
     def id(self) -> str:
@@ -233,19 +236,22 @@ class Group:
         settings: GroupSettings,
         hooks: GroupHooks,
         url: str = "",
-        seed: int | None = None,
+        seeds: SeedSource | None = None,
     ) -> None:
         self.id = group_id
-        self.members = [Member(ref, i) for i, ref in enumerate(members)]
+        # Each announced member gets a secret; its ticket (group id, dot, secret) goes to
+        # that member alone, through the login server, and is what it must join with.
+        self.members = [Member(ref, i, secret=new_secret()) for i, ref in enumerate(members)]
         self.open_seats = not self.members
         self.clock = clock
         self.settings = settings
         self.hooks = hooks
         self.url = url
         self.phase = GroupPhase.JOINING
-        self.rng = SeededRng(new_seed() if seed is None else seed)
-        """Draws the first dealer and every game's seed (recorded with the game)."""
-        self.first_dealer = self.rng.randint(0, 2)
+        self.seeds = seeds or SeedSource()
+        """Every game's seed (recorded with the game): from :mod:`secrets` unless the server
+        was given a fixed seed, so published seeds never predict the next deals."""
+        self.first_dealer = SeededRng(self.seeds.next_seed()).randint(0, 2)
         self.games = 0
         self.match: Match[Action] | None = None
         self.money = [0, 0, 0]
@@ -338,10 +344,22 @@ class Group:
         return state
 
     # -- joining ---------------------------------------------------------------------------
-    def join(self, peer: Peer, message: NewGroupAnswer) -> Member | str:
-        """Attach ``peer`` as the member named in ``message``; an error code on refusal."""
+    def tickets(self) -> tuple[str, ...]:
+        """Each member's ticket, in seat order (empty for a group that admits by id)."""
+        return tuple(f"{self.id}.{m.secret}" for m in self.members if m.secret is not None)
+
+    def join(self, peer: Peer, message: NewGroupAnswer, secret: str | None = None) -> Member | str:
+        """Attach ``peer`` as the member whose ticket secret is ``secret`` (a group announced
+        with its members) or, in a group that admits by id, the member named in ``message``;
+        an error code on refusal."""
         pid = message.player.id or ""
-        member = self.member_by_id(pid)
+        if any(m.secret is not None for m in self.members):
+            # The ticket alone decides: a player id is public, the secret went to one client.
+            member = next((m for m in self.members if same_secret(secret, m.secret or "")), None)
+            if member is None:
+                return "NOT_INVITED"
+        else:
+            member = self.member_by_id(pid)
         if (
             member is None
             and self.phase is GroupPhase.JOINING
@@ -365,7 +383,7 @@ class Group:
             return "GROUP_STARTED"
         member.peer = peer
         if not message.accept:
-            log.info("group %s: %s rejects the group", self.id, pid)
+            log.info("group %s: %s rejects the group", self.id, member.id)
             self._end_group(CancelGame("rejected"), "rejected", member)
             return member
         member.accepted = True
@@ -413,7 +431,7 @@ class Group:
         self.phase = GroupPhase.PLAYING
         dealer = (self.first_dealer + self.games) % 3
         self.games += 1
-        seed = self.rng.randint(0, (1 << 63) - 1)
+        seed = self.seeds.next_seed()
         house = self.hooks.house_names
         seats = [
             Seat(
@@ -927,11 +945,13 @@ class Group:
                 money=list(self.money),
             )
         self._emit("group_closed", reason=reason)
+        # The server reports the group closed before the members' connections close, so the
+        # login server frees their ids before any of them can log in again.
+        if self.hooks.on_closed is not None:
+            self.hooks.on_closed(self)
         for m in self.members:
             if m.peer is not None:
                 m.peer.close()
-        if self.hooks.on_closed is not None:
-            self.hooks.on_closed(self)
 
     def shutdown(self) -> None:
         """The server stops: tell the members and close."""

@@ -19,7 +19,7 @@ import logging
 from typing import Any
 
 from herna.core.clock import Clock
-from herna.protocols.cgml.lobby import ConnKey, Lobby, LobbySettings
+from herna.protocols.cgml.lobby import ConnKey, Lobby, LobbySettings, NameGuard
 from herna.protocols.cgml.messages import Message
 from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_login_timeout
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
@@ -37,12 +37,15 @@ class LoginServer:
         settings: LobbySettings | None = None,
         stall_timeout: float = STALL_TIMEOUT,
         login_timeout: float = DEFAULT_LOGIN_TIMEOUT,
+        names: NameGuard | None = None,
     ) -> None:
+        """``names``: the hall's :class:`~herna.hall.identity.Identity` (reserved names and
+        house bots need their token); None: every name is free."""
         self.clock = clock
         self.stall_timeout = stall_timeout
         self.deadlines = LoginDeadlines(clock, login_timeout, self._login_expired)
         """Connections that have not sent their first accepted ``connect`` yet."""
-        self.lobby = Lobby(clock, self._send, self._close, settings)
+        self.lobby = Lobby(clock, self._send, self._close, settings, names)
         self.conns: dict[ConnKey, CgmlConnection] = {}
         self.servers: list[asyncio.Server] = []
         self.player_address: tuple[str, int] = ("", 0)

@@ -25,6 +25,15 @@ players = st.builds(
     m.PlayerRef, st.none() | ids, opt_text, st.none() | st.sampled_from(["human", "bot"])
 )
 player_lists = st.lists(players, max_size=3).map(tuple)
+tickets = st.text("abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1, max_size=100)
+
+
+@st.composite
+def _acks(draw: st.DrawFn) -> m.NewGroupAck:
+    members = draw(player_lists)
+    with_tickets = draw(st.booleans())
+    given = tuple(draw(tickets) for _ in members) if with_tickets else ()
+    return m.NewGroupAck(draw(text), draw(st.none() | ids), members, given)
 
 
 def _card_tuple(
@@ -38,11 +47,19 @@ money = st.builds(m.MoneyLine, ids, st.integers(0, 100_000))
 
 messages: st.SearchStrategy[m.Message] = st.one_of(
     st.builds(m.ConnectServer, text, st.integers(0, 10), text),
-    st.builds(m.ConnectPlayer, st.sampled_from(["passive", "active"]), players, text, player_lists),
-    st.builds(m.ConnectComplete, ids, text, player_lists, text, st.none() | ids),
+    st.builds(
+        m.ConnectPlayer,
+        st.sampled_from(["passive", "active"]),
+        players,
+        text,
+        player_lists,
+        st.none() | ids,
+    ),
+    st.builds(m.ConnectComplete, tickets, text, player_lists, text, st.none() | ids),
     st.builds(m.NewGroupInit, text, st.none() | ids, player_lists),
-    st.builds(m.NewGroupAck, text, st.none() | ids, player_lists),
-    st.builds(m.NewGroupAnswer, st.booleans(), ids, text, players),
+    _acks(),
+    st.builds(m.NewGroupClosed, text, tickets),
+    st.builds(m.NewGroupAnswer, st.booleans(), tickets, text, players),
     st.builds(m.NewGameAsk, player_lists, st.none() | ids),
     st.builds(m.NewGameAnswer, st.booleans(), players, st.none() | ids),
     st.builds(

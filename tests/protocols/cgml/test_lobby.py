@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from herna.core.clock import FakeClock
+from herna.hall.identity import Identity, new_secret
 from herna.protocols.cgml import messages as m
 from herna.protocols.cgml.lobby import ID_IN_USE, Lobby, LobbySettings
 
@@ -243,3 +244,93 @@ def test_many_players_match_quickly() -> None:
     for _, init in inits:
         h.ack(sgs, init)
     assert sum(isinstance(x, m.ConnectComplete) for _, x in h.take()) == 900
+
+
+# -- identity: tickets, seated ids, reserved names ----------------------------------------
+
+
+def _formed(h: Harness, tickets: bool) -> tuple[int, m.NewGroupInit, dict[str, m.ConnectComplete]]:
+    sgs = h.game_server()
+    keys = {pid: h.player(pid) for pid in ("a", "b", "c")}
+    [(_, init)] = h.inits()
+    assert init.group is not None and len(init.group) == 16  # new_public_id, not g1
+    given = tuple(f"{init.group}.secret-{p.id}" for p in init.players) if tickets else ()
+    h.lobby.received(sgs, m.NewGroupAck(init.game, init.group, init.players, given))
+    completes = {}
+    for pid, key in keys.items():
+        [(_, complete)] = h.take(key)
+        assert isinstance(complete, m.ConnectComplete)
+        completes[pid] = complete
+        h.lobby.connection_lost(key)  # Herna's client closes its login connection now
+    return sgs, init, completes
+
+
+def _try(h: Harness, pid: str, token: str | None = None, name: str | None = None) -> str | None:
+    key = h.conn()
+    player = m.PlayerRef(pid, name or pid, "human")
+    h.lobby.received(key, m.ConnectPlayer("passive", player, GAME, token=token))
+    answers = h.take(key)
+    h.lobby.connection_lost(key)
+    if not answers:
+        return None
+    [(_, error)] = answers
+    assert isinstance(error, m.Error)
+    return error.code
+
+
+def test_each_member_is_told_only_its_own_ticket() -> None:
+    h = Harness()
+    _, init, completes = _formed(h, tickets=True)
+    assert {pid: c.group for pid, c in completes.items()} == {
+        pid: f"{init.group}.secret-{pid}" for pid in "abc"
+    }
+
+
+def test_seated_ids_stay_taken_until_their_server_reports_the_group_closed() -> None:
+    h = Harness()
+    sgs, init, _ = _formed(h, tickets=True)
+    assert init.group is not None
+    assert _try(h, "a") == ID_IN_USE
+    # Another server cannot close somebody else's group.
+    other = h.game_server("10.0.0.2:7002")
+    h.lobby.received(other, m.NewGroupClosed(GAME, init.group))
+    [(_, error)] = h.take(other)
+    assert isinstance(error, m.Error) and error.code == "WRONG_PHASE"
+    assert _try(h, "a") == ID_IN_USE
+    h.lobby.received(sgs, m.NewGroupClosed(GAME, init.group))
+    assert _try(h, "a") is None
+    assert h.lobby.snapshot()["seated"] == 0
+
+
+def test_a_lost_server_frees_the_ids_of_its_groups() -> None:
+    h = Harness()
+    sgs, _, _ = _formed(h, tickets=True)
+    assert _try(h, "b") == ID_IN_USE
+    h.lobby.connection_lost(sgs)
+    assert _try(h, "b") is None
+
+
+def test_a_plain_ack_without_tickets_frees_the_ids_at_once() -> None:
+    """A seed super game server never reports a group closed: the ids cannot be held."""
+    h = Harness()
+    _, init, completes = _formed(h, tickets=False)
+    assert all(c.group == init.group for c in completes.values())
+    assert _try(h, "c") is None
+
+
+def test_reserved_and_house_bot_names_need_their_token() -> None:
+    identity = Identity()
+    token = identity.reserve_house_bot("house-1")
+    h = Harness()
+    h.lobby.names = identity
+    assert _try(h, "house-1") == "HOUSE_BOT_NAME"
+    assert _try(h, "x", name="house-1") == "HOUSE_BOT_NAME"
+    assert _try(h, "house-1", token=new_secret()) == "HOUSE_BOT_NAME"
+    assert _try(h, "house-1", token=token) is None
+    assert _try(h, "someone", token=token) is None  # a token for a free name is ignored
+    # An assigned id never lands on a reserved name.
+    identity.reserve_house_bot("p1")
+    key = h.conn()
+    h.lobby.received(key, m.ConnectPlayer("passive", m.PlayerRef(None, "Anon"), GAME))
+    assert h.take(key) == []
+    assert h.lobby.snapshot()["waiting"][0]["id"] == "p2"

@@ -12,6 +12,7 @@ from typing import Any
 from herna.clients.cgml import BotDecider, CgmlClient, GroupSummary, login, play_group
 from herna.core.clock import MonotonicClock
 from herna.hall.events import EventBus
+from herna.hall.identity import Identity
 from herna.hall.records import RecordStore
 from herna.protocols.cgml import messages as m
 from herna.protocols.cgml.lobby import LobbySettings
@@ -42,12 +43,21 @@ class System:
         assert self.login is not None
         return self.login.player_address[1]
 
-    async def start_login(self, fill_wait: float = 0.05, stall: float = 10.0) -> None:
-        self.login = LoginServer(self.clock, LobbySettings(fill_wait=fill_wait), stall)
-        await self.login.start(HOST, 0, 0)
+    async def start_login(
+        self,
+        fill_wait: float = 0.05,
+        stall: float = 10.0,
+        player_port: int = 0,
+        server_port: int = 0,
+        names: Identity | None = None,
+    ) -> None:
+        self.login = LoginServer(
+            self.clock, LobbySettings(fill_wait=fill_wait), stall, names=names or Identity()
+        )
+        await self.login.start(HOST, player_port, server_port)
 
     async def add_game_server(
-        self, settings: GroupSettings, stall: float = 10.0, name: str = "sgs"
+        self, settings: GroupSettings, stall: float = 10.0, name: str = "sgs", port: int = 0
     ) -> SuperGameServer:
         assert self.login is not None
         sgs = SuperGameServer(
@@ -58,7 +68,7 @@ class System:
             stall_timeout=stall,
             name=name,
         )
-        await sgs.start(HOST, 0, HOST, self.login.server_address[1])
+        await sgs.start(HOST, port, HOST, self.login.server_address[1])
         await asyncio.wait_for(sgs.registered.wait(), 5)
         self.games.append(sgs)
         await self.until(lambda: len(self.login_snapshot()["game_servers"]) >= len(self.games))

@@ -117,14 +117,14 @@ async def test_messages_out_of_place_get_errors(busy: System) -> None:
     await sgs.send_bytes(b"<cgml><hello/></cgml>\r\n\r\n")
     error = await asyncio.wait_for(sgs.expect(m.Error), 5)
     assert isinstance(error, m.Error) and error.code == "BAD_MESSAGE"
-    # Another player's id, and an id that is not in the group.
+    # The group id (public) with another player's id, an id that is not in the group, or a
+    # made-up ticket: no invitation.
     group = next(iter(busy.games[0].groups))
-    await sgs.send(m.NewGroupAnswer(True, group, m.GAME_MARIAS, m.PlayerRef("bg1")))
-    error = await asyncio.wait_for(sgs.expect(m.Error), 5)
-    assert isinstance(error, m.Error) and error.code == "ID_IN_USE"
-    await sgs.send(m.NewGroupAnswer(True, group, m.GAME_MARIAS, m.PlayerRef("intruder")))
-    error = await asyncio.wait_for(sgs.expect(m.Error), 5)
-    assert isinstance(error, m.Error) and error.code == "NOT_IN_GROUP"
+    for attempt in (group, f"{group}.guess"):
+        for pid in ("bg1", "intruder"):
+            await sgs.send(m.NewGroupAnswer(True, attempt, m.GAME_MARIAS, m.PlayerRef(pid)))
+            error = await asyncio.wait_for(sgs.expect(m.Error), 5)
+            assert isinstance(error, m.Error) and error.code == "NOT_INVITED"
     await sgs.send(m.NewGroupAnswer(True, "nope", m.GAME_MARIAS, m.PlayerRef("bg1")))
     error = await asyncio.wait_for(sgs.expect(m.Error), 5)
     assert isinstance(error, m.Error) and error.code == "UNKNOWN_GROUP"

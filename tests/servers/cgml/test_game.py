@@ -270,7 +270,7 @@ async def test_a_persons_session_through_the_terminal_client(tmp_path: Path) -> 
         return "1"
 
     args = argparse.Namespace(
-        host="127.0.0.1", port=system.login_port, name="Ann", id="ann", opponent=[]
+        host="127.0.0.1", port=system.login_port, name="Ann", id="ann", opponent=[], token=None
     )
     try:
         summary = await asyncio.wait_for(play_main(args, console, read_line), 60)

@@ -177,11 +177,13 @@ async def test_super_game_server_closes_connections_that_do_not_join() -> None:
                 complete = await client.expect(m.ConnectComplete)
                 assert isinstance(complete, m.ConnectComplete)
                 completes[pid] = complete
-            group = completes["a"].group
             port = sgs.address[1]
 
             def answer(pid: str) -> m.NewGroupAnswer:
-                return m.NewGroupAnswer(True, group, m.GAME_MARIAS, m.PlayerRef(pid, pid.upper()))
+                ticket = completes[pid].group if pid in completes else completes["a"].group
+                if pid not in completes:  # a stranger knows the group, not a ticket
+                    ticket = m.public_group(ticket)
+                return m.NewGroupAnswer(True, ticket, m.GAME_MARIAS, m.PlayerRef(pid, pid.upper()))
 
             at_game = {pid: await f.connect(port) for pid in ("a", "b", "c")}
             await at_game["a"].send(answer("a"))
@@ -189,7 +191,7 @@ async def test_super_game_server_closes_connections_that_do_not_join() -> None:
             stranger = await f.connect(port)  # not a member: refused, still not identified
             await stranger.send(answer("zed"))
             refused = await stranger.expect(m.Error)
-            assert isinstance(refused, m.Error) and refused.code == "NOT_IN_GROUP"
+            assert isinstance(refused, m.Error) and refused.code == "NOT_INVITED"
             gone = await f.connect(port)
             await gone.close()
             await until(lambda: sgs.snapshot()["connections"] == 4 and len(sgs.deadlines) == 2, 5)

@@ -32,7 +32,9 @@ async def test_three_bots_play_100_games_and_the_records_replay(tmp_path: Path) 
         outcomes = await asyncio.wait_for(asyncio.gather(*(one(i) for i in range(3))), 120)
     finally:
         await system.stop()
-    assert len({group for group, *_ in outcomes}) == 1  # one group of the three
+    # One group of the three, each member told its own ticket to it.
+    assert len({m.public_group(group) for group, *_ in outcomes}) == 1
+    assert len({group for group, *_ in outcomes}) == 3
     assert [games for _, games, _, _ in outcomes] == [100, 100, 100]
     assert sum(money for _, _, money, _ in outcomes) == 0
     for result in outcomes[0][3]:
@@ -90,7 +92,7 @@ async def test_a_person_gets_two_bots_at_once_and_preferences_hold(tmp_path: Pat
             login(HOST, system.login_port, m.PlayerRef("carol", "Carol", "human"), "passive"), 5
         )
         bob_complete = await asyncio.wait_for(bob, 5)
-        assert bob_complete.group == carol.group
+        assert m.public_group(bob_complete.group) == m.public_group(carol.group)
         assert {p.id for p in bob_complete.players if p.race != "bot"} == {"carol"}
         assert any(p.race == "bot" for p in bob_complete.players)
     finally:
