@@ -328,9 +328,15 @@ class Tail:
         self.failed = 0
 
     def step(self, final: bool) -> str:
-        """Commit the next batch: ``"progress"``, ``"idle"`` (everything committed) or
-        ``"blocked"`` (the database cannot be written now). ``final``: the owner appends
-        nothing more, so the segment being appended to is complete too."""
+        """Commit the next batch. Returns ``"progress"`` (a full batch, or a segment done:
+        go on at once), ``"partial"`` (committed what there was: everything appended before
+        this step is committed), ``"idle"`` (nothing to do) or ``"blocked"`` (the database
+        cannot be written now). ``final``: the owner appends nothing more, so the segment
+        being appended to is complete too.
+
+        ``"partial"`` makes the caller wait :data:`POLL` before the next batch: going on at
+        once would commit the few records that came in during the last commit, and many
+        small transactions cost the writer (and the CPU it shares) far more than one."""
         if self.path is None:
             segments = own_segments(self.directory, self.owner)
             if not segments:
@@ -352,7 +358,7 @@ class Tail:
             self.written += written
             self.failed += failed
             self.offset += used
-            return "progress"
+            return "progress" if len(entries) >= self.batch_size else "partial"
         later = any(seq > self.seq for seq, _ in own_segments(self.directory, self.owner))
         if not (later or final):
             return "idle"
@@ -395,7 +401,10 @@ def writer_main(control_fd: int, reply_fd: int) -> None:
     state = "progress"
     try:
         while True:
-            wait = 0.0 if state == "progress" else RETRY if state == "blocked" else POLL
+            if state == "progress" or (stop and state == "partial"):
+                wait = 0.0
+            else:
+                wait = RETRY if state == "blocked" else POLL
             readable, _, _ = io_select.select([control_fd], [], [], wait)
             if readable:
                 chunk = os.read(control_fd, 65536)
@@ -411,11 +420,11 @@ def writer_main(control_fd: int, reply_fd: int) -> None:
                     elif word == "stop":
                         stop = True
             state = tail.step(final=stop)
-            if state == "idle":
+            if state in ("idle", "partial"):
                 for token in flushes:
                     os.write(reply_fd, f"{token} {tail.written} {tail.failed}\n".encode())
                 flushes.clear()
-                if stop:
+                if stop and state == "idle":
                     os.write(reply_fd, f"-1 {tail.written} {tail.failed}\n".encode())
                     return
     except BrokenPipeError:
