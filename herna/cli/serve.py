@@ -99,6 +99,10 @@ async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     """Start the selected servers; returns the running hall (used by tests too)."""
     resolve_common(args, config)
     records = RecordStore(args.database_url)
+    # Before any server reads scores or round numbers: write what a killed run left behind.
+    replayed = records.recover()
+    if replayed:
+        log.warning("%d records of an earlier run were recovered from the journal", replayed)
     hall = Hall(records=records)
     for plugin in selected(load_plugins(), args.only):
         service = await plugin.start(hall, args, config.get(plugin.name, {}))

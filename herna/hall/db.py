@@ -78,6 +78,24 @@ class MatchEventRow(Base):
     __table_args__ = (Index("ix_match_events_match", "match_id", "seq"),)
 
 
+class MatchKeyRow(Base):
+    """The unique key a record was given when it was submitted (see :mod:`herna.hall.journal`):
+    replaying a journal entry whose key is here already writes nothing twice."""
+
+    __tablename__ = "match_keys"
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+
+
+class CounterRow(Base):
+    """The highest number handed out of a counter (Mia's round numbers), so that numbers are
+    never handed out twice, not even after ``kill -9``."""
+
+    __tablename__ = "counters"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[int] = mapped_column(BigInteger)
+
+
 class StandingRow(Base):
     """Running totals of one player in one game (Mia's score table survives restarts here)."""
 

@@ -1,39 +1,64 @@
 """Records: every finished game is stored with its players, result and event log, so it can be
 listed, scored, rated and replayed.
 
-Servers hand a :class:`MatchRecord` to :meth:`RecordStore.submit`, which never blocks the
-event loop: a writer process (:mod:`herna.hall.writer`) commits records in batches.
-:meth:`RecordStore.flush` (called on shutdown and by tests) waits until everything submitted
-is on disk.
+Servers hand a :class:`MatchRecord` to :meth:`RecordStore.submit` *before* they tell any
+player the result: submit appends the record to the journal (:mod:`herna.hall.journal`; one
+``os.write``, no waiting for the disk) and returns, and a writer process
+(:mod:`herna.hall.writer`) commits the journal in batches. A record that was submitted is
+therefore never lost to ``kill -9``: the next start replays whatever the database is
+missing (:meth:`RecordStore.recover`). :meth:`RecordStore.flush` (called on shutdown and by
+tests) waits until everything submitted is committed.
 """
 
 from __future__ import annotations
 
-import asyncio
 import atexit
+import contextlib
 import itertools
+import json
 import logging
-import pickle
-import queue
+import os
+import secrets
+import select as io_select
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from herna.hall.db import MatchPlayerRow, MatchRow, RatingRow, StandingRow, make_engine
-from herna.hall.writer import _STOP, Flush, spawn_writer, write_records
+import herna
+from herna.hall.db import (
+    CounterRow,
+    MatchPlayerRow,
+    MatchRow,
+    RatingRow,
+    StandingRow,
+    make_engine,
+)
+from herna.hall.journal import (
+    JournalWriter,
+    abandoned,
+    all_segments,
+    frame,
+    journal_dir_for,
+    read_segment,
+)
+from herna.hall.writer import commit_entries, write_records
 
 log = logging.getLogger(__name__)
 
-SHIP_DELAY = 0.05
-"""Inside an event loop, records submitted within this many seconds go to the writer as one
-batch: every hand-over wakes a queue thread and the writer process, which a busy server
-feels (Mia at 500 rounds/s: one wake-up per round cost ~40 % of its throughput)."""
+
+def new_key() -> str:
+    """A record's unique key (128 random bits): what makes replaying the journal idempotent."""
+    return secrets.token_hex(16)
 
 
 def utcnow() -> datetime:
@@ -155,148 +180,270 @@ def _stored(row: MatchRow, with_events: bool) -> StoredMatch:
 class RecordStore:
     """Read and write match records.
 
-    :meth:`submit` hands a record to the writer process (see :mod:`herna.hall.writer`) and
-    returns at once; :meth:`flush` waits until everything submitted is committed; :meth:`save`
-    writes synchronously in the caller's process. Reads run in the caller's process.
+    :meth:`submit` journals a record and returns at once (the writer process commits it
+    within about 50 ms); :meth:`flush` waits until everything submitted is committed;
+    :meth:`save` writes synchronously in the caller's process; :meth:`allocate` hands out
+    numbers that are never handed out again. Reads run in the caller's process.
+
+    A store that only reads never touches the journal. The first :meth:`recover`,
+    :meth:`submit` or :meth:`allocate` replays what dead processes left in the journal
+    (``herna serve`` calls :meth:`recover` before any server starts) and starts the writer.
     """
 
-    def __init__(self, url: str, batch_size: int = 500) -> None:
+    def __init__(
+        self, url: str, batch_size: int = 500, journal_dir: str | Path | None = None
+    ) -> None:
         self.url = url
         self.engine = make_engine(url)
         self._batch_size = batch_size
-        self._writer: Any = None
-        self._inbox: Any = None
-        self._outbox: Any = None
+        self._journal_dir = Path(journal_dir) if journal_dir else journal_dir_for(url)
+        self._temp_journal: tempfile.TemporaryDirectory[str] | None = None
+        self._journal: JournalWriter | None = None
+        self._writer: subprocess.Popen[bytes] | None = None
+        self._control = -1
+        self._replies = -1
+        self._reply_buffer = b""
         self._lock = threading.Lock()
         self._flushes = itertools.count(1)
+        self._appends = 0
+        self._counters: dict[str, int] = {}
         self._saved = 0
         self._atexit_registered = False
         self._written_by_writer = 0
-        self._outgoing: list[MatchRecord] = []
-        self._ship_scheduled = False
         self.failed = 0
+        self.replayed = 0
+        """Records found in the journal of a dead process and written by :meth:`recover`."""
 
     @property
     def written(self) -> int:
         """Records committed so far (as of the last flush for the writer process)."""
         return self._saved + self._written_by_writer
 
+    @property
+    def journal_dir(self) -> Path | None:
+        """The journal's directory (``None`` until the store first writes)."""
+        return self._journal.directory if self._journal is not None else None
+
     # -- writing -------------------------------------------------------------------------
+    def recover(self) -> int:
+        """Replay what dead processes left in the journal and get ready to write; returns the
+        number of records replayed (0 when called again)."""
+        with self._lock:
+            before = self.replayed
+            self._open_locked()
+            return self.replayed - before
+
     def submit(self, record: MatchRecord) -> None:
-        """Queue a record for the writer process (returns at once).
+        """Journal a record for the writer process and return (no waiting for the database).
 
-        Called from an event loop, records are batched for up to :data:`SHIP_DELAY` seconds
-        before they are handed over; elsewhere each one is handed over at once.
-        """
-        if self._writer is not None and not self._writer.is_alive():
-            self._rescue()  # what the dead writer never wrote is written here first
+        Call it before telling anybody the result: once it returns, the record survives
+        ``kill -9`` of every Herna process."""
+        self._append(frame(("r", new_key(), record)))
+
+    def allocate(self, counter: str, after: int = 0) -> int:
+        """The next number of ``counter`` (e.g. ``"mia.round"``), greater than ``after`` and
+        than every number of it handed out before, by this process or any before it.
+
+        The number is journaled before it is returned, so not even ``kill -9`` can make a
+        later process hand it out again (it may skip numbers whose rounds never finished)."""
         with self._lock:
-            if self._writer is None:
-                self._writer, self._inbox, self._outbox = spawn_writer(self.url, self._batch_size)
-                if not self._atexit_registered:
-                    # A store nobody closed must neither lose its queue nor hang the
-                    # interpreter's exit (multiprocessing joins queue threads at exit).
-                    atexit.register(self._close_at_exit)
-                    self._atexit_registered = True
-            self._outgoing.append(record)
-            if self._ship_scheduled and len(self._outgoing) < self._batch_size:
-                return
+            self._open_locked()
+            last = self._counters.get(counter)
+            if last is None:
+                with Session(self.engine) as session:
+                    stored = session.get(CounterRow, counter)
+                last = stored.value if stored is not None else 0
+            number = max(last, after) + 1
+            self._counters[counter] = number
+            self._append_locked(frame(("n", counter, number)))
+            return number
+
+    def _append(self, data: bytes) -> None:
+        with self._lock:
+            self._open_locked()
+            self._append_locked(data)
+
+    def _append_locked(self, data: bytes) -> None:
+        assert self._journal is not None
+        self._journal.append(data)
+        self._appends += 1
+        # A dead writer only delays commits (the journal has everything), but look now and
+        # then so that a new one takes over without waiting for the next flush.
+        if self._writer is None or (self._appends % 256 == 0 and self._writer.poll() is not None):
+            self._spawn_locked()
+
+    def _open_locked(self) -> None:
+        if self._journal is not None:
+            return
+        directory = self._journal_dir
+        if directory is None:
+            # In-memory SQLite: the database dies with the process, so may its journal.
+            self._temp_journal = tempfile.TemporaryDirectory(prefix="herna-journal-")
+            directory = Path(self._temp_journal.name)
+        directory.mkdir(parents=True, exist_ok=True)
+        self.replayed += self._replay(directory)
+        self._journal = JournalWriter(directory)
+        if not self._atexit_registered:
+            # A store nobody closed must still commit what it journaled before the
+            # interpreter exits (and must not leave its writer waiting).
+            atexit.register(self._close_at_exit)
+            self._atexit_registered = True
+
+    def _replay(self, directory: Path) -> int:
+        """Write the records of every segment whose owner is gone (nobody holds its lock),
+        here and now; records already stored are skipped by their keys."""
+        replayed = 0
+        for path in all_segments(directory):
+            with abandoned(path) as ours:
+                if not ours:
+                    continue  # a live store is appending to it
+                entries = read_segment(path)
+                for i in range(0, len(entries), self._batch_size):
+                    written, failed = commit_entries(
+                        self.engine,
+                        entries[i : i + self._batch_size],
+                        directory / f"failed-{path.stem}.bad",
+                    )
+                    replayed += written
+                    self.failed += failed
+                if entries:
+                    log.warning(
+                        "journal %s: %d entries from a process that ended without committing "
+                        "them; %d records were missing from the database and are written now",
+                        path.name,
+                        len(entries),
+                        replayed,
+                    )
+                path.unlink(missing_ok=True)
+        return replayed
+
+    def _spawn_locked(self) -> None:
+        """Start a writer process for this store's journal (again, if the last one died: it
+        starts at the oldest segment still there, and already stored records are skipped)."""
+        assert self._journal is not None
+        self._stop_writer_locked(wait=0)
+        control_r, control_w = os.pipe()
+        reply_r, reply_w = os.pipe()
+        env = dict(os.environ)
+        # The child must import this very Herna (a test or a checkout), not an installed one.
+        root = str(Path(herna.__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        try:
+            self._writer = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-c",
+                    "from herna.hall.writer import main; main()",
+                    str(control_r),
+                    str(reply_w),
+                ],
+                pass_fds=(control_r, reply_w),
+                stdin=subprocess.DEVNULL,
+                env=env,
+                start_new_session=True,
+            )
+        finally:
+            os.close(control_r)
+            os.close(reply_w)
+        self._control, self._replies, self._reply_buffer = control_w, reply_r, b""
+        config = {
+            "url": self.url,
+            "journal": str(self._journal.directory),
+            "owner": self._journal.owner,
+            "batch_size": self._batch_size,
+        }
+        os.write(self._control, json.dumps(config).encode() + b"\n")
+
+    def _stop_writer_locked(self, wait: float) -> None:
+        """Forget the current writer: closing its control pipe makes it exit."""
+        for fd in (self._control, self._replies):
+            if fd >= 0:
+                os.close(fd)
+        self._control = self._replies = -1
+        writer, self._writer = self._writer, None
+        if writer is not None:
             try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                loop = None
-            if loop is None or len(self._outgoing) >= self._batch_size:
-                self._ship_locked()
-            else:
-                self._ship_scheduled = True
-                loop.call_later(SHIP_DELAY, self._ship)
+                writer.wait(wait)
+            except subprocess.TimeoutExpired:
+                writer.kill()
+                writer.wait()
 
-    def _ship(self) -> None:
-        with self._lock:
-            self._ship_locked()
-
-    def _ship_locked(self) -> None:
-        self._ship_scheduled = False
-        if self._outgoing and self._inbox is not None:
-            batch, self._outgoing = self._outgoing, []
-            self._inbox.put(batch)
+    def _ask(self, command: str, token: int, deadline: float) -> bool:
+        """Send ``command`` to the writer and wait for the answer with ``token``; False if the
+        writer died meanwhile."""
+        try:
+            os.write(self._control, command.encode() + b"\n")
+        except OSError:  # BrokenPipeError: the writer is gone
+            return False
+        while True:
+            while b"\n" in self._reply_buffer:
+                line, self._reply_buffer = self._reply_buffer.split(b"\n", 1)
+                got, written, failed = (int(x) for x in line.split())
+                self._written_by_writer, self.failed = written, failed
+                if got == token:
+                    return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RuntimeError(f"the record writer did not finish in time ({command})")
+            readable, _, _ = io_select.select([self._replies], [], [], min(left, 0.5))
+            if readable:
+                chunk = os.read(self._replies, 4096)
+                if not chunk:
+                    return False
+                self._reply_buffer += chunk
 
     def save(self, record: MatchRecord) -> int:
         """Write one record now, in the caller's process; returns its id."""
-        ids = write_records(self.engine, [record])
+        ids = write_records(self.engine, [(new_key(), record)])
         self._saved += 1
         return ids[0]
 
     def flush(self, timeout: float = 60.0) -> None:
         """Block until every submitted record is committed."""
-        if self._writer is None:
-            return
-        self._ship()
-        token = next(self._flushes)
-        self._inbox.put(Flush(token))
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self._writer.is_alive():
-                self._rescue()
-                return
-            try:
-                got, written, failed = self._outbox.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            self._written_by_writer, self.failed = written, failed
-            if got in (token, -1):
-                return
-        raise RuntimeError(f"the record writer did not finish within {timeout} s")
-
-    def _rescue(self) -> None:
-        """The writer process died: write what is still queued here, so nothing is lost."""
-        log.error("the record writer process died; writing queued records in-process")
-        # Read the queue's pipe directly: the writer was almost certainly killed inside
-        # Queue.get, which holds the queue's read lock while it waits, so Queue.get here
-        # would never get that lock again.
-        reader = self._inbox._reader
-        while True:
-            try:
-                if not reader.poll(0.2):
-                    break
-                item = reader.recv()
-            except (EOFError, OSError, pickle.UnpicklingError):
-                log.exception("the rest of the dead writer's queue is unreadable")
-                break
-            for record in item if isinstance(item, list) else [item]:
-                if isinstance(record, MatchRecord):
-                    self.save(record)
         with self._lock:
-            pending, self._outgoing = self._outgoing, []
-        for record in pending:
-            self.save(record)
-        # Nobody reads the pipe any more: don't let interpreter exit wait on its feeder thread.
-        self._inbox.cancel_join_thread()
-        self._writer = None
+            while self._writer is not None:
+                if self._writer.poll() is None and self._ask(
+                    f"flush {(token := next(self._flushes))}", token, deadline
+                ):
+                    return
+                self._respawn_locked(deadline)
+
+    def _respawn_locked(self, deadline: float) -> None:
+        if time.monotonic() >= deadline:
+            raise RuntimeError("the record writer keeps dying; the records stay in the journal")
+        log.error("the record writer process died; a new one takes over the journal")
+        self._spawn_locked()
 
     def _close_at_exit(self) -> None:
-        writer = self._writer
-        if writer is None:
-            return
         try:
-            self.flush(timeout=15)
-            self._inbox.put(_STOP)
-            writer.join(timeout=5)
+            self.close(timeout=15, dispose=False)
         except Exception:
-            log.exception("records not confirmed written at exit")
-        finally:
-            if writer.is_alive():
-                writer.terminate()
-            self._inbox.cancel_join_thread()
-            self._writer = None
+            log.exception("records not confirmed written at exit (they stay in the journal)")
 
-    def close(self) -> None:
-        if self._writer is not None and self._writer.is_alive():
-            self.flush()
-            self._inbox.put(_STOP)
-            self._writer.join(timeout=30)
-        self._writer = None
-        self.engine.dispose()
+    def close(self, timeout: float = 60.0, dispose: bool = True) -> None:
+        """Commit everything, stop the writer and let go of the journal."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            try:
+                while self._writer is not None:
+                    if self._writer.poll() is None and self._ask("stop", -1, deadline):
+                        break
+                    self._respawn_locked(deadline)
+            finally:
+                self._stop_writer_locked(wait=max(0.0, deadline - time.monotonic()))
+                if self._journal is not None:
+                    self._journal.close()
+                    with contextlib.suppress(OSError):  # only if nothing was left in it
+                        self._journal.directory.rmdir()
+                    self._journal = None
+                if self._temp_journal is not None:
+                    with contextlib.suppress(OSError):
+                        self._temp_journal.cleanup()
+                    self._temp_journal = None
+                self._counters.clear()
+        if dispose:
+            self.engine.dispose()
 
     # -- reading -------------------------------------------------------------------------
     def get(self, match_id: int) -> StoredMatch | None:

@@ -3,30 +3,55 @@
 A busy game server must never wait for the disk, and in CPython it must not share its GIL
 with a thread doing ORM work either (every ``sendto`` releases the GIL and then queues behind
 the writer for up to the switch interval, which showed up as 10 ms latency spikes in
-``bench/mia_rounds.py``). So :class:`RecordStore` hands records to a writer *process* through
-a multiprocessing queue; the writer commits them in batches with :func:`write_records`.
+``bench/mia_rounds.py``). So :class:`~herna.hall.records.RecordStore` only appends each record
+to the journal (:mod:`herna.hall.journal`), and this writer process reads the journal,
+commits its records in batches with :func:`write_records` and deletes each segment once all
+of it is in the database.
+
+The writer is started with :mod:`subprocess` (``python -m herna.hall.writer``), not
+:mod:`multiprocessing`: nothing here needs a semaphore, so no resource-tracker process is
+started, and it runs in a session of its own, so Ctrl-C or a signal to ``herna serve``'s
+process group does not interrupt a commit. It dies with its parent all the same: the parent
+holds the only write end of its control pipe, and the writer exits as soon as that pipe
+reports end-of-file (the kernel closes it when the parent dies, ``kill -9`` included).
+Whatever it had not committed is still in the journal, and the next start replays it.
+
+Control pipe (parent → writer), one line each: first a JSON object with ``url``,
+``journal``, ``owner`` and ``batch_size``; then ``flush <n>`` (answered with
+``<n> <written> <failed>`` once everything appended before it is committed) or ``stop``
+(finish, delete the segments, answer ``-1 <written> <failed>`` and exit).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
-import multiprocessing
 import os
-import queue
+import select as io_select
 import signal
-import threading
+import sys
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import insert, select, tuple_
+from sqlalchemy import case, insert, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-from herna.hall.db import MatchEventRow, MatchPlayerRow, MatchRow, RatingRow, StandingRow
+from herna.hall.db import (
+    CounterRow,
+    MatchEventRow,
+    MatchKeyRow,
+    MatchPlayerRow,
+    MatchRow,
+    RatingRow,
+    StandingRow,
+)
+from herna.hall.journal import HEADER, MAX_FRAME, frame, own_segments, parse_frames
 
 log = logging.getLogger(__name__)
 
@@ -61,15 +86,39 @@ def _upsert(
     conn.execute(stmt, rows)
 
 
-def write_records(engine: Engine, records: Sequence[Any]) -> list[int]:
-    """Insert ``records`` (MatchRecord) in one transaction; update standings and ratings.
-    Returns the new match ids in order."""
-    if not records:
-        return []
+Keyed = tuple[str, Any]
+"""A record (MatchRecord) with the unique key it was given when it was submitted."""
+
+
+def write_records(
+    engine: Engine, records: Sequence[Keyed], counters: Mapping[str, int] | None = None
+) -> list[int]:
+    """Insert ``records`` in one transaction; update standings, ratings and ``counters``.
+
+    A record whose key is stored already (a journal replayed after a crash) is skipped, with
+    its points: nothing is ever written twice. Returns the new match ids in order."""
     players: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     standing: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0, 0])
     with engine.begin() as conn:
+        if counters:
+            ct = CounterRow.__table__
+            _upsert(
+                conn,
+                ct,
+                [{"name": k, "value": v} for k, v in counters.items()],
+                ["name"],
+                {"value": lambda ex: case((ex.value > ct.c.value, ex.value), else_=ct.c.value)},  # type: ignore[attr-defined]
+            )
+        if not records:
+            return []
+        kt: Any = MatchKeyRow.__table__
+        keys = [k for k, _ in records]
+        stored = set(conn.scalars(select(kt.c.key).where(kt.c.key.in_(keys))))
+        if stored:
+            records = [(k, r) for k, r in records if k not in stored]
+            if not records:
+                return []
         mt: Any = MatchRow.__table__
         # One executemany with RETURNING ("insertmanyvalues"), ids in parameter order.
         ids = list(
@@ -86,11 +135,15 @@ def write_records(engine: Engine, records: Sequence[Any]) -> list[int]:
                         "result": rec.result,
                         "meta": rec.meta,
                     }
-                    for rec in records
+                    for _, rec in records
                 ],
             ).scalars()
         )
-        for match_id, rec in zip(ids, records, strict=True):
+        conn.execute(
+            insert(kt),
+            [{"key": k, "match_id": i} for (k, _), i in zip(records, ids, strict=True)],
+        )
+        for match_id, (_, rec) in zip(ids, records, strict=True):
             for p in rec.players:
                 players.append(
                     {
@@ -130,7 +183,7 @@ def write_records(engine: Engine, records: Sequence[Any]) -> list[int]:
                 "wins": lambda ex: st.c.wins + ex.wins,  # type: ignore[attr-defined]
             },
         )
-        _update_ratings(conn, [r for r in records if r.rated])
+        _update_ratings(conn, [r for _, r in records if r.rated])
     return ids
 
 
@@ -185,15 +238,13 @@ def _update_ratings(conn: Connection, records: Sequence[Any]) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Flush:
-    """A marker: the writer answers with its counters once everything before it is written."""
-
-    token: int
-
-
-_STOP = "stop"
 WRITER_NICENESS = 19
+POLL = 0.05
+"""Seconds between looks at the journal when there is nothing new (records reach the
+database within about this long of being submitted)."""
+RETRY = 1.0
+"""Seconds to wait before trying again when the database cannot be reached or is locked."""
+CHUNK = 1 << 20
 
 
 def _run_in_background() -> None:
@@ -211,87 +262,183 @@ def _run_in_background() -> None:
             os.nice(WRITER_NICENESS)
 
 
-def writer_main(url: str, inbox: Any, outbox: Any, batch_size: int) -> None:
-    """The writer process: take records from ``inbox``, write them in batches.
+class DatabaseUnavailable(Exception):
+    """The database could not take a write now (unreachable, locked): try again later; the
+    journal keeps the records meanwhile."""
 
-    Ctrl-C and SIGTERM go to the whole process group; the writer ignores them and finishes
-    when its parent says stop (after the last records), or when the parent is gone.
-    """
-    from herna.hall.db import make_engine
 
+def _unavailable(exc: BaseException) -> bool:
+    if isinstance(exc, OperationalError | InterfaceError):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+def commit_entries(
+    engine: Engine, entries: Sequence[tuple[Any, ...]], failed_file: Path
+) -> tuple[int, int]:
+    """Commit journal entries; returns (records written, records failed).
+
+    A batch that fails is retried record by record, so one bad record cannot lose the others;
+    one that still fails is appended to ``failed_file`` (a journal segment an operator can
+    read) and logged. Raises :class:`DatabaseUnavailable` when the database cannot be
+    written at all: nothing is counted as failed then, the caller keeps the entries."""
+    records = [(e[1], e[2]) for e in entries if e[0] == "r"]
+    counters: dict[str, int] = {}
+    for e in entries:
+        if e[0] == "n":
+            counters[e[1]] = max(counters.get(e[1], 0), e[2])
+    try:
+        return len(write_records(engine, records, counters)), 0
+    except Exception as exc:
+        if _unavailable(exc):
+            raise DatabaseUnavailable(str(exc)) from exc
+        log.exception("a batch of %d records failed; retrying one by one", len(records))
+    written = failed = 0
+    try:
+        write_records(engine, [], counters)
+    except Exception as exc:
+        raise DatabaseUnavailable(str(exc)) from exc
+    for key, record in records:
+        try:
+            written += len(write_records(engine, [(key, record)]))
+        except Exception as exc:
+            if _unavailable(exc):
+                raise DatabaseUnavailable(str(exc)) from exc
+            failed += 1
+            log.exception("record of %s %s not written", record.game, record.table_id)
+            with open(failed_file, "ab") as f:
+                f.write(frame(("r", key, record)))
+    return written, failed
+
+
+class Tail:
+    """Follows one owner's journal segments, oldest first."""
+
+    def __init__(self, engine: Engine, directory: Path, owner: str, batch_size: int) -> None:
+        self.engine = engine
+        self.directory = directory
+        self.owner = owner
+        self.batch_size = batch_size
+        self.failed_file = directory / f"failed-{owner}.bad"
+        self.seq = 0
+        self.path: Path | None = None
+        self.fd = -1
+        self.offset = 0
+        self.written = 0
+        self.failed = 0
+
+    def step(self, final: bool) -> str:
+        """Commit the next batch. Returns ``"progress"`` (a full batch, or a segment done:
+        go on at once), ``"partial"`` (committed what there was: everything appended before
+        this step is committed), ``"idle"`` (nothing to do) or ``"blocked"`` (the database
+        cannot be written now). ``final``: the owner appends nothing more, so the segment
+        being appended to is complete too.
+
+        ``"partial"`` makes the caller wait :data:`POLL` before the next batch: going on at
+        once would commit the few records that came in during the last commit, and many
+        small transactions cost the writer (and the CPU it shares) far more than one."""
+        if self.path is None:
+            segments = own_segments(self.directory, self.owner)
+            if not segments:
+                return "idle"
+            self.seq, self.path = segments[0]
+            try:
+                self.fd = os.open(self.path, os.O_RDONLY)
+            except FileNotFoundError:  # replayed and deleted by another store meanwhile
+                self.path = None
+                return "progress"
+            self.offset = 0
+        entries, used = self._read()
+        if entries:
+            try:
+                written, failed = commit_entries(self.engine, entries, self.failed_file)
+            except DatabaseUnavailable as exc:
+                log.warning("database unavailable (%s); retrying in %g s", exc, RETRY)
+                return "blocked"
+            self.written += written
+            self.failed += failed
+            self.offset += used
+            return "progress" if len(entries) >= self.batch_size else "partial"
+        later = any(seq > self.seq for seq, _ in own_segments(self.directory, self.owner))
+        if not (later or final):
+            return "idle"
+        # The segment is complete and all of it committed: it is no longer needed.
+        os.close(self.fd)
+        self.fd = -1
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        self.path = None
+        return "progress"
+
+    def _read(self) -> tuple[list[tuple[Any, ...]], int]:
+        data = os.pread(self.fd, CHUNK, self.offset)
+        if len(data) >= HEADER.size:
+            length, _ = HEADER.unpack_from(data)
+            if HEADER.size + length > len(data) and length <= MAX_FRAME:
+                data = os.pread(self.fd, HEADER.size + length, self.offset)
+        return parse_frames(data, limit=self.batch_size)
+
+
+def writer_main(control_fd: int, reply_fd: int) -> None:
+    """The writer process: commit the journal's records until told to stop or orphaned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _run_in_background()
-    parent = os.getppid()
-    engine = make_engine(url)
-    written = failed = 0
-    while True:
-        try:
-            item = inbox.get(timeout=1.0)
-        except queue.Empty:
-            if os.getppid() != parent:  # orphaned: nobody will send more or say stop
-                engine.dispose()
-                return
-            continue
-        batch: list[Any] = []
-        markers: list[Flush] = []
-        stop = False
-        while True:
-            if item == _STOP:
-                stop = True
-            elif isinstance(item, Flush):
-                markers.append(item)
-            elif isinstance(item, list):  # a batch shipped by RecordStore.submit
-                batch.extend(item)
-            else:
-                batch.append(item)
-            if len(batch) >= batch_size or stop:
-                break
-            try:
-                item = inbox.get_nowait()
-            except queue.Empty:
-                break
-        if batch:
-            try:
-                write_records(engine, batch)
-                written += len(batch)
-            except Exception:
-                # Keep the data: retry one by one so one bad record cannot lose a batch.
-                log.exception("batch of %d records failed; retrying one by one", len(batch))
-                for record in batch:
-                    try:
-                        write_records(engine, [record])
-                        written += 1
-                    except Exception:
-                        failed += 1
-                        log.exception("record of %s %s lost", record.game, record.table_id)
-        for marker in markers:
-            outbox.put((marker.token, written, failed))
-        if stop:
-            engine.dispose()
-            outbox.put((-1, written, failed))
+    pending = b""
+    while b"\n" not in pending:
+        chunk = os.read(control_fd, 65536)
+        if not chunk:
             return
+        pending += chunk
+    line, pending = pending.split(b"\n", 1)
+    config = json.loads(line)
+    from herna.hall.db import make_engine
 
-
-def spawn_writer(url: str, batch_size: int) -> tuple[Any, Any, Any]:
-    """Start the writer process; returns (process, inbox, outbox)."""
-    ctx = multiprocessing.get_context("spawn")
-    inbox = ctx.Queue()
-    outbox = ctx.Queue()
-    process = ctx.Process(
-        target=writer_main, args=(url, inbox, outbox, batch_size), name="herna-records", daemon=True
-    )
-    # Start the child with Ctrl-C and SIGTERM ignored from its first instruction (an ignored
-    # disposition survives exec, and Python keeps it), so a signal to the process group
-    # during its imports cannot kill it before writer_main runs.
-    in_main = threading.current_thread() is threading.main_thread()
-    sigs = (signal.SIGINT, signal.SIGTERM) if in_main else ()
-    saved = [(sig, signal.getsignal(sig)) for sig in sigs]
+    engine = make_engine(config["url"])
+    tail = Tail(engine, Path(config["journal"]), config["owner"], int(config["batch_size"]))
+    flushes: list[str] = []
+    stop = False
+    state = "progress"
     try:
-        for sig in sigs:
-            signal.signal(sig, signal.SIG_IGN)
-        process.start()
+        while True:
+            if state == "progress" or (stop and state == "partial"):
+                wait = 0.0
+            else:
+                wait = RETRY if state == "blocked" else POLL
+            readable, _, _ = io_select.select([control_fd], [], [], wait)
+            if readable:
+                chunk = os.read(control_fd, 65536)
+                if not chunk:
+                    return  # the parent is gone: the journal keeps the rest for its successor
+                pending += chunk
+            if b"\n" in pending:  # (the first read may have brought commands with the config)
+                *lines, pending = pending.split(b"\n")
+                for raw in lines:
+                    word, _, arg = raw.decode().partition(" ")
+                    if word == "flush":
+                        flushes.append(arg)
+                    elif word == "stop":
+                        stop = True
+            state = tail.step(final=stop)
+            if state in ("idle", "partial"):
+                for token in flushes:
+                    os.write(reply_fd, f"{token} {tail.written} {tail.failed}\n".encode())
+                flushes.clear()
+                if stop and state == "idle":
+                    os.write(reply_fd, f"-1 {tail.written} {tail.failed}\n".encode())
+                    return
+    except BrokenPipeError:
+        return  # the parent is gone
     finally:
-        for sig, handler in saved:
-            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
-    return process, inbox, outbox
+        engine.dispose()
+
+
+def main() -> None:
+    logging.basicConfig(
+        level=logging.INFO, format="herna-records %(levelname)s %(message)s", stream=sys.stderr
+    )
+    writer_main(int(sys.argv[-2]), int(sys.argv[-1]))
+
+
+if __name__ == "__main__":
+    main()

@@ -282,7 +282,13 @@ class MiaTable:
         if not players:
             self.phase = "idle"
             return
-        self.round_number += 1
+        # Numbers come from the record store, which journals each one before it is used, so
+        # no round number is ever announced twice, not even after kill -9 and a restart.
+        self.round_number = (
+            self.records.allocate("mia.round", self.round_number)
+            if self.records is not None
+            else self.round_number + 1
+        )
         self.phase = "joining"
         self.joined = []
         self._awaiting = {c.name for c in players if c.active}
