@@ -826,13 +826,15 @@ class Group:
             winners,
             losers,
         )
-        self._broadcast(result)
         extra = {
             "ids": [m.id for m in self.members],
             "log": GameLog.from_state(state, match.seed).to_json(),
         }
         self._game_open = False
+        # Recorded before anyone is told the result: a deal a player saw settled must
+        # survive kill -9 (the store journals it on submit).
         self._record(match, "finished", extra)
+        self._broadcast(result)
         self._emit(
             "game_over",
             result=settlement.to_json(),

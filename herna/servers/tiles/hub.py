@@ -400,7 +400,12 @@ class TilesHub:
             )
 
     def _new_table(self, rules: Rules, showcase: bool = False) -> Table:
-        self._table_ids += 1
+        # Numbered by the records' journal when there is one, so that a restart (even after
+        # kill -9) never hands out a table id that a stored game already has.
+        if self.records is not None:
+            self._table_ids = self.records.allocate("tiles.table", self._table_ids)
+        else:
+            self._table_ids += 1
         table = Table(f"t{self._table_ids}", rules, [None] * len(rules.players), showcase)
         self.tables[table.id] = table
         return table
