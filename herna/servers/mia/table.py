@@ -330,14 +330,16 @@ class MiaTable:
             self._broadcast(fmt.round_canceled("NO_PLAYERS"))
             self._cancel_round("NO_PLAYERS")
             return
-        # The order is public from ROUND STARTED on, so it comes from its own draw: shuffled
-        # with the dice's generator it would tell something about the first roll.
-        order = self.seeds.next_rng().shuffled(self.joined)
-        if len(order) == 1:
-            self._broadcast(fmt.round_started(n, order))
+        if len(self.joined) == 1:
+            # Nothing to shuffle and no dice: no draw either, so with --mia-seed the played
+            # rounds get the same seeds however many rounds started with one player.
+            self._broadcast(fmt.round_started(n, self.joined))
             self._broadcast(fmt.round_canceled("ONLY_ONE_PLAYER"))
             self._cancel_round("ONLY_ONE_PLAYER")
             return
+        # The order is public from ROUND STARTED on, so it comes from a draw of its own:
+        # shuffled with the dice's generator it would tell something about the first roll.
+        order = self.seeds.next_rng().shuffled(self.joined)
         self.phase = "playing"
         self.match = Match(
             game="mia",
