@@ -454,3 +454,17 @@ def test_rounds_that_only_house_bots_played_are_paced() -> None:
     w.net.take(A)
     w.say(turn, f"SEE;{token}")
     until(w, A, "ROUND STARTING", limit=0.05)
+
+
+def test_a_lone_player_gets_one_round_a_second() -> None:
+    # Started early, a round with one player ends at once (ONLY_ONE_PLAYER); unpaced, one
+    # registration made the server play and record hundreds of them a second.
+    w = World(house_round_pause=1.0)
+    w.register(A, "ann")
+    for _ in range(200):
+        if any(m.startswith("ROUND STARTING") for m in w.net.boxes[A]):
+            w.join_all(A)
+            w.net.take(A)
+        w.clock.advance(0.05)
+    assert w.table.stats.rounds_played == 0
+    assert 9 <= w.table.stats.rounds_canceled <= 11  # ten seconds, one canceled round each

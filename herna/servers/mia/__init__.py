@@ -63,7 +63,8 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "--mia-house-round-pause",
         type=float,
         metavar="SECONDS",
-        help="seconds between rounds that only house bots played, so an empty hall does not "
+        help="seconds between rounds that only house bots played (or one player alone), so an "
+        "empty hall does not "
         f"play hundreds of rounds a second (default {DEFAULT_HOUSE_ROUND_PAUSE:g}; anyone else "
         "at the table means full speed)",
     )

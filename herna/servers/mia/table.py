@@ -64,7 +64,8 @@ class MiaSettings:
     house_names: frozenset[str] = frozenset()
     """Names of the server's own house bots."""
     house_round_pause: float = 1.0
-    """Seconds between rounds that only house bots played (at least ``round_pause``): alone,
+    """Seconds between rounds that only house bots played, or one player alone (at least
+    ``round_pause``): alone,
     they would play hundreds of rounds a second, burn a core and write gigabytes of records a
     day. Anyone else at the table brings back full speed from the next round on."""
     heartbeat: float = 2.0
@@ -503,7 +504,9 @@ class MiaTable:
         if not self.joined and self.settings.round_pause < self.settings.answer_window:
             # Nobody joined: don't spin; wait a window before asking again.
             pause = self.settings.answer_window
-        elif self.settings.house_names.issuperset(self.joined):
+        elif len(self.joined) < 2 or self.settings.house_names.issuperset(self.joined):
+            # A lone player (ONLY_ONE_PLAYER) would otherwise get hundreds of canceled rounds
+            # a second, each one a record: paced like a table of house bots.
             pause = max(pause, self.settings.house_round_pause)
         self._timer = self.clock.call_later(pause, self._begin_round)
 
