@@ -109,6 +109,10 @@ class TableStats:
     faults: Counter[str] = field(default_factory=Counter)
 
 
+def _name(client: Client) -> str:
+    return client.name
+
+
 class MiaTable:
     def __init__(
         self,
@@ -439,7 +443,8 @@ class MiaTable:
         state = self._state()
         assert self.match is not None
         n = self.round_number
-        self._broadcast(fmt.player_lost(state.losers, state.reason))
+        # Names sorted, as the reference server sends them (several lose to a true Mia).
+        self._broadcast(fmt.player_lost(sorted(state.losers), state.reason))
         self._emit("player_lost", round=n, names=list(state.losers), reason=state.reason)
         for name in state.players:
             if name not in state.losers:
@@ -558,7 +563,8 @@ class MiaTable:
                 self._send(data, client.addr)
 
     def _score_table(self) -> dict[str, int]:
-        return {c.name: self.scores.get(c.name, 0) for c in self._players()}
+        """Every registered player's points, sorted by name as the reference server does."""
+        return {c.name: self.scores.get(c.name, 0) for c in sorted(self._players(), key=_name)}
 
     def _beat(self) -> None:
         if not self._running:
