@@ -61,6 +61,11 @@ def register(commands: GameCommands) -> None:
     watch.add_argument("--name", default="watcher", help="spectator name (default watcher)")
     watch.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     watch.add_argument("--port", type=int, default=9000, help="server UDP port (default 9000)")
+    watch.add_argument(
+        "--token",
+        default=os.environ.get("HERNA_BOT_TOKEN"),
+        help="token of a reserved spectator name (default: $HERNA_BOT_TOKEN)",
+    )
     watch.set_defaults(func=run_watch_command)
 
 
@@ -109,7 +114,9 @@ def render(board: Scoreboard, now: float, server: str) -> Group:
 async def watch(args: argparse.Namespace) -> None:
     board = Scoreboard()
     server = f"{args.host}:{args.port}"
-    async with MiaClient(args.host, args.port, args.name, spectator=True) as client:
+    async with MiaClient(
+        args.host, args.port, args.name, spectator=True, token=args.token
+    ) as client:
         await client.register()
         try:
             with Live(render(board, time.monotonic(), server), refresh_per_second=4) as live:

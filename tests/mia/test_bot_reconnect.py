@@ -1,6 +1,7 @@
 """``herna bot mia`` survives a server restart: it notices that the server fell silent,
-registers again with backoff, says so, and plays on. A real ``herna`` process against
-``herna serve --only mia`` on a fixed UDP port, stopped and started again."""
+registers again with backoff (with its reserved name's token), says so, and plays on. A real
+``herna`` process against ``herna serve --only mia`` on a fixed UDP port, stopped and started
+again."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from herna.hall.db import make_engine
+from herna.hall.identity import ReservedNames
 from tests.mia.helpers import RawPeer, free_udp_port, port_of, rounds_seen
 from tests.serve import serving
 
@@ -32,7 +35,9 @@ async def _plays(port: int, name: str, limit: float) -> None:
 async def test_the_bot_registers_again_after_a_server_restart(tmp_path: Path) -> None:
     port = free_udp_port()
     options = {"mia_port": port, "mia_round_pause": 0.05, "mia_house_round_pause": 0.05}
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # A reserved name: the bot needs its token (from the environment) every time.
+    token = ReservedNames(make_engine(f"sqlite:///{tmp_path / 'herna.db'}")).add("phoenix")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HERNA_BOT_TOKEN": token}
     bot = subprocess.Popen(
         [sys.executable, "-m", "herna.cli", "bot", "mia", "--port", str(port), "--name", "phoenix"],
         stdout=subprocess.PIPE,
