@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import time
 
 from rich.console import Group
@@ -12,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from herna.cli import GameCommands
-from herna.clients.mia import MiaClient, MiaError, run_bot
+from herna.clients.mia import DEFAULT_SILENCE, MiaClient, MiaError, run_bot
 from herna.clients.mia_watch import Scoreboard
 from herna.games.mia.bots import STRATEGIES
 
@@ -21,7 +22,9 @@ def register(commands: GameCommands) -> None:
     bot = commands.bot.add_parser(
         "mia",
         help="run a Mia bot",
-        description="Register a bot on a Mia server and play until interrupted.",
+        description="Register a bot on a Mia server and play until interrupted. When the "
+        "server falls silent (it sends HEARTBEAT every 2 s), the bot registers again with "
+        "backoff (1, 2, 4 ... 30 s) and says so, so it survives a server restart.",
     )
     bot.add_argument(
         "--strategy",
@@ -33,6 +36,20 @@ def register(commands: GameCommands) -> None:
     bot.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     bot.add_argument("--port", type=int, default=9000, help="server UDP port (default 9000)")
     bot.add_argument("--rounds", type=int, help="stop after this many rounds")
+    bot.add_argument(
+        "--token",
+        default=os.environ.get("HERNA_BOT_TOKEN"),
+        help="token of a reserved name (from herna bots add), sent as REGISTER;name;token "
+        "(default: $HERNA_BOT_TOKEN; the environment keeps it out of the process list)",
+    )
+    bot.add_argument(
+        "--lost-after",
+        type=float,
+        default=DEFAULT_SILENCE,
+        metavar="SECONDS",
+        help="register again after this many seconds without a message from the server "
+        f"(default {DEFAULT_SILENCE:g})",
+    )
     bot.set_defaults(func=run_bot_command)
 
     watch = commands.watch.add_parser(
@@ -44,12 +61,31 @@ def register(commands: GameCommands) -> None:
     watch.add_argument("--name", default="watcher", help="spectator name (default watcher)")
     watch.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     watch.add_argument("--port", type=int, default=9000, help="server UDP port (default 9000)")
+    watch.add_argument(
+        "--token",
+        default=os.environ.get("HERNA_BOT_TOKEN"),
+        help="token of a reserved spectator name (default: $HERNA_BOT_TOKEN)",
+    )
     watch.set_defaults(func=run_watch_command)
 
 
 def run_bot_command(args: argparse.Namespace) -> int:
+    def say(line: str) -> None:
+        print(f"herna bot mia: {line}", flush=True)
+
     try:
-        rounds = asyncio.run(run_bot(args.host, args.port, args.name, args.strategy, args.rounds))
+        rounds = asyncio.run(
+            run_bot(
+                args.host,
+                args.port,
+                args.name,
+                args.strategy,
+                args.rounds,
+                token=args.token,
+                silence=args.lost_after,
+                report=say,
+            )
+        )
     except MiaError as exc:
         print(f"herna bot mia: {exc}")
         return 1
@@ -78,7 +114,9 @@ def render(board: Scoreboard, now: float, server: str) -> Group:
 async def watch(args: argparse.Namespace) -> None:
     board = Scoreboard()
     server = f"{args.host}:{args.port}"
-    async with MiaClient(args.host, args.port, args.name, spectator=True) as client:
+    async with MiaClient(
+        args.host, args.port, args.name, spectator=True, token=args.token
+    ) as client:
         await client.register()
         try:
             with Live(render(board, time.monotonic(), server), refresh_per_second=4) as live:

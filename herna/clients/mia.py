@@ -3,6 +3,11 @@
 >>> # async with MiaClient("127.0.0.1", 9000, "alice") as client:
 >>> #     await client.register()
 >>> #     await play(client, make_bot("probability"))
+
+:func:`run_bot` is what ``herna bot mia`` and the house bots run: it registers, plays, and
+when the server falls silent (no datagram for a few seconds, though a registered client gets
+``HEARTBEAT`` every 2 s) registers again with backoff, so a server restart or a lost
+registration does not end the bot.
 """
 
 from __future__ import annotations
@@ -11,12 +16,13 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from types import TracebackType
 
 from herna.games.mia.bots import STRATEGIES, MiaBot, RoundSummary, TurnView, make_bot
 from herna.games.mia.dice import Dice, InvalidDice
 from herna.protocols.mia import (
+    NAME_ALREADY_TAKEN,
     ActualDice,
     Announced,
     PlayerLost,
@@ -33,8 +39,33 @@ from herna.protocols.mia import (
 log = logging.getLogger("herna.mia.client")
 
 
+DEFAULT_SILENCE = 6.0
+"""Seconds without any datagram after which a bot takes the server for lost: three missed
+heartbeats."""
+
+MAX_BACKOFF = 30.0
+"""Longest wait between two attempts to register again."""
+
+
 class MiaError(Exception):
     pass
+
+
+class MiaRejected(MiaError):
+    """The server answered ``REJECTED;reason``."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"registration of {name!r} rejected: {reason}")
+        self.reason = reason
+
+
+class ServerSilent(MiaError):
+    """Nothing came from the server for ``seconds``; ``rounds`` ended before that."""
+
+    def __init__(self, seconds: float, rounds: int) -> None:
+        super().__init__(f"no message from the server for {seconds:g} s")
+        self.seconds = seconds
+        self.rounds = rounds
 
 
 class _Protocol(asyncio.DatagramProtocol):
@@ -64,9 +95,17 @@ class MiaClient:
     """One registered name on a Mia server (a player or a spectator)."""
 
     def __init__(
-        self, host: str, port: int, name: str, spectator: bool = False, transcript: bool = False
+        self,
+        host: str,
+        port: int,
+        name: str,
+        spectator: bool = False,
+        transcript: bool = False,
+        token: str | None = None,
     ) -> None:
         self.host, self.port, self.name, self.spectator = host, port, name, spectator
+        self.token = token
+        """A reserved name's token, sent as ``REGISTER;name;token``."""
         self.transcript: list[str] | None = [] if transcript else None
         """Every line received, in order, when asked for (tests and tools use it)."""
         self.queue: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
@@ -95,11 +134,16 @@ class MiaClient:
         if self.on_send is not None:
             self.on_send(line)
 
-    async def register(self, timeout: float = 2.0, attempts: int = 3) -> None:
-        """REGISTER (or REGISTER_SPECTATOR); raises :class:`MiaError` if rejected."""
+    def registration(self) -> str:
+        """The REGISTER line: ``REGISTER;name`` or, with a token, ``REGISTER;name;token``."""
         command = "REGISTER_SPECTATOR" if self.spectator else "REGISTER"
+        return f"{command};{self.name}" + (f";{self.token}" if self.token else "")
+
+    async def register(self, timeout: float = 2.0, attempts: int = 3) -> None:
+        """REGISTER (or REGISTER_SPECTATOR); raises :class:`MiaRejected` if rejected and
+        :class:`MiaError` if the server does not answer."""
         for _ in range(attempts):
-            self.send(f"{command};{self.name}")
+            self.send(self.registration())
             try:
                 async with asyncio.timeout(timeout):
                     while True:
@@ -107,7 +151,7 @@ class MiaClient:
                         if isinstance(msg, Registered):
                             return
                         if isinstance(msg, Rejected):
-                            raise MiaError(f"registration of {self.name!r} rejected: {msg.reason}")
+                            raise MiaRejected(self.name, msg.reason)
             except TimeoutError:
                 continue
         raise MiaError(f"no answer from {self.host}:{self.port}")
@@ -131,9 +175,12 @@ class MiaClient:
             self.transport = None
 
 
-async def play(client: MiaClient, bot: MiaBot, rounds: int | None = None) -> int:
+async def play(
+    client: MiaClient, bot: MiaBot, rounds: int | None = None, silence: float | None = None
+) -> int:
     """Answer the server for ``bot`` until ``rounds`` rounds ended (forever if None).
-    Returns the number of rounds seen end."""
+    Returns the number of rounds seen end. With ``silence``, raises :class:`ServerSilent`
+    when no datagram came for that many seconds."""
     players: tuple[str, ...] = ()
     announcements: list[tuple[str, Dice]] = []
     revealed: Dice | None = None
@@ -142,7 +189,13 @@ async def play(client: MiaClient, bot: MiaBot, rounds: int | None = None) -> int
     def view() -> TurnView:
         return TurnView(client.name, players, tuple(announcements))
 
-    async for msg in client.messages():
+    while True:
+        try:
+            async with asyncio.timeout(silence):
+                msg = await client.receive()
+        except TimeoutError:
+            assert silence is not None
+            raise ServerSilent(silence, finished) from None
         if isinstance(msg, RoundStarting):
             client.send(f"JOIN;{msg.token}")
         elif isinstance(msg, RoundStarted):
@@ -168,7 +221,6 @@ async def play(client: MiaClient, bot: MiaBot, rounds: int | None = None) -> int
             finished += 1
             if rounds is not None and finished >= rounds:
                 return finished
-    return finished
 
 
 async def run_bot(
@@ -178,15 +230,58 @@ async def run_bot(
     strategy: str,
     rounds: int | None = None,
     seed: int | None = None,
+    token: str | None = None,
+    silence: float = DEFAULT_SILENCE,
+    report: Callable[[str], None] | None = None,
 ) -> int:
-    """Register ``name`` and play with ``strategy`` (re-registering after errors)."""
+    """Register ``name`` (with ``token`` for a reserved name) and play with ``strategy``.
+
+    A first registration that fails raises :class:`MiaError`. Afterwards, whenever the
+    server stays silent for ``silence`` seconds (it restarted, or forgot this bot), the bot
+    registers again with backoff. ``report`` hears every step (default: the log).
+    """
+    say = report or log.info
     bot = make_bot(strategy, random.Random(seed))
-    async with MiaClient(host, port, name) as client:
+    async with MiaClient(host, port, name, token=token) as client:
+        say(f"registering {name} at {host}:{port}")
         await client.register()
+        say(f"{name} registered; playing")
+        played = 0
         try:
-            return await play(client, bot, rounds)
+            while True:
+                left = None if rounds is None else rounds - played
+                try:
+                    return played + await play(client, bot, left, silence)
+                except ServerSilent as exc:
+                    played += exc.rounds
+                    say(f"{exc}; registering {name} again")
+                    await register_again(client, say)
         finally:
             client.unregister()
+
+
+async def register_again(
+    client: MiaClient, say: Callable[[str], None], max_backoff: float = MAX_BACKOFF
+) -> None:
+    """Register until the server answers REGISTERED, waiting 1, 2, 4 … ``max_backoff``
+    seconds between attempts. ``NAME_ALREADY_TAKEN`` (someone else got the name while the
+    server was away) is retried; any other rejection raises :class:`MiaRejected`."""
+    delay, attempt = 1.0, 0
+    while True:
+        attempt += 1
+        try:
+            await client.register(timeout=2.0, attempts=1)
+        except MiaRejected as exc:
+            if exc.reason != NAME_ALREADY_TAKEN:
+                raise
+            say(f"attempt {attempt}: {exc}; next attempt in {delay:g} s")
+        except MiaError as exc:
+            say(f"attempt {attempt}: {exc}; next attempt in {delay:g} s")
+        else:
+            say(f"{client.name} registered again (attempt {attempt}); playing")
+            return
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, max_backoff)
 
 
 def house_bot_names(count: int) -> list[tuple[str, str]]:
@@ -203,13 +298,21 @@ def house_bot_names(count: int) -> list[tuple[str, str]]:
     return out
 
 
-def run_house_bots(host: str, port: int, count: int) -> list[asyncio.Task[None]]:
-    """Start ``count`` house bots (see :func:`house_bot_names`) as background tasks."""
+def run_house_bots(
+    host: str,
+    port: int,
+    house: list[tuple[str, str]],
+    tokens: Mapping[str, str],
+    silence: float = DEFAULT_SILENCE,
+) -> list[asyncio.Task[None]]:
+    """Start the ``(name, strategy)`` house bots as background tasks. Each registers with its
+    token from ``tokens`` (its name is reserved for it) and comes back by itself: a silent
+    server makes it register again, anything else restarts it after a second."""
 
     async def keep_playing(name: str, strategy: str) -> None:
         while True:
             try:
-                await run_bot(host, port, name, strategy)
+                await run_bot(host, port, name, strategy, token=tokens.get(name), silence=silence)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # a house bot must not die for good
@@ -218,7 +321,7 @@ def run_house_bots(host: str, port: int, count: int) -> list[asyncio.Task[None]]
 
     return [
         asyncio.create_task(keep_playing(name, strategy), name=f"mia-{name}")
-        for name, strategy in house_bot_names(count)
+        for name, strategy in house
     ]
 
 
@@ -226,8 +329,11 @@ __all__ = [
     "STRATEGIES",
     "MiaClient",
     "MiaError",
+    "MiaRejected",
+    "ServerSilent",
     "house_bot_names",
     "play",
+    "register_again",
     "run_bot",
     "run_house_bots",
 ]

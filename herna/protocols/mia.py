@@ -8,7 +8,9 @@ It knows nothing of sockets, time or rounds; see :mod:`herna.servers.mia` for th
 >>> parse_client(b"ANNOUNCE;3,1;ab12")
 TokenCommand(command='ANNOUNCE', args=('3,1',), token='ab12')
 >>> parse_client(b"REGISTER;bad name")
-Register(name='bad name', spectator=False, problem='INVALID_NAME')
+Register(name='bad name', spectator=False, problem='INVALID_NAME', token=None)
+>>> parse_client(b"REGISTER;alice;k3Y")
+Register(name='alice', spectator=False, problem=None, token='k3Y')
 >>> fmt.player_lost(["ann", "bob"], "MIA")
 b'PLAYER LOST;ann,bob;MIA'
 >>> parse_server("SCORE;ann:3,bob:0")
@@ -46,7 +48,11 @@ class Register:
     name: str
     spectator: bool
     problem: str | None = None
-    """``INVALID_NAME`` when the name breaks the rules (extra ``;`` fields included)."""
+    """``INVALID_NAME`` when the name breaks the rules (or there is none)."""
+    token: str | None = None
+    """The optional third field, ``REGISTER;name;token`` (a Herna extension): the token of a
+    reserved name. The reference servers ignore every field after the name, so a bot that
+    always sends its token still plays there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +100,12 @@ def parse_client(data: bytes) -> ClientMessage:
     command = fields[0].strip()
     if command in ("REGISTER", "REGISTER_SPECTATOR"):
         spectator = command == "REGISTER_SPECTATOR"
-        if len(fields) != 2:
-            # REGISTER;ab;cd means the name contains ';'; REGISTER alone means no name.
-            return Register(";".join(fields[1:]), spectator, INVALID_NAME)
-        return Register(fields[1], spectator, name_problem(fields[1]))
+        if len(fields) < 2:
+            return Register("", spectator, INVALID_NAME)
+        # Fields after the name are ignored, as the reference servers do, except the first
+        # one: that is where a reserved name's token travels (empty means none).
+        token = fields[2] if len(fields) > 2 and fields[2] else None
+        return Register(fields[1], spectator, name_problem(fields[1]), token)
     if command == "UNREGISTER":
         return Unregister()
     if len(fields) < 2 or not fields[-1]:

@@ -31,7 +31,13 @@ def test_register_variants() -> None:
     assert parse_client(b"REGISTER_SPECTATOR;bob\n") == Register("bob", True)
     assert parse_client(b"REGISTER").problem == "INVALID_NAME"  # type: ignore[union-attr]
     assert parse_client(b"REGISTER;").problem == "INVALID_NAME"  # type: ignore[union-attr]
-    assert parse_client(b"REGISTER;ab;cd") == Register("ab;cd", False, "INVALID_NAME")
+    # Fields after the name are ignored as the reference servers ignore them; the first of
+    # them carries a reserved name's token.
+    assert parse_client(b"REGISTER;ab;cd") == Register("ab", False, token="cd")
+    assert parse_client(b"REGISTER;ab;cd;ef") == Register("ab", False, token="cd")
+    assert parse_client(b"REGISTER;ab;") == Register("ab", False)
+    assert parse_client(b"REGISTER_SPECTATOR;ab;t") == Register("ab", True, token="t")
+    assert parse_client(b"REGISTER;a b;t").problem == "INVALID_NAME"  # type: ignore[union-attr]
     assert parse_client(b"UNREGISTER") == Unregister()
 
 

@@ -108,7 +108,7 @@ def test_registration_rules() -> None:
         "REGISTER;a b",
         "REGISTER;a:b",
         "REGISTER;a,b",
-        "REGISTER;ab;cd",
+        "REGISTER;a b;token",
         "REGISTER;" + "x" * 21,
     ]:
         w.say(C, bad)
@@ -192,8 +192,11 @@ def test_see_before_first_roll() -> None:
     w = World()
     first, _ = two_player_round(w)
     w.say(first, f"SEE;{w.token(first, 'YOUR TURN')}")
-    assert w.net.last(first, "PLAYER LOST").endswith(";SEE_BEFORE_FIRST_ROLL")
-    assert not [m for m in w.net.boxes[first] if m.startswith("ACTUAL DICE")]
+    name = w.table.clients["ann" if first == A else "bob"].name
+    # As in the seed and the reference servers: the wish to see, then the loss; no dice.
+    *last, score = w.net.boxes[first][-3:]
+    assert last == [f"PLAYER WANTS TO SEE;{name}", f"PLAYER LOST;{name};SEE_BEFORE_FIRST_ROLL"]
+    assert score.startswith("SCORE;")
 
 
 def test_announced_losing_dice_and_lied_about_mia() -> None:
@@ -210,7 +213,11 @@ def test_announced_losing_dice_and_lied_about_mia() -> None:
     rolled = Dice.parse(w.net.last(turn, "ROLLED").split(";")[1])
     w.say(turn, f"ANNOUNCE;1,2;{w.token(turn, 'ROLLED')}")
     expected = "MIA" if rolled.is_mia else "LIED_ABOUT_MIA"
-    assert w.net.last(turn, "PLAYER LOST").endswith(f";{expected}")
+    # Mia is uncovered at once: the real dice before the loss.
+    tail = w.net.boxes[turn][-4:]
+    assert [m.split(";")[0] for m in tail] == ["ANNOUNCED", "ACTUAL DICE", "PLAYER LOST", "SCORE"]
+    assert tail[1] == f"ACTUAL DICE;{rolled}"
+    assert tail[2].endswith(f";{expected}")
 
 
 @pytest.mark.parametrize(
@@ -447,3 +454,17 @@ def test_rounds_that_only_house_bots_played_are_paced() -> None:
     w.net.take(A)
     w.say(turn, f"SEE;{token}")
     until(w, A, "ROUND STARTING", limit=0.05)
+
+
+def test_a_lone_player_gets_one_round_a_second() -> None:
+    # Started early, a round with one player ends at once (ONLY_ONE_PLAYER); unpaced, one
+    # registration made the server play and record hundreds of them a second.
+    w = World(house_round_pause=1.0)
+    w.register(A, "ann")
+    for _ in range(200):
+        if any(m.startswith("ROUND STARTING") for m in w.net.boxes[A]):
+            w.join_all(A)
+            w.net.take(A)
+        w.clock.advance(0.05)
+    assert w.table.stats.rounds_played == 0
+    assert 9 <= w.table.stats.rounds_canceled <= 11  # ten seconds, one canceled round each

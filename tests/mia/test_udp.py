@@ -136,7 +136,7 @@ async def test_bad_input_over_udp_while_bots_play(mia: MiaService) -> None:
             b"REGISTER",
             b"REGISTER;",
             b"REGISTER;a b",
-            b"REGISTER;x;y",
+            b"REGISTER;x y;token",
             b"REGISTER;" + b"n" * 21,
             b"REGISTER;a:b",
             b"REGISTER;a,b",

@@ -63,9 +63,17 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "--mia-house-round-pause",
         type=float,
         metavar="SECONDS",
-        help="seconds between rounds that only house bots played, so an empty hall does not "
+        help="seconds between rounds that only house bots played (or one player alone), so an "
+        "empty hall does not "
         f"play hundreds of rounds a second (default {DEFAULT_HOUSE_ROUND_PAUSE:g}; anyone else "
         "at the table means full speed)",
+    )
+    group.add_argument(
+        "--mia-seed",
+        type=int,
+        metavar="N",
+        help="derive every round's seed from N, so a run can be repeated (default: each round's "
+        "seed comes from the secrets module and published seeds predict nothing)",
     )
 
 
@@ -86,15 +94,30 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         house_round_pause=float(
             option(args, config, "mia_house_round_pause", DEFAULT_HOUSE_ROUND_PAUSE)
         ),
+        seed=_optional_int(option(args, config, "mia_seed", None)),
     )
+    # House bot names are reserved before the first datagram is read: nobody can register
+    # one (and UNREGISTER it), and the bots present their tokens like any other client.
+    tokens = {name: hall.identity.reserve_house_bot(name) for name, _ in house}
     server = MiaUdpServer(host, port)
-    table = MiaTable(server.send, hall.clock, settings, bus=hall.bus, records=hall.records)
+    table = MiaTable(
+        server.send,
+        hall.clock,
+        settings,
+        bus=hall.bus,
+        records=hall.records,
+        identity=hall.identity,
+    )
     server.attach(table)
     table.start()
     service = MiaService(server, table, host)
     if bots:
-        service.house_bots = run_house_bots(host, server.address[1], bots)
+        service.house_bots = run_house_bots(host, server.address[1], house, tokens)
     return service
+
+
+def _optional_int(value: object) -> int | None:
+    return None if value is None else int(str(value))
 
 
 PLUGIN = ServerPlugin(

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
-from herna.core.rng import SeededRng, new_seed
+from herna.core.rng import SeedSource
 from herna.games.mia.dice import Dice, InvalidDice
 from herna.games.mia.round import (
     DID_NOT_ANNOUNCE,
@@ -32,6 +32,7 @@ from herna.games.mia.round import (
     See,
 )
 from herna.hall.events import EventBus
+from herna.hall.identity import Identity, Refusal
 from herna.hall.match import Match, Seat
 from herna.hall.records import MatchRecord, PlayerResult, RecordStore, utcnow
 from herna.protocols.mia import (
@@ -63,7 +64,8 @@ class MiaSettings:
     house_names: frozenset[str] = frozenset()
     """Names of the server's own house bots."""
     house_round_pause: float = 1.0
-    """Seconds between rounds that only house bots played (at least ``round_pause``): alone,
+    """Seconds between rounds that only house bots played, or one player alone (at least
+    ``round_pause``): alone,
     they would play hundreds of rounds a second, burn a core and write gigabytes of records a
     day. Anyone else at the table brings back full speed from the next round on."""
     heartbeat: float = 2.0
@@ -71,6 +73,9 @@ class MiaSettings:
     """Datagrams per second accepted from one address (a burst of the same size is allowed);
     the rest are dropped and counted, so a flood cannot starve the other players."""
     seed: int | None = None
+    """Fixed seed (``--mia-seed``): the same run deals the same dice. ``None``: every round's
+    seed comes from :mod:`secrets`, so the seeds published with finished rounds tell nothing
+    about the next ones."""
 
 
 @dataclass
@@ -104,6 +109,10 @@ class TableStats:
     faults: Counter[str] = field(default_factory=Counter)
 
 
+def _name(client: Client) -> str:
+    return client.name
+
+
 class MiaTable:
     def __init__(
         self,
@@ -112,13 +121,17 @@ class MiaTable:
         settings: MiaSettings | None = None,
         bus: EventBus | None = None,
         records: RecordStore | None = None,
+        identity: Identity | None = None,
     ) -> None:
         self._send = send
         self.clock = clock
         self.settings = settings or MiaSettings()
         self.bus = bus
         self.records = records
-        self.rng = SeededRng(self.settings.seed if self.settings.seed is not None else new_seed())
+        self.identity = identity or Identity()
+        """Who may use which name: reserved names need their token (``REGISTER;name;token``),
+        house bot names are refused to everyone but the house bots."""
+        self.seeds = SeedSource(self.settings.seed)
         self.clients: dict[str, Client] = {}
         self._by_addr: dict[Addr, Client] = {}
         self._rate: dict[str, tuple[float, float]] = {}  # ip:port -> (allowance, last time)
@@ -191,12 +204,20 @@ class MiaTable:
         if msg.problem:
             self._send(fmt.rejected(msg.problem), addr)
             return
+        admission = self.identity.admit(msg.name, msg.token)
+        if isinstance(admission, Refusal):
+            self._send(fmt.rejected(admission.code), addr)
+            log.info("REGISTER;%s from %s:%s refused: %s", msg.name, *addr, admission.reason)
+            return
         existing = self.clients.get(msg.name)
         if existing is not None:
-            if existing.addr[0] != addr[0]:
+            # The seed lets the same IP take a name over (the player moved to a new port).
+            # From another IP only the reserved name's token does: an owner may move hosts,
+            # nobody else may take a name that is in use.
+            if existing.addr[0] != addr[0] and not admission.verified:
                 self._send(fmt.rejected(NAME_ALREADY_TAKEN), addr)
                 return
-            # Same name from the same IP: the player moved (new port); keep the score.
+            # The player moved (new port or, with the token, new host); keep the score.
             self._forget_addr(existing.addr)
             occupant = self._by_addr.get(addr)
             if occupant is not None and occupant is not existing:
@@ -320,19 +341,23 @@ class MiaTable:
             self._broadcast(fmt.round_canceled("NO_PLAYERS"))
             self._cancel_round("NO_PLAYERS")
             return
-        order = self.rng.shuffled(self.joined)
-        if len(order) == 1:
-            self._broadcast(fmt.round_started(n, order))
+        if len(self.joined) == 1:
+            # Nothing to shuffle and no dice: no draw either, so with --mia-seed the played
+            # rounds get the same seeds however many rounds started with one player.
+            self._broadcast(fmt.round_started(n, self.joined))
             self._broadcast(fmt.round_canceled("ONLY_ONE_PLAYER"))
             self._cancel_round("ONLY_ONE_PLAYER")
             return
+        # The order is public from ROUND STARTED on, so it comes from a draw of its own:
+        # shuffled with the dice's generator it would tell something about the first roll.
+        order = self.seeds.next_rng().shuffled(self.joined)
         self.phase = "playing"
         self.match = Match(
             game="mia",
             table_id=f"round-{n}",
             state=MiaRound(tuple(order)),
             seats=[Seat(name, "bot") for name in order],
-            seed=self.rng.spawn().seed,
+            seed=self.seeds.next_seed(),
             codec=MiaActionCodec(),
             meta={"round": n},
             started_at=self._round_started_at,
@@ -372,14 +397,12 @@ class MiaTable:
             self._emit("player_rolls", round=self.round_number, name=name)
         elif self._expect.step == "turn" and msg.command == "SEE" and not msg.args:
             self._expect = None
-            had_announcement = self._state().last_announcement is not None
             self._act(See())
-            if had_announcement:
-                self._broadcast(fmt.player_wants_to_see(name))
-                self._emit("wants_to_see", round=self.round_number, name=name)
-                shown = str(self._state().actual)
-                self._broadcast(fmt.actual_dice(shown))
-                self._emit("actual_dice", round=self.round_number, dice=shown)
+            # The seed's order: PLAYER WANTS TO SEE, then ACTUAL DICE (when there are dice to
+            # show: a SEE before anyone rolled has none), then PLAYER LOST.
+            self._broadcast(fmt.player_wants_to_see(name))
+            self._emit("wants_to_see", round=self.round_number, name=name)
+            self._reveal()
             self._end_round()
         elif self._expect.step == "announce" and msg.command == "ANNOUNCE" and len(msg.args) == 1:
             try:
@@ -393,12 +416,23 @@ class MiaTable:
             if self._state().is_terminal():
                 self._broadcast(announced)
                 self._emit("announced", round=self.round_number, name=name, dice=str(dice))
+                # Mia is uncovered at once ("wird sofort aufgedeckt"): ACTUAL DICE before
+                # PLAYER LOST, as for a SEE. Losing dice end the round unseen.
+                self._reveal()
                 self._end_round()
             else:
                 self._next_turn(announced)
                 self._emit("announced", round=self.round_number, name=name, dice=str(dice))
         else:
             self._fault(INVALID_TURN)
+
+    def _reveal(self) -> None:
+        """Broadcast ACTUAL DICE if the rules uncovered the dice under the cup."""
+        state = self._state()
+        if state.revealed and state.actual is not None:
+            shown = str(state.actual)
+            self._broadcast(fmt.actual_dice(shown))
+            self._emit("actual_dice", round=self.round_number, dice=shown)
 
     def _act(self, action: MiaAction) -> None:
         assert self.match is not None
@@ -415,7 +449,8 @@ class MiaTable:
         state = self._state()
         assert self.match is not None
         n = self.round_number
-        self._broadcast(fmt.player_lost(state.losers, state.reason))
+        # Names sorted, as the reference server sends them (several lose to a true Mia).
+        self._broadcast(fmt.player_lost(sorted(state.losers), state.reason))
         self._emit("player_lost", round=n, names=list(state.losers), reason=state.reason)
         for name in state.players:
             if name not in state.losers:
@@ -480,7 +515,9 @@ class MiaTable:
         if not self.joined and self.settings.round_pause < self.settings.answer_window:
             # Nobody joined: don't spin; wait a window before asking again.
             pause = self.settings.answer_window
-        elif self.settings.house_names.issuperset(self.joined):
+        elif len(self.joined) < 2 or self.settings.house_names.issuperset(self.joined):
+            # A lone player (ONLY_ONE_PLAYER) would otherwise get hundreds of canceled rounds
+            # a second, each one a record: paced like a table of house bots.
             pause = max(pause, self.settings.house_round_pause)
         self._timer = self.clock.call_later(pause, self._begin_round)
 
@@ -532,7 +569,8 @@ class MiaTable:
                 self._send(data, client.addr)
 
     def _score_table(self) -> dict[str, int]:
-        return {c.name: self.scores.get(c.name, 0) for c in self._players()}
+        """Every registered player's points, sorted by name as the reference server does."""
+        return {c.name: self.scores.get(c.name, 0) for c in sorted(self._players(), key=_name)}
 
     def _beat(self) -> None:
         if not self._running:
@@ -558,7 +596,8 @@ class MiaTable:
                     "name": c.name,
                     "points": self.scores.get(c.name, 0),
                     "active": c.active,
-                    "address": f"{c.addr[0]}:{c.addr[1]}",
+                    # No address: this snapshot is public (web hall, /api/services), and
+                    # where a player connects from is nobody else's business.
                 }
                 for c in self._players()
             ],

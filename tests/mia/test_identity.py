@@ -1,0 +1,123 @@
+"""Who may use a Mia name, over real UDP: house bot names belong to the house bots, reserved
+names to whoever has their token (``REGISTER;name;token``), every other name works as the
+seed describes; nobody takes over or unregisters someone else's registration.
+
+A second machine is a socket bound to 127.0.0.2 (Linux routes all of 127/8 to loopback)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from herna.hall.db import make_engine
+from herna.hall.identity import ReservedNames
+from herna.servers.mia import MiaService
+from tests.mia.helpers import RawPeer, port_of, rounds_seen
+from tests.serve import serving
+
+HOUSE = ("house-honest", "house-prob", "house-random")
+
+
+def _mia(service: object) -> MiaService:
+    assert isinstance(service, MiaService)
+    return service
+
+
+async def _house_rounds(watcher: RawPeer, count: int, limit: float = 15) -> list[list[str]]:
+    """The next ``count`` complete rounds that every house bot played, as ``watcher`` (a
+    registered spectator) saw them."""
+    start = len(watcher.seen)
+    async with asyncio.timeout(limit):
+        while True:
+            rounds = [
+                r
+                for r in rounds_seen(watcher.seen[start:])
+                if set(r[0].split(";")[2].split(",")) >= set(HOUSE)
+            ]
+            if len(rounds) >= count:
+                return rounds
+            await watcher.recv(limit)
+
+
+async def test_house_bots_cannot_be_evicted(tmp_path: Path) -> None:
+    async with serving(tmp_path, "mia", mia_house_round_pause=0.05) as hall:
+        mia = _mia(hall.service("mia"))
+        port = port_of(mia)
+        watcher = RawPeer(port)
+        assert await watcher.ask("REGISTER_SPECTATOR;watcher") == "REGISTERED"
+        await _house_rounds(watcher, 1)
+        attacker = RawPeer(port)  # the same IP as the house bots: the seed's takeover rule
+        for name in HOUSE:
+            lines = (f"REGISTER;{name}", f"REGISTER;{name};guess", f"REGISTER_SPECTATOR;{name}")
+            for line in lines:
+                assert await attacker.ask(line) == "REJECTED;HOUSE_BOT_NAME", line
+            assert await attacker.ask("UNREGISTER") == "UNREGISTERED"
+        assert set(HOUSE) <= set(mia.table.clients)
+        # The house keeps playing, every bot in every round.
+        assert len(await _house_rounds(watcher, 5)) >= 5
+        attacker.close()
+        watcher.close()
+
+
+async def test_a_house_bot_that_drops_out_comes_back(tmp_path: Path) -> None:
+    async with serving(tmp_path, "mia", mia_house_round_pause=0.05) as hall:
+        mia = _mia(hall.service("mia"))
+        watcher = RawPeer(port_of(mia))
+        assert await watcher.ask("REGISTER_SPECTATOR;watcher") == "REGISTERED"
+        await _house_rounds(watcher, 1)
+        # However it happens (here the table simply forgets it), the bot hears nothing more:
+        # no heartbeat, no round. It must notice and register again by itself.
+        old = mia.table.clients["house-prob"].addr
+        mia.table._remove(mia.table.clients["house-prob"])
+        async with asyncio.timeout(20):
+            while "house-prob" not in mia.table.clients:
+                await asyncio.sleep(0.1)
+        assert mia.table.clients["house-prob"].addr == old  # the same bot, registered again
+        assert len(await _house_rounds(watcher, 2)) >= 2
+        watcher.close()
+
+
+async def test_reserved_names_need_their_token_and_names_in_use_stay_put(
+    tmp_path: Path,
+) -> None:
+    token = ReservedNames(make_engine(f"sqlite:///{tmp_path / 'herna.db'}")).add("alice")
+    async with serving(tmp_path, "mia", no_house_bots=True) as hall:
+        mia = _mia(hall.service("mia"))
+        port = port_of(mia)
+        here, other = RawPeer(port), RawPeer(port, "127.0.0.2")
+        assert other.addr[0] == "127.0.0.2"
+
+        # A reserved name: refused without its token or with a wrong one, from anywhere.
+        assert await here.ask("REGISTER;alice") == "REJECTED;RESERVED_NAME"
+        assert await here.ask("REGISTER;alice;") == "REJECTED;RESERVED_NAME"
+        assert await here.ask("REGISTER;alice;not-the-token") == "REJECTED;BAD_TOKEN"
+        assert await here.ask("REGISTER_SPECTATOR;alice") == "REJECTED;RESERVED_NAME"
+        assert "alice" not in mia.table.clients
+        assert await here.ask(f"REGISTER;alice;{token}") == "REGISTERED"
+        assert mia.table.clients["alice"].addr == here.addr
+        # Its owner, on another machine, takes it along with the token ...
+        assert await other.ask("REGISTER;alice") == "REJECTED;RESERVED_NAME"
+        assert await other.ask(f"REGISTER;alice;{token}") == "REGISTERED"
+        assert mia.table.clients["alice"].addr == other.addr
+        # ... and the address it left cannot unregister it: UNREGISTER acts on the sender's
+        # own registration only, and that address has none any more.
+        assert await here.ask("UNREGISTER") == "UNREGISTERED"
+        assert mia.table.clients["alice"].addr == other.addr
+
+        # Unreserved names work as the seed says: the same IP (any port) moves the player,
+        # another IP is refused, with or without a made-up token.
+        bob = RawPeer(port)
+        assert await bob.ask("REGISTER;bob") == "REGISTERED"
+        for line in ("REGISTER;bob", "REGISTER;bob;anything", "REGISTER_SPECTATOR;bob"):
+            assert await other.ask(line) == "REJECTED;NAME_ALREADY_TAKEN", line
+        assert mia.table.clients["bob"].addr == bob.addr
+        assert "alice" in mia.table.clients  # other's failed attempts did not cost it alice
+        bob_moved = RawPeer(port)
+        assert await bob_moved.ask("REGISTER;bob;anything") == "REGISTERED"
+        assert mia.table.clients["bob"].addr == bob_moved.addr
+        # A stranger's UNREGISTER touches nobody.
+        stranger = RawPeer(port)
+        assert await stranger.ask("UNREGISTER") == "UNREGISTERED"
+        assert {"alice", "bob"} <= set(mia.table.clients)
+        for peer in (here, other, bob, bob_moved, stranger):
+            peer.close()

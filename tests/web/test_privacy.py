@@ -1,0 +1,109 @@
+"""Privacy: no public page, API route or live frame of the web hall shows where a client
+connects from. Server endpoints (``udp://127.0.0.1:9000``) may be listed; client addresses
+may not. Real ``herna serve --only mia,web`` with an outside Mia bot and a spectator
+registered over UDP."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+from starlette.routing import Mount, Route, WebSocketRoute
+from websockets.asyncio.client import connect
+
+from herna.clients.mia import MiaClient, play
+from herna.games.mia.bots import make_bot
+from herna.servers.mia import MiaService
+from herna.web.plugin import WebHall
+from tests.serve import serving
+
+PARAMS = re.compile(r"\{(\w+)(?::\w+)?\}")
+
+
+def _paths(web: WebHall, values: dict[str, list[str]]) -> tuple[list[str], set[str]]:
+    """Every GET route of the web hall with its parameters filled in from ``values`` (each
+    combination), and the set of route templates (to prove none was left out)."""
+    out: list[str] = []
+    templates: set[str] = set()
+    for route in web.web.starlette.routes:
+        if isinstance(route, Mount | WebSocketRoute):
+            continue  # static files hold no live data; /ws/tiles is the tiles game
+        assert isinstance(route, Route)
+        templates.add(route.path)
+        paths = [route.path]
+        for name in PARAMS.findall(route.path):
+            paths = [
+                PARAMS.sub(lambda m, v=v, n=name: v if m.group(1) == n else m.group(0), p, 1)
+                for p in paths
+                for v in values[name]
+            ]
+        out.extend(paths)
+    return out, templates
+
+
+async def test_no_public_page_or_api_shows_a_client_address(tmp_path: Path) -> None:
+    async with serving(tmp_path, "mia,web", mia_house_round_pause=0.05) as hall:
+        web = hall.service("web")
+        mia = hall.service("mia")
+        assert isinstance(web, WebHall) and isinstance(mia, MiaService)
+        port = mia.server.address[1]
+        outsider = MiaClient("127.0.0.1", port, "outsider")
+        await outsider.connect()
+        await outsider.register()
+        spectator = MiaClient("127.0.0.1", port, "onlooker", spectator=True)
+        await spectator.connect()
+        await spectator.register()
+        task = asyncio.create_task(play(outsider, make_bot("probability")))
+        try:
+            async with asyncio.timeout(20):
+                while mia.table.scores.get("outsider", 0) < 3:
+                    await asyncio.sleep(0.05)
+            hall.records.flush()
+            # Where every client of the Mia server sits: house bots, outsider, spectator.
+            clients = {f"{c.addr[0]}:{c.addr[1]}" for c in mia.table.clients.values()}
+            assert {"outsider", "onlooker", "house-prob"} <= set(mia.table.clients)
+            assert len(clients) == len(mia.table.clients)
+
+            bodies: dict[str, str] = {}
+            async with httpx.AsyncClient(base_url=web.url, timeout=10) as http:
+                listed = (await http.get("/api/matches", params={"player": "outsider"})).json()
+                ids = [str(m["id"]) for m in listed["matches"]][:3]
+                assert ids
+                values = {
+                    "game": ["mia"],
+                    "table": ["mia"],
+                    "match_id": ids,
+                    "name": ["outsider", "house-prob"],
+                    "path": ["protocols/mia.md"],
+                }
+                paths, templates = _paths(web, values)
+                assert {"/", "/api/services", "/live/{game}/{table:path}"} <= templates
+                paths += [
+                    "/api/live?game=mia",
+                    "/api/matches?game=mia",
+                    "/history?game=mia&player=outsider",
+                    "/players?name=outsider",
+                ]
+                for path in paths:
+                    response = await http.get(path, follow_redirects=True)
+                    assert response.status_code == 200, (path, response.status_code)
+                    bodies[path] = response.text
+            async with connect(f"ws://127.0.0.1:{web.port}/ws/live", max_size=None) as ws:
+                for i in range(3):
+                    bodies[f"/ws/live frame {i}"] = str(await asyncio.wait_for(ws.recv(), 5))
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            outsider.close()
+            spectator.close()
+
+        services: list[dict[str, Any]] = json.loads(bodies["/api/services"])
+        mia_json = next(s for s in services if s["game"] == "mia")
+        assert "outsider" in json.dumps(mia_json["snapshot"])  # names are public ...
+        for path, body in bodies.items():
+            leaked = [c for c in clients if c in body]
+            assert not leaked, f"{path} shows client addresses {leaked}"  # ... addresses not
