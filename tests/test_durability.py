@@ -119,7 +119,16 @@ def test_numbers_and_records_survive_kill_9_before_any_commit(tmp_path: Path) ->
 def _tiles_rules_join(port: int) -> None:
     """Make the tiles server check a rules object, which starts its checker process."""
     rules = json.loads((ROOT / "herna/games/tiles/rules/labyrinth.json").read_text())
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+    deadline = time.monotonic() + 20
+    while True:  # the tiles server starts after Mia, which the caller waited for
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+    with sock:
         reader = sock.makefile("rb")
         reader.readline()  # welcome
         join = {"type": "join", "name": "ann", "rules": rules, "id": 1}

@@ -449,6 +449,18 @@ class MiaTable:
         state = self._state()
         assert self.match is not None
         n = self.round_number
+        record = self.match.record()
+        # Only the players who acted are rated: the others scored a point by sitting still,
+        # and rating dozens of bystanders every round cost the writer most of its time.
+        acted = {a.name for a in state.announcements} | {state.current_name} | set(state.losers)
+        record.players = [dataclasses.replace(p, rated=p.name in acted) for p in record.players]
+        record.result["round"] = n
+        record.result["order"] = list(state.players)
+        record.result["losers"] = list(state.losers)
+        # Submitted (journaled) before anyone hears the result: a round whose SCORE was sent
+        # must survive kill -9.
+        if self.records is not None:
+            self.records.submit(record)
         # Names sorted, as the reference server sends them (several lose to a true Mia).
         self._broadcast(fmt.player_lost(sorted(state.losers), state.reason))
         self._emit("player_lost", round=n, names=list(state.losers), reason=state.reason)
@@ -461,16 +473,6 @@ class MiaTable:
         self._emit(
             "game_over", round=n, losers=list(state.losers), reason=state.reason, scores=scores
         )
-        record = self.match.record()
-        # Only the players who acted are rated: the others scored a point by sitting still,
-        # and rating dozens of bystanders every round cost the writer most of its time.
-        acted = {a.name for a in state.announcements} | {state.current_name} | set(state.losers)
-        record.players = [dataclasses.replace(p, rated=p.name in acted) for p in record.players]
-        record.result["round"] = n
-        record.result["order"] = list(state.players)
-        record.result["losers"] = list(state.losers)
-        if self.records is not None:
-            self.records.submit(record)
         self.stats.rounds_played += 1
         log.info(
             "round %d: %s; %s lost (%s)",
@@ -484,10 +486,6 @@ class MiaTable:
 
     def _cancel_round(self, reason: str) -> None:
         n = self.round_number
-        scores = self._score_table()
-        self._broadcast(fmt.score(scores))
-        self._emit("round_canceled", round=n, reason=reason)
-        self._emit("score", scores=scores)
         if self.records is not None:
             self.records.submit(
                 MatchRecord(
@@ -504,6 +502,10 @@ class MiaTable:
                     rated=False,
                 )
             )
+        scores = self._score_table()
+        self._broadcast(fmt.score(scores))
+        self._emit("round_canceled", round=n, reason=reason)
+        self._emit("score", scores=scores)
         self.stats.rounds_canceled += 1
         log.info("round %d canceled: %s", n, reason)
         self._after_round()
