@@ -93,6 +93,10 @@ class OnitamaClient:
         self.game.name = name
         await self.send_raw(proto.login_line(name))
         msg = await self.expect(proto.LoginOk, proto.LoginFailed, proto.Error, timeout=timeout)
+        if isinstance(msg, proto.LoginFailed):
+            raise ClientError(
+                f"login refused: {msg.reason}" + (f" ({msg.text})" if msg.text else "")
+            )
         if not isinstance(msg, proto.LoginOk):
             raise ClientError(f"login refused: {msg}")
         return msg
