@@ -115,13 +115,14 @@ async def running(
     clock: Clock | None = None,
     initial_state: Callable[[], OnitamaState] | None = None,
     house_bots: int = 0,
+    port: int = 0,
     **settings: object,
 ) -> AsyncIterator[Server]:
     store = RecordStore(f"sqlite:///{tmp_path / 'onitama.db'}")
     hall = Hall(records=store, clock=clock if clock is not None else FakeClock())
     opts = OnitamaSettings(**{"seed": 1, **settings})  # type: ignore[arg-type]
     service = await serve(
-        hall, "127.0.0.1", 0, opts, house_bots=house_bots, initial_state=initial_state
+        hall, "127.0.0.1", port, opts, house_bots=house_bots, initial_state=initial_state
     )
     server = Server(hall, service)
     try:

@@ -94,9 +94,18 @@ class ClientGame:
         elif isinstance(msg, Reconnect):
             white, black, spare = parse_cards(",".join(msg.cards))
             to_move = BLACK if msg.to_move.lower() == "black" else WHITE
-            self.state = OnitamaState.setup(white, black, spare, board=msg.board, to_move=to_move)
+            rule = self.state.rule if self.state is not None else "stalemate"
+            self.state = OnitamaState.setup(
+                white, black, spare, board=msg.board, to_move=to_move, rule=rule
+            )
             if self.name is not None and name_key(msg.name) == name_key(self.name):
+                # Back at our seat, maybe on a new connection that never saw START: the
+                # opponent's name is not in RECONNECT, so keep whatever we knew of it.
                 self.color = BLACK if msg.color.lower() == "black" else WHITE
+                if self.color == WHITE:
+                    self.white, self.black = self.name, self.black or ""
+                else:
+                    self.white, self.black = self.white or "", self.name
             else:
                 self.opponent_away = False
             self.over = None
