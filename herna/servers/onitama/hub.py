@@ -291,7 +291,8 @@ class OnitamaHub:
         if msg.problem is not None:
             self._refuse(client, msg.problem, "a name is 1-32 letters, digits, _, - or .")
             return
-        proof = msg.proof or None
+        # "-" (or nothing) in the third field only asks for Herna's extensions.
+        proof = msg.proof if msg.proof not in (None, "", "-") else None
         existing = self.players.get(proto.name_key(msg.name))
         if existing is not None and self._seat_opens(client, existing, proof):
             return
