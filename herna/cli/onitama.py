@@ -41,8 +41,10 @@ def register(commands: GameCommands) -> None:
         "onitama",
         help="run an Onitama bot",
         description="Log a bot in on an Onitama server and play game after game (or "
-        "--games N). With --versus STRATEGY no server is used: the bot plays --games local "
-        "games against that strategy and prints the score.",
+        "--games N). When the server goes away the bot logs in again (with backoff) and goes "
+        "on, back at its seat if the server kept its game. With --versus STRATEGY no server "
+        "is used: the bot plays --games local games against that strategy and prints the "
+        "score.",
     )
     bot.add_argument(
         "--strategy",
@@ -52,6 +54,17 @@ def register(commands: GameCommands) -> None:
     )
     bot.add_argument(
         "--name", help="player name (1-32 letters, digits, _ - .; default bot-<strategy>)"
+    )
+    bot.add_argument(
+        "--token",
+        help="the token of the bot's reserved name (from 'herna bots add NAME'); sent as the "
+        "third LOGIN field",
+    )
+    bot.add_argument(
+        "--no-reconnect",
+        action="store_true",
+        help="stop when the connection to the server is lost (default: log in again, waiting "
+        "0.5 s, then twice as long after each failed attempt, at most 10 s)",
     )
     bot.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     bot.add_argument(
@@ -115,7 +128,18 @@ def run_bot_command(args: argparse.Namespace) -> int:
     name = args.name or f"bot-{args.strategy}"
     console = Console()
     try:
-        result = asyncio.run(run_bot(args.host, args.port, name, strategy, args.games))
+        result = asyncio.run(
+            run_bot(
+                args.host,
+                args.port,
+                name,
+                strategy,
+                args.games,
+                token=args.token,
+                reconnect=not args.no_reconnect,
+                say=lambda text: console.print(f"{name}: {text}", highlight=False),
+            )
+        )
     except ClientError as exc:
         console.print(f"herna bot onitama: {exc}")
         return 1

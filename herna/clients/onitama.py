@@ -26,8 +26,18 @@ log = logging.getLogger("herna.onitama.client")
 READ_LIMIT = 64 * 1024
 
 
+RETRY_FIRST = 0.5
+RETRY_MAX = 10.0
+"""Backoff of a bot that lost its server: 0.5 s, doubling, at most 10 s between attempts."""
+
+
 class ClientError(Exception):
     """The server said no (``LOGIN_FAILED``) or broke the protocol."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        """The ``LOGIN_FAILED`` reason, when that is what happened."""
 
 
 class OnitamaClient:
@@ -88,11 +98,18 @@ class OnitamaClient:
 
         return await asyncio.wait_for(wait(), timeout)
 
-    async def login(self, name: str, timeout: float = 10.0) -> proto.LoginOk:
-        """Log in; raises :class:`ClientError` with the reason on ``LOGIN_FAILED``."""
+    async def login(
+        self, name: str, proof: str | None = None, timeout: float = 10.0
+    ) -> proto.LoginOk:
+        """Log in, presenting ``proof`` (the name's token, or the seat secret of a game to
+        come back to) if given; raises :class:`ClientError` with the reason on
+        ``LOGIN_FAILED``."""
         self.game.name = name
-        await self.send_raw(proto.login_line(name))
+        await self.send_raw(proto.login_line(name, proof))
         msg = await self.expect(proto.LoginOk, proto.LoginFailed, proto.Error, timeout=timeout)
+        if isinstance(msg, proto.LoginFailed):
+            text = f" ({msg.text})" if msg.text else ""
+            raise ClientError(f"login refused: {msg.reason}{text}", msg.reason)
         if not isinstance(msg, proto.LoginOk):
             raise ClientError(f"login refused: {msg}")
         return msg
@@ -116,6 +133,14 @@ class PlayResult:
     invalid: int = 0
     results: list[proto.GameOver] = field(default_factory=list)
 
+    def merge(self, other: PlayResult) -> None:
+        self.games += other.games
+        self.wins += other.wins
+        self.losses += other.losses
+        self.moves += other.moves
+        self.invalid += other.invalid
+        self.results += other.results
+
 
 async def play(
     client: OnitamaClient,
@@ -137,7 +162,10 @@ async def play(
         if game.my_turn() and not waiting and game.state is not None:
             chooser: Strategy = fallback if retry else strategy
             action = chooser.choose(game.state)
-            await client.send_action(action)
+            try:
+                await client.send_action(action)
+            except (ConnectionError, OSError):
+                break  # the server is gone; the caller decides whether to come back
             result.moves += 1
             waiting = True
         msg = await client.recv()
@@ -174,11 +202,65 @@ async def run_bot(
     strategy: Strategy,
     games: int | None = None,
     on_message: Callable[[ServerMessage | Garbage], None] | None = None,
+    *,
+    token: str | None = None,
+    reconnect: bool = False,
+    say: Callable[[str], None] | None = None,
+    retry_first: float = RETRY_FIRST,
+    retry_max: float = RETRY_MAX,
 ) -> PlayResult:
-    """Connect, log in as ``name`` and play (see :func:`play`)."""
-    async with await OnitamaClient.connect(host, port) as client:
-        await client.login(name)
-        return await play(client, strategy, games, on_message)
+    """Connect, log in as ``name`` (with the name's ``token`` if it is reserved) and play
+    (see :func:`play`).
+
+    With ``reconnect`` a bot that loses its server connects and logs in again, waiting
+    ``retry_first`` seconds and twice as long after each failed attempt (at most
+    ``retry_max``), and goes on until ``games`` games are over: back at its seat with the seat
+    secret if the server still holds its game, or as a new player of a restarted server.
+    ``say`` hears what it does ("lost the server, reconnecting in 2 s", "logged in again").
+    The first connection and login are not retried: a wrong address or name fails at once.
+    """
+    tell = say or log.info
+    total = PlayResult()
+    delay = retry_first
+    secret: str | None = None  # the seat secret of the game in progress
+    lost = False
+    while True:
+        try:
+            client = await OnitamaClient.connect(host, port)
+        except OSError as exc:
+            if not lost:
+                raise
+            tell(f"cannot reach {host}:{port} ({exc.strerror or exc}); retrying in {delay:g} s")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, retry_max)
+            continue
+        async with client:
+            try:
+                await client.login(name, token or secret)
+            except ClientError as exc:
+                if not lost or exc.code not in (proto.NAME_IN_USE, proto.BAD_TOKEN) or token:
+                    raise
+                # Our old connection may not be noticed yet, or our seat secret belongs to
+                # a game this server never saw: try again, with nothing but the name.
+                secret = None
+                tell(f"login refused ({exc.code}); retrying in {delay:g} s")
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, retry_max)
+                continue
+            if lost:
+                tell(f"logged in again as {name}")
+            delay = retry_first
+            client.game.secret = secret
+            left = None if games is None else games - total.games
+            result = await play(client, strategy, left, on_message)
+            total.merge(result)
+            secret = client.game.secret if client.game.in_game else None
+        if not reconnect or (games is not None and total.games >= games):
+            return total
+        lost = True
+        tell(f"lost the server, reconnecting in {delay:g} s")
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, retry_max)
 
 
 def monotonic() -> float:

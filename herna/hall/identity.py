@@ -182,6 +182,19 @@ class Identity:
         """True when only a token holder may use ``name`` (house bots included)."""
         return name in self._house or name in self._reserved_digests()
 
+    def reserved_spelling(self, name: str) -> str | None:
+        """The reserved or house-bot name equal to ``name`` but for case, if there is one.
+        Servers whose names are unique regardless of case ask this first, so that ``EVA``
+        cannot slip past the reservation of ``eva``."""
+        reserved = self._reserved_digests()
+        if name in self._house or name in reserved:
+            return name
+        folded = name.casefold()
+        for known in (*self._house, *reserved):
+            if known.casefold() == folded:
+                return known
+        return None
+
     def proves(self, name: str, token: str | None) -> bool:
         """True when ``token`` is the token of the reserved or house-bot ``name``."""
         if token is None:

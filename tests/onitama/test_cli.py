@@ -100,11 +100,13 @@ async def test_play_a_game_in_the_terminal_against_a_house_bot(tmp_path: Path) -
         server.hall.records.flush()
         [match] = server.hall.records.matches(game="onitama")
         assert {p.name for p in match.players} == {"eva", "house-1"}
-        # a name in use is refused politely
+        # a house bot's name is refused politely
         async with running(tmp_path / "second", house_bots=1) as other:
             code = await play_terminal("127.0.0.1", other.port, "house-1", ask, console)
             assert code == 1
-            assert "NAME_IN_USE" in console.export_text()
+            assert "login refused: HOUSE_BOT_NAME ('house-1' is the name of one of" in (
+                console.export_text()
+            )
 
 
 def free_port() -> int:
@@ -173,7 +175,7 @@ def test_herna_serve_and_herna_bot_end_to_end(tmp_path: Path) -> None:
     finally:
         serve.terminate()
         out, _ = serve.communicate(timeout=30)
-    assert "Onitama TCP lines (seed 003) listening on tcp://127.0.0.1:" in out
+    assert "Onitama TCP (seed 003; line and NUL dialects) listening on tcp://127.0.0.1:" in out
     assert serve.returncode == 0
     from herna.hall.records import RecordStore
 

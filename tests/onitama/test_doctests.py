@@ -14,7 +14,11 @@ MODULES = [
     "herna.games.onitama.notation",
     "herna.games.onitama.perft",
     "herna.games.onitama.bots",
-    "herna.protocols.onitama",
+    "herna.protocols.onitama.common",
+    "herna.protocols.onitama.seed",
+    "herna.protocols.onitama.final",
+    "herna.protocols.onitama.connection",
+    "herna.protocols.onitama.client_game",
 ]
 
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from herna.games.onitama.cards import BLACK, WHITE
-from herna.games.onitama.state import Move, Stalemate
+from herna.games.onitama.state import Move, Pass, Stalemate
 from herna.protocols import onitama as proto
 from herna.protocols.onitama import (
     MAX_LINE,
@@ -72,7 +72,9 @@ def test_a_client_that_never_sends_a_newline_is_bounded() -> None:
         (b"STALEMATE|Eel", StalemateRequest("Eel")),
         (b"MAKE_MOVE|Tiger|c1", Garbage(proto.WRONG_FIELD_COUNT, "MAKE_MOVE|Tiger|c1")),
         (b"MAKE_MOVE|Tiger|c1|c3|c5", Garbage(proto.WRONG_FIELD_COUNT, "MAKE_MOVE|Tiger|c1|c3|c5")),
-        (b"LOGIN|a|b", Garbage(proto.WRONG_FIELD_COUNT, "LOGIN|a|b")),
+        (b"LOGIN|a|b", Login("a", None, "b")),
+        (b"LOGIN|a|", Login("a", None, "")),
+        (b"LOGIN|a|b|c", Garbage(proto.WRONG_FIELD_COUNT, "LOGIN|a|b|c")),
         (b"STALEMATE", Garbage(proto.WRONG_FIELD_COUNT, "STALEMATE")),
         (b"HELLO", Garbage(proto.UNKNOWN_COMMAND, "HELLO")),
         (b"\xff\xfe\x00junk", Garbage(proto.NOT_UTF8)),
@@ -137,10 +139,14 @@ def test_fuzz_any_bytes_give_typed_outputs_and_never_raise(
     for chunk in chunks:
         for out in conn.receive(chunk):
             assert isinstance(out, Login | MakeMove | StalemateRequest | Reply | Close)
-            if isinstance(out, Reply):
+            if isinstance(out, Reply) and conn.out is proto.SEED:
                 assert out.data.startswith(b"ERROR|") and out.data.endswith(b"\n")
                 assert out.data.count(b"\n") == 1
-        assert conn._lines.pending <= 64
+            elif isinstance(out, Reply):
+                assert out.data.startswith((b"FAILED|", b"PING|PING\0"))
+                assert out.data.endswith(b"\0") and out.data.count(b"\0") == 1
+                assert len(out.data.split(b"|")) == 2
+        assert conn.pending <= 64
 
 
 lines = st.one_of(
@@ -190,11 +196,17 @@ def test_server_messages_round_trip() -> None:
     cases = [
         (fmt.login_ok("eva"), proto.LoginOk("eva")),
         (fmt.login_failed(proto.NAME_IN_USE), proto.LoginFailed("NAME_IN_USE")),
+        (
+            fmt.login_failed(proto.NAME_IN_USE, "'eva' | is in"),
+            proto.LoginFailed("NAME_IN_USE", "'eva' / is in"),
+        ),
         (fmt.start("eva", "ota", cards), proto.Start("eva", "ota", cards)),
+        (fmt.start("eva", "ota", cards, "k3y"), proto.Start("eva", "ota", cards, "k3y")),
         (b"START|eva|ota\n", proto.Start("eva", "ota", None)),
         (fmt.move_was_made("Tiger", "c1", "c3"), proto.MoveWasMade("Tiger", "c1", "c3")),
         (fmt.invalid_move(), proto.InvalidMove()),
         (fmt.stalemate_card("Tiger", "Eel"), proto.StalemateCard("Tiger", "Eel")),
+        (fmt.stalemate_card("Tiger", "Eel", "Ox"), proto.StalemateCard("Tiger", "Eel", "Ox")),
         (fmt.logout("ota"), proto.Logout("ota")),
         (
             fmt.reconnect("eva", "white", "bbBbb...............wwWww", cards, "black"),
@@ -218,7 +230,9 @@ def test_server_messages_round_trip() -> None:
 def test_action_lines() -> None:
     assert proto.action_line(Move("Tiger", 2, 12)) == b"MAKE_MOVE|Tiger|c1|c3\n"
     assert proto.action_line(Stalemate("Eel")) == b"STALEMATE|Eel\n"
+    assert proto.action_line(Pass("Eel")) == b"STALEMATE|Eel\n"
     assert proto.login_line("eva") == b"LOGIN|eva\n"
+    assert proto.login_line("eva", "t0ken") == b"LOGIN|eva|t0ken\n"
 
 
 # -- following a game ---------------------------------------------------------------------------
@@ -238,8 +252,23 @@ def test_client_game_follows_moves_stalemates_and_reconnects() -> None:
     cards = ("Tiger", "Horse", "Ox", "Crab", "Eel")
     game.feed(proto.Reconnect("eva", "white", BLOCKED_BOARD, cards, "white"))
     assert not game.opponent_away and game.color == BLACK and not game.my_turn()
-    game.feed(proto.StalemateCard("Tiger", "Dragon"))
+    game.feed(proto.StalemateCard("Tiger", "Dragon", "Eel"))
     assert game.state is not None and game.state.hand(WHITE) == ("Dragon", "Horse")
-    assert game.my_turn()
+    assert game.state.spare == "Eel" and game.my_turn()
     game.feed(proto.GameOver("ota", "opponent_left"))
     assert not game.in_game and not game.my_turn() and game.over is not None
+
+
+def test_client_game_follows_the_official_pass() -> None:
+    """At a table with a NUL-dialect client the server plays the official pass; the line
+    dialect's STALEMATE_CARD then names the old spare as the new card and the given-up card
+    as the spare, and a line client must follow that."""
+    game = ClientGame("ota")
+    game.feed(proto.Start("eva", "ota", ("Tiger", "Horse", "Ox", "Crab", "Eel"), "k"))
+    cards = ("Tiger", "Horse", "Ox", "Crab", "Eel")
+    game.feed(proto.Reconnect("eva", "white", BLOCKED_BOARD, cards, "white"))
+    game.feed(proto.StalemateCard("Tiger", "Eel", "Tiger"))
+    assert game.state is not None and game.state.hand(WHITE) == ("Eel", "Horse")
+    assert game.state.spare == "Tiger" and game.state.rule == "pass" and game.my_turn()
+    with pytest.raises(ValueError):
+        game.feed(proto.StalemateCard("Ox", "Tiger", "Crab"))  # not what a pass gives

@@ -154,10 +154,11 @@ async def test_login_rules(tmp_path: Path) -> None:
         ann = await server.wire()
         assert await ann.login("ann") == "LOGIN_OK|ann"
         other = await server.wire()
-        assert await other.login("ann") == "LOGIN_FAILED|NAME_IN_USE"
-        assert await other.login("ANN") == "LOGIN_FAILED|NAME_IN_USE"
-        assert await other.login("bad name") == "LOGIN_FAILED|INVALID_NAME"
-        assert await other.login("") == "LOGIN_FAILED|INVALID_NAME"
+        in_use = "LOGIN_FAILED|NAME_IN_USE|'ann' is logged in already"
+        assert await other.login("ann") == in_use
+        assert await other.login("ANN") == in_use
+        assert (await other.login("bad name")).startswith("LOGIN_FAILED|INVALID_NAME|")
+        assert (await other.login("")).startswith("LOGIN_FAILED|INVALID_NAME|")
         await other.send("MAKE_MOVE|Ox|c1|c2")
         assert await other.line() == "ERROR|NOT_LOGGED_IN"
         await ann.send("MAKE_MOVE|Ox|c1|c2")
@@ -181,7 +182,7 @@ async def test_client_that_never_sends_a_newline(tmp_path: Path) -> None:
         assert await black.line() == "MOVE_WAS_MADE|Ox|c1|c2"
         assert await hog.quiet()
         hub = server.service.hub
-        assert all(c.conn._lines.pending <= MAX_LINE for c in hub._clients)
+        assert all(c.conn.pending <= MAX_LINE for c in hub._clients)
         # once it ends the line it can log in
         await hog.send(b"\nLOGIN|hog\n")
         assert await hog.line() == "LOGIN_OK|hog"
@@ -208,10 +209,11 @@ async def test_reconnect_in_the_middle_of_a_game(tmp_path: Path) -> None:
         await black.line()
         await black.close()
         assert await white.line() == f"LOGOUT|{black_name}"
-        # the name is reserved meanwhile; a new connection with it is the player coming back
+        # the seat waits meanwhile; a new connection with its secret is the player coming back
         server.clock.advance(30)
         back = await server.wire()
-        assert await back.login(black_name.upper()) == f"LOGIN_OK|{black_name}"
+        await back.send(f"LOGIN|{black_name.upper()}|{black.secret}")
+        assert await back.line() == f"LOGIN_OK|{black_name}"
         expected = fixed_start().apply(Move("Ox", 2, 7))
         reconnect = (
             f"RECONNECT|{black_name}|black|{expected.board}|Crab,Boar,Horse,Elephant,Ox|black"
@@ -325,8 +327,8 @@ async def test_stalemate_swap(tmp_path: Path) -> None:
         await white.send("STALEMATE|tiger")
         line = await white.line()
         assert await black.line() == line
-        cmd, old, new = line.split("|")
-        assert (cmd, old) == ("STALEMATE_CARD", "Tiger")
+        cmd, old, new, spare = line.split("|")
+        assert (cmd, old, spare) == ("STALEMATE_CARD", "Tiger", "Eel")
         assert new in CARD_NAMES and new not in ("Tiger", "Horse", "Ox", "Crab", "Eel")
         # the turn passed to Black
         await black.send("MAKE_MOVE|Ox|e5|e4")

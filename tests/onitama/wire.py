@@ -22,6 +22,8 @@ class Wire:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
+        self.secret: str | None = None
+        """The seat secret of this connection's last START (its fifth field)."""
 
     @classmethod
     async def open(cls, port: int) -> Wire:
@@ -87,13 +89,16 @@ class Server:
         return wire
 
     async def pair(self, a: str = "ann", b: str = "bob") -> tuple[Wire, Wire, list[str]]:
-        """Two logged-in players in a game: (white wire, black wire, START fields)."""
+        """Two logged-in players in a game: (white wire, black wire, the START fields both
+        got; each wire's own seat secret is in ``wire.secret``)."""
         wa, wb = await self.wire(), await self.wire()
         assert await wa.login(a) == f"LOGIN_OK|{a}"
         assert await wb.login(b) == f"LOGIN_OK|{b}"
-        start_a, start_b = await wa.line(), await wb.line()
-        assert start_a == start_b and start_a.startswith("START|")
-        fields = start_a.split("|")
+        start_a, start_b = (await wa.line()).split("|"), (await wb.line()).split("|")
+        assert start_a[0] == "START" and start_a[:4] == start_b[:4]
+        assert len(start_a) == len(start_b) == 5 and start_a[4] != start_b[4]
+        wa.secret, wb.secret = start_a[4], start_b[4]
+        fields = start_a[:4]
         white = wa if fields[1] == a else wb
         black = wb if white is wa else wa
         return white, black, fields
@@ -110,13 +115,14 @@ async def running(
     clock: Clock | None = None,
     initial_state: Callable[[], OnitamaState] | None = None,
     house_bots: int = 0,
+    port: int = 0,
     **settings: object,
 ) -> AsyncIterator[Server]:
     store = RecordStore(f"sqlite:///{tmp_path / 'onitama.db'}")
     hall = Hall(records=store, clock=clock if clock is not None else FakeClock())
-    opts = OnitamaSettings(seed=1, **settings)  # type: ignore[arg-type]
+    opts = OnitamaSettings(**{"seed": 1, **settings})  # type: ignore[arg-type]
     service = await serve(
-        hall, "127.0.0.1", 0, opts, house_bots=house_bots, initial_state=initial_state
+        hall, "127.0.0.1", port, opts, house_bots=house_bots, initial_state=initial_state
     )
     server = Server(hall, service)
     try:

@@ -454,6 +454,15 @@ class OnitamaState:
             winner=1 - loser, reason=reason, last={"type": "forfeit", "player": COLOR_NAMES[loser]}
         )
 
+    def with_rule(self, rule: Rule) -> OnitamaState:
+        """The same position under the other no-move rule: a server that seats a client able to
+        follow only one of them (the NUL dialect knows only the pass) picks it per table."""
+        if rule not in RULES:
+            raise ValueError(f"unknown rule {rule!r}; one of {RULES}")
+        if self._pending != -1:
+            raise ValueError("a stalemate draw is pending")
+        return self if rule == self.rule else self._copy(rule=rule)
+
     # -- internals ------------------------------------------------------------------------
     def _copy(self, **changes: Any) -> OnitamaState:
         fields: dict[str, Any] = {

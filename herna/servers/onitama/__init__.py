@@ -28,6 +28,7 @@ from herna.servers.onitama.hub import (
     DEFAULT_HOUSE_BOT_DELAY,
     DEFAULT_HOUSE_BOT_STRATEGY,
     DEFAULT_RECONNECT_WINDOW,
+    DEFAULT_START_PAUSE,
     OnitamaHub,
     OnitamaSettings,
 )
@@ -52,7 +53,7 @@ WRITE_BUFFER_LIMIT = 1 << 20
 
 class OnitamaService:
     game = "onitama"
-    protocol = "Onitama TCP lines (seed 003)"
+    protocol = "Onitama TCP (seed 003; line and NUL dialects)"
     doc = "docs/protocols/onitama.md"
 
     def __init__(self, hub: OnitamaHub, server: asyncio.Server, host: str) -> None:
@@ -76,15 +77,19 @@ class OnitamaService:
         return snap
 
     def add_house_bots(self, count: int) -> None:
+        """House bots ``house-1`` … : their names are reserved in the hall's identity and
+        each bot logs in with its token, like any other client of a reserved name."""
         settings = self.hub.settings
         for i in range(count):
+            name = f"house-{i + 1}"
             strategy = make_strategy(
                 settings.house_bot_strategy,
-                seed=self.hub.rng.randint(0, 2**31),
+                seed=self.hub.seeds.next_seed() % 2**31,
                 depth=settings.house_bot_depth,
             )
+            token = self.hub.identity.reserve_house_bot(name)
             self.house_bots.append(
-                HouseBot(self.hub, f"house-{i + 1}", strategy, settings.house_bot_delay)
+                HouseBot(self.hub, name, strategy, settings.house_bot_delay, token)
             )
 
     async def stop(self) -> None:
@@ -105,7 +110,7 @@ async def serve(
 ) -> OnitamaService:
     """Start the server on ``host:port`` (0 = any free port) with the hall's bus, records and
     clock; used by the plugin, tests and benchmarks."""
-    hub = OnitamaHub(hall.bus, hall.records, hall.clock, settings, initial_state)
+    hub = OnitamaHub(hall.bus, hall.records, hall.clock, settings, initial_state, hall.identity)
     loop = asyncio.get_running_loop()
     server = await loop.create_server(
         lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096
@@ -163,7 +168,18 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         help="close each connection after its GAME_OVER instead of pairing it again",
     )
     group.add_argument(
-        "--onitama-seed", type=int, help="seed for colours and deals (default: random)"
+        "--onitama-seed",
+        type=int,
+        help="derive every game's seed (colours and deal) from this number, for reproducible "
+        "runs (default: each game's seed comes from the secrets module)",
+    )
+    group.add_argument(
+        "--onitama-start-pause",
+        type=float,
+        metavar="SECONDS",
+        help="after START or RECONNECT, hold other messages to a NUL-dialect client this long "
+        f"(its published client drops what shares a read with START; default "
+        f"{DEFAULT_START_PAUSE:g})",
     )
 
 
@@ -185,6 +201,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         ),
         house_bot_depth=int(option(args, config, "onitama_house_bot_depth", 3)),
         seed=None if seed is None else int(seed),
+        start_pause=float(option(args, config, "onitama_start_pause", DEFAULT_START_PAUSE)),
     )
     bots = (
         0
@@ -196,7 +213,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
 
 PLUGIN = ServerPlugin(
     name="onitama",
-    help="Onitama over TCP lines (seed 003)",
+    help="Onitama over TCP (seed 003; line and NUL dialects)",
     add_arguments=add_arguments,
     start=start,
 )

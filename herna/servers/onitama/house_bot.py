@@ -19,10 +19,19 @@ class HouseBot:
 
     kind = "house-bot"
 
-    def __init__(self, hub: OnitamaHub, name: str, strategy: Strategy, delay: float) -> None:
+    def __init__(
+        self,
+        hub: OnitamaHub,
+        name: str,
+        strategy: Strategy,
+        delay: float,
+        token: str | None = None,
+    ) -> None:
         self.hub = hub
         self.name = name
         self.base_name = name
+        self.token = token
+        """The token of its reserved house-bot name, presented at login like any client's."""
         self.strategy = strategy
         self.delay = delay
         self.game = ClientGame(name)
@@ -31,7 +40,7 @@ class HouseBot:
         self.logged_in = False
         self._timer: TimerHandle | None = None
         self.client = hub.connect(self)
-        hub.receive(self.client, proto.login_line(name))
+        hub.receive(self.client, proto.login_line(name, token))
 
     def describe(self) -> str:
         return f"house bot {self.name}"
@@ -42,11 +51,12 @@ class HouseBot:
             if isinstance(msg, proto.LoginOk):
                 self.logged_in = True
             elif isinstance(msg, proto.LoginFailed) and not self.logged_in:
-                # Someone has our name: take another one.
+                # Someone has our name (only possible without a reserved one): take another.
                 self.failed_logins += 1
                 self.name = f"{self.base_name}.{self.failed_logins}"
+                self.token = self.hub.identity.reserve_house_bot(self.name)
                 self.game = ClientGame(self.name)
-                self.hub.receive(self.client, proto.login_line(self.name))
+                self.hub.receive(self.client, proto.login_line(self.name, self.token))
                 continue
             try:
                 self.game.feed(msg)

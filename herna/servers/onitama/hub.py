@@ -6,6 +6,13 @@
 connections through the small :class:`~herna.servers.tcp.Peer` interface: a
 :class:`~herna.servers.tcp.TcpPeer` for network clients, a
 :class:`~herna.servers.onitama.house_bot.HouseBot` for the server's own players.
+
+The hub is one authority for both dialects: each connection's
+:class:`~herna.protocols.onitama.ServerConnection` turns its records into the same requests
+and formats the hub's answers in its own dialect (``player.tell(lambda d: d.…)``), so a line
+client, a NUL client and a house bot can share a table. Who may use a name and take a seat
+back is the hall's :class:`~herna.hall.identity.Identity`; every seat gets a
+:class:`~herna.hall.identity.SeatKey` whose secret only its player receives.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from typing import Any
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction
 from herna.core.game import CHANCE
-from herna.core.rng import SeededRng, new_seed
+from herna.core.rng import SeedSource
 from herna.games.onitama.board import parse_square
 from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE, canonical_card
 from herna.games.onitama.notation import format_position
@@ -32,13 +39,16 @@ from herna.games.onitama.state import (
     Draw,
     Move,
     OnitamaState,
+    Pass,
+    Rule,
     Stalemate,
 )
 from herna.hall.events import EventBus
+from herna.hall.identity import Identity, Refusal, SeatKey
 from herna.hall.match import Match, Seat
 from herna.hall.records import MatchRecord, RecordStore
 from herna.protocols import onitama as proto
-from herna.protocols.onitama import Close, Login, MakeMove, Reply, fmt
+from herna.protocols.onitama import Close, Dialect, Login, MakeMove, Reply
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.tcp import Peer
 
@@ -47,6 +57,9 @@ log = logging.getLogger("herna.onitama")
 DEFAULT_RECONNECT_WINDOW = 60.0
 DEFAULT_HOUSE_BOT_STRATEGY = "alphabeta"
 DEFAULT_HOUSE_BOT_DELAY = 1.0
+DEFAULT_START_PAUSE = 0.25
+RULE_PREFERENCE: tuple[Rule, ...] = ("stalemate", "pass")
+"""The seed's rule where every player's dialect can follow it, else the official pass."""
 
 _WIRE_REASONS = {
     REASON_STONE: proto.WAY_OF_THE_STONE,
@@ -70,22 +83,53 @@ class OnitamaSettings:
     """Seconds a house bot waits before each move (so people can follow its games)."""
     house_bot_depth: int = 3
     seed: int | None = None
-    """Seed of the server's own RNG (colours, game seeds); None for a random one."""
+    """Fixed seed from which every game's seed (deal and colours) is derived; None: each
+    game's seed comes from :mod:`secrets` (see :class:`~herna.core.rng.SeedSource`)."""
+    start_pause: float = DEFAULT_START_PAUSE
+    """Seconds nothing else is sent to a NUL-dialect connection after its ``START`` or
+    ``RECONNECT``: the published client hands whatever else arrived in the same read to
+    nobody."""
 
 
 class Client:
     """A connection: its peer, its protocol state and the player it logged in as."""
 
-    __slots__ = ("conn", "peer", "player")
+    __slots__ = ("_flush", "_held", "conn", "peer", "player")
 
     def __init__(self, peer: Peer) -> None:
         self.peer = peer
         self.conn = proto.ServerConnection()
         self.player: Player | None = None
+        self._held: list[bytes] | None = None
+        self._flush: TimerHandle | None = None
+
+    def send(self, data: bytes) -> None:
+        if self._held is not None:
+            self._held.append(data)
+        else:
+            self.peer.send(data)
+
+    def pause(self, clock: Clock, seconds: float) -> None:
+        """Hold back what is sent for ``seconds`` (then send it in one piece)."""
+        if seconds <= 0:
+            return
+        if self._held is None:
+            self._held = []
+        if self._flush is not None:
+            self._flush.cancel()
+        self._flush = clock.call_later(seconds, self.resume)
+
+    def resume(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+        held, self._held = self._held, None
+        if held:
+            self.peer.send(b"".join(held))
 
 
 class Player:
-    __slots__ = ("client", "key", "kind", "name", "seat", "table", "timer")
+    __slots__ = ("client", "key", "kind", "name", "seat", "seat_key", "table", "timer")
 
     def __init__(self, name: str, kind: str, client: Client) -> None:
         self.name = name
@@ -94,11 +138,14 @@ class Player:
         self.client: Client | None = client
         self.table: Table | None = None
         self.seat = -1
+        self.seat_key: SeatKey | None = None
         self.timer: TimerHandle | None = None
 
-    def send(self, data: bytes) -> None:
-        if self.client is not None:
-            self.client.peer.send(data)
+    def tell(self, message: Callable[[Dialect], bytes]) -> None:
+        """Send ``message`` as this player's connection speaks it (nothing when away)."""
+        client = self.client
+        if client is not None:
+            client.send(message(client.conn.out))
 
 
 @dataclass(eq=False)
@@ -116,9 +163,9 @@ class Table:
         assert isinstance(state, OnitamaState)
         return state
 
-    def send_both(self, data: bytes) -> None:
+    def tell_both(self, message: Callable[[Dialect], bytes]) -> None:
         for p in self.players:
-            p.send(data)
+            p.tell(message)
 
 
 @dataclass
@@ -132,6 +179,7 @@ class HubStats:
     invalid_moves: int = 0
     errors: int = 0
     reconnects: int = 0
+    refused_logins: int = 0
 
 
 class OnitamaHub:
@@ -144,6 +192,7 @@ class OnitamaHub:
         clock: Clock,
         settings: OnitamaSettings | None = None,
         initial_state: Callable[[], OnitamaState] | None = None,
+        identity: Identity | None = None,
     ) -> None:
         self.bus = bus
         self.records = records
@@ -151,7 +200,9 @@ class OnitamaHub:
         self.settings = settings or OnitamaSettings()
         self.initial_state = initial_state
         """Factory of the state new games start from (tests); default: a fresh deal."""
-        self.rng = SeededRng(self.settings.seed if self.settings.seed is not None else new_seed())
+        self.identity = identity if identity is not None else Identity()
+        self.seeds = SeedSource(self.settings.seed)
+        """Every game's seed (deal and colours); from :mod:`secrets` unless a seed is fixed."""
         self.players: dict[str, Player] = {}
         self.lobby: deque[Player] = deque()
         self.tables: dict[str, Table] = {}
@@ -174,7 +225,7 @@ class OnitamaHub:
         log.info(
             "%s: no LOGIN within %g s; closing", self._who(client), self.settings.login_timeout
         )
-        client.peer.send(fmt.error(proto.LOGIN_TIMEOUT))
+        client.peer.send(client.conn.out.error(proto.LOGIN_TIMEOUT))
         client.peer.close()
         self.disconnect(client)
 
@@ -203,6 +254,7 @@ class OnitamaHub:
         self._clients.discard(client)
         client.conn.closed()
         self.deadlines.done(client)
+        client.resume()
         player = client.player
         client.player = None
         if player is None or player.client is not client:
@@ -219,7 +271,7 @@ class OnitamaHub:
             table.id,
             self.settings.reconnect_window,
         )
-        opponent.send(fmt.logout(player.name))
+        opponent.tell(lambda d: d.opponent_left(player.name))
         table.match.note("logout", name=player.name, player=player.seat)
         self._emit(table, "logout", name=player.name, color=COLOR_NAMES[player.seat])
         if self.settings.reconnect_window <= 0:
@@ -235,27 +287,98 @@ class OnitamaHub:
 
     # -- login and lobby --------------------------------------------------------------------
     def _login(self, client: Client, msg: Login) -> None:
-        peer = client.peer
+        out = client.conn.out
         if msg.problem is not None:
-            peer.send(fmt.login_failed(msg.problem))
+            self._refuse(client, msg.problem, "a name is 1-32 letters, digits, _, - or .")
             return
-        key = proto.name_key(msg.name)
-        existing = self.players.get(key)
+        # "-" (or nothing) in the third field only asks for Herna's extensions.
+        proof = msg.proof if msg.proof not in (None, "", "-") else None
+        existing = self.players.get(proto.name_key(msg.name))
+        if existing is not None and self._seat_opens(client, existing, proof):
+            return
+        spelled = self.identity.reserved_spelling(msg.name)
+        admission = self.identity.admit(spelled or msg.name, proof)
+        if isinstance(admission, Refusal):
+            self._refuse(client, admission.code, admission.reason)
+            return
         if existing is not None:
-            table = existing.table
-            if existing.client is None and table is not None and not table.over:
-                self._reconnect(client, existing, table)
-            else:
-                peer.send(fmt.login_failed(proto.NAME_IN_USE))
+            self._name_taken(client, existing, proof, admission.verified)
             return
-        player = Player(msg.name, peer.kind, client)
-        self.players[key] = player
+        player = Player(msg.name, client.peer.kind, client)
+        self.players[player.key] = player
         client.player = player
         self.deadlines.done(client)
         client.conn.logged_in(msg.name)
         self.stats.logins += 1
-        peer.send(fmt.login_ok(msg.name))
+        client.send(out.login_ok(msg.name))
         self._enqueue(player)
+
+    def _refuse(self, client: Client, code: str, text: str) -> None:
+        self.stats.refused_logins += 1
+        log.info("%s: login refused: %s (%s)", self._who(client), code, text)
+        client.send(client.conn.out.login_failed(code, text))
+
+    def _seat_opens(self, client: Client, existing: Player, proof: str | None) -> bool:
+        """A login for the seat of ``existing``, proven with the seat secret or the name's
+        token, takes the seat back (True: answered)."""
+        table = existing.table
+        if table is None or table.over or proof is None:
+            return False
+        key = existing.seat_key
+        if key is None or not key.opens(existing.name, proof, self.identity):
+            spelled = self.identity.reserved_spelling(existing.name)
+            if spelled is None or not self.identity.proves(spelled, proof):
+                return False
+        if table.state.rule not in client.conn.out.rules:
+            self._refuse(
+                client,
+                proto.WRONG_DIALECT,
+                f"this game plays the {table.state.rule} rule, which your client's dialect "
+                "cannot follow; come back with the client you started with",
+            )
+            return True
+        self._reconnect(client, existing, table)
+        return True
+
+    def _name_taken(
+        self, client: Client, existing: Player, proof: str | None, verified: bool
+    ) -> None:
+        """A login with the name of a player the hub knows that did not open a seat: only the
+        name's token holder may take over a connected lobby player; everyone else is told
+        why not."""
+        seated = existing.table is not None and not existing.table.over
+        if verified and not seated and existing.client is not None:
+            self._take_over(client, existing)
+            client.send(client.conn.out.login_ok(existing.name))
+            return
+        if proof is not None and not verified:
+            code = proto.BAD_TOKEN
+            text = f"that is neither the seat secret nor the token of {existing.name!r}"
+        elif existing.client is None:
+            code = proto.NAME_IN_USE
+            text = (
+                f"{existing.name!r} has a game waiting for them; only their own client can "
+                "take the seat back, with the seat secret it got at START (or the name's token)"
+            )
+        else:
+            code = proto.NAME_IN_USE
+            text = f"{existing.name!r} is logged in already"
+        self._refuse(client, code, text)
+
+    def _take_over(self, client: Client, player: Player) -> None:
+        """Attach ``player`` to ``client``; its old connection, if any, is told and closed."""
+        old = player.client
+        if old is not None and old is not client:
+            old.player = None
+            old.send(old.conn.out.error(proto.SEAT_TAKEN_OVER))
+            old.resume()
+            old.conn.closed()
+            old.peer.close()
+        player.client = client
+        player.kind = client.peer.kind
+        client.player = player
+        self.deadlines.done(client)
+        client.conn.logged_in(player.name)
 
     def _enqueue(self, player: Player) -> None:
         self.lobby.append(player)
@@ -265,8 +388,6 @@ class OnitamaHub:
         while len(self.lobby) >= 2 and not self.closing:
             a = self.lobby.popleft()
             b = self.lobby.popleft()
-            if self.rng.random() < 0.5:
-                a, b = b, a
             self._start(a, b)
 
     def _forget(self, player: Player) -> None:
@@ -279,47 +400,74 @@ class OnitamaHub:
             player.timer = None
 
     # -- games ------------------------------------------------------------------------------
-    def _start(self, white: Player, black: Player) -> None:
+    def _start(self, a: Player, b: Player) -> None:
+        """A game between ``a`` and ``b`` (in lobby order); colours and deal come from the
+        game's seed, so its record reproduces both."""
+        seed = self.seeds.next_seed()
+        white, black = (b, a) if seed & 1 else (a, b)
         self._table_ids += 1
         table_id = f"g{self._table_ids}"
-        meta: dict[str, Any] = {"rule": "stalemate"}
+        rule = self._rule_for(white, black)
         if self.initial_state is not None:
             state = self.initial_state()
-            if not state.dealing:
-                meta["start"] = format_position(state)
-            meta["rule"] = state.rule
+            if not self._rule_ok(state.rule, white, black):
+                state = state.with_rule(rule)
         else:
-            state = OnitamaState.new("stalemate")
+            state = OnitamaState.new(rule)
+        meta: dict[str, Any] = {"rule": state.rule}
+        if not state.dealing and self.initial_state is not None:
+            meta["start"] = format_position(state)
+        meta["dialects"] = [p.client.conn.out.name if p.client else None for p in (white, black)]
         match: Match[Action] = Match(
             game="onitama",
             table_id=table_id,
             state=state,
             seats=[Seat(white.name, white.kind), Seat(black.name, black.kind)],
-            seed=self.rng.randint(0, 2**63 - 1),
+            seed=seed,
             codec=ACTION_CODEC,
             meta=meta,
         )
         table = Table(table_id, match, (white, black), started=self.clock.now())
         self.tables[table_id] = table
+        self.stats.games_started += 1
+        state = table.state
+        cards = state.cards()
         for seat, player in enumerate((white, black)):
             player.table = table
             player.seat = seat
-            if player.client is not None:
-                player.client.conn.game_started()
-        self.stats.games_started += 1
-        state = table.state
-        table.send_both(fmt.start(white.name, black.name, state.cards()))
-        self._emit(
-            table, "game_started", white=white.name, black=black.name, cards=list(state.cards())
-        )
+            player.seat_key = SeatKey(player.name)
+            client = player.client
+            if client is not None:
+                client.conn.game_started()
+                secret = player.seat_key.secret
+                client.send(
+                    client.conn.out.start(
+                        white.name, black.name, cards, secret, client.conn.extensions
+                    )
+                )
+                self._settle(client)
+        self._emit(table, "game_started", white=white.name, black=black.name, cards=list(cards))
         log.debug("table %s: %s (white) vs %s (black)", table_id, white.name, black.name)
         if state.is_terminal():
             self._finish(table)
 
+    @staticmethod
+    def _rule_ok(rule: str, *players: Player) -> bool:
+        return all(rule in p.client.conn.out.rules for p in players if p.client is not None)
+
+    def _rule_for(self, white: Player, black: Player) -> Rule:
+        return next(r for r in RULE_PREFERENCE if self._rule_ok(r, white, black))
+
+    def _settle(self, client: Client) -> None:
+        """After START or RECONNECT: give a client of a dialect whose clients log in again
+        after each game (the NUL dialect) a moment before anything else arrives."""
+        if client.conn.out.relogin_after_game:
+            client.pause(self.clock, self.settings.start_pause)
+
     def _table_of(self, client: Client) -> tuple[Player, Table] | None:
         player = client.player
         if player is None or player.table is None or player.table.over:
-            client.peer.send(fmt.error(proto.NOT_IN_GAME))
+            client.send(client.conn.out.error(proto.NOT_IN_GAME))
             return None
         return player, player.table
 
@@ -332,15 +480,14 @@ class OnitamaHub:
             move = Move(canonical_card(msg.card), parse_square(msg.frm), parse_square(msg.to))
             table.match.act(player.seat, move)
         except (ValueError, IllegalAction) as exc:
-            self.stats.invalid_moves += 1
-            log.debug("table %s: %s INVALID_MOVE %s", table.id, player.name, exc)
-            client.peer.send(fmt.invalid_move())
+            self._invalid(client, table, player, exc)
             return
         self.stats.moves += 1
         table.moves += 1
         state = table.state
         last = state.last or {}
-        table.send_both(fmt.move_was_made(move.card, last["from"], last["to"]))
+        card, frm, to = move.card, move.frm, move.to
+        table.tell_both(lambda d: d.move_was_made(card, frm, to))
         self._emit(
             table,
             "move",
@@ -354,22 +501,34 @@ class OnitamaHub:
         if state.is_terminal():
             self._finish(table)
 
+    def _invalid(self, client: Client, table: Table, player: Player, exc: Exception) -> None:
+        self.stats.invalid_moves += 1
+        log.debug("table %s: %s INVALID_MOVE %s", table.id, player.name, exc)
+        reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
+        client.send(client.conn.out.invalid_move(reason))
+
     def _stalemate(self, client: Client, msg: proto.StalemateRequest) -> None:
+        """The player to move has no move and gives up a card: the seed's swap with the
+        unused deck, or at a table with a NUL-dialect client the official pass."""
         found = self._table_of(client)
         if found is None:
             return
         player, table = found
+        state = table.state
         try:
-            applied = table.match.act(player.seat, Stalemate(canonical_card(msg.card)))
+            old = canonical_card(msg.card)
+            action = Pass(old) if state.rule == "pass" else Stalemate(old)
+            applied = table.match.act(player.seat, action)
         except (ValueError, IllegalAction) as exc:
-            self.stats.invalid_moves += 1
-            log.debug("table %s: %s STALEMATE refused: %s", table.id, player.name, exc)
-            client.peer.send(fmt.invalid_move())
+            self._invalid(client, table, player, exc)
             return
-        new = next(a.card for p, a in applied if p == CHANCE and isinstance(a, Draw))
-        old = canonical_card(msg.card)
+        if isinstance(action, Pass):
+            new, spare = state.spare, old
+        else:
+            new = next(a.card for p, a in applied if p == CHANCE and isinstance(a, Draw))
+            spare = state.spare
         table.moves += 1
-        table.send_both(fmt.stalemate_card(old, new))
+        table.tell_both(lambda d: d.no_move(old, new, spare))
         self._emit(
             table,
             "stalemate_card",
@@ -377,6 +536,8 @@ class OnitamaHub:
             color=COLOR_NAMES[player.seat],
             old=old,
             new=new,
+            spare=spare,
+            rule=state.rule,
         )
 
     def _finish(self, table: Table) -> None:
@@ -386,7 +547,7 @@ class OnitamaHub:
         assert winner_seat is not None
         winner = table.players[winner_seat]
         reason = _WIRE_REASONS.get(state.reason, state.reason)
-        table.send_both(fmt.game_over(winner.name, reason))
+        table.tell_both(lambda d: d.game_over(winner.name, reason))
         record = table.match.record()
         self._emit(
             table,
@@ -432,6 +593,11 @@ class OnitamaHub:
                 self._forget(player)
                 continue
             client.conn.game_ended()
+            if client.conn.out.relogin_after_game:
+                # Its client logs in again for the next game (and may pick another name).
+                self._forget(player)
+                client.player = None
+                continue
             if not requeue or self.closing:
                 continue
             if self.settings.requeue or player.kind == "house-bot":
@@ -447,23 +613,16 @@ class OnitamaHub:
         if player.timer is not None:
             player.timer.cancel()
             player.timer = None
-        player.client = client
-        player.kind = client.peer.kind
-        client.player = player
-        self.deadlines.done(client)
-        client.conn.logged_in(player.name)
+        self._take_over(client, player)
         client.conn.game_started()
         self.stats.reconnects += 1
         state = table.state
-        client.peer.send(fmt.login_ok(player.name))
-        table.send_both(
-            fmt.reconnect(
-                player.name,
-                COLOR_NAMES[player.seat],
-                state.board,
-                state.cards(),
-                COLOR_NAMES[state.to_move],
-            )
+        white, black = (p.name for p in table.players)
+        seat, board, cards, to_move = player.seat, state.board, state.cards(), state.to_move
+        client.send(client.conn.out.reconnected(white, black, seat, board, cards, to_move))
+        self._settle(client)
+        table.players[1 - seat].tell(
+            lambda d: d.opponent_back(white, black, seat, board, cards, to_move)
         )
         table.match.note("reconnect", name=player.name, player=player.seat)
         self._emit(table, "reconnect", name=player.name, color=COLOR_NAMES[player.seat])
@@ -507,6 +666,9 @@ class OnitamaHub:
                     "to_move": COLOR_NAMES[state.to_move],
                     "away": [p.name for p in table.players if p.client is None],
                     "kinds": [p.kind for p in table.players],
+                    "dialects": [
+                        p.client.conn.out.name if p.client else None for p in table.players
+                    ],
                 }
             )
         return {
@@ -522,10 +684,11 @@ class OnitamaHub:
         """Abort every running game (recorded as ``aborted``) and close every connection."""
         self.closing = True
         for table in list(self.tables.values()):
-            table.send_both(fmt.error(proto.SERVER_SHUTDOWN))
+            table.tell_both(lambda d: d.error(proto.SERVER_SHUTDOWN))
             self._abort(table, "server shutdown")
         self.deadlines.cancel_all()
         for client in list(self._clients):
+            client.resume()
             client.peer.close()
         for player in list(self.players.values()):
             if player.timer is not None:

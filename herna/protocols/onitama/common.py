@@ -1,0 +1,216 @@
+"""What both Onitama dialects share: limits, reason codes, names, record framing and the
+requests a client connection hands to the server.
+
+>>> LineBuffer(separator=b"\\0").feed(b"LOGIN|eva\\0PING|PING\\0MAKE")
+[b'LOGIN|eva', b'PING|PING']
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+MAX_LINE = 1024
+"""Longest record accepted, in bytes without its terminator (the longest legal one is ~120)."""
+
+MAX_ERRORS = 100
+"""Bad records in a row after which the server closes the connection (``TOO_MANY_ERRORS``)."""
+
+MAX_NAME_LENGTH = 32
+NAME_EXTRA_CHARS = frozenset("_-.")
+
+# login refusals
+INVALID_NAME = "INVALID_NAME"
+NAME_IN_USE = "NAME_IN_USE"
+RESERVED_NAME = "RESERVED_NAME"
+BAD_TOKEN = "BAD_TOKEN"
+HOUSE_BOT_NAME = "HOUSE_BOT_NAME"
+WRONG_DIALECT = "WRONG_DIALECT"
+
+# errors
+LINE_TOO_LONG = "LINE_TOO_LONG"
+NOT_UTF8 = "NOT_UTF8"
+UNKNOWN_COMMAND = "UNKNOWN_COMMAND"
+WRONG_FIELD_COUNT = "WRONG_FIELD_COUNT"
+NOT_LOGGED_IN = "NOT_LOGGED_IN"
+ALREADY_LOGGED_IN = "ALREADY_LOGGED_IN"
+NOT_IN_GAME = "NOT_IN_GAME"
+TOO_MANY_ERRORS = "TOO_MANY_ERRORS"
+SERVER_SHUTDOWN = "SERVER_SHUTDOWN"
+LOGIN_TIMEOUT = "LOGIN_TIMEOUT"
+SLOW_READER = "SLOW_READER"
+SEAT_TAKEN_OVER = "SEAT_TAKEN_OVER"
+
+ERROR_TEXT = {
+    LINE_TOO_LONG: f"a message may be at most {MAX_LINE} bytes",
+    NOT_UTF8: "the message is not UTF-8 text",
+    UNKNOWN_COMMAND: "unknown command",
+    WRONG_FIELD_COUNT: "wrong number of fields for this command",
+    NOT_LOGGED_IN: "log in first",
+    ALREADY_LOGGED_IN: "this connection is logged in already",
+    NOT_IN_GAME: "you are not in a game",
+    TOO_MANY_ERRORS: "too many bad messages in a row; closing",
+    SERVER_SHUTDOWN: "the server is shutting down",
+    LOGIN_TIMEOUT: "no login in time; closing",
+    SLOW_READER: "you do not read what the server sends; closing",
+    SEAT_TAKEN_OVER: "your seat was taken back by a new connection that proved it is yours",
+}
+"""One English sentence per error code, for dialects that carry text rather than codes."""
+
+# GAME_OVER reasons (a Herna extension field of the line dialect)
+WAY_OF_THE_STONE = "way_of_the_stone"
+WAY_OF_THE_STREAM = "way_of_the_stream"
+OPPONENT_LEFT = "opponent_left"
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player name, or None. Valid: 1-32 characters, each a letter,
+    a digit, ``_``, ``-`` or ``.`` (letters and digits of any script)."""
+    if not name or len(name) > MAX_NAME_LENGTH:
+        return INVALID_NAME
+    if not all(c.isalnum() or c in NAME_EXTRA_CHARS for c in name):
+        return INVALID_NAME
+    return None
+
+
+def name_key(name: str) -> str:
+    """Names are unique regardless of case: ``Eva`` and ``eva`` are the same player."""
+    return name.casefold()
+
+
+def printable(text: str, limit: int = 80) -> str:
+    """A short, log-safe excerpt of a peer's record."""
+    clean = "".join(c if c.isprintable() else "?" for c in text[:limit])
+    return clean + ("…" if len(text) > limit else "")
+
+
+# -- framing -----------------------------------------------------------------------------------
+class LineBuffer:
+    """Cuts a byte stream into records ended by ``separator``; never holds more than
+    ``max_line`` bytes.
+
+    :meth:`feed` returns complete records (without the separator; for ``\\n`` also without a
+    trailing ``\\r``) and a :class:`Garbage` ``LINE_TOO_LONG`` for a record over the limit,
+    once per such record; the rest of that record is skipped up to its separator (for a peer
+    that never sends one, for ever).
+    """
+
+    def __init__(self, max_line: int = MAX_LINE, separator: bytes = b"\n") -> None:
+        self.max_line = max_line
+        self.separator = separator
+        self._strip_cr = separator == b"\n"
+        self._buf = bytearray()
+        self._skipping = False
+
+    @property
+    def pending(self) -> int:
+        """Bytes held for an unfinished record."""
+        return len(self._buf)
+
+    def feed(self, data: bytes) -> list[bytes | Garbage]:
+        out: list[bytes | Garbage] = []
+        start = 0
+        n = len(data)
+        sep = self.separator
+        while start < n:
+            end = data.find(sep, start)
+            if end == -1:
+                chunk = data[start:]
+                if self._skipping:
+                    return out
+                if len(self._buf) + len(chunk) > self.max_line:
+                    self._buf.clear()
+                    self._skipping = True
+                    out.append(Garbage(LINE_TOO_LONG))
+                else:
+                    self._buf += chunk
+                return out
+            piece = data[start:end]
+            start = end + 1
+            if self._skipping:
+                self._skipping = False
+                continue
+            if self._buf:
+                self._buf += piece
+                line = bytes(self._buf)
+                self._buf.clear()
+            else:
+                line = piece
+            if self._strip_cr and line.endswith(b"\r"):
+                line = line[:-1]
+            if len(line) > self.max_line:
+                out.append(Garbage(LINE_TOO_LONG))
+            else:
+                out.append(line)
+        return out
+
+
+# -- client → server requests ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Login:
+    name: str
+    problem: str | None = None
+    """``INVALID_NAME`` when the name breaks the rules (see :func:`name_problem`)."""
+    proof: str | None = None
+    """**[Herna extension]** the optional third field: the name's token (``herna bots add``)
+    or the seat secret of a game to come back to. None when the client sent two fields."""
+
+
+@dataclass(frozen=True, slots=True)
+class MakeMove:
+    """A move with its fields as sent (trimmed; squares as names like ``c1``, or as the
+    client wrote them when they are not on the board); the server checks them."""
+
+    card: str
+    frm: str
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class StalemateRequest:
+    """The player to move has no move and gives up ``card`` (``STALEMATE|card`` in the line
+    dialect, ``MAKE_PASS|card`` in the NUL dialect); the table's rule says what happens."""
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """A keepalive (NUL dialect): the connection answers it itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class Garbage:
+    """A record that is not a message; ``reason`` is the error code it is answered with."""
+
+    reason: str
+    text: str = ""
+
+
+Request = Login | MakeMove | StalemateRequest
+ClientMessage = Request | Ping | Garbage
+
+
+# -- what a connection tells its transport ------------------------------------------------------
+class Phase(enum.Enum):
+    LOGIN = "login"
+    """Connected (or, in the NUL dialect, back from a game), waiting for ``LOGIN``."""
+    LOBBY = "lobby"
+    """Logged in, waiting for a game."""
+    GAME = "game"
+    """Playing."""
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """Bytes the transport sends at once (an error, a keepalive answer)."""
+
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """The transport should close the connection (after sending any replies)."""
+
+    reason: str

@@ -1,0 +1,219 @@
+"""One Onitama client connection as the server sees it, in either dialect, without any I/O.
+
+The dialect is chosen from the connection's first bytes and kept for its whole life: a first
+record that ends in ``\\0`` before any ``\\n`` means the NUL dialect
+(:mod:`~herna.protocols.onitama.final`), anything else the line dialect
+(:mod:`~herna.protocols.onitama.seed`). From then on :class:`ServerConnection` turns bytes
+into requests in the same terms for both, and :attr:`ServerConnection.out` formats the
+server's messages in that connection's dialect, so the server itself never looks at dialects.
+
+>>> conn = ServerConnection()
+>>> conn.receive(b"LOGIN|eva\\0PING|PING\\0")
+[Login(name='eva', problem=None, proof=None), Reply(data=b'PING|PING\\x00')]
+>>> conn.out.name
+'nul'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from herna.protocols.onitama.common import (
+    ALREADY_LOGGED_IN,
+    MAX_ERRORS,
+    MAX_LINE,
+    NOT_IN_GAME,
+    NOT_LOGGED_IN,
+    TOO_MANY_ERRORS,
+    ClientMessage,
+    Close,
+    Garbage,
+    LineBuffer,
+    Login,
+    Phase,
+    Ping,
+    Reply,
+    Request,
+)
+from herna.protocols.onitama.final import FINAL
+from herna.protocols.onitama.seed import SEED
+
+Output = Request | Reply | Close
+
+
+class Dialect(Protocol):
+    """How one dialect reads client records and writes every server message.
+
+    Squares are engine squares (``rank * 5 + file``), cards Herna's ``(w1, w2, b1, b2,
+    spare)``, seats 0 = White and 1 = Black.
+    """
+
+    name: str
+    separator: bytes
+    relogin_after_game: bool
+    """True: after ``GAME_OVER`` the client logs in again for its next game; False: it goes
+    back to the lobby by itself."""
+    rules: frozenset[str]
+    """The no-move rules (``stalemate``, ``pass``) its clients can follow."""
+
+    def parse(self, record: bytes | str) -> ClientMessage | None: ...
+
+    def login_ok(self, name: str) -> bytes: ...
+
+    def login_failed(self, code: str, text: str) -> bytes: ...
+
+    def start(
+        self, white: str, black: str, cards: Sequence[str], secret: str, extensions: bool
+    ) -> bytes: ...
+
+    def move_was_made(self, card: str, frm: int, to: int) -> bytes: ...
+
+    def invalid_move(self, reason: str) -> bytes: ...
+
+    def no_move(self, old: str, new: str, spare: str) -> bytes:
+        """The player to move gave up ``old`` and took ``new``; ``spare`` is the spare now."""
+        ...
+
+    def opponent_left(self, name: str) -> bytes: ...
+
+    def reconnected(
+        self, white: str, black: str, seat: int, board: str, cards: Sequence[str], to_move: int
+    ) -> bytes:
+        """To the player of ``seat``, who has just come back: the whole game."""
+        ...
+
+    def opponent_back(
+        self, white: str, black: str, seat: int, board: str, cards: Sequence[str], to_move: int
+    ) -> bytes:
+        """To the opponent of the player of ``seat``, who has just come back."""
+        ...
+
+    def game_over(self, winner: str, reason: str) -> bytes: ...
+
+    def error(self, code: str) -> bytes: ...
+
+    def pong(self) -> bytes: ...
+
+
+DIALECTS: dict[str, Dialect] = {SEED.name: SEED, FINAL.name: FINAL}
+
+
+class ServerConnection:
+    """One client connection as the server sees it, without any I/O.
+
+    Feed it bytes with :meth:`receive`; it returns, in order, the requests the server has to
+    decide (:class:`Login` in the login phase, :class:`MakeMove` / :class:`StalemateRequest`
+    in a game) and :class:`Reply` / :class:`Close` outputs for everything it answers itself
+    (errors for malformed or out-of-phase records, keepalives). The server moves it between
+    phases with :meth:`logged_in`, :meth:`game_started` and :meth:`game_ended`.
+    """
+
+    def __init__(self, max_line: int = MAX_LINE, max_errors: int = MAX_ERRORS) -> None:
+        self.phase = Phase.LOGIN
+        self.name: str | None = None
+        self.errors_in_a_row = 0
+        self.errors = 0
+        self.max_errors = max_errors
+        self.max_line = max_line
+        self.dialect: Dialect | None = None
+        """None until the first record's end shows which dialect the client speaks."""
+        self.extensions = False
+        """The client sent a ``LOGIN`` with a third field: it understands Herna's extension
+        messages (the NUL dialect sends them only then)."""
+        self._sniffed = bytearray()
+        self._records: LineBuffer | None = None
+
+    @property
+    def out(self) -> Dialect:
+        """The dialect to answer in (the line dialect while it is not known yet)."""
+        return self.dialect if self.dialect is not None else SEED
+
+    @property
+    def pending(self) -> int:
+        """Bytes held for an unfinished record (never more than ``max_line``)."""
+        return self._records.pending if self._records is not None else len(self._sniffed)
+
+    def _detect(self, data: bytes) -> bytes:
+        """Hold bytes until the first record ends; then fix the dialect and hand them on."""
+        self._sniffed += data
+        # Only the first record's end counts, and a record is at most max_line bytes: look
+        # no further, so that how the bytes were cut into reads never changes the answer.
+        window = self._sniffed[: self.max_line + 1]
+        nul = window.find(b"\0")
+        newline = window.find(b"\n")
+        if nul == -1 and newline == -1:
+            if len(self._sniffed) <= self.max_line:
+                return b""
+            dialect: Dialect = SEED  # no terminator in sight: the line rules report it
+        elif nul != -1 and (newline == -1 or nul < newline):
+            dialect = FINAL
+        else:
+            dialect = SEED
+        self.dialect = dialect
+        self._records = LineBuffer(self.max_line, dialect.separator)
+        held = bytes(self._sniffed)
+        self._sniffed = bytearray()
+        return held
+
+    def receive(self, data: bytes) -> list[Output]:
+        out: list[Output] = []
+        if self.phase is Phase.CLOSED:
+            return out
+        if self._records is None:
+            data = self._detect(data)
+            if self._records is None:
+                return out
+        dialect = self.out
+        for item in self._records.feed(data):
+            msg = item if isinstance(item, Garbage) else dialect.parse(item)
+            if msg is None:
+                continue
+            if isinstance(msg, Ping):
+                self.errors_in_a_row = 0
+                out.append(Reply(dialect.pong()))
+                continue
+            problem = msg.reason if isinstance(msg, Garbage) else self._phase_problem(msg)
+            if problem is None:
+                self.errors_in_a_row = 0
+                assert not isinstance(msg, Garbage)
+                out.append(msg)
+                continue
+            self.errors += 1
+            self.errors_in_a_row += 1
+            out.append(Reply(dialect.error(problem)))
+            if self.errors_in_a_row >= self.max_errors:
+                out.append(Reply(dialect.error(TOO_MANY_ERRORS)))
+                out.append(Close(TOO_MANY_ERRORS))
+                self.phase = Phase.CLOSED
+                break
+        return out
+
+    def _phase_problem(self, msg: Request) -> str | None:
+        if isinstance(msg, Login):
+            if self.phase is not Phase.LOGIN:
+                return ALREADY_LOGGED_IN
+            if msg.proof is not None:
+                self.extensions = True
+            return None
+        if self.phase is Phase.LOGIN:
+            return NOT_LOGGED_IN if self.name is None else NOT_IN_GAME
+        if self.phase is Phase.LOBBY:
+            return NOT_IN_GAME
+        return None
+
+    def logged_in(self, name: str) -> None:
+        self.name = name
+        self.phase = Phase.LOBBY
+
+    def game_started(self) -> None:
+        self.phase = Phase.GAME
+
+    def game_ended(self) -> None:
+        """Back to the lobby; in a dialect whose clients log in again after each game, back
+        to waiting for that ``LOGIN``."""
+        if self.phase is Phase.GAME:
+            self.phase = Phase.LOGIN if self.out.relogin_after_game else Phase.LOBBY
+
+    def closed(self) -> None:
+        self.phase = Phase.CLOSED
