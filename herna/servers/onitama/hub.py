@@ -405,7 +405,12 @@ class OnitamaHub:
         game's seed, so its record reproduces both."""
         seed = self.seeds.next_seed()
         white, black = (b, a) if seed & 1 else (a, b)
-        self._table_ids += 1
+        # Numbered by the records' journal when there is one, so that no restart (even after
+        # kill -9) reuses the id of a stored game.
+        if self.records is not None:
+            self._table_ids = self.records.allocate("onitama.table", self._table_ids)
+        else:
+            self._table_ids += 1
         table_id = f"g{self._table_ids}"
         rule = self._rule_for(white, black)
         if self.initial_state is not None:
@@ -547,8 +552,11 @@ class OnitamaHub:
         assert winner_seat is not None
         winner = table.players[winner_seat]
         reason = _WIRE_REASONS.get(state.reason, state.reason)
-        table.tell_both(lambda d: d.game_over(winner.name, reason))
         record = table.match.record()
+        # Submitted (journaled) before the players hear the result: a game whose GAME_OVER
+        # was sent must survive kill -9.
+        self._submit(record)
+        table.tell_both(lambda d: d.game_over(winner.name, reason))
         self._emit(
             table,
             "game_over",
@@ -557,7 +565,6 @@ class OnitamaHub:
             color=COLOR_NAMES[winner_seat],
             reason=reason,
         )
-        self._submit(record)
         self.stats.games_finished += 1
         self._release(table)
 
