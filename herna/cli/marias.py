@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -20,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from herna.cli import GameCommands
+from herna.cli.tokens import add_token_option
 from herna.clients.cgml import (
     BotDecider,
     CgmlClientError,
@@ -62,7 +62,6 @@ from herna.protocols.cgml.messages import (
 from herna.protocols.cgml.player import Decision, PlayerTracker
 
 DEFAULT_LOGIN_PORT = 7001
-TOKEN_ENV = "HERNA_TOKEN"
 
 ReadLine = Callable[[str], Awaitable[str | None]]
 """Shows a prompt and returns the line typed (None at end of input)."""
@@ -115,13 +114,7 @@ def register(commands: GameCommands) -> None:
         help="wanted opponent: a player id, a bot server's id/name, or 'bot'/'human' for "
         "any bot/person (repeatable)",
     )
-    common.add_argument(
-        "--token",
-        default=os.environ.get(TOKEN_ENV) or None,
-        help="token of a reserved name (from `herna bots add NAME`), sent as <connect "
-        f'token="...">; default: the environment variable {TOKEN_ENV}, which other users '
-        "of the machine cannot read from the process list",
-    )
+    add_token_option(common, 'the token attribute of <connect token="...">')
     play = commands.play.add_parser(
         "marias",
         parents=[common],

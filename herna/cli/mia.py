@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import time
 
 from rich.console import Group
@@ -13,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from herna.cli import GameCommands
+from herna.cli.tokens import add_token_option
 from herna.clients.mia import DEFAULT_SILENCE, MiaClient, MiaError, run_bot
 from herna.clients.mia_watch import Scoreboard
 from herna.games.mia.bots import STRATEGIES
@@ -36,12 +36,7 @@ def register(commands: GameCommands) -> None:
     bot.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     bot.add_argument("--port", type=int, default=9000, help="server UDP port (default 9000)")
     bot.add_argument("--rounds", type=int, help="stop after this many rounds")
-    bot.add_argument(
-        "--token",
-        default=os.environ.get("HERNA_BOT_TOKEN"),
-        help="token of a reserved name (from herna bots add), sent as REGISTER;name;token "
-        "(default: $HERNA_BOT_TOKEN; the environment keeps it out of the process list)",
-    )
+    add_token_option(bot, "REGISTER;name;token")
     bot.add_argument(
         "--lost-after",
         type=float,
@@ -61,11 +56,7 @@ def register(commands: GameCommands) -> None:
     watch.add_argument("--name", default="watcher", help="spectator name (default watcher)")
     watch.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     watch.add_argument("--port", type=int, default=9000, help="server UDP port (default 9000)")
-    watch.add_argument(
-        "--token",
-        default=os.environ.get("HERNA_BOT_TOKEN"),
-        help="token of a reserved spectator name (default: $HERNA_BOT_TOKEN)",
-    )
+    add_token_option(watch, "REGISTER_SPECTATOR;name;token")
     watch.set_defaults(func=run_watch_command)
 
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from herna.cli import GameCommands
+from herna.cli.tokens import add_token_option
 from herna.clients.onitama import ClientError, OnitamaClient, run_bot
 from herna.core.game import CHANCE
 from herna.core.rng import SeededRng
@@ -55,11 +56,7 @@ def register(commands: GameCommands) -> None:
     bot.add_argument(
         "--name", help="player name (1-32 letters, digits, _ - .; default bot-<strategy>)"
     )
-    bot.add_argument(
-        "--token",
-        help="the token of the bot's reserved name (from 'herna bots add NAME'); sent as the "
-        "third LOGIN field",
-    )
+    add_token_option(bot, "the third LOGIN field (LOGIN|name|token)")
     bot.add_argument(
         "--no-reconnect",
         action="store_true",

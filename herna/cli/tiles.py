@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from herna.cli import GameCommands
+from herna.cli.tokens import add_token_option
 from herna.clients.tiles import (
     DEFAULT_MAX_BACKOFF,
     TilesClient,
@@ -37,13 +37,6 @@ from herna.games.tiles.rules import (
 from herna.servers.tiles import DEFAULT_PORT
 
 Ask = Callable[[str], str | None]
-
-TOKEN_ENV = "HERNA_TOKEN"
-TOKEN_HELP = (
-    "token of a reserved name (from 'herna bots add NAME'), sent in the join message; "
-    f"default: the environment variable {TOKEN_ENV} (safer: other users can read a "
-    "process's command line)"
-)
 
 URL_HELP = (
     "server as a URL instead of --host/--port: ws://HOST:PORT/ws/tiles (WebSocket, the web "
@@ -114,7 +107,7 @@ def register(commands: GameCommands) -> None:
         "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
     )
     play.add_argument("--url", help=URL_HELP)
-    play.add_argument("--token", help=TOKEN_HELP)
+    add_token_option(play, 'the "token" field of join')
     play.add_argument(
         "--wait",
         action="store_true",
@@ -159,7 +152,7 @@ def register(commands: GameCommands) -> None:
         "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
     )
     bot.add_argument("--url", help=URL_HELP)
-    bot.add_argument("--token", help=TOKEN_HELP)
+    add_token_option(bot, 'the "token" field of join')
     bot.add_argument(
         "--max-backoff",
         type=float,
@@ -397,7 +390,7 @@ def play_local(rules: Rules, seat: int, opponents: str, seed: int, ask: Ask = _i
 
 
 def _token(args: argparse.Namespace) -> str | None:
-    token: str | None = args.token or os.environ.get(TOKEN_ENV) or None
+    token: str | None = args.token
     return token
 
 

@@ -37,7 +37,7 @@ async def test_the_bot_registers_again_after_a_server_restart(tmp_path: Path) ->
     options = {"mia_port": port, "mia_round_pause": 0.05, "mia_house_round_pause": 0.05}
     # A reserved name: the bot needs its token (from the environment) every time.
     token = ReservedNames(make_engine(f"sqlite:///{tmp_path / 'herna.db'}")).add("phoenix")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HERNA_BOT_TOKEN": token}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HERNA_TOKEN": token}
     bot = subprocess.Popen(
         [sys.executable, "-m", "herna.cli", "bot", "mia", "--port", str(port), "--name", "phoenix"],
         stdout=subprocess.PIPE,
