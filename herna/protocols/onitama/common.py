@@ -8,6 +8,7 @@ requests a client connection hands to the server.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 MAX_LINE = 1024
@@ -189,6 +190,33 @@ class Garbage:
 
 Request = Login | MakeMove | StalemateRequest
 ClientMessage = Request | Ping | Garbage
+
+
+def split_fields(
+    record: bytes | str, field_counts: Mapping[str, tuple[int, ...]]
+) -> list[str] | Garbage | None:
+    """The ``|``-separated fields of one client record (its terminator removed), the command
+    upper-cased: both dialects frame differently but split, check and refuse alike. ``None``
+    for a blank record, :class:`Garbage` for one that is not a message of ``field_counts``."""
+    if isinstance(record, bytes):
+        if len(record) > MAX_LINE:
+            return Garbage(LINE_TOO_LONG)
+        try:
+            text = record.decode("utf-8")
+        except UnicodeDecodeError:
+            return Garbage(NOT_UTF8)
+    else:
+        text = record
+    if not text.strip():
+        return None
+    fields = [f.strip() for f in text.split("|")]
+    fields[0] = fields[0].upper()
+    expected = field_counts.get(fields[0])
+    if expected is None:
+        return Garbage(UNKNOWN_COMMAND, printable(text))
+    if len(fields) not in expected:
+        return Garbage(WRONG_FIELD_COUNT, printable(text))
+    return fields
 
 
 # -- what a connection tells its transport ------------------------------------------------------

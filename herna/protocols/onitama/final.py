@@ -39,11 +39,6 @@ from herna.games.onitama.board import square_name
 from herna.games.onitama.cards import WHITE
 from herna.protocols.onitama.common import (
     ERROR_TEXT,
-    LINE_TOO_LONG,
-    MAX_LINE,
-    NOT_UTF8,
-    UNKNOWN_COMMAND,
-    WRONG_FIELD_COUNT,
     ClientMessage,
     Garbage,
     Login,
@@ -52,6 +47,7 @@ from herna.protocols.onitama.common import (
     StalemateRequest,
     name_problem,
     printable,
+    split_fields,
 )
 
 MAX_READ = 255
@@ -87,24 +83,10 @@ def _square(row: str, col: str) -> str:
 
 def parse_final(record: bytes | str) -> ClientMessage | None:
     """Decode one client record (without its NUL); None for an empty one."""
-    if isinstance(record, bytes):
-        if len(record) > MAX_LINE:
-            return Garbage(LINE_TOO_LONG)
-        try:
-            text = record.decode("utf-8")
-        except UnicodeDecodeError:
-            return Garbage(NOT_UTF8)
-    else:
-        text = record
-    if not text.strip():
-        return None
-    fields = [f.strip() for f in text.split("|")]
-    command = fields[0].upper()
-    expected = _FIELD_COUNTS.get(command)
-    if expected is None:
-        return Garbage(UNKNOWN_COMMAND, printable(text))
-    if len(fields) not in expected:
-        return Garbage(WRONG_FIELD_COUNT, printable(text))
+    fields = split_fields(record, _FIELD_COUNTS)
+    if fields is None or isinstance(fields, Garbage):
+        return fields
+    command = fields[0]
     if command == "PING":
         return Ping()
     if command == "LOGIN":

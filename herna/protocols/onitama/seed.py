@@ -30,8 +30,6 @@ from herna.games.onitama.board import square_name
 from herna.games.onitama.cards import COLOR_NAMES
 from herna.games.onitama.state import Move, Pass, PlayerAction, Stalemate
 from herna.protocols.onitama.common import (
-    LINE_TOO_LONG,
-    MAX_LINE,
     NOT_UTF8,
     UNKNOWN_COMMAND,
     WRONG_FIELD_COUNT,
@@ -42,6 +40,7 @@ from herna.protocols.onitama.common import (
     StalemateRequest,
     name_problem,
     printable,
+    split_fields,
 )
 
 _FIELD_COUNTS = {"LOGIN": (2, 3), "MAKE_MOVE": (4,), "STALEMATE": (2,)}
@@ -49,24 +48,10 @@ _FIELD_COUNTS = {"LOGIN": (2, 3), "MAKE_MOVE": (4,), "STALEMATE": (2,)}
 
 def parse_client(line: bytes | str) -> ClientMessage | None:
     """Decode one client line (without its newline); None for an empty line."""
-    if isinstance(line, bytes):
-        if len(line) > MAX_LINE:
-            return Garbage(LINE_TOO_LONG)
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError:
-            return Garbage(NOT_UTF8)
-    else:
-        text = line
-    if not text.strip():
-        return None
-    fields = [f.strip() for f in text.split("|")]
-    command = fields[0].upper()
-    expected = _FIELD_COUNTS.get(command)
-    if expected is None:
-        return Garbage(UNKNOWN_COMMAND, printable(text))
-    if len(fields) not in expected:
-        return Garbage(WRONG_FIELD_COUNT, printable(text))
+    fields = split_fields(line, _FIELD_COUNTS)
+    if fields is None or isinstance(fields, Garbage):
+        return fields
+    command = fields[0]
     if command == "LOGIN":
         proof = fields[2] if len(fields) == 3 else None
         return Login(fields[1], name_problem(fields[1]), proof)
