@@ -17,7 +17,9 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from herna.hall.records import Standing, StoredMatch
-from herna.web.queries import GameStats, MiaSession
+from herna.web.queries import SESSION_GAP, GameStats, MiaSession
+
+SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
 
 e = html.escape
 
@@ -352,7 +354,7 @@ def game_section(sec: GameSection, flt: Mapping[str, str], paged: bool) -> str:
             if sec.sessions
             else '<p class="muted">No session matches these filters.</p>'
         )
-        count += " in sessions (the same players, no pause over 30 min)"
+        count += f" in sessions (the same players, no pause over {SESSION_GAP_MINUTES} min)"
     else:
         body = (
             results_table(sec.matches, sec.summaries)
@@ -421,6 +423,10 @@ def match_page(m: StoredMatch) -> str:
         f"<th>winner</th></tr>{players}</table>"
         f'<details><summary>result</summary><pre id="result">'
         f"{e(json.dumps(m.result, indent=2, ensure_ascii=False))}</pre></details>"
+        f'<p class="export">Export: <a href="/api/matches/{m.id}/export">JSON</a> · '
+        f'<a href="/api/matches/{m.id}/text">'
+        + ("game record (notation)" if m.game == "onitama" else "text")
+        + "</a></p>"
         '<h2>Replay</h2><div id="replay" class="replay">'
         '<div class="controls">'
         '<button data-step="first" title="first step (Home)">« first</button>'
@@ -492,7 +498,8 @@ def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch])
         f"<h1>{e(name)}</h1>{table}"
         f'<h2>Recent games</h2><table class="grid"><tr><th>id</th><th>game</th><th>table</th>'
         f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table>"
-        f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a></p>'
+        f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a> · '
+        f'<a href="/api/players/{e(quote(name, safe=""))}/results.csv">results as CSV</a></p>'
     )
 
 
