@@ -137,7 +137,7 @@ def test_serve_plays_records_and_stops_cleanly(tmp_path: Path, stop: str) -> Non
         text=True,
         check=True,
     ).stdout
-    assert "action" in one
+    assert "rolls" in one and "Result:" in one  # the round told in words (herna replay ID)
 
 
 def test_serve_rejects_unknown_server_name() -> None:

@@ -1,55 +1,119 @@
-"""``herna replay``: list recorded games and print one game's log."""
+"""``herna replay``: list recorded games of every game and show one game as readable text.
+
+Without MATCH_ID it lists the newest matches of each game on record (``--last N`` per game,
+so thousands of Mia rounds do not bury the mariáš deals), each with its result in words.
+With MATCH_ID it tells the game as text built from the stored log by the game's own rules
+engine (:data:`herna.hall.replays.TEXTS`). ``--json`` prints the raw stored form instead;
+``--csv`` a player's results.
+
+The host reads the database directly, so the text shows everything the record holds (Mia's
+dice under the cup too); the web hall's public text hides what spectators never saw.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from herna.cli.serve import DEFAULT_DATABASE
-from herna.hall.records import RecordStore
+from herna.hall.db import MatchRow
+from herna.hall.export import results_csv
+from herna.hall.records import RecordStore, StoredMatch
+from herna.hall.replays import match_summary, match_text
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "replay",
-        help="list recorded games or print one game's record",
-        description="Without MATCH_ID: list the newest recorded games. With it: print that "
-        "game's players, result and event log (as JSON with --json).",
+        help="list recorded games or tell one game as text",
+        description="Without MATCH_ID: list the newest recorded matches of every game (the "
+        "last N of each game), with who played and the result in words. With MATCH_ID: tell "
+        "that match as text — mariáš: the deal, bidding, talon, every trick and the "
+        "settlement; Onitama: the moves in notation and the board; tiles: the turns; Mia: the "
+        "rolls and announcements. --json prints the raw stored record instead.",
     )
-    p.add_argument("match_id", nargs="?", type=int, help="id of a recorded game")
+    p.add_argument("match_id", nargs="?", type=int, help="id of a recorded match")
     p.add_argument("--game", help="only this game (mia, marias, onitama, tiles)")
-    p.add_argument("--player", help="only games with this player")
-    p.add_argument("--limit", type=int, default=20, help="how many games to list (default 20)")
+    p.add_argument("--player", help="only matches this player took part in")
+    p.add_argument(
+        "--last",
+        "--limit",
+        dest="last",
+        type=int,
+        default=10,
+        metavar="N",
+        help="list the newest N matches of each game (default 10)",
+    )
+    p.add_argument(
+        "--move",
+        type=int,
+        metavar="K",
+        help="with MATCH_ID: draw the board after move K (Onitama; tiles: turn K; 0 = start)",
+    )
     p.add_argument("--database-url", default=DEFAULT_DATABASE, help="database to read")
-    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    p.add_argument("--json", action="store_true", help="print the raw stored record(s) as JSON")
+    p.add_argument(
+        "--csv",
+        action="store_true",
+        help="with --player: print the player's results (the listed matches) as CSV",
+    )
     p.set_defaults(func=run)
+
+
+def _games(store: RecordStore, game: str | None) -> list[str]:
+    if game:
+        return [game]
+    with Session(store.engine) as session:
+        return sorted(session.scalars(select(MatchRow.game).distinct()).all())
+
+
+def _listing(store: RecordStore, args: argparse.Namespace) -> list[tuple[str, list[StoredMatch]]]:
+    """The newest ``--last`` matches of each game (one query per game, on its index)."""
+    return [
+        (game, store.matches(game=game, player=args.player, limit=max(0, args.last)))
+        for game in _games(store, args.game)
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
     store = RecordStore(args.database_url)
-    console = Console()
+    console = Console(highlight=False)
     if args.match_id is None:
-        matches = store.matches(game=args.game, player=args.player, limit=args.limit)
-        if args.json:
-            print(json.dumps([m.to_json(with_events=False) for m in matches], indent=2))
+        listing = _listing(store, args)
+        if args.csv:
+            if not args.player:
+                print("herna replay: --csv needs --player NAME (whose results?)", file=sys.stderr)
+                return 2
+            matches = sorted((m for _, ms in listing for m in ms), key=lambda m: -m.id)
+            sys.stdout.write(results_csv(matches, args.player))
             return 0
-        table = Table("id", "game", "table", "finished", "status", "players")
-        for m in matches:
-            players = ", ".join(
-                f"{p.name} {p.score:g}" + ("*" if p.winner else "") for p in m.players
-            )
-            table.add_row(
-                str(m.id),
-                m.game,
-                m.table_id,
-                m.finished_at.strftime("%Y-%m-%d %H:%M:%S"),
-                m.status,
-                players,
-            )
-        console.print(table)
+        if args.json:
+            flat = sorted((m for _, ms in listing for m in ms), key=lambda m: -m.id)
+            print(json.dumps([m.to_json(with_events=False) for m in flat], indent=2))
+            return 0
+        if not listing:
+            console.print("No recorded matches.")
+        for game, matches in listing:
+            table = Table("id", "finished (UTC)", "status", "players", "result", title=game)
+            for m in matches:
+                players = ", ".join(
+                    f"{p.name} {p.score:g}" + ("*" if p.winner else "") for p in m.players
+                )
+                table.add_row(
+                    str(m.id),
+                    m.finished_at.strftime("%Y-%m-%d %H:%M:%S"),
+                    m.status,
+                    escape(players),
+                    escape(match_summary(m)),
+                )
+            console.print(table)
         return 0
     match = store.get(args.match_id)
     if match is None:
@@ -58,16 +122,17 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(match.to_json(), indent=2, ensure_ascii=False))
         return 0
-    console.print(
-        f"[bold]#{match.id} {match.game}[/bold] table {match.table_id} "
-        f"seed {match.seed} {match.status}"
+    print(
+        f"#{match.id} {match.game}, table {match.table_id}, "
+        f"{match.finished_at:%Y-%m-%d %H:%M:%S} UTC, {match.status}, seed {match.seed}"
     )
     for p in match.players:
-        console.print(
+        print(
             f"  seat {p.seat}: {p.name} ({p.kind}) score {p.score:g}"
             + (" winner" if p.winner else "")
         )
-    console.print(f"  result: {json.dumps(match.result, ensure_ascii=False)}")
-    for i, (kind, data) in enumerate(match.events):
-        console.print(f"  {i:4d} {kind:12s} {json.dumps(data, ensure_ascii=False)}")
+    print(f"Result: {match_summary(match)}")
+    print()
+    for line in match_text(match, public=False, move=args.move):
+        print(line)
     return 0

@@ -538,3 +538,16 @@ class RecordStore:
                     )
                 )
             return out
+
+
+def read_matches(
+    engine: Any, where: Any = None, limit: int = 50, offset: int = 0
+) -> list[StoredMatch]:
+    """Matches newest first, without their event logs; ``where(query) -> query`` narrows
+    the ``select(MatchRow)`` (the web hall's history filters)."""
+    with Session(engine) as session:
+        query = select(MatchRow).options(selectinload(MatchRow.players))
+        if where is not None:
+            query = where(query)
+        query = query.order_by(MatchRow.id.desc()).limit(limit).offset(offset)
+        return [_stored(r, with_events=False) for r in session.scalars(query)]

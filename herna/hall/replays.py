@@ -44,3 +44,44 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
     if fn is not None:
         return fn(match)
     return [{"label": kind, "view": {"event": data}} for kind, data in match.events]
+
+
+TEXTS: dict[str, str] = {
+    "mia": "herna.games.mia.text:match_text",
+    "onitama": "herna.games.onitama.text:match_text",
+    "marias": "herna.games.marias.text:match_text",
+    "tiles": "herna.games.tiles.text:match_text",
+}
+"""Each game's readable text of a recorded match, for ``herna replay ID``:
+``match_text(match, public=False, move=None) -> list[str]``. ``public`` hides what spectators
+never saw (Mia's unrevealed dice); ``move`` shows the board after that move where a game
+draws one (Onitama, tiles)."""
+
+
+def match_text(match: StoredMatch, public: bool = False, move: int | None = None) -> list[str]:
+    """The match in words; a game without a text module gets its replay labels."""
+    path = TEXTS.get(match.game)
+    if path is None:
+        return [step["label"] for step in replay_steps(match)]
+    module, _, attr = path.partition(":")
+    fn: Callable[..., list[str]] = getattr(importlib.import_module(module), attr)
+    return fn(match, public=public, move=move)
+
+
+def match_summary(match: StoredMatch) -> str:
+    """The result in one line of words, from the stored result alone (no replay: history
+    pages list many matches)."""
+    path = TEXTS.get(match.game)
+    if path is not None:
+        module = importlib.import_module(path.partition(":")[0])
+        fn: Callable[[StoredMatch], str] | None = getattr(module, "summary", None)
+        if fn is not None:
+            try:
+                return fn(match)
+            except (KeyError, ValueError, TypeError, IndexError):  # an odd stored result
+                pass
+    winners = [p.name for p in match.players if p.winner]
+    reason = str(match.result.get("reason", "")) if isinstance(match.result, dict) else ""
+    if winners:
+        return f"{', '.join(winners)} won" + (f" ({reason})" if reason else "")
+    return f"{match.status}" + (f" ({reason})" if reason else "")

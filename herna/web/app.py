@@ -16,6 +16,7 @@ import contextlib
 import logging
 import re
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -36,9 +37,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import herna
 from herna.core.game import CHANCE
+from herna.hall.export import results_csv
 from herna.hall.hall import Hall
 from herna.hall.records import StoredMatch
-from herna.hall.replays import REPLAYERS, ReplayStep, replay_steps
+from herna.hall.replays import REPLAYERS, ReplayStep, match_summary, match_text, replay_steps
 from herna.web import openapi, pages, params
 from herna.web.errors import ErrorPages
 from herna.web.live import LiveHub
@@ -46,8 +48,11 @@ from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
 from herna.web.queries import (
     count_matches,
+    counts_per_game,
     games_on_record,
+    list_matches,
     matches_per_game,
+    mia_sessions,
     player_names,
     player_stats,
     standing_json,
@@ -58,6 +63,11 @@ log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 WEB_GAME = "web"
 """``Service.game`` of the web hall itself (it is listed in ``hall.services`` too)."""
+
+MATCHES_PER_SECTION = 10
+"""Matches each game shows on the history overview (a game's own page shows more)."""
+SESSIONS_PER_SECTION = 5
+SESSIONS_PER_PAGE = 20
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 _DOC_PATH = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.md$")
@@ -153,6 +163,50 @@ def replay_of(match: StoredMatch) -> dict[str, Any]:
     return {"source": "log", "warning": warning, "steps": redact_log_steps(raw)}
 
 
+EXPORT_SCHEMA = "herna-match/1"
+"""``schema`` of ``/api/matches/<id>/export`` (docs/web.md describes it; a change that breaks
+readers gets a new number)."""
+
+
+def public_text(match: StoredMatch) -> str:
+    """The match in words as anyone may read it: Onitama as its game record (notation), the
+    others as ``herna replay`` prints them with hidden information kept hidden."""
+    if match.game == "onitama":
+        from herna.games.onitama.text import game_record
+
+        try:
+            return game_record(match)
+        except Exception:  # a damaged record still gets the plain text below
+            log.exception("onitama record of match %s failed", match.id)
+    head = f"{match.game} #{match.id}, {match.finished_at:%Y-%m-%d %H:%M:%S} UTC, {match.status}"
+    return "\n".join([head, *readable_lines(match)]) + "\n"
+
+
+def readable_lines(match: StoredMatch) -> list[str]:
+    """``herna replay ID``'s text with hidden information kept hidden (Mia's dice)."""
+    if match.game not in REPLAYERS:
+        # No text module knows what is hidden in this game: the redacted log labels.
+        return [step["label"] for step in replay_of(match)["steps"]]
+    try:
+        return match_text(match, public=True)
+    except Exception as exc:  # a broken record must not break the route
+        log.exception("text of match %s (%s) failed", match.id, match.game)
+        return [f"cannot describe this match ({type(exc).__name__}: {exc})"]
+
+
+def match_export(match: StoredMatch) -> dict[str, Any]:
+    """A match as one JSON document (schema :data:`EXPORT_SCHEMA`, see docs/web.md)."""
+    replay = replay_of(match)
+    return {
+        "schema": EXPORT_SCHEMA,
+        "match": match.to_json(with_events=False),
+        "summary": match_summary(match),
+        "text": readable_lines(match),
+        "notation": public_text(match) if match.game == "onitama" else None,
+        "replay": replay,
+    }
+
+
 class WebApp:
     """Routes over one hall; :attr:`app` is the ASGI application."""
 
@@ -196,6 +250,21 @@ class WebApp:
             ),
             Route("/api/standings/{game}", endpoint(self.api_standings, p.STANDINGS), methods=get),
             Route("/api/players", endpoint(self.api_players, p.PLAYERS), methods=get),
+            Route("/api/sessions", endpoint(self.api_sessions, p.SESSIONS), methods=get),
+            Route(
+                "/api/matches/{match_id}/export",
+                endpoint(self.api_export, [p.MATCH_ID]),
+                methods=get,
+            ),
+            Route(
+                "/api/matches/{match_id}/text", endpoint(self.api_text, [p.MATCH_ID]), methods=get
+            ),
+            # Before /api/players/{name:path}, which would take ".../results.csv" as a name.
+            Route(
+                "/api/players/{name:path}/results.csv",
+                endpoint(self.api_results_csv, p.RESULTS_CSV),
+                methods=get,
+            ),
             Route("/api/players/{name:path}", endpoint(self.api_player, p.PLAYER), methods=get),
             Mount("/static", app=StaticFiles(directory=self.settings.static_dir), name="static"),
             WebSocketRoute("/ws/tiles", self.tiles_socket),
@@ -290,15 +359,47 @@ class WebApp:
         flt, offset = match_filter(args), args["offset"]
         # The form shows the filters as typed (dates too); they were checked above.
         q = request.query_params
-        shown = {k: q[k].strip() for k in ("game", "player", "since", "until") if q.get(k)}
-        limit = self.settings.page_size
-        matches = self.store.matches(
-            flt.game, flt.player, flt.since, flt.until, limit=limit, offset=offset
-        )
-        total = count_matches(self.store.engine, flt)
-        games = sorted(set(games_on_record(self.store.engine)) | set(self.known_games()))
-        body = pages.history(matches, shown, total, offset, limit, games)
-        body += pages.names_datalist(player_names(self.store.engine, limit=500))
+        shown = {k: q[k].strip() for k in (*pages.FILTER_KEYS, "session") if q.get(k)}
+        engine = self.store.engine
+        session = None
+        first, last = flt.first_id, flt.last_id
+        if first is not None and last is not None:
+            # One Mia session's rounds (the session row links here).
+            flt = flt.but(game="mia")
+            shown["game"] = "mia"
+            session = pages.MatchFilterView(first, last)
+        counts = counts_per_game(engine, flt)
+        paged = bool(flt.game)
+        wanted = [flt.game] if flt.game else [g for g, n in counts.items() if n]
+        sections = []
+        for game in wanted:
+            total = counts.get(game, 0)
+            if game == "mia" and session is None:
+                limit = SESSIONS_PER_PAGE if paged else SESSIONS_PER_SECTION
+                start = offset if paged else 0
+                sessions, more = mia_sessions(engine, flt.but(game="mia"), limit, start)
+                sections.append(
+                    pages.GameSection(
+                        game, total, sessions=sessions, offset=start, limit=limit, more=more
+                    )
+                )
+                continue
+            limit = self.settings.page_size if paged else MATCHES_PER_SECTION
+            matches = list_matches(engine, flt.but(game=game), limit, offset if paged else 0)
+            sections.append(
+                pages.GameSection(
+                    game,
+                    total,
+                    matches,
+                    {m.id: match_summary(m) for m in matches},
+                    offset=offset if paged else 0,
+                    limit=limit,
+                    more=(offset if paged else 0) + len(matches) < total,
+                )
+            )
+        games = sorted(set(games_on_record(engine)) | set(self.known_games()))
+        body = pages.history(sections, shown, games, paged, session)
+        body += pages.names_datalist(player_names(engine, limit=500))
         return self.page("History", body, {"kind": "history"}, "/history")
 
     def match_page(self, request: Request, args: dict[str, Any]) -> Response:
@@ -390,16 +491,52 @@ class WebApp:
 
     def api_matches(self, request: Request, args: dict[str, Any]) -> Response:
         flt, limit, offset = match_filter(args), args["limit"], args["offset"]
-        matches = self.store.matches(
-            flt.game, flt.player, flt.since, flt.until, limit=limit, offset=offset
-        )
+        matches = list_matches(self.store.engine, flt, limit, offset)
         return JSONResponse(
             {
                 "total": count_matches(self.store.engine, flt),
                 "limit": limit,
                 "offset": offset,
-                "matches": [m.to_json(with_events=False) for m in matches],
+                "matches": [
+                    {**m.to_json(with_events=False), "summary": match_summary(m)} for m in matches
+                ],
             }
+        )
+
+    def api_sessions(self, request: Request, args: dict[str, Any]) -> Response:
+        flt, limit, offset = match_filter(args), args["limit"], args["offset"]
+        gap = timedelta(minutes=args["gap"])
+        sessions, more = mia_sessions(self.store.engine, flt, limit, offset, gap)
+        return JSONResponse(
+            {
+                "limit": limit,
+                "offset": offset,
+                "more": more,
+                "sessions": [s.to_json() for s in sessions],
+            }
+        )
+
+    def api_export(self, request: Request, args: dict[str, Any]) -> Response:
+        match = self.store.get(args["match_id"])
+        if match is None:
+            raise NotFound("no such match")
+        return JSONResponse(match_export(match))
+
+    def api_text(self, request: Request, args: dict[str, Any]) -> Response:
+        match = self.store.get(args["match_id"])
+        if match is None:
+            raise NotFound("no such match")
+        return PlainTextResponse(public_text(match))
+
+    def api_results_csv(self, request: Request, args: dict[str, Any]) -> Response:
+        name = args["name"]
+        flt = match_filter({**args, "player": name})
+        matches = list_matches(self.store.engine, flt, args["limit"], 0)
+        filename = re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:64] or "player"
+        return Response(
+            results_csv(matches, name),
+            media_type="text/csv; charset=utf-8",
+            headers={"content-disposition": f'attachment; filename="{filename}-results.csv"'},
         )
 
     def api_match(self, request: Request, args: dict[str, Any]) -> Response:

@@ -97,6 +97,10 @@ SCHEMAS: dict[str, Any] = {
             "result": {"type": "object"},
             "meta": {"type": "object"},
             "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
+            "summary": {
+                "type": "string",
+                "description": "The result in words (in /api/matches lists).",
+            },
         },
     },
     "MatchPage": {
@@ -127,6 +131,64 @@ SCHEMAS: dict[str, Any] = {
             },
             "warning": {"type": ["string", "null"]},
             "steps": {"type": "array", "items": {"$ref": "#/components/schemas/ReplayStep"}},
+        },
+    },
+    "Session": {
+        "type": "object",
+        "description": "Consecutive Mia rounds of the same players with no pause longer "
+        "than `gap` minutes: one evening at the table. `/history?game=mia&session="
+        "FIRST-LAST` lists its rounds.",
+        "properties": {
+            "first_id": {"type": "integer", "description": "Match id of its first round."},
+            "last_id": {"type": "integer", "description": "Match id of its last round."},
+            "started_at": {"type": "string", "format": "date-time"},
+            "ended_at": {"type": "string", "format": "date-time"},
+            "rounds": {"type": "integer"},
+            "canceled": {"type": "integer", "description": "Rounds canceled (too few players)."},
+            "players": {
+                "type": "array",
+                "description": "Best first: points = rounds played and not lost.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "rounds": {"type": "integer"},
+                        "lost": {"type": "integer"},
+                        "points": {"type": "integer"},
+                    },
+                },
+            },
+        },
+    },
+    "SessionPage": {
+        "type": "object",
+        "properties": {
+            "limit": {"type": "integer"},
+            "offset": {"type": "integer"},
+            "more": {"type": "boolean", "description": "Older sessions exist."},
+            "sessions": {"type": "array", "items": {"$ref": "#/components/schemas/Session"}},
+        },
+    },
+    "MatchExport": {
+        "type": "object",
+        "description": "A recorded match as one document (docs/web.md, 'Match export').",
+        "required": ["schema", "match", "summary", "text", "notation", "replay"],
+        "properties": {
+            "schema": {"type": "string", "const": "herna-match/1"},
+            "match": {"$ref": "#/components/schemas/Match"},
+            "summary": {"type": "string", "description": "The result in one line of words."},
+            "text": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "The match told line by line, as `herna replay ID` tells it "
+                "but without what spectators never saw (Mia's dice under the cup).",
+            },
+            "notation": {
+                "type": ["string", "null"],
+                "description": "Onitama: the game record in Herna's notation "
+                "(`/api/matches/{id}/text`); null for other games.",
+            },
+            "replay": {"$ref": "#/components/schemas/Replay"},
         },
     },
     "Standing": {
@@ -245,6 +307,55 @@ PATHS: dict[str, Any] = {
             "responses": {"200": _ok("Steps", "Replay"), **_errors("404")},
         }
     },
+    "/api/matches/{match_id}/export": {
+        "get": {
+            "summary": "A recorded match as one JSON document",
+            "description": "Match, result in words, the match told as text, the replay steps "
+            "and (Onitama) the game record. Schema `herna-match/1`, described in docs/web.md.",
+            "parameters": _params([params.MATCH_ID]),
+            "responses": {"200": _ok("The export", "MatchExport"), **_errors("404")},
+        }
+    },
+    "/api/matches/{match_id}/text": {
+        "get": {
+            "summary": "A recorded match as plain text",
+            "description": "Onitama: the game record in Herna's notation (tags, then the "
+            "numbered moves), to paste elsewhere. Other games: the match told in words.",
+            "parameters": _params([params.MATCH_ID]),
+            "responses": {
+                "200": {
+                    "description": "text/plain; charset=utf-8",
+                    "content": {"text/plain": {"schema": {"type": "string"}}},
+                },
+                **_errors("404"),
+            },
+        }
+    },
+    "/api/sessions": {
+        "get": {
+            "summary": "Mia sessions, newest first",
+            "description": "Mia rounds grouped into sessions: the same players with no pause "
+            "longer than `gap` minutes.",
+            "parameters": _params(params.SESSIONS),
+            "responses": {"200": _ok("A page of sessions", "SessionPage"), **_errors("400")},
+        }
+    },
+    "/api/players/{name}/results.csv": {
+        "get": {
+            "summary": "A player's results as CSV",
+            "description": "One row per match, newest first: match_id, game, table, "
+            "finished_at, status, seat, player, score, winner (yes/no), opponents "
+            "(;-separated), result (in words).",
+            "parameters": _params(params.RESULTS_CSV),
+            "responses": {
+                "200": {
+                    "description": "text/csv; charset=utf-8",
+                    "content": {"text/csv": {"schema": {"type": "string"}}},
+                },
+                **_errors("400"),
+            },
+        }
+    },
     "/api/standings/{game}": {
         "get": {
             "summary": "Standings of one game, best first",
@@ -342,7 +453,7 @@ def docs_html() -> str:
                 out.append("</table>")
             out.append("<ul>")
             for code, resp in op["responses"].items():
-                schema = resp["content"]["application/json"]["schema"]
+                schema = next(iter(resp["content"].values()))["schema"]  # JSON, CSV, text
                 out.append(
                     f"<li><code>{e(code)}</code> {e(resp['description'])}: "
                     f"{e(_schema_text(schema))}</li>"

@@ -11,12 +11,15 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from herna.hall.records import Standing, StoredMatch
-from herna.web.queries import GameStats
+from herna.web.queries import SESSION_GAP, GameStats, MiaSession
+
+SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
 
 e = html.escape
 
@@ -224,6 +227,16 @@ def live(game: str | None, table: str | None, games: Iterable[str]) -> str:
 
 # -- history ------------------------------------------------------------------------------
 
+RESULT_CHOICES = (
+    ("", "any result"),
+    ("won", "won (by the player)"),
+    ("lost", "lost (by the player)"),
+    ("finished", "finished"),
+    ("aborted", "aborted"),
+    ("canceled", "canceled"),
+)
+FILTER_KEYS = ("game", "player", "since", "until", "result")
+
 
 def _players_cell(m: StoredMatch) -> str:
     return ", ".join(
@@ -234,6 +247,7 @@ def _players_cell(m: StoredMatch) -> str:
 
 
 def match_rows(matches: Sequence[StoredMatch]) -> str:
+    """Rows of the generic match table (player pages)."""
     return "".join(
         f'<tr data-id="{m.id}"><td><a href="/matches/{m.id}">#{m.id}</a></td>'
         f"<td>{e(m.game)}</td><td>{e(m.table_id)}</td><td>{when(m.finished_at)}</td>"
@@ -242,48 +256,157 @@ def match_rows(matches: Sequence[StoredMatch]) -> str:
     )
 
 
-def history(
-    matches: Sequence[StoredMatch],
-    flt: Mapping[str, str],
-    total: int,
-    offset: int,
-    limit: int,
-    games: Sequence[str],
-) -> str:
+def results_table(matches: Sequence[StoredMatch], summaries: Mapping[int, str]) -> str:
+    """One game's matches: id, when, who played, and what happened in words."""
+    rows = "".join(
+        f'<tr data-id="{m.id}" data-status="{e(m.status)}">'
+        f'<td data-label="game"><a href="/matches/{m.id}">#{m.id}</a></td>'
+        f'<td data-label="finished">{when(m.finished_at)}</td>'
+        f'<td data-label="players">{_players_cell(m)}</td>'
+        f'<td data-label="result">{e(summaries.get(m.id, ""))}</td></tr>'
+        for m in matches
+    )
+    return (
+        '<table class="grid results"><thead><tr><th>game</th><th>finished (UTC)</th>'
+        f"<th>players</th><th>result</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def _span(a: datetime, b: datetime) -> str:
+    minutes = int((b - a).total_seconds() // 60)
+    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
+
+
+def sessions_table(sessions: Sequence[MiaSession], flt: Mapping[str, str]) -> str:
+    """Mia sessions: one row per evening, opening to its rounds."""
+    rows = []
+    for s in sessions:
+        ranking = ", ".join(
+            f'<a href="{e(player_url(p.name))}">{e(p.name)}</a> {p.points}'
+            f'<span class="muted">/{p.rounds}</span>'
+            for p in s.ranking()
+        )
+        link = url("/history", **{**flt, "game": "mia", "session": f"{s.first_id}-{s.last_id}"})
+        canceled = f", {s.canceled} canceled" if s.canceled else ""
+        rows.append(
+            f'<tr data-session="{s.first_id}-{s.last_id}">'
+            f'<td data-label="session"><a href="{e(link)}">{s.rounds} rounds</a>'
+            f'<span class="muted">{canceled}</span></td>'
+            f'<td data-label="when">{when(s.started_at)} – {when(s.ended_at)} '
+            f'<span class="muted">({_span(s.started_at, s.ended_at)})</span></td>'
+            f'<td data-label="points">{ranking or "–"}</td></tr>'
+        )
+    return (
+        '<table class="grid results sessions"><thead><tr><th>session</th><th>when (UTC)</th>'
+        '<th title="rounds not lost / rounds played">points</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def history_form(flt: Mapping[str, str], games: Sequence[str]) -> str:
     options = '<option value="">any game</option>' + "".join(
         f'<option value="{e(g)}"{" selected" if flt.get("game") == g else ""}>{e(g)}</option>'
         for g in games
     )
-    form = (
+    results = "".join(
+        f'<option value="{v}"{" selected" if flt.get("result", "") == v else ""}>{e(t)}</option>'
+        for v, t in RESULT_CHOICES
+    )
+    session = (
+        f'<input type="hidden" name="session" value="{e(flt["session"])}">'
+        if flt.get("session")
+        else ""
+    )
+    return (
         '<form class="filters" method="get" action="/history">'
         f'<label>game <select name="game">{options}</select></label> '
         f'<label>player <input name="player" value="{e(flt.get("player", ""))}" '
-        'list="player-names" autocomplete="off"></label> '
+        'list="player-names" autocomplete="off" size="12"></label> '
         f'<label>from <input type="date" name="since" value="{e(flt.get("since", ""))}">'
         "</label> "
         f'<label>to <input type="date" name="until" value="{e(flt.get("until", ""))}">'
         "</label> "
+        f'<label>result <select name="result">{results}</select></label>{session} '
         '<button type="submit">Filter</button> <a href="/history">clear</a></form>'
     )
-    rows = match_rows(matches)
-    table = (
-        '<table class="grid" id="matches"><tr><th>id</th><th>game</th><th>table</th>'
-        f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{rows}</table>"
-        if rows
-        else '<p class="muted" id="matches">No recorded game matches these filters.</p>'
-    )
-    pager = []
-    if offset > 0:
-        pager.append(
-            f'<a href="{e(url("/history", **flt, offset=max(0, offset - limit)))}">← newer</a>'
+
+
+@dataclass(frozen=True)
+class GameSection:
+    """One game's part of the history page."""
+
+    game: str
+    total: int
+    matches: Sequence[StoredMatch] = ()
+    summaries: Mapping[int, str] = field(default_factory=dict)
+    sessions: Sequence[MiaSession] | None = None
+    offset: int = 0
+    limit: int = 0
+    more: bool = False
+
+
+def game_section(sec: GameSection, flt: Mapping[str, str], paged: bool) -> str:
+    noun = "round" if sec.game == "mia" else "game"
+    count = f"{sec.total} {noun}{'' if sec.total == 1 else 's'}"
+    if sec.sessions is not None:
+        body = (
+            sessions_table(sec.sessions, flt)
+            if sec.sessions
+            else '<p class="muted">No session matches these filters.</p>'
         )
-    if offset + limit < total:
-        pager.append(f'<a href="{e(url("/history", **flt, offset=offset + limit))}">older →</a>')
-    shown = f"{offset + 1}–{offset + len(matches)} of {total}" if matches else f"0 of {total}"
+        count += f" in sessions (the same players, no pause over {SESSION_GAP_MINUTES} min)"
+    else:
+        body = (
+            results_table(sec.matches, sec.summaries)
+            if sec.matches
+            else '<p class="muted">Nothing matches these filters.</p>'
+        )
+    more = ""
+    if paged:
+        base = {**flt, "game": sec.game}
+        links = []
+        if sec.offset > 0:
+            back = url("/history", **base, offset=max(0, sec.offset - sec.limit) or None)
+            links.append(f'<a href="{e(back)}" rel="prev">← newer</a>')
+        if sec.more:
+            links.append(
+                f'<a href="{e(url("/history", **base, offset=sec.offset + sec.limit))}" '
+                'rel="next">older →</a>'
+            )
+        more = f'<p class="pager">{" ".join(links)}</p>'
+    elif sec.more:
+        all_link = url("/history", **{**flt, "game": sec.game})
+        more = f'<p class="more"><a href="{e(all_link)}">all {e(sec.game)} history →</a></p>'
     return (
-        f"<h1>History</h1>{form}<p class='muted'>{shown} games</p>{table}"
-        f'<p class="pager">{" ".join(pager)}</p>'
+        f'<section class="game-history" id="history-{e(sec.game)}" data-game="{e(sec.game)}">'
+        f'<h2>{e(sec.game)} <small class="muted">{e(count)}</small></h2>{body}{more}</section>'
     )
+
+
+def history(
+    sections: Sequence[GameSection],
+    flt: Mapping[str, str],
+    games: Sequence[str],
+    paged: bool,
+    session: MatchFilterView | None = None,
+) -> str:
+    """The history page: every game in its own section (or one game, paged)."""
+    head = "<h1>History</h1>" + history_form(flt, games)
+    if session is not None:
+        back = url("/history", **{k: v for k, v in flt.items() if k != "session"})
+        head += (
+            f'<p class="session-head">Mia session: rounds #{session.first_id} to '
+            f'#{session.last_id} · <a href="{e(back)}">all sessions</a></p>'
+        )
+    if not sections:
+        return head + '<p class="muted" id="matches">No recorded game matches these filters.</p>'
+    return head + "".join(game_section(s, flt, paged) for s in sections)
+
+
+@dataclass(frozen=True)
+class MatchFilterView:
+    first_id: int
+    last_id: int
 
 
 def match_page(m: StoredMatch) -> str:
@@ -300,6 +423,10 @@ def match_page(m: StoredMatch) -> str:
         f"<th>winner</th></tr>{players}</table>"
         f'<details><summary>result</summary><pre id="result">'
         f"{e(json.dumps(m.result, indent=2, ensure_ascii=False))}</pre></details>"
+        f'<p class="export">Export: <a href="/api/matches/{m.id}/export">JSON</a> · '
+        f'<a href="/api/matches/{m.id}/text">'
+        + ("game record (notation)" if m.game == "onitama" else "text")
+        + "</a></p>"
         '<h2>Replay</h2><div id="replay" class="replay">'
         '<div class="controls">'
         '<button data-step="first" title="first step (Home)">« first</button>'
@@ -371,7 +498,8 @@ def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch])
         f"<h1>{e(name)}</h1>{table}"
         f'<h2>Recent games</h2><table class="grid"><tr><th>id</th><th>game</th><th>table</th>'
         f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table>"
-        f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a></p>'
+        f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a> · '
+        f'<a href="/api/players/{e(quote(name, safe=""))}/results.csv">results as CSV</a></p>'
     )
 
 

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from starlette.requests import Request
 from starlette.responses import Response
 
-from herna.web.queries import MatchFilter, parse_when
+from herna.web.queries import RESULTS, MatchFilter, parse_when
 
 MAX_ID = 2**31 - 1
 """Largest match id: ``matches.id`` is an INTEGER column, 32 bits in PostgreSQL."""
@@ -73,6 +73,8 @@ class Param:
     """Dates: a bare ``YYYY-MM-DD`` means the end of that day (an inclusive ``until``)."""
     missing: str = "not found"
     """Ids: the 404 message for an id no record can have."""
+    choices: tuple[str, ...] = ()
+    """Text: the only values it may take (any when empty)."""
 
     def parse(self, raw: str | None) -> Any:
         """The value for the handler; raises :class:`BadParameter` or :class:`NotFound`."""
@@ -98,6 +100,8 @@ class Param:
             return int(raw)
         if self.kind == "date":
             return self._date(raw)
+        if self.choices and raw not in self.choices:
+            raise BadParameter(self.name, "must be one of " + ", ".join(self.choices))
         return raw
 
     def _date(self, raw: str) -> datetime:
@@ -122,6 +126,8 @@ class Param:
             return out
         if self.kind == "date":
             return {"type": "string", "examples": ["2024-05-01", "2024-05-01T12:00:00Z"]}
+        if self.choices:
+            return {"type": "string", "enum": list(self.choices)}
         return {"type": "string", "maxLength": MAX_TEXT}
 
     def openapi(self) -> dict[str, Any]:
@@ -158,6 +164,20 @@ MATCH_FILTERS = (
         "Finished on or before this date (a bare date includes the whole day).",
         end_of_day=True,
     ),
+    Param(
+        "result",
+        "query",
+        "text",
+        "Only matches with this result: won or lost (by the player filtered on; needs "
+        "player), or a status: finished, aborted, canceled.",
+        choices=RESULTS,
+    ),
+)
+SESSION = _text(
+    "session",
+    "query",
+    "One Mia session's rounds: FIRST-LAST, the match ids of its first and last round "
+    "(as /api/sessions gives them).",
 )
 OFFSET = Param("offset", "query", "integer", "Skip this many.", default=0, low=0, high=10**9)
 MATCHES = (
@@ -165,7 +185,26 @@ MATCHES = (
     Param("limit", "query", "integer", "Page size (1-500).", default=50, low=1, high=500),
     OFFSET,
 )
-HISTORY = (*MATCH_FILTERS, OFFSET)
+HISTORY = (*MATCH_FILTERS, SESSION, OFFSET)
+SESSIONS = (
+    *[p for p in MATCH_FILTERS if p.name != "game"],
+    Param(
+        "gap",
+        "query",
+        "integer",
+        "Minutes: rounds further apart start a new session (default 30).",
+        default=30,
+        low=1,
+        high=24 * 60,
+    ),
+    Param("limit", "query", "integer", "Sessions per page (1-200).", default=20, low=1, high=200),
+    OFFSET,
+)
+RESULTS_CSV = (
+    _text("name", "path", "Player name."),
+    *[p for p in MATCH_FILTERS if p.name != "player"],
+    Param("limit", "query", "integer", "At most (1-100000).", default=10000, low=1, high=100000),
+)
 LIVE = (
     _text("game", "query", "Only this game."),
     _text("table", "query", "Only this table."),
@@ -186,9 +225,27 @@ DOC = (_text("raw", "query", "Any value: the Markdown source as plain text."),)
 
 
 def match_filter(args: Mapping[str, Any]) -> MatchFilter:
-    """The history filter from parsed :data:`MATCH_FILTERS`."""
+    """The history filter from parsed :data:`MATCH_FILTERS` (and ``session`` if declared)."""
+    result, player = args.get("result"), args.get("player")
+    if result in ("won", "lost") and not player:
+        raise BadParameter("result", f"{result} needs a player (whose result?)")
+    first = last = None
+    session = args.get("session")
+    if session:
+        first_text, dash, last_text = session.partition("-")
+        if not dash or not _DIGITS.fullmatch(first_text) or not _DIGITS.fullmatch(last_text):
+            raise BadParameter("session", "must be FIRST-LAST, two match ids")
+        first, last = int(first_text), int(last_text)
+        if not 1 <= first <= last <= MAX_ID:
+            raise BadParameter("session", "must be FIRST-LAST with 1 <= FIRST <= LAST")
     return MatchFilter(
-        game=args["game"], player=args["player"], since=args["since"], until=args["until"]
+        game=args.get("game"),
+        player=player,
+        since=args.get("since"),
+        until=args.get("until"),
+        result=result,
+        first_id=first,
+        last_id=last,
     )
 
 

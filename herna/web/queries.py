@@ -6,7 +6,7 @@ They run over ``store.engine`` with the models of :mod:`herna.hall.db` and never
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -16,32 +16,55 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
 from herna.hall.db import MatchPlayerRow, MatchRow
-from herna.hall.records import RecordStore, Standing
+from herna.hall.records import RecordStore, Standing, StoredMatch, read_matches
+
+AnySelect = Select[*tuple[Any, ...]]
+"""A select of any columns (SQLAlchemy 2.1 types a select by its column types)."""
+
+RESULTS = ("won", "lost", "finished", "aborted", "canceled")
+"""Values of the ``result`` filter: ``won``/``lost`` (by the ``player`` filtered on) or a
+match status."""
 
 
 @dataclass(frozen=True)
 class MatchFilter:
-    """The history filters: game, player name and a date range (UTC, inclusive)."""
+    """The history filters: game, player name, a date range (UTC, inclusive), a result
+    (:data:`RESULTS`) and an id range (one Mia session's rounds)."""
 
     game: str | None = None
     player: str | None = None
     since: datetime | None = None
     until: datetime | None = None
+    result: str | None = None
+    first_id: int | None = None
+    last_id: int | None = None
 
-    def apply(self, query: Select[Any]) -> Select[Any]:
+    def apply(self, query: AnySelect) -> AnySelect:
         if self.game:
             query = query.where(MatchRow.game == self.game)
         if self.player:
-            query = query.where(
-                MatchRow.id.in_(
-                    select(MatchPlayerRow.match_id).where(MatchPlayerRow.name == self.player)
-                )
-            )
+            mine = select(MatchPlayerRow.match_id).where(MatchPlayerRow.name == self.player)
+            if self.result == "won":
+                mine = mine.where(MatchPlayerRow.winner.is_(True))
+            elif self.result == "lost":
+                mine = mine.where(MatchPlayerRow.winner.is_(False))
+            query = query.where(MatchRow.id.in_(mine))
+        if self.result in ("won", "lost"):
+            query = query.where(MatchRow.status == "finished")
+        elif self.result:
+            query = query.where(MatchRow.status == self.result)
         if self.since:
             query = query.where(MatchRow.finished_at >= self.since)
         if self.until:
             query = query.where(MatchRow.finished_at <= self.until)
+        if self.first_id is not None:
+            query = query.where(MatchRow.id >= self.first_id)
+        if self.last_id is not None:
+            query = query.where(MatchRow.id <= self.last_id)
         return query
+
+    def but(self, **changes: Any) -> MatchFilter:
+        return replace(self, **changes)
 
 
 def parse_when(value: str | None, end: bool = False) -> datetime | None:
@@ -67,6 +90,20 @@ def parse_when(value: str | None, end: bool = False) -> datetime | None:
 def count_matches(engine: Engine, flt: MatchFilter) -> int:
     with Session(engine) as session:
         return int(session.scalar(flt.apply(select(func.count(MatchRow.id)))) or 0)
+
+
+def list_matches(
+    engine: Engine, flt: MatchFilter, limit: int, offset: int = 0
+) -> list[StoredMatch]:
+    """A page of matches (newest first) under the filter."""
+    return read_matches(engine, flt.apply, limit, offset)
+
+
+def counts_per_game(engine: Engine, flt: MatchFilter) -> dict[str, int]:
+    """How many matches of each game the filter lets through."""
+    with Session(engine) as session:
+        query = flt.apply(select(MatchRow.game, func.count(MatchRow.id)).group_by(MatchRow.game))
+        return {str(g): int(n) for g, n in sorted(session.execute(query).all())}
 
 
 def games_on_record(engine: Engine) -> list[str]:
@@ -195,3 +232,125 @@ def standing_json(s: Standing) -> dict[str, Any]:
         "sigma": s.sigma,
         "ordinal": s.ordinal,
     }
+
+
+# -- Mia sessions ------------------------------------------------------------------------
+
+SESSION_GAP = timedelta(minutes=30)
+"""Rounds of the same players further apart than this belong to different sessions."""
+
+_CHUNK = 2000
+"""Rounds read per query while grouping sessions (newest first)."""
+
+
+@dataclass
+class SessionPlayer:
+    name: str
+    rounds: int = 0
+    lost: int = 0
+
+    @property
+    def points(self) -> int:
+        """Mia scores a point for every round a player takes part in and does not lose."""
+        return self.rounds - self.lost
+
+
+@dataclass
+class MiaSession:
+    """Consecutive Mia rounds of the same players with no pause longer than the gap: one
+    evening at the table. Rounds are numbered by match id, so ``first_id..last_id`` under the
+    same filter lists exactly the session's rounds."""
+
+    first_id: int
+    last_id: int
+    started_at: datetime
+    ended_at: datetime
+    players: dict[str, SessionPlayer] = field(default_factory=dict)
+    rounds: int = 0
+    canceled: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "first_id": self.first_id,
+            "last_id": self.last_id,
+            "started_at": self.started_at.isoformat(),
+            "ended_at": self.ended_at.isoformat(),
+            "rounds": self.rounds,
+            "canceled": self.canceled,
+            "players": [
+                {"name": p.name, "rounds": p.rounds, "lost": p.lost, "points": p.points}
+                for p in self.ranking()
+            ],
+        }
+
+    def ranking(self) -> list[SessionPlayer]:
+        return sorted(self.players.values(), key=lambda p: (-p.points, p.lost, p.name))
+
+
+def mia_sessions(
+    engine: Engine,
+    flt: MatchFilter,
+    limit: int,
+    offset: int = 0,
+    gap: timedelta = SESSION_GAP,
+) -> tuple[list[MiaSession], bool]:
+    """A page of Mia sessions, newest first, under ``flt``; and whether older ones exist.
+
+    Rounds are read newest first in chunks of :data:`_CHUNK` (ids, then their players by an id
+    range, both on indexes) and grouped on the way, stopping once the page is complete: a
+    session is complete when an older round starts the next one. A canceled round (too few
+    players) joins the session it falls into instead of splitting it."""
+    flt = flt.but(game="mia")
+    wanted = offset + limit
+    sessions: list[MiaSession] = []
+    current: MiaSession | None = None
+    current_key: frozenset[str] | None = None
+    last_id: int | None = flt.last_id
+    with Session(engine) as session:
+        while True:
+            rows = session.execute(
+                flt.but(last_id=last_id)
+                .apply(select(MatchRow.id, MatchRow.finished_at, MatchRow.status))
+                .order_by(MatchRow.id.desc())
+                .limit(_CHUNK)
+            ).all()
+            if not rows:
+                break
+            low, high = rows[-1][0], rows[0][0]
+            seats: dict[int, list[tuple[str, bool]]] = {}
+            for row in session.execute(
+                select(MatchPlayerRow.match_id, MatchPlayerRow.name, MatchPlayerRow.winner).where(
+                    MatchPlayerRow.match_id.between(low, high)
+                )
+            ):
+                seats.setdefault(row[0], []).append((row[1], bool(row[2])))
+            for match_id, finished_at, status in rows:
+                when = finished_at if finished_at.tzinfo else finished_at.replace(tzinfo=UTC)
+                players = seats.get(match_id, [])
+                played = status == "finished" and len(players) >= 2
+                key = frozenset(n for n, _ in players)
+                if (
+                    current is not None
+                    and current.started_at - when <= gap
+                    and (not played or key == current_key or current_key is None)
+                ):
+                    pass  # the round belongs to the current session
+                else:
+                    if len(sessions) == wanted:
+                        return sessions[offset:], True
+                    current = MiaSession(match_id, match_id, when, when)
+                    current_key = None
+                    sessions.append(current)
+                current.first_id = match_id
+                current.started_at = min(current.started_at, when)
+                current.rounds += 1
+                if not played:
+                    current.canceled += 1
+                    continue
+                current_key = key
+                for name, winner in players:
+                    p = current.players.setdefault(name, SessionPlayer(name))
+                    p.rounds += 1
+                    p.lost += 0 if winner else 1
+            last_id = low - 1
+    return sessions[offset:], False

@@ -1,0 +1,214 @@
+"""A recorded mariáš deal as readable text (``herna replay ID``), in the game's own Czech
+words: the deal, the licitace (bidding), the talon, the game type and flek, every trick and
+the settlement.
+
+The deal is rebuilt by applying the logged actions to :class:`MariasState`: tricks, their
+winners and the settlement come from the rules engine, never from a second reading of the
+rules here. The deal is over, so every hand and the talon are shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from herna.core.game import CHANCE
+from herna.games.marias.actions import (
+    Answer,
+    Bid,
+    Claim,
+    Deal,
+    Discard,
+    Flek,
+    GameType,
+    MariasCodec,
+    Play,
+    Renonc,
+    encode_action,
+)
+from herna.games.marias.cards import SUIT_NAMES_CS, Card, cards_of
+from herna.games.marias.contracts import Contract
+from herna.games.marias.replay import rules_from_meta
+from herna.games.marias.state import MariasState, Phase, new_game
+from herna.hall.records import StoredMatch
+
+RANK_CS = ("sedma", "osma", "devítka", "desítka", "spodek", "svršek", "král", "eso")
+CONTRACT_CS = {
+    Contract.PASS: "nic",
+    Contract.G: "hra",
+    Contract.BG: "lepší hra",
+    Contract.C7: "sedma",
+    Contract.B7: "lepší sedma",
+    Contract.C100: "kilo (sto)",
+    Contract.C107: "kilo a sedma",
+    Contract.B100: "lepší kilo",
+    Contract.B107: "lepší kilo a sedma",
+    Contract.SMALL: "betl",
+    Contract.BIG: "durch",
+    Contract.C27: "dvě sedmy",
+    Contract.C127: "dvě sedmy a kilo",
+    Contract.B27: "lepší dvě sedmy",
+    Contract.B127: "lepší dvě sedmy a kilo",
+}
+FLEK_CS = {1: "bez fleku", 2: "flek", 4: "re", 8: "tutti", 16: "boty"}
+ROLES = ("forhont", "prostřední", "zadák")
+
+
+def card_cs(card: Card) -> str:
+    """``žaludy eso``, ``červené sedma``: the suit, then the card."""
+    return f"{SUIT_NAMES_CS[card >> 3]} {RANK_CS[card & 7]}"
+
+
+def hand_cs(cards: Iterable[Card]) -> str:
+    """Cards grouped by suit, best first: ``červené eso, král · kule sedma``."""
+    groups: dict[int, list[Card]] = {}
+    for c in sorted(cards, reverse=True):
+        groups.setdefault(c >> 3, []).append(c)
+    return " · ".join(
+        f"{SUIT_NAMES_CS[s]} " + ", ".join(RANK_CS[c & 7] for c in cs)
+        for s, cs in sorted(groups.items())
+    )
+
+
+def contract_cs(contract: Contract) -> str:
+    return f"{CONTRACT_CS[contract]} ({contract.code})"
+
+
+def _flek_words(levels: tuple[int, ...], parts: tuple[str, ...]) -> str:
+    return ", ".join(
+        f"{part} {FLEK_CS.get(level, f'×{level}')}"
+        for part, level in zip(parts, levels, strict=False)
+    )
+
+
+def match_text(match: StoredMatch, public: bool = False, move: int | None = None) -> list[str]:
+    names = [p.name for p in sorted(match.players, key=lambda p: p.seat)] or ["0", "1", "2"]
+
+    def who(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+    state = new_game(int(match.meta.get("dealer", 0)), rules_from_meta(match.meta))
+    roles = {state.forhont: "forhont", state.middle: "prostřední", state.zadak: "zadák"}
+    lines = [
+        f"Rozdává (dealer) {who(state.dealer)}; "
+        + ", ".join(f"{roles[s]} {who(s)}" for s in (state.forhont, state.middle, state.zadak))
+        + "."
+    ]
+    codec = MariasCodec()
+    tricks_shown = 0
+    for kind, data in match.events:
+        if kind != "action":
+            if kind in ("timeout", "abort", "disconnect", "note"):
+                lines.append(f"({kind}: {', '.join(f'{k}={v}' for k, v in data.items())})")
+            continue
+        action = codec.decode(data["action"])
+        seat = state.current_player()
+        before = state
+        try:
+            state = state.apply(action)
+        except Exception as exc:  # a damaged record: say where it stops
+            lines.append(f"Cannot replay {data['action']!r}: {exc}")
+            break
+        if seat == CHANCE and isinstance(action, Deal):
+            if before.phase == Phase.DEAL and state.phase != Phase.DEAL:
+                lines.append("Rozdání (the deal):")
+                for s in (state.forhont, state.middle, state.zadak):
+                    lines.append(f"  {who(s)}: {hand_cs(cards_of(state.hands[s]))}")
+                lines.append(f"  talon: {hand_cs(state.dealt_talon())}")
+                lines.append("Licitace (bidding):")
+            continue
+        name = who(seat)
+        if isinstance(action, Bid):
+            if action.contract == Contract.PASS:
+                lines.append(f"  {name}: nic (pass)")
+            else:
+                lines.append(f"  {name}: {contract_cs(action.contract)}?")
+        elif isinstance(action, Answer):
+            lines.append(f"  {name}: {'mám (YES)' if action.yes else 'nemám (NO)'}")
+        elif isinstance(action, Discard):
+            lines.append(
+                f"{name} wins the licitace ({contract_cs(before.won_rung)}), takes the talon "
+                f"({hand_cs(before.dealt_talon())}) and discards {hand_cs(action.cards)}."
+            )
+        elif isinstance(action, GameType):
+            trumps = ""
+            if action.trumps is not None:
+                trumps = f", trumfy {SUIT_NAMES_CS[action.trumps]}"
+            if action.second is not None:
+                trumps += f", strkací {SUIT_NAMES_CS[action.second]}"
+            lines.append(f"{name} (aktér) plays {contract_cs(action.contract)}{trumps}.")
+        elif isinstance(action, Flek):
+            parts = tuple(p.label for p in state.contract.parts)
+            if action.levels == before.seat_flek_levels(seat):
+                lines.append(f"  {name}: dobrý (no flek)")
+            else:
+                lines.append(f"  {name}: {_flek_words(action.levels, parts)}")
+        elif isinstance(action, Play | Claim):
+            if isinstance(action, Claim):
+                lines.append(f"{name} lays the cards down (ložená): {hand_cs(action.cards)}")
+            for trick in state.tricks[tricks_shown:]:
+                played = ", ".join(f"{who(trick.player_of(c))} {card_cs(c)}" for c in trick.cards)
+                lines.append(f"Štych {trick.number}: {played} → {who(trick.winner)}")
+            tricks_shown = len(state.tricks)
+        elif isinstance(action, Renonc):
+            reason = state.renonc.reason if state.renonc else ""
+            lines.append(f"{name}: renonc ({encode_action(action.action)}: {reason})")
+        if before.phase != Phase.PLAY and state.phase == Phase.PLAY:
+            parts = tuple(p.label for p in state.contract.parts)
+            lines.append(f"Hraje se (play): {_flek_words(state.flek_levels, parts)}.")
+    if state.is_terminal():
+        lines += _settlement_lines(state, who)
+    else:
+        reason = match.result.get("reason", match.status)
+        lines.append(f"The deal was not finished: {match.status} ({reason}).")
+    return lines
+
+
+def _settlement_lines(state: MariasState, who: object) -> list[str]:
+    assert callable(who)
+    s = state.settlement()
+    out = ["Vyúčtování (settlement):"]
+    if s.renonc is not None:
+        out.append(f"  renonc by {who(s.renonc.player)}: {s.renonc.reason}")
+    else:
+        points = f"  aktér {who(s.declarer)} {s.declarer_points} points"
+        if s.declarer_marriages:
+            points += f" + hlášky {'+'.join(str(m) for m in s.declarer_marriages)}"
+        points += f", obrana {s.defender_points}"
+        if s.defender_marriages:
+            points += f" + hlášky {'+'.join(str(m) for m in s.defender_marriages)}"
+        out.append(points)
+    for part in s.parts:
+        verdict = "aktér wins" if part.won else "aktér loses"
+        note = f" ({part.note})" if part.note else ""
+        out.append(f"  {part.name}: {verdict}{note}")
+    out.append(
+        "  money: "
+        + ", ".join(f"{who(i)} {m:+d}" for i, m in enumerate(s.money))
+        + (" (capped)" if s.capped else "")
+    )
+    return out
+
+
+def summary(match: StoredMatch) -> str:
+    """``alice played lepší dvě sedmy (B27): lost dvě sedmy; alice -480, bob +160, carol +320``."""
+    details = match.result.get("details")
+    # Servers store the engine's outcome: the settlement is its details.
+    r = details if isinstance(details, dict) and "licite" in details else match.result
+    names = [p.name for p in sorted(match.players, key=lambda p: p.seat)]
+    if match.status != "finished" or "licite" not in r:
+        return f"{match.status}: {r.get('reason', '')}".rstrip(": ")
+    try:
+        contract = contract_cs(Contract.parse(str(r["licite"])))
+    except ValueError:
+        contract = str(r["licite"])
+    declarer = int(r.get("declarer", -1))
+    who = names[declarer] if 0 <= declarer < len(names) else "?"
+    parts = r.get("parts") or []
+    won = [p["name"] for p in parts if p.get("won")]
+    lost = [p["name"] for p in parts if not p.get("won")]
+    bits = [f"won {', '.join(won)}" if won else "", f"lost {', '.join(lost)}" if lost else ""]
+    verdict = "; ".join(bit for bit in bits if bit)
+    if r.get("renonc"):
+        verdict = f"renonc by {names[int(r['renonc']['player'])]}"
+    money = ", ".join(f"{n} {int(m):+d}" for n, m in zip(names, r.get("money") or [], strict=False))
+    return f"{who} played {contract}: {verdict}; {money}"

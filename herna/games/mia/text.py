@@ -1,0 +1,85 @@
+"""A recorded Mia round as readable text (``herna replay ID``): who rolled, what they
+announced, who wanted to see and how the round ended.
+
+Built on the rules engine: the logged actions are applied to :class:`MiaRound` again, so the
+losers and the reason come from the rules, not from a second reading of them here. With
+``public`` the dice nobody saw stay hidden, exactly as the web replay shows them.
+"""
+
+from __future__ import annotations
+
+from herna.core.game import CHANCE
+from herna.games.mia.round import Announce, DiceRoll, Fault, MiaActionCodec, MiaRound, Roll, See
+from herna.hall.records import StoredMatch
+
+REASONS = {
+    "SEE_BEFORE_FIRST_ROLL": "wanted to see before anyone had rolled",
+    "LIED_ABOUT_MIA": "announced Mia without having it",
+    "ANNOUNCED_LOSING_DICE": "announced dice no higher than the previous announcement",
+    "DID_NOT_ANNOUNCE": "rolled but did not announce in time",
+    "DID_NOT_TAKE_TURN": "did not take their turn in time",
+    "INVALID_TURN": "sent a move that was not allowed",
+    "SEE_FAILED": "wanted to see, but the announcement was true",
+    "CAUGHT_BLUFFING": "was caught bluffing",
+    "MIA": "Mia beats everyone",
+}
+"""The seed's loss reasons in words (the keyword itself is printed too)."""
+
+
+def match_text(match: StoredMatch, public: bool = False, move: int | None = None) -> list[str]:
+    order = match.result.get("order") or [p.name for p in match.players]
+    if len(order) < 2:
+        return [f"Round canceled ({match.result.get('canceled', match.status)})."]
+    lines = [f"Order of play: {', '.join(order)}."]
+    codec = MiaActionCodec()
+    state = MiaRound(tuple(order))
+    rolls: list[tuple[int, str]] = []  # (line of the ROLL, the dice that came up)
+    for kind, data in match.events:
+        if kind != "action":
+            if kind not in ("round", "note"):
+                lines.append(f"  ({kind}: {data})")
+            continue
+        action = codec.decode(data["action"])
+        actor = state.current_name
+        before = state
+        try:
+            state = state.apply(action)
+        except Exception as exc:  # a damaged record: say where it stops
+            lines.append(f"  cannot replay {data['action']!r}: {exc}")
+            break
+        if data.get("player") == CHANCE and isinstance(action, DiceRoll):
+            rolls.append((len(lines) - 1, str(action.dice)))
+            continue
+        if isinstance(action, Roll):
+            lines.append(f"{actor} rolls")
+        elif isinstance(action, Announce):
+            mia = " (Mia!)" if action.dice.is_mia else ""
+            lines.append(f"{actor} announces {action.dice}{mia}")
+        elif isinstance(action, See):
+            last = before.last_announcement
+            target = f" {last.name}'s {last.dice}" if last else ""
+            lines.append(f"{actor} wants to see{target}")
+            if state.actual is not None and state.revealed:
+                lines.append(f"  under the cup: {state.actual}")
+        elif isinstance(action, Fault):
+            lines.append(f"{actor} is faulted: {action.reason}")
+        if state.is_terminal():
+            losers = ", ".join(state.losers)
+            why = REASONS.get(state.reason, "")
+            lines.append(f"Result: {losers} lost ({state.reason}{': ' + why if why else ''}).")
+    for i, (line, dice) in enumerate(rolls):
+        # Only the last roll of a round can become public (by SEE or by announcing Mia).
+        seen = not public or (i == len(rolls) - 1 and state.revealed)
+        lines[line] += f" and gets {dice}" if seen else " (the dice stay under the cup)"
+    if not state.is_terminal() and match.status != "finished":
+        lines.append(f"Round {match.status}: {match.result.get('reason', '')}".rstrip(": ") + ".")
+    return lines
+
+
+def summary(match: StoredMatch) -> str:
+    """The round's result in one line (history lists): ``bob lost (CAUGHT_BLUFFING)``."""
+    result = match.result
+    if match.status != "finished" or result.get("canceled"):
+        return f"canceled ({result.get('canceled') or result.get('reason') or match.status})"
+    losers = result.get("losers") or [p.name for p in match.players if not p.winner]
+    return f"{', '.join(losers)} lost ({result.get('reason', '')})"

@@ -1,0 +1,97 @@
+"""Recorded games of every game for history and replay tests: each is played on its rules
+engine through :class:`~herna.hall.match.Match` (seeded chance, logged actions), exactly as the
+servers record them, by seeded random players (tiles: the shipped bots)."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from herna.games.marias.actions import MariasCodec
+from herna.games.marias.state import new_game as new_deal
+from herna.games.onitama.state import ACTION_CODEC, OnitamaState
+from herna.games.tiles.actions import TilesCodec
+from herna.games.tiles.bots import make_bot
+from herna.games.tiles.engine import new_game as new_tiles
+from herna.games.tiles.rules import load_rules_file, shipped_rules
+from herna.hall.match import Match, Seat
+from herna.hall.records import MatchRecord
+from tests.web.helpers import play_mia_round
+
+
+def _random_play(match: Match[Any], seed: int, limit: int = 400) -> MatchRecord:
+    rnd = random.Random(seed)
+    for _ in range(limit):
+        if match.state.is_terminal():
+            return match.record()
+        seat = match.state.current_player()
+        match.act(seat, rnd.choice(list(match.state.legal_actions())))
+    return match.record("aborted", {"reason": "move limit"})
+
+
+def marias_deal(seed: int, names: tuple[str, str, str] = ("alice", "bob", "carol")) -> MatchRecord:
+    dealer = seed % 3
+    match: Match[Any] = Match(
+        "marias",
+        f"g{seed}.1",
+        new_deal(dealer),
+        [Seat(n, "bot") for n in names],
+        seed,
+        MariasCodec(),
+        meta={"dealer": dealer, "tariff": "csm", "max_flek": 16, "game_no": 1},
+    )
+    return _random_play(match, seed)
+
+
+def onitama_game(seed: int, white: str = "alice", black: str = "dave") -> MatchRecord:
+    match: Match[Any] = Match(
+        "onitama",
+        f"g{seed}",
+        OnitamaState.new("stalemate"),
+        [Seat(white, "bot"), Seat(black, "human")],
+        seed,
+        ACTION_CODEC,
+        meta={"rule": "stalemate"},
+    )
+    return _random_play(match, seed)
+
+
+def tiles_game(
+    seed: int, rules_name: str = "tsuro", names: tuple[str, ...] = ("alice", "erin")
+) -> MatchRecord:
+    rules = load_rules_file(shipped_rules()[rules_name])
+    codec = TilesCodec(rules.n)
+    seats = [
+        names[i % len(names)] + ("" if i < len(names) else str(i))
+        for i in range(len(rules.players))
+    ]
+    match: Match[Any] = Match(
+        "tiles",
+        f"t{seed}",
+        new_tiles(rules, 60),
+        [Seat(n, "bot") for n in seats],
+        seed,
+        codec,
+        meta={"rules": dict(rules.data), "rules_name": rules_name, "max_rounds": 60},
+    )
+    bots = [make_bot("random", rules, seed + i) for i in range(len(rules.players))]
+    while not match.state.is_terminal():
+        seat = match.state.current_player()
+        actions = [codec.encode(a) for a in match.state.legal_actions()]
+        choice = bots[seat].choose(match.state.view(seat), actions)
+        match.act(seat, codec.decode(dict(choice)))
+    return match.record()
+
+
+def mia_round(n: int, players: list[str], seed: int, when: datetime) -> MatchRecord:
+    record = play_mia_round(n, players, seed)
+    record.started_at = when - timedelta(seconds=1)
+    record.finished_at = when
+    return record
+
+
+def at(record: MatchRecord, when: datetime) -> MatchRecord:
+    record.started_at = when - timedelta(minutes=5)
+    record.finished_at = when
+    return record

@@ -1,0 +1,156 @@
+"""``herna replay``: every game listed with its result in words, and each game told as text
+from its stored record (run in-process against a real SQLite file)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from herna.cli import main
+from herna.games.marias.text import RANK_CS
+from herna.hall.records import RecordStore
+from tests.records import at, marias_deal, mia_round, onitama_game, tiles_game
+
+T0 = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def wide(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # rich wraps table cells to the terminal's width
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> tuple[str, dict[str, int]]:
+    url = f"sqlite:///{tmp_path / 'replay.db'}"
+    store = RecordStore(url)
+    ids = {
+        "marias": store.save(at(marias_deal(3), T0)),
+        "onitama": store.save(at(onitama_game(5), T0)),
+        "tiles": store.save(at(tiles_game(7), T0)),
+    }
+    # Many Mia rounds after them: the listing must still show every game.
+    for i in range(60):
+        ids["mia"] = store.save(
+            mia_round(i + 1, ["alice", "bob", "carol"], i, T0 + timedelta(minutes=i))
+        )
+    store.close()
+    return url, ids
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["replay", *args]) == 0
+    return capsys.readouterr().out
+
+
+def test_listing_shows_every_game(
+    db: tuple[str, dict[str, int]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, ids = db
+    out = run(capsys, "--database-url", url, "--last", "3")
+    for game in ("marias", "mia", "onitama", "tiles"):
+        assert re.search(rf"^\s*{game}\s*$", out, re.M), game
+    assert "lost (" in out  # Mia's result in words
+    assert "played" in out  # mariáš: who played what
+    only = run(capsys, "--database-url", url, "--game", "onitama", "--json")
+    assert [m["id"] for m in json.loads(only)] == [ids["onitama"]]
+    carol = json.loads(
+        run(capsys, "--database-url", url, "--player", "carol", "--json", "--last", "100")
+    )
+    assert {m["game"] for m in carol} == {"mia", "marias"}
+    assert len([m for m in carol if m["game"] == "mia"]) == 60
+    rows = list(
+        csv.DictReader(
+            io.StringIO(
+                run(capsys, "--database-url", url, "--player", "alice", "--csv", "--last", "5")
+            )
+        )
+    )
+    assert len(rows) == 5 + 3 and all(r["player"] == "alice" for r in rows)
+
+
+def test_marias_is_told_in_czech(
+    db: tuple[str, dict[str, int]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, ids = db
+    out = run(capsys, str(ids["marias"]), "--database-url", url)
+    for word in (
+        "Rozdání (the deal)",
+        "talon:",
+        "Licitace (bidding)",
+        "Vyúčtování (settlement)",
+        "money:",
+    ):
+        assert word in out, word
+    assert "forhont" in out and "zadák" in out
+    assert any(rank in out for rank in RANK_CS)
+    assert any(suit in out for suit in ("červené", "zelené", "kule", "žaludy"))
+    tricks = re.findall(r"^Štych (\d+): (.*) → (\w+)$", out, re.M)
+    assert [int(n) for n, _, _ in tricks] == list(range(1, len(tricks) + 1))
+    store = RecordStore(url)
+    match = store.get(ids["marias"])
+    assert match is not None
+    settled = match.result["details"]
+    if not settled.get("renonc") and len(tricks) == 10:
+        names = [p.name for p in match.players]
+        for name, money in zip(names, settled["money"], strict=True):
+            assert f"{name} {money:+d}" in out
+    raw = json.loads(run(capsys, str(ids["marias"]), "--database-url", url, "--json"))
+    assert raw["events"] and raw["events"][0]["kind"] == "action"
+
+
+def test_onitama_moves_and_board(
+    db: tuple[str, dict[str, int]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, ids = db
+    out = run(capsys, str(ids["onitama"]), "--database-url", url)
+    moves = re.findall(r"^\s*(\d+)\. \w+ \((white|black)\): (\w+ [a-e][1-5][a-e][1-5])", out, re.M)
+    assert moves and [int(n) for n, _, _ in moves] == list(range(1, len(moves) + 1))
+    assert [c for _, c, _ in moves[:2]] in (["white", "black"], ["black", "white"])
+    assert f"Board after move {len(moves)}:" in out
+    ranks = re.findall(r"^  ([1-5]) ([.wWbB ]{9}) \1$", out, re.M)
+    assert [r for r, _ in ranks] == ["5", "4", "3", "2", "1"]
+    start = run(capsys, str(ids["onitama"]), "--database-url", url, "--move", "0")
+    assert "Board at the start:" in start
+    board = [row for _, row in re.findall(r"^  ([1-5]) ([.wWbB ]{9}) \1$", start, re.M)]
+    assert board == ["b b B b b", ". . . . .", ". . . . .", ". . . . .", "w w W w w"]
+    two = run(capsys, str(ids["onitama"]), "--database-url", url, "--move", "2")
+    assert "Board after move 2:" in two
+    assert "Result:" in out
+
+
+def test_tiles_turns_in_words(
+    db: tuple[str, dict[str, int]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, ids = db
+    out = run(capsys, str(ids["tiles"]), "--database-url", url)
+    assert "Rules: tsuro." in out
+    turns = re.findall(r"^\s*(\d+)\. (.+)$", out, re.M)
+    assert turns and all(
+        "adds a tile" in t or "eliminated" in t or "game over" in t for _, t in turns[:3]
+    )
+    assert "Result:" in out
+
+
+def test_mia_rolls_and_announcements(
+    db: tuple[str, dict[str, int]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, ids = db
+    out = run(capsys, str(ids["mia"]), "--database-url", url)
+    assert "Order of play: " in out
+    assert re.search(r"^\w+ rolls and gets [1-6],[1-6]$", out, re.M)  # the host sees the dice
+    assert re.search(r"^\w+ announces [1-6],[1-6]", out, re.M)
+    assert re.search(r"^Result: .+ lost \([A-Z_]+: .+\)\.$", out, re.M)
+
+
+def test_missing_match_and_csv_without_player(
+    db: tuple[str, dict[str, int]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, _ = db
+    assert main(["replay", "999999", "--database-url", url]) == 1
+    assert main(["replay", "--csv", "--database-url", url]) == 2
