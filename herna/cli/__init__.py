@@ -1,4 +1,5 @@
-"""The ``herna`` command: ``serve``, ``bots``, ``bot``, ``play``, ``watch``, ``rules``, ``replay``.
+"""The ``herna`` command: ``serve``, ``bots``, ``match``, ``bot``, ``play``, ``watch``, ``rules``,
+``replay``.
 
 Each game adds its own ``bot``/``play``/``watch`` subcommands from a module listed in
 :data:`GAME_COMMANDS` that defines ``register(commands: GameCommands)``.
@@ -34,7 +35,7 @@ class GameCommands:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from herna.cli import bots, replay, serve
+    from herna.cli import bots, match, replay, serve
 
     parser = argparse.ArgumentParser(
         prog="herna",
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.register(sub)
     replay.register(sub)
     bots.register(sub)
+    match.register(sub)
 
     def group(name: str, help_text: str) -> argparse._SubParsersAction[argparse.ArgumentParser]:
         p = sub.add_parser(name, help=help_text, description=help_text)

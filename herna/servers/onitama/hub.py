@@ -58,6 +58,9 @@ DEFAULT_RECONNECT_WINDOW = 60.0
 DEFAULT_HOUSE_BOT_STRATEGY = "alphabeta"
 DEFAULT_HOUSE_BOT_DELAY = 1.0
 DEFAULT_START_PAUSE = 0.25
+ILLEGAL_MOVE = "illegal_move"
+OUT_OF_TIME = "out_of_time"
+"""``GAME_OVER`` reasons of a lost game without a winning move (Herna extension values)."""
 RULE_PREFERENCE: tuple[Rule, ...] = ("stalemate", "pass")
 """The seed's rule where every player's dialect can follow it, else the official pass."""
 
@@ -89,6 +92,19 @@ class OnitamaSettings:
     """Seconds nothing else is sent to a NUL-dialect connection after its ``START`` or
     ``RECONNECT``: the published client hands whatever else arrived in the same read to
     nobody."""
+    illegal_move_forfeits: bool = False
+    """An illegal move loses the game (``GAME_OVER|winner|illegal_move``) instead of being
+    answered with ``INVALID_MOVE`` and asked again: engine matches (``herna match``) count a
+    bot that plays one as forfeiting."""
+    game_clock: float = 0.0
+    """Seconds of thinking time each side has for a whole game (the time between being told of
+    the opponent's move and sending its own); a side that uses it up loses with
+    ``out_of_time``. 0: no clock."""
+
+
+GamePlan = tuple[str, OnitamaState]
+"""What a planner (:attr:`OnitamaHub.plan`) wants the next game to be: the name of the player
+who takes White and the position (cards dealt) the game starts from."""
 
 
 class Client:
@@ -156,6 +172,10 @@ class Table:
     moves: int = 0
     over: bool = False
     started: float = 0.0
+    clock_left: list[float] | None = None
+    """Thinking time left per seat (with :attr:`OnitamaSettings.game_clock`)."""
+    turn_started: float = 0.0
+    clock_timer: TimerHandle | None = None
 
     @property
     def state(self) -> OnitamaState:
@@ -212,6 +232,10 @@ class OnitamaHub:
         self.deadlines = LoginDeadlines(clock, self.settings.login_timeout, self._login_timed_out)
         """Connections that have not logged in yet (``ERROR|LOGIN_TIMEOUT`` on expiry)."""
         self.closing = False
+        self.plan: Callable[[str, str], GamePlan | None] | None = None
+        """Who decides the games (``herna match``): called with the names of the two players
+        at the head of the lobby, it returns the next game's :data:`GamePlan`, or ``None`` to
+        keep both waiting until it calls :meth:`pair`. Unset: lobby order and a seeded deal."""
 
     # -- connections ------------------------------------------------------------------------
     def connect(self, peer: Peer) -> Client:
@@ -384,11 +408,21 @@ class OnitamaHub:
         self.lobby.append(player)
         self._pair()
 
+    def pair(self) -> None:
+        """Start games for the players waiting in the lobby (a planner calls this when it has
+        the next game ready)."""
+        self._pair()
+
     def _pair(self) -> None:
         while len(self.lobby) >= 2 and not self.closing:
+            planned = None
+            if self.plan is not None:
+                planned = self.plan(self.lobby[0].name, self.lobby[1].name)
+                if planned is None:
+                    return
             a = self.lobby.popleft()
             b = self.lobby.popleft()
-            self._start(a, b)
+            self._start(a, b, planned)
 
     def _forget(self, player: Player) -> None:
         if self.players.get(player.key) is player:
@@ -400,11 +434,13 @@ class OnitamaHub:
             player.timer = None
 
     # -- games ------------------------------------------------------------------------------
-    def _start(self, a: Player, b: Player) -> None:
+    def _start(self, a: Player, b: Player, planned: GamePlan | None = None) -> None:
         """A game between ``a`` and ``b`` (in lobby order); colours and deal come from the
-        game's seed, so its record reproduces both."""
+        game's seed, so its record reproduces both, unless a planner gave both."""
         seed = self.seeds.next_seed()
         white, black = (b, a) if seed & 1 else (a, b)
+        if planned is not None:
+            white, black = (a, b) if planned[0] == a.name else (b, a)
         # Numbered by the records' journal when there is one, so that no restart (even after
         # kill -9) reuses the id of a stored game.
         if self.records is not None:
@@ -413,14 +449,15 @@ class OnitamaHub:
             self._table_ids += 1
         table_id = f"g{self._table_ids}"
         rule = self._rule_for(white, black)
-        if self.initial_state is not None:
-            state = self.initial_state()
-            if not self._rule_ok(state.rule, white, black):
-                state = state.with_rule(rule)
+        given = planned[1] if planned is not None else None
+        if given is None and self.initial_state is not None:
+            given = self.initial_state()
+        if given is not None:
+            state = given if self._rule_ok(given.rule, white, black) else given.with_rule(rule)
         else:
             state = OnitamaState.new(rule)
         meta: dict[str, Any] = {"rule": state.rule}
-        if not state.dealing and self.initial_state is not None:
+        if not state.dealing and given is not None:
             meta["start"] = format_position(state)
         meta["dialects"] = [p.client.conn.out.name if p.client else None for p in (white, black)]
         match: Match[Action] = Match(
@@ -433,6 +470,8 @@ class OnitamaHub:
             meta=meta,
         )
         table = Table(table_id, match, (white, black), started=self.clock.now())
+        if self.settings.game_clock > 0:
+            table.clock_left = [self.settings.game_clock, self.settings.game_clock]
         self.tables[table_id] = table
         self.stats.games_started += 1
         state = table.state
@@ -455,6 +494,8 @@ class OnitamaHub:
         log.debug("table %s: %s (white) vs %s (black)", table_id, white.name, black.name)
         if state.is_terminal():
             self._finish(table)
+        else:
+            self._start_clock(table)
 
     @staticmethod
     def _rule_ok(rule: str, *players: Player) -> bool:
@@ -487,6 +528,7 @@ class OnitamaHub:
         except (ValueError, IllegalAction) as exc:
             self._invalid(client, table, player, exc)
             return
+        self._stop_clock(table, player.seat)
         self.stats.moves += 1
         table.moves += 1
         state = table.state
@@ -505,12 +547,47 @@ class OnitamaHub:
         )
         if state.is_terminal():
             self._finish(table)
+        else:
+            self._start_clock(table)
 
     def _invalid(self, client: Client, table: Table, player: Player, exc: Exception) -> None:
         self.stats.invalid_moves += 1
         log.debug("table %s: %s INVALID_MOVE %s", table.id, player.name, exc)
         reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
         client.send(client.conn.out.invalid_move(reason))
+        if self.settings.illegal_move_forfeits:
+            self.forfeit(table, player.seat, ILLEGAL_MOVE)
+
+    def forfeit(self, table: Table, seat: int, reason: str) -> None:
+        """``seat`` loses the running game at ``table`` for ``reason`` (the wire reason of
+        ``GAME_OVER``); nothing happens when the game is over already."""
+        if table.over:
+            return
+        table.match.state = table.state.forfeit(seat, reason)
+        table.match.note("forfeit", name=table.players[seat].name, player=seat, reason=reason)
+        self._finish(table)
+
+    # -- the game clock (OnitamaSettings.game_clock) ----------------------------------------
+    def _start_clock(self, table: Table) -> None:
+        """The side to move starts thinking: it loses when its time left runs out first."""
+        left = table.clock_left
+        if left is None:
+            return
+        seat = table.state.to_move
+        table.turn_started = self.clock.now()
+        if table.clock_timer is not None:
+            table.clock_timer.cancel()
+        table.clock_timer = self.clock.call_later(
+            max(left[seat], 0.0), lambda: self.forfeit(table, seat, OUT_OF_TIME)
+        )
+
+    def _stop_clock(self, table: Table, seat: int) -> None:
+        if table.clock_left is None:
+            return
+        table.clock_left[seat] -= self.clock.now() - table.turn_started
+        if table.clock_timer is not None:
+            table.clock_timer.cancel()
+            table.clock_timer = None
 
     def _stalemate(self, client: Client, msg: proto.StalemateRequest) -> None:
         """The player to move has no move and gives up a card: the seed's swap with the
@@ -527,6 +604,7 @@ class OnitamaHub:
         except (ValueError, IllegalAction) as exc:
             self._invalid(client, table, player, exc)
             return
+        self._stop_clock(table, player.seat)
         if isinstance(action, Pass):
             new, spare = state.spare, old
         else:
@@ -544,10 +622,12 @@ class OnitamaHub:
             spare=spare,
             rule=state.rule,
         )
+        self._start_clock(table)
 
     def _finish(self, table: Table) -> None:
         state = table.state
         table.over = True
+        self._cancel_clock(table)
         winner_seat = state.winner
         assert winner_seat is not None
         winner = table.players[winner_seat]
@@ -568,8 +648,14 @@ class OnitamaHub:
         self.stats.games_finished += 1
         self._release(table)
 
+    def _cancel_clock(self, table: Table) -> None:
+        if table.clock_timer is not None:
+            table.clock_timer.cancel()
+            table.clock_timer = None
+
     def _abort(self, table: Table, reason: str) -> None:
         table.over = True
+        self._cancel_clock(table)
         table.match.note("aborted", reason=reason)
         record = table.match.record(status="aborted", extra={"reason": reason})
         self._emit(table, "game_over", result=record.result, winner=None, color=None, reason=reason)
