@@ -59,6 +59,8 @@ class Estimate:
 
     pairs: int
     score: float
+    margin: float
+    """Half the width of the score's 95 % interval (before clipping to [0, 1])."""
     score_low: float
     score_high: float
     elo: float
@@ -73,7 +75,7 @@ class Estimate:
     @property
     def difference_margin(self) -> float:
         """Half the width of the 95 % interval of :attr:`difference`."""
-        return self.score_high - self.score
+        return 2.0 * self.margin
 
 
 def _moments(counts: Sequence[float]) -> tuple[float, float, float]:
@@ -108,7 +110,7 @@ class Pentanomial:
         n, score, var = _moments(self.counts)
         margin = Z95 * math.sqrt(var / n) if n else 0.5
         low, high = max(score - margin, 0.0), min(score + margin, 1.0)
-        return Estimate(int(n), score, low, high, elo_of(score), elo_of(low), elo_of(high))
+        return Estimate(int(n), score, margin, low, high, elo_of(score), elo_of(low), elo_of(high))
 
     def llr(self, elo0: float, elo1: float) -> float:
         """Log-likelihood ratio of H1 (elo1) against H0 (elo0), GSPRT normal approximation."""

@@ -34,6 +34,14 @@ def test_pentanomial_estimate_by_hand() -> None:
     assert est.score_high == pytest.approx(0.55 + margin, abs=1e-6)
     assert est.elo == pytest.approx(-400 * math.log10(1 / 0.55 - 1))
     assert est.difference == pytest.approx(0.1)
+    assert est.difference_margin == pytest.approx(2 * margin, abs=1e-6)
+
+
+def test_interval_clipped_at_a_full_score_keeps_the_difference_margin() -> None:
+    est = Pentanomial([0, 0, 2, 0, 8]).estimate()
+    assert est.score == pytest.approx(0.9)
+    assert est.score_high == 1.0
+    assert est.difference_margin == pytest.approx(2 * (0.9 - est.score_low))
 
 
 def test_llr_normal_approximation_by_hand() -> None:

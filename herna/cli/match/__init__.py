@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Start GAME's server on a free 127.0.0.1 port and two bot programs that "
         "connect to it, play --games games in pairs (the same opening twice, the programs in "
         "swapped seats) and print a live progress line and the result: wins/draws/losses, "
-        "the score difference with its 95 %% interval and an Elo estimate from the pair "
+        "the score difference with its 95 % interval and an Elo estimate from the pair "
         "counts (pentanomial). A program is run with HERNA_HOST, HERNA_PORT, HERNA_NAME, "
         "HERNA_TOKEN and HERNA_GAME in its environment; {host}, {port}, {name} and {game} in "
         "its command line are replaced by the same values; a command starting with 'herna' "
@@ -99,7 +99,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="ELO0,ELO1",
         help="stop early once the sequential probability ratio test decides between "
         "H0: A is ELO0 stronger and H1: A is ELO1 stronger (alpha = beta = 0.05, LLR bounds "
-        "about -2.94 and +2.94); the LLR is printed as it goes",
+        "about -2.94 and +2.94; no decision before 10 pairs); the LLR is printed as it goes",
     )
     p.add_argument(
         "--seed",
@@ -134,6 +134,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--log-dir",
         type=Path,
+        metavar="DIR",
         help="keep each program's output here as A-1.log, B-1.log … (default: a temporary "
         "directory, removed afterwards)",
     )
@@ -167,18 +168,23 @@ def run(args: argparse.Namespace) -> int:
         )
         started = time.monotonic()
         error: str | None = None
-        with Live(Text(tally.progress()), console=console, refresh_per_second=4) as live:
+        # The live line only where someone watches; a pipe or log gets the report alone.
+        live = Live(Text(tally.progress()), console=console, refresh_per_second=4)
 
-            def show() -> None:
+        def show() -> None:
+            if console.is_terminal:
                 live.update(Text(tally.progress()))
 
-            try:
-                asyncio.run(play(Path(temp), specs, options, tally, show))
-            except MatchError as exc:
-                error = str(exc)
-            show()
-        if not console.is_terminal:
-            console.print()
+        try:
+            if console.is_terminal:
+                live.start()
+            asyncio.run(play(Path(temp), specs, options, tally, show))
+        except MatchError as exc:
+            error = str(exc)
+        finally:
+            if console.is_terminal:
+                show()
+                live.stop()
         elapsed = time.monotonic() - started
     if error is not None:
         console.print(f"herna match: {error}", style="red")
