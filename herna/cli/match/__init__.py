@@ -230,7 +230,8 @@ def report(
     est = tally.penta.estimate()
     rate = tally.games / elapsed if elapsed > 0 else 0.0
     console.print(
-        f"herna match {args.game}: {tally.games} games, {tally.penta.pairs} pairs in "
+        f"herna match {args.game}: {_count(tally.games, 'game')}, "
+        f"{_count(tally.penta.pairs, 'pair')} in "
         f"{elapsed:.1f} s ({rate:.2f} games/s, concurrency {args.concurrency}), seed {seed}"
     )
     for label in ("A", "B"):
@@ -269,3 +270,7 @@ def report(
             f"  SPRT elo0 {tally.sprt.elo0:g}, elo1 {tally.sprt.elo1:g}: LLR {tally.llr():+.2f} "
             f"(bounds {low:+.2f}, {high:+.2f}): {verdict}"
         )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
