@@ -225,7 +225,7 @@ async def test_the_stalemate_card_choice_when_no_move_is_possible(
         assert await buttons.all_inner_texts() == ["Tiger", "Horse"]
         await page.screenshot(path=screenshot_path("play-onitama-stalemate"), full_page=True)
         await buttons.first.click()
-        await eventually(lambda: "STALEMATE_CARD|Tiger|" in "\\n".join(frames.received))
+        await eventually(lambda: "STALEMATE_CARD|Tiger|" in "\n".join(frames.received))
         assert "STALEMATE|Tiger" in frames.sent
         guest = await page.locator("#play-name").inner_text()
         await page.wait_for_function("() => window.HernaPlay.state.moves.length >= 1")
