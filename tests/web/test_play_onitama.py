@@ -198,6 +198,7 @@ async def test_two_people_at_one_table_a_third_watches_and_forgeries_change_noth
         )
         assert (await state(pages[black]))["board"] == (await state(pages[white]))["board"]
         await watcher.screenshot(path=screenshot_path("play-onitama-watcher"), full_page=True)
+        await pages[black].screenshot(path=screenshot_path("play-onitama-black"), full_page=True)
         for c in contexts:
             await c.close()
 
