@@ -1,9 +1,11 @@
 """The web hall's Starlette application: pages, JSON API, OpenAPI docs, protocol docs, static
-files, the live WebSocket and the tile game's WebSocket transport (``/ws/tiles``).
+files, the live WebSocket, the game servers' WebSocket transports (``/ws/tiles``,
+``/ws/onitama``) and the page where people play Onitama (``/play/onitama``).
 
 Everything here is read-only: routes accept GET (and HEAD) only, the live WebSocket ignores
-what browsers send (``/ws/tiles`` is the tile server's own protocol, not a write to the hall:
-see :mod:`herna.web.play`), and the app reads the hall (services, event bus via
+what browsers send (``/ws/tiles`` and ``/ws/onitama`` are the game servers' own protocols,
+not writes to the hall: see :mod:`herna.web.play`; the play page is one more client of the
+Onitama server over ``/ws/onitama``), and the app reads the hall (services, event bus via
 :class:`LiveHub`) and the database (:class:`~herna.hall.records.RecordStore`) without writing
 either. Database work runs in Starlette's thread pool so a slow query never blocks the game
 servers' event loop.
@@ -37,12 +39,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import herna
 from herna.core.game import CHANCE
+from herna.games.onitama.cards import CARDS
 from herna.hall.export import results_csv
 from herna.hall.hall import Hall
 from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, match_summary, match_text, replay_steps
 from herna.web import openapi, pages, params
 from herna.web.errors import ErrorPages
+from herna.web.guests import Guests
 from herna.web.live import LiveHub
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
@@ -216,6 +220,8 @@ class WebApp:
         self.settings = settings or WebSettings()
         get = ["GET"]
         self.tiles_socket = GameSocket(hall, "tiles")
+        self.onitama_socket = GameSocket(hall, "onitama")
+        self.guests = Guests()
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -229,6 +235,7 @@ class WebApp:
                 async_endpoint(self.live_page, p.LIVE_PAGE),
                 methods=get,
             ),
+            Route("/play/onitama", self.play_onitama, methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
             Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),
@@ -268,6 +275,7 @@ class WebApp:
             Route("/api/players/{name:path}", endpoint(self.api_player, p.PLAYER), methods=get),
             Mount("/static", app=StaticFiles(directory=self.settings.static_dir), name="static"),
             WebSocketRoute("/ws/tiles", self.tiles_socket),
+            WebSocketRoute("/ws/onitama", self.onitama_socket),
         ]
         self.errors = ErrorPages(self.error_page)
         self.starlette = Starlette(routes=routes, exception_handlers=self.errors.handlers())
@@ -354,6 +362,27 @@ class WebApp:
         body = pages.live(game, table, self.known_games())
         data = {"kind": "live", "game": game, "table": table}
         return self.page("Live", body, data, "/live")
+
+    async def play_onitama(self, request: Request) -> Response:
+        """A person plays Onitama here: a guest name in a signed cookie, the game over
+        ``/ws/onitama`` (see :mod:`herna.web.guests` and ``static/play-onitama.js``)."""
+        guest, new = self.guests.of(request)
+        service = self.hall.service("onitama")
+        hub = getattr(service, "hub", None)
+        running = hub is not None and not getattr(hub, "closing", True)
+        window = getattr(getattr(hub, "settings", None), "reconnect_window", None)
+        data = {
+            "kind": "play",
+            "game": "onitama",
+            "guest": guest,
+            "running": running,
+            "cards": {c.name: [list(o) for o in c.offsets] for c in CARDS},
+        }
+        response = self.page("Play Onitama", pages.play_onitama(guest, running, window), data)
+        if new:
+            self.guests.remember(response, guest, request.url.scheme == "https")
+        response.headers["cache-control"] = "no-store"
+        return response
 
     def history_page(self, request: Request, args: dict[str, Any]) -> Response:
         flt, offset = match_filter(args), args["offset"]

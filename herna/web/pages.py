@@ -198,15 +198,62 @@ def home(
             f"{int(snap.get('clients', 0))} live spectators · "
             f"{float(snap.get('cpu_seconds', 0.0)):.1f} s CPU spent on live views</p>"
         )
+    play = ""
+    if any(s.get("game") == "onitama" for s in services):
+        play = (
+            '<p id="play-now"><a class="play-button" href="/play/onitama">Play Onitama</a> '
+            '<span class="muted">in this browser, nothing to install: against a house bot, '
+            "or whoever else is waiting</span></p>"
+            '<link rel="stylesheet" href="/static/play.css">'
+        )
     return (
         "<h1>Herna</h1>"
         '<p class="lead">A game hall where bots and people play: Mia dice, licitovaný '
         "mariáš, Onitama and tile games. Watch them live, browse the history, step through "
         "replays.</p>"
+        f"{play}"
         f'<h2>Servers</h2><div class="cards" id="services">{cards}</div>'
         f"<h2>Live tables</h2>{live}"
         f"<h2>On record</h2><p>{recorded or 'nothing yet'}</p>"
         f"{web_line}"
+    )
+
+
+# -- play ---------------------------------------------------------------------------------
+
+
+def play_onitama(guest: str, running: bool, reconnect_window: float | None) -> str:
+    """The page where a person plays Onitama (drawn and driven by static/play-onitama.js)."""
+    if not running:
+        return (
+            "<h1>Play Onitama</h1>"
+            '<p class="error" id="play-status">The Onitama server is not running in this hall '
+            "(start <code>herna serve</code> with it).</p>"
+        )
+    window = (
+        f" within {reconnect_window:g} seconds" if reconnect_window and reconnect_window > 0 else ""
+    )
+    return (
+        '<link rel="stylesheet" href="/static/play.css">'
+        "<h1>Play Onitama</h1>"
+        f'<p class="lead">You play as <b id="play-name">{e(guest)}</b>. You sit down with the '
+        "next player waiting: a house bot, or a person. Click one of your pawns, then a "
+        "highlighted square (or use Tab and Enter). A reload, or closing the tab and coming "
+        f"back{e(window)}, returns you to your seat. "
+        '<a href="/doc/games/onitama.md">The rules</a>.</p>'
+        '<div class="play" id="play" data-phase="connecting">'
+        '<div class="play-main">'
+        '<p class="play-status" id="play-status" role="status" aria-live="polite">'
+        "Connecting…</p>"
+        '<p class="play-note" id="play-note" aria-live="polite"></p>'
+        '<div id="play-board"></div>'
+        '<div class="play-prompt" id="play-prompt"></div>'
+        "</div>"
+        '<div class="play-side"><h2>Moves</h2><ol class="play-moves" id="play-moves"></ol></div>'
+        "</div>"
+        "<noscript><p>Playing needs JavaScript; any Onitama client can also connect to the "
+        "server over TCP (see the protocol doc).</p></noscript>"
+        '<script src="/static/play-onitama.js" defer></script>'
     )
 
 

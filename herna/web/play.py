@@ -1,4 +1,5 @@
-"""``/ws/tiles``: a game server's own protocol over WebSocket, on the web hall's port.
+"""``/ws/tiles``, ``/ws/onitama``: a game server's own protocol over WebSocket, on the web
+hall's port.
 
 The web hall's HTTP routes stay read-only. This endpoint is not a write to the hall: it is a
 second transport of a game server that runs in the same ``herna serve``. Each client text
@@ -8,7 +9,10 @@ without the newline) and each server message goes out as one text frame. Frames 
 connection), so a WebSocket player and a TCP player can sit at the same table.
 
 * The hub answers frames exactly as it answers the same bytes on a TCP line
-  (:meth:`herna.servers.tiles.hub.TilesHub.receive_frame`): binary frames are taken as the
+  (:meth:`herna.servers.tiles.hub.TilesHub.receive_frame`,
+  :meth:`herna.servers.onitama.hub.OnitamaHub.receive_frame`: one line of the line dialect
+  per frame, ``ERROR|LINE_TOO_LONG`` over 1024 bytes, 100 bad lines in a row close ``1008``).
+  For tiles: binary frames are taken as the
   bytes of one message, text over the protocol's line limit is ``TOO_LARGE`` (then close
   ``1009``), 50 bad messages in a row end the connection (close ``1008``).
 * :class:`WebSocketPeer` is the hub's :class:`~herna.servers.tcp.Peer` for one connection.

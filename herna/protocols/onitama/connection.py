@@ -21,6 +21,7 @@ from typing import Protocol
 
 from herna.protocols.onitama.common import (
     ALREADY_LOGGED_IN,
+    LINE_TOO_LONG,
     MAX_ERRORS,
     MAX_LINE,
     NOT_IN_GAME,
@@ -164,8 +165,32 @@ class ServerConnection:
             data = self._detect(data)
             if self._records is None:
                 return out
+        return self._handle(self._records.feed(data))
+
+    def receive_frame(self, data: bytes | str) -> list[Output]:
+        """One whole record from a message-framed transport (a WebSocket frame: ``str`` for a
+        text frame, ``bytes`` for a binary one), answered as the same record on a line would be.
+
+        Such a transport always speaks the line dialect (a browser has no use for the NUL
+        one). The frame is the record: one trailing ``\n`` (or ``\r\n``) is allowed, and
+        whatever else it holds stays inside that one record, so a frame can never smuggle a
+        second command in."""
+        if self.phase is Phase.CLOSED:
+            return []
+        if self._records is None:
+            self.dialect = SEED
+            self._records = LineBuffer(self.max_line, SEED.separator)
+        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+        return self._handle([Garbage(LINE_TOO_LONG) if len(raw) > self.max_line else raw])
+
+    def _handle(self, items: Sequence[bytes | Garbage]) -> list[Output]:
+        out: list[Output] = []
         dialect = self.out
-        for item in self._records.feed(data):
+        for item in items:
             msg = item if isinstance(item, Garbage) else dialect.parse(item)
             if msg is None:
                 continue

@@ -71,6 +71,17 @@ _WIRE_REASONS = {
 }
 
 
+def _hang_up(peer: Peer, code: str) -> None:
+    """Close a connection for a protocol reason (already sent to it as ``ERROR|code``). A
+    transport that can say why (a WebSocket's close code and reason) is told the reason; a
+    TCP peer just closes."""
+    close_with = getattr(peer, "close_with", None)
+    if callable(close_with):
+        close_with(code, proto.ERROR_TEXT.get(code, code))
+    else:
+        peer.close()
+
+
 @dataclass
 class OnitamaSettings:
     reconnect_window: float = DEFAULT_RECONNECT_WINDOW
@@ -250,19 +261,28 @@ class OnitamaHub:
             "%s: no LOGIN within %g s; closing", self._who(client), self.settings.login_timeout
         )
         client.peer.send(client.conn.out.error(proto.LOGIN_TIMEOUT))
-        client.peer.close()
+        _hang_up(client.peer, proto.LOGIN_TIMEOUT)
         self.disconnect(client)
 
     def receive(self, client: Client, data: bytes) -> None:
         """Bytes from ``client``: answer, act, never raise for anything the peer sent."""
-        for out in client.conn.receive(data):
+        self._act(client, client.conn.receive(data))
+
+    def receive_frame(self, client: Client, data: str | bytes) -> None:
+        """One whole record from a message-framed transport (the web hall's ``/ws/onitama``,
+        :mod:`herna.web.play`), always in the line dialect; answered as the same line on TCP
+        would be, at the same tables."""
+        self._act(client, client.conn.receive_frame(data))
+
+    def _act(self, client: Client, outputs: list[proto.Output]) -> None:
+        for out in outputs:
             if isinstance(out, Reply):
                 self.stats.errors += 1
                 log.info("%s: %s", self._who(client), out.data.decode().strip())
                 client.peer.send(out.data)
             elif isinstance(out, Close):
                 log.info("%s: closing (%s)", self._who(client), out.reason)
-                client.peer.close()
+                _hang_up(client.peer, out.reason)
                 return
             elif isinstance(out, Login):
                 self._login(client, out)
@@ -397,7 +417,7 @@ class OnitamaHub:
             old.send(old.conn.out.error(proto.SEAT_TAKEN_OVER))
             old.resume()
             old.conn.closed()
-            old.peer.close()
+            _hang_up(old.peer, proto.SEAT_TAKEN_OVER)
         player.client = client
         player.kind = client.peer.kind
         client.player = player

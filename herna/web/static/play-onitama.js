@@ -1,0 +1,538 @@
+/* Play Onitama in the browser: one more client of the Onitama server, over /ws/onitama.
+ *
+ * The page speaks the server's line protocol (docs/protocols/onitama.md), one message per
+ * WebSocket frame. The server is the only authority: the page keeps the state the protocol
+ * lets every client work out (START carries the cards, MOVE_WAS_MADE the moves, RECONNECT the
+ * whole state) and only uses it to draw the board and to highlight what a move may be. The
+ * card table comes from the server's page data (herna/games/onitama/cards.py), so the
+ * highlighted targets follow the same cards as the engine; tests compare legalMoves() with the
+ * Python engine on many positions.
+ *
+ * The seat secret from START is kept in localStorage under the guest name, so a reload (or a
+ * tab closed and opened again) within the server's reconnect window logs in with it and gets
+ * the same seat back (LOGIN|name|secret, answered by RECONNECT with the whole state).
+ *
+ * Drawing reuses the spectator renderer (static/games/onitama.js); this file adds clicks and
+ * keys on its squares.
+ */
+"use strict";
+
+(function () {
+  const FILES = "abcde";
+  const COLORS = ["white", "black"];
+
+  /* -- rules the page needs to highlight targets (the server decides) --------------------- */
+
+  function squareIndex(name) {
+    // board strings list rank 5 first, files a-e within a rank
+    return (5 - Number(name[1])) * 5 + FILES.indexOf(name[0]);
+  }
+
+  function squareName(index) {
+    return FILES[index % 5] + String(5 - Math.floor(index / 5));
+  }
+
+  function ownPiece(symbol, color) {
+    return color === "white" ? symbol === "w" || symbol === "W" : symbol === "b" || symbol === "B";
+  }
+
+  function hand(cards, color) {
+    return color === "white" ? [cards[0], cards[1]] : [cards[2], cards[3]];
+  }
+
+  /* Every move [card, from, to] of `color` on `board` with `cards` [w1, w2, b1, b2, spare]:
+   * a card's offsets are (dx right, dy forward) from its holder's view; Black's are turned. */
+  function legalMoves(table, board, cards, color) {
+    const out = [];
+    const sign = color === "white" ? 1 : -1;
+    for (const card of hand(cards, color)) {
+      const offsets = table[card] || [];
+      for (let i = 0; i < 25; i++) {
+        if (!ownPiece(board[i], color)) continue;
+        const file = i % 5;
+        const rank = 5 - Math.floor(i / 5);
+        for (const [dx, dy] of offsets) {
+          const f = file + sign * dx;
+          const r = rank + sign * dy;
+          if (f < 0 || f > 4 || r < 1 || r > 5) continue;
+          const to = FILES[f] + String(r);
+          if (ownPiece(board[squareIndex(to)], color)) continue;
+          out.push([card, squareName(i), to]);
+        }
+      }
+    }
+    return out;
+  }
+
+  window.HernaOnitamaRules = { legalMoves, squareIndex, squareName };
+
+  /* -- the page ------------------------------------------------------------------------------ */
+
+  function start(page) {
+    const { el } = window.Herna;
+    const root = document.getElementById("play");
+    const statusNode = document.getElementById("play-status");
+    const boardBox = document.getElementById("play-board");
+    const promptBox = document.getElementById("play-prompt");
+    const movesList = document.getElementById("play-moves");
+    const me = page.guest;
+    const storeKey = `herna.onitama.seat.${me}`;
+    const table = page.cards;
+
+    const S = {
+      phase: "connecting", // connecting | lobby | game | over | gone
+      white: null, black: null, color: null,
+      board: null, cards: null, toMove: null,
+      moves: [], last: null, result: null,
+      selected: null, choice: null, pending: false, away: null,
+      held: [], retries: 0, note: "",
+    };
+    let ws = null;
+    let closedByUs = false;
+    let focusSquare = null;
+
+    function saved() {
+      try {
+        return JSON.parse(localStorage.getItem(storeKey) || "null");
+      } catch (err) {
+        return null;
+      }
+    }
+
+    function save(extra) {
+      const seat = Object.assign(saved() || {}, extra);
+      localStorage.setItem(storeKey, JSON.stringify(seat));
+    }
+
+    function forget() {
+      localStorage.removeItem(storeKey);
+    }
+
+    function send(line) {
+      if (ws && ws.readyState === WebSocket.OPEN) ws.send(line);
+    }
+
+    function connect() {
+      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+      ws = new WebSocket(`${scheme}//${location.host}/ws/onitama`);
+      closedByUs = false;
+      S.phase = "connecting";
+      draw();
+      ws.onopen = () => {
+        const seat = saved();
+        send(seat && seat.secret ? `LOGIN|${me}|${seat.secret}` : `LOGIN|${me}`);
+      };
+      ws.onmessage = (ev) => receive(String(ev.data));
+      ws.onclose = (ev) => {
+        ws = null;
+        if (closedByUs || S.phase === "gone") return;
+        if (ev.code === 4004) {
+          gone("The Onitama server is not running in this hall.");
+          return;
+        }
+        if (S.phase === "over") {
+          S.note = "The server closed the connection after the game.";
+          draw();
+          return;
+        }
+        // A lost connection: come back with the seat secret, as a TCP bot would.
+        const wait = Math.min(5000, 500 * 2 ** S.retries);
+        S.retries += 1;
+        S.phase = "connecting";
+        S.note = `Connection lost; reconnecting in ${(wait / 1000).toFixed(1)} s…`;
+        draw();
+        setTimeout(connect, wait);
+      };
+    }
+
+    function gone(text) {
+      S.phase = "gone";
+      S.note = text;
+      closedByUs = true;
+      if (ws) ws.close();
+      draw();
+    }
+
+    function receive(line) {
+      const fields = line.split("|");
+      const command = fields[0];
+      if (S.phase === "over" && (S.held.length || command === "START")) {
+        // The server pairs the players again at once; the finished game stays on the screen
+        // until the person asks for the next one. Its seat secret is kept right away.
+        if (command === "START") rememberStart(fields);
+        S.held.push(line);
+        draw();
+        return;
+      }
+      handle(fields);
+      draw();
+    }
+
+    function rememberStart(f) {
+      const color = f[1] === me ? "white" : "black";
+      save({ secret: f[4] || null, white: f[1], black: f[2], color, moves: [] });
+    }
+
+    function handle(f) {
+      const [command] = f;
+      if (command === "LOGIN_OK") {
+        S.retries = 0;
+        S.phase = "lobby";
+        S.note = "";
+      } else if (command === "LOGIN_FAILED") {
+        loginFailed(f[1], f[2] || "");
+      } else if (command === "START") {
+        rememberStart(f);
+        S.white = f[1];
+        S.black = f[2];
+        S.color = f[1] === me ? "white" : "black";
+        S.cards = (f[3] || "").split(",");
+        S.board = "bbBbb...............wwWww";
+        S.toMove = "white";
+        S.moves = [];
+        S.last = null;
+        S.result = null;
+        S.away = null;
+        S.pending = false;
+        S.selected = null;
+        S.choice = null;
+        S.phase = "game";
+        S.note = "";
+      } else if (command === "MOVE_WAS_MADE") {
+        applyMove(f[1], f[2], f[3]);
+      } else if (command === "STALEMATE_CARD") {
+        applyStalemate(f[1], f[2], f[3]);
+      } else if (command === "INVALID_MOVE") {
+        S.pending = false;
+        S.note = "The server refused that move; nothing changed.";
+      } else if (command === "LOGOUT") {
+        S.away = f[1];
+      } else if (command === "RECONNECT") {
+        reconnect(f);
+      } else if (command === "GAME_OVER") {
+        gameOver(f[1], f[2] || "");
+      } else if (command === "ERROR") {
+        const code = f[1] || "";
+        if (code === "SEAT_TAKEN_OVER") {
+          gone("This seat was taken over by another tab or window; play on there.");
+        } else if (code === "SERVER_SHUTDOWN") {
+          gone("The server is shutting down; the game was aborted.");
+        } else {
+          S.pending = false;
+          S.note = `The server answered ERROR ${code}; nothing changed.`;
+        }
+      }
+    }
+
+    function loginFailed(code, text) {
+      const seat = saved();
+      if (code === "BAD_TOKEN" && seat && seat.secret) {
+        forget(); // that seat is gone (the game ended meanwhile): come in as a new player
+        send(`LOGIN|${me}`);
+        return;
+      }
+      if (code === "NAME_IN_USE" && S.retries < 6) {
+        // After a reload the old connection may not be closed yet: try again shortly.
+        S.retries += 1;
+        S.note = "Waiting for the previous connection to close…";
+        setTimeout(() => send(seat && seat.secret ? `LOGIN|${me}|${seat.secret}` : `LOGIN|${me}`),
+          300 * S.retries);
+        return;
+      }
+      gone(`The server refused the name ${me}: ${text || code}`);
+    }
+
+    function applyMove(card, from, to) {
+      const board = S.board.split("");
+      const fi = squareIndex(from);
+      const ti = squareIndex(to);
+      const capture = board[ti] !== ".";
+      const color = S.toMove;
+      board[ti] = board[fi];
+      board[fi] = ".";
+      S.board = board.join("");
+      const base = color === "white" ? 0 : 2;
+      const k = S.cards[base] === card ? base : base + 1;
+      S.cards[k] = S.cards[4];
+      S.cards[4] = card;
+      S.last = { type: "move", player: color, card, from, to, capture };
+      S.moves.push(`${playerName(color)}: ${card} ${from}→${to}${capture ? " (capture)" : ""}`);
+      S.toMove = color === "white" ? "black" : "white";
+      S.pending = false;
+      S.selected = null;
+      S.choice = null;
+      S.note = "";
+      save({ moves: S.moves });
+    }
+
+    function applyStalemate(old, fresh, spare) {
+      const color = S.toMove;
+      const base = color === "white" ? 0 : 2;
+      const k = S.cards[base] === old ? base : base + 1;
+      S.cards[k] = fresh;
+      S.cards[4] = spare;
+      S.last = { type: "stalemate", player: color, old, new: fresh };
+      S.moves.push(`${playerName(color)}: no move, gave up ${old} for ${fresh}`);
+      S.toMove = color === "white" ? "black" : "white";
+      S.pending = false;
+      S.choice = null;
+      save({ moves: S.moves });
+    }
+
+    function reconnect(f) {
+      const [, name, color, board, cards, toMove] = f;
+      const seat = saved() || {};
+      if (name === me) {
+        S.color = color;
+        S.white = seat.white || (color === "white" ? me : "opponent");
+        S.black = seat.black || (color === "black" ? me : "opponent");
+        S.moves = Array.isArray(seat.moves) ? seat.moves.slice() : [];
+        S.note = "Back at your seat.";
+        S.last = null;
+        S.result = null;
+      } else {
+        S.away = null;
+        S.note = `${name} is back.`;
+      }
+      S.board = board;
+      S.cards = cards.split(",");
+      S.toMove = toMove;
+      S.pending = false;
+      S.selected = null;
+      S.choice = null;
+      S.phase = "game";
+    }
+
+    function gameOver(winner, reason) {
+      S.phase = "over";
+      S.result = { winner, reason };
+      S.pending = false;
+      S.selected = null;
+      S.choice = null;
+      S.away = null;
+      forget();
+    }
+
+    function playerName(color) {
+      return color === "white" ? S.white : S.black;
+    }
+
+    function resultText() {
+      const { winner, reason } = S.result;
+      const won = winner === me;
+      const who = won ? "You won" : `${winner} won`;
+      const lost = won ? "" : "You lost. ";
+      if (reason === "way_of_the_stone") {
+        return `${lost}${who} by the Way of the Stone: ${won ? "you" : "they"} captured ` +
+          `${won ? "your opponent's" : "your"} master.`;
+      }
+      if (reason === "way_of_the_stream") {
+        return `${lost}${who} by the Way of the Stream: ${won ? "your" : "their"} master ` +
+          `reached ${won ? "your opponent's" : "your"} temple arch.`;
+      }
+      if (reason === "opponent_left") {
+        return won ? "You won: your opponent did not come back in time."
+          : `${lost}${winner} won: you did not come back in time.`;
+      }
+      return `${lost}${who}.`;
+    }
+
+    /* -- input ------------------------------------------------------------------------------ */
+
+    function myTurn() {
+      return S.phase === "game" && S.toMove === S.color && !S.pending;
+    }
+
+    function moves() {
+      return myTurn() ? legalMoves(table, S.board, S.cards, S.color) : [];
+    }
+
+    function activate(square) {
+      if (!myTurn()) return; // out of turn: nothing to send
+      const all = moves();
+      if (S.selected) {
+        const options = all.filter((m) => m[1] === S.selected && m[2] === square);
+        if (options.length === 1) {
+          play(options[0]);
+          return;
+        }
+        if (options.length > 1) {
+          S.choice = options;
+          draw();
+          return;
+        }
+      }
+      S.choice = null;
+      S.selected = all.some((m) => m[1] === square) && S.selected !== square ? square : null;
+      focusSquare = square;
+      draw();
+    }
+
+    function play(move) {
+      const [card, from, to] = move;
+      S.pending = true;
+      S.choice = null;
+      focusSquare = to;
+      send(`MAKE_MOVE|${card}|${from}|${to}`);
+      draw();
+    }
+
+    function giveUp(card) {
+      if (!myTurn()) return;
+      S.pending = true;
+      send(`STALEMATE|${card}`);
+      draw();
+    }
+
+    function nextGame() {
+      const held = S.held;
+      S.held = [];
+      S.result = null;
+      S.phase = "lobby";
+      if (!ws) {
+        connect();
+        return;
+      }
+      for (const line of held) handle(line.split("|"));
+      draw();
+    }
+
+    /* -- drawing ---------------------------------------------------------------------------- */
+
+    function view() {
+      const offsets = {};
+      for (const c of S.cards) offsets[c] = table[c] || [];
+      const winnerColor = S.result
+        ? (S.result.winner === S.white ? "white" : S.result.winner === S.black ? "black" : null)
+        : null;
+      return {
+        board: S.board,
+        cards: { white: [S.cards[0], S.cards[1]], black: [S.cards[2], S.cards[3]], spare: S.cards[4] },
+        moves: offsets,
+        to_move: S.result ? null : S.toMove,
+        winner: winnerColor,
+        reason: null,
+        players: { white: S.white, black: S.black },
+        ply: S.moves.length,
+        last: S.last,
+        phase: "play",
+      };
+    }
+
+    function statusText() {
+      if (S.phase === "gone") return S.note;
+      if (S.phase === "connecting") return S.note || "Connecting to the Onitama server…";
+      if (S.phase === "lobby") return `Waiting for an opponent… (you are ${me})`;
+      if (S.phase === "over") return resultText();
+      const opponent = S.color === "white" ? S.black : S.white;
+      if (S.away) return `${S.away} lost the connection; the game waits for them to come back.`;
+      if (S.pending) return "Sent; waiting for the server…";
+      if (S.toMove === S.color) {
+        return moves().length ? `Your move (you play ${S.color}).`
+          : "You have no legal move: give up one of your cards.";
+      }
+      return `${opponent} (${S.toMove}) to move.`;
+    }
+
+    function decorate(svgNode, all) {
+      const movable = new Set(all.map((m) => m[1]));
+      const targets = new Map();
+      if (S.selected) {
+        for (const m of all) {
+          if (m[1] === S.selected) targets.set(m[2], (targets.get(m[2]) || []).concat([m[0]]));
+        }
+      }
+      for (const rect of svgNode.querySelectorAll("rect[data-square]")) {
+        const sq = rect.getAttribute("data-square");
+        const piece = S.board[squareIndex(sq)];
+        const interactive = movable.has(sq) || targets.has(sq);
+        if (movable.has(sq)) rect.classList.add("oni-movable");
+        if (sq === S.selected) rect.classList.add("oni-selected");
+        if (targets.has(sq)) {
+          rect.classList.add("oni-target");
+          const x = Number(rect.getAttribute("x")) + 32;
+          const y = Number(rect.getAttribute("y")) + 32;
+          svgNode.appendChild(window.Herna.svg("circle",
+            { class: "oni-target-dot", cx: x, cy: y, r: 9 }));
+        }
+        let label = sq;
+        if (piece !== ".") {
+          label += ownPiece(piece, S.color) ? ": your " : ": opponent's ";
+          label += piece === "W" || piece === "B" ? "master" : "student";
+        }
+        if (targets.has(sq)) label += `, move here with ${targets.get(sq).join(" or ")}`;
+        rect.setAttribute("aria-label", label);
+        rect.setAttribute("role", "button");
+        rect.setAttribute("tabindex", interactive ? "0" : "-1");
+        rect.addEventListener("click", () => activate(sq));
+        rect.addEventListener("keydown", (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") {
+            ev.preventDefault();
+            activate(sq);
+          }
+        });
+      }
+    }
+
+    function promptNode(all) {
+      if (S.phase === "over") {
+        return el("div", { class: "play-result" },
+          el("p", { class: "play-result-text", id: "play-result" }, resultText()),
+          el("button", { type: "button", id: "play-next", onclick: nextGame },
+            S.held.length ? "Next game (ready)" : "Play again"));
+      }
+      if (S.choice) {
+        return el("div", { class: "play-choice" },
+          el("span", {}, "Both cards reach that square. Play with: "),
+          S.choice.map((m) => el("button", { type: "button", class: "play-card-choice",
+            "data-card": m[0], onclick: () => play(m) }, m[0])),
+          el("button", { type: "button", onclick: () => { S.choice = null; draw(); } }, "Cancel"));
+      }
+      if (myTurn() && all.length === 0) {
+        return el("div", { class: "play-stalemate" },
+          el("span", {}, "No legal move: give up "),
+          hand(S.cards, S.color).map((c) => el("button", { type: "button",
+            class: "play-give-up", "data-card": c, onclick: () => giveUp(c) }, c)));
+      }
+      return null;
+    }
+
+    function draw() {
+      root.dataset.phase = S.phase;
+      root.dataset.color = S.color || "";
+      root.dataset.toMove = S.toMove || "";
+      root.dataset.myTurn = myTurn() ? "1" : "0";
+      statusNode.textContent = statusText();
+      const note = document.getElementById("play-note");
+      note.textContent = S.phase === "gone" || S.phase === "connecting" ? "" : S.note;
+      const active = document.activeElement;
+      const hadFocus = active && active.getAttribute && active.getAttribute("data-square");
+      if (S.board && S.cards && S.phase !== "lobby") {
+        window.HernaGames.onitama.render(boardBox, view());
+        const svgNode = boardBox.querySelector("svg.oni-board");
+        const all = moves();
+        if (svgNode) decorate(svgNode, all);
+        promptBox.replaceChildren(...[promptNode(all)].filter(Boolean));
+        const want = hadFocus ? focusSquare || hadFocus : null;
+        if (want) {
+          const target = boardBox.querySelector(`rect[data-square="${want}"][tabindex="0"]`) ||
+            boardBox.querySelector('rect[tabindex="0"]');
+          if (target) target.focus();
+        }
+      } else {
+        boardBox.replaceChildren();
+        promptBox.replaceChildren();
+      }
+      movesList.replaceChildren(...S.moves.map((m) => el("li", {}, m)));
+    }
+
+    window.HernaPlay = { state: S, send };
+    connect();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const block = document.getElementById("herna-page");
+    const page = block ? JSON.parse(block.textContent) : {};
+    if (page.kind === "play" && page.game === "onitama" && page.running) start(page);
+  });
+})();
