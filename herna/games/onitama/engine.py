@@ -22,6 +22,7 @@ import numpy as np
 
 from herna.core.rng import SeededRng
 from herna.games.onitama import engine_core as core
+from herna.games.onitama.bots import LEVEL_NAMES
 from herna.games.onitama.cards import CARD_NAMES
 from herna.games.onitama.state import Move, OnitamaState, Pass, PlayerAction, Stalemate
 
@@ -44,7 +45,7 @@ LEVELS: dict[str, Level] = {
     "hard": Level("hard", 0.03, 64, 0.0, "full engine, 30 ms per move"),
     "strongest": Level("strongest", 0.1, 64, 0.0, "full engine, 100 ms per move"),
 }
-LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
+assert tuple(LEVELS) == LEVEL_NAMES
 DEFAULT_LEVEL = "strongest"
 
 
@@ -72,7 +73,7 @@ class Searcher:
         deepening within ``budget`` seconds (and ``max_nodes`` nodes if > 0). ``depth``,
         ``nodes`` and ``score`` tell what the deepest finished iteration found."""
         start = time.perf_counter()
-        deadline = start + budget
+        deadline = start + budget * 0.85  # slack for the answer and a busy machine
         pos = mover_view(state)
         rule = core.RULE_PASS if state.rule == "pass" else core.RULE_STALEMATE
         weights = core.DEFAULT_PARAMS if params is None else params
