@@ -19,7 +19,7 @@ from herna.clients.onitama import ClientError, OnitamaClient, run_bot
 from herna.core.game import CHANCE
 from herna.core.rng import SeededRng
 from herna.games.onitama.board import SQUARE_NAMES
-from herna.games.onitama.bots import STRATEGIES, Strategy, make_strategy
+from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, Strategy, make_strategy
 from herna.games.onitama.cards import BLACK, CARDS, COLOR_NAMES, WHITE, card_index
 from herna.games.onitama.notation import format_action, parse_action
 from herna.games.onitama.state import OnitamaState, PlayerAction
@@ -50,8 +50,15 @@ def register(commands: GameCommands) -> None:
     bot.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        default="alphabeta",
-        help="random, greedy (one ply, avoids immediate losses) or alphabeta (default)",
+        default="engine",
+        help="random, greedy (one ply, avoids immediate losses), alphabeta (pure Python) or "
+        "engine (the compiled engine, default)",
+    )
+    bot.add_argument(
+        "--level",
+        choices=LEVEL_NAMES,
+        default="strongest",
+        help="engine: strength (default strongest; docs/games/onitama.md measures each)",
     )
     bot.add_argument(
         "--name", help="player name (1-32 letters, digits, _ - .; default bot-<strategy>)"
@@ -73,11 +80,12 @@ def register(commands: GameCommands) -> None:
     bot.add_argument(
         "--budget",
         type=float,
-        default=0.5,
-        help="alphabeta: seconds of thought per move (default 0.5)",
+        help="seconds of thought per move (default: alphabeta 0.5, engine the level's)",
     )
     bot.add_argument(
-        "--depth", type=int, help="alphabeta: fixed search depth instead of the time budget"
+        "--depth",
+        type=int,
+        help="alphabeta: fixed search depth instead of the time budget; engine: depth cap",
     )
     bot.add_argument("--seed", type=int, default=0, help="seed of the bot's random choices")
     bot.add_argument(
@@ -96,7 +104,15 @@ def register(commands: GameCommands) -> None:
         "a number or a move like 'Tiger c1c3' ('q' quits). You play against whoever is "
         "waiting in the lobby, or a house bot.",
     )
-    p.add_argument("--name", required=True, help="your player name (1-32 letters, digits, _ - .)")
+    p.add_argument(
+        "--name", help="your player name (1-32 letters, digits, _ - .); needed on a server"
+    )
+    p.add_argument(
+        "--level",
+        choices=LEVEL_NAMES,
+        help="play here against the engine at this level instead of on a server (no --name "
+        "needed; docs/games/onitama.md measures each level)",
+    )
     p.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
@@ -112,9 +128,16 @@ def register(commands: GameCommands) -> None:
 
 # -- bots ----------------------------------------------------------------------------------------
 def build_strategy(args: argparse.Namespace) -> Strategy:
-    budget = None if args.depth is not None else args.budget
+    budget = args.budget
+    if args.strategy == "alphabeta" and budget is None and args.depth is None:
+        budget = 0.5
     return make_strategy(
-        args.strategy, seed=args.seed, depth=args.depth, budget=budget, now=time.monotonic
+        args.strategy,
+        seed=args.seed,
+        depth=args.depth,
+        budget=budget,
+        now=time.monotonic,
+        level=args.level,
     )
 
 
@@ -386,6 +409,49 @@ def _names(client: OnitamaClient) -> tuple[str, str]:
     return (client.game.white or "white", client.game.black or "black")
 
 
+async def play_local(
+    level: str, ask: Ask, console: Console, seed: int | None = None, flip: bool = True
+) -> int:
+    """``herna play onitama --level``: one game here against the engine; you draw a colour
+    at random. The rules engine referees; the deal comes from ``seed`` (random if None)."""
+    from herna.core.rng import SeedSource
+
+    rng = SeedSource(seed).next_rng()
+    engine = make_strategy("engine", seed=rng.randint(0, 2**31 - 1), level=level)
+    me = rng.choice((WHITE, BLACK))
+    names = ("you", f"engine ({level})") if me == WHITE else (f"engine ({level})", "you")
+    state = OnitamaState.new()
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state = state.apply(rng.weighted(state.chance_outcomes()))
+            continue
+        if player != me:
+            state = state.apply(engine.choose(state))
+            continue
+        actions = action_menu(state)
+        console.print(render_state(state, names, me, flip))
+        console.print(
+            "  ".join(f"[cyan]{i}[/cyan]) {format_action(a)}" for i, a in enumerate(actions, 1))
+        )
+        action = None
+        while action is None:
+            text = await ask("your move> ")
+            if text is None or text.strip().lower() in ("q", "quit", "exit"):
+                console.print("Bye.")
+                return 0
+            action = read_choice(text, actions)
+            if action is None:
+                console.print(
+                    f"Type a number from the list or a move like '{format_action(actions[0])}'."
+                )
+        state = state.apply(action)
+    console.print(render_state(state, names, me, flip))
+    verdict = "You won" if state.winner == me else "The engine won"
+    console.print(f"{verdict} ({state.reason}).")
+    return 0
+
+
 def run_play_command(args: argparse.Namespace) -> int:
     console = Console()
 
@@ -396,6 +462,11 @@ def run_play_command(args: argparse.Namespace) -> int:
         except EOFError:
             return None
 
+    if args.level:
+        return asyncio.run(play_local(args.level, ask, console, flip=not args.no_flip))
+    if not args.name:
+        console.print("herna play onitama: --name is needed to play on a server (or --level)")
+        return 2
     return asyncio.run(
         play_terminal(args.host, args.port, args.name, ask, console, args.games, not args.no_flip)
     )

@@ -27,7 +27,8 @@ def test_help_texts(capsys: pytest.CaptureFixture[str]) -> None:
             parser.parse_args(argv)
         assert done.value.code == 0
     out = capsys.readouterr().out
-    assert "--strategy {random,greedy,alphabeta}" in out
+    assert "--strategy {random,greedy,alphabeta,engine}" in out
+    assert "--level {easy,medium,hard,strongest}" in out and "--onitama-house-level" in out
     assert "legal moves are listed" in out
     assert "--onitama-port" in out and "--onitama-reconnect-window" in out
 

@@ -1,4 +1,5 @@
-"""Onitama bots: random, greedy (one ply) and alpha-beta (iterative deepening, time budget).
+"""Onitama bots: random, greedy (one ply), alpha-beta (pure Python) and the compiled engine
+(:mod:`.engine`, chosen by level).
 
 Bots are pure: randomness comes from a :class:`~herna.core.rng.SeededRng` and time from a
 ``now`` function the caller passes in (``time.monotonic`` in the CLI, a fake in tests), so a
@@ -21,7 +22,10 @@ from herna.games.onitama.board import TEMPLE
 from herna.games.onitama.cards import CARD_NAMES, TARGETS
 from herna.games.onitama.state import Move, OnitamaState, PlayerAction
 
-STRATEGIES = ("random", "greedy", "alphabeta")
+STRATEGIES = ("random", "greedy", "alphabeta", "engine")
+LEVEL_NAMES = ("easy", "medium", "hard", "strongest")
+"""The engine's levels for people, weakest first (defined in :mod:`.engine`; named here so
+option parsers need not load numba)."""
 
 WIN = 1_000_000
 """Score of a won position (minus the plies it takes, so quicker wins score higher)."""
@@ -362,8 +366,11 @@ def make_strategy(
     depth: int | None = None,
     budget: float | None = None,
     now: Callable[[], float] | None = None,
+    level: str | None = None,
 ) -> Strategy:
-    """A bot by name (``random``, ``greedy``, ``alphabeta``); raises ``ValueError``."""
+    """A bot by name (``random``, ``greedy``, ``alphabeta``, ``engine``); raises
+    ``ValueError``. ``engine`` plays at ``level`` (default ``strongest``); ``depth`` and
+    ``budget`` override the level's."""
     rng = SeededRng(seed)
     key = name.strip().lower().replace("-", "")
     if key == "random":
@@ -372,4 +379,9 @@ def make_strategy(
         return GreedyBot(rng)
     if key in ("alphabeta", "ab"):
         return AlphaBetaBot(depth=depth, budget=budget, now=now, rng=rng)
+    if key == "engine":
+        # Imported here: numba loads in about a second, and only the engine needs it.
+        from herna.games.onitama.engine import DEFAULT_LEVEL, EngineBot
+
+        return EngineBot(level or DEFAULT_LEVEL, budget=budget, max_depth=depth, rng=rng)
     raise ValueError(f"unknown strategy {name!r}; one of {', '.join(STRATEGIES)}")

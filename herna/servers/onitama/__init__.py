@@ -19,13 +19,14 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from herna.games.onitama.bots import make_strategy
+from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, make_strategy
 from herna.games.onitama.state import OnitamaState
 from herna.hall.hall import Hall
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.onitama.house_bot import HouseBot
 from herna.servers.onitama.hub import (
     DEFAULT_HOUSE_BOT_DELAY,
+    DEFAULT_HOUSE_BOT_LEVEL,
     DEFAULT_HOUSE_BOT_STRATEGY,
     DEFAULT_RECONNECT_WINDOW,
     DEFAULT_START_PAUSE,
@@ -85,7 +86,13 @@ class OnitamaService:
             strategy = make_strategy(
                 settings.house_bot_strategy,
                 seed=self.hub.seeds.next_seed() % 2**31,
-                depth=settings.house_bot_depth,
+                depth=(
+                    3
+                    if settings.house_bot_depth is None
+                    and settings.house_bot_strategy == "alphabeta"
+                    else settings.house_bot_depth
+                ),
+                level=settings.house_bot_level,
             )
             token = self.hub.identity.reserve_house_bot(name)
             self.house_bots.append(
@@ -146,8 +153,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
     )
     group.add_argument(
         "--onitama-house-bot-strategy",
-        choices=("random", "greedy", "alphabeta"),
-        help=f"how house bots play (default {DEFAULT_HOUSE_BOT_STRATEGY})",
+        choices=STRATEGIES,
+        help=f"how house bots play (default {DEFAULT_HOUSE_BOT_STRATEGY}: the compiled engine)",
+    )
+    group.add_argument(
+        "--onitama-house-level",
+        choices=LEVEL_NAMES,
+        help=f"strength of engine house bots (default {DEFAULT_HOUSE_BOT_LEVEL}); "
+        "docs/games/onitama.md gives each level's measured strength",
     )
     group.add_argument(
         "--onitama-house-bot-delay",
@@ -159,7 +172,8 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "--onitama-house-bot-depth",
         type=int,
         metavar="N",
-        help="search depth of alphabeta house bots (default 3)",
+        help="search depth cap of house bots (default: 3 for alphabeta, the level's own for "
+        "the engine)",
     )
     group.add_argument(
         "--onitama-one-game",
@@ -187,6 +201,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     host = str(getattr(args, "host", None) or "127.0.0.1")
     port = int(option(args, config, "onitama_port", DEFAULT_PORT))
     seed = option(args, config, "onitama_seed", None)
+    depth = option(args, config, "onitama_house_bot_depth", None)
     settings = OnitamaSettings(
         reconnect_window=float(
             option(args, config, "onitama_reconnect_window", DEFAULT_RECONNECT_WINDOW)
@@ -199,7 +214,8 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         house_bot_delay=float(
             option(args, config, "onitama_house_bot_delay", DEFAULT_HOUSE_BOT_DELAY)
         ),
-        house_bot_depth=int(option(args, config, "onitama_house_bot_depth", 3)),
+        house_bot_depth=None if depth is None else int(depth),
+        house_bot_level=str(option(args, config, "onitama_house_level", DEFAULT_HOUSE_BOT_LEVEL)),
         seed=None if seed is None else int(seed),
         start_pause=float(option(args, config, "onitama_start_pause", DEFAULT_START_PAUSE)),
     )

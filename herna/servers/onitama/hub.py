@@ -55,7 +55,8 @@ from herna.servers.tcp import Peer
 log = logging.getLogger("herna.onitama")
 
 DEFAULT_RECONNECT_WINDOW = 60.0
-DEFAULT_HOUSE_BOT_STRATEGY = "alphabeta"
+DEFAULT_HOUSE_BOT_STRATEGY = "engine"
+DEFAULT_HOUSE_BOT_LEVEL = "hard"
 DEFAULT_HOUSE_BOT_DELAY = 1.0
 DEFAULT_START_PAUSE = 0.25
 ILLEGAL_MOVE = "illegal_move"
@@ -95,7 +96,10 @@ class OnitamaSettings:
     house_bot_strategy: str = DEFAULT_HOUSE_BOT_STRATEGY
     house_bot_delay: float = DEFAULT_HOUSE_BOT_DELAY
     """Seconds a house bot waits before each move (so people can follow its games)."""
-    house_bot_depth: int = 3
+    house_bot_depth: int | None = None
+    """Search depth cap of house bots (None: alphabeta's 3, the engine level's own)."""
+    house_bot_level: str = DEFAULT_HOUSE_BOT_LEVEL
+    """Level of engine house bots: easy, medium, hard or strongest."""
     seed: int | None = None
     """Fixed seed from which every game's seed (deal and colours) is derived; None: each
     game's seed comes from :mod:`secrets` (see :class:`~herna.core.rng.SeedSource`)."""
