@@ -1,4 +1,5 @@
-"""The compiled Onitama search core (numba ``njit``, cached on disk).
+"""The compiled Onitama search core (numba ``njit``, cached on disk; ``nogil``, so a house
+bot's search in a worker thread leaves the servers' event loop free).
 
 Everything here works on plain integers and numpy arrays so numba compiles it to machine
 code; :mod:`herna.games.onitama.engine` wraps it for Python callers. A position is seen from
@@ -81,13 +82,13 @@ _DEBRUIJN_ORDER = (0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31,
 DEBRUIJN = np.array([*_DEBRUIJN_ORDER, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lsb(low: int) -> int:
     """Index of the single set bit ``low`` (a 32-bit de Bruijn lookup)."""
     return DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def popcount(x: int) -> int:
     x = x - ((x >> 1) & 0x55555555)
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
@@ -104,7 +105,7 @@ def now() -> float:
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def can_win(own: int, own_m: int, opp_m: int, c0: int, c1: int, side: int) -> bool:
     """Whether the mover wins this move: a pawn takes the master, or the master reaches the
     arch (not occupied by one of the mover's own pawns)."""
@@ -116,7 +117,7 @@ def can_win(own: int, own_m: int, opp_m: int, c0: int, c1: int, side: int) -> bo
     return ((TARGET[side, c0, own_m] | TARGET[side, c1, own_m]) >> arch & 1) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def zobrist(
     own: int, opp: int, own_m: int, opp_m: int, c0: int, c1: int, o0: int, o1: int, spare: int,
     side: int,
@@ -136,7 +137,7 @@ def zobrist(
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def generate(
     own: int, opp: int, c0: int, c1: int, side: int, out: np.ndarray, captures: bool
 ) -> int:
@@ -159,7 +160,7 @@ def generate(
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate(
     own: int, opp: int, own_m: int, opp_m: int, c0: int, c1: int, o0: int, o1: int, side: int,
     params: np.ndarray,
@@ -207,7 +208,7 @@ def evaluate(
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _child_hash(
     h: int, opp: int, own_m: int, spare: int, side: int, move: int
 ) -> int:  # fmt: skip
@@ -223,7 +224,7 @@ def _child_hash(
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(
     own: int, opp: int, own_m: int, opp_m: int, c0: int, c1: int, o0: int, o1: int, spare: int,
     side: int, h: int, depth: int, alpha: int, beta: int, ply: int, qd: int, rule: int,
@@ -448,7 +449,7 @@ def search(
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def perft(
     own: int, opp: int, own_m: int, opp_m: int, c0: int, c1: int, o0: int, o1: int, spare: int,
     side: int, depth: int, moves: np.ndarray, ply: int,

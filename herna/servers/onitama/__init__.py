@@ -96,7 +96,7 @@ class OnitamaService:
             )
             token = self.hub.identity.reserve_house_bot(name)
             self.house_bots.append(
-                HouseBot(self.hub, name, strategy, settings.house_bot_delay, token)
+                HouseBot(self.hub, name, strategy, settings.house_bot_delay, token, off_loop=True)
             )
 
     async def stop(self) -> None:

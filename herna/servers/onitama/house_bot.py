@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import Any
 
 from herna.core.clock import TimerHandle
 from herna.games.onitama.bots import Strategy
@@ -26,6 +28,7 @@ class HouseBot:
         strategy: Strategy,
         delay: float,
         token: str | None = None,
+        off_loop: bool = False,
     ) -> None:
         self.hub = hub
         self.name = name
@@ -34,11 +37,15 @@ class HouseBot:
         """The token of its reserved house-bot name, presented at login like any client's."""
         self.strategy = strategy
         self.delay = delay
+        self.off_loop = off_loop
+        """Think in a worker thread: the engine searches for up to 100 ms (its compiled core
+        releases the GIL), and the event loop is shared by every server of `herna serve`."""
         self.game = ClientGame(name)
         self.closed = False
         self.failed_logins = 0
         self.logged_in = False
         self._timer: TimerHandle | None = None
+        self._thinking = False
         self.client = hub.connect(self)
         hub.receive(self.client, proto.login_line(name, token))
 
@@ -62,7 +69,7 @@ class HouseBot:
                 self.game.feed(msg)
             except ValueError:
                 log.exception("house bot %s lost track of its game", self.name)
-        if self.game.my_turn() and self._timer is None and not self.closed:
+        if self.game.my_turn() and self._timer is None and not self._thinking and not self.closed:
             self._timer = self.hub.clock.call_later(self.delay, self._play)
 
     def _play(self) -> None:
@@ -70,8 +77,28 @@ class HouseBot:
         state = self.game.state
         if self.closed or state is None or not self.game.my_turn():
             return
-        action = self.strategy.choose(state)
-        self.hub.receive(self.client, proto.action_line(action))
+        if not self.off_loop:
+            self.hub.receive(self.client, proto.action_line(self.strategy.choose(state)))
+            return
+        self._thinking = True  # one search at a time: a strategy is not thread-safe
+        future = asyncio.get_running_loop().run_in_executor(None, self.strategy.choose, state)
+
+        def decided(done: asyncio.Future[Any]) -> None:
+            self._thinking = False
+            # The game may have moved on meanwhile (the opponent left, the server stopped).
+            if self.closed or not self.game.my_turn():
+                return
+            if self.game.state is not state:  # re-synced meanwhile: think again
+                self._timer = self._timer or self.hub.clock.call_later(self.delay, self._play)
+                return
+            try:
+                action = done.result()
+            except Exception:
+                log.exception("house bot %s failed to choose a move", self.name)
+                return
+            self.hub.receive(self.client, proto.action_line(action))
+
+        future.add_done_callback(decided)
 
     def close(self) -> None:
         if self.closed:
