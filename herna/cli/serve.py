@@ -16,6 +16,7 @@ from herna.cli.logs import LOG_FORMATS, LOG_LEVELS, setup_logging
 from herna.hall.db import shown_url
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
+from herna.hall.writer import MIN_KEEP
 from herna.servers.registry import ServerPlugin, load_plugins
 
 log = logging.getLogger("herna.serve")
@@ -116,10 +117,27 @@ def selected(plugins: list[ServerPlugin], only: str | None) -> list[ServerPlugin
     return [p for p in plugins if p.name in names]
 
 
+def retention(args: argparse.Namespace, config: dict[str, Any]) -> dict[str, int]:
+    """``--keep-mia-rounds`` (or ``keep_rounds`` in ``[mia]``): how many Mia round records
+    the database keeps; unset keeps all. The store needs it before any server starts (its
+    writer process is started by :meth:`RecordStore.recover`)."""
+    keep = getattr(args, "keep_mia_rounds", None)
+    if keep is None:
+        keep = config.get("mia", {}).get("keep_rounds")
+    if keep is None:
+        return {}
+    if int(keep) < MIN_KEEP:
+        raise SystemExit(
+            f"herna serve: --keep-mia-rounds must be at least {MIN_KEEP} (records still in "
+            "the journal must not be deleted)"
+        )
+    return {"mia": int(keep)}
+
+
 async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     """Start the selected servers; returns the running hall (used by tests too)."""
     resolve_common(args, config)
-    records = RecordStore(args.database_url)
+    records = RecordStore(args.database_url, keep=retention(args, config))
     # Before any server reads scores or round numbers: write what a killed run left behind.
     replayed = records.recover()
     if replayed:

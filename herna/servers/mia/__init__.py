@@ -78,6 +78,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "--log-level DEBUG adds a line per round",
     )
     group.add_argument(
+        "--keep-mia-rounds",
+        type=int,
+        metavar="N",
+        help="keep only the newest N Mia round records in the database (at least 1000; "
+        "default: keep all). Standings and ratings still count every round; at about 500 "
+        "bytes a round, 1,000,000 rounds are about 0.5 GB",
+    )
+    group.add_argument(
         "--mia-seed",
         type=int,
         metavar="N",

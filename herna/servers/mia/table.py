@@ -490,6 +490,12 @@ class MiaTable:
         # and rating dozens of bystanders every round cost the writer most of its time.
         acted = {a.name for a in state.announcements} | {state.current_name} | set(state.losers)
         record.players = [dataclasses.replace(p, rated=p.name in acted) for p in record.players]
+        # Compact: hundreds of rounds a second are stored. The actions go into the match row
+        # (no event rows); "details" repeated the losers, "returns" and "winners" the
+        # players' rows (score, winner).
+        record.packed = True
+        for repeated in ("details", "returns", "winners"):
+            record.result.pop(repeated, None)
         record.result["round"] = n
         record.result["order"] = list(state.players)
         record.result["losers"] = list(state.losers)
