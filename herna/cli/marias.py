@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from herna.cli import GameCommands
+from herna.cli.botout import BotOutput, add_quiet
 from herna.clients.cgml import (
     BotDecider,
     CgmlClientError,
@@ -155,6 +156,7 @@ def register(commands: GameCommands) -> None:
     bot.add_argument("--games", type=int, help="games per group before rejecting the next")
     bot.add_argument("--groups", type=int, help="stop after this many groups (default: never)")
     bot.add_argument("--delay", type=float, default=0.0, help="seconds to think per answer")
+    add_quiet(bot)
     bot.set_defaults(func=run_bot_command)
 
 
@@ -177,19 +179,28 @@ async def bot_main(args: argparse.Namespace) -> int:
     decider = BotDecider(args.strategy, games=args.games, delay=args.delay)
     status = "passive" if args.passive else "active"
     total = 0
+    out = BotOutput(me.id or name, None, args.quiet)
 
     def report(summary: GroupSummary) -> None:
         nonlocal total
         total += summary.money
-        print(
-            f"{me.id}: group {public_group(summary.group)}: {summary.games} games, money "
-            f"{summary.money:+d} (total {total:+d}), ended by {summary.ended or 'the server'}",
-            flush=True,
+        out.say(
+            f"group {public_group(summary.group)} over: {summary.games} games, money "
+            f"{summary.money:+d} (total {total:+d}), ended by {summary.ended or 'the server'}"
         )
 
     def say(text: str) -> None:
-        print(text, flush=True)
+        out.say(text.removeprefix(f"{me.id}: "))
 
+    def on_message(message: Message, tracker: PlayerTracker) -> None:
+        if isinstance(message, Result):
+            money = {line.playerid: line.amount for line in message.winners}
+            money.update({line.playerid: -line.amount for line in message.losers})
+            mine = money.get(me.id or "", 0)
+            others = ", ".join(f"{p} {m:+d}" for p, m in money.items() if p != me.id)
+            out.game(f"{message.licite}: {mine:+d} units ({others})", mine > 0, mine)
+
+    out.say(f"logging in at {args.host}:{args.port} ({status})")
     await run_player(
         args.host,
         args.port,
@@ -202,6 +213,7 @@ async def bot_main(args: argparse.Namespace) -> int:
         token=args.token,
         reconnect=True,
         say=say,
+        on_message=on_message,
     )
     return 0
 
