@@ -7,7 +7,7 @@
 Every server starts on free ports with a fresh SQLite database in a temporary directory;
 with ``--outside-mia`` a ``herna bot mia`` process joins the Mia table once the server is
 up (so Mia plays at full speed, as it does for a club with one outside bot). After the run
-the server is stopped with SIGINT (so every record is committed) and the bench prints log
+the server is stopped with SIGTERM (so every record is committed) and the bench prints log
 lines per minute (in total and per logger), the database's bytes per hour, Mia rounds and
 bytes per stored Mia round. The last line is one JSON object.
 """
@@ -19,7 +19,6 @@ import collections
 import json
 import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -91,10 +90,13 @@ def run(seconds: float, outside_mia: bool, extra: list[str]) -> dict[str, object
             )
         time.sleep(seconds)
         elapsed = time.monotonic() - started
+        # SIGTERM, not SIGINT: a bench started in the background of a non-interactive shell
+        # inherits SIGINT ignored. herna serve stops as gracefully on SIGTERM (every record
+        # committed); the bot just goes.
         if bot is not None:
-            bot.send_signal(signal.SIGINT)
+            bot.terminate()
             bot.wait(10)
-        serve.send_signal(signal.SIGINT)
+        serve.terminate()
         serve.wait(120)
         reader.join(5)
         during = [line for t, line in lines if started <= t <= started + elapsed]
