@@ -220,7 +220,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         database_url=f"sqlite:///{tmp}/herna.db",
         no_house_bots=None,
         log_level=None,
-        log_json=None,
+        log_format=None,
         config=None,
         mia_port=0,
         mia_house_round_pause=0.0,  # the house bots play as fast as they can

@@ -1,4 +1,10 @@
-"""Logging for every Herna command: readable lines by default, JSON lines with --log-json."""
+"""Logging for every Herna command: readable lines by default, JSON lines with
+``--log-format json``.
+
+Game lines carry their facts twice: in words in the message, for people, and as ``fields``
+(``extra={"fields": {...}}``), which the JSON format puts at the top level of the object, so
+a log shipper can filter on ``game`` or ``players`` without parsing English.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,9 @@ import json
 import logging
 import sys
 import time
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_FORMATS = ("text", "json")
 
 
 class JsonFormatter(logging.Formatter):

@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from herna.cli import GameCommands
+from herna.cli.botout import BotOutput, add_quiet
 from herna.cli.tokens import add_token_option
 from herna.clients.cgml import (
     BotDecider,
@@ -68,16 +69,56 @@ ReadLine = Callable[[str], Awaitable[str | None]]
 
 SUIT_STYLE = {"R": "bold red", "B": "bold yellow", "G": "bold green", "A": "bold cyan"}
 SUIT_WORD = {"R": "hearts", "B": "bells", "G": "leaves", "A": "acorns"}
+"""German suits in English, as the rules digest names them (hearts are the "lepší" suit)."""
+SUIT_CS = {"R": "červené", "B": "kule", "G": "zelené", "A": "žaludy"}
 RANK_WORD = {
     "07": "7",
     "08": "8",
     "09": "9",
     "10": "10",
-    "0J": "unter",
-    "0Q": "ober",
-    "0K": "king",
-    "0A": "ace",
+    "0J": "spodek",
+    "0Q": "svršek",
+    "0K": "král",
+    "0A": "eso",
 }
+"""One name per card everywhere (hand, table, choices): suit letter and the Czech rank."""
+CARD_POINTS = {"10": 10, "0A": 10}
+FLEK_WORD = {1: "no flek", 2: "flek", 4: "re", 8: "tutti", 16: "boty", 32: "kalhoty"}
+"""A flek level is the multiplier: 1 is no flek at all."""
+WORDS_HELP = (
+    "Cards are a suit letter and a Czech rank: R červené (hearts), B kule (bells), "
+    "G zelené (leaves), A žaludy (acorns); 7, 8, 9, 10, spodek (Unter), svršek (Ober), "
+    "král (king), eso (ace). Contracts: hra (game), sedma (win the last trick with the "
+    "trump 7), stovka/kilo (100 points), betl (take no trick), durch (take every trick), "
+    "lepší = in hearts, paid double. Flek doubles a part (flek ×2, re ×4, tutti ×8 ...)."
+)
+
+
+def flek_words(levels: object) -> str:
+    """``"1"`` -> ``no flek``; ``"2:1"`` -> ``flek on the game, no flek on the sedma``."""
+    text = str(levels or "1")
+    parts = [int(x) if x.isdigit() else 0 for x in text.split(":")]
+
+    def one(n: int) -> str:
+        return FLEK_WORD.get(n, f"×{n}") + (f" (×{n})" if n > 1 else "")
+
+    if len(parts) == 2 and parts[0] != parts[1]:
+        return f"{one(parts[0])} on the game, {one(parts[1])} on the sedma"
+    return one(parts[0])
+
+
+def trumps_words(trumf: object) -> str:
+    """``"G"`` -> ``zelené (leaves)``; ``"G:B"`` adds the second suit of dvě sedmy."""
+    text = str(trumf or "")
+    if not text:
+        return "no trumps"
+    first, _, second = text.partition(":")
+    out = f"{SUIT_CS.get(first, first)} ({SUIT_WORD.get(first, first)})"
+    if second:
+        out += f", second suit {SUIT_CS.get(second, second)} ({SUIT_WORD.get(second, second)})"
+    return out
+
+
 CONTRACT_WORD = {
     "PASS": "pass",
     "G": "hra",
@@ -123,6 +164,7 @@ def register(commands: GameCommands) -> None:
         "licitovaný mariáš: your hand, the table, the tricks and the bidding are shown, "
         "only legal choices are offered, and every result is shown with the money. With "
         "`herna serve` running you get a table with two bots at once.",
+        epilog=WORDS_HELP,
     )
     play.add_argument("--name", default="player", help="your name (default player)")
     play.add_argument("--id", help="your player id (default: your name)")
@@ -148,6 +190,7 @@ def register(commands: GameCommands) -> None:
     bot.add_argument("--games", type=int, help="games per group before rejecting the next")
     bot.add_argument("--groups", type=int, help="stop after this many groups (default: never)")
     bot.add_argument("--delay", type=float, default=0.0, help="seconds to think per answer")
+    add_quiet(bot)
     bot.set_defaults(func=run_bot_command)
 
 
@@ -170,19 +213,28 @@ async def bot_main(args: argparse.Namespace) -> int:
     decider = BotDecider(args.strategy, games=args.games, delay=args.delay)
     status = "passive" if args.passive else "active"
     total = 0
+    out = BotOutput(me.id or name, None, args.quiet)
 
     def report(summary: GroupSummary) -> None:
         nonlocal total
         total += summary.money
-        print(
-            f"{me.id}: group {public_group(summary.group)}: {summary.games} games, money "
-            f"{summary.money:+d} (total {total:+d}), ended by {summary.ended or 'the server'}",
-            flush=True,
+        out.say(
+            f"group {public_group(summary.group)} over: {summary.games} games, money "
+            f"{summary.money:+d} (total {total:+d}), ended by {summary.ended or 'the server'}"
         )
 
     def say(text: str) -> None:
-        print(text, flush=True)
+        out.say(text.removeprefix(f"{me.id}: "))
 
+    def on_message(message: Message, tracker: PlayerTracker) -> None:
+        if isinstance(message, Result):
+            money = {line.playerid: line.amount for line in message.winners}
+            money.update({line.playerid: -line.amount for line in message.losers})
+            mine = money.get(me.id or "", 0)
+            others = ", ".join(f"{p} {m:+d}" for p, m in money.items() if p != me.id)
+            out.game(f"{message.licite}: {mine:+d} units ({others})", mine > 0, mine)
+
+    out.say(f"logging in at {args.host}:{args.port} ({status})")
     await run_player(
         args.host,
         args.port,
@@ -195,6 +247,7 @@ async def bot_main(args: argparse.Namespace) -> int:
         token=args.token,
         reconnect=True,
         say=say,
+        on_message=on_message,
     )
     return 0
 
@@ -210,8 +263,12 @@ def run_bot_command(args: argparse.Namespace) -> int:
 # -- the person's terminal client ---------------------------------------------------------------
 
 
+def card_name(code: str) -> str:
+    return f"{code[0]}-{RANK_WORD.get(code[1:], code[1:])}"
+
+
 def card_text(code: str) -> Text:
-    return Text(f"{code[0]}{RANK_WORD.get(code[1:], code[1:])}", style=SUIT_STYLE.get(code[0], ""))
+    return Text(card_name(code), style=SUIT_STYLE.get(code[0], ""))
 
 
 def cards_text(codes: Sequence[str]) -> Text:
@@ -235,21 +292,15 @@ def action_text(action: Action) -> str:
         words = CONTRACT_WORD.get(code, code)
         if not trumf:
             return f"{code} ({words})"
-        if action.second is not None:
-            return (
-                f"{code} {trumf} ({words}, trumps {SUIT_WORD[trumf[0]]}, "
-                f"second {SUIT_WORD[trumf[2]]})"
-            )
-        return f"{code} {trumf} ({words}, trumps {SUIT_WORD[trumf[0]]})"
+        return f"{code} {trumf} ({words}, trumps {trumps_words(trumf)})"
     if isinstance(action, Flek):
-        text = ":".join(str(x) for x in action.levels)
-        return text
+        return flek_words(":".join(str(x) for x in action.levels))
     if isinstance(action, Play):
-        return CARD_CODES[action.card]
+        return card_name(CARD_CODES[action.card])
     if isinstance(action, Discard):
-        return " ".join(CARD_CODES[c] for c in action.cards)
+        return " ".join(card_name(CARD_CODES[c]) for c in action.cards)
     if isinstance(action, Claim):
-        return "lay down: " + " ".join(CARD_CODES[c] for c in action.cards)
+        return "lay down: " + " ".join(card_name(CARD_CODES[c]) for c in action.cards)
     return str(action)
 
 
@@ -283,25 +334,26 @@ class Terminal:
                 f"{message.value} ({word}) and takes the talon[/bold]"
             )
         elif isinstance(message, GameTypeInfo):
-            trumf = f", trumps {message.trumf}" if message.trumf else ""
+            trumf = f", trumps {trumps_words(message.trumf)}" if message.trumf else ""
+            word = CONTRACT_WORD.get(message.licite, message.licite)
+            who = self.who(tracker, message.playerid)
             if message.flek is not None:
                 c.print(
-                    f"[bold]Game: {message.licite} ({CONTRACT_WORD.get(message.licite, '')})"
-                    f"{trumf}, flek {message.flek}; aktér {self.who(tracker, message.playerid)}"
-                    "[/bold]"
+                    f"[bold]Game: {message.licite} ({word}){trumf}, {flek_words(message.flek)}; "
+                    f"aktér {who}[/bold]"
                 )
             else:
-                c.print(
-                    f"  {self.who(tracker, message.playerid)} announces {message.licite}{trumf}"
-                )
+                c.print(f"  {who} {self.verb(who, 'announces')} {message.licite} ({word}){trumf}")
         elif isinstance(message, FlekInfo):
-            c.print(f"  {self.who(tracker, message.playerid)}: flek {message.level}")
+            c.print(f"  {self.who(tracker, message.playerid)}: {flek_words(message.level)}")
         elif isinstance(message, PlayCardInfo) and message.to == "desk":
-            line = Text(f"  {self.who(tracker, message.playerid)} plays ")
+            who = self.who(tracker, message.playerid)
+            line = Text(f"  {who} {self.verb(who, 'plays')} ")
             line.append_text(cards_text([x.code for x in message.cards if x is not None]))
             c.print(line)
         elif isinstance(message, PlayCardInfo) and message.to == "talon":
-            c.print(f"  {self.who(tracker, message.playerid)} discards two cards")
+            who = self.who(tracker, message.playerid)
+            c.print(f"  {who} {self.verb(who, 'discards')} two cards")
         elif isinstance(message, Round):
             c.print(
                 f"  trick {message.number} goes to {self.who(tracker, message.playerid)}",
@@ -328,17 +380,29 @@ class Terminal:
         elif isinstance(message, Error):
             c.print(f"[red]Server: {message.reason}[/red]")
 
+    @staticmethod
+    def verb(who: str, third_person: str) -> str:
+        """``you discard`` but ``anna discards``."""
+        return third_person.removesuffix("s") if who == "you" else third_person
+
     def show_result(self, result: Result, tracker: PlayerTracker) -> None:
         money = result.money()
         mine = money.get(self.me, 0)
         self.total += mine
-        table = Table(title=f"Result: {result.licite} {result.trumf or ''} flek {result.flek}")
+        word = CONTRACT_WORD.get(result.licite, result.licite)
+        trumps = f", trumps {trumps_words(result.trumf)}" if result.trumf else ""
+        table = Table(title=f"Result: {result.licite} ({word}){trumps}, {flek_words(result.flek)}")
         table.add_column("player")
         table.add_column("tricks", justify="right")
-        table.add_column("money", justify="right")
+        table.add_column("card points", justify="right")
+        table.add_column("money (units)", justify="right")
         tricks: dict[str, int] = {}
+        points: dict[str, int] = {}
         for r in result.rounds:
             tricks[r.playerid] = tricks.get(r.playerid, 0) + 1
+            won = sum(CARD_POINTS.get(c.code[1:], 0) for c in r.cards if c is not None)
+            last = 10 if r.number == 10 else 0  # the last trick counts 10
+            points[r.playerid] = points.get(r.playerid, 0) + won + last
         for p in tracker.players:
             pid = p.id or ""
             amount = money.get(pid, 0)
@@ -346,9 +410,17 @@ class Terminal:
             table.add_row(
                 self.who(tracker, pid),
                 str(tricks.get(pid, 0)),
+                str(points.get(pid, 0)),
                 Text(f"{amount:+d}", style=style),
             )
         self.console.print(table)
+        self.console.print(
+            "Card points: 10s and aces 10 each, the last trick 10 (hlášky — marriages of "
+            "svršek and král, 20 or 40 in trumps — are added by the server's settlement, not "
+            "shown here). Money is per defender × part × flek; 1 unit = 0.20 Kč in the ČSM "
+            "tariff.",
+            style="dim",
+        )
         self.console.print(f"[bold]You {mine:+d} this game, {self.total:+d} in total.[/bold]")
 
     def show_table(self, tracker: PlayerTracker, view: Mapping[str, Any]) -> None:
@@ -364,7 +436,7 @@ class Terminal:
         if view.get("licite"):
             c.print(
                 f"Game {view['licite']} ({CONTRACT_WORD.get(view['licite'], '')}) "
-                f"trumps {view.get('trumf') or '-'} flek {view.get('flek') or 1}"
+                f"trumps {trumps_words(view.get('trumf'))}, {flek_words(view.get('flek'))}"
             )
         elif view.get("auction"):
             bids = ", ".join(

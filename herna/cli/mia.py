@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from herna.cli import GameCommands
+from herna.cli.botout import BotOutput, add_quiet
 from herna.cli.tokens import add_token_option
 from herna.clients.mia import DEFAULT_SILENCE, MiaClient, MiaError, run_bot
 from herna.clients.mia_watch import Scoreboard
@@ -45,6 +46,7 @@ def register(commands: GameCommands) -> None:
         help="register again after this many seconds without a message from the server "
         f"(default {DEFAULT_SILENCE:g})",
     )
+    add_quiet(bot)
     bot.set_defaults(func=run_bot_command)
 
     watch = commands.watch.add_parser(
@@ -61,26 +63,32 @@ def register(commands: GameCommands) -> None:
 
 
 def run_bot_command(args: argparse.Namespace) -> int:
-    def say(line: str) -> None:
-        print(f"herna bot mia: {line}", flush=True)
+    out = BotOutput(args.name, args.rounds, args.quiet, unit="rounds")
+
+    def on_round(players: tuple[str, ...], losers: tuple[str, ...]) -> None:
+        # A round it sat out (did not join) is no point either way.
+        out.tally(args.name not in losers if args.name in players else None)
 
     try:
-        rounds = asyncio.run(
-            run_bot(
-                args.host,
-                args.port,
-                args.name,
-                args.strategy,
-                args.rounds,
-                token=args.token,
-                silence=args.lost_after,
-                report=say,
+        with out:
+            rounds = asyncio.run(
+                run_bot(
+                    args.host,
+                    args.port,
+                    args.name,
+                    args.strategy,
+                    args.rounds,
+                    token=args.token,
+                    silence=args.lost_after,
+                    report=lambda text: out.say(text.removeprefix(f"{args.name} ")),
+                    on_round=on_round,
+                )
             )
-        )
     except MiaError as exc:
         print(f"herna bot mia: {exc}")
         return 1
-    print(f"{args.name} played {rounds} rounds")
+    if not args.quiet:
+        print(f"{args.name} played {rounds} rounds; {out.summary()}")
     return 0
 
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from herna.cli import GameCommands
+from herna.cli.botout import BotOutput, add_quiet
 from herna.cli.tokens import add_token_option
 from herna.clients.onitama import ClientError, OnitamaClient, run_bot
 from herna.core.game import CHANCE
@@ -94,6 +95,7 @@ def register(commands: GameCommands) -> None:
         metavar="STRATEGY",
         help="play locally against this strategy instead of on a server",
     )
+    add_quiet(bot)
     bot.set_defaults(func=run_bot_command)
 
     p = commands.play.add_parser(
@@ -147,25 +149,46 @@ def run_bot_command(args: argparse.Namespace) -> int:
         return local_series(strategy, args.versus, args.games or 200, args.seed)
     name = args.name or f"bot-{args.strategy}"
     console = Console()
+    out = BotOutput(name, args.games, args.quiet, console)
+    opponent = ["?"]
+
+    def on_message(msg: object) -> None:
+        if isinstance(msg, proto.Start):
+            mine = proto.name_key(name)
+            opponent[0] = msg.black if proto.name_key(msg.white) == mine else msg.white
+            colour = "white" if proto.name_key(msg.white) == mine else "black"
+            out.say(f"new game against {opponent[0]}; playing {colour}")
+        elif isinstance(msg, proto.Reconnect):
+            out.say("back at its seat after a reconnect")
+        elif isinstance(msg, proto.GameOver):
+            won = proto.name_key(msg.winner) == proto.name_key(name)
+            how = f" ({msg.reason.replace('_', ' ')})" if msg.reason else ""
+            out.game(f"{'won against' if won else 'lost to'} {opponent[0]}{how}", won)
+
+    out.say(f"connecting to {args.host}:{args.port}")
     try:
-        result = asyncio.run(
-            run_bot(
-                args.host,
-                args.port,
-                name,
-                strategy,
-                args.games,
-                token=args.token,
-                reconnect=not args.no_reconnect,
-                say=lambda text: console.print(f"{name}: {text}", highlight=False),
+        with out:
+            result = asyncio.run(
+                run_bot(
+                    args.host,
+                    args.port,
+                    name,
+                    strategy,
+                    args.games,
+                    on_message,
+                    token=args.token,
+                    reconnect=not args.no_reconnect,
+                    say=out.say,
+                )
             )
-        )
     except ClientError as exc:
         console.print(f"herna bot onitama: {exc}")
         return 1
     except OSError as exc:
         console.print(f"herna bot onitama: cannot reach {args.host}:{args.port}: {exc}")
         return 1
+    if args.quiet:
+        return 0
     console.print(
         f"{name} played {result.games} games: {result.wins} won, "
         f"{result.losses} lost, {result.invalid} moves refused"

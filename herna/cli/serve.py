@@ -12,10 +12,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from herna.cli.logs import setup_logging
+from herna.cli.logs import LOG_FORMATS, LOG_LEVELS, setup_logging
 from herna.hall.db import shown_url
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
+from herna.hall.writer import MIN_KEEP
 from herna.servers.registry import ServerPlugin, load_plugins
 
 log = logging.getLogger("herna.serve")
@@ -48,9 +49,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--no-house-bots", action="store_true", default=None, help="do not start the house bots"
     )
-    p.add_argument("--log-level", default=None, help="DEBUG shows every message (default INFO)")
     p.add_argument(
-        "--log-json", action="store_true", default=None, help="structured JSON log lines"
+        "--log-level",
+        default=None,
+        type=str.upper,
+        choices=LOG_LEVELS,
+        help="INFO (default): one line per finished game or deal, a Mia summary per minute, "
+        "players arriving and leaving; WARNING: only refusals and errors; DEBUG: every round",
+    )
+    p.add_argument(
+        "--log-format",
+        default=None,
+        choices=LOG_FORMATS,
+        help="text (default) or json: one JSON object per line with the fields of each game "
+        "line (game, table, players, result, seconds) for log shippers",
+    )
+    p.add_argument(
+        "--log-json",
+        dest="log_format",
+        action="store_const",
+        const="json",
+        help="same as --log-format json (kept for existing scripts)",
     )
     for plugin in plugins:
         plugin.add_arguments(p.add_argument_group(f"{plugin.name}: {plugin.help}"))
@@ -75,9 +94,12 @@ def resolve_common(args: argparse.Namespace, config: dict[str, Any]) -> None:
         "database_url": DEFAULT_DATABASE,
         "no_house_bots": False,
         "log_level": "INFO",
-        "log_json": False,
+        "log_format": "text",
         "only": None,
     }
+    old_json = serve.get("log-json", serve.get("log_json"))  # the key before log-format
+    if getattr(args, "log_format", None) is None and "log-format" not in serve and old_json:
+        args.log_format = "json"
     for name, default in defaults.items():
         if getattr(args, name, None) is None:
             setattr(args, name, serve.get(name.replace("_", "-"), serve.get(name, default)))
@@ -95,10 +117,27 @@ def selected(plugins: list[ServerPlugin], only: str | None) -> list[ServerPlugin
     return [p for p in plugins if p.name in names]
 
 
+def retention(args: argparse.Namespace, config: dict[str, Any]) -> dict[str, int]:
+    """``--keep-mia-rounds`` (or ``keep_rounds`` in ``[mia]``): how many Mia round records
+    the database keeps; unset keeps all. The store needs it before any server starts (its
+    writer process is started by :meth:`RecordStore.recover`)."""
+    keep = getattr(args, "keep_mia_rounds", None)
+    if keep is None:
+        keep = config.get("mia", {}).get("keep_rounds")
+    if keep is None:
+        return {}
+    if int(keep) < MIN_KEEP:
+        raise SystemExit(
+            f"herna serve: --keep-mia-rounds must be at least {MIN_KEEP} (records still in "
+            "the journal must not be deleted)"
+        )
+    return {"mia": int(keep)}
+
+
 async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     """Start the selected servers; returns the running hall (used by tests too)."""
     resolve_common(args, config)
-    records = RecordStore(args.database_url)
+    records = RecordStore(args.database_url, keep=retention(args, config))
     # Before any server reads scores or round numbers: write what a killed run left behind.
     replayed = records.recover()
     if replayed:
@@ -166,6 +205,6 @@ async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> Non
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     resolve_common(args, config)
-    setup_logging(args.log_level, bool(args.log_json))
+    setup_logging(args.log_level, args.log_format == "json")
     asyncio.run(serve_forever(args, config))
     return 0

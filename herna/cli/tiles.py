@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from herna.cli import GameCommands
+from herna.cli.botout import BotOutput, add_quiet
 from herna.cli.tokens import add_token_option
 from herna.clients.tiles import (
     DEFAULT_MAX_BACKOFF,
@@ -173,6 +174,7 @@ def register(commands: GameCommands) -> None:
         action="store_true",
         help="wait for the table to fill instead of asking for house bots",
     )
+    add_quiet(bot)
     bot.set_defaults(func=run_bot_command)
 
 
@@ -486,33 +488,40 @@ def run_bot_command(args: argparse.Namespace) -> int:
             return 1
         rules_ref = dict(report.rules.data)
 
+    out = BotOutput(name, args.games, args.quiet)
+
     def progress(message: dict[str, Any]) -> None:
-        if message["type"] == "game_over":
+        if message["type"] == "joined":
+            out.say(f"joined table {message.get('table')} as seat {message.get('seat')}")
+        elif message["type"] == "game_over":
             result = message["result"]
-            winners = ", ".join(result.get("winner_names") or []) or "nobody"
-            print(
-                f"game over at table {message['table']}: {result.get('reason')}; "
-                f"winner(s): {winners}"
+            names = result.get("winner_names") or []
+            winners = " and ".join(names) or "nobody"
+            out.game(
+                f"table {message['table']}: {winners} won ({result.get('reason')})",
+                name in names,
             )
 
+    out.say(f"connecting to {describe_address(host, port)}")
     try:
-        run = asyncio.run(
-            run_bot(
-                host,
-                port,
-                name,
-                rules_ref,
-                args.strategy,
-                args.games,
-                args.seed,
-                not args.no_start,
-                progress,
-                token=_token(args),
-                reconnect=not args.no_reconnect,
-                max_backoff=args.max_backoff,
-                on_status=lambda text: print(f"{name}: {text}", flush=True),
+        with out:
+            run = asyncio.run(
+                run_bot(
+                    host,
+                    port,
+                    name,
+                    rules_ref,
+                    args.strategy,
+                    args.games,
+                    args.seed,
+                    not args.no_start,
+                    progress,
+                    token=_token(args),
+                    reconnect=not args.no_reconnect,
+                    max_backoff=args.max_backoff,
+                    on_status=out.say,
+                )
             )
-        )
     except TilesServerError as exc:
         print(f"the server refused: {exc}", file=sys.stderr)
         return 1
@@ -522,6 +531,8 @@ def run_bot_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    if args.quiet:
+        return 0
     won = sum(1 for g in run.games if name in (g["result"].get("winner_names") or []))
     print(
         f"{name}: {len(run.games)} game(s), {won} won, {run.actions} actions, "

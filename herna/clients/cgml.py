@@ -327,6 +327,7 @@ async def run_player(
     reconnect: bool = False,
     say: Callable[[str], None] | None = None,
     backoff: Backoff | None = None,
+    on_message: Callable[[Message, PlayerTracker], Awaitable[None] | None] | None = None,
 ) -> list[GroupSummary]:
     """Log in, play a group, and repeat ``groups`` times (None: forever).
 
@@ -352,7 +353,9 @@ async def run_player(
             await asyncio.sleep(delay)
             continue
         try:
-            summary = await play_group(complete, player, decider, measure=measure)
+            summary = await play_group(
+                complete, player, decider, measure=measure, on_message=on_message
+            )
         except (CgmlClientError, OSError) as e:
             if not reconnect:
                 raise

@@ -176,11 +176,16 @@ class MiaClient:
 
 
 async def play(
-    client: MiaClient, bot: MiaBot, rounds: int | None = None, silence: float | None = None
+    client: MiaClient,
+    bot: MiaBot,
+    rounds: int | None = None,
+    silence: float | None = None,
+    on_round: Callable[[tuple[str, ...], tuple[str, ...]], None] | None = None,
 ) -> int:
     """Answer the server for ``bot`` until ``rounds`` rounds ended (forever if None).
     Returns the number of rounds seen end. With ``silence``, raises :class:`ServerSilent`
-    when no datagram came for that many seconds."""
+    when no datagram came for that many seconds. ``on_round`` hears each finished round's
+    players and losers."""
     players: tuple[str, ...] = ()
     announcements: list[tuple[str, Dice]] = []
     revealed: Dice | None = None
@@ -219,6 +224,8 @@ async def play(
                 RoundSummary(players, tuple(announcements), revealed, msg.names, msg.reason)
             )
             finished += 1
+            if on_round is not None:
+                on_round(players, msg.names)
             if rounds is not None and finished >= rounds:
                 return finished
 
@@ -233,6 +240,7 @@ async def run_bot(
     token: str | None = None,
     silence: float = DEFAULT_SILENCE,
     report: Callable[[str], None] | None = None,
+    on_round: Callable[[tuple[str, ...], tuple[str, ...]], None] | None = None,
 ) -> int:
     """Register ``name`` (with ``token`` for a reserved name) and play with ``strategy``.
 
@@ -251,7 +259,7 @@ async def run_bot(
             while True:
                 left = None if rounds is None else rounds - played
                 try:
-                    return played + await play(client, bot, left, silence)
+                    return played + await play(client, bot, left, silence, on_round)
                 except ServerSilent as exc:
                     played += exc.rounds
                     say(f"{exc}; registering {name} again")

@@ -247,8 +247,9 @@ async def run_bot(
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, retry_max)
                 continue
-            if lost:
-                tell(f"logged in again as {name}")
+            tell(
+                f"logged in again as {name}" if lost else f"logged in as {name}; waiting for a game"
+            )
             delay = retry_first
             client.game.secret = secret
             left = None if games is None else games - total.games

@@ -51,7 +51,7 @@ from herna.hall.journal import (
     journal_dir_for,
     read_segment,
 )
-from herna.hall.writer import commit_entries, write_records
+from herna.hall.writer import PACKED_EVENTS, commit_entries, write_records
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,11 @@ class MatchRecord:
     meta: dict[str, Any] = field(default_factory=dict)
     rated: bool = True
     """Whether this match changes standings and ratings (canceled rounds do not)."""
+    packed: bool = False
+    """Store the actions inside the match row (``meta["packed_events"]``, ``[[player,
+    action], ...]``) instead of one ``match_events`` row each: for games with many tiny
+    records (a Mia round is 3-6 actions) the rows and their index were half the database.
+    Read back, :class:`StoredMatch` has the same ``events`` either way."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +167,14 @@ def _as_utc(value: datetime) -> datetime:
 
 
 def _stored(row: MatchRow, with_events: bool) -> StoredMatch:
+    meta = dict(row.meta or {})
+    packed = meta.pop(PACKED_EVENTS, None)
+    events: tuple[tuple[str, dict[str, Any]], ...] = ()
+    if with_events:
+        if packed is not None:
+            events = tuple(("action", {"player": p, "action": a}) for p, a in packed)
+        else:
+            events = tuple((e.kind, e.data) for e in row.events)
     return StoredMatch(
         id=row.id,
         game=row.game,
@@ -171,9 +184,9 @@ def _stored(row: MatchRow, with_events: bool) -> StoredMatch:
         started_at=_as_utc(row.started_at),
         finished_at=_as_utc(row.finished_at),
         result=row.result or {},
-        meta=row.meta or {},
+        meta=meta,
         players=tuple(PlayerResult(p.seat, p.name, p.score, p.winner, p.kind) for p in row.players),
-        events=tuple((e.kind, e.data) for e in row.events) if with_events else (),
+        events=events,
     )
 
 
@@ -191,9 +204,16 @@ class RecordStore:
     """
 
     def __init__(
-        self, url: str, batch_size: int = 500, journal_dir: str | Path | None = None
+        self,
+        url: str,
+        batch_size: int = 500,
+        journal_dir: str | Path | None = None,
+        keep: dict[str, int] | None = None,
     ) -> None:
         self.url = url
+        self.keep = dict(keep or {})
+        """Per game, how many of its newest records the writer keeps (``--keep-mia-rounds``);
+        older ones are deleted. Standings and ratings are not records: they keep counting."""
         self.engine = make_engine(url)
         self._batch_size = batch_size
         self._journal_dir = Path(journal_dir) if journal_dir else journal_dir_for(url)
@@ -351,6 +371,7 @@ class RecordStore:
             "journal": str(self._journal.directory),
             "owner": self._journal.owner,
             "batch_size": self._batch_size,
+            "keep": self.keep,
         }
         os.write(self._control, json.dumps(config).encode() + b"\n")
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import case, insert, select, tuple_
+from sqlalchemy import case, delete, insert, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
@@ -90,6 +90,55 @@ Keyed = tuple[str, Any]
 """A record (MatchRecord) with the unique key it was given when it was submitted."""
 
 
+PACKED_EVENTS = "packed_events"
+"""The key in ``meta`` of a packed record's actions (see ``MatchRecord.packed``)."""
+
+MIN_KEEP = 1000
+"""The fewest records a retention setting keeps: far more than one journal batch, so no
+record whose journal segment may still be replayed is ever deleted (with its key)."""
+
+PRUNE_EVERY = 1000
+"""Records committed between two prunings: one DELETE per thousand rounds, not per batch."""
+
+
+def _packed(rec: Any) -> list[list[Any]] | None:
+    """``[[player, action], ...]`` when ``rec`` asks to be packed and has only plain actions."""
+    if not getattr(rec, "packed", False):
+        return None
+    out: list[list[Any]] = []
+    for kind, data in rec.events:
+        if kind != "action" or set(data) != {"player", "action"}:
+            return None  # anything else keeps its rows (nothing is lost by packing)
+        out.append([data["player"], data["action"]])
+    return out
+
+
+def prune(engine: Engine, keep: Mapping[str, int]) -> int:
+    """Delete each game's records beyond its newest ``keep[game]``; returns how many.
+
+    Only match rows and what hangs off them go: standings and ratings were updated when
+    each record was written, so no point and no rating is lost."""
+    deleted = 0
+    mt: Any = MatchRow.__table__
+    with engine.begin() as conn:
+        for game, n in keep.items():
+            cutoff = conn.scalar(
+                select(mt.c.id)
+                .where(mt.c.game == game)
+                .order_by(mt.c.id.desc())
+                .limit(1)
+                .offset(max(MIN_KEEP, int(n)))
+            )
+            if cutoff is None:
+                continue
+            old = select(mt.c.id).where(mt.c.game == game, mt.c.id <= cutoff)
+            for table in (MatchPlayerRow, MatchEventRow, MatchKeyRow):
+                t: Any = table.__table__
+                conn.execute(delete(t).where(t.c.match_id.in_(old)))
+            deleted += conn.execute(delete(mt).where(mt.c.game == game, mt.c.id <= cutoff)).rowcount
+    return deleted
+
+
 def write_records(
     engine: Engine, records: Sequence[Keyed], counters: Mapping[str, int] | None = None
 ) -> list[int]:
@@ -133,7 +182,9 @@ def write_records(
                         "started_at": rec.started_at,
                         "finished_at": rec.finished_at,
                         "result": rec.result,
-                        "meta": rec.meta,
+                        "meta": rec.meta
+                        if (packed := _packed(rec)) is None
+                        else {**rec.meta, PACKED_EVENTS: packed},
                     }
                     for _, rec in records
                 ],
@@ -160,10 +211,11 @@ def write_records(
                     acc[0] += p.score
                     acc[1] += 1
                     acc[2] += int(p.winner)
-            events.extend(
-                {"match_id": match_id, "seq": i, "kind": kind, "data": data}
-                for i, (kind, data) in enumerate(rec.events)
-            )
+            if _packed(rec) is None:
+                events.extend(
+                    {"match_id": match_id, "seq": i, "kind": kind, "data": data}
+                    for i, (kind, data) in enumerate(rec.events)
+                )
         if players:
             conn.execute(insert(MatchPlayerRow.__table__), players)  # type: ignore[arg-type]
         if events:
@@ -314,8 +366,17 @@ def commit_entries(
 class Tail:
     """Follows one owner's journal segments, oldest first."""
 
-    def __init__(self, engine: Engine, directory: Path, owner: str, batch_size: int) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        directory: Path,
+        owner: str,
+        batch_size: int,
+        keep: Mapping[str, int] | None = None,
+    ) -> None:
         self.engine = engine
+        self.keep = dict(keep or {})
+        self._since_prune = PRUNE_EVERY  # prune once soon after start (a lowered setting)
         self.directory = directory
         self.owner = owner
         self.batch_size = batch_size
@@ -357,6 +418,16 @@ class Tail:
                 return "blocked"
             self.written += written
             self.failed += failed
+            self._since_prune += written
+            if self.keep and self._since_prune >= PRUNE_EVERY:
+                self._since_prune = 0
+                try:
+                    pruned = prune(self.engine, self.keep)
+                except Exception:  # retention must never stop records being written
+                    log.exception("pruning old records failed; trying again later")
+                else:
+                    if pruned:
+                        log.debug("deleted %d records beyond the retention setting", pruned)
             self.offset += used
             return "progress" if len(entries) >= self.batch_size else "partial"
         later = any(seq > self.seq for seq, _ in own_segments(self.directory, self.owner))
@@ -395,7 +466,13 @@ def writer_main(control_fd: int, reply_fd: int) -> None:
     from herna.hall.db import make_engine
 
     engine = make_engine(config["url"])
-    tail = Tail(engine, Path(config["journal"]), config["owner"], int(config["batch_size"]))
+    tail = Tail(
+        engine,
+        Path(config["journal"]),
+        config["owner"],
+        int(config["batch_size"]),
+        {str(g): int(n) for g, n in config.get("keep", {}).items()},
+    )
     flushes: list[str] = []
     stop = False
     state = "progress"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -63,6 +64,10 @@ async def test_the_bot_registers_again_after_a_server_restart(tmp_path: Path) ->
         except subprocess.TimeoutExpired:
             bot.kill()
             out, _ = bot.communicate()
-    assert "herna bot mia: registering phoenix at 127.0.0.1:" in out, out
+    assert "phoenix: registering phoenix at 127.0.0.1:" in out, out
+    assert "phoenix: registered; playing" in out, out
     assert "no message from the server for 6 s; registering phoenix again" in out, out
-    assert "phoenix registered again (attempt" in out, out
+    assert "phoenix: registered again (attempt" in out, out
+    # Progress without a line per round: a summary every 5 s with the running score.
+    assert re.search(r"phoenix: \d+ rounds: \d+ points, lost \d+ \(\d+ %\)", out), out
+    assert "PLAYER LOST" not in out and "round 1:" not in out

@@ -63,7 +63,8 @@ async def test_the_bot_logs_in_again_after_a_server_restart(tmp_path: Path) -> N
     async with serve(tmp_path / "second") as second:
         await until(lambda: finished_by(second, "rex") >= 2)
         bot.cancel()
-    assert said[0] == "lost the server, reconnecting in 0.5 s"
+    assert said[0] == "logged in as rex; waiting for a game"
+    assert said[1] == "lost the server, reconnecting in 0.5 s"
     assert "logged in again as rex" in said
 
 
@@ -91,7 +92,11 @@ async def test_the_bot_takes_its_seat_back_when_its_connection_drops(tmp_path: P
         result = await asyncio.wait_for(bot, 30)
         assert result.games == 1
         assert hub.stats.reconnects == 1
-        assert said == ["lost the server, reconnecting in 0.5 s", "logged in again as rex"]
+        assert said == [
+            "logged in as rex; waiting for a game",
+            "lost the server, reconnecting in 0.5 s",
+            "logged in again as rex",
+        ]
         server.hall.records.flush()
         [match] = server.hall.records.matches(game="onitama")
         assert match.status == "finished" and match.result["reason"] != "forfeit"

@@ -358,11 +358,20 @@ class Lobby:
         for label in dict.fromkeys(x for x in (pid, player.name) if x):
             verdict = self.names.admit(label, message.token)
             if isinstance(verdict, Refusal):
-                log.info("connection %s refused as %r: %s", conn.key, label, verdict.code)
+                # WARNING with the name: what an operator looks for when a player says "it
+                # does not let me in".
+                log.warning(
+                    "mariáš: %s refused at the login server (connection %s): %s (%s)",
+                    label,
+                    conn.key,
+                    verdict.code,
+                    verdict.reason,
+                )
                 self.send(conn.key, Error(verdict.reason, verdict.code))
                 return
         holder = self._ids.get(pid)
         if holder is not None and holder != conn.key:
+            log.warning("mariáš: %s refused at the login server: %s (in use)", pid, ID_IN_USE)
             self.send(conn.key, Error(f"player id {pid} is already in use", ID_IN_USE))
             return
         if pid in self._seated:

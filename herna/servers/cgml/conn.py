@@ -22,6 +22,7 @@ from herna.core.clock import Clock, TimerHandle
 from herna.protocols.cgml.codec import CgmlError, Decoder, encode
 from herna.protocols.cgml.messages import Disconnect, Error, Message
 from herna.servers.deadlines import LOGIN_TIMEOUT
+from herna.servers.gamelog import refused
 
 log = logging.getLogger("herna.cgml.conn")
 
@@ -112,7 +113,7 @@ class CgmlConnection(asyncio.Protocol):
             log.warning("%s: fatal input from %s: %s", self.name, self.peer, error.reason)
             self.disconnect(error.reason)
         else:
-            log.info("%s: invalid message from %s: %s", self.name, self.peer, error.reason)
+            refused(log, "mariáš", "", str(self.peer), error.code, f"{self.name}: {error.reason}")
             self.send(Error(error.reason, error.code))
 
     def _watch_stall(self) -> None:

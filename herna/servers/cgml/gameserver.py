@@ -37,6 +37,7 @@ from herna.protocols.cgml.messages import (
 from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_login_timeout
 from herna.servers.cgml.group import Group, GroupHooks, GroupSettings, Member
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
+from herna.servers.gamelog import refused
 
 log = logging.getLogger("herna.cgml.game")
 
@@ -272,6 +273,14 @@ class SuperGameServer:
                 "GROUP_STARTED": f"group {group.id} has started",
             }
             conn.send(Error(reasons.get(result, result), result))
+            refused(
+                log,
+                "mariáš",
+                message.player.id or "",
+                str(conn.peer),
+                result,
+                reasons.get(result, result),
+            )
             return
         conn.context = (group, result)
         self.deadlines.done(conn)

@@ -48,11 +48,14 @@ from herna.games.marias import (
 from herna.games.marias import (
     parse_flek as engine_parse_flek,
 )
+from herna.games.marias.cards import SUIT_NAMES_CS
+from herna.games.marias.contracts import format_flek
+from herna.games.marias.evaluation import Settlement
 from herna.games.marias.state import DEAL_TO
 from herna.hall.events import EventBus
 from herna.hall.identity import new_secret, same_secret
 from herna.hall.match import Match, Seat
-from herna.hall.records import RecordStore
+from herna.hall.records import RecordStore, utcnow
 from herna.protocols.cgml.cards import Card as CgmlCard
 from herna.protocols.cgml.codec import encode
 from herna.protocols.cgml.messages import (
@@ -94,6 +97,7 @@ from herna.protocols.cgml.messages import (
 from herna.protocols.cgml.messages import (
     Renonc as RenoncMessage,
 )
+from herna.servers.gamelog import duration, game_finished, refused
 
 log = logging.getLogger("herna.cgml.game")
 
@@ -590,6 +594,7 @@ class Group:
 
     def _refuse(self, member: Member, reason: str, code: str) -> None:
         self._send(member, Error(reason, code))
+        refused(log, "mariáš", member.id, f"group {self.id}", code, reason)
 
     def _act(self, member: Member, action: Action) -> bool:
         """Apply ``action``; an <error> (or a renonc) and False when the rules refuse it."""
@@ -835,6 +840,7 @@ class Group:
         # survive kill -9 (the store journals it on submit).
         self._record(match, "finished", extra)
         self._broadcast(result)
+        self._log_deal(match, settlement)
         self._emit(
             "game_over",
             result=settlement.to_json(),
@@ -844,6 +850,36 @@ class Group:
         if self.hooks.on_game_over is not None:
             self.hooks.on_game_over()
         self._ask_newgame()
+
+    def _log_deal(self, match: Match[Action], settlement: Settlement) -> None:
+        """``mariáš group g7 deal 3: anna (hra, červené) won 2 units from bob, cyril``."""
+        ids = [m.id for m in self.members]
+        declarer = ids[settlement.declarer]
+        defenders = [ids[i] for i in range(3) if i != settlement.declarer]
+        won = settlement.money[settlement.declarer]
+        if settlement.renonc is not None:
+            culprit = ids[settlement.renonc.player]
+            words = f"renonc by {culprit} ({settlement.renonc.reason}); money {settlement.money}"
+        else:
+            what = ", ".join(dict.fromkeys(p.name for p in settlement.parts)) or "pass"
+            if settlement.trumps is not None:
+                what += f", {SUIT_NAMES_CS[settlement.trumps]}"
+            if any(level > 1 for level in settlement.levels):  # level 1 is "no flek"
+                what += f", flek levels {format_flek(settlement.levels)}"
+            verb = f"won {won} units from" if won > 0 else f"paid {-won} units to"
+            words = f"{declarer} ({what}) {verb} {', '.join(defenders)}"
+        game_finished(
+            log,
+            "mariáš",
+            f"group {self.id} deal {self.games}",
+            ids,
+            words,
+            duration(match.started_at, utcnow()),
+            declarer=declarer,
+            money=dict(zip(ids, settlement.money, strict=True)),
+            totals=dict(zip(ids, self.money, strict=True)),
+            contract=settlement.contract.code,
+        )
 
     def _record(self, match: Match[Action], status: str, extra: dict[str, Any]) -> None:
         records = self.hooks.records
@@ -941,12 +977,28 @@ class Group:
                 status,
                 {"abort": reason, "culprit": culprit_id, "ids": [m.id for m in self.members]},
             )
+            game_finished(
+                log,
+                "mariáš",
+                f"group {self.id} deal {self.games}",
+                [m.id for m in self.members],
+                f"{status}: {reason}" + (f" ({culprit_id})" if culprit_id else ""),
+                duration(match.started_at, utcnow()),
+                status=status,
+            )
             self._emit(
                 "game_over",
                 result={"reason": reason, "culprit": culprit_id, "status": status},
                 money=list(self.money),
             )
         self._emit("group_closed", reason=reason)
+        log.info(
+            "mariáš group %s closed after %d deals: %s; money %s",
+            self.id,
+            self.games,
+            reason,
+            ", ".join(f"{m.id} {self.money[m.seat]:+d}" for m in self.members),
+        )
         # The server reports the group closed before the members' connections close, so the
         # login server frees their ids before any of them can log in again.
         if self.hooks.on_closed is not None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from herna.clients.mia import house_bot_names, run_house_bots
 from herna.hall.hall import Hall
+from herna.servers.mia.summary import DEFAULT_SUMMARY_SECONDS
 from herna.servers.mia.table import MiaSettings, MiaTable
 from herna.servers.mia.udp import MiaUdpServer
 from herna.servers.registry import ServerPlugin, option
@@ -69,6 +70,22 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "at the table means full speed)",
     )
     group.add_argument(
+        "--mia-log-every",
+        type=float,
+        metavar="SECONDS",
+        help="the log gets one INFO line per stretch of rounds by the same players (rounds, "
+        f"points per player) at least this often (default {DEFAULT_SUMMARY_SECONDS:g}); "
+        "--log-level DEBUG adds a line per round",
+    )
+    group.add_argument(
+        "--keep-mia-rounds",
+        type=int,
+        metavar="N",
+        help="keep only the newest N Mia round records in the database (at least 1000; "
+        "default: keep all). Standings and ratings still count every round; at about 500 "
+        "bytes a round, 1,000,000 rounds are about 0.5 GB",
+    )
+    group.add_argument(
         "--mia-seed",
         type=int,
         metavar="N",
@@ -95,6 +112,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
             option(args, config, "mia_house_round_pause", DEFAULT_HOUSE_ROUND_PAUSE)
         ),
         seed=_optional_int(option(args, config, "mia_seed", None)),
+        log_summary_seconds=float(option(args, config, "mia_log_every", DEFAULT_SUMMARY_SECONDS)),
     )
     # House bot names are reserved before the first datagram is read: nobody can register
     # one (and UNREGISTER it), and the bots present their tokens like any other client.

@@ -44,6 +44,8 @@ from herna.protocols.mia import (
     fmt,
     parse_client,
 )
+from herna.servers.gamelog import refused
+from herna.servers.mia.summary import DEFAULT_SUMMARY_SECONDS, RoundSummary
 
 log = logging.getLogger("herna.mia")
 
@@ -72,6 +74,9 @@ class MiaSettings:
     rate_limit: float = 5000.0
     """Datagrams per second accepted from one address (a burst of the same size is allowed);
     the rest are dropped and counted, so a flood cannot starve the other players."""
+    log_summary_seconds: float = DEFAULT_SUMMARY_SECONDS
+    """Longest stretch one INFO summary line covers (``--mia-log-every``); a new set of
+    players starts a new line at once."""
     seed: int | None = None
     """Fixed seed (``--mia-seed``): the same run deals the same dice. ``None``: every round's
     seed comes from :mod:`secrets`, so the seeds published with finished rounds tell nothing
@@ -149,6 +154,7 @@ class MiaTable:
         self._heartbeat: TimerHandle | None = None
         self._round_started_at = utcnow()
         self.stats = TableStats()
+        self.summary = RoundSummary(log, self.settings.log_summary_seconds)
         self._running = False
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -163,6 +169,7 @@ class MiaTable:
 
     def stop(self) -> None:
         self._running = False
+        self.summary.flush(self.clock.now())
         for handle in (self._timer, self._heartbeat):
             if handle is not None:
                 handle.cancel()
@@ -184,7 +191,15 @@ class MiaTable:
         else:
             assert isinstance(message, Garbage)
             self.stats.dropped[message.reason] += 1
-            log.debug("dropped %s datagram from %s:%s", message.reason, *addr)
+            client = self._by_addr.get(addr)
+            refused(
+                log,
+                "mia",
+                client.name if client else "",
+                f"{addr[0]}:{addr[1]}",
+                message.reason,
+                f"datagram dropped: {data[:60]!r}",
+            )
 
     def _within_rate(self, addr: Addr) -> bool:
         key = f"{addr[0]}:{addr[1]}"
@@ -203,11 +218,12 @@ class MiaTable:
     def _on_register(self, msg: Register, addr: Addr) -> None:
         if msg.problem:
             self._send(fmt.rejected(msg.problem), addr)
+            refused(log, "mia", msg.name, f"{addr[0]}:{addr[1]}", msg.problem, "REGISTER")
             return
         admission = self.identity.admit(msg.name, msg.token)
         if isinstance(admission, Refusal):
             self._send(fmt.rejected(admission.code), addr)
-            log.info("REGISTER;%s from %s:%s refused: %s", msg.name, *addr, admission.reason)
+            refused(log, "mia", msg.name, f"{addr[0]}:{addr[1]}", admission.code, admission.reason)
             return
         existing = self.clients.get(msg.name)
         if existing is not None:
@@ -216,6 +232,14 @@ class MiaTable:
             # nobody else may take a name that is in use.
             if existing.addr[0] != addr[0] and not admission.verified:
                 self._send(fmt.rejected(NAME_ALREADY_TAKEN), addr)
+                refused(
+                    log,
+                    "mia",
+                    msg.name,
+                    f"{addr[0]}:{addr[1]}",
+                    NAME_ALREADY_TAKEN,
+                    f"the name is in use from {existing.addr[0]}",
+                )
                 return
             # The player moved (new port or, with the token, new host); keep the score.
             self._forget_addr(existing.addr)
@@ -238,7 +262,10 @@ class MiaTable:
         self._addrs = None
         self._send(fmt.registered(), addr)
         log.info(
-            "%s registered%s from %s:%s", msg.name, " as spectator" if msg.spectator else "", *addr
+            "mia: %s registered%s from %s:%s",
+            msg.name,
+            " as spectator" if msg.spectator else "",
+            *addr,
         )
         self._emit("player_registered", name=msg.name, spectator=msg.spectator)
         self._send_to_spectators(fmt.score(self._score_table()))
@@ -255,7 +282,7 @@ class MiaTable:
         self._send(fmt.unregistered(), addr)
         if client is not None:
             self._remove(client)
-            log.info("%s unregistered", client.name)
+            log.info("mia: %s left (UNREGISTER)", client.name)
 
     def _remove(self, client: Client) -> None:
         self.clients.pop(client.name, None)
@@ -324,6 +351,8 @@ class MiaTable:
         if client.name in self.joined:
             return
         self.joined.append(client.name)
+        if not client.active:
+            log.info("mia: %s is back and joins rounds again", client.name)
         client.missed_joins = 0
         self._awaiting.discard(client.name)
         if self.settings.start_early and not self._awaiting:
@@ -336,6 +365,13 @@ class MiaTable:
         for client in self._players():
             if client.name not in self.joined:
                 client.missed_joins += 1
+                if client.missed_joins == INACTIVE_AFTER_MISSED_JOINS:
+                    log.info(
+                        "mia: %s dropped: did not join %d rounds in a row (registering again "
+                        "or joining brings it back)",
+                        client.name,
+                        INACTIVE_AFTER_MISSED_JOINS,
+                    )
         n = self.round_number
         if not self.joined:
             self._broadcast(fmt.round_canceled("NO_PLAYERS"))
@@ -454,6 +490,12 @@ class MiaTable:
         # and rating dozens of bystanders every round cost the writer most of its time.
         acted = {a.name for a in state.announcements} | {state.current_name} | set(state.losers)
         record.players = [dataclasses.replace(p, rated=p.name in acted) for p in record.players]
+        # Compact: hundreds of rounds a second are stored. The actions go into the match row
+        # (no event rows); "details" repeated the losers, "returns" and "winners" the
+        # players' rows (score, winner).
+        record.packed = True
+        for repeated in ("details", "returns", "winners"):
+            record.result.pop(repeated, None)
         record.result["round"] = n
         record.result["order"] = list(state.players)
         record.result["losers"] = list(state.losers)
@@ -474,7 +516,8 @@ class MiaTable:
             "game_over", round=n, losers=list(state.losers), reason=state.reason, scores=scores
         )
         self.stats.rounds_played += 1
-        log.info(
+        self.summary.played(self.clock.now(), n, state.players, state.losers)
+        log.debug(
             "round %d: %s; %s lost (%s)",
             n,
             ",".join(state.players),
@@ -507,7 +550,8 @@ class MiaTable:
         self._emit("round_canceled", round=n, reason=reason)
         self._emit("score", scores=scores)
         self.stats.rounds_canceled += 1
-        log.info("round %d canceled: %s", n, reason)
+        self.summary.canceled_round(self.clock.now(), n, self.joined)
+        log.debug("round %d canceled: %s", n, reason)
         self._after_round()
 
     def _after_round(self) -> None:
@@ -577,6 +621,7 @@ class MiaTable:
     def _beat(self) -> None:
         if not self._running:
             return
+        self.summary.tick(self.clock.now())
         beat = fmt.heartbeat()
         for client in self.clients.values():
             self._send(beat, client.addr)

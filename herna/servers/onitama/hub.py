@@ -50,6 +50,7 @@ from herna.hall.records import MatchRecord, RecordStore
 from herna.protocols import onitama as proto
 from herna.protocols.onitama import Close, Dialect, Login, MakeMove, Reply
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
+from herna.servers.gamelog import duration, game_finished, refused
 from herna.servers.tcp import Peer
 
 log = logging.getLogger("herna.onitama")
@@ -282,7 +283,9 @@ class OnitamaHub:
         for out in outputs:
             if isinstance(out, Reply):
                 self.stats.errors += 1
-                log.info("%s: %s", self._who(client), out.data.decode().strip())
+                name = client.player.name if client.player else ""
+                line = out.data.decode(errors="replace").strip()
+                refused(log, "onitama", name, client.peer.describe(), "ERROR", line)
                 client.peer.send(out.data)
             elif isinstance(out, Close):
                 log.info("%s: closing (%s)", self._who(client), out.reason)
@@ -337,7 +340,7 @@ class OnitamaHub:
     def _login(self, client: Client, msg: Login) -> None:
         out = client.conn.out
         if msg.problem is not None:
-            self._refuse(client, msg.problem, "a name is 1-32 letters, digits, _, - or .")
+            self._refuse(client, msg.problem, "a name is 1-32 letters, digits, _, - or .", msg.name)
             return
         # "-" (or nothing) in the third field only asks for Herna's extensions.
         proof = msg.proof if msg.proof not in (None, "", "-") else None
@@ -347,7 +350,7 @@ class OnitamaHub:
         spelled = self.identity.reserved_spelling(msg.name)
         admission = self.identity.admit(spelled or msg.name, proof)
         if isinstance(admission, Refusal):
-            self._refuse(client, admission.code, admission.reason)
+            self._refuse(client, admission.code, admission.reason, msg.name)
             return
         if existing is not None:
             self._name_taken(client, existing, proof, admission.verified)
@@ -361,9 +364,9 @@ class OnitamaHub:
         client.send(out.login_ok(msg.name))
         self._enqueue(player)
 
-    def _refuse(self, client: Client, code: str, text: str) -> None:
+    def _refuse(self, client: Client, code: str, text: str, name: str = "") -> None:
         self.stats.refused_logins += 1
-        log.info("%s: login refused: %s (%s)", self._who(client), code, text)
+        refused(log, "onitama", name, client.peer.describe(), code, text)
         client.send(client.conn.out.login_failed(code, text))
 
     def _seat_opens(self, client: Client, existing: Player, proof: str | None) -> bool:
@@ -383,6 +386,7 @@ class OnitamaHub:
                 proto.WRONG_DIALECT,
                 f"this game plays the {table.state.rule} rule, which your client's dialect "
                 "cannot follow; come back with the client you started with",
+                existing.name,
             )
             return True
         self._reconnect(client, existing, table)
@@ -411,7 +415,7 @@ class OnitamaHub:
         else:
             code = proto.NAME_IN_USE
             text = f"{existing.name!r} is logged in already"
-        self._refuse(client, code, text)
+        self._refuse(client, code, text, existing.name)
 
     def _take_over(self, client: Client, player: Player) -> None:
         """Attach ``player`` to ``client``; its old connection, if any, is told and closed."""
@@ -576,8 +580,9 @@ class OnitamaHub:
 
     def _invalid(self, client: Client, table: Table, player: Player, exc: Exception) -> None:
         self.stats.invalid_moves += 1
-        log.debug("table %s: %s INVALID_MOVE %s", table.id, player.name, exc)
         reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
+        where = f"table {table.id}: {reason}"
+        refused(log, "onitama", player.name, client.peer.describe(), "INVALID_MOVE", where)
         client.send(client.conn.out.invalid_move(reason))
         if self.settings.illegal_move_forfeits:
             self.forfeit(table, player.seat, ILLEGAL_MOVE)
@@ -661,6 +666,19 @@ class OnitamaHub:
         # was sent must survive kill -9.
         self._submit(record)
         table.tell_both(lambda d: d.game_over(winner.name, reason))
+        loser = table.players[1 - winner_seat]
+        game_finished(
+            log,
+            "onitama",
+            f"table {table.id}",
+            [p.name for p in table.players],
+            f"{winner.name} ({COLOR_NAMES[winner_seat]}) beat {loser.name} "
+            f"({reason.replace('_', ' ')}, {table.moves} moves)",
+            duration(record.started_at, record.finished_at),
+            winner=winner.name,
+            reason=reason,
+            moves=table.moves,
+        )
         self._emit(
             table,
             "game_over",
@@ -684,6 +702,16 @@ class OnitamaHub:
         record = table.match.record(status="aborted", extra={"reason": reason})
         self._emit(table, "game_over", result=record.result, winner=None, color=None, reason=reason)
         self._submit(record)
+        game_finished(
+            log,
+            "onitama",
+            f"table {table.id}",
+            [p.name for p in table.players],
+            f"aborted: {reason} after {table.moves} moves",
+            duration(record.started_at, record.finished_at),
+            reason=reason,
+            moves=table.moves,
+        )
         self.stats.games_aborted += 1
         self._release(table, requeue=False)
 

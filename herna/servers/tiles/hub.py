@@ -42,9 +42,10 @@ from herna.games.tiles.rules import (
 from herna.hall.events import EventBus
 from herna.hall.identity import Identity, Refusal
 from herna.hall.match import Match, Seat
-from herna.hall.records import RecordStore
+from herna.hall.records import RecordStore, utcnow
 from herna.protocols import tiles as proto
 from herna.servers.deadlines import LOGIN_TIMEOUT, LoginDeadlines
+from herna.servers.gamelog import duration, game_finished, refused
 from herna.servers.tcp import Peer
 from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
 from herna.servers.tiles.names import NameBook
@@ -163,8 +164,10 @@ class TilesHub:
     def _login_expired(self, client: Client) -> None:
         """Still no table joined: ``LOGIN_TIMEOUT``, then that connection (only) is closed."""
         reason = f"no table joined within {self.deadlines.timeout:g} s of connecting"
-        log.info("%s: %s; closing", client.peer.describe(), reason)
-        self._error(client, LOGIN_TIMEOUT, reason)
+        log.info("%s: %s: %s; closing", client.peer.describe(), LOGIN_TIMEOUT, reason)
+        # Housekeeping, not bad input: the INFO line above says it, no WARNING.
+        self.stats.errors += 1
+        client.peer.send(client.conn.error(LOGIN_TIMEOUT, reason, None))
         self._hang_up(client, LOGIN_TIMEOUT, reason)
 
     def _hang_up(self, client: Client, code: str, reason: str) -> None:
@@ -207,7 +210,7 @@ class TilesHub:
 
     def _refuse(self, client: Client, error: ProtocolError) -> None:
         self.stats.errors += 1
-        log.info("%s: %s (%s)", client.peer.describe(), error.reason, error.code)
+        refused(log, "tiles", _who(client), client.peer.describe(), error.code, error.reason)
         client.peer.send(
             client.conn.error(error.code, error.reason, getattr(error, "request_id", None))
         )
@@ -216,7 +219,8 @@ class TilesHub:
         self, client: Client, code: str, reason: str, request_id: Any = None, **extra: Any
     ) -> None:
         self.stats.errors += 1
-        log.info("%s: %s (%s)", client.peer.describe(), reason, code)
+        name = str(extra.pop("name", "")) or _who(client)
+        refused(log, "tiles", name, client.peer.describe(), code, reason)
         client.peer.send(client.conn.error(code, reason, request_id, **extra))
 
     def handle(self, client: Client, message: proto.ClientMessage) -> None:
@@ -322,7 +326,7 @@ class TilesHub:
         """Whether ``client`` may sit down as ``msg.name`` (it is told why not)."""
         verdict = self.names.check(client, msg.name, msg.token)
         if isinstance(verdict, Refusal):
-            self._error(client, verdict.code, verdict.reason, msg.id)
+            self._error(client, verdict.code, verdict.reason, msg.id, name=msg.name)
             return False
         return True
 
@@ -760,11 +764,19 @@ class TilesHub:
             label=f"game over: {result.get('reason', status)}",
             view=state.view(None),
         )
-        log.info(
-            "table %s over: %s; winners %s",
-            table.id,
-            result.get("reason"),
-            ", ".join(result["winner_names"]) or "none",
+        winners = result["winner_names"]
+        reason = result.get("reason") or status
+        game_finished(
+            log,
+            "tiles",
+            f"table {table.id} ({table.rules.name})",
+            names,
+            (f"{' and '.join(winners)} won" if winners else "nobody won") + f" ({reason})"
+            if status == "finished"
+            else f"{status}: {reason}",
+            duration(table.match.started_at, utcnow()),
+            status=status,
+            winners=winners,
         )
         self.tables.pop(table.id, None)
         if table.showcase and not self.closing:
@@ -828,3 +840,9 @@ class TilesHub:
         for client in list(self._clients):
             client.peer.close()
         self._clients.clear()
+
+
+def _who(client: Client) -> str:
+    """The name a client plays under, for log lines ("" before it sits down)."""
+    table = client.table
+    return table.names()[client.seat] if table is not None and client.seat >= 0 else ""

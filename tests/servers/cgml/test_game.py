@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -281,6 +282,12 @@ async def test_a_persons_session_through_the_terminal_client(tmp_path: Path) -> 
     assert "Your hand:" in text and "Result:" in text
     assert "in total" in text and "The group is over: 1 games" in text
     assert "Choose one of the numbers shown." in text
+    # The game's words, one name per card, and the settlement breakdown.
+    assert "card points" in text and "money (units)" in text
+    assert not re.search(r"\b[RBGA](ober|unter|king|ace)\b", text), text
+    assert not re.search(r"\b[RBGA]0[JQKA]\b", text), text  # no raw codes beside the names
+    assert "flek 1" not in text and "you discards" not in text and "you plays" not in text
+    assert re.search(r"\b[RBGA]-(spodek|svršek|král|eso|7|8|9|10)\b", text), text
     assert any(p.startswith("Your card") for p in prompts)
     # Only legal choices were offered: the server never refused a move.
     assert "Server:" not in text
@@ -364,3 +371,17 @@ async def test_a_forbidden_discard_is_a_renonc(tmp_path: Path, training: bool) -
         money = result.money()
         assert money["p"] < 0 and sum(money.values()) == 0
     system.records.close()
+
+
+def test_the_terminal_client_says_flek_trumps_and_verbs_in_words() -> None:
+    from herna.cli.marias import Terminal, action_text, flek_words, trumps_words
+    from herna.games.marias import Play, parse_card
+
+    assert flek_words("1") == "no flek"
+    assert flek_words("2") == "flek (×2)"
+    assert flek_words("4:1") == "re (×4) on the game, no flek on the sedma"
+    assert trumps_words("G") == "zelené (leaves)"
+    assert trumps_words("R:B") == "červené (hearts), second suit kule (bells)"
+    assert Terminal.verb("you", "discards") == "discard"
+    assert Terminal.verb("anna", "discards") == "discards"
+    assert action_text(Play(parse_card("G0Q"))) == "G-svršek"
