@@ -96,10 +96,10 @@ def test_the_writer_process_applies_the_retention_setting(tmp_path: Path) -> Non
 
 
 def test_keep_mia_rounds_below_the_minimum_is_refused() -> None:
-    args = argparse.Namespace(keep_mia_rounds=10)
+    args = argparse.Namespace(mia_keep_rounds=10)
     with pytest.raises(SystemExit, match="at least"):
         retention(args, {})
-    assert retention(argparse.Namespace(keep_mia_rounds=None), {}) == {}
+    assert retention(argparse.Namespace(mia_keep_rounds=None), {}) == {}
     assert retention(argparse.Namespace(), {"mia": {"keep_rounds": 5000}}) == {"mia": 5000}
 
 

@@ -17,7 +17,7 @@ from herna.hall.db import shown_url
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
 from herna.hall.writer import MIN_KEEP
-from herna.servers.registry import ServerPlugin, load_plugins
+from herna.servers.registry import ServerPlugin, load_plugins, option
 
 log = logging.getLogger("herna.serve")
 
@@ -118,17 +118,15 @@ def selected(plugins: list[ServerPlugin], only: str | None) -> list[ServerPlugin
 
 
 def retention(args: argparse.Namespace, config: dict[str, Any]) -> dict[str, int]:
-    """``--keep-mia-rounds`` (or ``keep_rounds`` in ``[mia]``): how many Mia round records
-    the database keeps; unset keeps all. The store needs it before any server starts (its
-    writer process is started by :meth:`RecordStore.recover`)."""
-    keep = getattr(args, "keep_mia_rounds", None)
-    if keep is None:
-        keep = config.get("mia", {}).get("keep_rounds")
+    """``--mia-keep-rounds`` (alias ``--keep-mia-rounds``; ``keep_rounds`` in ``[mia]``): how
+    many Mia round records the database keeps; unset keeps all. The store needs it before any
+    server starts (its writer process is started by :meth:`RecordStore.recover`)."""
+    keep = option(args, config.get("mia", {}), "mia_keep_rounds", None)
     if keep is None:
         return {}
     if int(keep) < MIN_KEEP:
         raise SystemExit(
-            f"herna serve: --keep-mia-rounds must be at least {MIN_KEEP} (records still in "
+            f"herna serve: --mia-keep-rounds must be at least {MIN_KEEP} (records still in "
             "the journal must not be deleted)"
         )
     return {"mia": int(keep)}

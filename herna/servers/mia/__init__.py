@@ -78,7 +78,9 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "--log-level DEBUG adds a line per round",
     )
     group.add_argument(
+        "--mia-keep-rounds",
         "--keep-mia-rounds",
+        dest="mia_keep_rounds",
         type=int,
         metavar="N",
         help="keep only the newest N Mia round records in the database (at least 1000; "
