@@ -41,7 +41,7 @@ from herna.games.marias import (
     Play,
     format_trumps,
 )
-from herna.games.marias.bots import BOTS
+from herna.games.marias.bots import STRATEGY_CHOICES, canonical
 from herna.protocols.cgml.messages import (
     Abort,
     CancelGame,
@@ -180,7 +180,12 @@ def register(commands: GameCommands) -> None:
         "0.5 s, 1 s, 2 s ... (at most 30 s) between attempts.",
     )
     bot.add_argument(
-        "--strategy", choices=BOTS, default="rule", help="random, rule (default) or search"
+        "--strategy",
+        choices=STRATEGY_CHOICES,
+        default="heuristic",
+        help="random (any legal card), heuristic (rules of thumb; the default) or "
+        "sampling-search (deals the unseen cards into sample worlds and searches them); "
+        "the old names rule and search still work",
     )
     bot.add_argument("--name", help="bot name (default <strategy>-bot)")
     bot.add_argument("--id", help="player id (default: the name)")
@@ -208,7 +213,7 @@ def opponent_refs(items: Sequence[str]) -> tuple[PlayerRef, ...]:
 
 
 async def bot_main(args: argparse.Namespace) -> int:
-    name = args.name or f"{args.strategy}-bot"
+    name = args.name or f"{canonical(args.strategy)}-bot"
     me = PlayerRef(args.id or name, name, "bot")
     decider = BotDecider(args.strategy, games=args.games, delay=args.delay)
     status = "passive" if args.passive else "active"

@@ -26,6 +26,7 @@ from herna.core.rng import SeededRng, new_seed
 from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.bots import STRATEGIES, make_bot
 from herna.games.tiles.engine import TilesState, new_game
+from herna.games.tiles.narrate import TurnLog, item_names
 from herna.games.tiles.render import describe_action, render_board, render_legend
 from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
@@ -95,8 +96,9 @@ def register(commands: GameCommands) -> None:
     play = commands.play.add_parser(
         "tiles",
         help="play a tile game in the terminal",
-        description="Play a tile/path game: the board is drawn in the terminal and you pick "
-        "your actions from a numbered list. By default you join a table on a Herna server "
+        description="Play a tile/path game: each turn is told in one line of words, the board "
+        "is drawn in the terminal when it is your turn and you pick your actions from a "
+        "numbered list. By default you join a table on a Herna server "
         "(house bots take the empty seats), over TCP (--host/--port) or over WebSocket "
         "through the web hall (--url ws://HOST:PORT/ws/tiles); with --local you play here "
         "against bots.",
@@ -124,6 +126,12 @@ def register(commands: GameCommands) -> None:
         choices=STRATEGIES,
         default="goal",
         help="--local: how the bots play (default goal)",
+    )
+    play.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show every step of the rules engine (tiles dealt, goals drawn, coordinates) and "
+        "the board after every action, instead of one line per turn",
     )
     play.add_argument("--seat", type=int, default=0, help="--local: your seat (default 0)")
     play.add_argument("--seed", type=int, help="--local: seed of the game (default random)")
@@ -298,11 +306,27 @@ def show(view: Mapping[str, Any], names: Sequence[str], events: str = "") -> Non
     print(render_legend(view, names))
 
 
+def _label(action: Mapping[str, Any], view: Mapping[str, Any] | None) -> str:
+    """A menu entry: the coordinates the person picks by, plus what lies there."""
+    label = describe_action(action)
+    if view is not None and action.get("type") == "move":
+        try:
+            tile = view["board"][int(action["y"])][int(action["x"])]
+        except (KeyError, IndexError, TypeError, ValueError):
+            tile = None
+        if tile and tile.get("items"):
+            label += " - " + item_names(tile["items"])
+    return label
+
+
 def choose(
-    actions: Sequence[Mapping[str, Any]], action_name: str | None, ask: Ask = _input
+    actions: Sequence[Mapping[str, Any]],
+    action_name: str | None,
+    ask: Ask = _input,
+    view: Mapping[str, Any] | None = None,
 ) -> Mapping[str, Any] | None:
     """Let the person pick one of ``actions``; None when they quit."""
-    labels = [describe_action(a) for a in actions]
+    labels = [_label(a, view) for a in actions]
     width = max(len(label) for label in labels) + 6
     per_row = max(1, 100 // width)
     print(f"Your turn: {action_name or 'act'} ({len(actions)} choices)")
@@ -338,6 +362,7 @@ def run_play(args: argparse.Namespace) -> int:
             args.seat,
             args.opponents,
             args.seed if args.seed is not None else new_seed(),
+            verbose=args.verbose,
         )
     server = _server(args)
     if server is None:
@@ -346,7 +371,13 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(
             play_online(
-                host, port, args.name, dict(report.rules.data), args.wait, token=_token(args)
+                host,
+                port,
+                args.name,
+                dict(report.rules.data),
+                args.wait,
+                token=_token(args),
+                verbose=args.verbose,
             )
         )
     except (ConnectionError, OSError) as exc:
@@ -357,7 +388,21 @@ def run_play(args: argparse.Namespace) -> int:
         return 1
 
 
-def play_local(rules: Rules, seat: int, opponents: str, seed: int, ask: Ask = _input) -> int:
+def _settle(state: TilesState, rng: SeededRng) -> TilesState:
+    """Play chance (dealing, drawing, rolling) until a player must decide or the game ends."""
+    while not state.is_terminal() and state.current_player() == CHANCE:
+        state = state.apply(rng.weighted(state.chance_outcomes()))
+    return state
+
+
+def play_local(
+    rules: Rules,
+    seat: int,
+    opponents: str,
+    seed: int,
+    ask: Ask = _input,
+    verbose: bool = False,
+) -> int:
     if not 0 <= seat < len(rules.players):
         print(f"--seat must be 0..{len(rules.players) - 1}", file=sys.stderr)
         return 2
@@ -366,24 +411,30 @@ def play_local(rules: Rules, seat: int, opponents: str, seed: int, ask: Ask = _i
     bots = {i: make_bot(opponents, rules, seed + i) for i in range(len(rules.players)) if i != seat}
     names = [("you" if i == seat else f"{opponents}-{i}") for i in range(len(rules.players))]
     print(summary(rules))
-    state = new_game(rules)
+    log = TurnLog(names)
+    state = _settle(new_game(rules), rng)
+    print("The game starts: " + ", ".join(names) + ".")
     while not state.is_terminal():
         current = state.current_player()
-        if current == CHANCE:
-            state = state.apply(rng.weighted(state.chance_outcomes()))
-            continue
         actions = [codec.encode(a) for a in state.legal_actions()]
+        before = state.view(seat)
         if current == seat:
-            show(state.view(seat), names, describe(state.happened, names))
-            picked = choose(actions, state.current_action(), ask)
+            show(before, names, describe(state.happened, names) if verbose else "")
+            picked = choose(actions, state.current_action(), ask, before)
             if picked is None:
                 print("bye")
                 return 0
             action = codec.decode(picked)
         else:
             action = codec.decode(dict(bots[current].choose(state.view(current), actions)))
-        state = state.apply(action)
-    show(state.view(seat), names, describe(state.happened, names))
+        state = _settle(state.apply(action), rng)
+        if verbose:
+            print("-- " + describe(state.happened, names))
+        else:
+            line = log.add(current, codec.encode(action), before, state.view(seat))
+            if line:
+                print(line)
+    show(state.view(seat), names, describe(state.happened, names) if verbose else "")
     outcome = state.outcome()
     assert outcome is not None
     winners = ", ".join(names[w] for w in outcome.winners) or "nobody"
@@ -404,6 +455,7 @@ async def play_online(
     wait: bool,
     ask: Ask = _input,
     token: str | None = None,
+    verbose: bool = False,
 ) -> int:
     client = await TilesClient.connect(host, port)
     try:
@@ -424,6 +476,8 @@ async def play_online(
             await client.start()
         names = [s["name"] if s else "" for s in joined["seats"]]
         pending: dict[str, Any] | None = None
+        log = TurnLog(names)
+        view: Mapping[str, Any] | None = None
         while True:
             message = await client.recv()
             kind = message["type"]
@@ -432,13 +486,29 @@ async def play_online(
                 print("Seats: " + ", ".join(n or "(empty)" for n in names))
             elif kind == "started":
                 names = [s["name"] if s else "" for s in message["seats"]]
-                show(message["view"], names, "the game starts")
+                log = TurnLog(names)
+                view = message["view"]
+                if verbose:
+                    show(message["view"], names, "the game starts")
+                else:
+                    print("The game starts: " + ", ".join(names) + ".")
             elif kind == "state":
-                if message.get("view"):
+                if not message.get("view"):
+                    continue
+                if verbose:
                     show(message["view"], names, str(message.get("events", "")))
+                last = message.get("last")
+                if not verbose and last and view is not None:
+                    line = log.add(int(last["player"]), last["action"], view, message["view"])
+                    if line:
+                        print(line)
+                view = message["view"]
             elif kind == "your_turn":
                 pending = message
-                if not await _answer(client, message, ask):
+                view = message.get("view") or view
+                if not verbose and view is not None:
+                    show(view, names)
+                if not await _answer(client, message, ask, view):
                     await client.send({"type": "leave"})
                     return 0
             elif kind == "error":
@@ -446,11 +516,14 @@ async def play_online(
                 if (
                     pending is not None
                     and message.get("code") not in ("TIMEOUT",)
-                    and not await _answer(client, pending, ask)
+                    and not await _answer(client, pending, ask, view)
                 ):
                     await client.send({"type": "leave"})
                     return 0
             elif kind == "game_over":
+                line = log.flush()
+                if line:
+                    print(line)
                 show(message["view"], names)
                 result = message["result"]
                 winners = ", ".join(result.get("winner_names") or []) or "nobody"
@@ -460,8 +533,13 @@ async def play_online(
         await client.close()
 
 
-async def _answer(client: TilesClient, message: Mapping[str, Any], ask: Ask) -> bool:
-    picked = await asyncio.to_thread(choose, message["actions"], message.get("action"), ask)
+async def _answer(
+    client: TilesClient,
+    message: Mapping[str, Any],
+    ask: Ask,
+    view: Mapping[str, Any] | None = None,
+) -> bool:
+    picked = await asyncio.to_thread(choose, message["actions"], message.get("action"), ask, view)
     if picked is None:
         return False
     await client.act(dict(picked))

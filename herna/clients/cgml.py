@@ -3,7 +3,7 @@ plays a group at a super game server, for bots, the terminal client, bot servers
 
 >>> # complete = await login("127.0.0.1", 7001, PlayerRef("6533", "Wampaire", "human"))
 >>> # summary = await play_group(complete, PlayerRef("6533", "Wampaire", "human"),
->>> #                            BotDecider("rule"))
+>>> #                            BotDecider("heuristic"))
 """
 
 from __future__ import annotations
@@ -219,9 +219,10 @@ class Decider(Protocol):
 
 @dataclass
 class BotDecider:
-    """A decider backed by one of the engine's bots (``random``, ``rule``, ``search``)."""
+    """A decider backed by one of the engine's bots (``random``, ``heuristic``,
+    ``sampling-search``; the old names ``rule`` and ``search`` still work)."""
 
-    strategy: str = "rule"
+    strategy: str = "heuristic"
     games: int | None = None
     """Accept this many games of the group, then reject (None: accept every game)."""
     delay: float = 0.0

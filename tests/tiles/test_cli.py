@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,48 @@ async def test_play_online_and_bot_command(
     finally:
         await hall.stop()
         hall.records.close()
+
+
+async def test_play_online_tells_each_turn_in_one_line_of_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 15 item 8: a real game over a real server; one line per turn, items by name,
+    no setup noise and no coordinates outside the menus."""
+    hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'words.db'}"))
+    settings = TilesSettings(bot_delay=0.0, showcase=False, lobby_wait=0.0, max_rounds=4, seed=11)
+    service = await serve(hall, port=0, settings=settings)
+    hall.add(service)
+    try:
+        rules = json.loads(shipped_rules()["gold_rush"].read_text())
+        code = await play_online("127.0.0.1", service.port, "ann", rules, False, ask=lambda _: "1")
+        assert code == 0
+    finally:
+        await hall.stop()
+        hall.records.close()
+    out = capsys.readouterr().out
+    names = ("ann", "house-2", "house-3", "house-4")
+    turns = [line for line in out.splitlines() if line.split(" ", 1)[0] in names]
+    # 4 rounds of 4 players: exactly one line each, in seat order
+    assert [line.split(" ", 1)[0] for line in turns] == list(names) * 4, turns
+    for line in turns:
+        assert "(" not in line and not re.search(r"\b[UDLR]\d\b", line), line
+        assert " pushed " in line
+    assert "a tile fills" not in out and "draws a secret goal" not in out
+    assert any(re.search(r"moved to (the|\d+) (gold|gem)", line) for line in turns), turns
+    assert any(re.search(r"picked (it|one|them) up", line) for line in turns), turns
+    # coordinates stay where the person picks a move, with what lies there
+    assert re.search(r"\d+\. move to \(\d, \d\) at [UDLR]0", out)
+    assert out.count("Your turn: push") == 4
+
+
+def test_play_local_verbose_keeps_the_engine_detail(capsys: pytest.CaptureFixture[str]) -> None:
+    rules = load_rules_file(shipped_rules()["labyrinth"])
+    answers = iter(["1", "1", "q"])
+    assert play_local(rules, 0, "random", seed=2, ask=lambda _: next(answers), verbose=True) == 0
+    out = capsys.readouterr().out
+    assert "a tile fills" in out and "pushes row" in out
+    answers = iter(["1", "1", "q"])
+    assert play_local(rules, 1, "random", seed=2, ask=lambda _: next(answers)) == 0
+    out = capsys.readouterr().out
+    assert "a tile fills" not in out and "draws a secret goal" not in out
+    assert re.search(r"^random-0 pushed (row|column) \d from the \w+", out, re.M)

@@ -196,3 +196,43 @@ async def test_browser_renderer_draws_every_shipped_game() -> None:
             assert tiles > 0
         await browser.close()
         assert errors == []
+
+
+@pytest.mark.browser
+async def test_browser_renderer_names_items_and_fits_a_phone() -> None:
+    """Issue 15 item 8: items on the board by name (not a first letter), no sideways
+    scrolling at 390 px."""
+    from playwright.async_api import async_playwright
+
+    view = bot_match("labyrinth", ["random"], seed=3, max_rounds=1).state.view(None)
+    on_board = sorted(
+        {name for row in view["board"] for c in row if c for name in c.get("items", {})}
+    )
+    assert len(on_board) > 5
+    script = (WEB / "games" / "tiles.js").read_text()
+    hall = (WEB / "hall.js").read_text()
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu"],
+        )
+        page = await browser.new_page(viewport={"width": 390, "height": 844})
+        html = (
+            "<html><head><meta name=viewport content='width=device-width'></head>"
+            "<body style='margin:0'><div id=c></div>"
+            f"<script>{hall}</script><script>{script}</script><script>"
+            "window.HernaGames.tiles.render(document.getElementById('c'), "
+            f"{json.dumps(view)}, {{data: {{}}}});"
+            "</script></body></html>"
+        )
+        await page.set_content(html)
+        shown = await page.evaluate(
+            "[...document.querySelectorAll('svg.tiles-board text.tiles-item')]"
+            ".map((t) => t.firstChild.nodeValue)"
+        )
+        assert sorted(t.split(" ×")[0] for t in shown) == on_board
+        assert all(len(t) > 1 for t in shown)
+        scroll = await page.evaluate("document.documentElement.scrollWidth")
+        assert scroll <= 390, scroll
+        await browser.close()

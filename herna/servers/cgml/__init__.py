@@ -20,7 +20,7 @@ from typing import Any
 from herna.clients.cgml import BotDecider, run_player
 from herna.core.rng import SeedSource
 from herna.games.marias import TARIFFS, Rules
-from herna.games.marias.bots import BOTS
+from herna.games.marias.bots import STRATEGY_CHOICES, canonical
 from herna.hall.hall import Hall
 from herna.protocols.cgml.lobby import LobbySettings
 from herna.protocols.cgml.messages import PlayerRef
@@ -106,8 +106,10 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
     )
     group.add_argument(
         "--cgml-bot-strategy",
-        choices=BOTS,
-        help="strategy of the bot server's bots and the house players (default rule)",
+        choices=STRATEGY_CHOICES,
+        help="strategy of the bot server's bots and the house players: random, heuristic "
+        "(rules of thumb; the default) or sampling-search (samples the unseen cards and "
+        "searches); the old names rule and search still work",
     )
     group.add_argument(
         "--cgml-bot-capacity", type=int, help="bots the bot server runs at load 100 (default 100)"
@@ -183,7 +185,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     public = option(args, config, "cgml_public_host", None)
     if public is None:
         public = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    strategy = str(option(args, config, "cgml_bot_strategy", "rule"))
+    strategy = canonical(str(option(args, config, "cgml_bot_strategy", "heuristic")))
     capacity = int(option(args, config, "cgml_bot_capacity", 100))
     delay = float(option(args, config, "cgml_bot_delay", 0.5))
     house_tables = int(option(args, config, "cgml_house_tables", 1))

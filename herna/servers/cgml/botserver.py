@@ -41,7 +41,7 @@ class BotServer:
         self,
         server_id: str = "bots",
         name: str | None = None,
-        strategy: str = "rule",
+        strategy: str = "heuristic",
         capacity: int = 100,
         delay: float = 0.0,
         token: str | None = None,

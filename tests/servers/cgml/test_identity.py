@@ -130,8 +130,8 @@ async def test_house_bot_and_reserved_names_need_their_tokens(tmp_path: Path) ->
         # Nobody else gets their names, as the id or as the <name>.
         assert await attempt("house-1", "house-1") == "HOUSE_BOT_NAME"
         assert await attempt("house-1", "Mallory") == "HOUSE_BOT_NAME"
-        assert await attempt("m1", "house-rule-bot") == "HOUSE_BOT_NAME"
-        assert await attempt("house-rule-bot", None, new_secret()) == "HOUSE_BOT_NAME"
+        assert await attempt("m1", "house-heuristic-bot") == "HOUSE_BOT_NAME"
+        assert await attempt("house-heuristic-bot", None, new_secret()) == "HOUSE_BOT_NAME"
         # A reserved name: no token, a wrong token, or one token for two reserved names.
         assert await attempt("alphabot", "alphabot") == "RESERVED_NAME"
         assert await attempt("a1", "alphabot") == "RESERVED_NAME"

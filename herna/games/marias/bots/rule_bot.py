@@ -484,7 +484,7 @@ def _flek(obs: Observation, legal: Sequence[Action]) -> Action:
 class RuleBot:
     """Hand-strength bidding and standard play heuristics."""
 
-    name = "rule"
+    name = "heuristic"
 
     def choose(
         self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: BotRng

@@ -97,7 +97,7 @@ def _plan_override(gametype: GameType) -> Override:
 class SearchBot:
     """PIMC with rule-based rollouts. ``iterations`` sampled worlds per decision."""
 
-    name = "search"
+    name = "sampling-search"
 
     def __init__(
         self,

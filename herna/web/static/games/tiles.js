@@ -112,15 +112,21 @@
     }
     if (!showBadges) return g;
     const items = Object.entries(tile.items || {});
+    // Items by name (not a first letter): the name is squeezed to the tile's width when long,
+    // on a gold outline so it stays readable over the paths.
     items.forEach(([name, count], i) => {
-      const cx = x0 + size * 0.8 - i * size * 0.2;
-      const cy = y0 + size * 0.2;
-      g.appendChild(svg("g", {},
-        svg("circle", { cx, cy, r: size * 0.11, fill: "#f2c94c", stroke: "#8a6d12" }),
-        svg("text", { x: cx, y: cy + size * 0.045, "text-anchor": "middle",
-          "font-size": size * 0.13, "font-weight": 700 },
-          (name[0] || "?").toUpperCase() + (count > 1 ? count : "")),
-        svg("title", {}, `${name}${count > 1 ? " ×" + count : ""}`)));
+      const text = `${name}${count > 1 ? " ×" + count : ""}`;
+      const fontSize = size * 0.14;
+      const widest = size * 0.88;
+      const attrs = { x: x0 + size / 2, y: y0 + size * (0.24 + 0.17 * i),
+        "text-anchor": "middle", "font-size": fontSize, "font-weight": 700,
+        class: "tiles-item", fill: "#3d2c00", stroke: "#f2c94c",
+        "stroke-width": fontSize * 0.35, "paint-order": "stroke" };
+      if (text.length * fontSize * 0.6 > widest) {
+        attrs.textLength = widest;
+        attrs.lengthAdjust = "spacingAndGlyphs";
+      }
+      g.appendChild(svg("text", attrs, text, svg("title", {}, text)));
     });
     const store = Object.entries(tile.store || {});
     if (store.length) {
