@@ -91,20 +91,7 @@ RawMove = tuple[int, int, int, int]  # card, other hand card, from, to
 
 
 def _pos(state: OnitamaState) -> Pos:
-    pieces, masters, hands, spare, side = state.raw()
-    opp = 1 - side
-    return (
-        pieces[side],
-        pieces[opp],
-        masters[side],
-        masters[opp],
-        hands[side][0],
-        hands[side][1],
-        hands[opp][0],
-        hands[opp][1],
-        spare,
-        side,
-    )
+    return state.mover_view()
 
 
 def _child(pos: Pos, move: RawMove) -> Pos:

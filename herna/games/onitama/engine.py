@@ -133,21 +133,8 @@ class Searcher:
 
 
 def mover_view(state: OnitamaState) -> tuple[int, int, int, int, int, int, int, int, int, int]:
-    """``(own, opp, own_m, opp_m, c0, c1, o0, o1, spare, side)`` of the player to move."""
-    pieces, masters, hands, spare, side = state.raw()
-    opp = 1 - side
-    return (
-        pieces[side],
-        pieces[opp],
-        masters[side],
-        masters[opp],
-        hands[side][0],
-        hands[side][1],
-        hands[opp][0],
-        hands[opp][1],
-        spare,
-        side,
-    )
+    """The position as the compiled core takes it (:meth:`OnitamaState.mover_view`)."""
+    return state.mover_view()
 
 
 def decode(code: int) -> Move:

@@ -29,21 +29,7 @@ def perft(state: OnitamaState, depth: int) -> int:
         raise ValueError("perft needs a position with a player to move")
     if depth == 0 or state.is_terminal():
         return 1
-    pieces, masters, hands, spare, side = state.raw()
-    opp = 1 - side
-    return _perft(
-        pieces[side],
-        pieces[opp],
-        masters[side],
-        masters[opp],
-        hands[side][0],
-        hands[side][1],
-        hands[opp][0],
-        hands[opp][1],
-        spare,
-        side,
-        depth,
-    )
+    return _perft(*state.mover_view(), depth)
 
 
 def divide(state: OnitamaState, depth: int) -> dict[str, int]:

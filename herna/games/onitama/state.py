@@ -311,6 +311,26 @@ class OnitamaState:
         """``(pieces, masters, hands, spare, to_move)`` as ints, for searches and perft."""
         return self._pieces, self._masters, self._hands, self._spare, self._to_move
 
+    def mover_view(self) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+        """``(own, opp, own_master, opp_master, c0, c1, o0, o1, spare, side)`` as ints, seen
+        from the player to move: the position as the searches (``bots``, ``engine``,
+        ``perft``) take it."""
+        side = self._to_move
+        opp = 1 - side
+        (c0, c1), (o0, o1) = self._hands[side], self._hands[opp]
+        return (
+            self._pieces[side],
+            self._pieces[opp],
+            self._masters[side],
+            self._masters[opp],
+            c0,
+            c1,
+            o0,
+            o1,
+            self._spare,
+            side,
+        )
+
     # -- GameState protocol ---------------------------------------------------------------
     def current_player(self) -> PlayerId:
         if self._winner != -1:
