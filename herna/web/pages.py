@@ -32,6 +32,10 @@ NAV = [
 ]
 
 
+GAME_TITLES = {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "tile games"}
+"""A game's name as people read it (ids like ``marias`` stay in URLs and the API)."""
+
+
 def url(path: str, **query: Any) -> str:
     params = {k: v for k, v in query.items() if v not in (None, "")}
     return path + ("?" + urlencode(params) if params else "")
@@ -426,7 +430,8 @@ def game_section(sec: GameSection, flt: Mapping[str, str], paged: bool) -> str:
         more = f'<p class="more"><a href="{e(all_link)}">all {e(sec.game)} history →</a></p>'
     return (
         f'<section class="game-history" id="history-{e(sec.game)}" data-game="{e(sec.game)}">'
-        f'<h2>{e(sec.game)} <small class="muted">{e(count)}</small></h2>{body}{more}</section>'
+        f'<h2>{e(GAME_TITLES.get(sec.game, sec.game))} <small class="muted">{e(count)}</small>'
+        f"</h2>{body}{more}</section>"
     )
 
 
