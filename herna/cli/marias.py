@@ -31,6 +31,7 @@ from herna.clients.cgml import (
 )
 from herna.games.marias import (
     CARD_CODES,
+    TARIFFS,
     Action,
     Answer,
     Bid,
@@ -42,6 +43,7 @@ from herna.games.marias import (
     format_trumps,
 )
 from herna.games.marias.bots import STRATEGY_CHOICES, canonical
+from herna.protocols.cgml.breakdown import Breakdown, derive
 from herna.protocols.cgml.messages import (
     Abort,
     CancelGame,
@@ -119,6 +121,17 @@ def trumps_words(trumf: object) -> str:
     return out
 
 
+PART_WORD = {
+    "hra": "game",
+    "sedma": "seven: the last trick with the trump 7",
+    "sto": "kilo: 100 points",
+    "betl": "no trick",
+    "durch": "every trick",
+    "dvě sedmy": "two sevens",
+    "tichá sedma": "silent seven",
+}
+"""English for the parts of a settlement (evaluation's names are Czech)."""
+
 CONTRACT_WORD = {
     "PASS": "pass",
     "G": "hra",
@@ -168,6 +181,14 @@ def register(commands: GameCommands) -> None:
     )
     play.add_argument("--name", default="player", help="your name (default player)")
     play.add_argument("--id", help="your player id (default: your name)")
+    play.add_argument(
+        "--tariff",
+        choices=sorted(TARIFFS),
+        default="csm",
+        help="the server's money tariff (its --cgml-tariff; default csm), used to show how "
+        "each result's money comes about (vyúčtování: card points, hlášky = marriages, "
+        "sedma/kilo, flek multipliers); the server's money is always what counts",
+    )
     play.set_defaults(func=run_play_command)
 
     bot = commands.bot.add_parser(
@@ -312,11 +333,13 @@ def action_text(action: Action) -> str:
 class Terminal:
     """The person's side: draws the table and asks for choices (I/O injected for tests)."""
 
-    def __init__(self, console: Console, read_line: ReadLine, me: str) -> None:
+    def __init__(self, console: Console, read_line: ReadLine, me: str, tariff: str = "csm") -> None:
         self.console = console
         self.read_line = read_line
         self.me = me
         self.total = 0
+        self.tariff = tariff
+        """The server's tariff (``--cgml-tariff``), to derive the money of the breakdown."""
 
     # -- what happened -----------------------------------------------------------------------
     def who(self, tracker: PlayerTracker, pid: str | None) -> str:
@@ -394,12 +417,15 @@ class Terminal:
         money = result.money()
         mine = money.get(self.me, 0)
         self.total += mine
+        b = derive(tracker, result, self.tariff)
+        s = b.settlement
         word = CONTRACT_WORD.get(result.licite, result.licite)
         trumps = f", trumps {trumps_words(result.trumf)}" if result.trumf else ""
         table = Table(title=f"Result: {result.licite} ({word}){trumps}, {flek_words(result.flek)}")
         table.add_column("player")
         table.add_column("tricks", justify="right")
         table.add_column("card points", justify="right")
+        table.add_column("hlášky", justify="right")
         table.add_column("money (units)", justify="right")
         tricks: dict[str, int] = {}
         points: dict[str, int] = {}
@@ -408,25 +434,96 @@ class Terminal:
             won = sum(CARD_POINTS.get(c.code[1:], 0) for c in r.cards if c is not None)
             last = 10 if r.number == 10 else 0  # the last trick counts 10
             points[r.playerid] = points.get(r.playerid, 0) + won + last
-        for p in tracker.players:
+        for seat, p in enumerate(tracker.players):
             pid = p.id or ""
             amount = money.get(pid, 0)
             style = "green" if amount > 0 else "red" if amount < 0 else ""
+            role = ""
+            if s is not None:
+                role = " (aktér)" if seat == s.declarer else " (obrana)"
+            hlasky = "?" if s is None else str(sum(v for x, _, v in b.marriages if x == seat))
             table.add_row(
-                self.who(tracker, pid),
+                self.who(tracker, pid) + role,
                 str(tricks.get(pid, 0)),
                 str(points.get(pid, 0)),
+                hlasky if b.points_matter or s is None else "-",
                 Text(f"{amount:+d}", style=style),
             )
         self.console.print(table)
-        self.console.print(
-            "Card points: 10s and aces 10 each, the last trick 10 (hlášky — marriages of "
-            "svršek and král, 20 or 40 in trumps — are added by the server's settlement, not "
-            "shown here). Money is per defender × part × flek; 1 unit = 0.20 Kč in the ČSM "
-            "tariff.",
-            style="dim",
-        )
+        self.show_breakdown(b, tracker)
         self.console.print(f"[bold]You {mine:+d} this game, {self.total:+d} in total.[/bold]")
+
+    def show_breakdown(self, b: Breakdown, tracker: PlayerTracker) -> None:
+        """Vyúčtování: points and hlášky per side, each part with its flek, and the money —
+        derived from what this player saw and checked against the server's money."""
+        c = self.console
+        s = b.settlement
+        if s is None:
+            c.print(
+                f"Breakdown unknown: {b.unknown}. The money above is the server's.", style="yellow"
+            )
+            return
+        name = {seat: "you" if p.id == self.me else tracker.name_of(seat)
+                for seat, p in enumerate(tracker.players)}  # fmt: skip
+        defenders = [d for d in range(3) if d != s.declarer]
+        if s.renonc is not None:
+            c.print(f"Renonc by {name[s.renonc.player]}: their side loses every part.")
+        elif b.points_matter:
+
+            def side(pts: int, marriages: Sequence[int]) -> str:
+                if not marriages:
+                    return f"{pts} (no hlášky)"
+                return f"{pts} + hlášky {' + '.join(map(str, marriages))} = {pts + sum(marriages)}"
+
+            c.print(
+                f"Body (points): aktér {side(s.declarer_points, s.declarer_marriages)}; "
+                f"obrana {side(s.defender_points, s.defender_marriages)}"
+            )
+            for seat, suit, value in b.marriages:
+                trump = ", trumps" if value == 40 else ""
+                c.print(
+                    f"  hláška {SUIT_CS['RBGA'[suit]]} ({SUIT_WORD['RBGA'[suit]]}{trump}) "
+                    f"{value} — {name[seat]} ({'aktér' if seat == s.declarer else 'obrana'})"
+                )
+        else:
+            c.print(f"Card points and hlášky do not count in {CONTRACT_WORD[s.contract.code]}.")
+        nparts = len(s.contract.parts)
+        for i, part in enumerate(s.parts):
+            outcome = "won" if part.won else "lost"
+            note = f" ({part.note})" if part.note and part.note != "renonc" else ""
+            if i < nparts:
+                levels = [b.seat_levels[d][i] for d in defenders]
+                if levels[0] == levels[1]:
+                    flek = flek_words(levels[0])
+                else:
+                    flek = ", ".join(f"{flek_words(x)} with {name[d]}"
+                                     for d, x in zip(defenders, levels, strict=True))  # fmt: skip
+            else:
+                flek = "never flekked"
+            aktér = part.money[s.declarer]
+            c.print(
+                f"  {part.name} ({PART_WORD.get(part.name, part.name)}): {outcome} by the aktér"
+                f"{note}; {part.units} units × {flek} → aktér {aktér:+d}"
+            )
+        if s.capped:
+            c.print("  The limit caps what one defender pays or gets.")
+        if b.agrees:
+            c.print(
+                f"Money as the server's result says ({b.tariff} tariff; per defender × part × "
+                "flek; 1 unit = 0.20 Kč in the ČSM tariff).",
+                style="dim",
+            )
+        else:
+            derived = ", ".join(f"{name[x]} {s.money[x]:+d}" for x in range(3))
+            hint = (
+                f"; the server seems to use --tariff {b.matching_tariff}"
+                if b.matching_tariff
+                else ""
+            )
+            c.print(
+                f"[bold red]Check: this breakdown ({b.tariff} tariff) gives {derived}, but the "
+                f"server's result differs; the server's money counts{hint}.[/bold red]"
+            )
 
     def show_table(self, tracker: PlayerTracker, view: Mapping[str, Any]) -> None:
         c = self.console
@@ -565,7 +662,9 @@ async def play_main(
     )
     names = ", ".join(p.name or p.id or "?" for p in complete.players)
     console.print(f"[bold]Your table (group {public_group(complete.group)}) with {names}[/bold]")
-    terminal = Terminal(console, read_line, complete.playerid or pid)
+    terminal = Terminal(
+        console, read_line, complete.playerid or pid, getattr(args, "tariff", None) or "csm"
+    )
 
     def on_message(message: Message, tracker: PlayerTracker) -> None:
         terminal.show_event(message, tracker)

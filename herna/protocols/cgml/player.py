@@ -168,6 +168,9 @@ class PlayerTracker:
     _auction: MariasState | None = None
     _cancelled: str = ""
     _renonc_text: str = ""
+    renonc_seat: int = -1
+    """The seat a ``<renonc>`` of this game names (-1: none), for the settlement breakdown."""
+    renonc_reason: str = ""
     _cache: tuple[int, MariasState] | None = None
     _an: _Analysis | None = None
 
@@ -242,6 +245,9 @@ class PlayerTracker:
             text = f"renonc by {message.player.name or message.player.id}: {message.message}"
             self.notes.append(text)
             self._renonc_text = text
+            ids = [p.id for p in self.players]
+            self.renonc_seat = ids.index(message.player.id) if message.player.id in ids else -1
+            self.renonc_reason = message.message or ""
         elif isinstance(message, CancelGame):
             self.notes.append(f"game cancelled: {message.reason}")
             self._cancelled = message.reason
@@ -272,6 +278,8 @@ class PlayerTracker:
         self.last_game = None
         self._cancelled = ""
         self._renonc_text = ""
+        self.renonc_seat = -1
+        self.renonc_reason = ""
 
     def _game_over(self) -> None:
         self.in_game = False
