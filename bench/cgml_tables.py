@@ -51,8 +51,8 @@ from herna.protocols.cgml import messages as m
 from herna.protocols.cgml.lobby import LobbySettings
 from herna.protocols.cgml.player import Decision, PlayerTracker, to_cgml_card
 from herna.servers.cgml.gameserver import SuperGameServer
-from herna.servers.cgml.group import GroupSettings
 from herna.servers.cgml.login import LoginServer
+from herna.servers.cgml.seats import GroupSettings
 
 HOST = "127.0.0.1"
 

@@ -26,8 +26,8 @@ from herna.protocols.cgml.lobby import LobbySettings
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml.botserver import BotServer
 from herna.servers.cgml.gameserver import SuperGameServer
-from herna.servers.cgml.group import GroupSettings
 from herna.servers.cgml.login import LoginServer
+from herna.servers.cgml.seats import GroupSettings
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.registry import ServerPlugin, option
 

@@ -35,7 +35,8 @@ from herna.protocols.cgml.messages import (
     public_group,
 )
 from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_login_timeout
-from herna.servers.cgml.group import Group, GroupHooks, GroupSettings, Member
+from herna.servers.cgml.group import Group, GroupHooks
+from herna.servers.cgml.seats import GroupSettings, Member
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.gamelog import refused
 

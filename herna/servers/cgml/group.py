@@ -10,11 +10,10 @@ hall's bus whose ``view`` is the engine's spectator view (no hidden cards).
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction
@@ -35,7 +34,6 @@ from herna.games.marias import (
     Phase,
     Play,
     Renonc,
-    Rules,
     discard_of,
     new_game,
     parse_card,
@@ -97,6 +95,7 @@ from herna.protocols.cgml.messages import (
 from herna.protocols.cgml.messages import (
     Renonc as RenoncMessage,
 )
+from herna.servers.cgml.seats import GroupPhase, GroupSettings, Member, Peer, seat_names
 from herna.servers.gamelog import duration, game_finished, refused
 
 log = logging.getLogger("herna.cgml.game")
@@ -136,63 +135,6 @@ _BETTER: dict[Contract, Contract] = {
 }
 
 
-class Peer(Protocol):
-    """What the group needs from a member's connection."""
-
-    closed: bool
-
-    def send(self, message: Message) -> None: ...
-
-    def send_bytes(self, data: bytes) -> None: ...
-
-    def close(self) -> None: ...
-
-
-@dataclass(frozen=True)
-class GroupSettings:
-    rules: Rules = field(default_factory=Rules)
-    bot_timeout: float = 30.0
-    """Seconds a bot has to answer an ask."""
-    human_timeout: float = 300.0
-    """Seconds a person has to answer an ask (generous)."""
-    join_timeout: float = 60.0
-    """Seconds every member has to send ``newgroup accept`` after the group was created."""
-    newgame_timeout: float = 120.0
-    """Seconds to answer ``newgame ask``."""
-    max_pause: float = 600.0
-    """Longest pause; a longer one aborts the game (message ``pause too long``)."""
-    training: bool = False
-    """Training mode: a move against the rules is refused with ``<renonc>`` to that player
-    only and asked again, instead of ending the game."""
-    max_games: int | None = None
-    """Games per group before it ends by itself (None: until a member rejects)."""
-
-
-class GroupPhase(enum.Enum):
-    JOINING = "joining"
-    ASKING = "asking"
-    PLAYING = "playing"
-    CLOSED = "closed"
-
-
-@dataclass
-class Member:
-    ref: PlayerRef
-    seat: int
-    peer: Peer | None = None
-    accepted: bool = False
-    secret: str | None = field(default=None, repr=False)
-    """The secret of this member's ticket (None: a group that admits by player id)."""
-
-    @property
-    def id(self) -> str:
-        return self.ref.id or ""
-
-    @property
-    def is_human(self) -> bool:
-        return self.ref.race == "human"
-
-
 @dataclass
 class GroupHooks:
     """Where the group reports to (the hall's bus and records, the server's statistics)."""
@@ -214,19 +156,6 @@ def _cgml_card(card: int) -> CgmlCard:
 def _flek_of(levels: Sequence[int]) -> Flek:
     """CGML flek level of engine levels: ``(2,)`` is ``2``, ``(2, 1)`` is ``2:1``."""
     return Flek(levels[0], levels[1] if len(levels) > 1 else None)
-
-
-def _names(members: Sequence[Member]) -> list[str]:
-    """Seat names for records: unique within the table."""
-    out: list[str] = []
-    for m in members:
-        name = m.ref.name or m.id
-        base, n = name, 2
-        while name in out:
-            name = f"{base}#{n}"
-            n += 1
-        out.append(name)
-    return out
 
 
 class Group:
@@ -272,7 +201,7 @@ class Group:
         self._view_cache: tuple[object, dict[str, Any]] | None = None
         self._talon: tuple[CgmlCard, ...] = ()
         self.table = self.id
-        self.names = _names(self.members)
+        self.names = seat_names(self.members)
         self._timer = clock.call_later(settings.join_timeout, self._join_timeout)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -378,7 +307,7 @@ class Group:
                 len(self.members),
             )
             self.members.append(member)
-            self.names = _names(self.members)
+            self.names = seat_names(self.members)
         if member is None:
             return "NOT_IN_GROUP"
         if member.peer is not None:

@@ -19,8 +19,8 @@ from herna.protocols.cgml.lobby import LobbySettings
 from herna.protocols.cgml.player import Decision, PlayerTracker
 from herna.servers.cgml.botserver import BotServer
 from herna.servers.cgml.gameserver import SuperGameServer
-from herna.servers.cgml.group import GroupSettings
 from herna.servers.cgml.login import LoginServer
+from herna.servers.cgml.seats import GroupSettings
 
 HOST = "127.0.0.1"
 

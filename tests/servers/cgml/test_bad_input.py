@@ -12,7 +12,7 @@ import pytest
 from herna.clients.cgml import BotDecider, CgmlClient, login, play_group
 from herna.protocols.cgml import messages as m
 from herna.protocols.cgml.cards import parse_card
-from herna.servers.cgml.group import GroupSettings
+from herna.servers.cgml.seats import GroupSettings
 from tests.protocols.cgml.test_codec import BILLION_LAUGHS
 from tests.servers.cgml.helpers import HOST, System, make_system
 

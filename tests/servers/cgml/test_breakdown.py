@@ -17,7 +17,7 @@ from herna.clients.cgml import BotDecider, login, play_group
 from herna.protocols.cgml import messages as m
 from herna.protocols.cgml.breakdown import Breakdown, derive
 from herna.protocols.cgml.player import PlayerTracker
-from herna.servers.cgml.group import GroupSettings
+from herna.servers.cgml.seats import GroupSettings
 from tests.servers.cgml.helpers import HOST, make_system
 
 DEALS = 150

@@ -19,7 +19,7 @@ from herna.games.marias import CARD_CODES, Bid, Claim, Play
 from herna.protocols.cgml import messages as m
 from herna.protocols.cgml.cards import parse_card
 from herna.protocols.cgml.player import Decision, PlayerTracker, to_cgml_card
-from herna.servers.cgml.group import GroupSettings
+from herna.servers.cgml.seats import GroupSettings
 from tests.servers.cgml.helpers import ScriptedDecider, System, make_system, scripted_group
 
 pytestmark = pytest.mark.timeout(120)

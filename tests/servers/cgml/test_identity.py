@@ -12,7 +12,7 @@ from herna.hall.identity import ReservedNames, new_secret
 from herna.hall.records import RecordStore
 from herna.protocols.cgml import messages as m
 from herna.servers.cgml import PLUGIN
-from herna.servers.cgml.group import GroupSettings
+from herna.servers.cgml.seats import GroupSettings
 from tests.serve import serve_args
 from tests.servers.cgml.helpers import HOST, System, make_system
 

@@ -22,8 +22,8 @@ from herna.protocols.cgml import messages as m
 from herna.protocols.cgml.lobby import LobbySettings
 from herna.servers.cgml import PLUGIN, CgmlService
 from herna.servers.cgml.gameserver import SuperGameServer
-from herna.servers.cgml.group import GroupSettings
 from herna.servers.cgml.login import LoginServer
+from herna.servers.cgml.seats import GroupSettings
 from herna.servers.deadlines import LOGIN_TIMEOUT
 from tests.serve import serve_args
 from tests.servers.cgml.helpers import HOST, System

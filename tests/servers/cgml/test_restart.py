@@ -13,7 +13,7 @@ from herna.cli import build_parser
 from herna.cli.marias import bot_main
 from herna.clients.cgml import Backoff, login
 from herna.protocols.cgml import messages as m
-from herna.servers.cgml.group import GroupSettings
+from herna.servers.cgml.seats import GroupSettings
 from tests.servers.cgml.helpers import HOST, OPEN_STORES, System, make_system
 
 

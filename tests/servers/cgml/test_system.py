@@ -13,7 +13,7 @@ from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
 from herna.protocols.cgml import messages as m
 from herna.servers.cgml import PLUGIN
-from herna.servers.cgml.group import GroupSettings
+from herna.servers.cgml.seats import GroupSettings
 from tests.serve import serve_args
 from tests.servers.cgml.helpers import HOST, make_system
 
