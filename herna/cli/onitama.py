@@ -366,25 +366,10 @@ async def play_terminal(
             game = client.game
             state = game.state
             if game.my_turn() and not waiting and state is not None:
-                actions = action_menu(state)
                 console.print(render_state(state, _names(client), game.color, flip))
-                console.print(
-                    "  ".join(
-                        f"[cyan]{i}[/cyan]) {format_action(a)}" for i, a in enumerate(actions, 1)
-                    )
-                )
-                action = None
-                while action is None:
-                    text = await ask("your move> ")
-                    if text is None or text.strip().lower() in ("q", "quit", "exit"):
-                        console.print("Bye.")
-                        return 0
-                    action = read_choice(text, actions)
-                    if action is None:
-                        console.print(
-                            "Type a number from the list or a move like "
-                            f"'{format_action(actions[0])}'."
-                        )
+                action = await ask_move(state, ask, console)
+                if action is None:
+                    return 0
                 await client.send_action(action)
                 waiting = True
             msg = await client.recv()
@@ -432,6 +417,24 @@ def _names(client: OnitamaClient) -> tuple[str, str]:
     return (client.game.white or "white", client.game.black or "black")
 
 
+async def ask_move(state: OnitamaState, ask: Ask, console: Console) -> PlayerAction | None:
+    """Offer the legal moves of ``state`` and read one; ``None`` when the person quits (the
+    one move prompt of online and local play)."""
+    actions = action_menu(state)
+    console.print(
+        "  ".join(f"[cyan]{i}[/cyan]) {format_action(a)}" for i, a in enumerate(actions, 1))
+    )
+    while True:
+        text = await ask("your move> ")
+        if text is None or text.strip().lower() in ("q", "quit", "exit"):
+            console.print("Bye.")
+            return None
+        action = read_choice(text, actions)
+        if action is not None:
+            return action
+        console.print(f"Type a number from the list or a move like '{format_action(actions[0])}'.")
+
+
 async def play_local(
     level: str, ask: Ask, console: Console, seed: int | None = None, flip: bool = True
 ) -> int:
@@ -452,22 +455,10 @@ async def play_local(
         if player != me:
             state = state.apply(engine.choose(state))
             continue
-        actions = action_menu(state)
         console.print(render_state(state, names, me, flip))
-        console.print(
-            "  ".join(f"[cyan]{i}[/cyan]) {format_action(a)}" for i, a in enumerate(actions, 1))
-        )
-        action = None
-        while action is None:
-            text = await ask("your move> ")
-            if text is None or text.strip().lower() in ("q", "quit", "exit"):
-                console.print("Bye.")
-                return 0
-            action = read_choice(text, actions)
-            if action is None:
-                console.print(
-                    f"Type a number from the list or a move like '{format_action(actions[0])}'."
-                )
+        action = await ask_move(state, ask, console)
+        if action is None:
+            return 0
         state = state.apply(action)
     console.print(render_state(state, names, me, flip))
     verdict = "You won" if state.winner == me else "The engine won"

@@ -110,6 +110,28 @@ async def test_play_a_game_in_the_terminal_against_a_house_bot(tmp_path: Path) -
             )
 
 
+async def test_play_locally_against_the_engine_and_quit() -> None:
+    from herna.cli.onitama import play_local
+
+    answers = iter(["nonsense"])
+
+    async def ask(prompt: str) -> str | None:
+        return next(answers, "1")
+
+    console = Console(width=110, record=True, color_system=None)
+    assert await play_local("easy", ask, console, seed=7) == 0
+    text = console.export_text()
+    assert "Type a number from the list" in text
+    assert "You won" in text or "The engine won" in text
+
+    async def quit_at_once(prompt: str) -> str | None:
+        return "q"
+
+    console = Console(width=110, record=True, color_system=None)
+    assert await play_local("easy", quit_at_once, console, seed=8) == 0
+    assert "Bye." in console.export_text()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
