@@ -1,6 +1,7 @@
 # Herna: two commands do all set-up on a fresh machine.
 #   make run   - create .venv, install Herna, start every server with house bots
 #   make test  - also install the system packages tests need, then lint, typecheck, test
+#   make bench - every benchmark under bench/ with short settings, one summary table
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -35,7 +36,8 @@ pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	$(BIN)/python bench/run_all.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,19 +1,22 @@
-"""Random mariáš games from the deal to the settlement, per second, on one core.
+"""Random mariáš games from the deal to the settlement, per second, through the public API.
 
-Two paths through the same rules code are measured:
+The headline is what bots and servers run: the public :class:`~herna.core.game.GameState`
+API — 32 chance ``Deal`` actions, then every move through ``legal_actions()`` +
+``apply()`` until ``is_terminal()``, then ``outcome()`` — in wall-clock games per second
+(one core), the **median of several runs with their min and max**.
 
-* ``playout``: :func:`herna.games.marias.playout.random_game` — the whole deck dealt at once
-  (same distribution as 32 chance actions), then uniformly random legal actions applied in
-  place on one private state (what search bots use).
-* ``api``: the public :class:`~herna.core.game.GameState` API — 32 chance ``Deal`` actions and
-  every move through ``legal_actions()`` + ``apply()``, which copies the state each time.
+The anchor is OpenSpiel's Skat (``pip install open_spiel``; a 32-card, three-player
+trick-taking game with an auction) driven the same way from Python in the same run:
+``legal_actions()`` / ``apply_action()`` / ``is_terminal()`` / ``returns()``, chance outcomes
+drawn uniformly. The ratio Herna/OpenSpiel is printed; without OpenSpiel installed the anchor
+is skipped and said so.
 
-Anchor (issue 3): OpenSpiel's Skat, driven from Python through its C++ core, runs about 6,000
-random games/s on this machine. Rates are given per CPU second (``time.process_time``) and
-per wall second; the machine is shared, so wall rates vary with the load.
+A second figure is the search bots' random playout
+(:func:`herna.games.marias.playout.random_game`: the deck dealt at once, random legal choices
+applied in place), for comparison only.
 
-    .venv/bin/python bench/marias_playouts.py              # ~15 s
-    .venv/bin/python bench/marias_playouts.py --seconds 10 --repeats 5
+    .venv/bin/python bench/marias_playouts.py                 # 5 runs of 2 s per path, ~40 s
+    .venv/bin/python bench/marias_playouts.py --runs 7 --seconds 3
 
 The last line of output is one JSON object with the figures.
 """
@@ -24,18 +27,18 @@ import argparse
 import json
 import os
 import random
+import statistics
 import time
-from collections import Counter
+from collections.abc import Callable
 
 from herna.core.game import CHANCE
 from herna.games.marias import new_game
 from herna.games.marias.playout import random_game
 
-TARGET = 6000
 
-
-def api_game(rng: random.Random, dealer: int) -> None:
-    state = new_game(dealer)
+def api_game(rng: random.Random, n: int) -> None:
+    """One random game through the public API, dealer rotating."""
+    state = new_game(n % 3)
     while not state.is_terminal():
         if state.current_player() == CHANCE:
             outcomes = state.chance_outcomes()
@@ -43,73 +46,110 @@ def api_game(rng: random.Random, dealer: int) -> None:
         else:
             legal = state.legal_actions()
             state = state.apply(legal[rng.randrange(len(legal))])
+    state.outcome()
 
 
-def measure(kind: str, seconds: float, seed: int) -> tuple[float, float, int, Counter[str]]:
-    """(games per CPU second, games per wall second, games, contracts played)."""
-    rng = random.Random(seed)
-    contracts: Counter[str] = Counter()
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    games = 0
-    while time.process_time() - cpu0 < seconds:
-        for _ in range(50):
-            if kind == "playout":
-                contracts[random_game(rng, games % 3).contract.code] += 1
+def playout_game(rng: random.Random, n: int) -> None:
+    random_game(rng, n % 3)
+
+
+def openspiel_game_factory() -> Callable[[random.Random, int], None] | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("skat")
+
+    def one(rng: random.Random, n: int) -> None:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             else:
-                api_game(rng, games % 3)
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        state.returns()
+
+    return one
+
+
+def rate(one: Callable[[random.Random, int], None], seconds: float, seed: int) -> float:
+    """Wall-clock games per second of ``one`` over about ``seconds``."""
+    rng = random.Random(seed)
+    games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(20):
+            one(rng, games)
             games += 1
-    cpu = time.process_time() - cpu0
-    wall = time.perf_counter() - wall0
-    return games / cpu, games / wall, games, contracts
+    return games / (time.perf_counter() - t0)
+
+
+def summary(rates: list[float]) -> dict[str, float]:
+    return {
+        "median": round(statistics.median(rates), 1),
+        "min": round(min(rates), 1),
+        "max": round(max(rates), 1),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Random mariáš games (deal to settlement) per second on one core, through "
-        "the fast in-place playout and through the public apply() API. Prints a summary and, "
+        description="Random mariáš games (deal to settlement) per second through the public "
+        "API, with OpenSpiel's Skat as the anchor in the same run. Prints a summary and, "
         "last, one JSON line."
     )
-    parser.add_argument(
-        "--seconds", type=float, default=3.0, help="CPU seconds per repeat (default 3)"
-    )
-    parser.add_argument("--repeats", type=int, default=3, help="repeats; the best counts")
-    parser.add_argument(
-        "--api-seconds", type=float, default=2.0, help="CPU seconds for the API path (0: skip)"
-    )
+    parser.add_argument("--runs", type=int, default=5, help="runs per path (default 5)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per run (default 2)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
 
-    runs = [measure("playout", args.seconds, args.seed + i) for i in range(args.repeats)]
-    best = max(runs, key=lambda r: r[0])
-    contracts: Counter[str] = Counter()
-    for r in runs:
-        contracts.update(r[3])
-    api = measure("api", args.api_seconds, args.seed) if args.api_seconds > 0 else None
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    paths: dict[str, Callable[[random.Random, int], None]] = {
+        "public_api": api_game,
+        "search_playout": playout_game,
+    }
+    openspiel = openspiel_game_factory()
+    if openspiel is not None:
+        paths["openspiel_skat"] = openspiel
+    rates: dict[str, list[float]] = {k: [] for k in paths}
+    # Interleaved, so that a change in the machine's load hits every path alike.
+    for i in range(args.runs):
+        for name, one in paths.items():
+            rates[name].append(rate(one, args.seconds, args.seed + i))
+    figures = {name: summary(r) for name, r in rates.items()}
+    load = os.getloadavg()[0]
 
-    print("Random mariáš games, deal to settlement, one core, pure Python")
     print(
-        f"  playout (in place): best {best[0]:,.0f} games/CPU-s ({best[1]:,.0f} games/wall-s); "
-        f"repeats: {', '.join(f'{r[0]:,.0f}' for r in runs)}"
+        f"Random mariáš games, deal to settlement, one core, {args.runs} runs of {args.seconds:g} s"
     )
-    if api is not None:
-        print(f"  public apply() API: {api[0]:,.0f} games/CPU-s ({api[1]:,.0f} games/wall-s)")
-    print(f"  target (OpenSpiel Skat via C++): {TARGET:,} games/s")
-    print(f"  load average at the end: {load:.2f} (the machine is shared; rates vary)")
-    top = ", ".join(f"{k} {v * 100 / sum(contracts.values()):.0f}%" for k, v in
-                    contracts.most_common(5))  # fmt: skip
-    print(f"  contracts in random games: {top}")
+    titles = {
+        "public_api": "public API (legal_actions/apply/outcome)",
+        "search_playout": "search playout (in place, comparison)",
+        "openspiel_skat": "anchor: OpenSpiel Skat (C++ via pybind)",
+    }
+    for name, f in figures.items():
+        print(
+            f"  {titles[name]:42s} median {f['median']:>9,.0f} games/s "
+            f"(min {f['min']:,.0f}, max {f['max']:,.0f})"
+        )
+    ratio = None
+    if "openspiel_skat" in figures:
+        ratio = round(figures["public_api"]["median"] / figures["openspiel_skat"]["median"], 3)
+        print(f"  public API / OpenSpiel Skat: {ratio:.3f}x")
+    else:
+        print("  anchor skipped: OpenSpiel is not installed (pip install open_spiel)")
+    print(f"  load average at the end: {load:.2f}")
     print(
         json.dumps(
             {
                 "bench": "marias_playouts",
-                "games_per_cpu_s": round(best[0], 1),
-                "games_per_wall_s": round(best[1], 1),
-                "api_games_per_cpu_s": round(api[0], 1) if api else None,
-                "api_games_per_wall_s": round(api[1], 1) if api else None,
-                "target": TARGET,
-                "meets_target": best[0] >= TARGET,
-                "games": sum(r[2] for r in runs),
+                "runs": args.runs,
+                "seconds": args.seconds,
+                "games_per_s": figures,
+                "public_api_over_openspiel": ratio,
                 "load_average": round(load, 2),
             }
         )

@@ -6,6 +6,15 @@ epoll loop in this process) and lets them play for S seconds. Prints rounds/s, t
 reaction latency (client send → the server message it triggers: ROLL → ROLLED,
 ANNOUNCE → ANNOUNCED, SEE → PLAYER WANTS TO SEE / PLAYER LOST) at p50/p99, and every loss
 for a timeout or invalid turn (instant bots never cause one, so each is the server's fault).
+The bots are mixed, as real fields are: a third are "honest" (announce what they rolled
+when it beats the last announcement, lie one step above otherwise, see when the last
+announcement is 6,1 or higher), a third are "liars" (always announce one step above the last
+announcement, whatever they rolled) and a third are "doubters" (see whenever the last
+announcement is 5,5 or higher, otherwise play honestly). ``--strategy honest`` runs only
+honest bots (the figures before this bench mixed them). The server runs at its default log
+level (INFO), as ``herna serve`` does for users; ``--server-log-level WARNING`` gives the
+quieter figure.
+
 It also prints the CPU time per round of the server, of its record writer process and of
 the bots, and the CPU time the virtual machine's host stole during the run: on a shared VM
 steal is what makes runs differ most, so compare runs with little of it.
@@ -47,10 +56,17 @@ RANK = {f"{h},{lo}": i for i, (h, lo) in enumerate(ORDER)}
 BY_RANK = [f"{h},{lo}" for (h, lo) in ORDER]
 
 
+STRATEGIES = ("honest", "liar", "doubter")
+SEE_FROM = {"honest": RANK["6,1"], "liar": len(BY_RANK), "doubter": RANK["5,5"]}
+"""The lowest last announcement at which a bot of each strategy sees rather than rolls (a
+liar never sees)."""
+
+
 @dataclass
 class Bot:
     name: str
     sock: socket.socket
+    strategy: str = "honest"
     last_rank: int = -1
     pending: dict[bytes, float] = field(default_factory=dict)
 
@@ -75,7 +91,7 @@ def free_port() -> int:
 
 
 def start_server(
-    port: int, log_level: str, db: str, extra: list[str], root: Path = ROOT
+    port: int, log_level: str | None, db: str, extra: list[str], root: Path = ROOT
 ) -> subprocess.Popen[bytes]:
     cmd = [
         *HERNA,
@@ -87,8 +103,7 @@ def start_server(
         str(port),
         "--database-url",
         db,
-        "--log-level",
-        log_level,
+        *(["--log-level", log_level] if log_level else []),
         *extra,
     ]
     env = dict(os.environ, PYTHONPATH=str(root))
@@ -158,7 +173,7 @@ def react(bot: Bot, data: bytes, figures: Figures, measure_from: float, counter:
                 figures.last_round = int(data.split(b";")[1])
     elif head == b"YOUR T":
         token = data[10:]
-        if bot.last_rank < 0 or bot.last_rank < RANK["6,1"]:
+        if bot.last_rank < 0 or bot.last_rank < SEE_FROM[bot.strategy]:
             sock.send(b"ROLL;" + token)
             bot.pending[b"ROLLED"] = t
         else:
@@ -170,6 +185,8 @@ def react(bot: Bot, data: bytes, figures: Figures, measure_from: float, counter:
             figures.latencies.append(t - sent)
         _, dice, token = data.decode().split(";")
         rank = RANK[dice]
+        if bot.strategy == "liar" and bot.last_rank >= 0:
+            rank = bot.last_rank  # one step above the last announcement, whatever was rolled
         if rank <= bot.last_rank:
             rank = bot.last_rank + 1 if bot.last_rank + 1 < len(BY_RANK) - 1 else bot.last_rank
         sock.send(f"ANNOUNCE;{BY_RANK[rank]};".encode() + token.encode())
@@ -191,7 +208,9 @@ def react(bot: Bot, data: bytes, figures: Figures, measure_from: float, counter:
             figures.reasons[reason] = figures.reasons.get(reason, 0) + 1
 
 
-def play(port: int, n: int, seconds: float, server_pid: int, warmup: float = 1.0) -> Figures:
+def play(
+    port: int, n: int, seconds: float, server_pid: int, mix: tuple[str, ...], warmup: float = 1.0
+) -> Figures:
     server = ("127.0.0.1", port)
     sel = selectors.DefaultSelector()
     bots = []
@@ -201,7 +220,7 @@ def play(port: int, n: int, seconds: float, server_pid: int, warmup: float = 1.0
         s.bind(("127.0.0.1", 0))
         s.connect(server)
         s.setblocking(False)
-        bot = Bot(f"b{i}", s)
+        bot = Bot(f"b{i}", s, mix[i % len(mix)])
         bots.append(bot)
         sel.register(s, selectors.EVENT_READ, bot)
         s.send(f"REGISTER;{bot.name}".encode())
@@ -243,13 +262,18 @@ def play(port: int, n: int, seconds: float, server_pid: int, warmup: float = 1.0
 
 
 def scenario(
-    n: int, seconds: float, log_level: str, extra: list[str], root: Path = ROOT
+    n: int,
+    seconds: float,
+    log_level: str | None,
+    extra: list[str],
+    root: Path = ROOT,
+    mix: tuple[str, ...] = STRATEGIES,
 ) -> dict[str, object]:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = start_server(port, log_level, f"sqlite:///{tmp}/bench.db", extra, root)
         try:
-            figures = play(port, n, seconds, proc.pid)
+            figures = play(port, n, seconds, proc.pid, mix)
             # Rounds played but not yet in the database when the run ends: work the record
             # writer still owes (a writer that falls behind looks cheap in a short run).
             behind = figures.last_round - stored_rounds(Path(tmp) / "bench.db")
@@ -285,7 +309,8 @@ def scenario(
         "rounds_not_yet_stored_at_end": behind,
         "cpu_stolen_by_host_s": round(figures.steal, 2),
         "loss_reasons": figures.reasons,
-        "server_log_level": log_level,
+        "server_log_level": log_level or "default (INFO)",
+        "bot_strategies": list(mix),
         "server_args": extra,
     }
 
@@ -304,8 +329,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run")
     parser.add_argument(
         "--server-log-level",
-        default="WARNING",
-        help="server log level (INFO logs one line per round)",
+        default=None,
+        help="server log level (default: herna serve's own default, INFO)",
+    )
+    parser.add_argument(
+        "--strategy",
+        choices=("mixed", *STRATEGIES),
+        default="mixed",
+        help="bot strategies: mixed (default: honest, liar and doubter in turn) or one of them",
     )
     parser.add_argument(
         "--server-args",
@@ -322,8 +353,9 @@ def main() -> None:
     for n in args.bots:
         rates = []
         for _ in range(args.repeat):
+            mix = STRATEGIES if args.strategy == "mixed" else (args.strategy,)
             r = scenario(
-                n, args.seconds, args.server_log_level, args.server_args.split(), args.root
+                n, args.seconds, args.server_log_level, args.server_args.split(), args.root, mix
             )
             results.append(r)
             rates.append(float(r["rounds_per_s"]))  # type: ignore[arg-type]

@@ -6,7 +6,10 @@ phases without and with N WebSocket spectators watching the Mia table (B S B S .
 that load from elsewhere on a shared machine hits both alike. The spectators run in a
 separate process (their own CPU is not charged to the hall) and measure the delivery delay
 of the events they receive: receive time minus the time the game server published the
-event (coalescing in the web hall adds up to one frame interval to that).
+event (coalescing in the web hall adds up to one frame interval to that). Every event a
+spectator receives counts, including those a frame folds in without listing them (a frame
+lists the newest ``frame_events``; the rest are counted at the frame's oldest publish time,
+an upper bound).
 
 Besides rounds/s it reports the event loop's CPU per round and the share of the loop's CPU
 the web hall's live views took (folding, encoding, sending): on a busy machine rounds/s is
@@ -86,6 +89,8 @@ class Watchers:
         self.url, self.count, self.measure = url, count, measure
         self.delays: list[float] = []
         self.staleness: list[float] = []
+        self.every: list[float] = []  # every event received, listed or skipped
+        self.skipped = 0
         self.frames = self.failed = self.opened = 0
         self.all_open = asyncio.Event()
 
@@ -109,9 +114,18 @@ class Watchers:
                     if frame["type"] != "update":
                         continue
                     for table in frame["tables"]:
+                        listed = [now - ev["ts"] for ev in table["events"]]
+                        self.delays.extend(listed)
+                        self.every.extend(listed)
+                        skipped = int(table.get("skipped") or 0)
+                        if skipped and table.get("since") is not None:
+                            # Events folded into the frame but not listed: their publish
+                            # times lie between "since" and the first listed event, so each
+                            # is counted at the frame's oldest (an upper bound).
+                            self.every.extend([now - table["since"]] * skipped)
+                            self.skipped += skipped
                         if table.get("since") is not None:
                             self.staleness.append(now - table["since"])
-                        self.delays.extend(now - ev["ts"] for ev in table["events"])
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -128,6 +142,11 @@ class Watchers:
             "delay_p99_ms": _quantile(self.delays, 0.99),
             "delay_max_ms": _quantile(self.delays, 1.0),
             "staleness_p99_ms": _quantile(self.staleness, 0.99),
+            "events_received": len(self.every),
+            "events_skipped": self.skipped,
+            "every_event_p50_ms": _quantile(self.every, 0.5),
+            "every_event_p99_ms": _quantile(self.every, 0.99),
+            "every_event_max_ms": _quantile(self.every, 1.0),
         }
 
 
@@ -152,6 +171,8 @@ async def spectators(url: str, count: int, measure: int) -> None:
         # Measure only once everybody watches (snapshots and connection set-up excluded).
         watchers.delays.clear()
         watchers.staleness.clear()
+        watchers.every.clear()
+        watchers.skipped = 0
         watchers.frames = 0
         print("READY", watchers.opened, flush=True)
         await reader.readline()  # STOP
@@ -304,6 +325,11 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             "delay_p99_ms": worst("delay_p99_ms"),
             "delay_max_ms": worst("delay_max_ms"),
             "staleness_p99_ms": worst("staleness_p99_ms"),
+            "events_received": sum(r["events_received"] for r in results),
+            "events_skipped": sum(r["events_skipped"] for r in results),
+            "every_event_p50_ms": worst("every_event_p50_ms"),
+            "every_event_p99_ms": worst("every_event_p99_ms"),
+            "every_event_max_ms": worst("every_event_max_ms"),
             "cpus": os.cpu_count(),
             "load_avg_1m": round(os.getloadavg()[0], 2),
         }
@@ -327,6 +353,12 @@ def run() -> int:
         f"{min(args.measure, f['spectators'])} of them; p99 {f['staleness_p99_ms']} ms for the "
         f"oldest event coalesced into a frame (one frame every {f['interval_s']:.2f} s each: "
         f"{f['send_budget']:.0f} frames/s for all)."
+    )
+    print(
+        f"Staleness of every event received ({f['events_received']} events, "
+        f"{f['events_skipped']} of them folded into frames without being listed and counted "
+        f"at their frame's oldest event): p50 {f['every_event_p50_ms']} ms, "
+        f"p99 {f['every_event_p99_ms']} ms, max {f['every_event_max_ms']} ms."
     )
     print(
         f"Rounds/s (median) {f['rounds_per_s_median_without']} without, "
