@@ -143,7 +143,10 @@ async def bench_player(
                         stats["samples"].append(now - sent_at)
                     sent_at = None
                 decision = tracker.feed(message)
-                if isinstance(message, m.Abort):
+                if isinstance(message, m.Result):
+                    if start <= now <= end:
+                        stats["results"] = stats.get("results", 0) + 1
+                elif isinstance(message, m.Abort):
                     stats["aborts"] += 1
                 elif isinstance(message, m.Error):
                     stats["errors"] += 1

@@ -53,6 +53,7 @@ BENCHES = (
     Bench("marias_playouts", ("--runs", "5", "--seconds", "1.5"), r"median|OpenSpiel|anchor"),
     Bench("marias_bots", (), r"margin|per deal"),
     Bench("cgml_tables", ("--tables", "100", "--duration", "10"), r"tables|p99"),
+    Bench("cgml_processes", ("--rounds", "1", "--seconds", "8"), r"median"),
     Bench("tiles_turns", (), r"turns/s|per turn|validation"),
     Bench("web_spectators", ("--repeat", "2"), r"^(Rounds/s|Staleness|Delivery)"),
     Bench("log_volume", ("--seconds", "20"), r"lines/min|per hour|bytes per"),

@@ -7,6 +7,7 @@ figures with more load)."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -186,3 +187,40 @@ def test_no_process_outlives_herna_serve_killed_with_sigkill(tmp_path: Path) -> 
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
+
+
+def test_a_running_store_adopts_a_dead_process_journal_but_never_a_live_one(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Several processes share one database and journal directory (docs/scaling.md): one
+    that ends without committing has its records written by another while that one runs
+    (``RecordStore.adopt``), and a live store's segments, older ones included, are never
+    taken for dead."""
+    journal = tmp_path / "journal"
+    live = RecordStore(database_url, journal_dir=journal)
+    live.recover()
+    other = RecordStore(database_url, journal_dir=journal)
+    other.recover()
+    # A live store's older segment is unlocked (its writer may still read it); a newer one
+    # is locked. Neither may be adopted.
+    owner = new_owner()
+    older = journal / segment_name(owner, 1)
+    older.write_bytes(frame(("r", new_key(), _record(900))))
+    newest = journal / segment_name(owner, 2)
+    fd = os.open(newest, os.O_WRONLY | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        assert other.adopt() == 0
+        assert older.exists() and newest.exists()
+    finally:
+        os.close(fd)  # that owner ends now
+    dead = journal / segment_name(new_owner(), 1)
+    dead.write_bytes(b"".join(frame(("r", new_key(), _record(i))) for i in range(3)))
+    found = other.adopt()
+    assert found == 4  # three from `dead`, one from the ended owner's older segment
+    assert not dead.exists() and not older.exists()
+    assert other.adopt() == 0
+    live.flush()
+    assert live.count("mia") == 4
+    live.close()
+    other.close()

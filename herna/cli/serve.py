@@ -168,6 +168,25 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+ADOPT_EVERY = 5.0
+"""Seconds between looks for the journal of another Herna process that ended (see
+:meth:`~herna.hall.records.RecordStore.adopt`)."""
+
+
+async def adopt_orphans(records: RecordStore, every: float = ADOPT_EVERY) -> None:
+    """While this hall runs, write what other processes on the same database and journal left
+    when they ended (a killed super game server's last deals), instead of at the next start."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            found = await asyncio.to_thread(records.adopt)
+        except Exception:  # the database may be down for a while; the journal keeps it all
+            log.exception("could not replay another process's journal; trying again")
+            continue
+        if found:
+            log.warning("%d records left by another Herna process that ended were written", found)
+
+
 FILE_LIMIT = 65_536
 """Open files ``herna serve`` asks for (each TCP player and spectator is one)."""
 
@@ -193,8 +212,10 @@ async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> Non
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     log.info("Herna is running; database %s. Ctrl-C stops.", shown_url(args.database_url))
+    adopting = asyncio.create_task(adopt_orphans(hall.records))
     await stop.wait()
     log.info("shutting down")
+    adopting.cancel()
     await hall.stop()
     hall.records.close()
     log.info("stopped; %d records written", hall.records.written)

@@ -130,6 +130,25 @@ def all_segments(directory: Path) -> list[Path]:
     return []
 
 
+def segments_by_owner(directory: Path) -> dict[str, list[Path]]:
+    """Every segment in ``directory`` grouped by owner, each owner's oldest first."""
+    out: dict[str, list[tuple[int, Path]]] = {}
+    with contextlib.suppress(FileNotFoundError):
+        for entry in os.scandir(directory):
+            m = _NAME.match(entry.name)
+            if m:
+                out.setdefault(m["owner"], []).append((int(m["seq"]), Path(entry.path)))
+    return {owner: [p for _, p in sorted(segs)] for owner, segs in sorted(out.items())}
+
+
+def owner_gone(segments: list[Path]) -> bool:
+    """Whether the owner of ``segments`` (one owner's, oldest first) has ended: a live owner
+    always holds the lock of its newest segment, and only that one (its writer may still be
+    reading the older ones)."""
+    with abandoned(segments[-1]) as ours:
+        return ours
+
+
 def read_segment(path: Path) -> list[tuple[Any, ...]]:
     """Every intact entry of a segment (up to a torn tail, if any)."""
     try:

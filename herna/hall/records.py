@@ -46,10 +46,11 @@ from herna.hall.db import (
 from herna.hall.journal import (
     JournalWriter,
     abandoned,
-    all_segments,
     frame,
     journal_dir_for,
+    owner_gone,
     read_segment,
+    segments_by_owner,
 )
 from herna.hall.writer import PACKED_EVENTS, commit_entries, write_records
 
@@ -309,33 +310,56 @@ class RecordStore:
             atexit.register(self._close_at_exit)
             self._atexit_registered = True
 
-    def _replay(self, directory: Path) -> int:
-        """Write the records of every segment whose owner is gone (nobody holds its lock),
-        here and now; records already stored are skipped by their keys."""
+    def _replay(self, directory: Path, skip_owner: str | None = None) -> int:
+        """Write the records of every owner that is gone (nobody holds the lock of its newest
+        segment), here and now; records already stored are skipped by their keys.
+
+        A live owner's older segments are unlocked too (its writer is still reading them), so
+        the test is per owner, not per segment: another running process's journal is never
+        taken for dead, and several processes can share one database and journal directory."""
         replayed = 0
-        for path in all_segments(directory):
-            with abandoned(path) as ours:
-                if not ours:
-                    continue  # a live store is appending to it
-                entries = read_segment(path)
-                for i in range(0, len(entries), self._batch_size):
-                    written, failed = commit_entries(
-                        self.engine,
-                        entries[i : i + self._batch_size],
-                        directory / f"failed-{path.stem}.bad",
-                    )
-                    replayed += written
-                    self.failed += failed
-                if entries:
-                    log.warning(
-                        "journal %s: %d entries from a process that ended without committing "
-                        "them; %d records were missing from the database and are written now",
-                        path.name,
-                        len(entries),
-                        replayed,
-                    )
-                path.unlink(missing_ok=True)
+        for owner, segments in segments_by_owner(directory).items():
+            if owner == skip_owner or not owner_gone(segments):
+                continue
+            for path in segments:
+                with abandoned(path) as ours:
+                    if not ours:
+                        continue
+                    entries = read_segment(path)
+                    written_here = 0
+                    for i in range(0, len(entries), self._batch_size):
+                        written, failed = commit_entries(
+                            self.engine,
+                            entries[i : i + self._batch_size],
+                            directory / f"failed-{path.stem}.bad",
+                        )
+                        written_here += written
+                        self.failed += failed
+                    replayed += written_here
+                    if entries:
+                        log.warning(
+                            "journal %s: %d entries from a process that ended without "
+                            "committing them; %d records were missing from the database and "
+                            "are written now",
+                            path.name,
+                            len(entries),
+                            written_here,
+                        )
+                    path.unlink(missing_ok=True)
         return replayed
+
+    def adopt(self) -> int:
+        """Replay what other processes sharing this journal left when they ended, while this
+        one runs (``herna serve`` calls it every few seconds): with several processes on one
+        database, one killed process's last records reach the database through the others,
+        not only at the next start. Returns the number of records written."""
+        journal = self._journal
+        if journal is None:
+            return 0
+        found = self._replay(journal.directory, skip_owner=journal.owner)
+        with self._lock:
+            self.replayed += found
+        return found
 
     def _spawn_locked(self) -> None:
         """Start a writer process for this store's journal (again, if the last one died: it

@@ -558,9 +558,17 @@ class Lobby:
             return None
         return members
 
+    def _load(self, server: _GameServer) -> int:
+        """Groups a super game server runs or is creating: what balancing compares."""
+        live = sum(1 for g in self._live.values() if g.server == server.key)
+        return live + sum(1 for p in self._pending.values() if p.server is server)
+
     def _start_group(self, game: str, servers: list[_GameServer], members: list[_Member]) -> None:
-        server = servers[self._rr % len(servers)]
+        # The least loaded super game server gets the group; among equals, the next in turn,
+        # so that servers started together fill evenly.
+        order = {id(s): (i - self._rr) % len(servers) for i, s in enumerate(servers)}
         self._rr += 1
+        server = min(servers, key=lambda s: (self._load(s), order[id(s)]))
         group = new_public_id()
         while group in self._pending or group in self._live:
             group = new_public_id()
@@ -656,7 +664,13 @@ class Lobby:
                 if c.player is not None
             ],
             "game_servers": [
-                {"game": s.game, "url": s.url, "numplayers": s.numplayers, "groups": s.groups}
+                {
+                    "game": s.game,
+                    "url": s.url,
+                    "numplayers": s.numplayers,
+                    "groups": s.groups,
+                    "load": self._load(s),
+                }
                 for s in self._servers.values()
             ],
             "pending_groups": sorted(self._pending),

@@ -5,6 +5,12 @@
 with it, one bot server that supplies bots on demand, and house players that play all the
 time, so a person who connects as ``active`` gets a table with two bots at once.
 
+With ``--cgml-login HOST:PORT`` the process is one more super game server and nothing else:
+it registers at that login server's server port, as the seed designed it, and the login
+server balances new groups across every registered super game server (the one with the
+fewest groups gets the next). Several such processes, on this machine or others, share the
+hall's database (PostgreSQL when they run on several machines). See docs/scaling.md.
+
 The bot server and the house players are house bots: their names are reserved in the hall's
 identity (:meth:`~herna.hall.identity.Identity.reserve_house_bot`) and they log in with
 their tokens like any other client, so nobody else can log in under their names.
@@ -46,7 +52,7 @@ class CgmlService:
     def __init__(
         self,
         host: str,
-        login: LoginServer,
+        login: LoginServer | None,
         games: list[SuperGameServer],
         bots: list[BotServer],
     ) -> None:
@@ -57,16 +63,18 @@ class CgmlService:
         self.house: list[asyncio.Task[Any]] = []
 
     def endpoints(self) -> list[str]:
-        out = [
-            f"tcp://{self.host}:{self.login.player_address[1]} (login: players, bots)",
-            f"tcp://{self.host}:{self.login.server_address[1]} (login: super game servers)",
-        ]
+        out = []
+        if self.login is not None:
+            out += [
+                f"tcp://{self.host}:{self.login.player_address[1]} (login: players, bots)",
+                f"tcp://{self.host}:{self.login.server_address[1]} (login: super game servers)",
+            ]
         out += [f"tcp://{g.url} (super game server)" for g in self.games]
         return out
 
     def snapshot(self) -> dict[str, Any]:
         return {
-            "login": self.login.snapshot(),
+            "login": self.login.snapshot() if self.login is not None else None,
             "game_servers": [g.snapshot() for g in self.games],
             "bot_servers": [b.snapshot() for b in self.bots],
             "house_players": len(self.house),
@@ -80,10 +88,31 @@ class CgmlService:
             await bots.stop()
         for game in self.games:
             await game.stop()
-        await self.login.stop()
+        if self.login is not None:
+            await self.login.stop()
+
+
+def login_address(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` of a login server's server port (``--cgml-login``)."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not HOST:PORT (the login server's port for super game servers, "
+            f"default {DEFAULT_LOGIN_SERVER_PORT})"
+        )
+    return host.strip("[]"), int(port)
 
 
 def add_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument(
+        "--cgml-login",
+        type=login_address,
+        metavar="HOST:PORT",
+        help="run only a super game server that registers at this login server's port for "
+        f"super game servers (e.g. 10.0.0.5:{DEFAULT_LOGIN_SERVER_PORT}); no login server, "
+        "bot server or house players start here. Point every such process at the same "
+        "--database-url (PostgreSQL across machines). See docs/scaling.md",
+    )
     group.add_argument(
         "--cgml-login-port",
         type=int,
@@ -203,6 +232,29 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     lobby = LobbySettings(fill_wait=float(option(args, config, "cgml_fill_wait", 0.5)))
     house_names = frozenset(f"house-{i + 1}" for i in range(3 * house_tables))
     seed = option(args, config, "cgml_seed", None)
+    remote = option(args, config, "cgml_login", None)
+    if remote is not None:
+        remote_host, remote_port = (
+            remote if isinstance(remote, tuple) else login_address(str(remote))
+        )
+        game = SuperGameServer(
+            hall.clock,
+            settings,
+            bus=hall.bus,
+            records=hall.records,
+            stall_timeout=stall,
+            house_names=house_names,
+            login_timeout=login_timeout,
+            seeds=SeedSource(None if seed is None else int(seed)),
+        )
+        await game.start(host, game_port, remote_host, remote_port, str(public))
+        log.info(
+            "super game server %s only, registering at the login server %s:%s",
+            game.url,
+            remote_host,
+            remote_port,
+        )
+        return CgmlService(host, None, [game], [])
 
     login = LoginServer(hall.clock, lobby, stall, login_timeout, names=hall.identity)
     await login.start(host, login_port, server_port)

@@ -334,3 +334,28 @@ def test_reserved_and_house_bot_names_need_their_token() -> None:
     h.lobby.received(key, m.ConnectPlayer("passive", m.PlayerRef(None, "Anon"), GAME))
     assert h.take(key) == []
     assert h.lobby.snapshot()["waiting"][0]["id"] == "p2"
+
+
+def test_the_least_loaded_game_server_gets_the_next_group() -> None:
+    """Balancing: a super game server with fewer live groups gets the next one, whatever
+    the turn order says (a server that joins later fills up before the old one gets more)."""
+    h = Harness(fill_wait=0.0)
+    s1 = h.game_server("h:1")
+    for p in "abcdef":
+        h.player(p)
+    inits = h.inits()
+    assert [k for k, _ in inits] == [s1, s1]
+    for _, init in inits:
+        # A Herna super game server acks with tickets: its groups count as live until it
+        # reports them closed.
+        tickets = tuple(f"ticket-{p.id}" for p in init.players)
+        h.lobby.received(s1, m.NewGroupAck(init.game, init.group, init.players, tickets))
+    h.take()
+    s2 = h.game_server("h:2")
+    for p in "ghijkl":
+        h.player(p)
+    inits = h.inits()
+    # s1 runs two groups, s2 none: both new groups go to s2.
+    assert [k for k, _ in inits] == [s2, s2]
+    snapshot = h.lobby.snapshot()["game_servers"]
+    assert {s["url"]: s["load"] for s in snapshot} == {"h:1": 2, "h:2": 2}
