@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from herna.cli.logs import LOG_FORMATS, LOG_LEVELS, setup_logging
+from herna.hall.bridge import is_postgres
 from herna.hall.db import shown_url
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
@@ -48,6 +49,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--no-house-bots", action="store_true", default=None, help="do not start the house bots"
+    )
+    p.add_argument(
+        "--shared-events",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with a PostgreSQL database: exchange live game events with every other Herna "
+        "process on it (LISTEN/NOTIFY), so each web hall shows all their tables (default on "
+        "for PostgreSQL; SQLite has no such channel). See docs/scaling.md",
     )
     p.add_argument(
         "--log-level",
@@ -93,6 +102,7 @@ def resolve_common(args: argparse.Namespace, config: dict[str, Any]) -> None:
         "host": "127.0.0.1",
         "database_url": DEFAULT_DATABASE,
         "no_house_bots": False,
+        "shared_events": True,
         "log_level": "INFO",
         "log_format": "text",
         "only": None,
@@ -141,6 +151,8 @@ async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     if replayed:
         log.warning("%d records of an earlier run were recovered from the journal", replayed)
     hall = Hall(records=records)
+    if args.shared_events and is_postgres(args.database_url):
+        await hall.share_events()
     for plugin in selected(load_plugins(), args.only):
         service = await plugin.start(hall, args, config.get(plugin.name, {}))
         hall.add(service)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from herna.core.clock import Clock, MonotonicClock
+from herna.hall.bridge import PostgresBridge
 from herna.hall.events import EventBus
 from herna.hall.identity import Identity, ReservedNames
 from herna.hall.records import RecordStore
@@ -45,6 +46,8 @@ class Hall:
     identity: Identity = None  # type: ignore[assignment]
     """Who may use which name and seat; by default the reserved names in ``records``'
     database (``None`` is replaced in ``__post_init__``)."""
+    bridge: PostgresBridge | None = None
+    """Carries game events to and from other processes on the same PostgreSQL database."""
 
     def __post_init__(self) -> None:
         if self.identity is None:
@@ -56,8 +59,18 @@ class Hall:
     def service(self, game: str) -> Service | None:
         return next((s for s in self.services if s.game == game), None)
 
+    async def share_events(self) -> None:
+        """Bridge this hall's events with every other process on its PostgreSQL database
+        (:mod:`herna.hall.bridge`); with SQLite there are no other processes to reach."""
+        if self.bridge is None:
+            self.bridge = PostgresBridge(self.records.url, self.bus)
+            await self.bridge.start()
+
     async def stop(self) -> None:
         for service in reversed(self.services):
             await service.stop()
         self.services.clear()
+        if self.bridge is not None:
+            await self.bridge.stop()
+            self.bridge = None
         self.records.flush()

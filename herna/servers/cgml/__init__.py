@@ -27,6 +27,7 @@ from herna.clients.cgml import BotDecider, run_player
 from herna.core.rng import SeedSource
 from herna.games.marias import TARIFFS, Rules
 from herna.games.marias.bots import STRATEGY_CHOICES, canonical
+from herna.hall.bridge import is_postgres
 from herna.hall.hall import Hall
 from herna.protocols.cgml.lobby import LobbySettings
 from herna.protocols.cgml.messages import PlayerRef
@@ -248,6 +249,12 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
             seeds=SeedSource(None if seed is None else int(seed)),
         )
         await game.start(host, game_port, remote_host, remote_port, str(public))
+        if not is_postgres(hall.records.url):
+            log.warning(
+                "super game server only, on SQLite: every process must share this machine "
+                "and working directory, and their live tables are not shown across "
+                "processes; use a PostgreSQL --database-url to spread out (docs/scaling.md)"
+            )
         log.info(
             "super game server %s only, registering at the login server %s:%s",
             game.url,

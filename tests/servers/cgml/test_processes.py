@@ -1,5 +1,6 @@
-"""CGML across processes (issue 16, item 1): super game servers run as their own processes,
-register at the login server over the seed's server port and share one PostgreSQL database.
+"""CGML across processes (issue 16, items 1 and 3): super game servers run as their own
+processes, register at the login server over the seed's server port and share one PostgreSQL
+database, and one web hall shows every process's live tables.
 
 Real processes, real sockets, a real PostgreSQL server: process A is ``herna serve --only
 marias`` (login server, super game server, bot server), process B is ``herna serve --only
@@ -10,12 +11,14 @@ go on, and every deal either process announced with ``<result>`` is in the datab
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -50,7 +53,7 @@ def _serve(db: str, workdir: Path, log: Path, *options: str) -> subprocess.Popen
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with log.open("wb") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "herna.cli", "serve", "--only", "marias", "--no-house-bots",
+            [sys.executable, "-m", "herna.cli", "serve", "--no-house-bots",
              "--database-url", db, "--cgml-bot-delay", "0", "--log-level", "INFO", *options],
             cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
@@ -142,10 +145,12 @@ async def test_a_second_super_game_server_process_shares_the_load_and_its_death_
     login_port, server_port = _port(), _port()
     game_a, game_b = _port(), _port()
     log_a, log_b = tmp_path / "a.log", tmp_path / "b.log"
+    web_port = _port()
     a = _serve(
         db,
         journal,
         log_a,
+        *("--only", "marias,web", "--web-port", str(web_port)),
         *("--cgml-login-port", str(login_port), "--cgml-login-server-port", str(server_port)),
         *("--cgml-game-port", str(game_a)),
     )
@@ -153,7 +158,7 @@ async def test_a_second_super_game_server_process_shares_the_load_and_its_death_
     players: Players | None = None
     try:
         await _wait_for(log_a, "registered at the login server")
-        b = _serve(db, journal, log_b, "--cgml-login", f"{HOST}:{server_port}",
+        b = _serve(db, journal, log_b, "--only", "marias", "--cgml-login", f"{HOST}:{server_port}",
                    "--cgml-game-port", str(game_b))  # fmt: skip
         await _wait_for(log_b, "registered at the login server")
         url_a, url_b = f"{HOST}:{game_a}", f"{HOST}:{game_b}"
@@ -163,6 +168,16 @@ async def test_a_second_super_game_server_process_shares_the_load_and_its_death_
         await _until(lambda: players.results[url_a] >= 3 and players.results[url_b] >= 3)
         on_b = [name for name, url in players.on.items() if url == url_b]
         assert on_b, players.on
+        # One web hall shows every process's live tables: A's web hall lists B's table,
+        # whose events reached it over PostgreSQL's LISTEN/NOTIFY.
+        live_url = f"http://{HOST}:{web_port}/api/live?game=marias"
+
+        def b_table_shown() -> bool:
+            with urllib.request.urlopen(live_url, timeout=5) as response:
+                tables = json.loads(response.read())
+            return any(f'"{on_b[0]}"' in json.dumps(t) for t in tables)
+
+        await _until(b_table_shown, timeout=20)
 
         os.killpg(b.pid, signal.SIGKILL)
         b.wait(10)
