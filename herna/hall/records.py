@@ -35,8 +35,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 import herna
+from herna.hall.counters import CounterBlocks
 from herna.hall.db import (
-    CounterRow,
     MatchPlayerRow,
     MatchRow,
     RatingRow,
@@ -227,7 +227,7 @@ class RecordStore:
         self._lock = threading.Lock()
         self._flushes = itertools.count(1)
         self._appends = 0
-        self._counters: dict[str, int] = {}
+        self._counters = CounterBlocks(self.engine, self._journal_number)
         self._saved = 0
         self._atexit_registered = False
         self._written_by_writer = 0
@@ -263,21 +263,20 @@ class RecordStore:
 
     def allocate(self, counter: str, after: int = 0) -> int:
         """The next number of ``counter`` (e.g. ``"mia.round"``), greater than ``after`` and
-        than every number of it handed out before, by this process or any before it.
+        than every number of it handed out before, by this process, any before it, or any
+        other process on the same database.
 
-        The number is journaled before it is returned, so not even ``kill -9`` can make a
-        later process hand it out again (it may skip numbers whose rounds never finished)."""
+        Numbers come from blocks reserved in the database (:mod:`herna.hall.counters`): a
+        block is committed before any of its numbers is used, so not even ``kill -9`` can
+        make a number be handed out twice (numbers may skip)."""
         with self._lock:
             self._open_locked()
-            last = self._counters.get(counter)
-            if last is None:
-                with Session(self.engine) as session:
-                    stored = session.get(CounterRow, counter)
-                last = stored.value if stored is not None else 0
-            number = max(last, after) + 1
-            self._counters[counter] = number
-            self._append_locked(frame(("n", counter, number)))
-            return number
+        return self._counters.next(counter, after)
+
+    def _journal_number(self, counter: str, number: int) -> None:
+        """A number handed out while the database was unreachable: journaled, as records are,
+        so the counter is written with them and a restart never reuses it."""
+        self._append(frame(("n", counter, number)))
 
     def _append(self, data: bytes) -> None:
         with self._lock:
@@ -486,7 +485,7 @@ class RecordStore:
                     with contextlib.suppress(OSError):
                         self._temp_journal.cleanup()
                     self._temp_journal = None
-                self._counters.clear()
+                self._counters = CounterBlocks(self.engine, self._journal_number)
         if dispose:
             self.engine.dispose()
 
