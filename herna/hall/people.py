@@ -1,0 +1,169 @@
+"""People's reserved names: sign up with a name and a password, sign in again later.
+
+A person's name goes into the same book of reserved names as a bot author's
+(``reserved_names``, :class:`~herna.hall.identity.ReservedNames`): from then on no bot, guest
+or other person may play under it on any server of the hall. The name's own token is drawn
+and thrown away (a person never needs it); in its place the web hall gives each signed-in
+session proofs of the name (:meth:`~herna.hall.identity.Identity.issue_proof`).
+
+Passwords are guessable, unlike tokens, so only an Argon2id hash is stored (argon2-cffi's
+defaults: RFC 9106's low-memory profile, 64 MiB and 3 passes; a random salt per hash). Hashing
+costs tens of milliseconds and that memory: callers run it off the event loop and limit how
+often one client may try (:mod:`herna.web.accounts`).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from datetime import UTC, datetime
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from herna.hall.db import HallKeyRow, PersonRow, ReservedNameRow, StandingRow
+from herna.hall.identity import Identity, new_secret, token_digest
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,23}")
+"""A person's name: 3-24 letters, digits, ``_`` and ``-``, starting with a letter or digit;
+every protocol of the hall carries it unchanged (Mia's ``;``, Onitama's ``|`` and CGML's
+markup never occur)."""
+
+GUEST_PREFIX = "guest-"
+"""Guest names (``guest-`` and eight characters) are handed out by the web hall: nobody may
+reserve one."""
+
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+"""Characters; a longer password only costs hashing time."""
+
+PERSON_NOTE = "person (signed up in the web hall)"
+
+
+class Refused(Exception):
+    """Why a sign-up cannot go ahead (``reason`` is one English sentence for the form)."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as a person's name, or None."""
+    if not NAME.fullmatch(name):
+        return "A name is 3 to 24 letters, digits, _ or -, starting with a letter or digit."
+    if name.casefold().startswith(GUEST_PREFIX):
+        return "Names starting with guest- are for guests."
+    return None
+
+
+def password_problem(password: str) -> str | None:
+    if len(password) < MIN_PASSWORD:
+        return f"A password has at least {MIN_PASSWORD} characters."
+    if len(password) > MAX_PASSWORD:
+        return f"A password has at most {MAX_PASSWORD} characters."
+    return None
+
+
+class People:
+    """Sign-up and password checks over the hall's database and identity."""
+
+    def __init__(self, engine: Engine, identity: Identity, hasher: PasswordHasher | None = None):
+        self.engine = engine
+        self.identity = identity
+        self.hasher = hasher or PasswordHasher()
+        # Checked against for unknown names, so that "no such person" takes as long as
+        # "wrong password" and the timing tells nobody which names have accounts.
+        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    def sign_up(self, name: str, password: str) -> str:
+        """Reserve ``name`` for a new person with ``password``; the name. Raises
+        :class:`Refused` with the reason when it cannot be had."""
+        problem = name_problem(name) or password_problem(password)
+        if problem is not None:
+            raise Refused("INVALID", problem)
+        if self.identity.reserved_spelling(name) is not None:
+            raise Refused("TAKEN", f"The name {name} is taken; choose another.")
+        folded = name.casefold()
+        digest = self.hasher.hash(password)
+        try:
+            with Session(self.engine) as session, session.begin():
+                reserved = session.scalars(select(ReservedNameRow.name))
+                if any(r.casefold() == folded for r in reserved):
+                    raise Refused("TAKEN", f"The name {name} is taken; choose another.")
+                played = session.scalars(
+                    select(StandingRow.name).where(func.lower(StandingRow.name) == name.lower())
+                ).first()
+                if played is not None:
+                    # The history under a name belongs to whoever played it: nobody may claim
+                    # it (and its rating) later by signing up.
+                    raise Refused(
+                        "PLAYED", f"The name {name} has played here already; choose another."
+                    )
+                now = datetime.now(UTC)
+                session.add(
+                    ReservedNameRow(
+                        name=name,
+                        token_sha256=token_digest(new_secret()),
+                        created_at=now,
+                        note=PERSON_NOTE,
+                    )
+                )
+                session.add(PersonRow(name=name, password_hash=digest, created_at=now))
+        except IntegrityError as exc:  # two sign-ups for one name at once
+            raise Refused("TAKEN", f"The name {name} is taken; choose another.") from exc
+        self.identity.reload()
+        return name
+
+    def check(self, name: str, password: str) -> str | None:
+        """The person's name (as signed up) if ``password`` is theirs, else None."""
+        if len(password) > MAX_PASSWORD or len(name) > 64:
+            return None
+        with Session(self.engine) as session:
+            row = session.get(PersonRow, name)
+            if row is None:
+                folded = name.lower()
+                row = session.scalars(
+                    select(PersonRow).where(func.lower(PersonRow.name) == folded)
+                ).first()
+            stored = row.password_hash if row is not None else self._dummy
+            found = row.name if row is not None else None
+        try:
+            self.hasher.verify(stored, password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return None
+        if found is None:
+            return None
+        if self.hasher.check_needs_rehash(stored):
+            with Session(self.engine) as session, session.begin():
+                person = session.get(PersonRow, found)
+                if person is not None:
+                    person.password_hash = self.hasher.hash(password)
+        return found
+
+    def is_person(self, name: str) -> bool:
+        with Session(self.engine) as session:
+            return session.get(PersonRow, name) is not None
+
+
+def hall_key(engine: Engine, name: str, size: int = 32) -> str:
+    """The hall's secret key ``name``, made from :mod:`secrets` the first time and kept in the
+    database (table ``hall_keys``) from then on."""
+    for _ in range(3):
+        with Session(engine) as session:
+            row = session.get(HallKeyRow, name)
+            if row is not None:
+                return row.value
+        try:
+            with Session(engine) as session, session.begin():
+                value = secrets.token_urlsafe(size)
+                session.add(HallKeyRow(name=name, value=value, created_at=datetime.now(UTC)))
+            return value
+        except IntegrityError:
+            continue  # another process made it first: read theirs
+    raise RuntimeError(f"cannot make the hall key {name!r}")
