@@ -543,7 +543,7 @@ class WebApp:
         body = pages.player(name, stats, recent)
         charts = rating_charts(rating_history(self.store.engine, name), pages.GAME_TITLES)
         # The charts go after the table of numbers they draw.
-        body = body.replace("</table>", "</table>" + charts, 1)
+        body = body.replace("<!-- charts -->", charts, 1)
         return self.page(name, body, {"kind": "player"}, "/players")
 
     def doc_index(self, request: Request) -> Response:

@@ -652,16 +652,17 @@ def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch])
         for s in stats
     )
     table = (
-        '<table class="grid" id="player-stats"><tr><th>game</th><th>points</th>'
-        "<th>rated games</th><th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
+        '<div class="scroll"><table class="grid" id="player-stats"><tr><th>game</th>'
+        "<th>points</th><th>rated games</th><th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
         '<th title="μ − 3σ">rating</th><th>matches</th><th>canceled</th>'
-        f"<th>avg score</th><th>last played</th></tr>{rows}</table>"
+        f"<th>avg score</th><th>last played</th></tr>{rows}</table></div>"
     )
     recent_rows = match_rows(recent)
     return (
-        f"<h1>{e(name)}</h1>{table}"
-        f'<h2>Recent games</h2><table class="grid"><tr><th>id</th><th>game</th><th>table</th>'
-        f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table>"
+        f"<h1>{e(name)}</h1>{table}<!-- charts -->"
+        '<h2>Recent games</h2><div class="scroll"><table class="grid"><tr><th>id</th>'
+        "<th>game</th><th>table</th>"
+        f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table></div>"
         f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a> · '
         f'<a href="/api/players/{e(quote(name, safe=""))}/results.csv">results as CSV</a></p>'
     )
