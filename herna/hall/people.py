@@ -122,7 +122,10 @@ class People:
 
     def check(self, name: str, password: str) -> str | None:
         """The person's name (as signed up) if ``password`` is theirs, else None."""
-        if len(password) > MAX_PASSWORD or len(name) > 64:
+        if len(password) > MAX_PASSWORD or not NAME.fullmatch(name):
+            # Nobody can have such a name (nor such a password); the dummy check keeps the
+            # answer as slow as a real one.
+            self._verify(self._dummy, password[:MAX_PASSWORD])
             return None
         with Session(self.engine) as session:
             row = session.get(PersonRow, name)
@@ -133,11 +136,7 @@ class People:
                 ).first()
             stored = row.password_hash if row is not None else self._dummy
             found = row.name if row is not None else None
-        try:
-            self.hasher.verify(stored, password)
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
-            return None
-        if found is None:
+        if not self._verify(stored, password) or found is None:
             return None
         if self.hasher.check_needs_rehash(stored):
             with Session(self.engine) as session, session.begin():
@@ -145,6 +144,12 @@ class People:
                 if person is not None:
                     person.password_hash = self.hasher.hash(password)
         return found
+
+    def _verify(self, stored: str, password: str) -> bool:
+        try:
+            return bool(self.hasher.verify(stored, password))
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
 
     def is_person(self, name: str) -> bool:
         with Session(self.engine) as session:

@@ -197,7 +197,11 @@ def _hidden(csrf: str, next_path: str) -> str:
 
 
 def signin_form(csrf: str, next_path: str, name: str = "", problem: str = "") -> str:
-    note = f'<p class="error" id="form-error" role="alert">{e(problem)}</p>' if problem else ""
+    note = (
+        f'<div id="form-error" role="alert"><p class="error">{e(problem)}</p></div>'
+        if problem
+        else ""
+    )
     return (
         "<h1>Sign in</h1>"
         '<p class="lead">Sign in to play under your reserved name on every server of this '
@@ -216,7 +220,11 @@ def signin_form(csrf: str, next_path: str, name: str = "", problem: str = "") ->
 
 
 def signup_form(csrf: str, next_path: str, name: str = "", problem: str = "") -> str:
-    note = f'<p class="error" id="form-error" role="alert">{e(problem)}</p>' if problem else ""
+    note = (
+        f'<div id="form-error" role="alert"><p class="error">{e(problem)}</p></div>'
+        if problem
+        else ""
+    )
     return (
         "<h1>Sign up</h1>"
         '<p class="lead">Reserve a name: from then on nobody else, bot or person, can play '

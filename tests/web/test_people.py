@@ -320,3 +320,34 @@ async def test_home_for_people_and_status_for_operators(tmp_path: Path, browser:
         assert f"ws://127.0.0.1:{web.port}/ws/onitama" in endpoints["onitama"]
         assert f"ws://127.0.0.1:{web.port}/ws/live" in endpoints["web"]
         assert browser.errors == []
+
+
+# -- proofs of a name ----------------------------------------------------------------------------
+
+
+def test_issued_proofs_stand_in_for_the_token_until_they_expire_or_are_revoked(
+    tmp_path: Path,
+) -> None:
+    from herna.hall.db import make_engine
+    from herna.hall.identity import PROOFS_PER_SESSION, Admission, Identity, ReservedNames
+    from herna.hall.people import People
+
+    now = [1000.0]
+    identity = Identity(ReservedNames(make_engine(f"sqlite:///{tmp_path / 'p.db'}")))
+    identity.clock = lambda: now[0]
+    People(identity.book.engine, identity).sign_up("marta", "a long password")  # type: ignore[union-attr]
+    proof = identity.issue_proof("marta", "session-1", seconds=60)
+    admitted = identity.admit("marta", proof)
+    assert isinstance(admitted, Admission) and admitted.verified
+    assert identity.admit("marta", None).code == "RESERVED_NAME"  # type: ignore[union-attr]
+    assert identity.admit("marta", "guess").code == "BAD_TOKEN"  # type: ignore[union-attr]
+    assert not identity.proves("someone-else", proof)
+    now[0] += 61
+    assert not identity.proves("marta", proof)  # expired
+    fresh = [identity.issue_proof("marta", "session-2") for _ in range(PROOFS_PER_SESSION + 2)]
+    assert not identity.proves("marta", fresh[0])  # the oldest were retired
+    assert identity.proves("marta", fresh[-1])
+    other = identity.issue_proof("marta", "session-3")
+    assert identity.revoke_proofs("session-2") == PROOFS_PER_SESSION
+    assert not identity.proves("marta", fresh[-1])
+    assert identity.proves("marta", other)  # another session's proof is untouched
