@@ -6,10 +6,14 @@ or other person may play under it on any server of the hall. The name's own toke
 and thrown away (a person never needs it); in its place the web hall gives each signed-in
 session proofs of the name (:meth:`~herna.hall.identity.Identity.issue_proof`).
 
-Passwords are guessable, unlike tokens, so only an Argon2id hash is stored (argon2-cffi's
-defaults: RFC 9106's low-memory profile, 64 MiB and 3 passes; a random salt per hash). Hashing
-costs tens of milliseconds and that memory: callers run it off the event loop and limit how
-often one client may try (:mod:`herna.web.accounts`).
+Passwords are guessable, unlike tokens, so only an Argon2id hash is stored, with a random
+salt per hash and OWASP's recommended parameters (:func:`password_hasher`: 19 MiB, 2 passes,
+one lane). Those cost about 70 ms of one core per check on the 2-core development machine
+under load (argon2-cffi's defaults, 64 MiB, 3 passes and 4 lanes, took 680 ms of all cores
+there, time the game servers sharing the machine would lose on every sign-in). Callers run it
+off the event loop, one at a time, and limit how often one client may try
+(:mod:`herna.web.accounts`). Hashes made with other parameters still verify and are
+re-hashed with these at the next sign-in.
 """
 
 from __future__ import annotations
@@ -70,13 +74,18 @@ def password_problem(password: str) -> str | None:
     return None
 
 
+def password_hasher() -> PasswordHasher:
+    """Argon2id with OWASP's recommended minimum (m = 19 MiB, t = 2, p = 1)."""
+    return PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+
+
 class People:
     """Sign-up and password checks over the hall's database and identity."""
 
     def __init__(self, engine: Engine, identity: Identity, hasher: PasswordHasher | None = None):
         self.engine = engine
         self.identity = identity
-        self.hasher = hasher or PasswordHasher()
+        self.hasher = hasher or password_hasher()
         # Checked against for unknown names, so that "no such person" takes as long as
         # "wrong password" and the timing tells nobody which names have accounts.
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
