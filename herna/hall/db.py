@@ -142,6 +142,17 @@ class PersonRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class PersonSessionRow(Base):
+    """A signed-in web session of a person (by the SHA-256 of its random id): the session
+    cookie is signed, not stored, so this is what lets signing out end it for good (a copy
+    of the old cookie is no longer signed in)."""
+
+    __tablename__ = "person_sessions"
+    sid_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class HallKeyRow(Base):
     """Secret keys the hall makes once and keeps (the web hall's session signing key), so
     that what was signed before a restart is still good after it."""

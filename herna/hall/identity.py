@@ -37,7 +37,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from herna.hall.db import PersonRow, ReservedNameRow
+from herna.hall.db import PersonRow, PersonSessionRow, ReservedNameRow
 
 TOKEN_BYTES = 24
 """Random bytes in a token or seat secret (32 URL-safe characters)."""
@@ -150,6 +150,7 @@ class ReservedNames:
         with Session(self.engine) as session, session.begin():
             result = session.execute(delete(ReservedNameRow).where(ReservedNameRow.name == name))
             session.execute(delete(PersonRow).where(PersonRow.name == name))
+            session.execute(delete(PersonSessionRow).where(PersonSessionRow.name == name))
         return bool(getattr(result, "rowcount", 0))
 
     def list(self) -> list[ReservedName]:

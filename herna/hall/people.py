@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from argon2 import PasswordHasher
@@ -29,7 +31,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from herna.hall.db import HallKeyRow, PersonRow, ReservedNameRow, StandingRow
+from herna.hall.db import HallKeyRow, PersonRow, PersonSessionRow, ReservedNameRow, StandingRow
 from herna.hall.identity import Identity, new_secret, token_digest
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,23}")
@@ -46,6 +48,12 @@ MAX_PASSWORD = 1024
 """Characters; a longer password only costs hashing time."""
 
 PERSON_NOTE = "person (signed up in the web hall)"
+
+SESSION_CACHE = 10_000
+"""Session ids whose answer (open, closed) is kept in memory."""
+SESSION_RECHECK = 60.0
+"""Seconds a remembered answer holds before the database is asked again (``herna bots
+remove`` run in another process ends a person's sessions within this time)."""
 
 
 class Refused(Exception):
@@ -89,6 +97,10 @@ class People:
         # Checked against for unknown names, so that "no such person" takes as long as
         # "wrong password" and the timing tells nobody which names have accounts.
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        self.clock: Callable[[], float] = time.monotonic
+        self._sessions: dict[str, tuple[str | None, float]] = {}
+        """Session digests looked up already: (person or None when closed or unknown, when
+        looked up), oldest first."""
 
     def sign_up(self, name: str, password: str) -> str:
         """Reserve ``name`` for a new person with ``password``; the name. Raises
@@ -159,6 +171,52 @@ class People:
             return bool(self.hasher.verify(stored, password))
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
+
+    # -- sessions -------------------------------------------------------------------------------
+    def open_session(self, name: str) -> str:
+        """A new signed-in session of ``name``: its random id (only a digest is stored)."""
+        sid = new_secret()
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                PersonSessionRow(
+                    sid_sha256=token_digest(sid), name=name, created_at=datetime.now(UTC)
+                )
+            )
+        self._remember(token_digest(sid), name)
+        return sid
+
+    def close_session(self, sid: str) -> None:
+        digest = token_digest(sid)
+        with Session(self.engine) as session, session.begin():
+            row = session.get(PersonSessionRow, digest)
+            if row is not None:
+                session.delete(row)
+        self._remember(digest, None)
+
+    def cached_session(self, sid: str) -> tuple[bool, str | None]:
+        """(known, person) from memory: ``known`` False means ask :meth:`session_person`."""
+        entry = self._sessions.get(token_digest(sid))
+        if entry is not None and self.clock() - entry[1] < SESSION_RECHECK:
+            return True, entry[0]
+        return False, None
+
+    def session_person(self, sid: str) -> str | None:
+        """Whose signed-in session ``sid`` is, or None when it was closed (or never was)."""
+        known, name = self.cached_session(sid)
+        if known:
+            return name
+        digest = token_digest(sid)
+        with Session(self.engine) as session:
+            row = session.get(PersonSessionRow, digest)
+            name = row.name if row is not None else None
+        self._remember(digest, name)
+        return name
+
+    def _remember(self, digest: str, name: str | None) -> None:
+        self._sessions.pop(digest, None)
+        self._sessions[digest] = (name, self.clock())
+        while len(self._sessions) > SESSION_CACHE:
+            self._sessions.pop(next(iter(self._sessions)))
 
     def is_person(self, name: str) -> bool:
         with Session(self.engine) as session:

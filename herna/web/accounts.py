@@ -17,8 +17,10 @@ What protects them:
 * **CSRF.** The session cookie is SameSite=Lax, so other sites' forms post without it; on top
   of that each form carries the session's random ``csrf`` token, compared in constant time,
   and a request whose ``Origin`` is another site's is refused.
-* **Session fixation.** Signing in and out makes a new session id, CSRF token and set of
-  proofs; signing out revokes every proof the session was issued.
+* **Sessions end for good.** Signing in makes a new session id (its digest recorded in
+  ``person_sessions``), CSRF token and set of proofs; signing out deletes the session id and
+  revokes every proof the session was issued, so a copy of the old cookie is signed in no
+  more (:class:`SessionContext`).
 """
 
 from __future__ import annotations
@@ -61,19 +63,39 @@ CURRENT_SESSION: ContextVar[dict[str, Any] | None] = ContextVar("herna_session",
 
 
 class SessionContext:
-    """ASGI middleware inside the session middleware: makes the request's session known to
-    the page layout (:data:`CURRENT_SESSION`), which has no request at hand."""
+    """ASGI middleware inside the session middleware.
 
-    def __init__(self, app: ASGIApp) -> None:
+    * A signed-in session whose id was closed (signed out, or the name freed with ``herna
+      bots remove``) is signed in no more: the cookie is signed, not stored, so a copy of it
+      would otherwise stay good until it expires. The person is taken out of the session.
+    * Makes the request's session known to the page layout (:data:`CURRENT_SESSION`), which
+      has no request at hand.
+    """
+
+    def __init__(self, app: ASGIApp, people: People) -> None:
         self.app = app
+        self.people = people
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         session = scope.get("session")
+        if isinstance(session, dict) and "person" in session:
+            await self._check(session)
         token = CURRENT_SESSION.set(session if isinstance(session, dict) else None)
         try:
             await self.app(scope, receive, send)
         finally:
             CURRENT_SESSION.reset(token)
+
+    async def _check(self, session: dict[str, Any]) -> None:
+        person, sid = session.get("person"), session.get("sid")
+        holder = None
+        if isinstance(sid, str) and isinstance(person, str):
+            known, holder = self.people.cached_session(sid)
+            if not known:
+                holder = await run_in_threadpool(self.people.session_person, sid)
+        if holder is None or holder != person:
+            for key in ("person", "sid", "csrf"):
+                session.pop(key, None)
 
 
 def account_box() -> tuple[str | None, str | None]:
@@ -358,7 +380,7 @@ class Accounts:
                 400,
             )
         self.by_name.clear(name_key)
-        self._start(request, found)
+        await self._start(request, found)
         return RedirectResponse(next_path, status_code=303)
 
     async def signup(self, request: Request) -> Response:
@@ -381,7 +403,7 @@ class Accounts:
         except Refused as exc:
             return self._respond("Sign up", signup_form(csrf, next_path, name, exc.reason), 400)
         self.signups.fail(address_key)
-        self._start(request, made)
+        await self._start(request, made)
         return RedirectResponse(next_path, status_code=303)
 
     async def signout(self, request: Request) -> Response:
@@ -395,6 +417,7 @@ class Accounts:
         sid = session.get("sid")
         if isinstance(sid, str):
             self.identity.revoke_proofs(sid)
+            await run_in_threadpool(self.people.close_session, sid)
         guest = session.get("guest")
         session.clear()
         if isinstance(guest, str):
@@ -402,17 +425,20 @@ class Accounts:
         session["csrf"] = new_secret()
         return RedirectResponse("/", status_code=303)
 
-    def _start(self, request: Request, person: str) -> None:
-        """A new session for ``person``: new id, new CSRF token (never the one from before
-        signing in), the guest name kept for after signing out."""
+    async def _start(self, request: Request, person: str) -> None:
+        """A new session for ``person``: new id (recorded, so signing out can end it), new
+        CSRF token (never the one from before signing in), the guest name kept for after
+        signing out."""
         session = session_of(request)
         old = session.get("sid")
         if isinstance(old, str):
             self.identity.revoke_proofs(old)
+            await run_in_threadpool(self.people.close_session, old)
+        sid = await run_in_threadpool(self.people.open_session, person)
         guest = session.get("guest")
         session.clear()
         if isinstance(guest, str):
             session["guest"] = guest
         session["person"] = person
-        session["sid"] = new_secret()
+        session["sid"] = sid
         session["csrf"] = new_secret()

@@ -308,7 +308,7 @@ class WebApp:
                 max_age=MAX_AGE,
                 same_site="lax",
             ),
-            Middleware(SessionContext),
+            Middleware(SessionContext, people=self.people),
         ]
         self.starlette = Starlette(
             routes=routes, middleware=middleware, exception_handlers=self.errors.handlers()

@@ -363,3 +363,25 @@ def test_issued_proofs_stand_in_for_the_token_until_they_expire_or_are_revoked(
     assert identity.revoke_proofs("session-2") == PROOFS_PER_SESSION
     assert not identity.proves("marta", fresh[-1])
     assert identity.proves("marta", other)  # another session's proof is untouched
+
+
+async def test_signing_out_ends_the_session_even_for_a_copy_of_its_cookie(
+    tmp_path: Path,
+) -> None:
+    async with serving(tmp_path, "onitama,web", **ONITAMA) as hall:
+        url = _web(hall).url
+        async with httpx.AsyncClient(base_url=url, timeout=20) as http:
+            assert (await sign_up(http, "libuse", "a long password")).status_code == 303
+            page = await http.get("/play/onitama")
+            assert 'id="play-name">libuse<' in page.text and '"token":"' in page.text
+            copied = http.cookies["herna_session"]
+            csrf = CSRF.search((await http.get("/")).text)
+            assert csrf
+            assert (await http.post("/signout", data={"csrf": csrf.group(1)})).status_code == 303
+        # Someone kept a copy of the signed-in cookie: it is signed in no more.
+        async with httpx.AsyncClient(
+            base_url=url, timeout=20, cookies={"herna_session": copied}
+        ) as thief:
+            page = await thief.get("/play/onitama")
+            assert 'id="play-name">libuse<' not in page.text and '"token"' not in page.text
+            assert 'id="signed-in"' not in (await thief.get("/")).text
