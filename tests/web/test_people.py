@@ -232,9 +232,11 @@ async def test_forms_need_their_csrf_token_and_this_origin(tmp_path: Path) -> No
             # Nothing was made by those.
             assert not hall.identity.is_reserved("zdenek")
             ok = await http.post(
-                "/signup", data={**form, "csrf": csrf}, headers={"origin": url.rstrip("/")}
+                "/signup",
+                data={**form, "csrf": csrf, "next": "//evil.test/"},
+                headers={"origin": url.rstrip("/")},
             )
-            assert ok.status_code == 303
+            assert ok.status_code == 303 and ok.headers["location"] == "/"  # never off-site
             hall.identity.reload()
             assert hall.identity.is_reserved("zdenek")
             # Signing out needs the token too (a foreign page cannot sign people out).
