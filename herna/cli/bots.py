@@ -47,7 +47,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rm.add_argument("name", metavar="NAME", help=NAME_HELP)
     rm.set_defaults(func=run_remove)
     ls = verbs.add_parser(
-        "list", parents=[common], help="list reserved names", description="List names."
+        "list",
+        parents=[common],
+        help="list reserved names (bots' and people's)",
+        description="List reserved names: bot names reserved with add, and people's names "
+        "reserved by signing up in the web hall (kind person; remove frees the name and "
+        "deletes the person's password).",
     )
     ls.set_defaults(func=run_list)
 
@@ -89,8 +94,9 @@ def run_remove(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    table = Table("name", "reserved", "note")
+    table = Table("kind", "name", "reserved", "note")
     for entry in _book(args).list():
-        table.add_row(entry.name, entry.created_at.strftime("%Y-%m-%d %H:%M"), entry.note)
+        kind = "person" if entry.person else "bot"
+        table.add_row(kind, entry.name, entry.created_at.strftime("%Y-%m-%d %H:%M"), entry.note)
     Console().print(table)
     return 0

@@ -132,6 +132,57 @@ class ReservedNameRow(Base):
     note: Mapped[str] = mapped_column(String(200), default="")
 
 
+class PersonRow(Base):
+    """A person who signed up in the web hall: their name is also in ``reserved_names``
+    (so no bot or guest can use it), and only an Argon2id hash of the password is kept."""
+
+    __tablename__ = "people"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PersonSessionRow(Base):
+    """A signed-in web session of a person (by the SHA-256 of its random id): the session
+    cookie is signed, not stored, so this is what lets signing out end it for good (a copy
+    of the old cookie is no longer signed in)."""
+
+    __tablename__ = "person_sessions"
+    sid_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class HallKeyRow(Base):
+    """Secret keys the hall makes once and keeps (the web hall's session signing key), so
+    that what was signed before a restart is still good after it."""
+
+    __tablename__ = "hall_keys"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingPointRow(Base):
+    """A player's rating after a rated game, for the rating-over-time charts.
+
+    Not every game leaves a point: the first 100 games of a player in a game each do, then
+    every 10th up to 1,000, every 100th up to 10,000 and so on (see
+    :func:`herna.hall.writer.keeps_rating_point`), so a house bot with a million Mia rounds
+    has a few hundred points, not a million rows."""
+
+    __tablename__ = "rating_points"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(64))
+    games: Mapped[int] = mapped_column(Integer)
+    """Rated games played, this one included."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (Index("ix_rating_points_player", "name", "game", "games"),)
+
+
 def normalise_url(url: str) -> str:
     """Accept plain ``postgresql://`` URLs and a bare file path for SQLite."""
     if url.startswith("postgres://"):

@@ -9,7 +9,10 @@ Every game server asks this module the same two questions:
     (:meth:`Identity.reserve_house_bot` hands that bot its token), and
   - *reserved names*: a bot author runs ``herna bots add NAME`` once, gets a token, and from
     then on only a client presenting that token may use the name (the token travels in an
-    optional, documented field of each protocol's login).
+    optional, documented field of each protocol's login). People reserve their names the same
+    way by signing up in the web hall (:mod:`herna.hall.people`); the web hall then hands a
+    signed-in person's play pages a *proof* (:meth:`Identity.issue_proof`) that stands in for
+    the token on every server of this hall until the session ends.
 
 * **May this connection take that seat back?** (:class:`SeatKey`) A seat is handed to one
   client together with a fresh secret. Whoever comes back for it must show that secret or,
@@ -34,10 +37,17 @@ from sqlalchemy import delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from herna.hall.db import ReservedNameRow
+from herna.hall.db import PersonRow, PersonSessionRow, ReservedNameRow
 
 TOKEN_BYTES = 24
 """Random bytes in a token or seat secret (32 URL-safe characters)."""
+
+PROOF_SECONDS = 24 * 3600.0
+"""How long a proof the web hall issues to a signed-in person stays good (a play page issues
+a fresh one each time it is opened)."""
+
+PROOFS_PER_SESSION = 16
+"""Proofs one web session may hold at once; issuing more retires the oldest."""
 
 REFRESH_SECONDS = 2.0
 """How stale the in-memory copy of the reserved names may get: ``herna bots add`` run while
@@ -96,6 +106,18 @@ class ReservedName:
     name: str
     created_at: datetime
     note: str
+    person: bool = False
+    """True for a person's name (signed up in the web hall with a password)."""
+
+
+@dataclass(frozen=True)
+class IssuedProof:
+    """A proof of ``name`` the web hall handed to one signed-in session (only its digest is
+    kept, like a bot token's)."""
+
+    name: str
+    session: str
+    expires: float
 
 
 class NameTaken(Exception):
@@ -124,14 +146,18 @@ class ReservedNames:
         return token
 
     def remove(self, name: str) -> bool:
+        """Free ``name``; a person's name loses its account too (the password with it)."""
         with Session(self.engine) as session, session.begin():
             result = session.execute(delete(ReservedNameRow).where(ReservedNameRow.name == name))
+            session.execute(delete(PersonRow).where(PersonRow.name == name))
+            session.execute(delete(PersonSessionRow).where(PersonSessionRow.name == name))
         return bool(getattr(result, "rowcount", 0))
 
     def list(self) -> list[ReservedName]:
         with Session(self.engine) as session:
+            people = set(session.scalars(select(PersonRow.name)))
             rows = session.scalars(select(ReservedNameRow).order_by(ReservedNameRow.name))
-            return [ReservedName(r.name, r.created_at, r.note) for r in rows]
+            return [ReservedName(r.name, r.created_at, r.note, r.name in people) for r in rows]
 
     def digests(self) -> dict[str, str]:
         with Session(self.engine) as session:
@@ -151,6 +177,9 @@ class Identity:
     _house: dict[str, str] = field(default_factory=dict)
     _reserved: dict[str, str] = field(default_factory=dict)
     _loaded_at: float | None = None
+    _issued: dict[str, IssuedProof] = field(default_factory=dict)
+    """Proofs issued to signed-in people, by token digest (in memory: they live as long as
+    this process, and a play page opened after a restart gets a new one)."""
 
     # -- house bots -------------------------------------------------------------------------
     def reserve_house_bot(self, name: str) -> str:
@@ -178,6 +207,42 @@ class Identity:
             self._loaded_at = now
         return self._reserved
 
+    def reload(self) -> None:
+        """Read the reserved names again at the next question (a name was just reserved here,
+        so there is no need to wait :data:`REFRESH_SECONDS`)."""
+        self._loaded_at = None
+
+    # -- proofs for people --------------------------------------------------------------------
+    def issue_proof(self, name: str, session: str, seconds: float = PROOF_SECONDS) -> str:
+        """A fresh proof of the reserved ``name`` for one signed-in web session: any server of
+        this hall accepts it where the name's token is asked for (:meth:`proves`,
+        :meth:`admit`), until it expires or :meth:`revoke_proofs` ends the session. Never the
+        password, never the name's own token."""
+        now = self.clock()
+        for digest in [d for d, p in self._issued.items() if p.expires <= now]:
+            del self._issued[digest]
+        mine = [d for d, p in self._issued.items() if p.session == session]
+        for digest in mine[: max(0, len(mine) - PROOFS_PER_SESSION + 1)]:
+            del self._issued[digest]  # dicts keep insertion order: the oldest go first
+        token = new_secret()
+        self._issued[token_digest(token)] = IssuedProof(name, session, now + seconds)
+        return token
+
+    def revoke_proofs(self, session: str) -> int:
+        """Retire every proof issued to ``session`` (sign-out); how many there were."""
+        gone = [d for d, p in self._issued.items() if p.session == session]
+        for digest in gone:
+            del self._issued[digest]
+        return len(gone)
+
+    def _issued_proves(self, name: str, token: str) -> bool:
+        proof = self._issued.get(token_digest(token))
+        return (
+            proof is not None
+            and hmac.compare_digest(proof.name.encode(), name.encode())
+            and self.clock() < proof.expires
+        )
+
     def is_reserved(self, name: str) -> bool:
         """True when only a token holder may use ``name`` (house bots included)."""
         return name in self._house or name in self._reserved_digests()
@@ -202,7 +267,9 @@ class Identity:
         if name in self._house:
             return same_secret(token, self._house[name])
         digest = self._reserved_digests().get(name)
-        return digest is not None and same_secret(token_digest(token), digest)
+        if digest is None:
+            return False
+        return same_secret(token_digest(token), digest) or self._issued_proves(name, token)
 
     def admit(self, name: str, token: str | None = None) -> Admission | Refusal:
         """May a client use ``name``, presenting ``token`` (``None``: no token given)?

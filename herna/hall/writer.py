@@ -48,6 +48,7 @@ from herna.hall.db import (
     MatchKeyRow,
     MatchPlayerRow,
     MatchRow,
+    RatingPointRow,
     RatingRow,
     StandingRow,
 )
@@ -239,6 +240,16 @@ def write_records(
     return ids
 
 
+def keeps_rating_point(games: int) -> bool:
+    """Whether a player's ``games``-th rated game in a game leaves a point for the rating
+    chart: each of the first 100, then every 10th up to 1,000, every 100th up to 10,000 ...
+    (about 90 points per tenfold, so the table grows with the logarithm of the games)."""
+    if games <= 100:
+        return True
+    step = 10 ** (len(str(games - 1)) - 2)
+    return bool(games % step == 0)
+
+
 def _update_ratings(conn: Connection, records: Sequence[Any]) -> None:
     """OpenSkill (Plackett-Luce) updates, match by match in order, for the whole batch."""
     wanted = {(r.game, p.name) for r in records for p in r.players if p.rated}
@@ -255,6 +266,7 @@ def _update_ratings(conn: Connection, records: Sequence[Any]) -> None:
     ):  # type: ignore[attr-defined]
         current[(row.game, row.name)] = (_model.rating(mu=row.mu, sigma=row.sigma), row.games)
     touched: set[tuple[str, str]] = set()
+    points: list[dict[str, Any]] = []
     for rec in records:
         rated = [p for p in rec.players if p.rated]
         names = [p.name for p in rated]
@@ -268,6 +280,19 @@ def _update_ratings(conn: Connection, records: Sequence[Any]) -> None:
         for key, team in zip(keys, new, strict=True):
             current[key] = (team[0], current[key][1] + 1)
             touched.add(key)
+            if keeps_rating_point(current[key][1]):
+                points.append(
+                    {
+                        "game": key[0],
+                        "name": key[1],
+                        "games": current[key][1],
+                        "mu": team[0].mu,
+                        "sigma": team[0].sigma,
+                        "at": rec.finished_at,
+                    }
+                )
+    if points:
+        conn.execute(insert(RatingPointRow.__table__), points)  # type: ignore[arg-type]
     _upsert(
         conn,
         rt,

@@ -2,7 +2,9 @@
 files, the live WebSocket, the game servers' WebSocket transports (``/ws/tiles``,
 ``/ws/onitama``) and the page where people play Onitama (``/play/onitama``).
 
-Everything here is read-only: routes accept GET (and HEAD) only, the live WebSocket ignores
+Everything here is read-only but the account forms (``/signup``, ``/signin``, ``/signout``:
+POST, see :mod:`herna.web.accounts`): other routes accept GET (and HEAD) only, the live
+WebSocket ignores
 what browsers send (``/ws/tiles`` and ``/ws/onitama`` are the game servers' own protocols,
 not writes to the hall: see :mod:`herna.web.play`; the play page is one more client of the
 Onitama server over ``/ws/onitama``), and the app reads the hall (services, event bus via
@@ -25,6 +27,8 @@ from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -42,11 +46,14 @@ from herna.core.game import CHANCE
 from herna.games.onitama.cards import CARDS
 from herna.hall.export import results_csv
 from herna.hall.hall import Hall
+from herna.hall.people import People, hall_key
 from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, match_summary, match_text, replay_steps
 from herna.web import openapi, pages, params
+from herna.web.accounts import Accounts, SessionContext, account_box
+from herna.web.charts import rating_charts, rating_history
 from herna.web.errors import ErrorPages
-from herna.web.guests import Guests
+from herna.web.guests import COOKIE, MAX_AGE, Guests
 from herna.web.live import LiveHub
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
@@ -67,6 +74,9 @@ log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 WEB_GAME = "web"
 """``Service.game`` of the web hall itself (it is listed in ``hall.services`` too)."""
+
+GAME_SOCKETS = {"onitama": "/ws/onitama", "tiles": "/ws/tiles"}
+"""Game servers the web hall also carries over a WebSocket (see :mod:`herna.web.play`)."""
 
 MATCHES_PER_SECTION = 10
 """Matches each game shows on the history overview (a game's own page shows more)."""
@@ -221,7 +231,11 @@ class WebApp:
         get = ["GET"]
         self.tiles_socket = GameSocket(hall, "tiles")
         self.onitama_socket = GameSocket(hall, "onitama")
-        self.guests = Guests()
+        self.guests = Guests(hall.identity)
+        self.people = People(self.store.engine, hall.identity)
+        self.accounts = Accounts(self.people, hall.identity, self.page)
+        post = ["POST"]
+        acc = self.accounts
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -236,6 +250,12 @@ class WebApp:
                 methods=get,
             ),
             Route("/play/onitama", self.play_onitama, methods=get),
+            Route("/signin", acc.signin_page, methods=get),
+            Route("/signin", acc.signin, methods=post),
+            Route("/signup", acc.signup_page, methods=get),
+            Route("/signup", acc.signup, methods=post),
+            Route("/signout", acc.signout, methods=post),
+            Route("/status", self.status_page, methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
             Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),
@@ -278,7 +298,21 @@ class WebApp:
             WebSocketRoute("/ws/onitama", self.onitama_socket),
         ]
         self.errors = ErrorPages(self.error_page)
-        self.starlette = Starlette(routes=routes, exception_handlers=self.errors.handlers())
+        # The session cookie is signed with a key kept in the database, so guests keep their
+        # names and people stay signed in across restarts (see herna.web.guests).
+        middleware = [
+            Middleware(
+                SessionMiddleware,
+                secret_key=hall_key(self.store.engine, "web-session"),
+                session_cookie=COOKIE,
+                max_age=MAX_AGE,
+                same_site="lax",
+            ),
+            Middleware(SessionContext, people=self.people),
+        ]
+        self.starlette = Starlette(
+            routes=routes, middleware=middleware, exception_handlers=self.errors.handlers()
+        )
         self.app: ASGIApp = _Outer(self.starlette, self.ws_live)
 
     # -- helpers ----------------------------------------------------------------------------
@@ -306,9 +340,22 @@ class WebApp:
             return None
         return "/doc/" + rel
 
+    def web_socket_url(self, path: str) -> str | None:
+        """``ws://host:port<path>`` of this web hall (None when it is not listed as running)."""
+        web = next((s for s in self.hall.services if s.game == WEB_GAME), None)
+        base = getattr(web, "url", None)
+        if not isinstance(base, str) or not base.startswith("http"):
+            return None
+        return "ws" + base[len("http") :] + path
+
     def service_json(self, service: Any) -> dict[str, Any]:
         try:
             endpoints = list(service.endpoints())
+            if service.game in GAME_SOCKETS:
+                # The same game server, reached through the web hall's WebSocket.
+                ws = self.web_socket_url(GAME_SOCKETS[service.game])
+                if ws is not None:
+                    endpoints.append(ws)
             snapshot = service.snapshot()
         except Exception as exc:  # a buggy snapshot must not take the home page down
             log.exception("snapshot of %s failed", getattr(service, "game", "?"))
@@ -331,7 +378,7 @@ class WebApp:
         active: str = "",
         status: int = 200,
     ) -> HTMLResponse:
-        html = pages.layout(title, body, self.renderers(), page, active)
+        html = pages.layout(title, body, self.renderers(), page, active, account_box())
         return HTMLResponse(html, status_code=status)
 
     def error_page(self, title: str, message: str, status: int, back: str) -> HTMLResponse:
@@ -345,17 +392,52 @@ class WebApp:
         return sorted(games)
 
     # -- pages ------------------------------------------------------------------------------
+    def play_pages(self) -> list[tuple[str, str]]:
+        """``(path, "Play <game>")`` of every play page this hall serves (read from the
+        routes, so a new play page needs no change here)."""
+        out = []
+        for route in self.starlette.routes:
+            path = getattr(route, "path", "")
+            game = path[len("/play/") :] if path.startswith("/play/") else ""
+            if _NAME.match(game) and "GET" in (getattr(route, "methods", None) or ()):
+                out.append((path, "Play " + pages.GAME_TITLES.get(game, game)))
+        return out
+
+    def has_route(self, path: str) -> bool:
+        return any(getattr(r, "path", None) == path for r in self.starlette.routes)
+
+    def recent_results(self, per_game: int = 3) -> list[tuple[StoredMatch, str]]:
+        """The newest few results of each game, newest first, with their summary in words
+        (a few per game, or Mia's rounds would crowd out every other game)."""
+        matches: list[StoredMatch] = []
+        for game, count in matches_per_game(self.store.engine).items():
+            if count:
+                matches += self.store.matches(game=game, limit=per_game)
+        matches.sort(key=lambda m: m.finished_at, reverse=True)
+        return [(m, match_summary(m)) for m in matches[:12]]
+
     async def home(self, request: Request) -> Response:
+        recent = await run_in_threadpool(self.recent_results)
+        body = pages.home(
+            self.play_pages(),
+            self.has_route("/lobby"),
+            self.hub.snapshot(),
+            recent,
+            self.guests.person(request),
+        )
+        return self.page("Home", body, {"kind": "home"}, "/")
+
+    async def status_page(self, request: Request) -> Response:
         services = [self.service_json(s) for s in self.game_services()]
         web = next((s for s in self.hall.services if s.game == WEB_GAME), None)
         totals = await run_in_threadpool(matches_per_game, self.store.engine)
-        body = pages.home(
+        body = pages.status(
             services,
             self.service_json(web) if web is not None else None,
             self.hub.snapshot(),
             totals,
         )
-        return self.page("Home", body, {"kind": "home"}, "/")
+        return self.page("Status", body, {"kind": "status"}, "/status")
 
     async def live_page(self, request: Request, args: dict[str, Any]) -> Response:
         game, table = args.get("game"), args.get("table")
@@ -371,13 +453,16 @@ class WebApp:
         hub = getattr(service, "hub", None)
         running = hub is not None and not getattr(hub, "closing", True)
         window = getattr(getattr(hub, "settings", None), "reconnect_window", None)
-        data = {
+        data: dict[str, Any] = {
             "kind": "play",
             "game": "onitama",
             "guest": guest,
             "running": running,
             "cards": {c.name: [list(o) for o in c.offsets] for c in CARDS},
         }
+        token = self.guests.token(request)
+        if token is not None:
+            data["token"] = token  # a proof of the signed-in person's name, for LOGIN
         response = self.page("Play Onitama", pages.play_onitama(guest, running, window), data)
         if new:
             self.guests.remember(response, guest, request.url.scheme == "https")
@@ -455,7 +540,11 @@ class WebApp:
         if not stats:
             raise NotFound(f"No player {name!r} on record.")
         recent = self.store.matches(player=name, limit=20)
-        return self.page(name, pages.player(name, stats, recent), {"kind": "player"}, "/players")
+        body = pages.player(name, stats, recent)
+        charts = rating_charts(rating_history(self.store.engine, name), pages.GAME_TITLES)
+        # The charts go after the table of numbers they draw.
+        body = body.replace("<!-- charts -->", charts, 1)
+        return self.page(name, body, {"kind": "player"}, "/players")
 
     def doc_index(self, request: Request) -> Response:
         root = self.settings.docs_root
@@ -494,7 +583,7 @@ class WebApp:
 
     # -- API --------------------------------------------------------------------------------
     async def api_services(self, request: Request) -> Response:
-        return JSONResponse([self.service_json(s) for s in self.game_services()])
+        return JSONResponse([self.service_json(s) for s in self.hall.services])
 
     async def api_games(self, request: Request) -> Response:
         counts = await run_in_threadpool(matches_per_game, self.store.engine)

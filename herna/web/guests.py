@@ -1,72 +1,89 @@
-"""Guest names for people who play in the browser: a signed cookie, nothing stored.
+"""Who is at the browser: a guest name, or a signed-in person, in a signed session cookie.
 
-A person who opens a play page gets a guest name (``guest-`` and eight random characters)
-in an HMAC-signed cookie, so a page reload (or a new tab) keeps the name. The signing key
-comes from :mod:`secrets` when the web hall starts: cookies of an earlier run are not
-accepted (their games ended with that run anyway) and a forged or edited cookie is simply
-replaced by a new name.
+The web hall keeps a small session in one cookie (``herna_session``), signed with
+itsdangerous by Starlette's ``SessionMiddleware``. The signing key is made from
+:mod:`secrets` on the hall's first start and kept in its database (table ``hall_keys``), so a
+guest keeps their name, and a person stays signed in, across restarts of ``herna serve``. A
+forged or edited cookie fails the signature and is treated as no cookie at all. The cookie is
+HttpOnly and SameSite=Lax; nothing else is stored about guests.
 
-The name is **not** a credential: Onitama names are free for anyone, as the seed says. What
-keeps a seat is the seat secret the game server hands to the seat's own connection at
-``START``; the play page keeps it in the browser's ``localStorage``. So the cookie only
-spares people a new name after each reload; it needs no server-side store and no
-dependency beyond the standard library.
+Session fields: ``guest`` (``guest-`` and eight characters, made the first time a play page
+is opened); after signing in also ``person`` (the reserved name), ``sid`` (the session's
+random id: the proofs issued to it are revoked when it signs out) and ``csrf`` (the token
+every form of the session carries).
+
+A guest name is **not** a credential: names are free for anyone unless reserved, as the seeds
+say. What keeps a guest's seat is the seat secret the game server hands to the seat's own
+connection. A person's name is reserved; their play pages carry a proof of it (``token``)
+issued per session by :meth:`~herna.hall.identity.Identity.issue_proof`.
+
+Play pages call :meth:`Guests.of` for the name to play under, :meth:`Guests.token` for the
+proof to send in the game protocol's login (``None`` for guests), and
+:meth:`Guests.remember` on their response (kept for the callers; the session middleware now
+sets the cookie).
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import secrets
+from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-COOKIE = "herna_guest"
+from herna.hall.identity import Identity
+
+COOKIE = "herna_session"
 MAX_AGE = 30 * 24 * 3600
-"""Seconds a browser keeps the cookie (while the hall runs, the name stays the same)."""
+"""Seconds a session lasts after it was last changed (signing in starts it again)."""
 _ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 """Lower case without look-alikes (l/1, o/0): people read these names aloud."""
 
 
-class Guests:
-    """Makes and checks guest cookies with a key of this run."""
+def session_of(conn: HTTPConnection) -> dict[str, Any]:
+    """The request's session (empty when the session middleware is not in front)."""
+    session = conn.scope.get("session")
+    return session if isinstance(session, dict) else {}
 
-    def __init__(self, key: bytes | None = None) -> None:
-        self.key = key if key is not None else secrets.token_bytes(32)
+
+class Guests:
+    """Names for the people at the browsers, kept in the session."""
+
+    def __init__(self, identity: Identity | None = None) -> None:
+        self.identity = identity
 
     @staticmethod
     def new_name() -> str:
         return "guest-" + "".join(secrets.choice(_ALPHABET) for _ in range(8))
 
-    def sign(self, name: str) -> str:
-        mac = hmac.new(self.key, name.encode("utf-8"), hashlib.sha256).digest()
-        return name + "." + base64.urlsafe_b64encode(mac[:18]).decode("ascii")
+    @staticmethod
+    def person(conn: HTTPConnection) -> str | None:
+        """The signed-in person's name, or None."""
+        person = session_of(conn).get("person")
+        return person if isinstance(person, str) and person else None
 
-    def name_of(self, cookie: str | None) -> str | None:
-        """The guest name a cookie carries, or None when it was not signed by this run."""
-        if not cookie or "." not in cookie:
-            return None
-        name = cookie.rsplit(".", 1)[0]
-        if not name.startswith("guest-") or not hmac.compare_digest(self.sign(name), cookie):
-            return None
-        return name
+    def of(self, conn: HTTPConnection) -> tuple[str, bool]:
+        """The name to play under (the person's, else the guest's) and whether it is new."""
+        person = self.person(conn)
+        if person is not None:
+            return person, False
+        session = session_of(conn)
+        guest = session.get("guest")
+        if isinstance(guest, str) and guest.startswith("guest-"):
+            return guest, False
+        name = self.new_name()
+        session["guest"] = name
+        return name, True
 
-    def of(self, request: Request) -> tuple[str, bool]:
-        """The request's guest name and whether it is new (then :meth:`remember` it)."""
-        name = self.name_of(request.cookies.get(COOKIE))
-        if name is not None:
-            return name, False
-        return self.new_name(), True
+    def token(self, conn: HTTPConnection) -> str | None:
+        """A fresh proof of the signed-in person's name for a play page (``token`` in its
+        data), or None for a guest."""
+        person = self.person(conn)
+        sid = session_of(conn).get("sid")
+        if person is None or not isinstance(sid, str) or self.identity is None:
+            return None
+        return self.identity.issue_proof(person, sid)
 
     def remember(self, response: Response, name: str, secure: bool) -> None:
-        response.set_cookie(
-            COOKIE,
-            self.sign(name),
-            max_age=MAX_AGE,
-            path="/",
-            httponly=True,  # the page gets the name in its HTML; scripts never need the cookie
-            samesite="lax",
-            secure=secure,
-        )
+        """Nothing to do: the session middleware sets the cookie (kept for the play pages
+        that call it)."""

@@ -18,7 +18,7 @@ Frames (JSON text)::
 
     {"type": "snapshot", "tables": [TABLE, ...]}     # first frame after connecting
     {"type": "update", "tables": [TABLE, ...]}       # tables that changed since last frame
-    TABLE = {"game", "table", "status": "live" | "over", "view": {...} | null,
+    TABLE = {"game", "table", "status": "live" | "over" | "closed", "view": {...} | null,
              "event": EVENT | null,                  # newest event
              "events": [EVENT, ...],                 # events since the previous frame
                                                      # (the newest ``frame_events`` of them)
@@ -27,6 +27,11 @@ Frames (JSON text)::
                                                      # in this update (listed or skipped)
              "updated": ts}
     EVENT = {"game", "table", "kind", "data", "ts", "seq"}   # GameEvent.to_json()
+
+``status``: ``live`` while a game or deal is in play; ``over`` between two of them (the next
+may start at the same table: a mariáš group deals again at one address); ``closed`` when the
+table plays no more (``group_closed``). Tables ``over`` or ``closed`` for ``finished_ttl``
+seconds leave the live list.
 
 For games whose events carry ``data["view"]`` the view is not repeated in ``events`` (the
 table's ``view`` is the newest one); ``event`` keeps it so renderers can read either.
@@ -50,6 +55,10 @@ from herna.web.folds import TableFold, fold_for
 log = logging.getLogger(__name__)
 
 TableKey = tuple[str, str]
+
+CLOSING_KINDS = frozenset({"group_closed", "table_closed"})
+"""Events after which a table plays no more (``game_over`` ends one deal or game; a mariáš
+group or a tile table can go on with the next at the same address)."""
 
 
 @dataclass
@@ -291,7 +300,11 @@ class LiveHub:
                 log.exception("web hall: cannot fold %s event %s", event.game, event.kind)
         table.last = event
         table.updated = event.ts
-        if event.kind == "game_over":
+        if event.kind in CLOSING_KINDS:
+            table.status = "closed"
+        elif table.status == "closed":
+            pass  # nothing reopens a closed table
+        elif event.kind == "game_over":
             table.status = "over"
         elif event.kind == "game_started":
             table.status = "live"
@@ -330,7 +343,7 @@ class LiveHub:
     def _expire(self) -> None:
         now = time.time()
         ttl = self.settings.finished_ttl
-        for key in [k for k, t in self.tables.items() if t.status == "over"]:
+        for key in [k for k, t in self.tables.items() if t.status in ("over", "closed")]:
             if now - self.tables[key].updated > ttl and key not in self._dirty:
                 del self.tables[key]
 

@@ -28,6 +28,7 @@ NAV = [
     ("/live", "Live"),
     ("/history", "History"),
     ("/players", "Players"),
+    ("/status", "Status"),
     ("/docs", "API"),
 ]
 
@@ -57,12 +58,26 @@ def _json_block(data: Any) -> str:
     return f'<script type="application/json" id="herna-page">{text}</script>'
 
 
+def account_html(person: str | None, csrf: str | None) -> str:
+    """The header's corner: who is signed in and a sign-out button, else a sign-in link."""
+    if person and csrf:
+        return (
+            f'<div class="account-box">Signed in as <a id="signed-in" '
+            f'href="{e(player_url(person))}">{e(person)}</a>'
+            '<form class="signout" method="post" action="/signout">'
+            f'<input type="hidden" name="csrf" value="{e(csrf)}">'
+            '<button type="submit">Sign out</button></form></div>'
+        )
+    return '<div class="account-box"><a href="/signin">Sign in</a></div>'
+
+
 def layout(
     title: str,
     body: str,
     renderers: Sequence[str] = (),
     page: Mapping[str, Any] | None = None,
     active: str = "",
+    account: tuple[str | None, str | None] = (None, None),
 ) -> str:
     nav = " ".join(
         f'<a href="{href}"{" class=active" if href == active else ""}>{e(label)}</a>'
@@ -81,7 +96,8 @@ def layout(
         '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'
         + "".join(scripts)
         + "</head><body>"
-        f'<header><a class="brand" href="/">Herna</a><nav>{nav}</nav></header>'
+        f'<header><a class="brand" href="/">Herna</a><nav>{nav}</nav>'
+        f"{account_html(*account)}</header>"
         f"<main>{body}</main>"
         + (_json_block(dict(page)) if page is not None else "")
         + "</body></html>"
@@ -174,12 +190,14 @@ def live_table_row(t: Mapping[str, Any]) -> str:
     )
 
 
-def home(
+def status(
     services: Sequence[Mapping[str, Any]],
     web: Mapping[str, Any] | None,
     tables: Sequence[Mapping[str, Any]],
     totals: Mapping[str, int],
 ) -> str:
+    """The operators' page: every server with its protocol, endpoints (WebSocket ones too)
+    and live snapshot, every live table, the records per game."""
     cards = "".join(service_card(s) for s in services) or (
         '<p class="muted">No game server is running in this hall.</p>'
     )
@@ -193,33 +211,127 @@ def home(
     recorded = ", ".join(
         f'<a href="{e(url("/history", game=g))}">{e(g)}</a>: {n}' for g, n in totals.items()
     )
-    web_line = ""
+    web_part = ""
     if web:
         snap = web.get("snapshot", {})
-        web_line = (
-            f'<p class="muted" id="web-hall">Web hall: {e(", ".join(web.get("endpoints", [])))}'
-            f' · <a href="/doc/web.md">how it works</a> · '
+        endpoints = "".join(f"<li><code>{e(x)}</code></li>" for x in web.get("endpoints", []))
+        web_part = (
+            '<section class="card service" data-game="web" id="web-hall">'
+            f"<h3>web hall <small>{e(str(web.get('protocol', '')))}</small></h3>"
+            f'<ul class="endpoints">{endpoints}</ul>'
+            f'<p><a href="/doc/web.md">how it works</a> · <a href="/docs">JSON API</a> · '
             f"{int(snap.get('clients', 0))} live spectators · "
-            f"{float(snap.get('cpu_seconds', 0.0)):.1f} s CPU spent on live views</p>"
-        )
-    play = ""
-    if any(s.get("game") == "onitama" for s in services):
-        play = (
-            '<p id="play-now"><a class="play-button" href="/play/onitama">Play Onitama</a> '
-            '<span class="muted">in this browser, nothing to install: against a house bot, '
-            "or whoever else is waiting</span></p>"
-            '<link rel="stylesheet" href="/static/play.css">'
+            f"{float(snap.get('cpu_seconds', 0.0)):.1f} s CPU spent on live views</p></section>"
         )
     return (
-        "<h1>Herna</h1>"
-        '<p class="lead">A game hall where bots and people play: Mia dice, licitovaný '
-        "mariáš, Onitama and tile games. Watch them live, browse the history, step through "
-        "replays.</p>"
-        f"{play}"
-        f'<h2>Servers</h2><div class="cards" id="services">{cards}</div>'
+        "<h1>Status</h1>"
+        '<p class="lead">For operators and bot authors: the servers of this hall, where '
+        "clients connect (TCP, UDP and WebSocket endpoints) and what each is doing now.</p>"
+        f'<h2>Servers</h2><div class="cards" id="services">{cards}{web_part}</div>'
         f"<h2>Live tables</h2>{live}"
         f"<h2>On record</h2><p>{recorded or 'nothing yet'}</p>"
-        f"{web_line}"
+    )
+
+
+def _names_in(players: Any) -> list[str]:
+    if isinstance(players, Mapping):
+        players = list(players.values())
+    names: list[str] = []
+    if isinstance(players, list):
+        for p in players:
+            if isinstance(p, str):
+                names.append(p)
+            elif isinstance(p, Mapping) and isinstance(p.get("name") or p.get("id"), str):
+                names.append(str(p.get("name") or p.get("id")))
+    return names
+
+
+def _player_names(data: Mapping[str, Any]) -> list[str]:
+    """Who sits at a live table, from its newest event (each game says it its own way:
+    Onitama ``white``/``black``, mariáš and tiles a ``players`` list, or the view's)."""
+    pair = [data[k] for k in ("white", "black") if isinstance(data.get(k), str)]
+    if pair:
+        return pair
+    names = _names_in(data.get("players"))
+    view = data.get("view")
+    if not names and isinstance(view, Mapping):
+        names = _names_in(view.get("players"))
+    return names[:8]
+
+
+def watch_item(t: Mapping[str, Any]) -> str:
+    game, table = str(t["game"]), str(t["table"])
+    event = t.get("event") or {}
+    data = event.get("data") if isinstance(event, Mapping) else None
+    data = data if isinstance(data, Mapping) else {}
+    names = _player_names(data)
+    deal = data.get("game_no")
+    what = GAME_TITLES.get(game, game)
+    extra = f", deal {int(deal)}" if isinstance(deal, int) else ""
+    who = ", ".join(names) if names else "players arriving"
+    return (
+        f'<li data-game="{e(game)}" data-table="{e(table)}">'
+        f'<a href="{e(live_url(game, table))}"><b>{e(what)}</b>{e(extra)}</a> '
+        f'<span class="muted">{e(who)}</span></li>'
+    )
+
+
+def recent_item(m: StoredMatch, summary: str) -> str:
+    what = GAME_TITLES.get(m.game, m.game)
+    names = ", ".join(f'<a href="{e(player_url(p.name))}">{e(p.name)}</a>' for p in m.players[:6])
+    return (
+        f'<li data-id="{m.id}"><a href="/matches/{m.id}"><b>{e(what)}</b></a> '
+        f'{names}: {e(summary)} <span class="muted">{when(m.finished_at)} UTC</span></li>'
+    )
+
+
+def home(
+    play: Sequence[tuple[str, str]],
+    lobby: bool,
+    tables: Sequence[Mapping[str, Any]],
+    recent: Sequence[tuple[StoredMatch, str]],
+    person: str | None,
+) -> str:
+    """The page for people: play, watch, the lobby, what happened lately. Servers, ports and
+    protocols are on :func:`status`."""
+    buttons = "".join(
+        f'<a class="play-button" href="{e(path)}">{e(title)}</a> ' for path, title in play
+    )
+    if lobby:
+        buttons += '<a class="play-button secondary" href="/lobby">Lobby</a> '
+    if not buttons:
+        buttons = '<span class="muted">No game in this hall can be played in the browser.</span>'
+    who = (
+        f'You play as <a href="{e(player_url(person))}">{e(person)}</a>.'
+        if person
+        else 'You play under a guest name; <a href="/signup">sign up</a> to keep a name of '
+        'your own (or <a href="/signin">sign in</a>).'
+    )
+    live = [t for t in tables if t.get("status") == "live"]
+    watch = (
+        '<ul class="watch" id="live-tables">' + "".join(watch_item(t) for t in live[:20]) + "</ul>"
+        if live
+        else '<p class="muted" id="live-tables">No table is playing right now.</p>'
+    )
+    results = (
+        '<ul class="recent" id="recent">' + "".join(recent_item(m, s) for m, s in recent) + "</ul>"
+        if recent
+        else '<p class="muted" id="recent">Nothing played yet.</p>'
+    )
+    return (
+        '<link rel="stylesheet" href="/static/play.css">'
+        "<h1>Herna</h1>"
+        '<p class="lead">A game hall where bots and people play: Mia dice, licitovaný '
+        "mariáš, Onitama and tile games.</p>"
+        f'<section class="home-part" id="play-now"><h2>Play</h2><p class="buttons">{buttons}'
+        f'</p><p class="muted">In this browser, nothing to install. {who}</p></section>'
+        f'<section class="home-part" id="watch"><h2>Watch</h2>{watch}'
+        '<p><a href="/live">all live tables</a></p></section>'
+        f'<section class="home-part" id="results"><h2>Recent results</h2>{results}'
+        '<p><a href="/history">all results</a> · <a href="/players">players and ratings</a>'
+        "</p></section>"
+        '<p class="muted" id="for-operators">Running bots or this hall? '
+        '<a href="/status">Servers, ports and protocols</a> · <a href="/doc">docs</a></p>'
     )
 
 
@@ -540,16 +652,17 @@ def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch])
         for s in stats
     )
     table = (
-        '<table class="grid" id="player-stats"><tr><th>game</th><th>points</th>'
-        "<th>rated games</th><th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
+        '<div class="scroll"><table class="grid" id="player-stats"><tr><th>game</th>'
+        "<th>points</th><th>rated games</th><th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
         '<th title="μ − 3σ">rating</th><th>matches</th><th>canceled</th>'
-        f"<th>avg score</th><th>last played</th></tr>{rows}</table>"
+        f"<th>avg score</th><th>last played</th></tr>{rows}</table></div>"
     )
     recent_rows = match_rows(recent)
     return (
-        f"<h1>{e(name)}</h1>{table}"
-        f'<h2>Recent games</h2><table class="grid"><tr><th>id</th><th>game</th><th>table</th>'
-        f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table>"
+        f"<h1>{e(name)}</h1>{table}<!-- charts -->"
+        '<h2>Recent games</h2><div class="scroll"><table class="grid"><tr><th>id</th>'
+        "<th>game</th><th>table</th>"
+        f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table></div>"
         f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a> · '
         f'<a href="/api/players/{e(quote(name, safe=""))}/results.csv">results as CSV</a></p>'
     )

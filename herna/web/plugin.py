@@ -116,7 +116,12 @@ class WebHall:
 
     # -- Service --------------------------------------------------------------------------
     def endpoints(self) -> list[str]:
-        return [self.url + "/"]
+        """The pages, the live WebSocket, and the game servers' WebSockets (those of games
+        running in this hall: the others answer close code 4004)."""
+        ws = "ws" + self.url[len("http") :]
+        games = {s.game for s in self.hall.services}
+        sockets = [f"{ws}/ws/{g}" for g in ("onitama", "tiles") if g in games]
+        return [self.url + "/", f"{ws}/ws/live", *sockets]
 
     def snapshot(self) -> dict[str, Any]:
         return self.hub.stats()

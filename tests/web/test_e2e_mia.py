@@ -34,7 +34,7 @@ async def test_live_mia_view_follows_house_bots_in_the_browser(
 ) -> None:
     async with serving(tmp_path, "mia,web") as hall:
         web, page = _web(hall), browser.page
-        await page.goto(web.url + "/")
+        await page.goto(web.url + "/status")  # servers and endpoints: the operators' page
         card = page.locator('.service[data-game="mia"]')
         await card.wait_for()
         assert "udp://127.0.0.1:" in await card.inner_text()

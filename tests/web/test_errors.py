@@ -173,6 +173,10 @@ ODD_TARGETS = [
     "/history?player=%ff",
     "/api/live?game=%ff",
     "/doc/web.md?raw=%ff",
+    "/signin?next=%00",
+    "/signin?next=%ff",
+    "/signup?next=//evil.test/",
+    "/signin?next=" + "a" * 5000,
 ]
 
 BAD_METHODS = ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "BREW"]
@@ -414,4 +418,79 @@ async def test_a_database_gone_away_is_a_503_not_a_500(hall: Hall) -> None:
     finally:
         store.engine.dispose()
         store.engine = working
+    await assert_serves_normally(web)
+
+
+# -- the account forms (POST) and the session cookie -------------------------------------------
+
+FORM_PATHS = ["/signin", "/signup", "/signout"]
+_bodies = st.one_of(
+    st.binary(max_size=300),
+    st.dictionaries(
+        st.sampled_from(["csrf", "name", "password", "next", "x"]), _values, max_size=5
+    ).map(lambda d: urlencode(d).encode()),
+)
+_content_types = st.sampled_from(
+    [
+        "application/x-www-form-urlencoded",
+        "application/x-www-form-urlencoded; charset=latin-1",
+        "multipart/form-data; boundary=x",
+        "application/json",
+        "text/plain",
+        "",
+    ]
+)
+_cookies = st.one_of(
+    st.just(""),
+    st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E), max_size=200),
+    st.sampled_from(["e30=", "null", "e30=.aaaa.bbbb", "eyJwZXJzb24iOiJ4In0=.x.y"]),
+)
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    path=st.sampled_from(FORM_PATHS),
+    body=_bodies,
+    content_type=_content_types,
+    cookie=_cookies,
+    with_csrf=st.booleans(),
+)
+async def test_fuzzed_account_forms_never_get_a_5xx(
+    hall: Hall, path: str, body: bytes, content_type: str, cookie: str, with_csrf: bool
+) -> None:
+    """Junk bodies, content types and cookies on the POST forms: 303, 400, 403, 413 or 429
+    with the form's HTML error, never a 5xx; with the session's real CSRF token too."""
+    web = web_of(hall)
+    async with httpx.AsyncClient(base_url=web.url, timeout=20) as http:
+        if cookie:
+            http.cookies.set("herna_session", cookie)
+        if with_csrf:
+            form = await http.get("/signup")
+            assert form.status_code == 200
+            token = form.text.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+            body = body + b"&csrf=" + token.encode()
+        headers = {"content-type": content_type} if content_type else {}
+        answer = await http.post(path, content=body, headers=headers)
+    assert answer.status_code in (303, 400, 403, 413, 429), (path, body[:80], answer.text[:300])
+    if answer.status_code >= 400:
+        assert_error_body(path, answer.headers.get("content-type", ""), answer.content)
+
+
+async def test_a_huge_form_is_413_and_junk_cookies_are_ignored(hall: Hall) -> None:
+    web = web_of(hall)
+    async with httpx.AsyncClient(base_url=web.url, timeout=20) as http:
+        big = await http.post(
+            "/signin",
+            content=b"name=" + b"a" * 100_000,
+            headers={"content-type": "application/x-www-form-urlencoded"},
+        )
+        assert big.status_code == 413
+        for junk in ["%00", "x" * 3000, "\\u0000", "e30=.bad.sig"]:
+            http.cookies.set("herna_session", junk)
+            for path in ("/", "/signin", "/signup", "/players"):
+                assert (await http.get(path)).status_code == 200, (junk, path)
     await assert_serves_normally(web)

@@ -52,7 +52,10 @@ async def test_options_come_from_the_command_line_or_the_config(tmp_path: Path) 
         assert web.hub.settings.max_clients == 7
         assert web.hub.settings.send_budget == 123.0  # the command line beats the config
         assert web.hub.settings.interval_for(246) == 2.0
-        assert web.endpoints() == [f"http://127.0.0.1:{web.port}/"]
+        assert web.endpoints() == [
+            f"http://127.0.0.1:{web.port}/",
+            f"ws://127.0.0.1:{web.port}/ws/live",
+        ]
         async with httpx.AsyncClient(base_url=web.url) as http:
             assert (await http.get("/")).status_code == 200
         assert web.snapshot()["clients"] == 0

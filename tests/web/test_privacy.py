@@ -33,6 +33,8 @@ def _paths(web: WebHall, values: dict[str, list[str]]) -> tuple[list[str], set[s
         if isinstance(route, Mount | WebSocketRoute):
             continue  # static files hold no live data; /ws/tiles is the tiles game
         assert isinstance(route, Route)
+        if "GET" not in (route.methods or ()):
+            continue  # the account forms' POST routes (their GET twins are listed)
         templates.add(route.path)
         paths = [route.path]
         for name in PARAMS.findall(route.path):

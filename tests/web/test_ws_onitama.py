@@ -4,6 +4,7 @@ the same hub as the TCP server, one record per frame, the protocol's own errors.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -109,16 +110,19 @@ async def test_without_the_onitama_server_the_socket_closes_4004(tmp_path: Path)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4004
 
 
-def test_guest_cookies_are_signed_by_this_run_only() -> None:
-    guests = Guests()
-    name = guests.new_name()
-    cookie = guests.sign(name)
-    assert guests.name_of(cookie) == name
-    assert guests.name_of(cookie.replace(name, "guest-aaaaaaaa")) is None  # edited name
-    assert guests.name_of(name + ".forged") is None
-    assert guests.name_of("house-1." + cookie.split(".")[1]) is None
-    assert Guests().name_of(cookie) is None  # a restart: a new key
-    assert name != guests.new_name()
+def test_guest_names_and_the_session_key_kept_in_the_database(tmp_path: Path) -> None:
+    from herna.hall.db import make_engine
+    from herna.hall.people import hall_key
+
+    name = Guests.new_name()
+    assert re.fullmatch(r"guest-[a-z2-9]{8}", name) and name != Guests.new_name()
+    one = make_engine(f"sqlite:///{tmp_path / 'one.db'}")
+    # The same database gives the same key (sessions survive a restart); another, another.
+    assert hall_key(one, "web-session") == hall_key(one, "web-session")
+    assert hall_key(one, "web-session") != hall_key(
+        make_engine(f"sqlite:///{tmp_path / 'two.db'}"), "web-session"
+    )
+    assert len(hall_key(one, "web-session")) >= 40
 
 
 async def test_the_play_page_keeps_a_guest_name_and_replaces_a_forged_cookie(
@@ -126,17 +130,21 @@ async def test_the_play_page_keeps_a_guest_name_and_replaces_a_forged_cookie(
 ) -> None:
     import httpx
 
+    def shown(text: str) -> str:
+        found = re.search(r'id="play-name">([^<]+)<', text)
+        assert found
+        return found.group(1)
+
     async with play_hall(tmp_path, house_bots=0) as h, httpx.AsyncClient(base_url=h.url) as http:
         first = await http.get("/play/onitama")
         assert first.status_code == 200
-        cookie = first.cookies["herna_guest"]
-        name = cookie.split(".")[0]
-        assert f'id="play-name">{name}<' in first.text
+        cookie = first.cookies["herna_session"]
+        name = shown(first.text)
         again = await http.get("/play/onitama")
-        assert f'id="play-name">{name}<' in again.text and "herna_guest" not in again.cookies
+        assert shown(again.text) == name and "herna_session" not in again.cookies
         http.cookies.clear()
-        http.cookies.set("herna_guest", name.replace("guest-", "guest-x") + ".AAAA")
+        http.cookies.set("herna_session", cookie[:-4] + "AAAA")  # a forged signature
         forged = await http.get("/play/onitama")
-        assert name not in forged.text
-        assert forged.cookies["herna_guest"] != cookie
+        assert shown(forged.text) != name
+        assert forged.cookies["herna_session"] != cookie
         assert "httponly" in forged.headers["set-cookie"].lower()

@@ -244,7 +244,10 @@ class Group:
             if self._view_cache is None or self._view_cache[0] is not state:
                 self._view_cache = (state, dict(state.view(None)))
             payload["view"] = self._view_cache[1]
-        bus.emit("marias", match.table_id if match is not None else self.id, kind, **payload)
+        # One live address per table: spectators follow the group from deal to deal (each
+        # deal's record keeps its own table id, ``<group>.<deal>``; ``game_no`` tells deals
+        # apart on the bus).
+        bus.emit("marias", self.id, kind, **payload)
 
     def _ref(self, seat: int) -> PlayerRef:
         m = self.members[seat]

@@ -192,7 +192,7 @@ window.HernaGames = window.HernaGames || {};
           (t.skipped ? ` · ${t.skipped} events not listed` : "");
         p.log.replaceChildren(...p.events.slice().reverse().map((ev) => el("li", {}, eventText(ev))));
         p.updated = t.updated || 0;
-        p.over = t.status === "over";
+        p.over = t.status === "over" || t.status === "closed";
       }
       pending.clear();
       // Finished tables make way for new ones: keep the page to MAX_PANELS cards.
@@ -205,6 +205,21 @@ window.HernaGames = window.HernaGames || {};
         }
       }
       root.dataset.frames = String(frames);
+    }
+
+    /* Finished tables drop out of the list of all tables (the hub forgets them after the
+     * same time); the page of one table keeps showing how it ended. */
+    const FINISHED_SECONDS = 120;
+    if (!page.table) {
+      setInterval(() => {
+        const now = Date.now() / 1000;
+        for (const [key, p] of [...panels.entries()]) {
+          if (p.over && p.updated && now - p.updated > FINISHED_SECONDS) {
+            p.card.remove();
+            panels.delete(key);
+          }
+        }
+      }, 5000);
     }
 
     function take(frame) {
@@ -321,8 +336,10 @@ window.HernaGames = window.HernaGames || {};
     box.dataset.steps = String(steps.length);
   }
 
-  /* ---- home: refresh server snapshots and live tables -------------------------------- */
-  function startHome() {
+  /* ---- status: refresh server snapshots and live tables ------------------------------ */
+  const liveHref = (t) => `/live/${encodeURIComponent(t.game)}/${encodeURIComponent(t.table)}`;
+
+  function startStatus() {
     async function refresh() {
       try {
         const services = await (await fetch("/api/services")).json();
@@ -337,7 +354,7 @@ window.HernaGames = window.HernaGames || {};
             el("tr", {}, ["game", "table", "status", "last event"].map((h) => el("th", {}, h))),
             tables.slice(0, 50).map((t) => el("tr", {},
               el("td", {}, t.game),
-              el("td", {}, el("a", { href: `/live/${encodeURIComponent(t.game)}/${encodeURIComponent(t.table)}` }, t.table)),
+              el("td", {}, el("a", { href: liveHref(t) }, t.table)),
               el("td", {}, t.status),
               el("td", {}, t.event ? t.event.kind : ""))));
           holder.replaceWith(table);
@@ -349,6 +366,53 @@ window.HernaGames = window.HernaGames || {};
     setInterval(refresh, 3000);
   }
 
+  /* ---- home: the tables playing now (each once; finished ones drop out) -------------- */
+  const TITLES = { marias: "mariáš", mia: "Mia", onitama: "Onitama", tiles: "tile games" };
+
+  function namesIn(players) {
+    const list = Array.isArray(players) ? players
+      : players && typeof players === "object" ? Object.values(players) : [];
+    const out = [];
+    for (const p of list) {
+      if (typeof p === "string") out.push(p);
+      else if (p && (p.name || p.id)) out.push(String(p.name || p.id));
+    }
+    return out;
+  }
+
+  /* Who sits at a table (as pages.py _player_names says it). */
+  function playersOf(data) {
+    const pair = ["white", "black"].map((k) => data[k]).filter((v) => typeof v === "string");
+    if (pair.length) return pair;
+    let out = namesIn(data.players);
+    if (!out.length && data.view) out = namesIn(data.view.players);
+    return out.slice(0, 8);
+  }
+
+  function startHome() {
+    async function refresh() {
+      try {
+        const tables = (await (await fetch("/api/live")).json()).filter((t) => t.status === "live");
+        const holder = document.getElementById("live-tables");
+        if (!holder) return;
+        const next = tables.length
+          ? el("ul", { class: "watch", id: "live-tables" }, tables.slice(0, 20).map((t) => {
+            const data = (t.event && t.event.data) || {};
+            const names = playersOf(data);
+            const deal = Number.isInteger(data.game_no) ? `, deal ${data.game_no}` : "";
+            return el("li", { dataset: { game: t.game, table: t.table } },
+              el("a", { href: liveHref(t) }, el("b", {}, TITLES[t.game] || t.game), deal),
+              " ", el("span", { class: "muted" }, names.length ? names.join(", ") : "players arriving"));
+          }))
+          : el("p", { class: "muted", id: "live-tables" }, "No table is playing right now.");
+        holder.replaceWith(next);
+      } catch (err) {
+        /* the hall may be restarting; try again later */
+      }
+    }
+    setInterval(refresh, 4000);
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     const block = document.getElementById("herna-page");
     const page = block ? JSON.parse(block.textContent) : {};
@@ -356,5 +420,6 @@ window.HernaGames = window.HernaGames || {};
     if (page.kind === "live") startLive(page);
     else if (page.kind === "replay") startReplay(page);
     else if (page.kind === "home") startHome();
+    else if (page.kind === "status") startStatus();
   });
 })();

@@ -76,6 +76,12 @@
     const promptBox = document.getElementById("play-prompt");
     const movesList = document.getElementById("play-moves");
     const me = page.guest;
+    // A signed-in person's page carries a proof of the reserved name (page.token): it is the
+    // LOGIN's third field whenever there is no seat secret to show.
+    const login = (seat) => {
+      const proof = (seat && seat.secret) || page.token;
+      return proof ? `LOGIN|${me}|${proof}` : `LOGIN|${me}`;
+    };
     const storeKey = `herna.onitama.seat.${me}`;
     const table = page.cards;
 
@@ -120,7 +126,7 @@
       draw();
       ws.onopen = () => {
         const seat = saved();
-        send(seat && seat.secret ? `LOGIN|${me}|${seat.secret}` : `LOGIN|${me}`);
+        send(login(seat));
       };
       ws.onmessage = (ev) => receive(String(ev.data));
       ws.onclose = (ev) => {
@@ -228,14 +234,14 @@
       const seat = saved();
       if (code === "BAD_TOKEN" && seat && seat.secret) {
         forget(); // that seat is gone (the game ended meanwhile): come in as a new player
-        send(`LOGIN|${me}`);
+        send(login(null));
         return;
       }
       if (code === "NAME_IN_USE" && S.retries < 6) {
         // After a reload the old connection may not be closed yet: try again shortly.
         S.retries += 1;
         S.note = "Waiting for the previous connection to close…";
-        setTimeout(() => send(seat && seat.secret ? `LOGIN|${me}|${seat.secret}` : `LOGIN|${me}`),
+        setTimeout(() => send(login(seat)),
           300 * S.retries);
         return;
       }

@@ -14,6 +14,7 @@
  *   view.players        replay only: seat names;  view.hands / view.talon: replay only, after
  *                       the deal is over (the live hall never shows hidden cards)
  *   event.data.players  live: [{id, name, race}];  event.data.money: the group's running money
+ *   event.data.game_no  live: the deal's number within the group (one table, deal after deal)
  */
 "use strict";
 
@@ -186,8 +187,10 @@
     const who = names(view, event);
     const status = PHASES[view.phase] || view.phase || "";
     const kind = event && event.kind ? ` · ${event.kind.replace(/_/g, " ")}` : "";
-    container.replaceChildren(el("div", { class: "marias", "data-phase": view.phase },
-      el("div", { class: "mar-status" }, status, kind),
+    // Live events carry the group's deal number: one table address shows deal after deal.
+    const deal = event && event.data && Number.isInteger(event.data.game_no) ? event.data.game_no : null;
+    container.replaceChildren(el("div", { class: "marias", "data-phase": view.phase, "data-deal": deal },
+      el("div", { class: "mar-status" }, deal !== null ? `deal ${deal} · ` : "", status, kind),
       el("div", { class: "mar-table" },
         seatNode(view, event, 1, who[1]),
         seatNode(view, event, 2, who[2]),

@@ -1,0 +1,444 @@
+"""Sign up, sign in, sign out: people's reserved names in the web hall.
+
+``GET /signup`` and ``GET /signin`` show the forms; ``POST /signup``, ``POST /signin`` and
+``POST /signout`` act and answer ``303 See Other`` (to ``next``, a path on this hall, else
+home), or the form again with what went wrong (``400``, ``403`` for a failed form check,
+``413`` for an oversized body, ``429`` while throttled).
+
+What protects them:
+
+* **Passwords** are hashed with Argon2id (:mod:`herna.hall.people`), off the event loop and
+  at most :data:`HASHING_AT_ONCE` at a time, so a flood of sign-ins cannot stall the games.
+* **Throttling.** Each failed sign-in counts against the name and against the client address:
+  after :data:`FAILS_PER_NAME` failures for one name, or :data:`FAILS_PER_ADDRESS` from one
+  address, within :data:`WINDOW` seconds, sign-ins there are refused with ``429`` and a
+  ``Retry-After`` until the oldest failure leaves the window (the password is not even
+  checked meanwhile). Sign-ups count per address (:data:`SIGNUPS_PER_ADDRESS`).
+* **CSRF.** The session cookie is SameSite=Lax, so other sites' forms post without it; on top
+  of that each form carries the session's random ``csrf`` token, compared in constant time,
+  and a request whose ``Origin`` is another site's is refused.
+* **Sessions end for good.** Signing in makes a new session id (its digest recorded in
+  ``person_sessions``), CSRF token and set of proofs; signing out deletes the session id and
+  revokes every proof the session was issued, so a copy of the old cookie is signed in no
+  more (:class:`SessionContext`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import html
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from herna.hall.identity import Identity, new_secret
+from herna.hall.people import MIN_PASSWORD, People, Refused
+from herna.web.guests import session_of
+
+FAILS_PER_NAME = 5
+FAILS_PER_ADDRESS = 20
+SIGNUPS_PER_ADDRESS = 10
+WINDOW = 300.0
+"""Seconds a failed sign-in (or a sign-up) counts against its name and address."""
+HASHING_AT_ONCE = 1
+"""Password hashes computed at once (each takes 19 MiB and about 70 ms of one core): the other
+core stays with the games however many sign-ins arrive."""
+MAX_FORM_BYTES = 8192
+
+Page = Callable[..., HTMLResponse]
+"""``page(title, body, data=None, active="", status=200)`` of :class:`herna.web.app.WebApp`."""
+
+CURRENT_SESSION: ContextVar[dict[str, Any] | None] = ContextVar("herna_session", default=None)
+"""The session of the request being answered, for the page header (who is signed in)."""
+
+
+class SessionContext:
+    """ASGI middleware inside the session middleware.
+
+    * A signed-in session whose id was closed (signed out, or the name freed with ``herna
+      bots remove``) is signed in no more: the cookie is signed, not stored, so a copy of it
+      would otherwise stay good until it expires. The person is taken out of the session.
+    * Makes the request's session known to the page layout (:data:`CURRENT_SESSION`), which
+      has no request at hand.
+    """
+
+    def __init__(self, app: ASGIApp, people: People) -> None:
+        self.app = app
+        self.people = people
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        session = scope.get("session")
+        if isinstance(session, dict) and "person" in session:
+            await self._check(session)
+        token = CURRENT_SESSION.set(session if isinstance(session, dict) else None)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            CURRENT_SESSION.reset(token)
+
+    async def _check(self, session: dict[str, Any]) -> None:
+        person, sid = session.get("person"), session.get("sid")
+        holder = None
+        if isinstance(sid, str) and isinstance(person, str):
+            known, holder = self.people.cached_session(sid)
+            if not known:
+                holder = await run_in_threadpool(self.people.session_person, sid)
+        if holder is None or holder != person:
+            for key in ("person", "sid", "csrf"):
+                session.pop(key, None)
+
+
+def account_box() -> tuple[str | None, str | None]:
+    """(person, csrf) of the current request's session, for the header."""
+    session = CURRENT_SESSION.get() or {}
+    person, csrf = session.get("person"), session.get("csrf")
+    return (
+        person if isinstance(person, str) else None,
+        csrf if isinstance(csrf, str) else None,
+    )
+
+
+@dataclass
+class Throttle:
+    """Failures per key within a sliding window (kept in memory, bounded)."""
+
+    limit: int
+    window: float
+    clock: Callable[[], float] = time.monotonic
+    max_keys: int = 10_000
+    _fails: OrderedDict[str, deque[float]] = field(default_factory=OrderedDict)
+
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may try again (0: now)."""
+        fails = self._fails.get(key)
+        if fails is None:
+            return 0.0
+        now = self.clock()
+        while fails and now - fails[0] >= self.window:
+            fails.popleft()
+        if not fails:
+            del self._fails[key]
+            return 0.0
+        return self.window - (now - fails[0]) if len(fails) >= self.limit else 0.0
+
+    def fail(self, key: str) -> None:
+        fails = self._fails.setdefault(key, deque(maxlen=self.limit))
+        fails.append(self.clock())
+        self._fails.move_to_end(key)
+        while len(self._fails) > self.max_keys:
+            self._fails.popitem(last=False)
+
+    def clear(self, key: str) -> None:
+        self._fails.pop(key, None)
+
+
+class FormError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def safe_next(value: str | None) -> str:
+    """Where to go after the form: a path on this hall, never another site."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return "/"
+    if any(ord(c) < 0x20 or c == "\x7f" for c in value) or urlsplit(value).netloc:
+        return "/"
+    return value
+
+
+def client_address(conn: HTTPConnection) -> str:
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+def ensure_csrf(conn: HTTPConnection) -> str:
+    session = session_of(conn)
+    csrf = session.get("csrf")
+    if not isinstance(csrf, str) or not csrf:
+        csrf = new_secret()
+        session["csrf"] = csrf
+    return csrf
+
+
+def _own_origin(request: Request) -> str:
+    url = request.url
+    return f"{url.scheme}://{url.netloc}"
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    """The urlencoded form of a POST, checked: size, encoding, same origin, CSRF token."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        raise FormError(400, "This form must be sent as application/x-www-form-urlencoded.")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM_BYTES:
+            raise FormError(413, "The form is too large.")
+    try:
+        text = body.decode("utf-8")
+        parsed = parse_qs(text, keep_blank_values=True, max_num_fields=10, errors="strict")
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise FormError(400, "The form could not be read.") from exc
+    form = {k: v[0] for k, v in parsed.items()}
+    origin = request.headers.get("origin")
+    if origin is not None and origin != _own_origin(request):
+        raise FormError(403, "The form was sent from another site.")
+    if request.headers.get("sec-fetch-site") == "cross-site":
+        raise FormError(403, "The form was sent from another site.")
+    expected = session_of(request).get("csrf")
+    given = form.get("csrf", "")
+    if (
+        not isinstance(expected, str)
+        or not expected
+        or not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode())
+    ):
+        raise FormError(403, "The form has expired (or came from elsewhere). Please try once more.")
+    return form
+
+
+def e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _hidden(csrf: str, next_path: str) -> str:
+    return (
+        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
+        f'<input type="hidden" name="next" value="{e(next_path)}">'
+    )
+
+
+def signin_form(csrf: str, next_path: str, name: str = "", problem: str = "") -> str:
+    note = (
+        f'<div id="form-error" role="alert"><p class="error">{e(problem)}</p></div>'
+        if problem
+        else ""
+    )
+    return (
+        "<h1>Sign in</h1>"
+        '<p class="lead">Sign in to play under your reserved name on every server of this '
+        'hall. No account? <a href="/signup">Sign up</a>: a guest name needs none.</p>'
+        f"{note}"
+        '<form class="account" method="post" action="/signin">'
+        f"{_hidden(csrf, next_path)}"
+        '<label for="name">Name</label>'
+        f'<input id="name" name="name" value="{e(name)}" autocomplete="username" required '
+        'maxlength="64" autocapitalize="none" spellcheck="false">'
+        '<label for="password">Password</label>'
+        '<input id="password" name="password" type="password" autocomplete="current-password" '
+        'required maxlength="1024">'
+        '<button type="submit">Sign in</button></form>'
+    )
+
+
+def signup_form(csrf: str, next_path: str, name: str = "", problem: str = "") -> str:
+    note = (
+        f'<div id="form-error" role="alert"><p class="error">{e(problem)}</p></div>'
+        if problem
+        else ""
+    )
+    return (
+        "<h1>Sign up</h1>"
+        '<p class="lead">Reserve a name: from then on nobody else, bot or person, can play '
+        "under it in this hall (Mia, mariáš, Onitama and the tile games alike), and your "
+        "results and rating stay yours. A name is 3 to 24 letters, digits, _ or -; a password "
+        f"at least {MIN_PASSWORD} characters. Only a hash of the password is kept.</p>"
+        f"{note}"
+        '<form class="account" method="post" action="/signup">'
+        f"{_hidden(csrf, next_path)}"
+        '<label for="name">Name</label>'
+        f'<input id="name" name="name" value="{e(name)}" autocomplete="username" required '
+        'minlength="3" maxlength="24" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]{2,23}" '
+        'autocapitalize="none" spellcheck="false">'
+        '<label for="password">Password</label>'
+        '<input id="password" name="password" type="password" autocomplete="new-password" '
+        f'required minlength="{MIN_PASSWORD}" maxlength="1024">'
+        '<button type="submit">Sign up</button></form>'
+        '<p>Already signed up? <a href="/signin">Sign in</a>.</p>'
+    )
+
+
+def signed_in_note(person: str, csrf: str) -> str:
+    return (
+        "<h1>Signed in</h1>"
+        f'<p>You are signed in as <b id="person-name">{e(person)}</b>. '
+        f'<a href="/players/{e(quote(person, safe=""))}">Your results</a>.</p>' + signout_form(csrf)
+    )
+
+
+def signout_form(csrf: str) -> str:
+    return (
+        '<form class="signout" method="post" action="/signout">'
+        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
+        '<button type="submit">Sign out</button></form>'
+    )
+
+
+class Accounts:
+    """The account routes over one hall's database and identity."""
+
+    def __init__(
+        self,
+        people: People,
+        identity: Identity,
+        page: Page,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.people = people
+        self.identity = identity
+        self.page = page
+        self.by_name = Throttle(FAILS_PER_NAME, WINDOW, clock)
+        self.by_address = Throttle(FAILS_PER_ADDRESS, WINDOW, clock)
+        self.signups = Throttle(SIGNUPS_PER_ADDRESS, WINDOW, clock)
+        self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        self.refused_signins = 0
+        self.throttled = 0
+
+    async def _hash_work(self, fn: Callable[..., Any], *args: Any) -> Any:
+        async with self._hashing:
+            return await run_in_threadpool(fn, *args)
+
+    def _respond(self, title: str, body: str, status: int = 200) -> HTMLResponse:
+        response = self.page(title, body, {"kind": "account"}, "", status)
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    # -- pages --------------------------------------------------------------------------------
+    async def signin_page(self, request: Request) -> Response:
+        csrf = ensure_csrf(request)
+        person = session_of(request).get("person")
+        if isinstance(person, str):
+            return self._respond("Signed in", signed_in_note(person, csrf))
+        next_path = safe_next(request.query_params.get("next"))
+        return self._respond("Sign in", signin_form(csrf, next_path))
+
+    async def signup_page(self, request: Request) -> Response:
+        csrf = ensure_csrf(request)
+        person = session_of(request).get("person")
+        if isinstance(person, str):
+            return self._respond("Signed in", signed_in_note(person, csrf))
+        next_path = safe_next(request.query_params.get("next"))
+        return self._respond("Sign up", signup_form(csrf, next_path))
+
+    # -- actions --------------------------------------------------------------------------------
+    async def _form(
+        self, request: Request, redraw: Callable[[str, str, str, str], str], title: str
+    ) -> dict[str, str] | Response:
+        try:
+            return await read_form(request)
+        except FormError as exc:
+            csrf = ensure_csrf(request)
+            return self._respond(title, redraw(csrf, "/", "", exc.message), exc.status)
+
+    def _throttled(self, title: str, body: str, seconds: float) -> Response:
+        self.throttled += 1
+        response = self._respond(title, body, 429)
+        response.headers["retry-after"] = str(max(1, int(seconds + 0.999)))
+        return response
+
+    async def signin(self, request: Request) -> Response:
+        form = await self._form(request, signin_form, "Sign in")
+        if isinstance(form, Response):
+            return form
+        name, password = form.get("name", "").strip(), form.get("password", "")
+        next_path = safe_next(form.get("next"))
+        csrf = ensure_csrf(request)
+        name_key, address_key = "name:" + name.casefold()[:64], client_address(request)
+        wait = max(self.by_name.wait(name_key), self.by_address.wait(address_key))
+        if wait > 0:
+            minutes = max(1, int(wait // 60 + 1))
+            return self._throttled(
+                "Sign in",
+                signin_form(
+                    csrf,
+                    next_path,
+                    name,
+                    f"Too many failed sign-ins; try again in about {minutes} minute"
+                    + ("s." if minutes > 1 else "."),
+                ),
+                wait,
+            )
+        found = await self._hash_work(self.people.check, name, password) if name else None
+        if found is None:
+            self.refused_signins += 1
+            self.by_name.fail(name_key)
+            self.by_address.fail(address_key)
+            return self._respond(
+                "Sign in",
+                signin_form(csrf, next_path, name, "Wrong name or password."),
+                400,
+            )
+        self.by_name.clear(name_key)
+        await self._start(request, found)
+        return RedirectResponse(next_path, status_code=303)
+
+    async def signup(self, request: Request) -> Response:
+        form = await self._form(request, signup_form, "Sign up")
+        if isinstance(form, Response):
+            return form
+        name, password = form.get("name", "").strip(), form.get("password", "")
+        next_path = safe_next(form.get("next"))
+        csrf = ensure_csrf(request)
+        address_key = client_address(request)
+        wait = self.signups.wait(address_key)
+        if wait > 0:
+            return self._throttled(
+                "Sign up",
+                signup_form(csrf, next_path, name, "Too many sign-ups from here; try later."),
+                wait,
+            )
+        try:
+            made = await self._hash_work(self.people.sign_up, name, password)
+        except Refused as exc:
+            return self._respond("Sign up", signup_form(csrf, next_path, name, exc.reason), 400)
+        self.signups.fail(address_key)
+        await self._start(request, made)
+        return RedirectResponse(next_path, status_code=303)
+
+    async def signout(self, request: Request) -> Response:
+        try:
+            await read_form(request)
+        except FormError as exc:
+            return self._respond(
+                "Sign out", f'<h1>Sign out</h1><p class="error">{e(exc.message)}</p>', exc.status
+            )
+        session = session_of(request)
+        sid = session.get("sid")
+        if isinstance(sid, str):
+            self.identity.revoke_proofs(sid)
+            await run_in_threadpool(self.people.close_session, sid)
+        guest = session.get("guest")
+        session.clear()
+        if isinstance(guest, str):
+            session["guest"] = guest  # back to the guest name this browser had
+        session["csrf"] = new_secret()
+        return RedirectResponse("/", status_code=303)
+
+    async def _start(self, request: Request, person: str) -> None:
+        """A new session for ``person``: new id (recorded, so signing out can end it), new
+        CSRF token (never the one from before signing in), the guest name kept for after
+        signing out."""
+        session = session_of(request)
+        old = session.get("sid")
+        if isinstance(old, str):
+            self.identity.revoke_proofs(old)
+            await run_in_threadpool(self.people.close_session, old)
+        sid = await run_in_threadpool(self.people.open_session, person)
+        guest = session.get("guest")
+        session.clear()
+        if isinstance(guest, str):
+            session["guest"] = guest
+        session["person"] = person
+        session["sid"] = sid
+        session["csrf"] = new_secret()
