@@ -17,6 +17,11 @@ noisy, the CPU share much less so.
 
 Prints a summary and, as the last line, one JSON object with the figures. The target is a
 rounds/s drop of at most 10 % with 500 spectators.
+
+``--web-process`` runs the web hall as its own ``herna serve --only web`` process on a
+PostgreSQL database, fed by the game process over LISTEN/NOTIFY (docs/scaling.md), which is
+how a hall with thousands of spectators is meant to run: then the drop is what the bridge
+costs the game process plus what the two processes take from each other on a small machine.
 """
 
 from __future__ import annotations
@@ -68,6 +73,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="web hall --web-send-budget: frames/s to all spectators together (default 500)",
     )
+    p.add_argument(
+        "--web-process",
+        action="store_true",
+        help="run the web hall as its own `herna serve --only web` process, fed over "
+        "PostgreSQL LISTEN/NOTIFY (docs/scaling.md); needs PostgreSQL: --database-url, or a "
+        "throwaway server is started (Debian's postgresql)",
+    )
+    p.add_argument("--database-url", help="PostgreSQL URL for --web-process")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     return p.parse_args(argv)
 
@@ -192,6 +205,7 @@ class Phase:
     rounds_per_s: float
     cpu_ms_per_round: float
     web_share_percent: float
+    web_cores: float = 0.0
 
 
 async def measure(mia: Any, web: Any, seconds: float, spectators: int) -> Phase:
@@ -204,11 +218,13 @@ async def measure(mia: Any, web: Any, seconds: float, spectators: int) -> Phase:
     done = mia.snapshot()["rounds_played"] - start_rounds
     used = time.thread_time() - cpu
     web_used = web.snapshot()["cpu_seconds"] - web_cpu
+    elapsed = time.perf_counter() - start
     phase = Phase(
         spectators,
-        done / (time.perf_counter() - start),
+        done / elapsed,
         used * 1000 / done if done else 0.0,
         web_used / used * 100 if used else 0.0,
+        web_used / elapsed,
     )
     print(
         f"  {spectators:4d} spectators: {phase.rounds_per_s:7.1f} rounds/s, "
@@ -231,28 +247,87 @@ async def command(proc: asyncio.subprocess.Process, text: str) -> None:
     await proc.stdin.drain()
 
 
+class WebProcess:
+    """The web hall as its own process (``--web-process``): what :func:`measure` reads of it."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], port: int, args: argparse.Namespace) -> None:
+        from herna.web.live import LiveSettings
+
+        self.proc, self.port = proc, port
+        defaults = LiveSettings()
+        self.settings = LiveSettings(
+            interval=defaults.interval if args.interval is None else args.interval,
+            send_budget=defaults.send_budget if args.send_budget is None else args.send_budget,
+        )
+
+    def endpoints(self) -> list[str]:
+        return [f"http://127.0.0.1:{self.port}/"]
+
+    def snapshot(self) -> dict[str, Any]:
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return {"cpu_seconds": cpu, "dropped_clients": None}
+
+
+def start_web_process(database_url: str, args: argparse.Namespace, tmp: str) -> WebProcess:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    cmd = [sys.executable, "-m", "herna.cli", "serve", "--only", "web", "--web-port", str(port),
+           "--database-url", database_url, "--log-level", "WARNING",
+           "--web-max-spectators", str(max(2000, args.spectators + 100))]  # fmt: skip
+    if args.interval is not None:
+        cmd += ["--web-interval", str(args.interval)]
+    if args.send_budget is not None:
+        cmd += ["--web-send-budget", str(args.send_budget)]
+    proc = subprocess.Popen(cmd, cwd=tmp, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return WebProcess(proc, port, args)
+        time.sleep(0.1)
+    raise SystemExit("the web process did not start")
+
+
 async def main(args: argparse.Namespace) -> dict[str, Any]:
+    if not args.web_process:
+        return await run_hall(args, None)
+    if args.database_url:
+        return await run_hall(args, args.database_url)
+    from tests.postgres import postgres_server
+
+    with postgres_server() as url:
+        return await run_hall(args, url)
+
+
+async def run_hall(args: argparse.Namespace, postgres: str | None) -> dict[str, Any]:
     from herna.cli.serve import start_hall
 
     tmp = tempfile.mkdtemp(prefix="herna-bench-web-")
     serve_args = argparse.Namespace(
-        only="mia,web",
+        only="mia" if postgres else "mia,web",
         host=None,
-        database_url=f"sqlite:///{tmp}/herna.db",
+        database_url=postgres or f"sqlite:///{tmp}/herna.db",
         no_house_bots=None,
         log_level=None,
         log_format=None,
         config=None,
         mia_port=0,
         mia_house_round_pause=0.0,  # the house bots play as fast as they can
+        web_max_spectators=max(2000, args.spectators + 100),
         web_port=0,
         web_interval=args.interval,
         web_send_budget=args.send_budget,
     )
     hall = await start_hall(serve_args, {})
     proc = None
+    web_process = start_web_process(postgres, args, tmp) if postgres else None
     try:
-        mia, web = hall.service("mia"), hall.service("web")
+        mia = hall.service("mia")
+        web: Any = web_process or hall.service("web")
         assert mia is not None and web is not None
         url = web.endpoints()[0].replace("http://", "ws://") + "ws/live?game=mia"
         proc = await asyncio.create_subprocess_exec(
@@ -298,7 +373,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             return max(values) if values else None
 
         spectators = min(r["connected"] for r in results)
-        settings = web.hub.settings  # type: ignore[attr-defined]
+        settings = web.settings if web_process else web.hub.settings
         return {
             "bench": "web_spectators",
             "spectators": spectators,
@@ -318,6 +393,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             "web_cpu_share_without_percent": round(share_base, 2),
             "web_cpu_share_with_percent": round(share_during, 2),
             "dropped_clients": hub["dropped_clients"],
+            "web_process": bool(web_process),
+            "web_cores_with": round(statistics.median(p.web_cores for p in with_), 2),
             "failed_connections": sum(r["failed"] for r in results),
             "frames_received": sum(r["frames"] for r in results),
             "events_measured": sum(r["events_measured"] for r in results),
@@ -337,6 +414,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         if proc is not None and proc.returncode is None:
             await command(proc, "EXIT")
             await proc.wait()
+        if web_process is not None:
+            web_process.proc.terminate()
+            web_process.proc.wait(30)
         await hall.stop()
         hall.records.close()
 
@@ -360,13 +440,22 @@ def run() -> int:
         f"at their frame's oldest event): p50 {f['every_event_p50_ms']} ms, "
         f"p99 {f['every_event_p99_ms']} ms, max {f['every_event_max_ms']} ms."
     )
+    if f["web_process"]:
+        cost = (
+            f"The web hall ran as its own process, fed over PostgreSQL LISTEN/NOTIFY, and "
+            f"used {f['web_cores_with']} cores with spectators."
+        )
+    else:
+        cost = (
+            f"The live views took {f['web_cpu_share_with_percent']} % of the event loop's CPU "
+            f"with spectators, {f['web_cpu_share_without_percent']} % without."
+        )
     print(
         f"Rounds/s (median) {f['rounds_per_s_median_without']} without, "
         f"{f['rounds_per_s_median_with']} with spectators: drop {f['drop_percent']} % "
-        f"(target ≤ 10 %: {'OK' if f['ok'] else 'OVER'}). The live views took "
-        f"{f['web_cpu_share_with_percent']} % of the event loop's CPU with spectators, "
-        f"{f['web_cpu_share_without_percent']} % without. Load average {f['load_avg_1m']} on "
-        f"{f['cpus']} CPUs: the machine is shared, figures vary between runs."
+        f"(target ≤ 10 %: {'OK' if f['ok'] else 'OVER'}). {cost} Load average "
+        f"{f['load_avg_1m']} on {f['cpus']} CPUs: the machine is shared, figures vary "
+        "between runs."
     )
     print(json.dumps(f))
     return 0
