@@ -49,10 +49,12 @@ from herna.servers.gamelog import duration, game_finished, refused
 from herna.servers.tcp import Peer
 from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
 from herna.servers.tiles.names import NameBook
+from herna.servers.tiles.returns import SeatReturns
 from herna.servers.tiles.tables import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOUSE_STRATEGY,
     DEFAULT_LOBBY_WAIT,
+    DEFAULT_RECONNECT_WINDOW,
     DEFAULT_SHOWCASE_PAUSE,
     DEFAULT_TURN_TIMEOUT,
     Client,
@@ -67,6 +69,7 @@ __all__ = [
     "DEFAULT_BOT_DELAY",
     "DEFAULT_HOUSE_STRATEGY",
     "DEFAULT_LOBBY_WAIT",
+    "DEFAULT_RECONNECT_WINDOW",
     "DEFAULT_SHOWCASE_PAUSE",
     "DEFAULT_TURN_TIMEOUT",
     "MAX_PROBLEMS_SENT",
@@ -91,7 +94,7 @@ def house_bot_name(seat: int) -> str:
     return f"house-{seat + 1}"
 
 
-class TilesHub:
+class TilesHub(SeatReturns):
     """Tables, games and house bots for every connection, without I/O."""
 
     def __init__(
@@ -261,7 +264,7 @@ class TilesHub:
             return
         self._clients.discard(client)
         self.names.release(client)
-        self._leave(client)
+        self._leave(client, gone=True)
 
     # -- lobby -------------------------------------------------------------------------------
     def _join(self, client: Client, msg: proto.Join) -> None:
@@ -335,6 +338,9 @@ class TilesHub:
         if not self._may_use_name(client, msg):
             return  # asked again: someone may have taken the name while the rules were checked
         table: Table | None
+        if msg.secret is not None:
+            self._resume(client, msg)
+            return
         if msg.table is not None:
             table = self.tables.get(msg.table)
             if table is None or table.showcase:
@@ -462,7 +468,9 @@ class TilesHub:
         self._fill_with_bots(table)
         self._begin(table)
 
-    def _leave(self, client: Client) -> None:
+    def _leave(self, client: Client, gone: bool = False) -> None:
+        """``client`` leaves its table (``gone``: its connection dropped, so it may come
+        back with its seat secret within the reconnect window)."""
         table, seat = client.table, client.seat
         client.table, client.seat = None, -1
         if table is None or self.tables.get(table.id) is not table:
@@ -478,6 +486,12 @@ class TilesHub:
             else:
                 self._send_table(table)
             return
+        slot.client = None
+        if gone and self._hold_seat(table, seat, slot):
+            return
+        self._replace_with_bot(table, seat, slot)
+
+    def _replace_with_bot(self, table: Table, seat: int, slot: SeatSlot) -> None:
         # In a game: a house bot takes the seat over so the game can finish and be recorded.
         slot.client = None
         slot.bot = self._bot(table.rules)
@@ -521,16 +535,9 @@ class TilesHub:
         self.stats.games_started += 1
         state = table.state
         for seat, client in table.clients():
-            client.send(
-                {
-                    "type": "started",
-                    "table": table.id,
-                    "seat": seat,
-                    "rules_name": rules.name,
-                    "seats": table.seats_json(),
-                    "view": state.view(seat),
-                }
-            )
+            slot = table.seats[seat]
+            assert slot is not None
+            client.send(self._started(table, seat, slot))
         self._emit(
             table,
             "game_started",
@@ -556,8 +563,9 @@ class TilesHub:
         assert slot is not None
         token = len(table.match.log) if table.match else 0
         table.cancel_timer()
-        if slot.client is not None:
-            slot.client.send(self._your_turn(table, seat))
+        if slot.client is not None or slot.is_away:
+            if slot.client is not None:
+                slot.client.send(self._your_turn(table, seat))
             if self.settings.turn_timeout > 0:
                 table.timer = self.clock.call_later(
                     self.settings.turn_timeout,
@@ -615,8 +623,8 @@ class TilesHub:
         future = asyncio.get_running_loop().run_in_executor(None, slot.bot.choose, view, actions)
 
         def decided(done: asyncio.Future[Any]) -> None:
-            if not self._still(table, seat, token):
-                return
+            if not self._still(table, seat, token) or slot.bot is None:
+                return  # the game moved on, or the seat's player took it back meanwhile
             try:
                 choice = dict(done.result())
             except Exception:
