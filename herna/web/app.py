@@ -44,7 +44,7 @@ from herna.hall.export import results_csv
 from herna.hall.hall import Hall
 from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, match_summary, match_text, replay_steps
-from herna.web import openapi, pages, params
+from herna.web import openapi, pages, params, play_tiles
 from herna.web.errors import ErrorPages
 from herna.web.guests import Guests
 from herna.web.live import LiveHub
@@ -236,6 +236,7 @@ class WebApp:
                 methods=get,
             ),
             Route("/play/onitama", self.play_onitama, methods=get),
+            Route("/play/tiles", play_tiles.endpoint(self), methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
             Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),

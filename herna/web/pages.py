@@ -210,6 +210,11 @@ def home(
             "or whoever else is waiting</span></p>"
             '<link rel="stylesheet" href="/static/play.css">'
         )
+    if any(s.get("game") == "tiles" for s in services):
+        play = play or '<link rel="stylesheet" href="/static/play.css">'
+        play += (
+            '<p id="play-tiles"><a class="play-button" href="/play/tiles">Play a tile game</a></p>'
+        )
     return (
         "<h1>Herna</h1>"
         '<p class="lead">A game hall where bots and people play: Mia dice, licitovaný '

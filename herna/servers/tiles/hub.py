@@ -30,6 +30,7 @@ from herna.core.rng import SeedSource
 from herna.games.tiles.actions import PlayerAction
 from herna.games.tiles.bots import TilesBot, make_bot
 from herna.games.tiles.engine import new_game
+from herna.games.tiles.narrate import action_words, consequences
 from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
     MAX_PLAYERS,
@@ -677,6 +678,8 @@ class TilesHub(SeatReturns):
         request_id: Any = None,
     ) -> None:
         assert table.match is not None
+        # Each player's view before the action, for its turn line in words (``said``).
+        before = {other: table.state.view(other) for other, _ in table.clients()}
         try:
             if action is None:
                 action = table.codec.decode_player_action(wire)
@@ -697,13 +700,15 @@ class TilesHub(SeatReturns):
         label = describe(state.happened, names)
         wire = table.codec.encode(action)
         for other, c in table.clients():
+            view = state.view(other)
             c.send(
                 {
                     "type": "state",
                     "table": table.id,
-                    "view": state.view(other),
+                    "view": view,
                     "last": {"player": seat, "name": names[seat], "action": wire},
                     "events": label,
+                    "said": said(wire, before.get(other) or view, view, seat, names),
                 }
             )
         self._emit(
@@ -848,6 +853,20 @@ class TilesHub(SeatReturns):
         for client in list(self._clients):
             client.peer.close()
         self._clients.clear()
+
+
+def said(
+    action: dict[str, Any],
+    before: dict[str, Any],
+    after: dict[str, Any],
+    seat: int,
+    names: list[str],
+) -> str:
+    """One action in words, as its reader saw it (``herna play tiles`` says the same words):
+    ``ann pushed row 1 from the right``, ``house-2 moved to the gold and picked it up``."""
+    parts = [action_words(action, before, seat), *consequences(action, before, after, seat, names)]
+    words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{names[seat]} {words}"
 
 
 def _who(client: Client) -> str:
