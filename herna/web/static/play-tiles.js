@@ -541,7 +541,7 @@
               you ? " (you)" : "", bits.length ? ` — ${bits.join(", ")}` : ""),
             el("div", { class: "muted" }, `holds ${held || "nothing"}` +
               (p.hand_count ? `; ${p.hand_count} tile(s) in hand` : "") +
-              `; goals done: ${p.goals_done || 0} of ${(p.goals || []).length}`),
+              ((p.goals || []).length ? `; goals done: ${p.goals_done || 0} of ${p.goals.length}` : "")),
             goals.length ? el("ul", { class: "tp-goals" }, goals) : null);
         }));
     }
