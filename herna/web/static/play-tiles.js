@@ -486,7 +486,8 @@
       if (!winners.length) return `Game over: nobody won${reason}.`;
       if (winners.includes(S.seat)) {
         const others = names.filter((n) => n !== me);
-        return `You won${others.length ? " together with " + others.join(", ") : ""}${reason}.`;
+        if (!others.length) return `You won${reason}.`;
+        return `A draw: you share the win with ${others.join(", ")}${reason}.`;
       }
       return `You lost. ${names.join(" and ")} won${reason}.`;
     }
