@@ -53,6 +53,7 @@ async def test_a_dropped_player_takes_its_seat_back_with_the_secret(tmp_path: Pa
         await back.act(max(turn["actions"], key=lambda a: a["x"]))
         state = await back.expect("state")
         assert state["last"]["name"] == "ann"
+        assert state["said"] == "ann moved 1 tile right"  # narrate.py's words, as ann saw it
         assert server.hub.stats.reconnects == 1
         assert table.match is not None
         kinds = [kind for kind, _ in table.match.log if isinstance(kind, str)]

@@ -242,6 +242,54 @@ async def test_a_game_of_an_uploaded_rules_file_and_a_bad_one(
         assert browser.errors == []
 
 
+async def test_two_people_wait_for_each_other_and_play_at_one_table(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with tiles_hall(tmp_path, max_rounds=3) as h:
+        first = browser.page
+        other_context = await first.context.browser.new_context()
+        second = await other_context.new_page()
+        second_errors: list[str] = []
+        second.on("pageerror", lambda exc: second_errors.append(str(exc)))
+        frames = [Frames().watch(first), Frames().watch(second)]
+        try:
+            for page in (first, second):
+                await page.goto(h.url + "/play/tiles")
+                await page.wait_for_function(f"() => {PHASE} === 'setup'")
+                await page.select_option("#tp-rules", "labyrinth")
+                await page.select_option("#tp-players", "2")
+                await page.check('input[name="who"][value="people"]')
+                await page.click("#tp-sit")
+                if page is first:
+                    await page.wait_for_function(f"() => {PHASE} === 'seated'")
+                    status = await page.locator("#play-status").inner_text()
+                    assert "waiting for 1 more player" in status
+            names = []
+            for page in (first, second):
+                await page.wait_for_function(f"() => {PHASE} === 'game'")
+                names.append(await page.locator("#play-name").inner_text())
+            table = table_of(h.tiles, names[0])
+            assert table is not None and table.names() == names  # nobody else, no house bot
+            assert [s["kind"] for s in table.seats_json() if s] == ["human", "human"]
+            # both play by clicking until the game ends (the round limit is low)
+            rnd = random.Random(11)
+            while await first.evaluate(PHASE) != "over" or await second.evaluate(PHASE) != "over":
+                for page in (first, second):
+                    ready = await page.evaluate(
+                        "() => document.getElementById('play').dataset.myTurn === '1'"
+                        " && !window.HernaTilesPlay.state.pending"
+                    )
+                    if ready and await page.evaluate(PHASE) == "game":
+                        await play_one(page, rnd)
+                await first.wait_for_timeout(20)
+            for seat, f in enumerate(frames):
+                assert check_hidden(f, seat) > 0  # the other person's secret goals stay hidden
+                assert not [m for m in f.received if m["type"] == "error"]
+        finally:
+            await other_context.close()
+        assert browser.errors == [] and second_errors == []
+
+
 async def test_a_reload_mid_game_returns_to_the_same_seat_and_state(
     tmp_path: Path, browser: Browser
 ) -> None:

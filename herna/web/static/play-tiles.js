@@ -20,8 +20,8 @@
   const FROM = { right: "from the left", left: "from the right", down: "from the top",
                  up: "from the bottom" };
   const EXPLAIN = {
-    push: "push a row or column: turn the spare tile (⟲ ⟳, or the R key), then click an " +
-      "arrow at the edge of the board",
+    push: "push a row or column: turn the tile that goes in (⟲ ⟳, or the R key), then click " +
+      "an arrow at the edge of the board",
     move: "move your pawn: click a highlighted tile",
     moveAll: "every marker follows its path",
     add: "place a tile: pick one from your hand, turn it (⟲ ⟳, or R), then click a " +
@@ -89,7 +89,7 @@
       phase: "connecting", // connecting | setup | seated | game | over | gone
       table: null, seat: null, seats: [], rulesName: null, view: null,
       turn: null, pending: false, said: [], result: null, note: "",
-      rotation: 0, tile: null, choice: null, startNow: true, retries: 0, upload: null,
+      rotation: 0, tile: null, choice: null, aim: null, startNow: true, retries: 0, upload: null,
     };
     let ws = null;
     let closedByUs = false;
@@ -198,6 +198,7 @@
         case "your_turn":
           S.view = m.view;
           S.turn = m;
+          S.aim = null;
           S.pending = false;
           S.choice = null;
           chooseDefaults();
@@ -421,6 +422,10 @@
         class: "tp-arrow tp-target", tabindex: 0, role: "button", "aria-label": label,
         "data-key": key }, svg("title", {}, label));
       const go = () => { focusKey = key; act(a); };
+      // With no spare tile the one pushed out at the far end comes back in: show it.
+      const aim = () => { if (S.aim !== a) { S.aim = a; refreshPicker(); } };
+      poly.addEventListener("mouseenter", aim);
+      poly.addEventListener("focus", aim);
       poly.addEventListener("click", go);
       poly.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); go(); }
@@ -428,10 +433,30 @@
       return poly;
     }
 
+    /* The tile a push without a spare brings back in: the one at the line's far end. */
+    function farTile(a) {
+      const v = S.view;
+      if (!a || a.type !== "push") return null;
+      let tile;
+      if (a.row !== undefined) tile = v.board[a.row][a.direction === "right" ? v.width - 1 : 0];
+      else tile = v.board[a.direction === "down" ? v.height - 1 : 0][a.column];
+      return tile && !tile.face_down ? tile : null;
+    }
+
+    function refreshPicker() {
+      const box = document.getElementById("tp-picker");
+      if (box) box.replaceChildren(...pickerParts());
+    }
+
     function tilePicker() {
+      if (!["push", "add", "exchange"].includes(kind())) return null;
+      return el("div", { class: "tp-picker", id: "tp-picker" }, pickerParts());
+    }
+
+    function pickerParts() {
       const k = kind();
-      if (!["push", "add", "exchange"].includes(k)) return null;
       const tile = incomingTile();
+      const far = !tile && k === "push" ? farTile(S.aim) : null;
       const rots = rotations();
       const hand = handTiles();
       const handIds = new Set(actions().filter((a) => a.tile !== undefined).map((a) => a.tile));
@@ -447,14 +472,20 @@
           "aria-pressed": t.id === S.tile ? "true" : "false",
           "aria-label": `tile ${t.id}`, onclick: () => { S.tile = t.id; chooseDefaults(); draw(); } },
           tileSvg(t, t.rotation || 0, 40, `tile ${t.id}`)))) : null;
-      return el("div", { class: "tp-picker" },
-        handBox,
+      const turnedText = rots.length > 1 ? el("span", { class: "muted" }, ` turned ${S.rotation * 90}°`) : null;
+      if (!tile && k === "push") {
+        return [el("div", { class: "tp-spare" },
+          el("span", {}, "No spare tile: the tile pushed out at the far end comes back in. "),
+          far ? tileSvg(far, S.rotation, 64, `the tile that comes back in, turned ${S.rotation} quarter turn(s)`)
+            : el("span", { class: "muted" }, "(point at an arrow to see it) "),
+          rotButtons, turnedText)];
+      }
+      return [handBox,
         tile ? el("div", { class: "tp-spare" },
           el("span", {}, k === "push" ? "Spare tile: " : "Your tile: "),
           tileSvg(tile, S.rotation, 64, `the tile to put in, turned ${S.rotation} quarter turn(s)`),
-          rotButtons,
-          rots.length > 1 ? el("span", { class: "muted" }, ` turned ${S.rotation * 90}°`) : null)
-          : null);
+          rotButtons, turnedText)
+          : null];
     }
 
     function choicePrompt() {
