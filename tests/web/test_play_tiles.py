@@ -23,7 +23,7 @@ from herna.servers.tiles import TilesService, TilesSettings, serve
 from herna.servers.tiles.tables import Table
 from herna.web.live import LiveSettings
 from herna.web.plugin import WebHall
-from tests.tiles.helpers import race
+from tests.tiles.helpers import corridor, race
 from tests.web.conftest import Browser, screenshot_path
 
 pytestmark = pytest.mark.browser
@@ -243,6 +243,30 @@ async def test_a_game_of_an_uploaded_rules_file_and_a_bad_one(
         assert browser.errors == []
 
 
+async def test_a_file_with_one_seat_starts_by_itself(tmp_path: Path, browser: Browser) -> None:
+    data = corridor(4, max_move_distance=1)
+    data["players"][0]["goals"] = ["reach 3 0"]
+    solo = tmp_path / "solo.json"
+    solo.write_text(json.dumps(data))
+    async with tiles_hall(tmp_path) as h:
+        page = browser.page
+        frames = Frames().watch(page)
+        await page.goto(h.url + "/play/tiles")
+        await page.wait_for_function(f"() => {PHASE} === 'setup'")
+        await page.set_input_files("#tp-file", str(solo))
+        assert await page.locator("#tp-players").is_disabled()
+        await page.click("#tp-sit")
+        mine = await play_to_the_end(page, random.Random(2))
+        assert mine >= 1
+        # alone at the table: the game ends at the goal, or when a whole round made no progress
+        assert (await page.locator("#play-result").inner_text()).startswith("You won (")
+        # the table was full at once: no 'start' (it would be WRONG_PHASE), no error
+        assert [f["type"] for f in frames.sent] == ["join"] + ["act"] * mine
+        assert not [f for f in frames.received if f["type"] == "error"]
+        assert h.tiles.hub.stats.errors == 0
+        assert browser.errors == []
+
+
 async def test_two_people_wait_for_each_other_and_play_at_one_table(
     tmp_path: Path, browser: Browser
 ) -> None:
@@ -313,11 +337,13 @@ async def test_a_reload_mid_game_returns_to_the_same_seat_and_state(
         assert await page.locator("#play-name").inner_text() == guest
         await page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
         after = await page_state(page)
-        assert (after["table"], after["seat"], after["turn"]) == (
+        assert (after["table"], after["seat"], after["turn"], after["said"]) == (
             before["table"],
             before["seat"],
             before["turn"],
+            before["said"],
         )
+        assert len(after["said"]) >= 3 and after["note"] == "Back at your seat."
         assert after["view"] == before["view"] == table.state.view(before["seat"])
         assert frames.sent[0] == {
             "type": "join",

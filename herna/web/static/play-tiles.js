@@ -175,11 +175,13 @@
           problemsBox.replaceChildren();
           if (m.resumed) {
             S.note = "Back at your seat.";
+            S.said = ((saved() || {}).said || []).slice();
           } else {
             S.phase = "seated";
             S.said = [];
             S.view = null;
-            if (S.startNow) send({ type: "start" });
+            // a table the person filled starts by itself
+            if (S.startNow && S.seats.includes(null)) send({ type: "start" });
           }
           break;
         case "table":
@@ -193,7 +195,7 @@
           S.view = m.view;
           S.turn = null;
           S.phase = "game";
-          if (m.secret) save({ table: m.table, secret: m.secret });
+          if (m.secret) save({ table: m.table, secret: m.secret, said: S.said.slice(-200) });
           break;
         case "your_turn":
           S.view = m.view;
@@ -209,7 +211,12 @@
             S.turn = null;
             S.pending = false;
             S.choice = null;
-            if (m.said) S.said.push(m.said);
+            if (m.said) {
+              S.said.push(m.said);
+              const seat = saved();
+              // the story so far survives a reload too
+              if (seat && seat.table === S.table) save(Object.assign(seat, { said: S.said.slice(-200) }));
+            }
           }
           break;
         case "game_over":
