@@ -211,6 +211,9 @@ async def test_a_whole_game_of_each_example_by_clicking(
             assert hidden > 0  # secret goals exist, and other seats' never reach this page
         over = next(f for f in frames.received if f["type"] == "game_over")
         assert over["result"]["reason"] and "round limit" not in over["result"]["reason"]
+        if rules == "gold_rush":  # a game with scoring: everyone's score, in words
+            scores = await page.locator("#play-scores").inner_text()
+            assert scores.startswith("Scores: ") and "you " in scores
         assert browser.errors == []
 
 

@@ -599,6 +599,14 @@
         const bits = [];
         if (S.phase === "over") {
           bits.push(el("p", { class: "play-result-text", id: "play-result" }, resultText()));
+          const details = (S.result || {}).details || {};
+          if (Array.isArray(details.scores)) {
+            // rules with scoring: everyone's score, best first
+            const rows = details.scores.map((v, i) => [i, v]).filter(([, v]) => v !== null)
+              .sort((a, b) => b[1] - a[1]);
+            bits.push(el("p", { id: "play-scores" }, "Scores: ",
+              rows.map(([i, v]) => `${i === S.seat ? "you" : nameOf(i)} ${v}`).join(", "), "."));
+          }
           bits.push(el("button", { type: "button", id: "play-next", onclick: () => {
             S.phase = "setup"; S.view = null; S.result = null; S.said = []; S.note = ""; draw();
           } }, "Play again"));
