@@ -18,7 +18,7 @@ async def sit_down(port: int, name: str = "ann") -> tuple[TilesClient, dict[str,
     await client.join(name, race())
     await client.start()
     started = await client.expect("started")
-    await client.expect("your_turn")
+    started["first_turn"] = await client.expect("your_turn")
     return client, started
 
 
@@ -96,3 +96,43 @@ async def test_a_secret_is_refused_where_no_game_is_in_progress(tmp_path: Path) 
         error = await client.expect("error")
         assert error["code"] == "BAD_MESSAGE" and "table" in error["reason"]
         await client.close()
+
+
+async def test_a_waiting_seat_never_holds_the_game_up_past_the_turn_timeout(
+    tmp_path: Path,
+) -> None:
+    async with running(tmp_path, reconnect_window=30, turn_timeout=0.3) as server:
+        first, started = await sit_down(server.port)
+        await first.close()  # on its own turn
+        table = server.hub.tables[started["table"]]
+        assert table.match is not None
+        for _ in range(200):
+            if any(kind == "timeout" for kind, _ in table.match.log):
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError(f"the waiting seat held the game up: {table.match.log}")
+        # a random action was played for it on its turn; the seat still waits for its player
+        slot = table.seats[0]
+        assert slot is not None and slot.is_away and slot.bot is None
+
+
+async def test_a_seat_left_while_a_house_bot_is_to_play_does_not_stall_the_game(
+    tmp_path: Path,
+) -> None:
+    # The note in the match log ("away") used to void the house bot's pending turn.
+    async with running(tmp_path, reconnect_window=30, turn_timeout=0.3, bot_delay=0.3) as server:
+        first, started = await sit_down(server.port)
+        turn = started["first_turn"]
+        await first.act(max(turn["actions"], key=lambda a: a["x"]))
+        await first.expect("state")  # ann moved; house-2 thinks for 0.3 s
+        await first.close()
+        table = server.hub.tables[started["table"]]
+        assert table.match is not None
+        for _ in range(200):
+            moves = [d for kind, d in table.match.log if kind == "action" and d["player"] == 1]
+            if moves:
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError(f"house-2 never played: {table.match.log}")

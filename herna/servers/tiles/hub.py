@@ -562,7 +562,9 @@ class TilesHub(SeatReturns):
         seat = state.current_player()
         slot = table.seats[seat]
         assert slot is not None
-        token = len(table.match.log) if table.match else 0
+        # The state the prompt is about: only an action replaces it (notes in the match log,
+        # such as a seat waiting for its player or coming back, must not void the prompt).
+        token = table.match.state if table.match else None
         table.cancel_timer()
         if slot.client is not None or slot.is_away:
             if slot.client is not None:
@@ -602,15 +604,15 @@ class TilesHub(SeatReturns):
             "timeout": self.settings.turn_timeout,
         }
 
-    def _still(self, table: Table, seat: int, token: int) -> bool:
+    def _still(self, table: Table, seat: int, token: object) -> bool:
         return (
             table.status == "playing"
             and table.match is not None
-            and len(table.match.log) == token
+            and table.match.state is token
             and table.state.current_player() == seat
         )
 
-    def _bot_turn(self, table: Table, seat: int, token: int) -> None:
+    def _bot_turn(self, table: Table, seat: int, token: object) -> None:
         table.timer = None
         if not self._still(table, seat, token):
             return
@@ -635,7 +637,7 @@ class TilesHub(SeatReturns):
 
         future.add_done_callback(decided)
 
-    def _timed_out(self, table: Table, seat: int, token: int) -> None:
+    def _timed_out(self, table: Table, seat: int, token: object) -> None:
         table.timer = None
         if not self._still(table, seat, token):
             return
