@@ -680,8 +680,9 @@ class TilesHub(SeatReturns):
         request_id: Any = None,
     ) -> None:
         assert table.match is not None
-        # Each player's view before the action, for its turn line in words (``said``).
-        before = {other: table.state.view(other) for other, _ in table.clients()}
+        # The state before the action (states are immutable): each reader's view of it makes
+        # the action's line in words (``said``), computed only once the action is accepted.
+        old = table.state
         try:
             if action is None:
                 action = table.codec.decode_player_action(wire)
@@ -710,7 +711,7 @@ class TilesHub(SeatReturns):
                     "view": view,
                     "last": {"player": seat, "name": names[seat], "action": wire},
                     "events": label,
-                    "said": said(wire, before.get(other) or view, view, seat, names),
+                    "said": said(wire, old.view(other), view, seat, names),
                 }
             )
         self._emit(
