@@ -547,7 +547,8 @@
       const t = v.turn || {};
       const roll = t.roll !== null && t.roll !== undefined ? ` You rolled ${t.roll}.` : "";
       if (S.turn) {
-        return `Your turn ${t.number || ""}: ${EXPLAIN[kind()] || kind()}.${kind() === "move" ? roll : ""}`;
+        const clock = S.turn.timeout > 0 ? ` (${S.turn.timeout} s to act, then a random legal action is played)` : "";
+        return `Your turn ${t.number || ""}: ${EXPLAIN[kind()] || kind()}.${kind() === "move" ? roll : ""}${clock}`;
       }
       if (S.pending) return "Sent; waiting for the server…";
       const who = t.to_act !== undefined && t.to_act !== null ? nameOf(t.to_act) : "…";
