@@ -61,6 +61,9 @@ class Join:
     kind: Literal["human", "bot"] = "human"
     id: Any = None
     token: str | None = field(default=None, repr=False)
+    secret: str | None = field(default=None, repr=False)
+    """**[Herna extension]** with ``table``: the seat secret ``started`` handed out, to take
+    that seat back after a lost connection (kept out of ``repr`` like the token)."""
 
 
 @dataclass(frozen=True)
@@ -193,7 +196,18 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
             return ProtocolError(
                 f"'token' must be a string of 1..{MAX_TOKEN_LENGTH} characters", "BAD_MESSAGE"
             )
-        return Join(name, rules, table, who, mid, token)
+        secret = data.get("secret")
+        if secret is not None and (
+            not isinstance(secret, str) or not 0 < len(secret) <= MAX_TOKEN_LENGTH
+        ):
+            return ProtocolError(
+                f"'secret' must be a string of 1..{MAX_TOKEN_LENGTH} characters", "BAD_MESSAGE"
+            )
+        if secret is not None and table is None:
+            return ProtocolError(
+                "a join with 'secret' needs the 'table' of the seat", "BAD_MESSAGE"
+            )
+        return Join(name, rules, table, who, mid, token, secret)
     if kind == "act":
         action = data.get("action")
         if not isinstance(action, dict):

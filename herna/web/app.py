@@ -49,7 +49,7 @@ from herna.hall.hall import Hall
 from herna.hall.people import People, hall_key
 from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, match_summary, match_text, replay_steps
-from herna.web import openapi, pages, params
+from herna.web import openapi, pages, params, play_tiles
 from herna.web.accounts import Accounts, SessionContext, account_box
 from herna.web.charts import rating_charts, rating_history
 from herna.web.errors import ErrorPages
@@ -221,6 +221,10 @@ def match_export(match: StoredMatch) -> dict[str, Any]:
     }
 
 
+PLAY_LABELS = {"tiles": "Play a tile game", "marias": "Play mariáš"}
+"""The home page's button for a play page, where "Play <game title>" reads badly."""
+
+
 class WebApp:
     """Routes over one hall; :attr:`app` is the ASGI application."""
 
@@ -250,6 +254,7 @@ class WebApp:
                 methods=get,
             ),
             Route("/play/onitama", self.play_onitama, methods=get),
+            Route("/play/tiles", play_tiles.endpoint(self), methods=get),
             Route("/signin", acc.signin_page, methods=get),
             Route("/signin", acc.signin, methods=post),
             Route("/signup", acc.signup_page, methods=get),
@@ -400,7 +405,8 @@ class WebApp:
             path = getattr(route, "path", "")
             game = path[len("/play/") :] if path.startswith("/play/") else ""
             if _NAME.match(game) and "GET" in (getattr(route, "methods", None) or ()):
-                out.append((path, "Play " + pages.GAME_TITLES.get(game, game)))
+                label = PLAY_LABELS.get(game, "Play " + pages.GAME_TITLES.get(game, game))
+                out.append((path, label))
         return out
 
     def has_route(self, path: str) -> bool:

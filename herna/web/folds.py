@@ -60,6 +60,8 @@ CHART_SPAN = 600.0
 CHART_STEP = 5.0
 """One chart point every this many seconds (at most ``CHART_SPAN / CHART_STEP`` points)."""
 
+HISTORY_ROUNDS = 100
+"""Finished rounds whose scores the "points over rounds" chart shows (the newest)."""
 RATE_WINDOW = 10.0
 """Rounds per second are measured over this many seconds."""
 
@@ -92,7 +94,12 @@ class MiaFold:
          "scores": {name: points},
          "rates": {name: points per minute},  # over the last CHART_WINDOW seconds
          "chart": {"window": s, "start": t0, "series": {name: [[t, ppm], ...]}},
+         "history": [[round, {name: points}], ...],  # after each of the newest rounds
+         "stats": {name: {"rounds": played, "lost": n, "reasons": {REASON: n}}},
          "rounds": finished rounds seen, "rounds_per_s": float, "updated": ts}
+
+    ``history`` and ``stats`` count the rounds this fold saw end (since the web hall started
+    watching), for the watch page's points-over-rounds chart and its scoreboard.
     """
 
     def __init__(self) -> None:
@@ -110,6 +117,8 @@ class MiaFold:
         self._latest: tuple[float, dict[str, float]] | None = None
         self._chart_cache: tuple[int, dict[str, Any]] | None = None
         self._sample_no = 0
+        self.history: deque[tuple[Any, dict[str, float]]] = deque(maxlen=HISTORY_ROUNDS)
+        self.stats: dict[str, dict[str, Any]] = {}
 
     # -- folding ----------------------------------------------------------------------------
     def _round(self, data: dict[str, Any], ts: float) -> dict[str, Any]:
@@ -169,12 +178,27 @@ class MiaFold:
             self._scores(data["scores"], ts)
 
     def _round_done(self, ts: float) -> None:
+        rnd = self.current
+        if rnd is not None and rnd["status"] == "over":
+            self._count(rnd)
         self.rounds += 1
         finished = self._finished_at
         finished.append(ts)
         while ts - finished[0] > RATE_WINDOW:
             finished.popleft()
         self.last_round = self.current
+
+    def _count(self, rnd: dict[str, Any]) -> None:
+        """A round was played to its end: who played it, who lost and why."""
+        losers = set(rnd.get("losers") or ())
+        reason = str(rnd.get("reason") or "unknown")
+        for name in rnd.get("players") or sorted(losers):
+            entry = self.stats.setdefault(name, {"rounds": 0, "lost": 0, "reasons": {}})
+            entry["rounds"] += 1
+            if name in losers:
+                entry["lost"] += 1
+                entry["reasons"][reason] = entry["reasons"].get(reason, 0) + 1
+        self.history.append((rnd.get("round"), dict(self.scores)))
 
     def _scores(self, scores: dict[str, Any], ts: float) -> None:
         self.scores = {str(k): float(v) for k, v in scores.items()}
@@ -241,6 +265,11 @@ class MiaFold:
             "scores": dict(self.scores),
             "rates": {n: round(r, 3) for n, r in rates.items()},
             "chart": self._chart(),
+            "history": [[r, dict(pts)] for r, pts in self.history],
+            "stats": {
+                n: {"rounds": e["rounds"], "lost": e["lost"], "reasons": dict(e["reasons"])}
+                for n, e in self.stats.items()
+            },
             "rounds": self.rounds,
             "rounds_per_s": round(self._rounds_per_s(), 2),
             "updated": self.updated,

@@ -340,11 +340,12 @@ async def test_a_client_that_stops_reading_is_dropped_without_stalling_others(
                     break
                 await asyncio.sleep(0.02)
             assert endpoint.stats()["open"] == 0 and endpoint.dropped == 1
-            # Its seat went to a house bot; its game goes on without it.
+            # Its seat waits for it to come back with its seat secret (the reconnect window),
+            # after which a house bot plays it.
             (table,) = [t for t in tiles.hub.tables.values() if "sleepy" in t.names()]
             slot = table.seats[table.names().index("sleepy")]
-            assert slot is not None and slot.client is None and slot.bot is not None
-            assert table.match is not None and any(kind == "left" for kind, _ in table.match.log)
+            assert slot is not None and slot.client is None and slot.is_away
+            assert table.match is not None and any(kind == "away" for kind, _ in table.match.log)
             assert tiles.hub.snapshot()["connections"] == 1  # zed
         finally:
             ws.transport.abort()

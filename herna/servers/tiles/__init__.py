@@ -33,6 +33,7 @@ from herna.servers.tiles.hub import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOUSE_STRATEGY,
     DEFAULT_LOBBY_WAIT,
+    DEFAULT_RECONNECT_WINDOW,
     DEFAULT_SHOWCASE_PAUSE,
     DEFAULT_TURN_TIMEOUT,
     Client,
@@ -154,6 +155,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         f"empty seats (default {DEFAULT_LOBBY_WAIT:g}; 0 = only on 'start')",
     )
     group.add_argument(
+        "--tiles-reconnect-window",
+        type=float,
+        metavar="SECONDS",
+        help="time the seat of a player whose connection dropped mid-game waits for it to "
+        "come back with its seat secret before a house bot plays it "
+        f"(default {DEFAULT_RECONNECT_WINDOW:g}; 0 = a house bot at once)",
+    )
+    group.add_argument(
         "--tiles-bot-delay",
         type=float,
         metavar="SECONDS",
@@ -198,6 +207,9 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         showcase=house and not bool(option(args, config, "tiles_no_showcase", False)),
         seed=None if seed is None else int(seed),
         login_timeout=float(option(args, config, "tiles_login_timeout", DEFAULT_LOGIN_TIMEOUT)),
+        reconnect_window=float(
+            option(args, config, "tiles_reconnect_window", DEFAULT_RECONNECT_WINDOW)
+        ),
     )
     return await serve(hall, host, port, settings)
 

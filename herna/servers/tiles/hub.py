@@ -30,6 +30,7 @@ from herna.core.rng import SeedSource
 from herna.games.tiles.actions import PlayerAction
 from herna.games.tiles.bots import TilesBot, make_bot
 from herna.games.tiles.engine import new_game
+from herna.games.tiles.narrate import action_words, consequences
 from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
     MAX_PLAYERS,
@@ -49,10 +50,12 @@ from herna.servers.gamelog import duration, game_finished, refused
 from herna.servers.tcp import Peer
 from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
 from herna.servers.tiles.names import NameBook
+from herna.servers.tiles.returns import SeatReturns
 from herna.servers.tiles.tables import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOUSE_STRATEGY,
     DEFAULT_LOBBY_WAIT,
+    DEFAULT_RECONNECT_WINDOW,
     DEFAULT_SHOWCASE_PAUSE,
     DEFAULT_TURN_TIMEOUT,
     Client,
@@ -67,6 +70,7 @@ __all__ = [
     "DEFAULT_BOT_DELAY",
     "DEFAULT_HOUSE_STRATEGY",
     "DEFAULT_LOBBY_WAIT",
+    "DEFAULT_RECONNECT_WINDOW",
     "DEFAULT_SHOWCASE_PAUSE",
     "DEFAULT_TURN_TIMEOUT",
     "MAX_PROBLEMS_SENT",
@@ -91,7 +95,7 @@ def house_bot_name(seat: int) -> str:
     return f"house-{seat + 1}"
 
 
-class TilesHub:
+class TilesHub(SeatReturns):
     """Tables, games and house bots for every connection, without I/O."""
 
     def __init__(
@@ -261,7 +265,7 @@ class TilesHub:
             return
         self._clients.discard(client)
         self.names.release(client)
-        self._leave(client)
+        self._leave(client, gone=True)
 
     # -- lobby -------------------------------------------------------------------------------
     def _join(self, client: Client, msg: proto.Join) -> None:
@@ -335,6 +339,9 @@ class TilesHub:
         if not self._may_use_name(client, msg):
             return  # asked again: someone may have taken the name while the rules were checked
         table: Table | None
+        if msg.secret is not None:
+            self._resume(client, msg)
+            return
         if msg.table is not None:
             table = self.tables.get(msg.table)
             if table is None or table.showcase:
@@ -462,7 +469,9 @@ class TilesHub:
         self._fill_with_bots(table)
         self._begin(table)
 
-    def _leave(self, client: Client) -> None:
+    def _leave(self, client: Client, gone: bool = False) -> None:
+        """``client`` leaves its table (``gone``: its connection dropped, so it may come
+        back with its seat secret within the reconnect window)."""
         table, seat = client.table, client.seat
         client.table, client.seat = None, -1
         if table is None or self.tables.get(table.id) is not table:
@@ -478,6 +487,12 @@ class TilesHub:
             else:
                 self._send_table(table)
             return
+        slot.client = None
+        if gone and self._hold_seat(table, seat, slot):
+            return
+        self._replace_with_bot(table, seat, slot)
+
+    def _replace_with_bot(self, table: Table, seat: int, slot: SeatSlot) -> None:
         # In a game: a house bot takes the seat over so the game can finish and be recorded.
         slot.client = None
         slot.bot = self._bot(table.rules)
@@ -521,16 +536,9 @@ class TilesHub:
         self.stats.games_started += 1
         state = table.state
         for seat, client in table.clients():
-            client.send(
-                {
-                    "type": "started",
-                    "table": table.id,
-                    "seat": seat,
-                    "rules_name": rules.name,
-                    "seats": table.seats_json(),
-                    "view": state.view(seat),
-                }
-            )
+            slot = table.seats[seat]
+            assert slot is not None
+            client.send(self._started(table, seat, slot))
         self._emit(
             table,
             "game_started",
@@ -554,10 +562,13 @@ class TilesHub:
         seat = state.current_player()
         slot = table.seats[seat]
         assert slot is not None
-        token = len(table.match.log) if table.match else 0
+        # The state the prompt is about: only an action replaces it (notes in the match log,
+        # such as a seat waiting for its player or coming back, must not void the prompt).
+        token = table.match.state if table.match else None
         table.cancel_timer()
-        if slot.client is not None:
-            slot.client.send(self._your_turn(table, seat))
+        if slot.client is not None or slot.is_away:
+            if slot.client is not None:
+                slot.client.send(self._your_turn(table, seat))
             if self.settings.turn_timeout > 0:
                 table.timer = self.clock.call_later(
                     self.settings.turn_timeout,
@@ -593,15 +604,15 @@ class TilesHub:
             "timeout": self.settings.turn_timeout,
         }
 
-    def _still(self, table: Table, seat: int, token: int) -> bool:
+    def _still(self, table: Table, seat: int, token: object) -> bool:
         return (
             table.status == "playing"
             and table.match is not None
-            and len(table.match.log) == token
+            and table.match.state is token
             and table.state.current_player() == seat
         )
 
-    def _bot_turn(self, table: Table, seat: int, token: int) -> None:
+    def _bot_turn(self, table: Table, seat: int, token: object) -> None:
         table.timer = None
         if not self._still(table, seat, token):
             return
@@ -615,8 +626,8 @@ class TilesHub:
         future = asyncio.get_running_loop().run_in_executor(None, slot.bot.choose, view, actions)
 
         def decided(done: asyncio.Future[Any]) -> None:
-            if not self._still(table, seat, token):
-                return
+            if not self._still(table, seat, token) or slot.bot is None:
+                return  # the game moved on, or the seat's player took it back meanwhile
             try:
                 choice = dict(done.result())
             except Exception:
@@ -626,7 +637,7 @@ class TilesHub:
 
         future.add_done_callback(decided)
 
-    def _timed_out(self, table: Table, seat: int, token: int) -> None:
+    def _timed_out(self, table: Table, seat: int, token: object) -> None:
         table.timer = None
         if not self._still(table, seat, token):
             return
@@ -669,6 +680,9 @@ class TilesHub:
         request_id: Any = None,
     ) -> None:
         assert table.match is not None
+        # The state before the action (states are immutable): each reader's view of it makes
+        # the action's line in words (``said``), computed only once the action is accepted.
+        old = table.state
         try:
             if action is None:
                 action = table.codec.decode_player_action(wire)
@@ -689,13 +703,15 @@ class TilesHub:
         label = describe(state.happened, names)
         wire = table.codec.encode(action)
         for other, c in table.clients():
+            view = state.view(other)
             c.send(
                 {
                     "type": "state",
                     "table": table.id,
-                    "view": state.view(other),
+                    "view": view,
                     "last": {"player": seat, "name": names[seat], "action": wire},
                     "events": label,
+                    "said": said(wire, old.view(other), view, seat, names),
                 }
             )
         self._emit(
@@ -840,6 +856,20 @@ class TilesHub:
         for client in list(self._clients):
             client.peer.close()
         self._clients.clear()
+
+
+def said(
+    action: dict[str, Any],
+    before: dict[str, Any],
+    after: dict[str, Any],
+    seat: int,
+    names: list[str],
+) -> str:
+    """One action in words, as its reader saw it (``herna play tiles`` says the same words):
+    ``ann pushed row 1 from the right``, ``house-2 moved to the gold and picked it up``."""
+    parts = [action_words(action, before, seat), *consequences(action, before, after, seat, names)]
+    words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{names[seat]} {words}"
 
 
 def _who(client: Client) -> str:

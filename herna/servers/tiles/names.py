@@ -7,8 +7,8 @@ whatever transport it comes by. Before that, :class:`~herna.hall.identity.Identi
 whether anyone may use the name at all: a reserved name (``herna bots add NAME``) needs its
 token, a house bot's name is the server's own.
 
-There is no seat reconnect in ``herna-tiles/1``: a connection that drops loses its seat to a
-house bot, so a name alone never gives anybody a seat that someone else sat down in.
+A name alone never gives anybody a seat that someone else sat down in: taking a seat back
+after a lost connection needs the seat secret (see :mod:`herna.servers.tiles.returns`).
 """
 
 from __future__ import annotations

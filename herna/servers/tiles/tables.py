@@ -12,6 +12,7 @@ from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.bots import TilesBot
 from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState
 from herna.games.tiles.rules import Rules, rules_key
+from herna.hall.identity import SeatKey
 from herna.hall.match import Match
 from herna.protocols import tiles as proto
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
@@ -22,6 +23,7 @@ DEFAULT_BOT_DELAY = 0.5
 DEFAULT_LOBBY_WAIT = 20.0
 DEFAULT_SHOWCASE_PAUSE = 10.0
 DEFAULT_HOUSE_STRATEGY = "goal"
+DEFAULT_RECONNECT_WINDOW = 30.0
 
 
 @dataclass
@@ -43,6 +45,10 @@ class TilesSettings:
     login_timeout: float = DEFAULT_LOGIN_TIMEOUT
     """Seconds a new connection has to join a table (its login) before it is told
     ``LOGIN_TIMEOUT`` and closed; 0 or less: no limit."""
+    reconnect_window: float = DEFAULT_RECONNECT_WINDOW
+    """Seconds a seat whose connection dropped mid-game waits for its player to come back
+    with the seat secret before a house bot plays it (0: a house bot at once). A page reload
+    must not hand the person's turn to a bot."""
 
 
 @runtime_checkable
@@ -78,6 +84,17 @@ class SeatSlot:
     """``human`` or ``bot`` (connected), ``house-bot`` (the server's own)."""
     client: Client | None = None
     bot: TilesBot | None = None
+    key: SeatKey | None = field(default=None, repr=False)
+    """The seat's secret, handed to its player alone in ``started`` (none for house bots):
+    with it the player takes the seat back after a lost connection."""
+    away: TimerHandle | None = field(default=None, repr=False)
+    """Running while the seat's connection is gone and its player may still come back;
+    when it fires a house bot takes the seat."""
+
+    @property
+    def is_away(self) -> bool:
+        """Its player's connection dropped and no house bot plays it yet."""
+        return self.client is None and self.bot is None and self.kind != "house-bot"
 
 
 @dataclass(eq=False)
@@ -111,8 +128,16 @@ class Table:
     def clients(self) -> list[tuple[int, Client]]:
         return [(i, s.client) for i, s in enumerate(self.seats) if s and s.client]
 
-    def seats_json(self) -> list[dict[str, str] | None]:
-        return [{"name": s.name, "kind": s.kind} if s else None for s in self.seats]
+    def seats_json(self) -> list[dict[str, Any] | None]:
+        out: list[dict[str, Any] | None] = []
+        for s in self.seats:
+            if s is None:
+                out.append(None)
+            elif s.is_away:
+                out.append({"name": s.name, "kind": s.kind, "away": True})
+            else:
+                out.append({"name": s.name, "kind": s.kind})
+        return out
 
     def cancel_timer(self) -> None:
         if self.timer is not None:
@@ -130,3 +155,4 @@ class HubStats:
     illegal: int = 0
     errors: int = 0
     timeouts: int = 0
+    reconnects: int = 0

@@ -2,8 +2,11 @@
  *
  * Draws two kinds of spectator views:
  *  - live ("kind": "mia-live", folded by herna/web/folds.py from the Mia server's events):
- *    the current round (order, rolls, announcements, who lost and why), the previous round,
- *    the score table and a points-per-minute chart;
+ *    a watch page for people: the current round (order, rolls, announcements, who doubted,
+ *    the dice when revealed, who lost and why) also told in one sentence, the previous
+ *    round, the scoreboard (points, rounds played, losses by reason, points per minute), a
+ *    points-over-rounds chart and a points-per-minute chart, both with labelled axes and a
+ *    legend;
  *  - replay steps (herna/games/mia/replay.py, MiaRound.view): order, announcements, the
  *    dice once revealed, losers and reason.
  */
@@ -28,6 +31,35 @@
     NO_SPECTATOR: "no spectator",
   };
 
+  const SHORT = {
+    SEE_BEFORE_FIRST_ROLL: "saw too early",
+    LIED_ABOUT_MIA: "false Mia",
+    ANNOUNCED_LOSING_DICE: "announced too low",
+    DID_NOT_ANNOUNCE: "no announcement",
+    DID_NOT_TAKE_TURN: "no turn",
+    INVALID_TURN: "invalid turn",
+    SEE_FAILED: "doubted wrongly",
+    CAUGHT_BLUFFING: "caught bluffing",
+    MIA: "someone had Mia",
+  };
+
+  /* The round in one sentence, from what spectators were shown. */
+  function roundWords(rnd) {
+    const bits = [];
+    let last = null;
+    for (const t of rnd.turns || []) {
+      if (t.action === "announced") { bits.push(`${t.name} announced ${t.dice}`); last = t; }
+      else if (t.action === "wants_to_see") bits.push(`${t.name} doubted${last ? " " + last.name : ""} and wanted to see`);
+    }
+    if (rnd.actual_dice) bits.push(`the dice under the cup were ${rnd.actual_dice}`);
+    const losers = rnd.losers || [];
+    if (losers.length) bits.push(`${losers.join(" and ")} lost: ${REASONS[rnd.reason] || rnd.reason || "?"}`);
+    else if (rnd.status === "canceled") bits.push(`the round was canceled: ${REASONS[rnd.reason] || rnd.reason || "?"}`);
+    else if (!bits.length) return rnd.players && rnd.players.length ? `${rnd.players[0]} is about to roll.` : "";
+    // no capital letter: a sentence may start with a player's name, written as the player wrote it
+    return bits.join("; ") + (rnd.status === "playing" ? " …" : ".");
+  }
+
   function reasonText(reason) {
     if (!reason) return "";
     return REASONS[reason] ? `${reason}: ${REASONS[reason]}` : String(reason);
@@ -49,7 +81,7 @@
     const turns = (rnd.turns || []).map((t) => {
       if (t.action === "player_rolls") return el("li", {}, nameTag(t.name, []), " rolls the dice");
       if (t.action === "announced") return el("li", {}, nameTag(t.name, []), " announces ", dice(t.dice));
-      if (t.action === "wants_to_see") return el("li", {}, nameTag(t.name, []), " wants to see");
+      if (t.action === "wants_to_see") return el("li", {}, nameTag(t.name, []), " doubts: wants to see");
       return el("li", {}, `${t.name} ${t.action}`);
     });
     return el("div", { class: "mia-round", dataset: { round: rnd.round, status: rnd.status } },
@@ -57,6 +89,7 @@
       rnd.players && rnd.players.length
         ? el("p", { class: "mia-order" }, "order: ", rnd.players.map((p, i) => [i ? " → " : "", nameTag(p, losers)]))
         : null,
+      el("p", { class: "mia-words" }, roundWords(rnd)),
       turns.length ? el("ol", { class: "mia-turns" }, turns) : null,
       rnd.actual_dice ? el("p", {}, "actual dice: ", dice(rnd.actual_dice)) : null,
       losers.length || rnd.reason
@@ -69,33 +102,93 @@
   function scoreTable(view) {
     const registered = new Map((view.players || []).map((p) => [p.name, p.spectator]));
     const names = new Set([...Object.keys(view.scores || {}), ...registered.keys()]);
+    const stats = view.stats || {};
+    for (const n of Object.keys(stats)) names.add(n);
     const rows = [...names].map((n) => ({
       name: n,
       points: (view.scores || {})[n] ?? 0,
       rate: (view.rates || {})[n],
       spectator: registered.get(n),
       here: registered.has(n),
+      stat: stats[n] || { rounds: 0, lost: 0, reasons: {} },
     }));
     rows.sort((a, b) => b.points - a.points || a.name.localeCompare(b.name));
+    const why = (reasons) => Object.entries(reasons || {}).sort((a, b) => b[1] - a[1])
+      .map(([r, c]) => el("span", { class: "mia-why", title: reasonText(r) }, `${c}× ${SHORT[r] || r}`));
     return el("table", { class: "grid mia-scores" },
-      el("tr", {}, el("th", {}, "player"), el("th", {}, "points"), el("th", {}, "points/min"), el("th", {}, "")),
+      el("caption", {}, "Scoreboard (rounds and losses since the hall started watching)"),
+      el("tr", {}, el("th", {}, "player"), el("th", {}, "points"), el("th", {}, "rounds"),
+        el("th", {}, "lost"), el("th", {}, "losses by reason"), el("th", { class: "mia-rate-col" }, "points/min")),
       rows.map((r) => el("tr", { dataset: { name: r.name } },
-        el("td", {}, el("span", { class: "mia-swatch", style: `background: ${colour(r.name)}` }), " ", r.name),
-        el("td", { class: "num" }, String(r.points)),
-        el("td", { class: "num" }, r.rate === undefined ? "–" : r.rate.toFixed(1)),
-        el("td", { class: "muted" }, r.spectator ? "spectator" : r.here ? "" : "away"))));
+        el("td", { class: "mia-who" }, el("span", { class: "mia-swatch", style: `background: ${colour(r.name)}` }), " ", r.name,
+          r.spectator ? el("span", { class: "muted" }, " (spectator)") : r.here ? null : el("span", { class: "muted" }, " (away)")),
+        el("td", { class: "num mia-points" }, String(r.points)),
+        el("td", { class: "num mia-played" }, String(r.stat.rounds)),
+        el("td", { class: "num mia-lost" }, String(r.stat.lost)),
+        el("td", { class: "mia-reasons" }, why(r.stat.reasons)),
+        el("td", { class: "num mia-rate-col" }, r.rate === undefined ? "–" : r.rate.toFixed(1)))));
+  }
+
+  /* Axis titles and a legend, shared by both charts. */
+  function axes(W, H, L, B, xTitle, yTitle) {
+    return [
+      svg("text", { x: (L + W) / 2, y: H - 2, "text-anchor": "middle", class: "mia-axis-title" }, xTitle),
+      svg("text", { x: 11, y: (H - B) / 2, "text-anchor": "middle", class: "mia-axis-title",
+        transform: `rotate(-90 11 ${(H - B) / 2})` }, yTitle),
+    ];
+  }
+
+  function legend(names) {
+    return el("ul", { class: "mia-legend" }, names.map((n) =>
+      el("li", {}, el("span", { class: "mia-swatch", style: `background: ${colour(n)}` }), " ", n)));
+  }
+
+  /* Points (rounds survived) after each of the newest rounds. */
+  function historyChart(view) {
+    const history = view.history || [];
+    const W = 520, H = 200, L = 48, R = 10, T = 10, B = 34;
+    const box = svg("svg", { class: "mia-chart mia-history", viewBox: `0 0 ${W} ${H}`, width: "100%",
+      role: "img", "aria-label": "points over rounds" });
+    if (history.length < 2) {
+      box.appendChild(svg("text", { x: W / 2, y: H / 2, "text-anchor": "middle", class: "muted" },
+        "points over rounds: the chart starts after two rounds…"));
+      return el("figure", { class: "mia-figure" }, box);
+    }
+    const names = [...new Set(history.flatMap(([, pts]) => Object.keys(pts)))].sort();
+    const r0 = history[0][0], r1 = history[history.length - 1][0];
+    let ymin = Infinity, ymax = -Infinity;
+    for (const [, pts] of history) for (const v of Object.values(pts)) { ymin = Math.min(ymin, v); ymax = Math.max(ymax, v); }
+    if (ymax <= ymin) ymax = ymin + 1;
+    const x = (r) => L + ((r - r0) / Math.max(1, r1 - r0)) * (W - L - R);
+    const y = (v) => T + (1 - (v - ymin) / (ymax - ymin)) * (H - T - B);
+    const grid = [];
+    for (let i = 0; i <= 4; i++) {
+      const v = ymin + ((ymax - ymin) * i) / 4;
+      grid.push(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid-line" }));
+      grid.push(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "mia-tick" }, Math.round(v)));
+    }
+    for (const r of [r0, Math.round((r0 + r1) / 2), r1]) {
+      grid.push(svg("text", { x: x(r), y: H - B + 14, "text-anchor": "middle", class: "mia-tick" }, r));
+    }
+    const lines = names.map((n) => svg("polyline", {
+      points: history.filter(([, pts]) => n in pts).map(([r, pts]) => `${x(r).toFixed(1)},${y(pts[n]).toFixed(1)}`).join(" "),
+      fill: "none", stroke: colour(n), "stroke-width": 2, "data-name": n,
+    }, svg("title", {}, n)));
+    box.append(...grid, ...axes(W, H, L, B, "round (number)", "points"), ...lines);
+    return el("figure", { class: "mia-figure" }, box,
+      el("figcaption", {}, "Points over the last rounds (a point per round survived)"), legend(names));
   }
 
   function chart(view) {
     const series = (view.chart && view.chart.series) || {};
     const names = Object.keys(series).filter((n) => series[n].length);
-    const W = 520, H = 180, L = 40, R = 10, T = 10, B = 24;
-    const box = svg("svg", { class: "mia-chart", viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img",
+    const W = 520, H = 190, L = 48, R = 10, T = 10, B = 34;
+    const box = svg("svg", { class: "mia-chart mia-rate", viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img",
       "aria-label": "points per minute over time" });
     if (!names.length) {
       box.appendChild(svg("text", { x: W / 2, y: H / 2, "text-anchor": "middle", class: "muted" },
         "points per minute: the first point comes after 5 s of scores…"));
-      return box;
+      return el("figure", { class: "mia-figure" }, box);
     }
     let t0 = Infinity, t1 = -Infinity, ymax = 1;
     for (const n of names) for (const [t, v] of series[n]) {
@@ -112,8 +205,8 @@
       grid.push(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(v < 10 ? 1 : 0)));
     }
     const span = t1 - t0;
-    grid.push(svg("text", { x: L, y: H - 6 }, `−${Math.round(span)} s`));
-    grid.push(svg("text", { x: W - R, y: H - 6, "text-anchor": "end" }, "now"));
+    grid.push(svg("text", { x: L, y: H - B + 14, class: "mia-tick" }, `−${Math.round(span)} s`));
+    grid.push(svg("text", { x: W - R, y: H - B + 14, "text-anchor": "end", class: "mia-tick" }, "now"));
     const lines = names.map((n) => svg("polyline", {
       points: series[n].map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
       fill: "none", stroke: colour(n), "stroke-width": 2, "data-name": n,
@@ -123,8 +216,9 @@
       return svg("circle", { cx: x(t).toFixed(1), cy: y(v).toFixed(1), r: 3, fill: colour(n) },
         svg("title", {}, `${n}: ${v.toFixed(1)} points/min`));
     });
-    box.append(...grid, ...lines, ...dots);
-    return box;
+    box.append(...grid, ...axes(W, H, L, B, "time (seconds before now)", "points per minute"), ...lines, ...dots);
+    return el("figure", { class: "mia-figure" }, box,
+      el("figcaption", {}, "Points per minute, each over the 60 s before"), legend(names));
   }
 
   function renderLive(container, view) {
@@ -136,6 +230,7 @@
         showLast ? roundBlock(view.last_round, "Previous round") : null),
       el("div", { class: "mia-side" },
         scoreTable(view),
+        historyChart(view),
         chart(view),
         el("p", { class: "muted mia-stats" },
           `${view.rounds || 0} rounds seen · ${(view.rounds_per_s || 0).toFixed(1)} rounds/s`))));

@@ -274,6 +274,8 @@
   }
 
   window.HernaGames.tiles = {
+    /* The drawing pieces, for the play page (static/play-tiles.js). */
+    parts: { tileGroup, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
     render(container, view, event) {
       addStyles();
       if (!view || !view.board) {

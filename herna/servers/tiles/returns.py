@@ -1,0 +1,147 @@
+"""Seat returns **[Herna extension]**: a player whose connection drops mid-game keeps its seat
+for the reconnect window and takes it back with the seat secret that ``started`` handed it
+(a ``join`` with ``table`` and ``secret``). A browser reload must not cost a person the game,
+and a name alone never opens a seat: the secret (or a reserved name's token) does, as
+:class:`~herna.hall.identity.SeatKey` decides for every Herna server.
+
+:class:`SeatReturns` is a part of :class:`~herna.servers.tiles.hub.TilesHub`, kept apart
+because it is one concept of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from herna.core.clock import Clock
+from herna.hall.identity import Identity, SeatKey
+from herna.protocols import tiles as proto
+from herna.servers.deadlines import LoginDeadlines
+from herna.servers.tiles.names import NameBook
+from herna.servers.tiles.tables import Client, HubStats, SeatSlot, Table, TilesSettings
+
+log = logging.getLogger("herna.tiles")
+
+
+class SeatReturns:
+    """Seat secrets, waiting seats and their return (mixed into the hub)."""
+
+    if TYPE_CHECKING:
+        tables: dict[str, Table]
+        settings: TilesSettings
+        identity: Identity
+        names: NameBook[Client]
+        deadlines: LoginDeadlines[Client]
+        clock: Clock
+        stats: HubStats
+
+        def _error(
+            self, client: Client, code: str, reason: str, request_id: Any = None, **extra: Any
+        ) -> None: ...
+
+        def _send_table(self, table: Table) -> None: ...
+
+        def _prompt(self, table: Table) -> None: ...
+
+        def _replace_with_bot(self, table: Table, seat: int, slot: SeatSlot) -> None: ...
+
+        def _guarded(self, table: Table, fn: Callable[..., None], *args: Any) -> None: ...
+
+    def _hold_seat(self, table: Table, seat: int, slot: SeatSlot) -> bool:
+        """The connection of ``slot`` (a seat in a game) is gone: keep the seat for its player
+        for the reconnect window; False when it may not wait (a house bot takes it then)."""
+        if slot.key is None or self.settings.reconnect_window <= 0:
+            return False
+        # Its turn clock keeps running, so nobody waits longer than the turn timeout.
+        slot.away = self.clock.call_later(
+            self.settings.reconnect_window,
+            lambda: self._guarded(table, self._away_expired, table, seat, slot),
+        )
+        assert table.match is not None
+        table.match.note("away", player=seat, name=slot.name)
+        log.info("%s lost its connection at table %s; seat %d waits", slot.name, table.id, seat)
+        self._send_table(table)
+        return True
+
+    def _away_expired(self, table: Table, seat: int, slot: SeatSlot) -> None:
+        slot.away = None
+        if table.status == "playing" and table.seats[seat] is slot and slot.is_away:
+            self._replace_with_bot(table, seat, slot)
+
+    def _resume(self, client: Client, msg: proto.Join) -> None:
+        """**[Herna extension]** ``join`` with ``table`` and the seat ``secret`` from
+        ``started``: the player takes its seat back (from the waiting seat or from the house
+        bot that plays it) and gets ``joined``, ``started`` and, on its turn, ``your_turn``."""
+        assert msg.secret is not None
+        table = self.tables.get(msg.table or "")
+        if table is None or table.status != "playing":
+            self._error(
+                client, "NO_SUCH_TABLE", f"no game in progress at table {msg.table!r}", msg.id
+            )
+            return
+        found = [
+            (i, s)
+            for i, s in enumerate(table.seats)
+            if s is not None
+            and s.key is not None
+            and s.key.opens(msg.name, msg.secret, self.identity)
+        ]
+        if not found:
+            self._error(
+                client,
+                "BAD_SECRET",
+                f"that is not the secret of {msg.name!r}'s seat at table {table.id}",
+                msg.id,
+            )
+            return
+        seat, slot = found[0]
+        if slot.client is not None:
+            # Its name is claimed by a live connection, so this is caught above; kept for safety.
+            self._error(client, "NAME_TAKEN", f"another connection plays seat {seat}", msg.id)
+            return
+        if slot.away is not None:
+            slot.away.cancel()
+            slot.away = None
+        slot.client, slot.bot = client, None
+        client.table, client.seat = table, seat
+        self.names.claim(client, msg.name)
+        self.deadlines.done(client)
+        self.stats.reconnects += 1
+        assert table.match is not None
+        table.match.note("returned", player=seat, name=slot.name)
+        log.info("%s took seat %d at table %s back", slot.name, seat, table.id)
+        joined: dict[str, Any] = {
+            "type": "joined",
+            "table": table.id,
+            "seat": seat,
+            "name": slot.name,
+            "rules_name": table.rules.name,
+            "rules": table.rules.data,
+            "seats": table.seats_json(),
+            "house_bots": self.settings.house_bots,
+            "resumed": True,
+        }
+        if msg.id is not None:
+            joined["id"] = msg.id
+        client.send(joined)
+        client.send(self._started(table, seat, slot))
+        self._send_table(table)
+        if table.state.current_player() == seat:
+            # A house bot may be about to play this seat: the player decides now.
+            table.cancel_timer()
+            self._prompt(table)
+
+    def _started(self, table: Table, seat: int, slot: SeatSlot) -> dict[str, Any]:
+        """``started`` for the player of ``seat``, with its seat secret **[Herna extension]**."""
+        if slot.key is None:
+            slot.key = SeatKey(slot.name)
+        return {
+            "type": "started",
+            "table": table.id,
+            "seat": seat,
+            "rules_name": table.rules.name,
+            "seats": table.seats_json(),
+            "view": table.state.view(seat),
+            "secret": slot.key.secret,
+        }
