@@ -257,7 +257,8 @@ async def test_a_file_with_one_seat_starts_by_itself(tmp_path: Path, browser: Br
         await page.goto(h.url + "/play/tiles")
         await page.wait_for_function(f"() => {PHASE} === 'setup'")
         await page.set_input_files("#tp-file", str(solo))
-        assert await page.locator("#tp-players").is_disabled()
+        # The page reads the file asynchronously (FileReader) before it fixes the seat count.
+        await page.wait_for_function("() => document.querySelector('#tp-players').disabled")
         await page.click("#tp-sit")
         mine = await play_to_the_end(page, random.Random(2))
         assert mine >= 1
