@@ -40,7 +40,7 @@ class Game:
     board: Board
     ranks: tuple[float, ...] = ()
     """One number per seat, higher is better (the engine's returns); equal numbers tie.
-    Empty for a bye."""
+    Empty for a bye, and for a game nobody came to (everyone scores 0)."""
     forfeit: str | None = None
     """How the game was decided when a side did not play it out (``crash``, ``stall``,
     ``time``, ``illegal``, ``no-show``); ``None`` for a game played out."""
@@ -53,7 +53,10 @@ class Game:
         return self.board.seats
 
     def pairwise(self, i: int, j: int) -> Fraction:
-        """What seat ``i`` took from seat ``j``: 1, 1/2 or 0."""
+        """What seat ``i`` took from seat ``j``: 1, 1/2 or 0 (0 for all when nobody came:
+        a game without ranks)."""
+        if not self.ranks:
+            return Fraction(0)
         a, b = self.ranks[i], self.ranks[j]
         return Fraction(1) if a > b else Fraction(1, 2) if a == b else Fraction(0)
 
