@@ -61,6 +61,7 @@ from herna.web.queries import (
     player_stats,
     standing_json,
 )
+from herna.web.tournaments import TournamentPages
 
 log = logging.getLogger(__name__)
 
@@ -222,6 +223,7 @@ class WebApp:
         self.tiles_socket = GameSocket(hall, "tiles")
         self.onitama_socket = GameSocket(hall, "onitama")
         self.guests = Guests()
+        self.tournaments = TournamentPages(hall, self.page)
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -238,6 +240,7 @@ class WebApp:
             Route("/play/onitama", self.play_onitama, methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
+            *self.tournaments.routes(),
             Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),
             Route("/players/{name:path}", endpoint(self.player_page, p.PLAYER), methods=get),
             Route("/doc", self.doc_index, methods=get),

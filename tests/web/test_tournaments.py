@@ -1,0 +1,141 @@
+"""The web hall's tournament pages: list, standings with named tie-breaks, crosstable with
+replay links, CSV/JSON exports, and a running tournament followed without a reload
+(chromium, 1280 and 390 px)."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from herna.cli import main
+from herna.hall.db import make_engine
+from herna.hall.tournament import Board, Game
+from herna.hall.tournament_store import Entrant, TournamentStore
+
+from .conftest import Browser, screenshot_path, start_web, stop_web
+
+BOTS = ["house:random", "house:greedy", "house:alphabeta:1", "house:alphabeta:2"]
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> tuple[str, dict[str, Any]]:
+    """A database holding a finished four-bot Onitama round robin (played for real)."""
+    db = f"sqlite:///{tmp_path / 'hall.db'}"
+    out = tmp_path / "t.json"
+    argv = ["tournament", "run", "--game", "onitama", "--seed", "11", *BOTS]
+    assert main([*argv, "--database-url", db, "--json", str(out)]) == 0
+    return db, json.loads(out.read_text())
+
+
+async def test_pages_show_standings_crosstable_replays_and_exports(
+    played: tuple[str, dict[str, Any]],
+) -> None:
+    db, result = played
+    hall, web = await start_web(db)
+    try:
+        async with httpx.AsyncClient(base_url=web.url) as http:
+            listing = await http.get("/tournaments")
+            assert listing.status_code == 200
+            tid = result["id"]
+            assert f'href="/tournaments/{tid}"' in listing.text
+            home = await http.get("/")
+            assert 'href="/tournaments"' in home.text
+
+            page = await http.get(f"/tournaments/{tid}")
+            assert page.status_code == 200
+            text = page.text
+            assert "Sonneborn–Berger" in text and "Wins" in text  # tie-breaks named
+            for row in result["standings"]:
+                assert f">{row['name']}</a>" in text
+            links = set(re.findall(r'href="/matches/(\d+)"', text))
+            assert links == {str(g["match_id"]) for g in result["games"]}
+            for match_id in links:
+                replay = await http.get(f"/matches/{match_id}")
+                assert replay.status_code == 200
+
+            exported = await http.get(f"/tournaments/{tid}/table.csv")
+            assert exported.headers["content-type"].startswith("text/csv")
+            rows = list(csv.DictReader(io.StringIO(exported.text)))
+            assert [r["name"] for r in rows] == [r["name"] for r in result["standings"]]
+            assert sum(float(r["points"]) for r in rows) == 6  # six games, a point each
+            as_json = (await http.get(f"/tournaments/{tid}/table.json")).json()
+            assert as_json["standings"] == result["standings"]
+            assert as_json["crosstable"] == result["crosstable"]
+
+            assert (await http.get("/tournaments/999")).status_code == 404
+            assert (await http.get("/tournaments/abc")).status_code == 404
+            assert (await http.get("/tournaments/999/table.csv")).status_code == 404
+    finally:
+        await stop_web(hall)
+
+
+async def test_running_tournament_follows_games_without_reload(
+    tmp_path: Path, browser: Browser
+) -> None:
+    db = f"sqlite:///{tmp_path / 'live.db'}"
+    store = TournamentStore(make_engine(db))
+    names = ["ann", "bob", "cyd", "dee"]
+    tid = store.create(
+        "Evening blitz",
+        "onitama",
+        "round-robin",
+        [Entrant(n, "bot", f"house:random # {n}") for n in names],
+        {"seed": 1, "table_size": 2},
+    )
+    store.add_game(tid, Game(Board(1, 1, ("ann", "bob")), (1.0, 0.0)))
+    hall, web = await start_web(db)
+    page = browser.page
+    try:
+        await page.goto(f"{web.url}/tournaments/{tid}")
+        await page.wait_for_selector("#live-note")
+        await page.evaluate("window.__sameDocument = true")
+        store.add_game(tid, Game(Board(1, 2, ("cyd", "dee")), (0.0, 1.0)))
+        store.finish(tid)
+        await page.wait_for_selector("#tournament-body[data-status='finished']")
+        assert await page.evaluate("window.__sameDocument === true")  # no reload
+        standings = await page.inner_text("#standings")
+        assert "dee" in standings and "cyd" in standings
+        assert await page.locator("#live-note").count() == 0
+        await page.screenshot(path=screenshot_path("tournament-1280"), full_page=True)
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await page.goto(f"{web.url}/tournaments/{tid}")
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390  # nothing wider than the phone's screen
+        await page.screenshot(path=screenshot_path("tournament-390"), full_page=True)
+        await page.goto(f"{web.url}/tournaments")
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+        await page.screenshot(path=screenshot_path("tournaments-390"), full_page=True)
+        assert browser.errors == []
+    finally:
+        await stop_web(hall)
+        store.engine.dispose()
+
+
+async def test_real_tournament_page_at_phone_width(
+    played: tuple[str, dict[str, Any]], browser: Browser
+) -> None:
+    db, result = played
+    hall, web = await start_web(db)
+    page = browser.page
+    try:
+        await page.goto(f"{web.url}/tournaments/{result['id']}")
+        await page.screenshot(path=screenshot_path("tournament-played-1280"), full_page=True)
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await page.goto(f"{web.url}/tournaments/{result['id']}")
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+        await page.screenshot(path=screenshot_path("tournament-played-390"), full_page=True)
+        # A crosstable cell leads to the game's replay.
+        await page.click("#crosstable a[href^='/matches/']")
+        await page.wait_for_url(re.compile(r"/matches/\d+$"))
+        await asyncio.sleep(0)
+        assert browser.errors == []
+    finally:
+        await stop_web(hall)
