@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from herna.hall.tournament import Board, Game, crosstable, fmt_points, round_robin, standings
+from herna.hall.tournament.export import table_csv
 
 # A four-player round robin, results chosen by hand:
 #   A-B 1-0, A-C ½-½, A-D 1-0, B-C 1-0, B-D 0-1, C-D 1-0
@@ -121,3 +122,11 @@ def test_unknown_tie_break() -> None:
 def test_fmt_points() -> None:
     assert [fmt_points(F(x, 2)) for x in (0, 1, 2, 3)] == ["0", "½", "1", "1½"]
     assert fmt_points(F(1, 3)) == "0.33"
+
+
+def test_csv_export_never_carries_a_spreadsheet_formula() -> None:
+    games = [Game(Board(1, 1, ("=HYPERLINK(1)", "@x")), (1, 0))]
+    rows = standings(["=HYPERLINK(1)", "@x"], games, ("sonneborn-berger",))
+    text = table_csv(rows, ("sonneborn-berger",))
+    names = [line.split(",")[1] for line in text.splitlines()[1:]]
+    assert names == ["'=HYPERLINK(1)", "'@x"]

@@ -17,6 +17,12 @@ def _num(value: Fraction) -> float | int:
     return int(value) if value.denominator == 1 else float(value)
 
 
+def _cell(text: str) -> str:
+    # A cell starting with = + - @ is a formula to spreadsheets (as in herna.hall.export):
+    # entrants' names may come from anyone who registers one.
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def table_csv(rows: Sequence[Row], tie_breaks: Sequence[str]) -> str:
     """One line per entrant: rank, name, points, the tie-breaks (by their names), results."""
     out = io.StringIO()
@@ -25,9 +31,8 @@ def table_csv(rows: Sequence[Row], tie_breaks: Sequence[str]) -> str:
     writer.writerow(["rank", "name", "points", *names, "games", "wins", "draws", "losses", "byes"])
     for r in rows:
         breaks = [_num(r.tie_breaks[t]) for t in tie_breaks]
-        writer.writerow(
-            [r.rank, r.name, _num(r.points), *breaks, r.games, r.wins, r.draws, r.losses, r.byes]
-        )
+        counts = [r.games, r.wins, r.draws, r.losses, r.byes]
+        writer.writerow([r.rank, _cell(r.name), _num(r.points), *breaks, *counts])
     return out.getvalue()
 
 
