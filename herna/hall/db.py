@@ -118,6 +118,21 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class RatingHistoryRow(Base):
+    """A player's rating in one game after its ``games``-th rated game: the points of the
+    rating chart on the player's page. Every game up to the 200th, then every 10th, every
+    100th from the 1,000th and so on (:func:`herna.hall.writer.charted`), so a player has a
+    few hundred rows at most, even Mia's house bots after millions of rounds."""
+
+    __tablename__ = "rating_history"
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
 class ReservedNameRow(Base):
     """A name reserved for one bot author: only a client presenting the token may use it.
 

@@ -33,6 +33,7 @@ import signal
 import sys
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ from herna.hall.db import (
     MatchKeyRow,
     MatchPlayerRow,
     MatchRow,
+    RatingHistoryRow,
     RatingRow,
     StandingRow,
 )
@@ -255,6 +257,7 @@ def _update_ratings(conn: Connection, records: Sequence[Any]) -> None:
     ):  # type: ignore[attr-defined]
         current[(row.game, row.name)] = (_model.rating(mu=row.mu, sigma=row.sigma), row.games)
     touched: set[tuple[str, str]] = set()
+    history: list[dict[str, Any]] = []
     for rec in records:
         rated = [p for p in rec.players if p.rated]
         names = [p.name for p in rated]
@@ -268,6 +271,18 @@ def _update_ratings(conn: Connection, records: Sequence[Any]) -> None:
         for key, team in zip(keys, new, strict=True):
             current[key] = (team[0], current[key][1] + 1)
             touched.add(key)
+            if charted(current[key][1]):
+                rating, count = current[key]
+                history.append(
+                    {
+                        "game": key[0],
+                        "name": key[1],
+                        "games": int(count),
+                        "at": _utc(rec.finished_at),
+                        "mu": rating.mu,
+                        "sigma": rating.sigma,
+                    }
+                )
     _upsert(
         conn,
         rt,
@@ -288,6 +303,30 @@ def _update_ratings(conn: Connection, records: Sequence[Any]) -> None:
             "games": lambda ex: ex.games,
         },
     )
+    _upsert(
+        conn,
+        RatingHistoryRow.__table__,
+        history,
+        ["game", "name", "games"],
+        {"at": lambda ex: ex.at, "mu": lambda ex: ex.mu, "sigma": lambda ex: ex.sigma},
+    )
+
+
+def charted(games: int) -> bool:
+    """Whether the rating after a player's ``games``-th game goes into the rating history:
+    every one up to 200, then one in 10 (to 999), one in 100 (to 9,999) and so on."""
+    if games <= 200:
+        return True
+    return bool(games % 10 ** (len(str(games)) - 2) == 0)
+
+
+def _utc(when: Any) -> datetime:
+    if isinstance(when, str):
+        when = datetime.fromisoformat(when)
+    if not isinstance(when, datetime):
+        when = datetime.now(UTC)
+    utc: datetime = when if when.tzinfo else when.replace(tzinfo=UTC)
+    return utc
 
 
 WRITER_NICENESS = 19

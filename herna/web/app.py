@@ -61,6 +61,7 @@ from herna.web.queries import (
     player_stats,
     standing_json,
 )
+from herna.web.ratings import rating_charts
 from herna.web.tournaments import TournamentPages
 
 log = logging.getLogger(__name__)
@@ -458,7 +459,8 @@ class WebApp:
         if not stats:
             raise NotFound(f"No player {name!r} on record.")
         recent = self.store.matches(player=name, limit=20)
-        return self.page(name, pages.player(name, stats, recent), {"kind": "player"}, "/players")
+        body = pages.player(name, stats, recent) + rating_charts(self.store.engine, name)
+        return self.page(name, body, {"kind": "player"}, "/players")
 
     def doc_index(self, request: Request) -> Response:
         root = self.settings.docs_root

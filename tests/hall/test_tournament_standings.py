@@ -130,3 +130,13 @@ def test_csv_export_never_carries_a_spreadsheet_formula() -> None:
     text = table_csv(rows, ("sonneborn-berger",))
     names = [line.split(",")[1] for line in text.splitlines()[1:]]
     assert names == ["'=HYPERLINK(1)", "'@x"]
+
+
+def test_rating_history_keeps_every_early_game_then_thins_out() -> None:
+    from herna.hall.writer import charted
+
+    kept = [n for n in range(1, 100_001) if charted(n)]
+    assert kept[:200] == list(range(1, 201))
+    assert kept[200:203] == [210, 220, 230]
+    assert 1000 in kept and 1010 not in kept and 1100 in kept
+    assert len(kept) < 500

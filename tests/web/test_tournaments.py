@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 
 from herna.cli import main
 from herna.hall.db import make_engine
@@ -139,3 +140,58 @@ async def test_real_tournament_page_at_phone_width(
         assert browser.errors == []
     finally:
         await stop_web(hall)
+
+
+async def test_player_page_charts_ratings_of_a_bots_versions(
+    tmp_path: Path, browser: Browser
+) -> None:
+    db = f"sqlite:///{tmp_path / 'versions.db'}"
+    argv = ["tournament", "run", "--game", "onitama", "--cycles", "2", "--seed", "2"]
+    bots = ["mybot.1=house:random", "mybot.2=house:alphabeta:1", "house:greedy"]
+    assert await asyncio.to_thread(main, [*argv, *bots, "--database-url", db]) == 0
+    engine = make_engine(db)
+    with engine.connect() as conn:
+        points = conn.execute(
+            text("SELECT name, games FROM rating_history WHERE game = 'onitama'")
+        ).all()
+    engine.dispose()
+    assert {name for name, _ in points} == {"mybot.1", "mybot.2", "greedy"}
+    hall, web = await start_web(db)
+    try:
+        async with httpx.AsyncClient(base_url=web.url) as http:
+            page = (await http.get("/players/mybot.2")).text
+            chart = page[page.index('id="rating-charts"') :]
+            assert 'data-game="onitama"' in chart
+            assert chart.count("<polyline") == 2  # mybot.2 and its other version mybot.1
+            assert 'href="/players/mybot.1"' in chart
+            assert "greedy" not in chart
+            other = (await http.get("/players/greedy")).text
+            assert other.count("<polyline") == 1
+        page = browser.page
+        await page.goto(f"{web.url}/players/mybot.2")
+        await page.screenshot(path=screenshot_path("player-ratings-1280"), full_page=True)
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await page.goto(f"{web.url}/players/mybot.2")
+        await page.screenshot(path=screenshot_path("player-ratings-390"), full_page=True)
+        assert browser.errors == []
+    finally:
+        await stop_web(hall)
+
+
+async def test_names_are_escaped_on_tournament_pages(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'esc.db'}"
+    store = TournamentStore(make_engine(db))
+    evil = '<img src=x onerror="alert(1)">'
+    tid = store.create(evil, "onitama", "swiss", [Entrant(evil, "bot", evil)], {})
+    store.add_game(tid, Game(Board(1, 1, (evil,))))
+    hall, web = await start_web(db)
+    try:
+        async with httpx.AsyncClient(base_url=web.url) as http:
+            for path in ("/tournaments", f"/tournaments/{tid}"):
+                body = (await http.get(path)).text
+                assert "<img src=x" not in body and "&lt;img src=x" in body
+            exported = (await http.get(f"/tournaments/{tid}/table.csv")).text
+            assert "\n1,'" not in exported and "<img" in exported  # not a formula: starts "<"
+    finally:
+        await stop_web(hall)
+        store.engine.dispose()
