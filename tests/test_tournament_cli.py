@@ -183,3 +183,24 @@ def test_bad_entrants_are_refused(tmp_path: Path) -> None:
     assert tournament(tmp_path, "house:random")[0] == 2
     assert tournament(tmp_path, "house-1=house:random", "house:greedy")[0] == 2
     assert tournament(tmp_path, "--game", "tiles", "house:random", "house:goal")[0] == 2
+
+
+def test_arena_of_two_plays_on(tmp_path: Path) -> None:
+    # Nobody else can come free: the two meet again rather than wait for ever.
+    code, result, _ = tournament(
+        tmp_path, "--format", "arena", "--duration", "1.5", "house:random", "house:greedy"
+    )
+    assert code == 0
+    assert len(result["games"]) >= 2
+
+
+def test_tiles_program_entrant_gets_the_rules(tmp_path: Path) -> None:
+    program = "herna bot tiles --host {host} --port {port} --name {name} --rules {rules} --no-start"
+    code, result, _ = tournament(
+        tmp_path, "--game", "tiles", "--rules", "tsuro", "--rounds", "1",
+        "house:random", "house:goal", "g2=house:goal", f"prog={program}",
+    )  # fmt: skip
+    assert code == 0
+    (game,) = result["games"]
+    assert "prog" in game["seats"] and game["forfeit"] is None
+    assert result["settings"]["rules"] == "tsuro"

@@ -63,18 +63,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "run",
         help="play a tournament",
         description="Play a tournament between ENTRANTs on servers started for it on free "
-        "127.0.0.1 ports, with a live standings table, and store it in the database. "
-        "An ENTRANT is [NAME=]house:STRATEGY[:DEPTH] (one of Herna's bots, in-process) or "
-        "[NAME=]'COMMAND' (a bot program, run as in 'herna match': HERNA_HOST, HERNA_PORT, "
-        "HERNA_NAME, HERNA_TOKEN and HERNA_GAME in its environment, {host} {port} {name} "
-        "{game} in its command line). Round robin: everyone meets everyone (--cycles times, "
-        "colours swapped); for games of more than two seats (tiles: 4) tables rotate seats "
-        "so everyone takes each seat once. Swiss: --rounds rounds paired by score "
-        "(no rematches, colours balanced, the bye to the lowest). Arena: for --duration "
-        "seconds, entrants are paired again as soon as they finish, by rank, never with "
-        "their last opponent. A bot that crashes, stalls, runs out of time or plays an "
-        "illegal move loses that game; one that does not log in within --start-timeout "
-        "loses it as a no-show.",
+        "127.0.0.1 "
+        "ports, with a live standings table, and store it in the database. An ENTRANT is "
+        "[NAME=]house:STRATEGY[:DEPTH] (one of Herna's bots, in-process) or [NAME=]'COMMAND' "
+        "(a bot program, run as in 'herna match': HERNA_HOST, HERNA_PORT, HERNA_NAME, "
+        "HERNA_TOKEN and HERNA_GAME in its environment, {host} {port} {name} {game} and, for "
+        "tiles, {rules} in its command line). Round robin: everyone meets everyone (--cycles "
+        "times, colours swapped); for games of more than two seats (tiles: 4) tables rotate "
+        "seats so everyone takes each seat once. Swiss: --rounds rounds paired by score (no "
+        "rematches, colours balanced, the bye to the lowest). Arena: for --duration seconds, "
+        "entrants are paired again as soon as they finish, by rank, never with their last "
+        "opponent. A bot that crashes, stalls, runs out of time or plays an illegal move "
+        "loses that game; one that does not log in within --start-timeout loses it as a no-"
+        "show.",
         epilog="example: herna tournament run --game onitama --format round-robin "
         "house:random house:greedy house:alphabeta:1 house:alphabeta:2",
     )
@@ -169,9 +170,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 # -- entrants ----------------------------------------------------------------------------------
-def parse_entrants(game: str, texts: list[str]) -> dict[str, EntrantSpec]:
+def parse_entrants(game: str, texts: list[str], rules: str = "") -> dict[str, EntrantSpec]:
     """``[NAME=]SPEC`` each; names default to the house strategy (``alphabeta-2``) or
-    ``bot-N``, made unique with a suffix. Raises :class:`MatchError`."""
+    ``bot-N``, made unique with a suffix; ``{rules}`` in a command is the tiles rules file.
+    Raises :class:`MatchError`."""
     specs: dict[str, EntrantSpec] = {}
     for i, text in enumerate(texts, 1):
         name, sep, rest = text.partition("=")
@@ -194,9 +196,8 @@ def parse_entrants(game: str, texts: list[str]) -> dict[str, EntrantSpec]:
         if name in specs:
             raise MatchError(f"two entrants are called {name!r}")
         spec = parse_entrant(name, spec_text, HOUSE_STRATEGIES[game])
-        specs[name] = EntrantSpec(
-            spec.label, spec.text, spec.argv, spec.house, spec.depth, login=name
-        )
+        argv = tuple(a.replace("{rules}", rules) for a in spec.argv)
+        specs[name] = EntrantSpec(spec.label, spec.text, argv, spec.house, spec.depth, login=name)
     return specs
 
 
@@ -204,7 +205,7 @@ def parse_entrants(game: str, texts: list[str]) -> dict[str, EntrantSpec]:
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False, soft_wrap=True)
     try:
-        specs = parse_entrants(args.game, args.entrants)
+        specs = parse_entrants(args.game, args.entrants, args.rules)
         size = TABLE_SIZES[args.game]
         if len(specs) < size:
             raise MatchError(f"{args.game} needs at least {size} entrants")

@@ -155,6 +155,11 @@ class Runner:
                 history = self.history()
                 if self.size == 2:
                     tables: list[tuple[str, ...]] = list(arena_pairings(order, history))
+                    if not tables and not running:
+                        # Nobody else is playing, so nobody else will come free: waiting
+                        # would last for ever. The last opponents meet again.
+                        history.last_opponents.clear()
+                        tables = list(arena_pairings(order, history))
                 else:
                     tables = arena_tables(order, self.size, history)
                 for seats in tables:
