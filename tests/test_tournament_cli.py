@@ -43,10 +43,13 @@ def check_totals(result: dict[str, Any], points_per_game: float) -> None:
     rows = {r["name"]: r for r in result["standings"]}
     for name, row in result["crosstable"].items():
         total = sum(c["points"] for cells in row.values() for c in cells)
-        byes = rows[name]["byes"] * result["settings"].get("bye_points", 0)
+        byes = rows[name]["byes"] * result["bye_points"]
         assert total + byes == pytest.approx(rows[name]["points"])
     games = [g for g in result["games"] if not g["bye"]]
-    assert sum(r["points"] for r in rows.values()) == pytest.approx(len(games) * points_per_game)
+    byes = len(result["games"]) - len(games)
+    assert sum(r["points"] for r in rows.values()) == pytest.approx(
+        len(games) * points_per_game + byes * result["bye_points"]
+    )
 
 
 def check_replays(db: str, result: dict[str, Any], game: str) -> None:
@@ -144,7 +147,9 @@ def test_swiss_with_a_bye(tmp_path: Path) -> None:
     for name in byes:
         assert rows[name]["byes"] == 1
     total = sum(r["points"] for r in rows.values())
-    assert total == pytest.approx(len(pairs) + len(byes))  # a bye is worth a point in Swiss
+    assert result["bye_points"] == 1  # a bye is worth a point in Swiss
+    assert total == pytest.approx(len(pairs) + len(byes))
+    check_totals(result, 1.0)
 
 
 def test_arena_repairs_without_immediate_rematches(tmp_path: Path) -> None:

@@ -22,12 +22,12 @@ from sqlalchemy.orm import Session
 
 from herna.hall.db import MatchRow, TournamentGameRow, TournamentRow
 from herna.hall.tournament import (
-    BYE_POINTS,
     FORMAT_TIE_BREAKS,
     Board,
     Crosstable,
     Game,
     Row,
+    bye_points,
     crosstable,
     standings,
 )
@@ -76,7 +76,9 @@ class Tournament:
     @property
     def bye_points(self) -> Fraction:
         value = self.settings.get("bye_points")
-        return Fraction(value) if value is not None else BYE_POINTS[self.format]
+        if value is not None:
+            return Fraction(value)
+        return bye_points(self.format, int(self.settings.get("table_size") or 2))
 
     def standings(self) -> list[Row]:
         return standings(
@@ -97,6 +99,7 @@ class Tournament:
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
             "entrants": [e.to_json() for e in self.entrants],
             "settings": self.settings,
+            "bye_points": float(self.bye_points),
         }
 
 

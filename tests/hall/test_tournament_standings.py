@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from herna.hall.tournament import Board, Game, crosstable, fmt_points, round_robin, standings
+from herna.hall.tournament import (
+    Board,
+    Game,
+    bye_points,
+    crosstable,
+    fmt_points,
+    round_robin,
+    standings,
+)
 from herna.hall.tournament.export import table_csv
 
 # A four-player round robin, results chosen by hand:
@@ -140,3 +148,9 @@ def test_rating_history_keeps_every_early_game_then_thins_out() -> None:
     assert kept[200:203] == [210, 220, 230]
     assert 1000 in kept and 1010 not in kept and 1100 in kept
     assert len(kept) < 500
+
+
+def test_a_swiss_bye_at_tables_is_worth_a_mean_seat() -> None:
+    assert bye_points("swiss") == 1
+    assert bye_points("swiss", table_size=4) == F(1, 2)
+    assert bye_points("round-robin", table_size=4) == 0

@@ -13,7 +13,6 @@ from fractions import Fraction
 
 from herna.hall.hall import Hall
 from herna.hall.tournament import (
-    BYE_POINTS,
     FORMAT_TIE_BREAKS,
     Board,
     Game,
@@ -21,6 +20,7 @@ from herna.hall.tournament import (
     Row,
     arena_pairings,
     arena_tables,
+    bye_points,
     round_robin,
     round_robin_tables,
     scores,
@@ -96,7 +96,11 @@ class Runner:
 
     def standings(self) -> list[Row]:
         fmt = self.options.format
-        return standings(self.names, self.games, FORMAT_TIE_BREAKS[fmt], BYE_POINTS[fmt])
+        return standings(self.names, self.games, FORMAT_TIE_BREAKS[fmt], self.bye_points)
+
+    @property
+    def bye_points(self) -> Fraction:
+        return bye_points(self.options.format, self.size)
 
     def ranking(self) -> list[str]:
         """The current order (entry order before the first game)."""
@@ -111,7 +115,7 @@ class Runner:
         ranking = self.ranking()
         history = self.history()
         if self.size == 2:
-            total = scores(self.names, self.games, Fraction(1))
+            total = scores(self.names, self.games, self.bye_points)
             return swiss_round(number, ranking, total, history)
         return tables_round(number, ranking, self.size, history)
 

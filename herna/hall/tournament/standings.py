@@ -9,7 +9,7 @@ Tie-breaks (named on every standings table):
   opponent's final score: beating strong players counts more than beating weak ones.
 * **Wins**: games won outright (a sole first place).
 
-Byes count their points (:data:`BYE_POINTS` of the format) but nothing in Buchholz or
+Byes count their points (:func:`bye_points` of the format) but nothing in Buchholz or
 Sonneborn–Berger: there was no opponent. Forfeited games count like games played out.
 """
 
@@ -39,6 +39,13 @@ BYE_POINTS: Mapping[str, Fraction] = {
     "swiss": Fraction(1),
     "arena": Fraction(0),
 }
+
+
+def bye_points(format: str, table_size: int = 2) -> Fraction:
+    """What sitting out a round is worth. At tables of more than two a Swiss bye is worth
+    the mean score of a seat (1/2), not a win: a table's winner is one of several."""
+    points = BYE_POINTS[format]
+    return min(points, Fraction(1, 2)) if table_size > 2 else points
 
 
 @dataclass(frozen=True)
