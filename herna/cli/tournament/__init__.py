@@ -261,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
         hall = Hall(records=records)
         runner = Runner(hall, store, tournament_id, specs, options, lambda: None)
         live = Live(
-            _live_table(name, runner), console=console, refresh_per_second=4, transient=False
+            _live_table(name, runner), console=console, refresh_per_second=4, transient=True
         )
 
         def show() -> None:
