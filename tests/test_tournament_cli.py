@@ -209,3 +209,30 @@ def test_tiles_program_entrant_gets_the_rules(tmp_path: Path) -> None:
     (game,) = result["games"]
     assert "prog" in game["seats"] and game["forfeit"] is None
     assert result["settings"]["rules"] == "tsuro"
+
+
+def test_mia_session_scoreboard(tmp_path: Path) -> None:
+    code, result, db = tournament(
+        tmp_path, "--game", "mia", "--format", "session", "--duration", "2", "--seed", "1",
+        "house:random", "house:honest", "house:probability",
+    )  # fmt: skip
+    assert code == 0
+    points = {r["name"]: r["points"] for r in result["standings"]}
+    assert set(points) == {"random", "honest", "probability"}
+    assert sum(points.values()) > 0
+    assert [r["points"] for r in result["standings"]] == sorted(points.values(), reverse=True)
+    first, last = result["settings"]["first_match"], result["settings"]["last_match"]
+    store = RecordStore(db)
+    try:
+        rounds = store.matches(game="mia", limit=100_000)
+        assert {m.id for m in rounds} == set(range(first, last + 1))
+        # Each round gives a point to every player who did not lose it.
+        made = Counter(p.name for m in rounds for p in m.players if p.score > 0)
+        assert {n: made[n] for n in points} == points
+    finally:
+        store.close()
+
+
+def test_mia_only_as_a_session(tmp_path: Path) -> None:
+    assert tournament(tmp_path, "--game", "mia", "house:random", "house:honest")[0] == 2
+    assert tournament(tmp_path, "--format", "session", "house:random", "house:greedy")[0] == 2

@@ -81,9 +81,22 @@ class Tournament:
         return bye_points(self.format, int(self.settings.get("table_size") or 2))
 
     def standings(self) -> list[Row]:
+        if self.format == "session":
+            return self._scoreboard()
         return standings(
             [e.name for e in self.entrants], self.games, self.tie_breaks, self.bye_points
         )
+
+    def _scoreboard(self) -> list[Row]:
+        """A Mia session's standings: the points each entrant made in it (``scores``)."""
+        got = {str(k): int(v) for k, v in (self.settings.get("scores") or {}).items()}
+        names = sorted((e.name for e in self.entrants), key=lambda n: (-got.get(n, 0), n))
+        rows: list[Row] = []
+        for i, name in enumerate(names):
+            points = Fraction(got.get(name, 0))
+            rank = rows[-1].rank if rows and rows[-1].points == points else i + 1
+            rows.append(Row(rank, name, points, 0, 0, 0, 0, 0, {}))
+        return rows
 
     def crosstable(self, rows: list[Row] | None = None) -> Crosstable:
         return crosstable(rows or self.standings(), self.games, self.bye_points)
@@ -145,6 +158,14 @@ class TournamentStore:
                 )
             )
             session.commit()
+
+    def update_settings(self, tournament_id: int, **values: Any) -> None:
+        """Merge ``values`` into the tournament's settings (a Mia session's live scores)."""
+        with Session(self.engine) as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is not None:
+                row.settings = {**(row.settings or {}), **values}
+                session.commit()
 
     def finish(self, tournament_id: int, status: str = "finished") -> None:
         with Session(self.engine) as session:

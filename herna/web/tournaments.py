@@ -31,7 +31,12 @@ e = html.escape
 TOURNAMENT_ID = Param(
     "tournament_id", "path", "id", "a tournament's id", missing="No such tournament."
 )
-FORMAT_TITLES = {"round-robin": "round robin", "swiss": "Swiss", "arena": "arena"}
+FORMAT_TITLES = {
+    "round-robin": "round robin",
+    "swiss": "Swiss",
+    "arena": "arena",
+    "session": "Mia session",
+}
 TIE_BREAK_HELP = {
     "buchholz": "the sum of the opponents' scores",
     "sonneborn-berger": "the points taken from each opponent times that opponent's score",
@@ -163,21 +168,14 @@ def tournament_html(tour: Tournament) -> str:
         facts.append(f"rules {settings['rules']}")
     if settings.get("seed") is not None:
         facts.append(f"seed {settings['seed']}")
+    live = tour.status == "running"
+    if tour.format == "session":
+        return _assets() + session_html(tour, rows, facts, live)
     played = sum(1 for g in tour.games if not g.board.bye)
     facts.append(f"{played} games")
-    live = tour.status == "running"
     body = (
         f'<section id="tournament-body" data-status="{e(tour.status)}">'
-        f"<h1>{e(tour.name)} {_status(tour.status)}</h1>"
-        f'<p class="muted">{e(" · ".join(facts))} · started {pages.when(tour.created_at)}'
-        + (f" · finished {pages.when(tour.finished_at)}" if tour.finished_at else "")
-        + "</p>"
-        + (
-            f'<p class="muted" id="live-note">Playing now: this page follows the games '
-            f"(every {POLL_SECONDS} s).</p>"
-            if live
-            else ""
-        )
+        + _head(tour, facts, live)
         + "<h2>Standings</h2>"
         + _tie_break_note(tour)
         + standings_html(rows, tour.tie_breaks)
@@ -192,6 +190,56 @@ def tournament_html(tour: Tournament) -> str:
         + "</section>"
     )
     return _assets() + body
+
+
+def _head(tour: Tournament, facts: list[str], live: bool) -> str:
+    return (
+        f"<h1>{e(tour.name)} {_status(tour.status)}</h1>"
+        f'<p class="muted">{e(" · ".join(facts))} · started {pages.when(tour.created_at)}'
+        + (f" · finished {pages.when(tour.finished_at)}" if tour.finished_at else "")
+        + "</p>"
+        + (
+            f'<p class="muted" id="live-note">Playing now: this page follows the games '
+            f"(every {POLL_SECONDS} s).</p>"
+            if live
+            else ""
+        )
+    )
+
+
+def session_html(tour: Tournament, rows: Sequence[Row], facts: list[str], live: bool) -> str:
+    """A Mia session: the scoreboard (points made in the session) and its rounds."""
+    settings = tour.settings
+    if settings.get("duration"):
+        facts.append(f"{float(settings['duration']):g} s")
+    first, last = settings.get("first_match"), settings.get("last_match")
+    body = "".join(
+        f'<tr><td>{r.rank}</td><td class="who"><a href="{e(pages.player_url(r.name))}">'
+        f'{e(r.name)}</a></td><td class="num"><strong>{fmt_points(r.points)}</strong></td></tr>'
+        for r in rows
+    )
+    rounds = (
+        f'<p><a href="{e(pages.url("/history", game="mia", session=f"{first}-{last}"))}">'
+        f"the session's {int(last) - int(first) + 1} rounds</a>, each with its replay.</p>"
+        if first and last
+        else ""
+    )
+    return (
+        f'<section id="tournament-body" data-status="{e(tour.status)}">'
+        + _head(tour, facts, live)
+        + "<h2>Scoreboard</h2>"
+        '<p class="tie-breaks">Everyone sits at one Mia table for the whole session; a round '
+        "gives a point to every player who did not lose it. Points made in this session "
+        "only.</p>"
+        '<div class="scroll"><table class="grid standings" id="standings"><thead><tr>'
+        '<th>#</th><th>entrant</th><th class="num">points</th></tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+        f'<p class="exports">Final table: <a href="{tournament_url(tour.id, "/table.csv")}" '
+        f'download>CSV</a> · <a href="{tournament_url(tour.id, "/table.json")}">JSON</a></p>'
+        + rounds
+        + _entrants_html(tour)
+        + "</section>"
+    )
 
 
 def _assets() -> str:

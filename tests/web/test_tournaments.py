@@ -195,3 +195,32 @@ async def test_names_are_escaped_on_tournament_pages(tmp_path: Path) -> None:
     finally:
         await stop_web(hall)
         store.engine.dispose()
+
+
+async def test_mia_session_page_shows_the_scoreboard_and_its_rounds(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'mia.db'}"
+    argv = ["tournament", "run", "--game", "mia", "--format", "session", "--duration", "1.5"]
+    bots = ["house:random", "house:honest", "house:probability"]
+    out = tmp_path / "s.json"
+    code = await asyncio.to_thread(main, [*argv, *bots, "--database-url", db, "--json", str(out)])
+    assert code == 0
+    result = json.loads(out.read_text())
+    hall, web = await start_web(db)
+    try:
+        async with httpx.AsyncClient(base_url=web.url) as http:
+            page = (await http.get(f"/tournaments/{result['id']}")).text
+            assert "Scoreboard" in page and "Mia session" in page
+            for row in result["standings"]:
+                assert f"<strong>{row['points']}</strong>" in page
+            link = re.search(r'href="(/history\?game=mia&amp;session=\d+-\d+)"', page)
+            assert link is not None
+            rounds = await http.get(link.group(1).replace("&amp;", "&"))
+            assert rounds.status_code == 200 and "/matches/" in rounds.text
+            # While it runs, the page says so and shows the scores made so far.
+            store = TournamentStore(hall.records.engine)
+            tid = store.create("live", "mia", "session", [Entrant("ann", "bot", "x")], {})
+            store.update_settings(tid, scores={"ann": 17})
+            live = (await http.get(f"/tournaments/{tid}")).text
+            assert 'id="live-note"' in live and "<strong>17</strong>" in live
+    finally:
+        await stop_web(hall)

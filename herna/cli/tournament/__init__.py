@@ -35,6 +35,7 @@ from herna.hall.tournament_store import Entrant, Tournament, TournamentStore
 from ..match.entrants import HOUSE_PREFIX, EntrantSpec, MatchError, parse_entrant
 from .boards import GAMES, HOUSE_STRATEGIES, TABLE_SIZES, BoardOptions
 from .runner import Runner, RunOptions
+from .session import run_session
 
 DEFAULT_DATABASE = "sqlite:///var/herna.db"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
@@ -53,7 +54,7 @@ def _positive(text: str) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "tournament",
-        help="run a round robin, Swiss or arena tournament between bots; list and show them",
+        help="run a round robin, Swiss, arena or Mia session between bots; list and show them",
         description="Tournaments between bot programs and house bots on Herna's own servers; "
         "results go to the hall's database, where the web hall shows them at /tournaments. "
         "See docs/tournaments.md.",
@@ -73,9 +74,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "seats so everyone takes each seat once. Swiss: --rounds rounds paired by score (no "
         "rematches, colours balanced, the bye to the lowest). Arena: for --duration seconds, "
         "entrants are paired again as soon as they finish, by rank, never with their last "
-        "opponent. A bot that crashes, stalls, runs out of time or plays an illegal move "
-        "loses that game; one that does not log in within --start-timeout loses it as a no-"
-        "show.",
+        "opponent. Session (Mia only): everyone at one Mia table for --duration seconds, "
+        "ranked by the points made. A bot that crashes, stalls, runs out of time or plays an "
+        "illegal move loses that game; one that does not log in within --start-timeout loses "
+        "it as a no-show.",
         epilog="example: herna tournament run --game onitama --format round-robin "
         "house:random house:greedy house:alphabeta:1 house:alphabeta:2",
     )
@@ -97,7 +99,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="arena: time during which new games start (default 60)",
+        help="arena: time during which new games start; Mia session: its length (default 60)",
     )
     run_p.add_argument(
         "--concurrency",
@@ -209,8 +211,13 @@ def run(args: argparse.Namespace) -> int:
         size = TABLE_SIZES[args.game]
         if len(specs) < size:
             raise MatchError(f"{args.game} needs at least {size} entrants")
-        if args.format == "arena" and args.duration <= 0:
+        if args.format in ("arena", "session") and args.duration <= 0:
             raise MatchError("--duration must be positive")
+        if (args.game == "mia") != (args.format == "session"):
+            raise MatchError(
+                "Mia is played as a session (--game mia --format session), "
+                "and a session is a Mia evening"
+            )
     except MatchError as exc:
         console.print(f"herna tournament: {exc}", style="red")
         return 2
@@ -225,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         "seed": seed,
         "rounds": args.rounds,
         "cycles": args.cycles,
-        "duration": args.duration if args.format == "arena" else None,
+        "duration": args.duration if args.format in ("arena", "session") else None,
         "game_clock": args.game_clock,
         "stall": args.stall,
         "start_timeout": args.start_timeout,
@@ -272,7 +279,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             if console.is_terminal:
                 live.start()
-            asyncio.run(_play(hall, runner))
+            if args.format == "session":
+                asyncio.run(_session(hall, store, tournament_id, specs, args, seed, log_dir, live))
+            else:
+                asyncio.run(_play(hall, runner))
         except MatchError as exc:
             error = str(exc)
         except KeyboardInterrupt:
@@ -293,10 +303,14 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     played = sum(1 for g in tour.games if not g.board.bye)
+    if tour.format == "session":
+        first, last = tour.settings.get("first_match"), tour.settings.get("last_match")
+        played = (last - first + 1) if first and last else 0
     rate = played / elapsed if elapsed > 0 else 0.0
+    unit = "rounds" if tour.format == "session" else "games"
     console.print(
-        f"herna tournament {tournament_id}: {name}, {played} games in {elapsed:.1f} s "
-        f"({rate:.2f} games/s, concurrency {args.concurrency}), seed {seed}"
+        f"herna tournament {tournament_id}: {name}, {played} {unit} in {elapsed:.1f} s "
+        f"({rate:.2f} {unit}/s, concurrency {args.concurrency}), seed {seed}"
     )
     print_tournament(console, tour)
     if args.json is not None:
@@ -305,6 +319,32 @@ def run(args: argparse.Namespace) -> int:
         data.update(tour.summary_json(), seconds=elapsed, games_per_second=rate)
         args.json.write_text(json.dumps(data, indent=2) + "\n")
     return 0
+
+
+async def _session(
+    hall: Hall,
+    store: TournamentStore,
+    tournament_id: int,
+    specs: dict[str, EntrantSpec],
+    args: argparse.Namespace,
+    seed: int,
+    log_dir: Path,
+    live: Live,
+) -> None:
+    title = args.name or "mia session"
+
+    def show(scores: dict[str, int]) -> None:
+        table = Table(title=f"{title}: points this session")
+        table.add_column("entrant")
+        table.add_column("points", justify="right")
+        for who, points in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])):
+            table.add_row(who, str(points))
+        live.update(table)
+
+    try:
+        await run_session(hall, store, tournament_id, specs, args.duration, seed, log_dir, show)
+    finally:
+        await hall.stop()
 
 
 async def _play(hall: Hall, runner: Runner) -> None:
@@ -348,6 +388,15 @@ def _standings_cells(r: Row, tie_breaks: tuple[str, ...]) -> list[str]:
 
 def print_tournament(console: Console, tour: Tournament) -> None:
     rows = tour.standings()
+    if tour.format == "session":
+        board = Table(title=f"{tour.name} (Mia session, {tour.status}): points this session")
+        board.add_column("#", justify="right")
+        board.add_column("entrant")
+        board.add_column("points", justify="right")
+        for r in rows:
+            board.add_row(str(r.rank), r.name, fmt_points(r.points))
+        console.print(board)
+        return
     table = Table(title=f"{tour.name} ({tour.game}, {tour.format}, {tour.status})")
     _standings_columns(table, tour.tie_breaks)
     for r in rows:

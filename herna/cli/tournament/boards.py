@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from herna.clients.tiles import run_bot
+from herna.games.mia.bots import STRATEGIES as MIA_STRATEGIES
 from herna.games.tiles.bots import STRATEGIES as TILES_STRATEGIES
 from herna.hall.hall import Hall
 from herna.hall.tournament import Board, Game
@@ -45,9 +46,14 @@ from ..match.tally import Tally
 
 log = logging.getLogger("herna.tournament")
 
-GAMES = ("onitama", "tiles")
-HOUSE_STRATEGIES = {"onitama": ONITAMA_STRATEGIES, "tiles": TILES_STRATEGIES}
-TABLE_SIZES = {"onitama": 2, "tiles": 4}
+GAMES = ("onitama", "tiles", "mia")
+HOUSE_STRATEGIES = {
+    "onitama": ONITAMA_STRATEGIES,
+    "tiles": TILES_STRATEGIES,
+    "mia": MIA_STRATEGIES,
+}
+TABLE_SIZES = {"onitama": 2, "tiles": 4, "mia": 2}
+"""Seats at a board (Mia: the fewest players a session needs)."""
 NO_SHOW = "no-show"
 POLL = 0.05
 

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-FORMATS = ("round-robin", "swiss", "arena")
+FORMATS = ("round-robin", "swiss", "arena", "session")
+"""``session``: Mia's timed dojo evening (everyone at one table, no pairings)."""
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ FORMAT_TIE_BREAKS: Mapping[str, tuple[str, ...]] = {
     "round-robin": ("sonneborn-berger", "wins"),
     "swiss": ("buchholz", "sonneborn-berger"),
     "arena": ("sonneborn-berger", "buchholz"),
+    "session": (),
 }
 BYE_POINTS: Mapping[str, Fraction] = {
     # In a round robin everyone has the same number of byes: a bye worth 0 changes nothing.
@@ -38,6 +39,7 @@ BYE_POINTS: Mapping[str, Fraction] = {
     # Swiss: a bye is a win (FIDE's pairing-allocated bye).
     "swiss": Fraction(1),
     "arena": Fraction(0),
+    "session": Fraction(0),
 }
 
 
