@@ -236,3 +236,17 @@ def test_mia_session_scoreboard(tmp_path: Path) -> None:
 def test_mia_only_as_a_session(tmp_path: Path) -> None:
     assert tournament(tmp_path, "--game", "mia", "house:random", "house:honest")[0] == 2
     assert tournament(tmp_path, "--format", "session", "house:random", "house:greedy")[0] == 2
+
+
+def test_reserved_names_are_not_taken(tmp_path: Path) -> None:
+    # A name reserved with `herna bots add` belongs to its token holder: no tournament may
+    # record games under it (nor under the same name in other case).
+    db = f"sqlite:///{tmp_path / 'hall.db'}"
+    assert main(["bots", "add", "Alice", "--database-url", db]) == 0
+    code, result, _ = tournament(tmp_path, "alice=house:random", "house:greedy")
+    assert code == 2 and result == {}
+    store = RecordStore(db)
+    try:
+        assert store.count() == 0
+    finally:
+        store.close()

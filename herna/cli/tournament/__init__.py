@@ -27,6 +27,7 @@ from rich.table import Table
 from herna.core.rng import SeedSource
 from herna.hall.db import DatabaseUnavailable
 from herna.hall.hall import Hall
+from herna.hall.identity import Identity, ReservedNames
 from herna.hall.records import RecordStore
 from herna.hall.tournament import FORMATS, TIE_BREAK_NAMES, Row, fmt_points
 from herna.hall.tournament.export import table_csv, table_json
@@ -227,6 +228,18 @@ def run(args: argparse.Namespace) -> int:
     except DatabaseUnavailable as exc:
         console.print(f"herna tournament: {exc}", style="red")
         return 1
+    identity = Identity(ReservedNames(records.engine))
+    for entrant in specs:
+        reserved = identity.reserved_spelling(entrant)
+        if reserved is not None:
+            records.close()
+            console.print(
+                f"herna tournament: {entrant!r} is a reserved name ({reserved!r}, herna bots "
+                "add): only its token holder may play under it, and a tournament plays under "
+                f"names of its own; choose another, e.g. {entrant}.t1",
+                style="red",
+            )
+            return 2
     store = TournamentStore(records.engine)
     settings = {
         "seed": seed,
