@@ -129,14 +129,17 @@ def list_html(tours: Sequence[Tournament]) -> str:
         rows = ""
     else:
         rows = "".join(
-            f'<tr><td><a href="{tournament_url(t.id)}">{e(t.name)}</a></td>'
-            f"<td>{e(_game_title(t.game))}</td><td>{e(FORMAT_TITLES.get(t.format, t.format))}</td>"
-            f"<td>{len(t.entrants)}</td><td>{_status(t.status)}</td>"
-            f"<td>{pages.when(t.created_at)}</td></tr>"
+            f'<tr><td data-label="tournament"><a href="{tournament_url(t.id)}">{e(t.name)}</a>'
+            f'</td><td data-label="game">{e(_game_title(t.game))}</td>'
+            f'<td data-label="format">{e(FORMAT_TITLES.get(t.format, t.format))}</td>'
+            f'<td data-label="entrants">{len(t.entrants)}</td>'
+            f'<td data-label="status">{_status(t.status)}</td>'
+            f'<td data-label="started">{pages.when(t.created_at)}</td></tr>'
             for t in tours
         )
     table = (
-        '<div class="scroll"><table class="grid" id="tournaments"><thead><tr><th>tournament</th>'
+        '<div class="scroll"><table class="grid results" id="tournaments"><thead><tr>'
+        "<th>tournament</th>"
         "<th>game</th><th>format</th><th>entrants</th><th>status</th><th>started</th></tr>"
         f"</thead><tbody>{rows}</tbody></table></div>"
         if rows
@@ -349,8 +352,10 @@ def games_html(games: Sequence[Game]) -> str:
     for g in sorted(games, key=lambda g: (g.board.round, g.board.number)):
         if g.board.bye:
             rows.append(
-                f"<tr><td>{g.board.round}</td><td>{g.board.number}</td>"
-                f"<td>{e(g.seats[0])}</td><td>bye</td><td></td></tr>"
+                f'<tr><td data-label="round">{g.board.round}</td>'
+                f'<td data-label="board">{g.board.number}</td>'
+                f'<td data-label="game">{e(g.seats[0])}</td><td data-label="note">bye</td>'
+                "<td data-label=\"replay\"></td></tr>"
             )
             continue
         if len(g.seats) == 2:
@@ -368,11 +373,12 @@ def games_html(games: Sequence[Game]) -> str:
             else ""
         )
         rows.append(
-            f"<tr><td>{g.board.round}</td><td>{g.board.number}</td><td>{seats}</td>"
-            f"<td>{result}</td><td>{replay}</td></tr>"
+            f'<tr><td data-label="round">{g.board.round}</td>'
+            f'<td data-label="board">{g.board.number}</td><td data-label="game">{seats}</td>'
+            f'<td data-label="note">{result}</td><td data-label="replay">{replay}</td></tr>'
         )
     return (
-        '<div class="scroll"><table class="grid games" id="games"><thead><tr>'
+        '<div class="scroll"><table class="grid games results" id="games"><thead><tr>'
         "<th>round</th><th>board</th><th>game (in seat order), points</th>"
         "<th>note</th>"
         f"<th>replay</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
