@@ -250,3 +250,27 @@ def test_reserved_names_are_not_taken(tmp_path: Path) -> None:
         assert store.count() == 0
     finally:
         store.close()
+
+
+def test_marias_tables_of_three_rotate_seats(tmp_path: Path) -> None:
+    code, result, db = tournament(
+        tmp_path, "--game", "marias", "--deals", "2", "--seed", "4",
+        "house:random", "house:heuristic", "h2=house:heuristic",
+    )  # fmt: skip
+    assert code == 0
+    games = result["games"]
+    assert len(games) == 3  # one table of three, one group per seat
+    for name in ("random", "heuristic", "h2"):
+        assert sorted(g["seats"].index(name) for g in games) == [0, 1, 2]
+    check_totals(result, 1.5)  # a table of three hands out 3·2/2 pairwise points / 2
+    check_replays(db, result, "marias")
+    store = RecordStore(db)
+    try:
+        assert store.count("marias") == 6  # two deals a table
+    finally:
+        store.close()
+
+
+def test_marias_takes_house_bots_only(tmp_path: Path) -> None:
+    program = f"p={sys.executable} -c pass"
+    assert tournament(tmp_path, "--game", "marias", "house:random", "house:random", program)[0] == 2

@@ -355,7 +355,7 @@ def games_html(games: Sequence[Game]) -> str:
                 f'<tr><td data-label="round">{g.board.round}</td>'
                 f'<td data-label="board">{g.board.number}</td>'
                 f'<td data-label="game">{e(g.seats[0])}</td><td data-label="note">bye</td>'
-                "<td data-label=\"replay\"></td></tr>"
+                '<td data-label="replay"></td></tr>'
             )
             continue
         if len(g.seats) == 2:

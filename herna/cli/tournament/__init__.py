@@ -71,8 +71,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(a bot program, run as in 'herna match': HERNA_HOST, HERNA_PORT, HERNA_NAME, "
         "HERNA_TOKEN and HERNA_GAME in its environment, {host} {port} {name} {game} and, for "
         "tiles, {rules} in its command line). Round robin: everyone meets everyone (--cycles "
-        "times, colours swapped); for games of more than two seats (tiles: 4) tables rotate "
-        "seats so everyone takes each seat once. Swiss: --rounds rounds paired by score (no "
+        "times, colours swapped); for games of more than two seats (tiles: 4, mariáš: 3) tables "
+        "rotate seats so everyone takes each seat once. Swiss: --rounds rounds paired by score (no "
         "rematches, colours balanced, the bye to the lowest). Arena: for --duration seconds, "
         "entrants are paired again as soon as they finish, by rank, never with their last "
         "opponent. Session (Mia only): everyone at one Mia table for --duration seconds, "
@@ -144,6 +144,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="tiles: the shipped rules file every table plays (default gold_rush)",
     )
     run_p.add_argument(
+        "--deals",
+        type=_positive,
+        default=3,
+        help="mariáš: games a table plays (default 3: each seat deals once)",
+    )
+    run_p.add_argument(
         "--database-url",
         default=DEFAULT_DATABASE,
         help=f"the hall's database, where the tournament and its games go ({DEFAULT_DATABASE})",
@@ -199,6 +205,8 @@ def parse_entrants(game: str, texts: list[str], rules: str = "") -> dict[str, En
         if name in specs:
             raise MatchError(f"two entrants are called {name!r}")
         spec = parse_entrant(name, spec_text, HOUSE_STRATEGIES[game])
+        if game == "marias" and spec.house is None:
+            raise MatchError(f"{name}: mariáš tables take house bots only (house:STRATEGY)")
         argv = tuple(a.replace("{rules}", rules) for a in spec.argv)
         specs[name] = EntrantSpec(spec.label, spec.text, argv, spec.house, spec.depth, login=name)
     return specs
@@ -250,6 +258,7 @@ def run(args: argparse.Namespace) -> int:
         "stall": args.stall,
         "start_timeout": args.start_timeout,
         "rules": args.rules if args.game == "tiles" else None,
+        "deals": args.deals if args.game == "marias" else None,
         "table_size": size,
     }
     name = args.name or f"{args.game} {args.format}"
@@ -276,6 +285,7 @@ def run(args: argparse.Namespace) -> int:
                 start_timeout=args.start_timeout,
                 log_dir=log_dir,
                 rules=args.rules,
+                deals=args.deals,
             ),
         )
         hall = Hall(records=records)

@@ -20,6 +20,7 @@ as lost for everyone.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -28,11 +29,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from herna.clients.cgml import BotDecider, CgmlClientError, run_player
 from herna.clients.tiles import run_bot
+from herna.games.marias.bots import STRATEGY_CHOICES as MARIAS_STRATEGIES
 from herna.games.mia.bots import STRATEGIES as MIA_STRATEGIES
 from herna.games.tiles.bots import STRATEGIES as TILES_STRATEGIES
 from herna.hall.hall import Hall
 from herna.hall.tournament import Board, Game
+from herna.protocols.cgml.messages import PlayerRef
+from herna.servers.cgml import PLUGIN as CGML
+from herna.servers.cgml import CgmlService
 from herna.servers.onitama import OnitamaSettings
 from herna.servers.onitama import serve as serve_onitama
 from herna.servers.tiles import Table as TilesTable
@@ -46,13 +52,14 @@ from ..match.tally import Tally
 
 log = logging.getLogger("herna.tournament")
 
-GAMES = ("onitama", "tiles", "mia")
+GAMES = ("onitama", "tiles", "marias", "mia")
 HOUSE_STRATEGIES = {
     "onitama": ONITAMA_STRATEGIES,
     "tiles": TILES_STRATEGIES,
+    "marias": MARIAS_STRATEGIES,
     "mia": MIA_STRATEGIES,
 }
-TABLE_SIZES = {"onitama": 2, "tiles": 4, "mia": 2}
+TABLE_SIZES = {"onitama": 2, "tiles": 4, "marias": 3, "mia": 2}
 """Seats at a board (Mia: the fewest players a session needs)."""
 NO_SHOW = "no-show"
 POLL = 0.05
@@ -67,6 +74,8 @@ class BoardOptions:
     log_dir: Path
     rules: str = "gold_rush"
     """Tiles: the shipped rules file every table plays."""
+    deals: int = 3
+    """Mariáš: games (deals) a table plays; 3 lets each seat deal once."""
 
 
 async def play_board(
@@ -83,6 +92,8 @@ async def play_board(
         return await _onitama(hall, board, serial, specs, tokens, options)
     if game == "tiles":
         return await _tiles(hall, board, serial, specs, tokens, options)
+    if game == "marias":
+        return await _marias(hall, board, serial, specs, tokens, options)
     raise ValueError(f"no tournaments of {game!r}")
 
 
@@ -230,6 +241,86 @@ def _seated(tables: Mapping[str, TilesTable], name: str, seat: int) -> str | Non
         slot = table.seats[seat] if seat < len(table.seats) else None
         if slot is not None and slot.name == name:
             return table_id
+    return None
+
+
+# -- mariáš ------------------------------------------------------------------------------------
+async def _marias(
+    hall: Hall,
+    board: Board,
+    serial: int,
+    specs: dict[str, EntrantSpec],
+    tokens: dict[str, str],
+    options: BoardOptions,
+) -> Game:
+    """One CGML group of ``options.deals`` games. Seat 0 logs in ``active`` asking for the
+    other seats by id, in seat order, and they log in ``passive``: the login server forms the
+    group in that order and no bot server can take a seat. The board's result is each seat's
+    money over the group's games."""
+    args = argparse.Namespace(
+        host="127.0.0.1",
+        cgml_login_port=0,
+        cgml_login_server_port=0,
+        cgml_game_port=0,
+        no_house_bots=True,
+        cgml_bot_delay=0.0,
+        cgml_bot_capacity=0,
+        cgml_seed=options.seed + serial,
+        cgml_timeout=options.stall,
+    )
+    service = await CGML.start(hall, args, {})
+    assert isinstance(service, CgmlService)
+    hall.add(service)
+    port = service.login.player_address[1]
+    seats = board.seats
+    before = max((m.id for m in hall.records.matches(game="marias", limit=1)), default=0)
+    tasks = []
+    try:
+        for i, name in enumerate(seats):
+            spec = specs[name]
+            assert spec.house is not None  # parse_entrants admits house bots only here
+            me = PlayerRef(name, name, "bot")
+            others = tuple(PlayerRef(n) for n in seats[1:]) if i == 0 else ()
+            decider = BotDecider(spec.house, games=options.deals, seed=options.seed + serial + i)
+            tasks.append(
+                asyncio.create_task(
+                    run_player(
+                        "127.0.0.1",
+                        port,
+                        me,
+                        decider,
+                        groups=1,
+                        status="active" if i == 0 else "passive",
+                        opponents=others,
+                        token=tokens[name],
+                    )
+                )
+            )
+        try:
+            summaries = await asyncio.wait_for(
+                asyncio.gather(*tasks), options.start_timeout + options.deals * 60.0
+            )
+        except (TimeoutError, OSError, CgmlClientError) as exc:
+            raise MatchError(f"mariáš table {board.round}.{board.number}: {exc}") from None
+        money = tuple(float(s[0].money) if s else 0.0 for s in summaries)
+        return Game(board, money, None, None, await _first_deal(hall, seats, before))
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await _retire(hall, service)
+
+
+async def _first_deal(hall: Hall, seats: tuple[str, ...], after: int) -> str | None:
+    """The table id of the group's first game (``GROUP.1``): the newest such record with
+    these players in these seats. (A player hears a ticket, never the group's id.)"""
+    await asyncio.to_thread(hall.records.flush)
+    for m in hall.records.matches(game="marias", limit=50):
+        if m.id <= after:
+            break
+        names = tuple(p.name for p in sorted(m.players, key=lambda p: p.seat))
+        if m.table_id.endswith(".1") and names == seats:
+            return m.table_id
     return None
 
 
