@@ -16,10 +16,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-
-import networkx as nx
+from types import ModuleType
+from typing import Any
 
 from .model import Board, History
+
+
+def _networkx() -> ModuleType:
+    """networkx, imported when a matching is needed (a round robin needs none), so that the
+    rest of Herna runs where it is not installed yet."""
+    try:
+        import networkx
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise RuntimeError(
+            "Swiss, arena and uneven table pairings need networkx: pip install 'networkx>=3.2'"
+        ) from None
+    module: ModuleType = networkx
+    return module
+
+
+def _matching(graph: Any) -> set[tuple[Any, Any]]:
+    matching: set[tuple[Any, Any]] = _networkx().max_weight_matching(graph, maxcardinality=True)
+    return matching
+
 
 BYE = "\x00bye"
 """The node standing for "no opponent" in an odd Swiss field (never a valid name)."""
@@ -148,7 +167,7 @@ def assign_seats(names: Sequence[str], history: History) -> tuple[str, ...]:
     matching of names to seats): at a table of a fixed company this rotates everyone through
     every seat before anyone takes a seat twice."""
     size = len(names)
-    graph = nx.Graph()
+    graph = _networkx().Graph()
     worst = max((max(history.seats.get(n, [0]), default=0) for n in names), default=0) + 1
     for i, name in enumerate(names):
         used = history.seats.get(name, [])
@@ -157,7 +176,7 @@ def assign_seats(names: Sequence[str], history: History) -> tuple[str, ...]:
             # Prefer the least used seat; among equals keep the given order (stable).
             weight = (worst - count) * size * size + (size - abs(seat - i))
             graph.add_edge(("n", i), ("s", seat), weight=weight)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    matching = _matching(graph)
     seats: list[str] = [""] * size
     for u, v in matching:
         person, seat = (u, v) if u[0] == "n" else (v, u)
@@ -193,7 +212,7 @@ def swiss_round(
     spread = max(doubled.values()) - low
     n = len(names)
     colour_w, place_w, score_w, absolute_w, bye_w, rematch_w = _tiers(n, spread)
-    graph = nx.Graph()
+    graph = _networkx().Graph()
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             penalty = score_w * (doubled[a] - doubled[b]) ** 2
@@ -207,7 +226,7 @@ def swiss_round(
             penalty += score_w * (doubled[a] - low) ** 2
             penalty += place_w * (n - 1 - rank[a])  # the lowest ranked: no penalty
             graph.add_edge(a, BYE, weight=_ceiling(rematch_w, n) - penalty)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    matching = _matching(graph)
     boards: list[Board] = []
     byes: list[Board] = []
     for u, v in matching:
@@ -283,14 +302,14 @@ def arena_pairings(waiting: Sequence[str], history: History) -> list[tuple[str, 
     previous game (an entrant with no one else to meet waits). Colours as in Swiss."""
     names = list(waiting)
     rank = {name: i for i, name in enumerate(names)}
-    graph = nx.Graph()
+    graph = _networkx().Graph()
     n = len(names)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             if b in history.last_opponents.get(a, ()) or a in history.last_opponents.get(b, ()):
                 continue
             graph.add_edge(a, b, weight=n * n + 1 - (rank[b] - rank[a]) ** 2)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    matching = _matching(graph)
     pairs = [colours(u, v, rank, history) for u, v in matching]
     pairs.sort(key=lambda p: min(rank[p[0]], rank[p[1]]))
     return pairs
