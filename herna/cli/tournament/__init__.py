@@ -310,6 +310,11 @@ def run(args: argparse.Namespace) -> int:
             error = str(exc)
         except KeyboardInterrupt:
             error = "interrupted"
+        except BaseException:
+            # A bug: the traceback is for the report, the stored tournament says "aborted".
+            store.finish(tournament_id, "aborted")
+            records.close()
+            raise
         finally:
             if console.is_terminal:
                 live.stop()
