@@ -35,7 +35,7 @@ class GameCommands:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from herna.cli import bots, match, replay, serve
+    from herna.cli import bots, match, replay, serve, tournament
 
     parser = argparse.ArgumentParser(
         prog="herna",
@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.register(sub)
     bots.register(sub)
     match.register(sub)
+    tournament.register(sub)
 
     def group(name: str, help_text: str) -> argparse._SubParsersAction[argparse.ArgumentParser]:
         p = sub.add_parser(name, help=help_text, description=help_text)

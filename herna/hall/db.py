@@ -183,6 +183,40 @@ class RatingPointRow(Base):
     __table_args__ = (Index("ix_rating_points_player", "name", "game", "games"),)
 
 
+class TournamentRow(Base):
+    """A tournament (``herna tournament``): its format, entrants and state; its games are
+    :class:`TournamentGameRow` rows (see :mod:`herna.hall.tournament_store`)."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(100))
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    format: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), default="running")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    entrants: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class TournamentGameRow(Base):
+    """One board of a tournament once decided: a game (linked to its match record) or a bye."""
+
+    __tablename__ = "tournament_games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    round: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    ranks: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    forfeit: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    table_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 def normalise_url(url: str) -> str:
     """Accept plain ``postgresql://`` URLs and a bare file path for SQLite."""
     if url.startswith("postgres://"):

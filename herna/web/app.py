@@ -51,7 +51,7 @@ from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, match_summary, match_text, replay_steps
 from herna.web import openapi, pages, params, play_tiles
 from herna.web.accounts import Accounts, SessionContext, account_box
-from herna.web.charts import rating_charts, rating_history
+from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.errors import ErrorPages
 from herna.web.guests import COOKIE, MAX_AGE, Guests
 from herna.web.live import LiveHub
@@ -68,6 +68,7 @@ from herna.web.queries import (
     player_stats,
     standing_json,
 )
+from herna.web.tournaments import TournamentPages
 
 log = logging.getLogger(__name__)
 
@@ -240,6 +241,7 @@ class WebApp:
         self.accounts = Accounts(self.people, hall.identity, self.page)
         post = ["POST"]
         acc = self.accounts
+        self.tournaments = TournamentPages(hall, self.page)
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -263,6 +265,7 @@ class WebApp:
             Route("/status", self.status_page, methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
+            *self.tournaments.routes(),
             Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),
             Route("/players/{name:path}", endpoint(self.player_page, p.PLAYER), methods=get),
             Route("/doc", self.doc_index, methods=get),
@@ -548,6 +551,7 @@ class WebApp:
         recent = self.store.matches(player=name, limit=20)
         body = pages.player(name, stats, recent)
         charts = rating_charts(rating_history(self.store.engine, name), pages.GAME_TITLES)
+        charts += versions(self.store.engine, name)
         # The charts go after the table of numbers they draw.
         body = body.replace("<!-- charts -->", charts, 1)
         return self.page(name, body, {"kind": "player"}, "/players")

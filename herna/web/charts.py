@@ -170,3 +170,36 @@ def rating_charts(history: dict[str, list[RatingPoint]], titles: dict[str, str])
     if not charts:
         return ""
     return f'<h2>Rating over time</h2><div class="rating-charts" id="rating-charts">{charts}</div>'
+
+
+def version_stem(name: str) -> str | None:
+    """``mybot`` for ``mybot.2`` or ``mybot@2`` (a bot's versions share the stem before the
+    last ``.`` or ``@``); None for a name without one."""
+    cut = max(name.rfind("."), name.rfind("@"))
+    return name[:cut] if cut > 0 else None
+
+
+def versions(engine: Engine, name: str) -> str:
+    """The other versions of a bot, with their rating (μ − 3σ) per game beside this one's, so
+    an author sees whether a change helped; nothing for a name without versions."""
+    stem = version_stem(name)
+    if stem is None:
+        return ""
+    with Session(engine) as session:
+        rows = session.execute(
+            select(RatingRow.name, RatingRow.game, RatingRow.mu, RatingRow.sigma).where(
+                RatingRow.name.like(stem.replace("%", r"\%").replace("_", r"\_") + "%", "\\")
+            )
+        ).all()
+    mine = [r for r in rows if version_stem(r.name) == stem]
+    if len({r.name for r in mine}) < 2:
+        return ""
+    items = "".join(
+        f'<tr><td><a href="/players/{e(r.name)}">{e(r.name)}</a></td><td>{e(r.game)}</td>'
+        f"<td>{r.mu - 3 * r.sigma:.2f}</td></tr>"
+        for r in sorted(mine, key=lambda r: (r.game, r.name))
+    )
+    return (
+        '<h2>Versions</h2><table class="grid" id="versions"><tr><th>version</th><th>game</th>'
+        f"<th>rating (μ − 3σ)</th></tr>{items}</table>"
+    )

@@ -28,6 +28,7 @@ NAV = [
     ("/live", "Live"),
     ("/history", "History"),
     ("/players", "Players"),
+    ("/tournaments", "Tournaments"),
     ("/status", "Status"),
     ("/docs", "API"),
 ]

@@ -17,6 +17,8 @@ from websockets.asyncio.client import connect
 
 from herna.clients.mia import MiaClient, play
 from herna.games.mia.bots import make_bot
+from herna.hall.tournament import Board, Game
+from herna.hall.tournament_store import Entrant, TournamentStore
 from herna.servers.mia import MiaService
 from herna.web.plugin import WebHall
 from tests.serve import serving
@@ -45,6 +47,14 @@ def _paths(web: WebHall, values: dict[str, list[str]]) -> tuple[list[str], set[s
             ]
         out.extend(paths)
     return out, templates
+
+
+def _a_tournament(engine: Any, match_id: str) -> int:
+    """A stored tournament naming the outside client, with one game linked to a record."""
+    store = TournamentStore(engine)
+    tid = store.create("evening", "mia", "arena", [Entrant("outsider", "bot", "?")], {})
+    store.add_game(tid, Game(Board(1, 1, ("outsider",)), match_id=int(match_id)))
+    return tid
 
 
 async def test_no_public_page_or_api_shows_a_client_address(tmp_path: Path) -> None:
@@ -81,6 +91,7 @@ async def test_no_public_page_or_api_shows_a_client_address(tmp_path: Path) -> N
                     "match_id": ids,
                     "name": ["outsider", "house-prob"],
                     "path": ["protocols/mia.md"],
+                    "tournament_id": [str(_a_tournament(hall.records.engine, ids[0]))],
                 }
                 paths, templates = _paths(web, values)
                 assert {"/", "/api/services", "/live/{game}/{table:path}"} <= templates

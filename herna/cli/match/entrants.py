@@ -41,11 +41,13 @@ class EntrantSpec:
     argv: tuple[str, ...] = ()
     house: str | None = None
     depth: int | None = None
+    login: str | None = None
+    """The login name when the caller chooses it (a tournament's entrant names)."""
 
     @property
     def name(self) -> str:
         """The login name of this side (reserved for the match)."""
-        return f"engine-{self.label.lower()}"
+        return self.login or f"engine-{self.label.lower()}"
 
 
 def parse_entrant(label: str, text: str, strategies: tuple[str, ...]) -> EntrantSpec:

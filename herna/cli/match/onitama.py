@@ -207,6 +207,16 @@ class Slot:
             reader.cancel()
             self.events.close()
 
+    async def play_single(self, position: OnitamaState, white: str) -> GameResult:
+        """One game outside the pair schedule (a tournament's board), with the same rules
+        for forfeits; raises :class:`MatchError` when the sides do not both log in."""
+        reader = asyncio.create_task(self._read())
+        try:
+            return await self.play(position, white)
+        finally:
+            reader.cancel()
+            self.events.close()
+
     def _count(self, result: GameResult) -> None:
         self.tally.add_game(result)
         self.on_game()
