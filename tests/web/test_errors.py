@@ -342,8 +342,10 @@ _values = st.one_of(
 
 
 def _segment(value: str) -> str:
-    # Mostly a properly encoded value; sometimes the raw characters percent signs and all.
-    return quote(value, safe="") if not value.startswith("%") else value
+    # Mostly a properly encoded value; sometimes the raw characters percent signs and all
+    # (printable ASCII only: an HTTP client cannot even send a raw control character).
+    raw = value.startswith("%") and value.isascii() and value.isprintable()
+    return value if raw else quote(value, safe="")
 
 
 @st.composite

@@ -165,7 +165,8 @@ async def test_a_bots_versions_are_rated_and_charted_apart(
             assert 'class="rating-chart"' in older
             # Each version's page lists the other versions with their ratings.
             for body in (page, older):
-                table = body[body.index('id="versions"') :]
+                start = body.index('id="versions"')
+                table = body[start : body.index("</table>", start)]
                 assert 'href="/players/mybot.1"' in table and 'href="/players/mybot.2"' in table
                 assert "greedy" not in table
         page = browser.page
