@@ -50,6 +50,7 @@ from herna.web.guests import Guests
 from herna.web.live import LiveHub
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
+from herna.web.play_marias import MariasPlay, MariasPlaySettings
 from herna.web.queries import (
     count_matches,
     counts_per_game,
@@ -109,6 +110,7 @@ class WebSettings:
     docs_root: Path | None = field(default_factory=find_docs_root)
     static_dir: Path = STATIC_DIR
     page_size: int = 50
+    marias: MariasPlaySettings = field(default_factory=MariasPlaySettings)
 
 
 class _Outer:
@@ -222,6 +224,9 @@ class WebApp:
         self.tiles_socket = GameSocket(hall, "tiles")
         self.onitama_socket = GameSocket(hall, "onitama")
         self.guests = Guests()
+        self.marias = MariasPlay(
+            hall, self.guests, lambda t, b, d: self.page(t, b, d), self.settings.marias
+        )
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -236,6 +241,7 @@ class WebApp:
                 methods=get,
             ),
             Route("/play/onitama", self.play_onitama, methods=get),
+            Route("/play/marias", self.marias.page, methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
             Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),
@@ -276,6 +282,7 @@ class WebApp:
             Mount("/static", app=StaticFiles(directory=self.settings.static_dir), name="static"),
             WebSocketRoute("/ws/tiles", self.tiles_socket),
             WebSocketRoute("/ws/onitama", self.onitama_socket),
+            WebSocketRoute("/ws/marias", self.marias.socket),
         ]
         self.errors = ErrorPages(self.error_page)
         self.starlette = Starlette(routes=routes, exception_handlers=self.errors.handlers())

@@ -203,9 +203,15 @@ def home(
             f"{float(snap.get('cpu_seconds', 0.0)):.1f} s CPU spent on live views</p>"
         )
     play = ""
-    if any(s.get("game") == "onitama" for s in services):
+    running = {s.get("game") for s in services}
+    if running & {"onitama", "marias"}:
+        links = ""
+        if "onitama" in running:
+            links += '<a class="play-button" href="/play/onitama">Play Onitama</a> '
+        if "marias" in running:
+            links += '<a class="play-button" href="/play/marias">Play mariáš</a> '
         play = (
-            '<p id="play-now"><a class="play-button" href="/play/onitama">Play Onitama</a> '
+            f'<p id="play-now">{links}'
             '<span class="muted">in this browser, nothing to install: against a house bot, '
             "or whoever else is waiting</span></p>"
             '<link rel="stylesheet" href="/static/play.css">'

@@ -122,6 +122,7 @@ class WebHall:
         return self.hub.stats()
 
     async def stop(self) -> None:
+        await self.web.marias.stop()
         await self.hub.stop()
         if self._server is not None and self._task is not None:
             self._server.should_exit = True

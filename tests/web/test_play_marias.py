@@ -1,0 +1,351 @@
+"""A person plays mariáš in the browser (real Chromium): /play/marias talks JSON with the web
+hall over /ws/marias, and the web hall relays the seat to the hall's own CGML super game
+server over a real TCP connection (herna.clients.marias_seat)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herna.games.marias import CARD_CODES
+from herna.games.marias.log import GameLog, play_log
+from herna.hall.hall import Hall
+from herna.hall.records import RecordStore, StoredMatch
+from herna.servers import cgml
+from herna.servers.cgml import CgmlService
+from herna.web.app import WebSettings
+from herna.web.live import LiveSettings
+from herna.web.play_marias import MariasPlaySettings
+from herna.web.plugin import WebHall
+from tests.web.conftest import Browser, screenshot_path
+from tests.web.play_helpers import eventually
+
+pytestmark = pytest.mark.browser
+
+MY_TURN_OR_DEALS = (
+    "(n) => { const p = document.getElementById('play');"
+    " return p.dataset.myTurn === '1' || Number(p.dataset.deals) >= n; }"
+)
+MY_TURN = "() => document.getElementById('play').dataset.myTurn === '1'"
+
+
+@dataclass
+class MariasHall:
+    hall: Hall
+    marias: CgmlService
+    web: WebHall
+
+    @property
+    def url(self) -> str:
+        return self.web.url
+
+
+@asynccontextmanager
+async def marias_hall(tmp_path: Path, grace: float = 60.0) -> AsyncIterator[MariasHall]:
+    """The CGML servers of `herna serve` (bot server without delay, no house tables) and the
+    web hall, on free ports."""
+    hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'play.db'}"))
+    args = argparse.Namespace(
+        host="127.0.0.1",
+        cgml_login_port=0,
+        cgml_login_server_port=0,
+        cgml_game_port=0,
+        cgml_bot_delay=0.0,
+        cgml_house_tables=0,
+        cgml_fill_wait=0.05,
+    )
+    service = await cgml.start(hall, args, {})
+    hall.add(service)
+    snap = service.login.lobby.snapshot
+    await eventually(lambda: bool(snap()["game_servers"]) and bool(snap()["bot_servers"]))
+    web = WebHall(
+        hall, LiveSettings(interval=0.02), WebSettings(marias=MariasPlaySettings(grace=grace))
+    )
+    await web.start("127.0.0.1", 0)
+    hall.add(web)
+    try:
+        yield MariasHall(hall, service, web)
+    finally:
+        await hall.stop()
+        hall.records.close()
+
+
+@dataclass
+class Frames:
+    """Every JSON frame a page sent and received on /ws/marias."""
+
+    sent: list[dict[str, Any]]
+    received: list[dict[str, Any]]
+
+    @classmethod
+    def watch(cls, page: Any) -> Frames:
+        frames = cls([], [])
+
+        def on_socket(ws: Any) -> None:
+            if not ws.url.endswith("/ws/marias"):
+                return
+            ws.on("framesent", lambda payload: frames.sent.append(json.loads(payload)))
+            ws.on("framereceived", lambda payload: frames.received.append(json.loads(payload)))
+
+        page.on("websocket", on_socket)
+        return frames
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.received if f["type"] == "state"]
+
+
+async def page_state(page: Any) -> dict[str, Any]:
+    result: dict[str, Any] = await page.evaluate("() => window.HernaMarias.state.state")
+    return result
+
+
+async def sit(page: Any, url: str, level: str = "heuristic") -> str:
+    """From the home page to a seat; the guest name."""
+    await page.goto(url + "/")
+    await page.get_by_role("link", name="Play mariáš").click()
+    await page.wait_for_url("**/play/marias")
+    guest: str = await page.locator("#play-name").inner_text()
+    await page.get_by_label(level, exact=False).check()
+    await page.get_by_role("button", name="Sit down").click()
+    return guest
+
+
+async def answer(page: Any) -> str:
+    """Answer the question on the screen by clicking: a highlighted card, two cards for the
+    talon, or the first choice button. The kind of question."""
+    kind: str = await page.evaluate("document.getElementById('play').dataset.decision")
+    seq = int(await page.evaluate("document.getElementById('play').dataset.seq"))
+    if kind == "play":
+        await page.locator("button.mar-legal").first.click()
+    elif kind == "discard":
+        legal = page.locator("button.mar-legal")
+        count = await legal.count()
+        done = False
+        for i in range(count):
+            for j in range(i + 1, count):
+                await legal.nth(i).click()
+                await legal.nth(j).click()
+                button = page.locator("button.mar-discard")
+                if await button.is_enabled():
+                    await button.click()
+                    done = True
+                    break
+                await legal.nth(j).click()
+                await legal.nth(i).click()
+            if done:
+                break
+        assert done, "no pair of highlighted cards could be laid away"
+    else:
+        await page.locator("button.mar-choice").first.click()
+    await page.wait_for_function(
+        f"() => Number(document.getElementById('play').dataset.seq) > {seq}"
+    )
+    return kind
+
+
+async def play_until_deals(page: Any, deals: int, limit: int = 200) -> list[str]:
+    kinds = []
+    while True:
+        await page.wait_for_function(MY_TURN_OR_DEALS, arg=deals, timeout=30_000)
+        if int(await page.evaluate("document.getElementById('play').dataset.deals")) >= deals:
+            return kinds
+        kinds.append(await answer(page))
+        assert len(kinds) < limit
+
+
+def deals_of(h: MariasHall, guest: str) -> list[StoredMatch]:
+    h.hall.records.flush()
+    return sorted(h.hall.records.matches(game="marias", player=guest), key=lambda m: m.id)
+
+
+def money_of(match: StoredMatch, name: str) -> int:
+    return int(next(p.score for p in match.players if p.name == name))
+
+
+def hands_of(match: StoredMatch) -> tuple[list[set[str]], set[str]]:
+    """Each seat's ten dealt cards and the dealt talon of a recorded deal."""
+    state = play_log(GameLog.from_json(match.result["log"]), upto=32)
+    hands = [{CARD_CODES[c] for c in state.hand(s)} for s in range(3)]
+    return hands, {CARD_CODES[c] for c in state.dealt_talon()}
+
+
+def codes_in(value: Any) -> set[str]:
+    text = json.dumps(value)
+    return {c for c in CARD_CODES if f'"{c}"' in text or f"/{c}.svg" in text}
+
+
+async def test_a_whole_deal_by_clicking_then_the_next_with_running_totals(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with marias_hall(tmp_path) as h:
+        page = browser.page
+        frames = Frames.watch(page)
+        guest = await sit(page, h.url)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        await page.screenshot(path=screenshot_path("play-marias-1280"), full_page=True)
+        kinds = await play_until_deals(page, 1)
+        assert "play" in kinds
+        # the settlement breakdown of the deal is on the screen
+        result = page.locator("#mar-result")
+        await result.get_by_text("Vyúčtování — deal 1").wait_for()
+        rows = await result.locator("tbody tr").all_inner_texts()
+        assert len(rows) == 3 and any(r.startswith("you") for r in rows)
+        lines = await result.locator(".mar-breakdown li").all_inner_texts()
+        assert any("units" in x or "Renonc" in x for x in lines), lines
+        assert any("server" in x for x in lines)  # checked against the server's money
+        await page.screenshot(path=screenshot_path("play-marias-result-1280"), full_page=True)
+        # the money matches the record; the next deal starts at the same table
+        first = deals_of(h, guest)
+        assert len(first) == 1 and first[0].status == "finished"
+        ids = first[0].result["ids"]
+        me = ids.index(guest)
+        st = await page_state(page)
+        totals = {p["name"]: p["total"] for p in st["players"]}
+        assert totals[guest] == money_of(first[0], guest)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        st = await page_state(page)
+        assert st["deals"] == 1 and len(st["hand"]) >= 10 and st["result"]["deal"] == 1
+        await play_until_deals(page, 2)
+        second = deals_of(h, guest)
+        assert len(second) == 2 and second[1].meta["group"] == first[0].meta["group"]
+        st = await page_state(page)
+        money = sum(money_of(d, guest) for d in second)
+        assert st["result"]["rows"][me]["total"] == money
+        assert "stand_in" not in second[0].meta
+        # never another seat's hidden cards: hands and talons hold own and taken cards only,
+        # and before the first card is played no frame names a card of another seat
+        hands, talon = hands_of(first[0])
+        others = (hands[0] | hands[1] | hands[2]) - hands[me]
+        states = [f for f in frames.states() if f["deals"] == 0 and f["hand"]]
+        assert states
+        for f in states:
+            own = {c["code"] for c in f["hand"]} | {c["code"] for c in f["talon"]}
+            assert own <= hands[me] | talon, f
+            if not f["trick"] and not f["last_trick"]:
+                assert not codes_in(f) & others, f
+        assert not any(f["type"] == "error" for f in frames.received)
+        assert frames.sent[0] == {"type": "sit", "name": guest, "opponents": "house-heuristic-bot"}
+        assert browser.errors == []
+
+
+async def test_reload_forgeries_and_a_narrow_screen(tmp_path: Path, browser: Browser) -> None:
+    async with marias_hall(tmp_path) as h:
+        page = browser.page
+        await page.set_viewport_size({"width": 390, "height": 844})
+        guest = await sit(page, h.url)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        await answer(page)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        width = await page.evaluate(
+            "() => [document.documentElement.scrollWidth, window.innerWidth]"
+        )
+        assert width[0] <= width[1], width
+        await page.screenshot(path=screenshot_path("play-marias-390"), full_page=True)
+        before = await page_state(page)
+        secret = await page.evaluate(
+            f"JSON.parse(localStorage.getItem('herna.marias.seat.{guest}')).seat"
+        )
+        # a reload returns to the same seat and the same question
+        frames = Frames.watch(page)
+        await page.reload()
+        await page.wait_for_function(MY_TURN)
+        after = await page_state(page)
+        assert frames.sent[0] == {"type": "resume", "seat": secret, "seq": -1}
+        for key in ("hand", "players", "auction", "contract", "trick", "decision", "deals"):
+            assert after[key] == before[key], key
+        # forged answers change nothing: a choice that is not offered, a question that is over
+        number = after["decision"]["number"]
+        for forged, code in (
+            ({"decision": number, "choice": 99}, "BAD_CHOICE"),
+            ({"decision": number, "choice": "0"}, "BAD_CHOICE"),
+            ({"decision": number - 1, "choice": 0}, "STALE"),
+        ):
+            await page.evaluate(
+                "(f) => window.HernaMarias.send(Object.assign({type: 'act'}, f))", forged
+            )
+            await page.wait_for_function(
+                "(c) => (document.getElementById('play-status').textContent || '').length > 0"
+                " && window.HernaMarias.state.error !== null",
+                arg=code,
+            )
+            error = next(f for f in reversed(frames.received) if f["type"] == "error")
+            assert error["code"] == code
+            page_error = await page.evaluate("window.HernaMarias.state.error")
+            assert page_error == error["message"]
+            await page.evaluate("window.HernaMarias.state.error = null")
+        st = await page_state(page)
+        assert st["decision"]["number"] == number and st["seq"] == after["seq"]
+        # only legal cards are clickable
+        if st["decision"]["kind"] == "play":
+            legal = {o["card"] for o in st["decision"]["options"] if o["kind"] == "play"}
+            clickable = await page.locator("button.mar-legal").evaluate_all(
+                "bs => bs.map(b => b.dataset.code)"
+            )
+            assert set(clickable) == legal
+        # a stranger with a forged seat id, or with the guest's name, gets nothing
+        other = await browser.page.context.browser.new_context()
+        stranger = await other.new_page()
+        seen = Frames.watch(stranger)
+        await stranger.goto(h.url + "/play/marias")
+        await stranger.evaluate(
+            f"localStorage.setItem('herna.marias.seat.' + "
+            f"document.getElementById('play-name').textContent, "
+            f"JSON.stringify({{seat: {json.dumps(secret[:-2] + 'xx')}}}))"
+        )
+        await stranger.reload()
+        await eventually(lambda: any(f["type"] == "error" for f in seen.received), 10)
+        assert [f["code"] for f in seen.received] == ["UNKNOWN_SEAT"]
+        await stranger.evaluate(
+            f"window.HernaMarias.send({{type: 'sit', name: {json.dumps(guest)}, "
+            "opponents: 'house-heuristic-bot'})"
+        )
+        await eventually(lambda: len(seen.received) == 2, 10)
+        assert seen.received[1]["code"] == "BAD_NAME"
+        assert not any(f["type"] == "state" for f in seen.received)
+        await other.close()
+        # and the game goes on from the same question
+        await answer(page)
+        assert browser.errors == []
+
+
+async def test_a_closed_page_gets_a_stand_in_and_the_person_takes_the_seat_back(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with marias_hall(tmp_path, grace=0.5) as h:
+        # A context of its own: a page closes, and another page of the same browser
+        # (the same cookie and localStorage) comes back.
+        context = await browser.page.context.browser.new_context()
+        page = await context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        guest = await sit(page, h.url)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        await answer(page)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        await page.close()
+        # the stand-in finishes the deal, and its record says so
+        await eventually(lambda: len(deals_of(h, guest)) >= 1, 30)
+        first = deals_of(h, guest)[0]
+        assert first.meta["stand_in"] == [guest]
+        # the person comes back (same browser) and gets the seat: questions come to the page
+        page = await context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        frames = Frames.watch(page)
+        await page.goto(h.url + "/play/marias")
+        await page.wait_for_function(MY_TURN, timeout=30_000)
+        st = await page_state(page)
+        assert st["stand_in"] is False and st["deals"] >= 1
+        assert frames.sent[0]["type"] == "resume"
+        # the deal the person came back into may have had the stand-in too; the next not
+        await play_until_deals(page, st["deals"] + 2)
+        later = deals_of(h, guest)[-1]
+        assert "stand_in" not in later.meta
+        assert errors == []
+        await context.close()
