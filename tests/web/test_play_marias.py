@@ -239,7 +239,7 @@ async def test_reload_forgeries_and_a_narrow_screen(tmp_path: Path, browser: Bro
     async with marias_hall(tmp_path) as h:
         page = browser.page
         await page.set_viewport_size({"width": 390, "height": 844})
-        guest = await sit(page, h.url)
+        guest = await sit(page, h.url, "sampling-search")  # the stronger level
         await page.wait_for_function(MY_TURN, timeout=20_000)
         await answer(page)
         await page.wait_for_function(MY_TURN, timeout=20_000)
@@ -260,6 +260,8 @@ async def test_reload_forgeries_and_a_narrow_screen(tmp_path: Path, browser: Bro
         assert frames.sent[0] == {"type": "resume", "seat": secret, "seq": -1}
         for key in ("hand", "players", "auction", "contract", "trick", "decision", "deals"):
             assert after[key] == before[key], key
+        names = {p["name"] for p in after["players"]}
+        assert names == {guest, "house-sampling-search-bot"}
         # forged answers change nothing: a choice that is not offered, a question that is over
         number = after["decision"]["number"]
         for forged, code in (
