@@ -4,7 +4,6 @@ server over a real TCP connection (herna.clients.marias_seat)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,13 +16,10 @@ import pytest
 from herna.games.marias import CARD_CODES
 from herna.games.marias.log import GameLog, play_log
 from herna.hall.hall import Hall
-from herna.hall.records import RecordStore, StoredMatch
-from herna.servers import cgml
+from herna.hall.records import StoredMatch
 from herna.servers.cgml import CgmlService
-from herna.web.app import WebSettings
-from herna.web.live import LiveSettings
-from herna.web.play_marias import MariasPlaySettings
 from herna.web.plugin import WebHall
+from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.play_helpers import eventually
 
@@ -49,32 +45,21 @@ class MariasHall:
 
 @asynccontextmanager
 async def marias_hall(tmp_path: Path, grace: float = 60.0) -> AsyncIterator[MariasHall]:
-    """The CGML servers of `herna serve` (bot server without delay, no house tables) and the
-    web hall, on free ports."""
-    hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'play.db'}"))
-    args = argparse.Namespace(
-        host="127.0.0.1",
-        cgml_login_port=0,
-        cgml_login_server_port=0,
-        cgml_game_port=0,
+    """`herna serve --only marias,web` on free ports: bots without delay, no house tables."""
+    async with serving(
+        tmp_path,
+        "marias,web",
         cgml_bot_delay=0.0,
         cgml_house_tables=0,
         cgml_fill_wait=0.05,
-    )
-    service = await cgml.start(hall, args, {})
-    hall.add(service)
-    snap = service.login.lobby.snapshot
-    await eventually(lambda: bool(snap()["game_servers"]) and bool(snap()["bot_servers"]))
-    web = WebHall(
-        hall, LiveSettings(interval=0.02), WebSettings(marias=MariasPlaySettings(grace=grace))
-    )
-    await web.start("127.0.0.1", 0)
-    hall.add(web)
-    try:
+        web_marias_grace=grace,
+    ) as hall:
+        service = hall.service("marias")
+        web = hall.service("web")
+        assert isinstance(service, CgmlService) and isinstance(web, WebHall)
+        snap = service.login.lobby.snapshot
+        await eventually(lambda: bool(snap()["game_servers"]) and len(snap()["bot_servers"]) == 2)
         yield MariasHall(hall, service, web)
-    finally:
-        await hall.stop()
-        hall.records.close()
 
 
 @dataclass
