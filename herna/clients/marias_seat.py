@@ -133,6 +133,8 @@ def option_json(index: int, action: Action) -> dict[str, Any]:
         code = action.contract.code
         label = CONTRACT_WORD.get(code, code)
         title = f"announce {code}"
+        out["group"] = label
+        out["suit"] = "" if action.trumps is None else "RBGA"[action.trumps]
         if action.trumps is not None:
             suit = "RBGA"[action.trumps]
             label += f", {SUIT_CS[suit]}"

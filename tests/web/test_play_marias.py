@@ -102,12 +102,22 @@ async def sit(page: Any, url: str, level: str = "heuristic") -> str:
     return guest
 
 
-async def answer(page: Any) -> str:
-    """Answer the question on the screen by clicking: a highlighted card, two cards for the
-    talon, or the first choice button. The kind of question."""
+async def press(locator: Any) -> None:
+    """The keyboard way: focus (as Tab would) and Enter."""
+    await locator.focus()
+    await locator.press("Enter")
+
+
+async def answer(page: Any, by_keyboard: bool = False) -> str:
+    """Answer the question on the screen by clicking (or with the keyboard): a highlighted
+    card, two cards for the talon, or the first choice button. The kind of question."""
     kind: str = await page.evaluate("document.getElementById('play').dataset.decision")
     seq = int(await page.evaluate("document.getElementById('play').dataset.seq"))
-    if kind == "play":
+    if by_keyboard and kind == "play":
+        await press(page.locator("button.mar-legal").first)
+    elif by_keyboard and kind in ("licite", "gametype", "flek"):
+        await press(page.locator("button.mar-choice").first)
+    elif kind == "play":
         await page.locator("button.mar-legal").first.click()
     elif kind == "discard":
         legal = page.locator("button.mar-legal")
@@ -135,13 +145,17 @@ async def answer(page: Any) -> str:
     return kind
 
 
-async def play_until_deals(page: Any, deals: int, limit: int = 200) -> list[str]:
-    kinds = []
+async def play_until_deals(
+    page: Any, deals: int, limit: int = 200, keyboard: bool = False
+) -> list[str]:
+    """Answer every question until ``deals`` deals are over (every other answer with the
+    keyboard if asked); the kinds of questions answered."""
+    kinds: list[str] = []
     while True:
         await page.wait_for_function(MY_TURN_OR_DEALS, arg=deals, timeout=30_000)
         if int(await page.evaluate("document.getElementById('play').dataset.deals")) >= deals:
             return kinds
-        kinds.append(await answer(page))
+        kinds.append(await answer(page, keyboard and len(kinds) % 2 == 1))
         assert len(kinds) < limit
 
 
@@ -197,7 +211,7 @@ async def test_a_whole_deal_by_clicking_then_the_next_with_running_totals(
         await page.wait_for_function(MY_TURN, timeout=20_000)
         st = await page_state(page)
         assert st["deals"] == 1 and len(st["hand"]) >= 10 and st["result"]["deal"] == 1
-        await play_until_deals(page, 2)
+        await play_until_deals(page, 2, keyboard=True)
         second = deals_of(h, guest)
         assert len(second) == 2 and second[1].meta["group"] == first[0].meta["group"]
         st = await page_state(page)
@@ -323,12 +337,18 @@ async def test_a_closed_page_gets_a_stand_in_and_the_person_takes_the_seat_back(
         assert first.meta["stand_in"] == [guest]
         # the person comes back (same browser) and gets the seat: questions come to the page
         page = await context.new_page()
+        await page.set_viewport_size({"width": 390, "height": 844})
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         frames = Frames.watch(page)
         await page.goto(h.url + "/play/marias")
         await page.wait_for_function(MY_TURN, timeout=30_000)
         st = await page_state(page)
         assert st["stand_in"] is False and st["deals"] >= 1
+        # the vyúčtování of the last deal fits a phone screen too
+        await page.locator("#mar-result table").wait_for()
+        width = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        await page.screenshot(path=screenshot_path("play-marias-back-390"), full_page=True)
         assert frames.sent[0]["type"] == "resume"
         # the deal the person came back into may have had the stand-in too; the next not
         await play_until_deals(page, st["deals"] + 2)

@@ -36,7 +36,7 @@
 
     const S = {
       phase: "choose", // choose | connecting | seated | gone
-      seat: null, seq: -1, state: null, error: null, picked: [], pending: false,
+      seat: null, seq: -1, state: null, error: null, picked: [], pending: false, confirmClaim: null,
       frames: 0, retries: 0,
     };
     let ws = null;
@@ -261,9 +261,42 @@
             title: "lay the two chosen cards into the talon",
             onclick: () => pair && act(pair.id),
           }, S.picked.length === 2 ? (pair ? "Lay these two away" : "Not these two (aces and tens stay)") : `Choose ${2 - S.picked.length} more`));
+        } else if (d.kind === "gametype") {
+          // One row per game, one button per choice of trumps: the list stays short.
+          const rows = new Map();
+          for (const o of d.options) {
+            if (!rows.has(o.group)) rows.set(o.group, []);
+            rows.get(o.group).push(o);
+          }
+          for (const [group, options] of rows) {
+            buttons.push(el("div", { class: "mar-gt-row" },
+              el("span", { class: "mar-gt-name" }, group),
+              options.map((o) => el("button", {
+                type: "button", class: "mar-choice mar-gametype", title: o.title, disabled: S.pending,
+                "aria-label": o.label, dataset: { choice: o.id },
+                onclick: () => act(o.id),
+              },
+              o.suit ? el("img", { src: `/static/cards/suit-${o.suit}.svg`, alt: "", width: 16, height: 16, class: "mar-suit" }) : null,
+              o.suit ? o.label.slice(group.length + 2) : "play it")),
+            ));
+          }
         } else {
           for (const o of d.options) {
             if (o.kind === "play") continue; // cards are clicked in the hand
+            if (o.kind === "claim") {
+              // A wrong claim is a renonc: ask once more before sending it.
+              if (S.confirmClaim === d.number) {
+                buttons.push(el("span", { class: "mar-confirm" }, "Lay down all your cards and claim every trick left? "));
+                buttons.push(el("button", { type: "button", class: "mar-claim-yes", title: o.title, onclick: () => act(o.id) }, "Yes, lay down"));
+                buttons.push(el("button", { type: "button", class: "mar-claim-no", onclick: () => { S.confirmClaim = null; draw(); } }, "No"));
+              } else {
+                buttons.push(el("button", {
+                  type: "button", class: "mar-claim", title: o.title, disabled: S.pending,
+                  onclick: () => { S.confirmClaim = d.number; draw(); },
+                }, o.label));
+              }
+              continue;
+            }
             buttons.push(el("button", {
               type: "button", class: `mar-choice mar-${o.kind}`, title: o.title, disabled: S.pending,
               dataset: { choice: o.id },
