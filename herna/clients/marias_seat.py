@@ -96,6 +96,9 @@ RANK_TITLE = {
     "0A": "ace (eso)",
 }
 
+BID_WORD = {**CONTRACT_WORD, "YES": "mám (yes)", "NO": "nemám (no)"}
+"""A bid or an answer in the licitace, in words."""
+
 _STANDIN = object()
 """What the person's pending answer resolves to when a stand-in takes over."""
 
@@ -212,6 +215,9 @@ class SeatRelay:
         self._bot = make_bot(stand_in)
         self._rng = random.Random()
         self._client: CgmlClient | None = None
+        self._joined = False
+        self._told = False
+        """What the server was last told with ``<standin>`` (it starts with no stand-in)."""
         self._task: asyncio.Task[None] | None = None
 
     # -- running ----------------------------------------------------------------------------
@@ -263,8 +269,17 @@ class SeatRelay:
 
     def _connected(self, client: CgmlClient) -> None:
         self._client = client
-        if self.stand_in:
-            client.send_nowait(StandIn(True))
+        self._joined = False
+
+    def _tell_stand_in(self) -> None:
+        """Tell the super game server whether a stand-in plays, once this seat has joined the
+        group (before, the server would not know whose seat it is)."""
+        client = self._client
+        if client is None or client.closed or not self._joined:
+            return
+        if self._told != self.stand_in:
+            client.send_nowait(StandIn(self.stand_in))
+            self._told = self.stand_in
 
     def _changed(self) -> None:
         self.seq += 1
@@ -325,9 +340,7 @@ class SeatRelay:
         if on == self.stand_in:
             return
         self.stand_in = on
-        client = self._client
-        if client is not None and not client.closed:
-            client.send_nowait(StandIn(on))
+        self._tell_stand_in()
         pending = self.pending
         if on and pending is not None and not pending.future.done():
             pending.future.set_result(_STANDIN)
@@ -350,9 +363,12 @@ class SeatRelay:
         del self.lines[:-LOG_LINES]
 
     def _on_message(self, message: Message, tracker: PlayerTracker) -> None:
+        if not self._joined:
+            self._joined = True  # the group speaks to this seat: it has joined
+            self._tell_stand_in()
         who = self._who(getattr(message, "playerid", None))
         if isinstance(message, LiciteInfo):
-            self._say(f"{who}: {CONTRACT_WORD.get(message.value, message.value)}")
+            self._say(f"{who}: {BID_WORD.get(message.value, message.value)}")
         elif isinstance(message, LiciteResult):
             word = CONTRACT_WORD.get(message.value, message.value)
             self._say(f"{who} won the licitace at {word} and takes the talon")
@@ -482,10 +498,15 @@ class SeatRelay:
             return out
         contract_code = view.get("licite")
         natural = contract_code in ("SMALL", "BIG")
-        # This seat's own cards only: the shadow's other hands are guesses and never leave.
-        out["hand"] = [card_json(c) for c in sort_hand(view.get("hand", []), natural)]
-        if t.declarer == t.seat:
-            out["talon"] = [card_json(c) for c in view.get("talon", [])]
+        # This seat's own cards only: the shadow's other hands are guesses and never leave,
+        # and neither does a guessed talon (between the licitace and the talon's arrival the
+        # shadow hands the auction winner two guessed cards): only cards dealt or given to
+        # this seat are shown.
+        known = {CARD_CODES[c] for c in [*t.dealt, *t.talon]}
+        hand = [c for c in view.get("hand", []) if c in known]
+        out["hand"] = [card_json(c) for c in sort_hand(hand, natural)]
+        if t.declarer == t.seat and t.talon:
+            out["talon"] = [card_json(c) for c in view.get("talon", []) if c in known]
         trick = view.get("trick", {})
         leader = trick.get("leader")
         out["trick"] = [
@@ -500,7 +521,7 @@ class SeatRelay:
                 "cards": [card_json(c) for c in last["cards"]],
             }
         out["auction"] = [
-            {"name": t.name_of(a["player"]), "licite": CONTRACT_WORD.get(a["licite"], a["licite"])}
+            {"name": t.name_of(a["player"]), "licite": BID_WORD.get(a["licite"], a["licite"])}
             for a in view.get("auction", [])
         ]
         if contract_code:

@@ -159,9 +159,14 @@ async def play_until_deals(
         assert len(kinds) < limit
 
 
+def deals_of_records(hall: Hall, name: str) -> list[StoredMatch]:
+    """The recorded deals ``name`` played in, oldest first."""
+    hall.records.flush()
+    return sorted(hall.records.matches(game="marias", player=name), key=lambda m: m.id)
+
+
 def deals_of(h: MariasHall, guest: str) -> list[StoredMatch]:
-    h.hall.records.flush()
-    return sorted(h.hall.records.matches(game="marias", player=guest), key=lambda m: m.id)
+    return deals_of_records(h.hall, guest)
 
 
 def money_of(match: StoredMatch, name: str) -> int:

@@ -260,7 +260,10 @@
             type: "button", class: "mar-choice mar-discard", disabled: !pair || S.pending,
             title: "lay the two chosen cards into the talon",
             onclick: () => pair && act(pair.id),
-          }, S.picked.length === 2 ? (pair ? "Lay these two away" : "Not these two (aces and tens stay)") : `Choose ${2 - S.picked.length} more`));
+          }, S.picked.length === 2 ? (pair ? "Lay these two away" : "Not these two") : `Choose ${2 - S.picked.length} more`));
+          if (S.picked.some((c) => c.endsWith("0A") || c.endsWith("10"))) {
+            buttons.push(el("p", { class: "mar-note" }, "An eso or a 10 in the talon leaves you only betl or durch."));
+          }
         } else if (d.kind === "gametype") {
           // One row per game, one button per choice of trumps: the list stays short.
           const rows = new Map();
