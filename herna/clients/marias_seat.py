@@ -2,8 +2,9 @@
 game server for a person who answers somewhere else (the web hall's browser page).
 
 :class:`SeatRelay` logs in at the login server like ``herna play marias`` does, plays the group
-with :func:`~herna.clients.cgml.play_group` and the :class:`~herna.protocols.cgml.player.
-PlayerTracker`, and turns what this seat may know into a JSON-ready :meth:`SeatRelay.state`:
+over the client library's :class:`~herna.clients.cgml.CgmlClient` with the
+:class:`~herna.protocols.cgml.player.PlayerTracker` (reading the server on while the person
+thinks), and turns what this seat may know into a JSON-ready :meth:`SeatRelay.state`:
 its own hand, the public table (auction, contract, fleks, trick, tricks taken), the choices the
 rules allow it now (numbered) and, after each deal, the result table and the vyúčtování of
 :mod:`herna.clients.marias_text`. It applies no rule of its own: the choices are the tracker's
@@ -29,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from herna.clients.cgml import CgmlClient, CgmlClientError, login, play_group
+from herna.clients.cgml import CgmlClient, CgmlClientError, login, parse_url
 from herna.clients.marias_text import (
     CONTRACT_WORD,
     RANK_WORD,
@@ -59,12 +60,14 @@ from herna.protocols.cgml.breakdown import derive
 from herna.protocols.cgml.messages import (
     Abort,
     CancelGame,
+    ConnectComplete,
     Error,
     FlekInfo,
     GameTypeInfo,
     LiciteInfo,
     LiciteResult,
     Message,
+    NewGroupAnswer,
     PauseFinish,
     PauseStart,
     PlayCardInfo,
@@ -233,14 +236,7 @@ class SeatRelay:
             self.group = complete.group
             self.status = "waiting"
             self._changed()
-            await play_group(
-                complete,
-                self.player,
-                self,
-                on_message=self._on_message,
-                tracker=self.tracker,
-                on_connect=self._connected,
-            )
+            await self._play(complete)
             self.status = "over"
             if not self.message:
                 self.message = "The table is closed."
@@ -255,6 +251,50 @@ class SeatRelay:
         finally:
             self._cancel_pending()
             self._changed()
+
+    async def _play(self, complete: ConnectComplete) -> None:
+        """Join the group and play it. Unlike :func:`~herna.clients.cgml.play_group` (whose
+        deciders answer at once), the person may take minutes, so the server's messages are
+        read on while a question waits for them: an ``<abort>``, a pause or a closed table
+        reaches the page at once, and a question the table has moved past is withdrawn."""
+        pid = complete.playerid or self.player.id or ""
+        me = PlayerRef(pid, self.player.name, self.player.race)
+        host, port = parse_url(complete.url)
+        answering: asyncio.Task[None] | None = None
+        refusals = 0
+        async with await CgmlClient.connect(host, port) as client:
+            self._connected(client)
+            await client.send(NewGroupAnswer(True, complete.group, complete.game, me))
+            try:
+                while True:
+                    message = await client.recv()
+                    if message is None:
+                        break
+                    decision = self.tracker.feed(message)
+                    refusals = refusals + 1 if isinstance(message, Error) else 0
+                    if refusals > 20:
+                        raise CgmlClientError(f"the server keeps refusing: {message}")
+                    self._on_message(message, self.tracker)
+                    if decision is not None:
+                        if answering is not None:
+                            answering.cancel()
+                        answering = asyncio.get_running_loop().create_task(
+                            self._answer(client, decision)
+                        )
+            finally:
+                if answering is not None:
+                    answering.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await answering
+
+    async def _answer(self, client: CgmlClient, decision: Decision) -> None:
+        try:
+            answer = await self.decide(self.tracker, decision)
+        except asyncio.CancelledError:
+            self._cancel_pending()
+            raise
+        await client.send(answer)
+        self.tracker.sent(decision)
 
     async def stop(self) -> None:
         task = self._task

@@ -56,6 +56,9 @@ MAX_FRAME = 4096
 MAX_BAD_FRAMES = 50
 """Bad frames in a row before the hall closes the WebSocket (``1008``)."""
 
+PEOPLE = "people"
+PEOPLE_TITLE = "wait for another person who chooses people too (the third seat: a house bot)"
+
 LEVELS = {
     "heuristic": ("heuristic", "house bots playing by rules of thumb (quick)"),
     "sampling-search": (
@@ -125,6 +128,8 @@ class MariasPlay:
         for bots in getattr(service, "bots", []) if service is not None else []:
             label, title = LEVELS.get(bots.strategy, (bots.strategy, "house bots"))
             out.append({"value": bots.name, "label": label, "title": title})
+        if out:
+            out.append({"value": PEOPLE, "label": "people", "title": PEOPLE_TITLE})
         return out
 
     # -- the page ---------------------------------------------------------------------------
@@ -234,9 +239,16 @@ class MariasPlay:
             # A guest name is only this browser's own (its signed cookie); any other name
             # needs the token that proves it, which the login server checks.
             return None, ("BAD_NAME", "Play under your guest name, or sign in for your own.")
-        bots = next((b for b in getattr(service, "bots", []) if b.name == wanted), None)
-        if bots is None:
-            return None, ("BAD_OPPONENTS", "Choose opponents from the list.")
+        opponents: tuple[PlayerRef, ...]
+        if wanted == PEOPLE:
+            # Any other person who asks the same; the login server fills the third seat with
+            # a bot after its fill wait.
+            opponents = (PlayerRef(None, None, "human"),)
+        else:
+            bots = next((b for b in getattr(service, "bots", []) if b.name == wanted), None)
+            if bots is None:
+                return None, ("BAD_OPPONENTS", "Choose opponents from the list.")
+            opponents = (PlayerRef(bots.name), PlayerRef(bots.name))
         live = sum(1 for s in self.seats.values() if not s.relay.done)
         if live >= self.settings.max_seats:
             return None, ("FULL", "The hall has no room for another browser seat now; try later.")
@@ -248,7 +260,7 @@ class MariasPlay:
             host,
             port,
             PlayerRef(name, name, "human"),
-            (PlayerRef(bots.name), PlayerRef(bots.name)),
+            opponents,
             token=token,
             tariff=_tariff_of(service),
         )
@@ -375,7 +387,8 @@ def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySet
     )
     return head + (
         f'<p class="lead">You play licitovaný mariáš as <b id="play-name">{e(guest)}</b> '
-        "against two house bots. Choose a card or a button with the mouse, or with Tab and "
+        "against two house bots, or with another person. Choose a card or a button with "
+        "the mouse, or with Tab and "
         f"Enter. A reload, or closing the tab and coming back within {settings.grace:g} "
         "seconds, returns you to your seat; after that a stand-in plays for you until you "
         'come back. <a href="/doc/games/marias.md">The rules</a>.</p>'

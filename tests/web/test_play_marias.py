@@ -4,6 +4,7 @@ server over a real TCP connection (herna.clients.marias_seat)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -361,3 +362,42 @@ async def test_a_closed_page_gets_a_stand_in_and_the_person_takes_the_seat_back(
         assert "stand_in" not in later.meta
         assert errors == []
         await context.close()
+
+
+async def test_two_people_at_one_table_and_one_leaves(tmp_path: Path, browser: Browser) -> None:
+    async with marias_hall(tmp_path) as h:
+        chromium = browser.page.context.browser
+        contexts = [await chromium.new_context() for _ in range(2)]
+        pages = [await c.new_page() for c in contexts]
+        guests = [await sit(p, h.url, "people") for p in pages]
+        assert guests[0] != guests[1]
+        for p in pages:
+            await p.wait_for_function(
+                "() => document.getElementById('play').dataset.status === 'playing'",
+                timeout=20_000,
+            )
+        for p in pages:
+            st = await page_state(p)
+            names = [x["name"] for x in st["players"]]
+            assert set(guests) <= set(names) and len(names) == 3
+        # the one who is not asked leaves: the server ends the group, and the one whose
+        # question is waiting is told at once (the seat reads on while a person thinks)
+        asked = None
+        for _ in range(200):
+            turns = [await p.evaluate(MY_TURN) for p in pages]
+            if any(turns):
+                asked = turns.index(True)
+                break
+            await asyncio.sleep(0.05)
+        assert asked is not None
+        stays, leaves = pages[asked], pages[1 - asked]
+        await leaves.get_by_role("button", name="Leave the table").click()
+        await stays.wait_for_function(
+            "() => document.getElementById('play').dataset.status === 'over'", timeout=20_000
+        )
+        status = await stays.locator("#play-status").inner_text()
+        assert "aborted (disconnected)" in status, status
+        assert (await page_state(stays))["decision"] is None
+        await stays.get_by_role("button", name="Sit at a new table").wait_for()
+        for c in contexts:
+            await c.close()

@@ -202,8 +202,15 @@
       trickBox.replaceChildren(...parts);
     }
 
+    let handKey = "";
+    let promptKey = "";
+
     function drawHand(st) {
       const d = st.decision;
+      // Redraw only when something shown changed: a button under the pointer stays put.
+      const key = JSON.stringify([st.hand, d && d.number, S.picked, S.pending]);
+      if (key === handKey) return;
+      handKey = key;
       const playable = new Map();
       const discardable = new Set();
       if (d && d.kind === "play") for (const o of d.options) if (o.kind === "play") playable.set(o.card, o.id);
@@ -249,6 +256,9 @@
 
     function drawPrompt(st) {
       const d = st.decision;
+      const key = JSON.stringify([d, st.stand_in, S.picked, S.pending, S.confirmClaim]);
+      if (key === promptKey) return;
+      promptKey = key;
       const parts = [];
       if (st.stand_in) parts.push(el("p", { class: "mar-note" }, "A stand-in plays for you."));
       if (d) {
@@ -339,7 +349,7 @@
     function statusText(st) {
       if (!st) return "";
       if (st.status === "connecting") return "Logging in at the mariáš server…";
-      if (st.status === "waiting") return "Waiting for the table…";
+      if (st.status === "waiting") return "Waiting for the table (with people: until another person sits down)…";
       if (st.status === "over") return st.message || "The table is closed.";
       if (st.status === "error") return `The mariáš server refused: ${st.message}`;
       const d = st.decision;
