@@ -161,10 +161,16 @@ class MariasPlay:
         bad = 0
         try:
             while True:
-                text = await ws.receive_text()
-                if len(text.encode("utf-8")) > MAX_FRAME:
-                    problem: tuple[str, str] | None = ("TOO_LARGE", "That message is too long.")
+                received = await ws.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                text = received.get("text")
+                if text is None:
+                    problem: tuple[str, str] | None = ("BAD_MESSAGE", "Frames are JSON text.")
                     frame: Any = None
+                elif len(text.encode("utf-8")) > MAX_FRAME:
+                    problem = ("TOO_LARGE", "That message is too long.")
+                    frame = None
                 else:
                     try:
                         frame = json.loads(text)
@@ -179,7 +185,10 @@ class MariasPlay:
                     bad += 1
                     self._error(viewer, *problem)
                     if bad >= MAX_BAD_FRAMES:
-                        await asyncio.sleep(0.05)
+                        # The errors queued so far go out first, then the close.
+                        viewer.queue.put_nowait(None)
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(asyncio.shield(sender), 2.0)
                         await ws.close(1008, "too many bad messages")
                         break
                 else:

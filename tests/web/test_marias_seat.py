@@ -4,14 +4,22 @@ holds no card of another seat that was not played face up, checked against the r
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
 from herna.clients.marias_seat import SeatRelay
 from herna.games.marias import CARD_CODES
+from herna.hall.identity import new_secret
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml import CgmlService
+from herna.web.guests import COOKIE
+from herna.web.plugin import WebHall
 from tests.serve import serving
 from tests.web.play_helpers import eventually
 from tests.web.test_play_marias import deals_of_records, hands_of
@@ -72,3 +80,53 @@ async def test_no_state_shows_another_seats_hidden_cards_over_several_deals(
                 assert not codes(rest) & others, (deal, s)
             seen_hands += len(during)
         assert seen_hands > DEALS * 5
+
+
+async def test_bad_frames_get_clear_errors_and_change_nothing(tmp_path: Path) -> None:
+    async with serving(
+        tmp_path, "marias,web", cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05
+    ) as hall:
+        web = hall.service("web")
+        assert isinstance(web, WebHall)
+        url = f"ws://127.0.0.1:{web.port}/ws/marias"
+        async with connect(url) as ws:
+
+            async def reply(frame: str | bytes) -> dict[str, Any]:
+                await ws.send(frame)
+                answer: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                return answer
+
+            assert (await reply(b"\x00binary"))["code"] == "BAD_MESSAGE"
+            assert (await reply("not json"))["code"] == "BAD_MESSAGE"
+            assert (await reply("[1, 2]"))["code"] == "BAD_MESSAGE"
+            assert (await reply(json.dumps({"type": "x" * 5000})))["code"] == "TOO_LARGE"
+            assert (await reply(json.dumps({"type": "act", "decision": 1, "choice": 0})))[
+                "code"
+            ] == "NO_SEAT"
+            no_cookie = {"type": "sit", "name": "guest-abcdefgh", "opponents": "people"}
+            assert (await reply(json.dumps(no_cookie)))["code"] == "BAD_NAME"
+            unknown = {"type": "resume", "seat": new_secret(), "seq": 3}
+            error = await reply(json.dumps(unknown))
+            assert error == {
+                "type": "error",
+                "code": "UNKNOWN_SEAT",
+                "message": "There is no such seat here: the table ended, or the seat id is wrong.",
+            }
+            assert web.web.marias.seats == {}
+            # a guest of this hall (its signed cookie) with opponents not on the list
+        cookie = f"{COOKIE}={web.web.guests.sign('guest-abcdefgh')}"
+        async with connect(url, additional_headers={"Cookie": cookie}) as ws:
+            await ws.send(json.dumps({**no_cookie, "opponents": "house-nobody"}))
+            error = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            assert error["code"] == "BAD_OPPONENTS"
+            # 50 bad frames in a row (that sit was the first) close the connection with
+            # 1008, after their errors
+            for _ in range(50):
+                await ws.send("nope")
+            codes = []
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    codes.append(json.loads(await asyncio.wait_for(ws.recv(), 5))["code"])
+            assert codes == ["BAD_MESSAGE"] * 49
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert web.web.marias.seats == {}
