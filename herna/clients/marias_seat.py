@@ -394,9 +394,22 @@ class SeatRelay:
         if pid == self.me:
             return "you"
         try:
-            return self.tracker.name_of(self.tracker.seat_of(pid))
+            return self._name(self.tracker.seat_of(pid))
         except TrackerError:
             return pid or "?"
+
+    def _name(self, seat: int) -> str:
+        """A seat's name, unique at the table the way records write it: two bots of one bot
+        server are ``house-heuristic-bot`` and ``house-heuristic-bot#2``."""
+        t = self.tracker
+        taken: list[str] = []
+        for s in range(seat + 1):
+            base = t.name_of(s)
+            name, n = base, 2
+            while name in taken:
+                name, n = f"{base}#{n}", n + 1
+            taken.append(name)
+        return taken[seat]
 
     def _say(self, line: str) -> None:
         self.lines.append(line)
@@ -454,8 +467,7 @@ class SeatRelay:
             self.totals[pid] = self.totals.get(pid, 0) + amount
         b = derive(tracker, result, self.tariff)
         names = [
-            "you" if p.id == self.me else tracker.name_of(seat)
-            for seat, p in enumerate(tracker.players)
+            "you" if p.id == self.me else self._name(seat) for seat, p in enumerate(tracker.players)
         ]
         word = CONTRACT_WORD.get(result.licite, result.licite)
         trumps = f", trumps {trumps_words(result.trumf)}" if result.trumf else ""
@@ -466,7 +478,7 @@ class SeatRelay:
             "licite": result.licite,
             "rows": [
                 {
-                    "name": r.name,
+                    "name": r.name if r.name == "you" else self._name(r.seat),
                     "role": r.role,
                     "tricks": r.tricks,
                     "points": r.points,
@@ -524,7 +536,7 @@ class SeatRelay:
         out["players"] = [
             {
                 "seat": s,
-                "name": t.name_of(s),
+                "name": self._name(s),
                 "you": s == t.seat,
                 "role": roles.get(s, ""),
                 "aktér": declarer == s,
@@ -550,18 +562,18 @@ class SeatRelay:
         trick = view.get("trick", {})
         leader = trick.get("leader")
         out["trick"] = [
-            {**card_json(c), "by": t.name_of((leader + i) % 3) if leader is not None else ""}
+            {**card_json(c), "by": self._name((leader + i) % 3) if leader is not None else ""}
             for i, c in enumerate(trick.get("cards", []))
         ]
         tricks = view.get("tricks", [])
         if tricks:
             last = tricks[-1]
             out["last_trick"] = {
-                "winner": t.name_of(last["winner"]),
+                "winner": self._name(last["winner"]),
                 "cards": [card_json(c) for c in last["cards"]],
             }
         out["auction"] = [
-            {"name": t.name_of(a["player"]), "licite": BID_WORD.get(a["licite"], a["licite"])}
+            {"name": self._name(a["player"]), "licite": BID_WORD.get(a["licite"], a["licite"])}
             for a in view.get("auction", [])
         ]
         if contract_code:
@@ -570,23 +582,42 @@ class SeatRelay:
                 "words": CONTRACT_WORD.get(contract_code, contract_code),
                 "trumps": trumps_words(view.get("trumf")) if view.get("trumf") else "",
                 "flek": flek_words(view.get("flek")),
-                "aktér": t.name_of(declarer) if declarer is not None else "",
+                "aktér": self._name(declarer) if declarer is not None else "",
             }
-        # Hlášky: only this seat's own; another player's are certain only when the deal ends
-        # (then the vyúčtování lists them).
-        out["marriages"] = [
-            {
-                "suit": m["suit"],
-                "words": f"{SUIT_CS[m['suit']]} ({SUIT_WORD[m['suit']]})",
-                "points": m["points"],
-            }
-            for m in view.get("marriages", [])
-            if m["player"] == t.seat
-        ]
+        out["marriages"] = self._marriages(view)
         pending = self.pending
         if pending is not None and not pending.future.done():
             out["decision"] = self._decision_json(pending)
         return out
+
+    def _marriages(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """Hlášky known so far. This seat's own as the engine announces them (its hand is
+        real); another seat's once it has played both svršek and král of a suit, face up
+        (the shadow's guess of its hand is never used)."""
+        t = self.tracker
+        trumps = str(view.get("trumf") or "")[:1]
+        found = {(t.seat, m["suit"]) for m in view.get("marriages", []) if m["player"] == t.seat}
+        if view.get("licite") not in (None, "SMALL", "BIG"):  # betl and durch have none
+            played: dict[int, set[str]] = {}
+            tricks = [*view.get("tricks", []), {**view.get("trick", {}), "number": 0}]
+            for trick in tricks:
+                leader = trick.get("leader")
+                if leader is None:
+                    continue
+                for i, code in enumerate(trick.get("cards", [])):
+                    played.setdefault((leader + i) % 3, set()).add(code)
+            for seat, cards in played.items():
+                if seat != t.seat:
+                    found |= {(seat, s) for s in "RBGA" if {f"{s}0K", f"{s}0Q"} <= cards}
+        return [
+            {
+                "name": "you" if seat == t.seat else self._name(seat),
+                "suit": suit,
+                "words": f"{SUIT_CS[suit]} ({SUIT_WORD[suit]})",
+                "points": 40 if suit == trumps else 20,
+            }
+            for seat, suit in sorted(found)
+        ]
 
     def _decision_json(self, pending: Pending) -> dict[str, Any]:
         d = pending.decision

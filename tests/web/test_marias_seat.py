@@ -67,6 +67,7 @@ async def test_no_state_shows_another_seats_hidden_cards_over_several_deals(
         assert len(records) == played
         assert all(r.meta["stand_in"] == ["watcher"] for r in records)
         seen_hands = 0
+        marriages = 0
         for deal, record in enumerate(records):
             hands, talon = hands_of(record)
             me = record.result["ids"].index("watcher")
@@ -78,6 +79,12 @@ async def test_no_state_shows_another_seats_hidden_cards_over_several_deals(
                 assert own <= hands[me] | talon
                 rest = {k: v for k, v in s.items() if k not in ("trick", "last_trick")}
                 assert not codes(rest) & others, (deal, s)
+                # hlášky shown during the deal are real: that seat holds svršek and král
+                seat_of = {p.name: p.seat for p in record.players} | {"you": me}
+                for m in s["marriages"]:
+                    pair = {m["suit"] + "0K", m["suit"] + "0Q"}
+                    assert pair <= hands[seat_of[m["name"]]] | talon, (m, s)
+                    marriages += 1
             seen_hands += len(during)
         assert seen_hands > DEALS * 5
 

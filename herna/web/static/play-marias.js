@@ -183,8 +183,8 @@
         bits.push(el("span", { title: "the bidding so far" }, "Licitace: " + st.auction.map((a) => `${a.name} ${a.licite}`).join(", ")));
       }
       if (st.marriages.length) {
-        bits.push(el("div", { class: "mar-marriages", title: "your marriages (svršek + král of one suit)" },
-          "Your hlášky: " + st.marriages.map((m) => `${m.words} ${m.points}`).join(", ")));
+        bits.push(el("div", { class: "mar-marriages", title: "marriages: svršek + král of one suit in one hand (40 in trumps, else 20)" },
+          "Hlášky: " + st.marriages.map((m) => `${m.name} ${m.words} ${m.points}`).join(", ")));
       }
       if (st.talon.length) {
         bits.push(el("div", { class: "mar-talon" }, "Your talon: ", st.talon.map((c) => cardImage(c, "mar-small"))));
