@@ -83,6 +83,8 @@ class _Viewer:
     ws: WebSocket
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     state_due: bool = False
+    seat: _Seat | None = None
+    """The seat this page shows (set by sit or resume)."""
 
 
 @dataclass
@@ -285,6 +287,9 @@ class MariasPlay:
     # -- seats and pages --------------------------------------------------------------------
     def _attach(self, seat: _Seat, vid: int) -> None:
         seat.viewers.add(vid)
+        viewer = self._viewers.get(vid)
+        if viewer is not None:
+            viewer.seat = seat
         if seat.timer is not None:
             seat.timer.cancel()
             seat.timer = None
@@ -348,7 +353,7 @@ class MariasPlay:
                 return
             if item.get("type") == "state" and len(item) == 1:
                 viewer.state_due = False
-                seat = next((s for s in self.seats.values() if vid in s.viewers), None)
+                seat = viewer.seat
                 if seat is None:
                     continue
                 item = seat.relay.state()
