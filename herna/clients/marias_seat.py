@@ -230,12 +230,14 @@ class SeatRelay:
 
     async def run(self) -> None:
         try:
+            # Waiting for the table: the login server answers once a group is formed (at
+            # once with bots, when another person comes with "people").
+            self.status = "waiting"
+            self._changed()
             complete = await login(
                 self.host, self.port, self.player, "active", self.opponents, token=self.token
             )
             self.group = complete.group
-            self.status = "waiting"
-            self._changed()
             await self._play(complete)
             self.status = "over"
             if not self.message:

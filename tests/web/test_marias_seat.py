@@ -126,7 +126,23 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(tmp_path: Path) ->
             await ws.send(json.dumps({**no_cookie, "opponents": "house-nobody"}))
             error = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert error["code"] == "BAD_OPPONENTS"
-            # 50 bad frames in a row (that sit was the first) close the connection with
+            # seated at a table that waits for another person: nobody asks this seat
+            # anything, so an answer is out of turn
+            await ws.send(json.dumps(no_cookie))
+            frames = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(2)]
+            assert frames[0]["type"] == "seat" and frames[1]["type"] == "state"
+            seat = web.web.marias.seats[frames[0]["seat"]]
+            await eventually(lambda: seat.relay.status == "waiting")
+            await ws.send(json.dumps({"type": "act", "decision": 1, "choice": 0}))
+            while (frame := json.loads(await asyncio.wait_for(ws.recv(), 5)))["type"] != "error":
+                assert frame["type"] == "state" and frame["decision"] is None
+            assert frame["code"] == "NOT_YOUR_TURN"
+            assert seat.relay.pending is None and seat.relay.decisions == 0
+            await ws.send(json.dumps(no_cookie))
+            while (frame := json.loads(await asyncio.wait_for(ws.recv(), 5)))["type"] != "error":
+                pass
+            assert frame["code"] == "SEATED"
+            # 50 refused frames in a row (the two above count) close the connection with
             # 1008, after their errors
             for _ in range(50):
                 await ws.send("nope")
@@ -134,6 +150,7 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(tmp_path: Path) ->
             with pytest.raises(ConnectionClosed) as closed:
                 while True:
                     codes.append(json.loads(await asyncio.wait_for(ws.recv(), 5))["code"])
-            assert codes == ["BAD_MESSAGE"] * 49
+            assert codes == ["BAD_MESSAGE"] * 48
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
-        assert web.web.marias.seats == {}
+        # the page is gone; its seat waits for the grace window, untouched
+        assert list(web.web.marias.seats) == [frames[0]["seat"]]
