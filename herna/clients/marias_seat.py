@@ -219,6 +219,7 @@ class SeatRelay:
         self._rng = random.Random()
         self._client: CgmlClient | None = None
         self._joined = False
+        self._failure: Exception | None = None
         self._told = False
         """What the server was last told with ``<standin>`` (it starts with no stand-in)."""
         self._task: asyncio.Task[None] | None = None
@@ -288,14 +289,23 @@ class SeatRelay:
                     answering.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await answering
+        if self._failure is not None:
+            raise self._failure
 
     async def _answer(self, client: CgmlClient, decision: Decision) -> None:
         try:
             answer = await self.decide(self.tracker, decision)
+            await client.send(answer)
         except asyncio.CancelledError:
             self._cancel_pending()
             raise
-        await client.send(answer)
+        except (TrackerError, CgmlClientError, OSError) as e:
+            # The server's questions do not fit what this seat saw (or the line broke):
+            # end the seat with the reason rather than leave it waiting for ever.
+            log.warning("seat %s: cannot answer %s: %s", self.me, decision.kind, e)
+            self._failure = e
+            await client.close()
+            return
         self.tracker.sent(decision)
 
     async def stop(self) -> None:
