@@ -246,9 +246,10 @@ class MariasPlay:
         name, token, wanted = frame.get("name"), frame.get("token"), frame.get("opponents")
         if not isinstance(name, str) or not isinstance(token, (str, type(None))):
             return None, ("BAD_MESSAGE", "sit needs your name (and a token when you have one).")
-        if token is None and name != self.guests.name_of(viewer.ws.cookies.get(COOKIE)):
+        guest = self.guests.name_of(viewer.ws.cookies.get(COOKIE))
+        if name != guest and not self.hall.identity.proves(name, token):
             # A guest name is only this browser's own (its signed cookie); any other name
-            # needs the token that proves it, which the login server checks.
+            # needs the token that proves it (the login server checks it again).
             return None, ("BAD_NAME", "Play under your guest name, or sign in for your own.")
         opponents: tuple[PlayerRef, ...]
         if wanted == PEOPLE:

@@ -112,6 +112,9 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(tmp_path: Path) ->
             ] == "NO_SEAT"
             no_cookie = {"type": "sit", "name": "guest-abcdefgh", "opponents": "people"}
             assert (await reply(json.dumps(no_cookie)))["code"] == "BAD_NAME"
+            # a token does not make a name one's own unless it proves that name
+            forged = {**no_cookie, "token": new_secret()}
+            assert (await reply(json.dumps(forged)))["code"] == "BAD_NAME"
             unknown = {"type": "resume", "seat": new_secret(), "seq": 3}
             error = await reply(json.dumps(unknown))
             assert error == {
@@ -154,3 +157,9 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(tmp_path: Path) ->
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
         # the page is gone; its seat waits for the grace window, untouched
         assert list(web.web.marias.seats) == [frames[0]["seat"]]
+        # a name proved by its token may sit without a cookie
+        token = hall.identity.reserve_house_bot("anna")
+        async with connect(url) as ws:
+            await ws.send(json.dumps({**no_cookie, "name": "anna", "token": token}))
+            seated = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            assert seated["type"] == "seat"
