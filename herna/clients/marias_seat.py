@@ -436,7 +436,8 @@ class SeatRelay:
             self._say(f"{who}: {BID_WORD.get(message.value, message.value)}")
         elif isinstance(message, LiciteResult):
             word = CONTRACT_WORD.get(message.value, message.value)
-            self._say(f"{who} won the licitace at {word} and takes the talon")
+            takes = "take" if who == "you" else "takes"
+            self._say(f"{who} won the licitace at {word} and {takes} the talon")
         elif isinstance(message, GameTypeInfo) and message.flek is None:
             trumf = f", trumps {trumps_words(message.trumf)}" if message.trumf else ""
             self._say(f"{who} announces {CONTRACT_WORD.get(message.licite, message.licite)}{trumf}")
