@@ -14,7 +14,8 @@ The JSON frames (docs/web.md, "Play mariáš"):
   "seat", "seq"}``, ``{"type": "act", "decision", "choice"}``, ``{"type": "leave"}``;
 * hall → page: ``{"type": "seat", "seat"}`` (the seat secret, kept in localStorage),
   ``{"type": "state", "seq", ...}`` (the whole state of the seat, ``seq`` grows with every
-  change) and ``{"type": "error", "code", "message"}`` (nothing changed).
+  change) and ``{"type": "error", "code", "message", "seq"}`` (nothing changed: ``seq`` is
+  still the state's).
 
 A seat outlives its page: when the last page of a seat is gone, the seat waits ``grace``
 seconds for a page that resumes it with the seat secret; after that a stand-in (a house-bot
@@ -281,7 +282,7 @@ class MariasPlay:
         self.seats[secret] = seat
         task = relay.start()
         task.add_done_callback(lambda _: self._relay_done(seat))
-        viewer.queue.put_nowait({"type": "seat", "seat": secret})
+        viewer.queue.put_nowait({"type": "seat", "seat": secret, "seq": relay.seq})
         self._attach(seat, vid)
         return seat, None
 
@@ -344,7 +345,9 @@ class MariasPlay:
         viewer.queue.put_nowait({"type": "state"})
 
     def _error(self, viewer: _Viewer, code: str, message: str) -> None:
-        viewer.queue.put_nowait({"type": "error", "code": code, "message": message})
+        # The seq of the state the error leaves unchanged (-1: no seat yet).
+        seq = viewer.seat.relay.seq if viewer.seat is not None else -1
+        viewer.queue.put_nowait({"type": "error", "code": code, "message": message, "seq": seq})
 
     async def _send_loop(self, viewer: _Viewer, vid: int) -> None:
         ws = viewer.ws

@@ -119,6 +119,7 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(tmp_path: Path) ->
             error = await reply(json.dumps(unknown))
             assert error == {
                 "type": "error",
+                "seq": -1,
                 "code": "UNKNOWN_SEAT",
                 "message": "There is no such seat here: the table ended, or the seat id is wrong.",
             }

@@ -283,7 +283,7 @@ async def test_reload_forgeries_and_a_narrow_screen(tmp_path: Path, browser: Bro
                 arg=code,
             )
             error = next(f for f in reversed(frames.received) if f["type"] == "error")
-            assert error["code"] == code
+            assert error["code"] == code and error["seq"] == after["seq"]
             page_error = await page.evaluate("window.HernaMarias.state.error")
             assert page_error == error["message"]
             await page.evaluate("window.HernaMarias.state.error = null")
