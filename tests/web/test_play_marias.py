@@ -103,10 +103,13 @@ async def sit(page: Any, url: str, level: str = "heuristic") -> str:
     return guest
 
 
-async def press(locator: Any) -> None:
-    """The keyboard way: focus (as Tab would) and Enter."""
-    await locator.focus()
-    await locator.press("Enter")
+async def press(page: Any, locator: Any) -> None:
+    """The keyboard way: the page put the focus on the question's first choice; Enter."""
+    focused = await page.evaluate(
+        "() => { const a = document.activeElement; return a ? a.outerHTML : ''; }"
+    )
+    assert focused == await locator.evaluate("b => b.outerHTML"), focused
+    await page.keyboard.press("Enter")
 
 
 async def answer(page: Any, by_keyboard: bool = False) -> str:
@@ -115,9 +118,9 @@ async def answer(page: Any, by_keyboard: bool = False) -> str:
     kind: str = await page.evaluate("document.getElementById('play').dataset.decision")
     seq = int(await page.evaluate("document.getElementById('play').dataset.seq"))
     if by_keyboard and kind == "play":
-        await press(page.locator("button.mar-legal").first)
+        await press(page, page.locator("button.mar-legal").first)
     elif by_keyboard and kind in ("licite", "gametype", "flek"):
-        await press(page.locator("button.mar-choice").first)
+        await press(page, page.locator("button.mar-choice").first)
     elif kind == "play":
         await page.locator("button.mar-legal").first.click()
     elif kind == "discard":
@@ -217,7 +220,8 @@ async def test_a_whole_deal_by_clicking_then_the_next_with_running_totals(
         await page.wait_for_function(MY_TURN, timeout=20_000)
         st = await page_state(page)
         assert st["deals"] == 1 and len(st["hand"]) >= 10 and st["result"]["deal"] == 1
-        await play_until_deals(page, 2, keyboard=True)
+        kinds = await play_until_deals(page, 2, keyboard=True)
+        assert len(kinds) >= 2  # every other answer of this deal by the keyboard
         second = deals_of(h, guest)
         assert len(second) == 2 and second[1].meta["group"] == first[0].meta["group"]
         st = await page_state(page)

@@ -359,6 +359,20 @@
       return st.result && !st.hand.length ? `Deal ${st.deals} is over; the next deal is being dealt…` : "…";
     }
 
+    let focused = null;
+
+    /* A new question puts the keyboard on its first choice (a legal card or a button), so
+     * Enter answers and Tab moves on, without hunting for it after every trick. */
+    function focusQuestion(st) {
+      const d = st.decision;
+      if (!d || focused === d.number) return;
+      focused = d.number;
+      const first = d.kind === "play" || d.kind === "discard"
+        ? handBox.querySelector("button.mar-legal")
+        : promptBox.querySelector("button.mar-choice, button.mar-claim");
+      if (first) first.focus({ preventScroll: true });
+    }
+
     function draw() {
       root.dataset.phase = S.phase;
       const st = S.state;
@@ -381,6 +395,7 @@
       drawHand(st);
       drawResult(st);
       logList.replaceChildren(...st.log.slice(-12).map((line) => el("li", {}, line)));
+      focusQuestion(st);
       leaveButton.hidden = st.status === "over" || st.status === "error";
     }
 
