@@ -117,7 +117,26 @@ async def answer(page: Any, by_keyboard: bool = False) -> str:
     card, two cards for the talon, or the first choice button. The kind of question."""
     kind: str = await page.evaluate("document.getElementById('play').dataset.decision")
     seq = int(await page.evaluate("document.getElementById('play').dataset.seq"))
-    if by_keyboard and kind == "play":
+    keyboard_pair = False
+    if by_keyboard and kind == "discard":
+        st = await page_state(page)
+        pairs = [set(o["cards"]) for o in st["decision"]["options"]]
+        legal = await page.locator("button.mar-legal").evaluate_all(
+            "bs => bs.map(b => b.dataset.code)"
+        )
+        keyboard_pair = set(legal[:2]) in pairs
+    if keyboard_pair:
+        # Enter picks the focused card, Tab goes to the next legal one, Enter picks it; the
+        # focus moves to "Lay these two away", and Enter lays them away.
+        await press(page, page.locator("button.mar-legal").first)
+        await page.keyboard.press("Tab")
+        await page.keyboard.press("Enter")
+        await page.wait_for_function(
+            "() => document.activeElement && document.activeElement.classList.contains("
+            "'mar-discard')"
+        )
+        await page.keyboard.press("Enter")
+    elif by_keyboard and kind == "play":
         await press(page, page.locator("button.mar-legal").first)
     elif by_keyboard and kind in ("licite", "gametype", "flek"):
         await press(page, page.locator("button.mar-choice").first)
@@ -159,7 +178,9 @@ async def play_until_deals(
         await page.wait_for_function(MY_TURN_OR_DEALS, arg=deals, timeout=30_000)
         if int(await page.evaluate("document.getElementById('play').dataset.deals")) >= deals:
             return kinds
-        kinds.append(await answer(page, keyboard and len(kinds) % 2 == 1))
+        kind = await page.evaluate("document.getElementById('play').dataset.decision")
+        by_keyboard = keyboard and (len(kinds) % 2 == 1 or kind == "discard")
+        kinds.append(await answer(page, by_keyboard))
         assert len(kinds) < limit
 
 

@@ -235,7 +235,14 @@
           img,
         );
       });
+      const active = document.activeElement;
+      const had = active && handBox.contains(active) ? active.dataset.code : null;
       handBox.replaceChildren(...cards);
+      if (had) {
+        // Redrawn under the keyboard: the focus stays on the same card.
+        const again = handBox.querySelector(`button[data-code="${had}"]`);
+        if (again) again.focus({ preventScroll: true });
+      }
     }
 
     function clickCard(code) {
@@ -251,6 +258,8 @@
         if (i >= 0) S.picked.splice(i, 1);
         else if (S.picked.length < 2) S.picked.push(code);
         draw();
+        const lay = promptBox.querySelector("button.mar-discard");
+        if (S.picked.length === 2 && lay && !lay.disabled) lay.focus({ preventScroll: true });
       }
     }
 
