@@ -526,6 +526,7 @@ class SeatRelay:
             "talon": [],
             "trick": [],
             "last_trick": None,
+            "leader": None,
             "auction": [],
             "contract": None,
             "marriages": [],
@@ -578,6 +579,7 @@ class SeatRelay:
             {**card_json(c), "by": self._name((leader + i) % 3) if leader is not None else ""}
             for i, c in enumerate(trick.get("cards", []))
         ]
+        out["leader"] = self._name(leader) if leader is not None else None
         tricks = view.get("tricks", [])
         if tricks:
             last = tricks[-1]

@@ -194,7 +194,9 @@
 
     function drawTrick(st) {
       const items = st.trick.map((c) => el("figure", { class: "mar-played" }, cardImage(c), el("figcaption", {}, c.by)));
-      const parts = [el("div", { class: "mar-trick-cards" }, items.length ? items : el("span", { class: "muted" }, "No cards on the table."))];
+      const empty = st.leader ? `${st.leader === st.me ? "You lead" : `${st.leader} leads`} the trick.` : "No cards on the table.";
+      const parts = [el("div", { class: "mar-trick-cards" }, items.length ? items : el("span", { class: "muted" }, empty))];
+      if (items.length && st.leader) parts.unshift(el("p", { class: "mar-last" }, `${st.leader === st.me ? "You" : st.leader} led this trick.`));
       if (st.last_trick) {
         parts.push(el("p", { class: "muted mar-last" }, `Last trick to ${st.last_trick.winner}: `,
           st.last_trick.cards.map((c) => c.name).join(", ")));
