@@ -29,18 +29,22 @@ from herna.clients.cgml import (
     play_group,
     run_player,
 )
+from herna.clients.marias_text import (
+    CONTRACT_WORD,
+    WORDS_HELP,
+    action_text,
+    breakdown_lines,
+    card_name,
+    flek_words,
+    result_rows,
+    trumps_words,
+)
 from herna.games.marias import (
     CARD_CODES,
     TARIFFS,
     Action,
-    Answer,
-    Bid,
     Claim,
     Discard,
-    Flek,
-    GameType,
-    Play,
-    format_trumps,
 )
 from herna.games.marias.bots import STRATEGY_CHOICES, canonical
 from herna.protocols.cgml.breakdown import Breakdown, derive
@@ -70,85 +74,6 @@ ReadLine = Callable[[str], Awaitable[str | None]]
 """Shows a prompt and returns the line typed (None at end of input)."""
 
 SUIT_STYLE = {"R": "bold red", "B": "bold yellow", "G": "bold green", "A": "bold cyan"}
-SUIT_WORD = {"R": "hearts", "B": "bells", "G": "leaves", "A": "acorns"}
-"""German suits in English, as the rules digest names them (hearts are the "lepší" suit)."""
-SUIT_CS = {"R": "červené", "B": "kule", "G": "zelené", "A": "žaludy"}
-RANK_WORD = {
-    "07": "7",
-    "08": "8",
-    "09": "9",
-    "10": "10",
-    "0J": "spodek",
-    "0Q": "svršek",
-    "0K": "král",
-    "0A": "eso",
-}
-"""One name per card everywhere (hand, table, choices): suit letter and the Czech rank."""
-CARD_POINTS = {"10": 10, "0A": 10}
-FLEK_WORD = {1: "no flek", 2: "flek", 4: "re", 8: "tutti", 16: "boty", 32: "kalhoty"}
-"""A flek level is the multiplier: 1 is no flek at all."""
-WORDS_HELP = (
-    "Cards are a suit letter and a Czech rank: R červené (hearts), B kule (bells), "
-    "G zelené (leaves), A žaludy (acorns); 7, 8, 9, 10, spodek (Unter), svršek (Ober), "
-    "král (king), eso (ace). Contracts: hra (game), sedma (win the last trick with the "
-    "trump 7), stovka/kilo (100 points), betl (take no trick), durch (take every trick), "
-    "lepší = in hearts, paid double. Flek doubles a part (flek ×2, re ×4, tutti ×8 ...)."
-)
-
-
-def flek_words(levels: object) -> str:
-    """``"1"`` -> ``no flek``; ``"2:1"`` -> ``flek on the game, no flek on the sedma``."""
-    text = str(levels or "1")
-    parts = [int(x) if x.isdigit() else 0 for x in text.split(":")]
-
-    def one(n: int) -> str:
-        return FLEK_WORD.get(n, f"×{n}") + (f" (×{n})" if n > 1 else "")
-
-    if len(parts) == 2 and parts[0] != parts[1]:
-        return f"{one(parts[0])} on the game, {one(parts[1])} on the sedma"
-    return one(parts[0])
-
-
-def trumps_words(trumf: object) -> str:
-    """``"G"`` -> ``zelené (leaves)``; ``"G:B"`` adds the second suit of dvě sedmy."""
-    text = str(trumf or "")
-    if not text:
-        return "no trumps"
-    first, _, second = text.partition(":")
-    out = f"{SUIT_CS.get(first, first)} ({SUIT_WORD.get(first, first)})"
-    if second:
-        out += f", second suit {SUIT_CS.get(second, second)} ({SUIT_WORD.get(second, second)})"
-    return out
-
-
-PART_WORD = {
-    "hra": "game",
-    "sedma": "seven: the last trick with the trump 7",
-    "sto": "kilo: 100 points",
-    "betl": "no trick",
-    "durch": "every trick",
-    "dvě sedmy": "two sevens",
-    "tichá sedma": "silent seven",
-}
-"""English for the parts of a settlement (evaluation's names are Czech)."""
-
-CONTRACT_WORD = {
-    "PASS": "pass",
-    "G": "hra",
-    "BG": "lepší hra (hearts)",
-    "7": "sedma",
-    "B7": "lepší sedma",
-    "100": "stovka",
-    "107": "stovka + sedma",
-    "B100": "lepší stovka",
-    "B107": "lepší stovka + sedma",
-    "SMALL": "betl",
-    "BIG": "durch",
-    "27": "dvě sedmy",
-    "127": "stovka + dvě sedmy",
-    "B27": "lepší dvě sedmy",
-    "B127": "lepší stovka + dvě sedmy",
-}
 
 
 def register(commands: GameCommands) -> None:
@@ -289,10 +214,6 @@ def run_bot_command(args: argparse.Namespace) -> int:
 # -- the person's terminal client ---------------------------------------------------------------
 
 
-def card_name(code: str) -> str:
-    return f"{code[0]}-{RANK_WORD.get(code[1:], code[1:])}"
-
-
 def card_text(code: str) -> Text:
     return Text(card_name(code), style=SUIT_STYLE.get(code[0], ""))
 
@@ -304,30 +225,6 @@ def cards_text(codes: Sequence[str]) -> Text:
             out.append(" ")
         out.append_text(card_text(code))
     return out
-
-
-def action_text(action: Action) -> str:
-    if isinstance(action, Bid):
-        code = action.contract.code
-        return f"{code} ({CONTRACT_WORD.get(code, code)})"
-    if isinstance(action, Answer):
-        return "YES (mám)" if action.yes else "NO (nemám)"
-    if isinstance(action, GameType):
-        code = action.contract.code
-        trumf = format_trumps(action.trumps, action.second)
-        words = CONTRACT_WORD.get(code, code)
-        if not trumf:
-            return f"{code} ({words})"
-        return f"{code} {trumf} ({words}, trumps {trumps_words(trumf)})"
-    if isinstance(action, Flek):
-        return flek_words(":".join(str(x) for x in action.levels))
-    if isinstance(action, Play):
-        return card_name(CARD_CODES[action.card])
-    if isinstance(action, Discard):
-        return " ".join(card_name(CARD_CODES[c]) for c in action.cards)
-    if isinstance(action, Claim):
-        return "lay down: " + " ".join(card_name(CARD_CODES[c]) for c in action.cards)
-    return str(action)
 
 
 class Terminal:
@@ -418,7 +315,6 @@ class Terminal:
         mine = money.get(self.me, 0)
         self.total += mine
         b = derive(tracker, result, self.tariff)
-        s = b.settlement
         word = CONTRACT_WORD.get(result.licite, result.licite)
         trumps = f", trumps {trumps_words(result.trumf)}" if result.trumf else ""
         table = Table(title=f"Result: {result.licite} ({word}){trumps}, {flek_words(result.flek)}")
@@ -427,103 +323,27 @@ class Terminal:
         table.add_column("card points", justify="right")
         table.add_column("hlášky", justify="right")
         table.add_column("money (units)", justify="right")
-        tricks: dict[str, int] = {}
-        points: dict[str, int] = {}
-        for r in result.rounds:
-            tricks[r.playerid] = tricks.get(r.playerid, 0) + 1
-            won = sum(CARD_POINTS.get(c.code[1:], 0) for c in r.cards if c is not None)
-            last = 10 if r.number == 10 else 0  # the last trick counts 10
-            points[r.playerid] = points.get(r.playerid, 0) + won + last
-        for seat, p in enumerate(tracker.players):
-            pid = p.id or ""
-            amount = money.get(pid, 0)
-            style = "green" if amount > 0 else "red" if amount < 0 else ""
-            role = ""
-            if s is not None:
-                role = " (aktér)" if seat == s.declarer else " (obrana)"
-            hlasky = "?" if s is None else str(sum(v for x, _, v in b.marriages if x == seat))
+        for row in result_rows(b, tracker, result, self.me):
+            style = "green" if row.money > 0 else "red" if row.money < 0 else ""
             table.add_row(
-                self.who(tracker, pid) + role,
-                str(tricks.get(pid, 0)),
-                str(points.get(pid, 0)),
-                hlasky if b.points_matter or s is None else "-",
-                Text(f"{amount:+d}", style=style),
+                row.name + (f" ({row.role})" if row.role else ""),
+                str(row.tricks),
+                str(row.points),
+                row.hlasky,
+                Text(f"{row.money:+d}", style=style),
             )
         self.console.print(table)
         self.show_breakdown(b, tracker)
         self.console.print(f"[bold]You {mine:+d} this game, {self.total:+d} in total.[/bold]")
 
     def show_breakdown(self, b: Breakdown, tracker: PlayerTracker) -> None:
-        """Vyúčtování: points and hlášky per side, each part with its flek, and the money —
-        derived from what this player saw and checked against the server's money."""
-        c = self.console
-        s = b.settlement
-        if s is None:
-            c.print(
-                f"Breakdown unknown: {b.unknown}. The money above is the server's.", style="yellow"
-            )
-            return
-        name = {seat: "you" if p.id == self.me else tracker.name_of(seat)
-                for seat, p in enumerate(tracker.players)}  # fmt: skip
-        defenders = [d for d in range(3) if d != s.declarer]
-        if s.renonc is not None:
-            c.print(f"Renonc by {name[s.renonc.player]}: their side loses every part.")
-        elif b.points_matter:
-
-            def side(pts: int, marriages: Sequence[int]) -> str:
-                if not marriages:
-                    return f"{pts} (no hlášky)"
-                return f"{pts} + hlášky {' + '.join(map(str, marriages))} = {pts + sum(marriages)}"
-
-            c.print(
-                f"Body (points): aktér {side(s.declarer_points, s.declarer_marriages)}; "
-                f"obrana {side(s.defender_points, s.defender_marriages)}"
-            )
-            for seat, suit, value in b.marriages:
-                trump = ", trumps" if value == 40 else ""
-                c.print(
-                    f"  hláška {SUIT_CS['RBGA'[suit]]} ({SUIT_WORD['RBGA'[suit]]}{trump}) "
-                    f"{value} — {name[seat]} ({'aktér' if seat == s.declarer else 'obrana'})"
-                )
-        else:
-            c.print(f"Card points and hlášky do not count in {CONTRACT_WORD[s.contract.code]}.")
-        nparts = len(s.contract.parts)
-        for i, part in enumerate(s.parts):
-            outcome = "won" if part.won else "lost"
-            note = f" ({part.note})" if part.note and part.note != "renonc" else ""
-            if i < nparts:
-                levels = [b.seat_levels[d][i] for d in defenders]
-                if levels[0] == levels[1]:
-                    flek = flek_words(levels[0])
-                else:
-                    flek = ", ".join(f"{flek_words(x)} with {name[d]}"
-                                     for d, x in zip(defenders, levels, strict=True))  # fmt: skip
-            else:
-                flek = "never flekked"
-            aktér = part.money[s.declarer]
-            c.print(
-                f"  {part.name} ({PART_WORD.get(part.name, part.name)}): {outcome} by the aktér"
-                f"{note}; {part.units} units × {flek} → aktér {aktér:+d}"
-            )
-        if s.capped:
-            c.print("  The limit caps what one defender pays or gets.")
-        if b.agrees:
-            c.print(
-                f"Money as the server's result says ({b.tariff} tariff; per defender × part × "
-                "flek; 1 unit = 0.20 Kč in the ČSM tariff).",
-                style="dim",
-            )
-        else:
-            derived = ", ".join(f"{name[x]} {s.money[x]:+d}" for x in range(3))
-            hint = (
-                f"; the server seems to use --tariff {b.matching_tariff}"
-                if b.matching_tariff
-                else ""
-            )
-            c.print(
-                f"[bold red]Check: this breakdown ({b.tariff} tariff) gives {derived}, but the "
-                f"server's result differs; the server's money counts{hint}.[/bold red]"
-            )
+        """Vyúčtování (see :func:`herna.clients.marias_text.breakdown_lines`)."""
+        names = [
+            "you" if p.id == self.me else tracker.name_of(seat)
+            for seat, p in enumerate(tracker.players)
+        ]
+        for text, style in breakdown_lines(b, names):
+            self.console.print(Text(text, style=style))
 
     def show_table(self, tracker: PlayerTracker, view: Mapping[str, Any]) -> None:
         c = self.console

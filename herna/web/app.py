@@ -57,6 +57,7 @@ from herna.web.guests import COOKIE, MAX_AGE, Guests
 from herna.web.live import LiveHub
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
+from herna.web.play_marias import MariasPlay, MariasPlaySettings
 from herna.web.queries import (
     count_matches,
     counts_per_game,
@@ -120,6 +121,7 @@ class WebSettings:
     docs_root: Path | None = field(default_factory=find_docs_root)
     static_dir: Path = STATIC_DIR
     page_size: int = 50
+    marias: MariasPlaySettings = field(default_factory=MariasPlaySettings)
 
 
 class _Outer:
@@ -242,6 +244,9 @@ class WebApp:
         post = ["POST"]
         acc = self.accounts
         self.tournaments = TournamentPages(hall, self.page)
+        self.marias = MariasPlay(
+            hall, self.guests, lambda t, b, d: self.page(t, b, d), self.settings.marias
+        )
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -263,6 +268,7 @@ class WebApp:
             Route("/signup", acc.signup, methods=post),
             Route("/signout", acc.signout, methods=post),
             Route("/status", self.status_page, methods=get),
+            Route("/play/marias", self.marias.page, methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
             *self.tournaments.routes(),
@@ -304,6 +310,7 @@ class WebApp:
             Mount("/static", app=StaticFiles(directory=self.settings.static_dir), name="static"),
             WebSocketRoute("/ws/tiles", self.tiles_socket),
             WebSocketRoute("/ws/onitama", self.onitama_socket),
+            WebSocketRoute("/ws/marias", self.marias.socket),
         ]
         self.errors = ErrorPages(self.error_page)
         # The session cookie is signed with a key kept in the database, so guests keep their
@@ -401,13 +408,18 @@ class WebApp:
 
     # -- pages ------------------------------------------------------------------------------
     def play_pages(self) -> list[tuple[str, str]]:
-        """``(path, "Play <game>")`` of every play page this hall serves (read from the
-        routes, so a new play page needs no change here)."""
+        """``(path, "Play <game>")`` of every play page this hall serves whose game server runs
+        here (read from the routes, so a new play page needs no change here)."""
+        running = {s.game for s in self.hall.services}
         out = []
         for route in self.starlette.routes:
             path = getattr(route, "path", "")
             game = path[len("/play/") :] if path.startswith("/play/") else ""
-            if _NAME.match(game) and "GET" in (getattr(route, "methods", None) or ()):
+            if (
+                _NAME.match(game)
+                and game in running
+                and "GET" in (getattr(route, "methods", None) or ())
+            ):
                 label = PLAY_LABELS.get(game, "Play " + pages.GAME_TITLES.get(game, game))
                 out.append((path, label))
         return out

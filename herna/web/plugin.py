@@ -26,6 +26,7 @@ from herna.web.app import WEB_GAME, WebApp, WebSettings
 from herna.web.http import DEFAULT_REQUEST_TIMEOUT, with_request_timeout
 from herna.web.live import LiveHub, LiveSettings
 from herna.web.play import MAX_FRAME_BYTES
+from herna.web.play_marias import GRACE, MariasPlaySettings
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +128,7 @@ class WebHall:
         return self.hub.stats()
 
     async def stop(self) -> None:
+        await self.web.marias.stop()
         await self.hub.stop()
         if self._server is not None and self._task is not None:
             self._server.should_exit = True
@@ -177,6 +179,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         help="close connections whose first request is not complete after this long, with "
         f"408 (default {DEFAULT_REQUEST_TIMEOUT:g}; 0: never)",
     )
+    group.add_argument(
+        "--web-marias-grace",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how long a browser mariáš seat waits for its page (a reload, a lost "
+        f"connection) before a stand-in plays for the person (default {GRACE:g})",
+    )
 
 
 async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> WebHall:
@@ -191,7 +201,9 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         option(args, config, "web_max_spectators", config.get("max-spectators", live.max_clients))
     )
     timeout = float(option(args, config, "web_request_timeout", DEFAULT_REQUEST_TIMEOUT))
-    web = WebHall(hall, live, request_timeout=timeout)
+    grace = float(option(args, config, "web_marias_grace", GRACE))
+    settings = WebSettings(marias=MariasPlaySettings(grace=grace))
+    web = WebHall(hall, live, settings, request_timeout=timeout)
     try:
         await web.start(host, port)
     except OSError as exc:

@@ -63,6 +63,7 @@ from herna.protocols.cgml.messages import (
     parse_int,
     parse_trumf,
 )
+from herna.protocols.cgml.standin import StandIn
 
 
 def _tag(el: Element) -> str:
@@ -388,6 +389,7 @@ _DECODERS: dict[str, Callable[[Element], Message]] = {
     "pause": _decode_pause,
     "cancelgame": lambda el: CancelGame(_text_of(el, MAX_TEXT_LENGTH, "<cancelgame>")),
     "renonc": _decode_renonc,
+    "standin": lambda el: StandIn(_enum_attr(el, "type", ("start", "finish")) == "start"),
     "error": lambda el: Error(
         _text_of(el, MAX_TEXT_LENGTH, "<error>"), _opt_attr(el, "code") or "ERROR"
     ),

@@ -95,6 +95,9 @@ class LobbySettings:
     """Seconds a super game server has to answer ``newgroup init``."""
     full_load: int = 100
     """Bot servers reporting at least this load get no requests."""
+    named_only: frozenset[str] = frozenset()
+    """Names of bot servers that supply bots only to players who ask for them by name (an
+    ``<opponent>`` naming the server), never to fill a table: the hall's extra levels."""
 
 
 @dataclass
@@ -411,7 +414,15 @@ class Lobby:
         self, tentative: dict[ConnKey, int], only: _Conn | None = None
     ) -> _Conn | None:
         """The bot server with the lowest latest load (then fewest requests since)."""
-        candidates = [only] if only is not None else self._bot_servers()
+        candidates = (
+            [only]
+            if only is not None
+            else [
+                c
+                for c in self._bot_servers()
+                if c.player is None or c.player.name not in self.settings.named_only
+            ]
+        )
         usable = [c for c in candidates if c.load is not None and c.load < self.settings.full_load]
         if not usable:
             return None

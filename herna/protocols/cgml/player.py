@@ -220,6 +220,7 @@ class PlayerTracker:
             self._licite_info(message)
         elif isinstance(message, LiciteResult):
             self.declarer = self.seat_of(message.playerid)
+            self._cache = None  # the shadow depends on who holds the talon
         elif isinstance(message, PlayCardInfo):
             self._playcard_info(message)
         elif isinstance(message, GameTypeAsk):
@@ -312,6 +313,9 @@ class PlayerTracker:
             if p.from_ == "talon" and p.type == "cards":
                 self.talon = [engine_card(c.code) for c in p.cards if c is not None]
                 self.declarer = self.seat
+                # A shadow built before (a client that looked at the table between messages)
+                # guessed these two cards: the real ones are known now.
+                self._cache = None
                 return Decision("discard")
         return None
 

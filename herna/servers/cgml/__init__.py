@@ -3,7 +3,9 @@
 `herna serve` starts, in one process: a login server (players, bots and bot servers on
 7001, super game servers on 7003), one super game server (players on 7002) that registers
 with it, one bot server that supplies bots on demand, and house players that play all the
-time, so a person who connects as ``active`` gets a table with two bots at once.
+time, so a person who connects as ``active`` gets a table with two bots at once. Extra bot
+servers of other strategies (``--cgml-bot-levels``, default ``sampling-search``) supply bots
+only to players who name them as opponents (the web hall's level choice).
 
 With ``--cgml-login HOST:PORT`` the process is one more super game server and nothing else:
 it registers at that login server's server port, as the seed designed it, and the login
@@ -142,6 +144,12 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "searches); the old names rule and search still work",
     )
     group.add_argument(
+        "--cgml-bot-levels",
+        help="comma-separated strategies of extra bot servers (house-<strategy>-bot) whose "
+        "bots play only for players who name them as opponents, e.g. the web hall's "
+        "\"Play mariáš\" level choice (default sampling-search; '' for none)",
+    )
+    group.add_argument(
         "--cgml-bot-capacity", type=int, help="bots the bot server runs at load 100 (default 100)"
     )
     group.add_argument(
@@ -230,7 +238,21 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         max_pause=float(option(args, config, "cgml_max_pause", 600.0)),
         training=bool(option(args, config, "cgml_training", False)),
     )
-    lobby = LobbySettings(fill_wait=float(option(args, config, "cgml_fill_wait", 0.5)))
+    levels = [
+        canonical(x.strip())
+        for x in str(option(args, config, "cgml_bot_levels", "sampling-search")).split(",")
+        if x.strip() and canonical(x.strip()) != strategy
+    ]
+    unknown = [x for x in levels if x not in STRATEGY_CHOICES]
+    if unknown:
+        raise SystemExit(
+            f"herna serve: --cgml-bot-levels: unknown strategy {unknown[0]!r} "
+            f"(choose from {', '.join(STRATEGY_CHOICES)})"
+        )
+    lobby = LobbySettings(
+        fill_wait=float(option(args, config, "cgml_fill_wait", 0.5)),
+        named_only=frozenset(f"house-{x}-bot" for x in levels),
+    )
     house_names = frozenset(f"house-{i + 1}" for i in range(3 * house_tables))
     seed = option(args, config, "cgml_seed", None)
     remote = option(args, config, "cgml_login", None)
@@ -283,6 +305,14 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     bots = BotServer(bots_name, bots_name, strategy, capacity, delay, token=bots_token)
     await bots.start(login_host, login.player_address[1])
     service = CgmlService(host, login, [game], [bots])
+    for level in dict.fromkeys(levels):
+        # Extra levels for people who ask for them by name (LobbySettings.named_only).
+        name = f"house-{level}-bot"
+        extra = BotServer(
+            name, name, level, capacity, delay, token=hall.identity.reserve_house_bot(name)
+        )
+        await extra.start(login_host, login.player_address[1])
+        service.bots.append(extra)
     if not getattr(args, "no_house_bots", False) and house_tables > 0:
         for name in sorted(house_names):
             player = PlayerRef(name, name, "bot")

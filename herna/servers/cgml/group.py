@@ -95,6 +95,7 @@ from herna.protocols.cgml.messages import (
 from herna.protocols.cgml.messages import (
     Renonc as RenoncMessage,
 )
+from herna.protocols.cgml.standin import StandIn
 from herna.servers.cgml.seats import GroupPhase, GroupSettings, Member, Peer, seat_names
 from herna.servers.gamelog import duration, game_finished, refused
 
@@ -200,6 +201,10 @@ class Group:
         """A game is being played (started and not yet recorded)."""
         self._view_cache: tuple[object, dict[str, Any]] | None = None
         self._talon: tuple[CgmlCard, ...] = ()
+        self._stand_ins: set[int] = set()
+        """Seats whose client says a stand-in answers for the player now (``<standin>``)."""
+        self._stood_in: set[int] = set()
+        """Seats that had a stand-in at some time during the current deal (for its record)."""
         self.table = self.id
         self.names = seat_names(self.members)
         self._timer = clock.call_later(settings.join_timeout, self._join_timeout)
@@ -398,6 +403,7 @@ class Group:
             },
         )
         self._game_open = True
+        self._stood_in = set(self._stand_ins)
         self._send_deal()
         self._emit("game_started", dealer=dealer)
         self._advance()
@@ -485,6 +491,9 @@ class Group:
             return
         if isinstance(message, PauseFinish):
             self._unpause(member)
+            return
+        if isinstance(message, StandIn):
+            self._stand_in(member, message.active)
             return
         if isinstance(message, NewGroupAnswer):
             self._send(member, Error("you are in this group already", WRONG_PHASE))
@@ -813,7 +822,20 @@ class Group:
             contract=settlement.contract.code,
         )
 
+    def _stand_in(self, member: Member, active: bool) -> None:
+        """``<standin>`` (Herna extension): the game goes on unchanged; the deal's record will
+        say that a stand-in answered for this player during it."""
+        log.info("group %s: stand-in for %s %s", self.id, member.id, "on" if active else "off")
+        if active:
+            self._stand_ins.add(member.seat)
+            if self._game_open:
+                self._stood_in.add(member.seat)
+        else:
+            self._stand_ins.discard(member.seat)
+
     def _record(self, match: Match[Action], status: str, extra: dict[str, Any]) -> None:
+        if self._stood_in:
+            match.meta["stand_in"] = [m.id for m in self.members if m.seat in self._stood_in]
         records = self.hooks.records
         if records is None:
             return

@@ -359,3 +359,19 @@ def test_the_least_loaded_game_server_gets_the_next_group() -> None:
     assert [k for k, _ in inits] == [s2, s2]
     snapshot = h.lobby.snapshot()["game_servers"]
     assert {s["url"]: s["load"] for s in snapshot} == {"h:1": 2, "h:2": 2}
+
+
+def test_a_named_only_bot_server_never_fills_but_serves_who_names_it() -> None:
+    h = Harness(fill_wait=0.0)
+    h.lobby.settings = LobbySettings(
+        fill_wait=0.0, ack_timeout=5.0, named_only=frozenset({"strong"})
+    )
+    h.game_server()
+    h.bot_server("strong", 0)  # idle, and yet not used to fill a plain table
+    h.bot_server("plain", 50)
+    h.player("alice")
+    [(_, init)] = h.inits()
+    assert all(p.id is not None and p.id.startswith("plain.") for p in init.players[1:])
+    h.player("bob", opponents=(m.PlayerRef("strong"), m.PlayerRef("strong")))
+    [(_, init)] = h.inits()
+    assert all(p.id is not None and p.id.startswith("strong.") for p in init.players[1:])

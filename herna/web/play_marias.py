@@ -1,0 +1,439 @@
+"""``/play/marias`` and ``/ws/marias``: people play licitovaný mariáš in the browser.
+
+One authority per table: the browser seat is one more CGML client of the hall's own login
+server and super game server. For each seat the web hall opens a real CGML connection over TCP
+to 127.0.0.1 (:class:`~herna.clients.marias_seat.SeatRelay`, built on Herna's CGML client
+library and the player tracker, as ``herna play marias`` is), and the page talks JSON with the
+web hall over ``/ws/marias``. The relay sends the page only what this seat may know (its hand,
+the public table, the choices the server's questions allow) and turns clicks into CGML answers;
+the super game server judges every answer.
+
+The JSON frames (docs/web.md, "Play mariáš"):
+
+* page → hall: ``{"type": "sit", "name", "token"?, "opponents"}``, ``{"type": "resume",
+  "seat", "seq"}``, ``{"type": "act", "decision", "choice"}``, ``{"type": "leave"}``;
+* hall → page: ``{"type": "seat", "seat"}`` (the seat secret, kept in localStorage),
+  ``{"type": "state", "seq", ...}`` (the whole state of the seat, ``seq`` grows with every
+  change) and ``{"type": "error", "code", "message", "seq"}`` (nothing changed: ``seq`` is
+  still the state's).
+
+A seat outlives its page: when the last page of a seat is gone, the seat waits ``grace``
+seconds for a page that resumes it with the seat secret; after that a stand-in (a house-bot
+strategy) answers for the person, and the deal's record says so (``<standin>``, a Herna CGML
+extension). A page that resumes later takes the seat back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape as e
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from herna.clients.marias_seat import SeatRelay
+from herna.hall.hall import Hall
+from herna.hall.identity import new_secret
+from herna.protocols.cgml.messages import PlayerRef
+from herna.web.guests import Guests
+
+log = logging.getLogger(__name__)
+
+GRACE = 60.0
+"""Seconds a seat waits for its person's page before a stand-in plays for them."""
+ABANDON = 600.0
+"""Seconds of stand-in play after which the seat leaves the table at the next deal."""
+MAX_SEATS = 200
+"""Browser seats one web hall keeps at once (each holds a CGML connection)."""
+MAX_FRAME = 4096
+"""Bytes of one frame from a page (the longest message is a ``sit`` with a token)."""
+MAX_BAD_FRAMES = 50
+"""Bad frames in a row before the hall closes the WebSocket (``1008``)."""
+
+PEOPLE = "people"
+PEOPLE_TITLE = "wait for another person who chooses people too (the third seat: a house bot)"
+
+LEVELS = {
+    "heuristic": ("heuristic", "house bots playing by rules of thumb (quick)"),
+    "sampling-search": (
+        "sampling-search",
+        "house bots that deal the unseen cards into sample worlds and search them (stronger)",
+    ),
+    "random": ("random", "house bots playing any legal card (weakest)"),
+}
+
+
+@dataclass
+class MariasPlaySettings:
+    grace: float = GRACE
+    abandon: float = ABANDON
+    max_seats: int = MAX_SEATS
+
+
+@dataclass
+class _Viewer:
+    """One page on ``/ws/marias``: frames wait in a queue for the connection's sender."""
+
+    ws: WebSocket
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    state_due: bool = False
+    seat: _Seat | None = None
+    """The seat this page shows (set by sit or resume)."""
+
+
+@dataclass
+class _Seat:
+    secret: str
+    name: str
+    relay: SeatRelay
+    viewers: set[int] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+    abandon: asyncio.TimerHandle | None = None
+
+
+class MariasPlay:
+    """The play page and the WebSocket relay of browser seats (one per web hall)."""
+
+    def __init__(
+        self,
+        hall: Hall,
+        guests: Guests,
+        render: Callable[[str, str, dict[str, Any]], HTMLResponse],
+        settings: MariasPlaySettings | None = None,
+    ) -> None:
+        self.hall = hall
+        self.guests = guests
+        self.render = render
+        self.settings = settings or MariasPlaySettings()
+        self.seats: dict[str, _Seat] = {}
+        self._viewers: dict[int, _Viewer] = {}
+        self._next_viewer = 0
+
+    # -- the service ------------------------------------------------------------------------
+    def _service(self) -> Any:
+        service = self.hall.service("marias")
+        login = getattr(service, "login", None)
+        if service is None or login is None or not getattr(login, "servers", None):
+            return None
+        return service
+
+    def opponents(self) -> list[dict[str, str]]:
+        """The tables a person can ask for: two bots of one of the hall's bot servers."""
+        service = self._service()
+        out = []
+        for bots in getattr(service, "bots", []) if service is not None else []:
+            label, title = LEVELS.get(bots.strategy, (bots.strategy, "house bots"))
+            out.append({"value": bots.name, "label": label, "title": title})
+        if out:
+            out.append({"value": PEOPLE, "label": "people", "title": PEOPLE_TITLE})
+        return out
+
+    # -- the page ---------------------------------------------------------------------------
+    async def page(self, request: Request) -> Response:
+        guest, new = self.guests.of(request)
+        choices = self.opponents()
+        data = {
+            "kind": "play",
+            "game": "marias",
+            "guest": guest,
+            "running": bool(choices),
+            "opponents": choices,
+        }
+        token = self.guests.token(request)
+        if token is not None:
+            data["token"] = token  # a proof of the signed-in person's name, for sit
+        response = self.render("Play mariáš", page_html(guest, choices, self.settings), data)
+        if new:
+            self.guests.remember(response, guest, request.url.scheme == "https")
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    # -- the WebSocket ----------------------------------------------------------------------
+    async def socket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        vid = self._next_viewer
+        self._next_viewer += 1
+        viewer = _Viewer(ws)
+        self._viewers[vid] = viewer
+        sender = asyncio.get_running_loop().create_task(self._send_loop(viewer, vid))
+        seat: _Seat | None = None
+        bad = 0
+        try:
+            while True:
+                received = await ws.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                text = received.get("text")
+                if text is None:
+                    problem: tuple[str, str] | None = ("BAD_MESSAGE", "Frames are JSON text.")
+                    frame: Any = None
+                elif len(text.encode("utf-8")) > MAX_FRAME:
+                    problem = ("TOO_LARGE", "That message is too long.")
+                    frame = None
+                else:
+                    try:
+                        frame = json.loads(text)
+                        problem = None
+                    except ValueError:
+                        frame, problem = None, ("BAD_MESSAGE", "Messages are JSON objects.")
+                if problem is None and not isinstance(frame, dict):
+                    problem = ("BAD_MESSAGE", "Messages are JSON objects with a type.")
+                if problem is None:
+                    seat, problem = await self._handle(vid, viewer, seat, frame)
+                if problem is not None:
+                    bad += 1
+                    self._error(viewer, *problem)
+                    if bad >= MAX_BAD_FRAMES:
+                        # The errors queued so far go out first, then the close.
+                        viewer.queue.put_nowait(None)
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(asyncio.shield(sender), 2.0)
+                        await ws.close(1008, "too many bad messages")
+                        break
+                else:
+                    bad = 0
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            viewer.queue.put_nowait(None)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+            self._viewers.pop(vid, None)
+            if seat is not None:
+                self._detach(seat, vid)
+
+    async def _handle(
+        self, vid: int, viewer: _Viewer, seat: _Seat | None, frame: dict[str, Any]
+    ) -> tuple[_Seat | None, tuple[str, str] | None]:
+        kind = frame.get("type")
+        if kind == "act":
+            if seat is None:
+                return seat, ("NO_SEAT", "Sit down at a table first.")
+            return seat, seat.relay.act(frame.get("decision"), frame.get("choice"))
+        if kind == "sit":
+            if seat is not None:
+                return seat, ("SEATED", "This page has a seat already.")
+            return self._sit(vid, viewer, frame)
+        if kind == "resume":
+            if seat is not None:
+                return seat, ("SEATED", "This page has a seat already.")
+            secret = frame.get("seat")
+            found = self.seats.get(secret) if isinstance(secret, str) else None
+            if found is None:
+                return None, (
+                    "UNKNOWN_SEAT",
+                    "There is no such seat here: the table ended, or the seat id is wrong.",
+                )
+            self._attach(found, vid)
+            return found, None
+        if kind == "leave":
+            if seat is None:
+                return seat, ("NO_SEAT", "You have no seat to leave.")
+            await seat.relay.stop()
+            return seat, None
+        return seat, ("BAD_MESSAGE", f"Unknown message type {str(kind)[:20]!r}.")
+
+    def _sit(
+        self, vid: int, viewer: _Viewer, frame: dict[str, Any]
+    ) -> tuple[_Seat | None, tuple[str, str] | None]:
+        service = self._service()
+        if service is None:
+            return None, ("NOT_RUNNING", "The mariáš server is not running in this hall.")
+        name, token, wanted = frame.get("name"), frame.get("token"), frame.get("opponents")
+        if not isinstance(name, str) or not isinstance(token, (str, type(None))):
+            return None, ("BAD_MESSAGE", "sit needs your name (and a token when you have one).")
+        own, _ = self.guests.of(viewer.ws)  # the signed-in person's name, else the guest's
+        if name != own and not self.hall.identity.proves(name, token):
+            # A guest name is only this browser's own (its signed cookie); any other name
+            # needs the token that proves it (the login server checks it again).
+            return None, ("BAD_NAME", "Play under your guest name, or sign in for your own.")
+        opponents: tuple[PlayerRef, ...]
+        if wanted == PEOPLE:
+            # Any other person who asks the same; the login server fills the third seat with
+            # a bot after its fill wait.
+            opponents = (PlayerRef(None, None, "human"),)
+        else:
+            bots = next((b for b in getattr(service, "bots", []) if b.name == wanted), None)
+            if bots is None:
+                return None, ("BAD_OPPONENTS", "Choose opponents from the list.")
+            opponents = (PlayerRef(bots.name), PlayerRef(bots.name))
+        live = sum(1 for s in self.seats.values() if not s.relay.done)
+        if live >= self.settings.max_seats:
+            return None, ("FULL", "The hall has no room for another browser seat now; try later.")
+        host, port = service.login.player_address[:2]
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        secret = new_secret()
+        relay = SeatRelay(
+            host,
+            port,
+            PlayerRef(name, name, "human"),
+            opponents,
+            token=token,
+            tariff=_tariff_of(service),
+        )
+        seat = _Seat(secret, name, relay)
+        relay.on_change = lambda: self._changed(seat)
+        self.seats[secret] = seat
+        task = relay.start()
+        task.add_done_callback(lambda _: self._relay_done(seat))
+        viewer.queue.put_nowait({"type": "seat", "seat": secret, "seq": relay.seq})
+        self._attach(seat, vid)
+        return seat, None
+
+    # -- seats and pages --------------------------------------------------------------------
+    def _attach(self, seat: _Seat, vid: int) -> None:
+        seat.viewers.add(vid)
+        viewer = self._viewers.get(vid)
+        if viewer is not None:
+            viewer.seat = seat
+        if seat.timer is not None:
+            seat.timer.cancel()
+            seat.timer = None
+        if seat.abandon is not None:
+            seat.abandon.cancel()
+            seat.abandon = None
+        seat.relay.abandon = False
+        seat.relay.set_stand_in(False)
+        self._push(vid)
+
+    def _detach(self, seat: _Seat, vid: int) -> None:
+        seat.viewers.discard(vid)
+        if seat.viewers or seat.secret not in self.seats:
+            return
+        loop = asyncio.get_running_loop()
+        seat.timer = loop.call_later(self.settings.grace, self._grace_over, seat)
+
+    def _grace_over(self, seat: _Seat) -> None:
+        seat.timer = None
+        if seat.viewers:
+            return
+        if seat.relay.done:
+            self.seats.pop(seat.secret, None)
+            return
+        log.info("browser seat %s: the page is gone; a stand-in plays", seat.name)
+        seat.relay.set_stand_in(True)
+        loop = asyncio.get_running_loop()
+        seat.abandon = loop.call_later(self.settings.abandon, self._abandon, seat)
+
+    def _abandon(self, seat: _Seat) -> None:
+        """Nobody came back for a long time: the stand-in leaves at the next deal."""
+        seat.abandon = None
+        if not seat.viewers:
+            seat.relay.abandon = True
+
+    def _relay_done(self, seat: _Seat) -> None:
+        if not seat.viewers:
+            loop = asyncio.get_running_loop()
+            if seat.timer is None:
+                seat.timer = loop.call_later(self.settings.grace, self._grace_over, seat)
+
+    def _changed(self, seat: _Seat) -> None:
+        for vid in list(seat.viewers):
+            self._push(vid)
+
+    def _push(self, vid: int) -> None:
+        viewer = self._viewers.get(vid)
+        if viewer is None or viewer.state_due:
+            return
+        viewer.state_due = True
+        viewer.queue.put_nowait({"type": "state"})
+
+    def _error(self, viewer: _Viewer, code: str, message: str) -> None:
+        # The seq of the state the error leaves unchanged (-1: no seat yet).
+        seq = viewer.seat.relay.seq if viewer.seat is not None else -1
+        viewer.queue.put_nowait({"type": "error", "code": code, "message": message, "seq": seq})
+
+    async def _send_loop(self, viewer: _Viewer, vid: int) -> None:
+        ws = viewer.ws
+        while True:
+            item = await viewer.queue.get()
+            if item is None or ws.application_state != WebSocketState.CONNECTED:
+                return
+            if item.get("type") == "state" and len(item) == 1:
+                viewer.state_due = False
+                seat = viewer.seat
+                if seat is None:
+                    continue
+                item = seat.relay.state()
+            try:
+                await ws.send_text(json.dumps(item, ensure_ascii=False))
+            except Exception:  # the page is gone; its receive loop cleans up
+                return
+
+    async def stop(self) -> None:
+        for seat in list(self.seats.values()):
+            for timer in (seat.timer, seat.abandon):
+                if timer is not None:
+                    timer.cancel()
+            await seat.relay.stop()
+        self.seats.clear()
+
+
+def _tariff_of(service: Any) -> str:
+    """The name of the tariff the hall's super game server uses (for the vyúčtování)."""
+    from herna.games.marias import TARIFFS
+
+    games = getattr(service, "games", [])
+    rules = getattr(getattr(games[0], "settings", None), "rules", None) if games else None
+    tariff = getattr(rules, "tariff", None)
+    return next((n for n, t in TARIFFS.items() if t == tariff), "csm")
+
+
+def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySettings) -> str:
+    """The page where a person plays mariáš (drawn and driven by static/play-marias.js)."""
+    head = (
+        '<link rel="stylesheet" href="/static/play.css">'
+        '<link rel="stylesheet" href="/static/play-marias.css">'
+        "<h1>Play mariáš</h1>"
+    )
+    if not choices:
+        return head + (
+            '<p class="error" id="play-status">The mariáš server is not running in this hall '
+            "(start <code>herna serve</code> with it).</p>"
+        )
+    options = "".join(
+        f'<label class="mar-level" title="{e(c["title"])}"><input type="radio" name="opponents" '
+        f'value="{e(c["value"])}"{" checked" if i == 0 else ""}> {e(c["label"])}'
+        f' <span class="muted">{e(c["title"])}</span></label>'
+        for i, c in enumerate(choices)
+    )
+    return head + (
+        f'<p class="lead">You play licitovaný mariáš as <b id="play-name">{e(guest)}</b> '
+        "against two house bots, or with another person. Choose a card or a button with "
+        "the mouse, or with Tab and "
+        f"Enter. A reload, or closing the tab and coming back within {settings.grace:g} "
+        "seconds, returns you to your seat; after that a stand-in plays for you until you "
+        'come back. <a href="/doc/games/marias.md">The rules</a>.</p>'
+        '<div class="mar" id="play" data-phase="choose">'
+        '<form class="mar-sit" id="mar-sit"><fieldset><legend>Opponents</legend>'
+        f"{options}</fieldset>"
+        '<button type="submit" class="play-button" id="mar-sit-button">Sit down</button></form>'
+        '<p class="play-status" id="play-status" role="status" aria-live="polite"></p>'
+        '<div class="mar-table" id="mar-table" hidden>'
+        '<div class="mar-players" id="mar-players"></div>'
+        '<div class="mar-contract" id="mar-contract"></div>'
+        '<div class="mar-trick" id="mar-trick" aria-label="The trick on the table"></div>'
+        '<div class="mar-prompt" id="mar-prompt"></div>'
+        '<div class="mar-hand" id="mar-hand" aria-label="Your hand"></div>'
+        '<div class="mar-result" id="mar-result"></div>'
+        '<details class="mar-log" open><summary>At the table</summary>'
+        '<ol id="mar-log"></ol></details>'
+        '<p class="mar-leave-row"><button type="button" id="mar-leave" class="mar-leave">'
+        "Leave the table</button></p>"
+        "</div></div>"
+        "<noscript><p>Playing needs JavaScript; <code>herna play marias</code> plays in a "
+        "terminal.</p></noscript>"
+        '<script src="/static/play-marias.js" defer></script>'
+    )
+
+
+__all__ = ["MariasPlay", "MariasPlaySettings", "page_html"]

@@ -1,0 +1,454 @@
+/* Play licitovaný mariáš in the browser, over /ws/marias (herna/web/play_marias.py).
+ *
+ * The web hall relays this page to a real CGML seat at the hall's own super game server; the
+ * page shows the state the hall sends for this seat (its own hand, the public table, the
+ * choices the server's question allows) and sends back which choice was clicked. It applies
+ * no rules: legality comes with every state, the server judges every answer.
+ *
+ * Frames (JSON): page -> hall {type: "sit", name, token?, opponents} | {type: "resume", seat,
+ * seq} | {type: "act", decision, choice} | {type: "leave"}; hall -> page {type: "seat", seat}
+ * | {type: "state", seq, ...} | {type: "error", code, message}.
+ *
+ * The seat secret is kept in localStorage under the person's name, so a reload (or a tab
+ * closed and opened again) resumes the same seat with the last seq seen.
+ */
+"use strict";
+
+(function () {
+  const SUIT_WORDS = { R: "červené (hearts)", B: "kule (bells)", G: "zelené (leaves)", A: "žaludy (acorns)" };
+
+  function start(page) {
+    const { el } = window.Herna;
+    const root = document.getElementById("play");
+    const form = document.getElementById("mar-sit");
+    const statusNode = document.getElementById("play-status");
+    const tableBox = document.getElementById("mar-table");
+    const playersBox = document.getElementById("mar-players");
+    const contractBox = document.getElementById("mar-contract");
+    const trickBox = document.getElementById("mar-trick");
+    const promptBox = document.getElementById("mar-prompt");
+    const handBox = document.getElementById("mar-hand");
+    const resultBox = document.getElementById("mar-result");
+    const logList = document.getElementById("mar-log");
+    const leaveButton = document.getElementById("mar-leave");
+    const me = page.guest;
+    const storeKey = `herna.marias.seat.${me}`;
+
+    const S = {
+      phase: "choose", // choose | connecting | seated | gone
+      seat: null, seq: -1, state: null, error: null, picked: [], pending: false, confirmClaim: null,
+      frames: 0, retries: 0,
+    };
+    let ws = null;
+    let closedByUs = false;
+    let wantSit = null;
+
+    function saved() {
+      try {
+        return JSON.parse(localStorage.getItem(storeKey) || "null");
+      } catch (err) {
+        return null;
+      }
+    }
+
+    function save(seat) {
+      localStorage.setItem(storeKey, JSON.stringify({ seat }));
+    }
+
+    function forget() {
+      localStorage.removeItem(storeKey);
+    }
+
+    function send(obj) {
+      if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+    }
+
+    function connect() {
+      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+      const socket = new WebSocket(`${scheme}//${location.host}/ws/marias`);
+      ws = socket;
+      closedByUs = false;
+      socket.onopen = () => {
+        const stored = saved();
+        if (S.seat || (stored && stored.seat)) {
+          S.seat = S.seat || stored.seat;
+          send({ type: "resume", seat: S.seat, seq: S.seq });
+        } else if (wantSit) {
+          send(wantSit);
+        }
+      };
+      socket.onmessage = (ev) => receive(JSON.parse(String(ev.data)));
+      socket.onclose = () => {
+        if (ws !== socket) return; // an old connection, replaced on purpose
+        ws = null;
+        if (closedByUs || S.phase === "gone" || S.phase === "choose") return;
+        const wait = Math.min(5000, 500 * 2 ** S.retries);
+        S.retries += 1;
+        S.error = `Connection lost; reconnecting in ${(wait / 1000).toFixed(1)} s…`;
+        draw();
+        setTimeout(connect, wait);
+      };
+    }
+
+    function receive(msg) {
+      S.frames += 1;
+      if (msg.type === "seat") {
+        S.seat = msg.seat;
+        save(msg.seat);
+        S.phase = "seated";
+      } else if (msg.type === "state") {
+        if (msg.seq < S.seq) return; // an older state than the one shown
+        S.retries = 0;
+        S.phase = "seated";
+        const before = S.state && S.state.decision ? S.state.decision.number : null;
+        S.state = msg;
+        S.seq = msg.seq;
+        S.pending = false;
+        const now = msg.decision ? msg.decision.number : null;
+        if (now !== before) S.picked = [];
+        if (msg.decision) S.error = null;
+      } else if (msg.type === "error") {
+        S.pending = false;
+        S.error = msg.message;
+        if (msg.code === "UNKNOWN_SEAT") {
+          // The table ended (or the hall restarted): offer a new one.
+          forget();
+          S.seat = null;
+          S.seq = -1;
+          S.state = null;
+          S.phase = "choose";
+        }
+      }
+      draw();
+    }
+
+    function act(choice) {
+      const d = S.state && S.state.decision;
+      if (!d || S.pending) return;
+      S.pending = true;
+      send({ type: "act", decision: d.number, choice });
+      draw();
+    }
+
+    /* -- drawing -------------------------------------------------------------------------- */
+
+    function cardImage(card, cls) {
+      return el("img", {
+        class: `mar-card ${cls || ""}`,
+        src: `/static/cards/${card.code}.svg`,
+        alt: card.name,
+        title: `${card.name} — ${card.title}`,
+        width: 60,
+        height: 90,
+        dataset: { code: card.code },
+      });
+    }
+
+    function drawPlayers(st) {
+      playersBox.replaceChildren(
+        ...st.players.map((p) =>
+          el(
+            "div",
+            {
+              class: `mar-player${p.you ? " mar-you" : ""}${p.to_move ? " mar-to-move" : ""}`,
+              title: p.to_move ? "to move" : null,
+            },
+            el("b", {}, p.you ? `${p.name} (you)` : p.name),
+            p.role ? el("span", { class: "muted", title: roleTitle(p.role) }, ` ${p.role}`) : null,
+            p["aktér"] ? el("span", { class: "mar-akter", title: "the declarer: plays alone against the other two" }, " aktér") : null,
+            el("span", { class: "mar-tricks", title: "tricks taken this deal" }, ` · štychy ${p.tricks}`),
+            el("span", { class: "mar-total", title: "money in all deals at this table (units)" }, ` · ${signed(p.total)}`),
+          ),
+        ),
+      );
+    }
+
+    function roleTitle(role) {
+      return { forhont: "leads the bidding and the first trick", middle: "second in turn", "zadák": "dealer, last in turn" }[role] || "";
+    }
+
+    function signed(n) {
+      return n > 0 ? `+${n}` : String(n);
+    }
+
+    function drawContract(st) {
+      const bits = [];
+      if (st.contract) {
+        const c = st.contract;
+        bits.push(el("span", { title: `contract ${c.licite}` }, el("b", {}, c.words)));
+        if (c.trumps) bits.push(el("span", { class: "mar-trumps", title: "trumps" }, ` · trumfy: ${c.trumps}`));
+        bits.push(el("span", { title: "flek multiplier" }, ` · ${c.flek}`));
+        if (c["aktér"]) bits.push(el("span", {}, ` · aktér ${c["aktér"]}`));
+      } else if (st.auction.length) {
+        bits.push(el("span", { title: "the bidding so far" }, "Licitace: " + st.auction.map((a) => `${a.name} ${a.licite}`).join(", ")));
+      }
+      if (st.marriages.length) {
+        bits.push(el("div", { class: "mar-marriages", title: "marriages: svršek + král of one suit in one hand (40 in trumps, else 20)" },
+          "Hlášky: " + st.marriages.map((m) => `${m.name} ${m.words} ${m.points}`).join(", ")));
+      }
+      if (st.talon.length) {
+        bits.push(el("div", { class: "mar-talon" }, "Your talon: ", st.talon.map((c) => cardImage(c, "mar-small"))));
+      }
+      contractBox.replaceChildren(...bits);
+    }
+
+    function drawTrick(st) {
+      const items = st.trick.map((c) => el("figure", { class: "mar-played" }, cardImage(c), el("figcaption", {}, c.by)));
+      const empty = st.leader ? `${st.leader === st.me ? "You lead" : `${st.leader} leads`} the trick.` : "No cards on the table.";
+      const parts = [el("div", { class: "mar-trick-cards" }, items.length ? items : el("span", { class: "muted" }, empty))];
+      if (items.length && st.leader) parts.unshift(el("p", { class: "mar-last" }, `${st.leader === st.me ? "You" : st.leader} led this trick.`));
+      if (st.last_trick) {
+        parts.push(el("p", { class: "muted mar-last" }, `Last trick to ${st.last_trick.winner}: `,
+          st.last_trick.cards.map((c) => c.name).join(", ")));
+      }
+      trickBox.replaceChildren(...parts);
+    }
+
+    let handKey = "";
+    let promptKey = "";
+
+    function drawHand(st) {
+      const d = st.decision;
+      // Redraw only when something shown changed: a button under the pointer stays put.
+      const key = JSON.stringify([st.hand, d && d.number, S.picked, S.pending]);
+      if (key === handKey) return;
+      handKey = key;
+      const playable = new Map();
+      const discardable = new Set();
+      if (d && d.kind === "play") for (const o of d.options) if (o.kind === "play") playable.set(o.card, o.id);
+      if (d && d.kind === "discard") for (const o of d.options) for (const c of o.cards) discardable.add(c);
+      const cards = st.hand.map((card) => {
+        const legal = playable.has(card.code) || discardable.has(card.code);
+        const picked = S.picked.includes(card.code);
+        const img = cardImage(card);
+        const label = d && d.kind === "discard" ? `${card.name}: lay into the talon` : `${card.name}: play`;
+        if (!legal) return el("span", { class: "mar-slot" }, img);
+        return el(
+          "button",
+          {
+            type: "button",
+            class: `mar-slot mar-legal${picked ? " mar-picked" : ""}`,
+            "aria-label": label,
+            "aria-pressed": d.kind === "discard" ? String(picked) : null,
+            title: `${card.title}${d.kind === "discard" ? " (choose two for the talon)" : ""}`,
+            dataset: { code: card.code },
+            onclick: () => clickCard(card.code),
+          },
+          img,
+        );
+      });
+      const active = document.activeElement;
+      const had = active && handBox.contains(active) ? active.dataset.code : null;
+      handBox.replaceChildren(...cards);
+      if (had) {
+        // Redrawn under the keyboard: the focus stays on the same card.
+        const again = handBox.querySelector(`button[data-code="${had}"]`);
+        if (again) again.focus({ preventScroll: true });
+      }
+    }
+
+    function clickCard(code) {
+      const d = S.state && S.state.decision;
+      if (!d || S.pending) return;
+      if (d.kind === "play") {
+        const o = d.options.find((x) => x.kind === "play" && x.card === code);
+        if (o) act(o.id);
+        return;
+      }
+      if (d.kind === "discard") {
+        const i = S.picked.indexOf(code);
+        if (i >= 0) S.picked.splice(i, 1);
+        else if (S.picked.length < 2) S.picked.push(code);
+        draw();
+        const lay = promptBox.querySelector("button.mar-discard");
+        if (S.picked.length === 2 && lay && !lay.disabled) lay.focus({ preventScroll: true });
+      }
+    }
+
+    function drawPrompt(st) {
+      const d = st.decision;
+      const key = JSON.stringify([d, st.stand_in, S.picked, S.pending, S.confirmClaim]);
+      if (key === promptKey) return;
+      promptKey = key;
+      const parts = [];
+      if (st.stand_in) parts.push(el("p", { class: "mar-note" }, "A stand-in plays for you."));
+      if (d) {
+        parts.push(el("p", { class: "mar-question" }, d.prompt));
+        const buttons = [];
+        if (d.kind === "discard") {
+          const pair = S.picked.length === 2 ? d.options.find((o) => o.cards.includes(S.picked[0]) && o.cards.includes(S.picked[1])) : null;
+          buttons.push(el("button", {
+            type: "button", class: "mar-choice mar-discard", disabled: !pair || S.pending,
+            title: "lay the two chosen cards into the talon",
+            onclick: () => pair && act(pair.id),
+          }, S.picked.length === 2 ? (pair ? "Lay these two away" : "Not these two") : `Choose ${2 - S.picked.length} more`));
+          if (S.picked.some((c) => c.endsWith("0A") || c.endsWith("10"))) {
+            buttons.push(el("p", { class: "mar-note" }, "An eso or a 10 in the talon leaves you only betl or durch."));
+          }
+        } else if (d.kind === "gametype") {
+          // One row per game, one button per choice of trumps: the list stays short.
+          const rows = new Map();
+          for (const o of d.options) {
+            if (!rows.has(o.group)) rows.set(o.group, []);
+            rows.get(o.group).push(o);
+          }
+          for (const [group, options] of rows) {
+            buttons.push(el("div", { class: "mar-gt-row" },
+              el("span", { class: "mar-gt-name" }, group),
+              options.map((o) => el("button", {
+                type: "button", class: "mar-choice mar-gametype", title: o.title, disabled: S.pending,
+                "aria-label": o.label, dataset: { choice: o.id },
+                onclick: () => act(o.id),
+              },
+              o.suit ? el("img", { src: `/static/cards/suit-${o.suit}.svg`, alt: "", width: 16, height: 16, class: "mar-suit" }) : null,
+              o.suit ? o.label.slice(group.length + 2) : "play it")),
+            ));
+          }
+        } else {
+          for (const o of d.options) {
+            if (o.kind === "play") continue; // cards are clicked in the hand
+            if (o.kind === "claim") {
+              // A wrong claim is a renonc: ask once more before sending it.
+              if (S.confirmClaim === d.number) {
+                buttons.push(el("span", { class: "mar-confirm" }, "Lay down all your cards and claim every trick left? "));
+                buttons.push(el("button", { type: "button", class: "mar-claim-yes", title: o.title, onclick: () => act(o.id) }, "Yes, lay down"));
+                buttons.push(el("button", { type: "button", class: "mar-claim-no", onclick: () => { S.confirmClaim = null; draw(); } }, "No"));
+              } else {
+                buttons.push(el("button", {
+                  type: "button", class: "mar-claim", title: o.title, disabled: S.pending,
+                  onclick: () => { S.confirmClaim = d.number; draw(); },
+                }, o.label));
+              }
+              continue;
+            }
+            buttons.push(el("button", {
+              type: "button", class: `mar-choice mar-${o.kind}`, title: o.title, disabled: S.pending,
+              dataset: { choice: o.id },
+              onclick: () => act(o.id),
+            }, o.label));
+          }
+        }
+        parts.push(el("div", { class: "mar-buttons" }, buttons));
+      }
+      promptBox.replaceChildren(...parts);
+    }
+
+    function drawResult(st) {
+      const r = st.result;
+      if (!r) {
+        resultBox.replaceChildren();
+        return;
+      }
+      const head = el("tr", {}, ["player", "štychy (tricks)", "body (card points)", "hlášky", "money", "in all"].map((h) => el("th", {}, h)));
+      const rows = r.rows.map((row) => el("tr", {},
+        el("td", {}, row.name + (row.role ? ` (${row.role})` : "")),
+        el("td", {}, String(row.tricks)),
+        el("td", {}, String(row.points)),
+        el("td", {}, row.hlasky),
+        el("td", { class: row.money > 0 ? "good" : row.money < 0 ? "bad" : "" }, signed(row.money)),
+        el("td", {}, signed(row.total)),
+      ));
+      const note = r.stand_in ? [el("p", { class: "mar-note" }, "A stand-in played for you in this deal.")] : [];
+      resultBox.replaceChildren(
+        el("h2", {}, `Vyúčtování — deal ${r.deal}: ${r.title}`),
+        ...note,
+        el("div", { class: "mar-scroll" }, el("table", { class: "mar-result-table" }, el("thead", {}, head), el("tbody", {}, rows))),
+        el("ul", { class: "mar-breakdown" }, r.lines.map((l) => el("li", { class: l.style ? `mar-${l.style.replace(" ", "-")}` : "" }, l.text))),
+      );
+    }
+
+    function statusText(st) {
+      if (!st) return "";
+      if (st.status === "connecting") return "Logging in at the mariáš server…";
+      if (st.status === "waiting") return "Waiting for the table (with people: until another person sits down)…";
+      if (st.status === "over") return st.message || "The table is closed.";
+      if (st.status === "error") return `The mariáš server refused: ${st.message}`;
+      const d = st.decision;
+      if (d) return d.prompt;
+      const mover = st.players.find((p) => p.to_move);
+      if (mover && !mover.you) return `${mover.name} to move…`;
+      return st.result && !st.hand.length ? `Deal ${st.deals} is over; the next deal is being dealt…` : "…";
+    }
+
+    let focused = null;
+
+    /* A new question puts the keyboard on its first choice (a legal card or a button), so
+     * Enter answers and Tab moves on, without hunting for it after every trick. */
+    function focusQuestion(st) {
+      const d = st.decision;
+      if (!d || focused === d.number) return;
+      focused = d.number;
+      const first = d.kind === "play" || d.kind === "discard"
+        ? handBox.querySelector("button.mar-legal")
+        : promptBox.querySelector("button.mar-choice, button.mar-claim");
+      if (first) first.focus({ preventScroll: true });
+    }
+
+    function draw() {
+      root.dataset.phase = S.phase;
+      const st = S.state;
+      const ended = st && (st.status === "over" || st.status === "error");
+      form.hidden = !(S.phase === "choose" || ended);
+      document.getElementById("mar-sit-button").textContent = ended ? "Sit at a new table" : "Sit down";
+      tableBox.hidden = !st;
+      root.dataset.status = st ? st.status : "";
+      root.dataset.myTurn = st && st.decision ? "1" : "0";
+      root.dataset.decision = st && st.decision ? st.decision.kind : "";
+      root.dataset.seq = String(S.seq);
+      root.dataset.deals = st ? String(st.deals) : "0";
+      statusNode.textContent = S.error || statusText(st);
+      statusNode.classList.toggle("error", Boolean(S.error));
+      if (!st) return;
+      drawPlayers(st);
+      drawContract(st);
+      drawTrick(st);
+      drawPrompt(st);
+      drawHand(st);
+      drawResult(st);
+      logList.replaceChildren(...st.log.slice(-12).map((line) => el("li", {}, line)));
+      focusQuestion(st);
+      leaveButton.hidden = st.status === "over" || st.status === "error";
+    }
+
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const choice = form.querySelector("input[name=opponents]:checked");
+      wantSit = { type: "sit", name: me, opponents: choice ? choice.value : null };
+      if (page.token) wantSit.token = page.token;
+      if (S.seat) {
+        // The last table is over: a new seat on a new connection.
+        forget();
+        S.seat = null;
+        S.state = null;
+        S.seq = -1;
+        if (ws) ws.close();
+        ws = null;
+      }
+      S.phase = "connecting";
+      S.error = null;
+      draw();
+      if (ws && ws.readyState === WebSocket.OPEN) send(wantSit);
+      else connect();
+    });
+
+    leaveButton.addEventListener("click", () => {
+      send({ type: "leave" });
+      forget();
+    });
+
+    window.HernaMarias = { state: S, send, act, suits: SUIT_WORDS };
+    const stored = saved();
+    if (stored && stored.seat) {
+      S.seat = stored.seat;
+      S.phase = "connecting";
+      connect();
+    }
+    draw();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const block = document.getElementById("herna-page");
+    const page = block ? JSON.parse(block.textContent) : {};
+    if (page.kind === "play" && page.game === "marias" && page.running) start(page);
+  });
+})();
