@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -18,7 +20,6 @@ from herna.games.marias import CARD_CODES
 from herna.hall.identity import new_secret
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml import CgmlService
-from herna.web.guests import COOKIE
 from herna.web.plugin import WebHall
 from tests.serve import serving
 from tests.web.play_helpers import eventually
@@ -124,8 +125,14 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(tmp_path: Path) ->
                 "message": "There is no such seat here: the table ended, or the seat id is wrong.",
             }
             assert web.web.marias.seats == {}
-            # a guest of this hall (its signed cookie) with opponents not on the list
-        cookie = f"{COOKIE}={web.web.guests.sign('guest-abcdefgh')}"
+            # a guest of this hall (its signed session cookie, from the play page) with
+            # opponents not on the list
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{web.port}") as http:
+            page = await http.get("/play/marias")
+            cookie = f"herna_session={page.cookies['herna_session']}"
+            guest = re.search(r'"guest": ?"(guest-[a-z0-9]+)"', page.text)
+            assert guest is not None
+        no_cookie["name"] = guest.group(1)
         async with connect(url, additional_headers={"Cookie": cookie}) as ws:
             await ws.send(json.dumps({**no_cookie, "opponents": "house-nobody"}))
             error = json.loads(await asyncio.wait_for(ws.recv(), 5))
