@@ -44,7 +44,7 @@ TT_KEY, TT_SCORE, TT_INFO, TT_MOVE = 0, 1, 2, 3
 FLAG_EXACT, FLAG_LOWER, FLAG_UPPER = 1, 2, 3
 
 # stats array slots
-S_NODES, S_STOP, S_BEST, S_SCORE, S_DEPTH = 0, 1, 2, 3, 4
+S_NODES, S_STOP, S_BEST, S_SCORE, S_DEPTH, S_FIRST = 0, 1, 2, 3, 4, 5
 STATS_SIZE = 8
 
 # evaluation parameters (an int64 array, so tuning needs no recompiling)
@@ -384,6 +384,8 @@ def search(
         kj = keys[j]
         keys[j] = keys[i]
         keys[i] = kj
+        if ply == 0 and i == 0:
+            stats[S_FIRST] = m
         card = m >> 10
         frm = (m >> 5) & 31
         to = m & 31
