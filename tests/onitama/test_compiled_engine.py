@@ -182,3 +182,36 @@ def test_engine_beats_the_old_alphabeta_depth_3() -> None:
             wins += final.winner == engine_color
             games += 1
     assert wins >= 8, f"engine won {wins} of {games}"
+
+
+def colour_mirrored(state: OnitamaState) -> OnitamaState:
+    """The same position with the colours swapped: the board turned by 180°, each side's
+    pawns and cards given to the other, the other side to move."""
+    view = state.view(None)
+    board = view["board"][::-1].translate(str.maketrans("WwBb", "BbWw"))
+    cards = view["cards"]
+    return OnitamaState.setup(
+        cards["black"], cards["white"], cards["spare"], board=board,
+        to_move=1 - state.to_move, rule=state.rule,
+    )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**9), st.integers(0, 40))
+def test_evaluation_is_colour_symmetric(seed: int, plies: int) -> None:
+    # Each side's evaluation of a position is its twin's, seen by the other colour: a term
+    # that favoured White (or the side that moves first on the board) would show here.
+    state = random_position(seed, plies)
+    twin = colour_mirrored(state)
+    pos, mirrored = mover_view(state), mover_view(twin)
+    params = core.DEFAULT_PARAMS
+    score = core.evaluate(*pos[:8], pos[9], params)
+    assert score == core.evaluate(*mirrored[:8], mirrored[9], params)
+    # And White's view of the two positions are opposite.
+    white_view = score if state.to_move == WHITE else -score
+    twin_score = core.evaluate(*mirrored[:8], mirrored[9], params)
+    twin_white_view = twin_score if twin.to_move == WHITE else -twin_score
+    assert white_view == -twin_white_view
+    assert sorted(map(str, core_moves(twin))) == sorted(
+        str(Move(m.card, 24 - m.frm, 24 - m.to)) for m in state.legal_moves()
+    )
