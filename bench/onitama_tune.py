@@ -38,7 +38,8 @@ NAMES = [
     "tempo",
     "attack",
     "hanging",
-] + [f"p{i}" for i in range(8, 32)]
+    "master_zone",
+] + [f"p{i}" for i in range(9, 32)]
 
 
 def match(a: np.ndarray, b: np.ndarray, deals: int, budget: float, first_seed: int) -> float:
