@@ -13,7 +13,11 @@ position notation followed by the think time in milliseconds::
 
     bbBbb...............wwWww Ox,Boar,Horse,Elephant,Crab white 100
 
-and answers one line: a move in Herna's notation (``Ox c1c2``) or ``pass CARD``.
+and answers one line: a move in Herna's notation (``Ox c1c2``) or ``pass CARD``. One
+process serves all games of a pairing; it is sent end-of-file when they are over.
+``bench/sparring/`` holds such drivers for two public engines (see its README.md). The
+external side's label is NAME as given (say what it plays, e.g. ``tangilj-d7``); both sides'
+think times are measured here, round trip included, under the same machine load.
 """
 
 from __future__ import annotations
@@ -44,7 +48,8 @@ MAX_PLIES = 300
 
 
 class ExternalEngine:
-    """A program on the other end of a pipe (see the module doc)."""
+    """A program on the other end of a pipe (see the module doc). One process serves every
+    game of a pairing: a JVM or a harness that warms up once does not pay it per game."""
 
     def __init__(self, name: str, command: str, budget: float) -> None:
         self.name = name
@@ -62,13 +67,20 @@ class ExternalEngine:
         self.proc.stdin.write(f"{format_position(state)} {round(self.budget * 1000)}\n")
         self.proc.stdin.flush()
         answer = self.proc.stdout.readline().strip()
-        action = parse_action(answer, state)
+        if not answer:
+            raise RuntimeError(f"{self.name} exited (code {self.proc.poll()}) on {state!r}")
+        action = parse_action(answer)
         if action not in state.legal_actions():
             raise RuntimeError(f"{self.name} answered {answer!r}, not legal in {state!r}")
-        return action  # type: ignore[return-value]
+        return action
 
     def close(self) -> None:
-        self.proc.kill()
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
 
 
 @dataclass
@@ -76,6 +88,20 @@ class Side:
     label: str
     make: object  # Callable[[int], Strategy]
     thinks: list[float] = field(default_factory=list)
+    shared: object = None
+    """An external engine: one process for every game of the pairing (made on first use)."""
+
+
+def external(name: str, command: str, budget: float) -> Side:
+    side = Side(name, None)
+
+    def make(_seed: int) -> ExternalEngine:
+        if side.shared is None:
+            side.shared = ExternalEngine(name, command, budget)
+        return side.shared  # type: ignore[return-value]
+
+    side.make = make
+    return side
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -124,14 +150,14 @@ def pairing(a: Side, b: Side, deals: int, rule: str, first_seed: int) -> None:
             final = play(white, black, seed, rule, times)
             a.thinks.extend(times[a_color])
             b.thinks.extend(times[1 - a_color])
-            for bot in (bot_a, bot_b):
-                if isinstance(bot, ExternalEngine):
-                    bot.close()
             if final.winner is None:
                 draws += 1
                 score += 0.5
             elif final.winner == a_color:
                 score += 1
+    for bot in (a.shared, b.shared):
+        if isinstance(bot, ExternalEngine):
+            bot.close()
     games = 2 * deals
     low, high = wilson(score, games)
     print(
@@ -142,10 +168,12 @@ def pairing(a: Side, b: Side, deals: int, rule: str, first_seed: int) -> None:
     for side in (a, b):
         if side.thinks:
             t = sorted(side.thinks)
+            p50 = t[len(t) // 2]
             p99 = t[min(len(t) - 1, int(0.99 * len(t)))]
             print(
                 f"{'':>30}{side.label}: think mean {1000 * statistics.fmean(t):6.1f} ms, "
-                f"p99 {1000 * p99:6.1f} ms, max {1000 * t[-1]:6.1f} ms over {len(t)} moves"
+                f"p50 {1000 * p50:6.1f} ms, p99 {1000 * p99:6.1f} ms, "
+                f"max {1000 * t[-1]:6.1f} ms over {len(t)} moves"
             )
         side.thinks.clear()
     sys.stdout.flush()
@@ -172,7 +200,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=COMMAND",
         help="also play the engine against this program (see the module doc)",
     )
+    parser.add_argument(
+        "--level",
+        action="append",
+        choices=tuple(LEVELS),
+        help="engine level(s) to play the external programs (default: strongest)",
+    )
     args = parser.parse_args(argv)
+    args.level = args.level or ["strongest"]
     print(f"JIT warm-up (compile or load from numba's cache): {warm_up():.2f} s")
     strongest = engine("strongest", args.budget)
     if args.only in (None, "old"):
@@ -200,15 +235,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "external"):
         for spec in args.external:
             name, _, command = spec.partition("=")
-            pairing(
-                strongest,
-                Side(f"{name} {1000 * args.budget:.0f} ms", lambda s, n=name, c=command: (
-                    ExternalEngine(n, c, args.budget)
-                )),
-                args.deals,
-                args.rule,
-                args.seed,
-            )  # fmt: skip
+            for level in args.level:
+                pairing(
+                    engine(level, args.budget if level == "strongest" else None),
+                    external(name, command, args.budget),
+                    args.deals,
+                    args.rule,
+                    args.seed,
+                )
     return 0
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -182,3 +185,67 @@ def test_engine_beats_the_old_alphabeta_depth_3() -> None:
             wins += final.winner == engine_color
             games += 1
     assert wins >= 8, f"engine won {wins} of {games}"
+
+
+def colour_mirrored(state: OnitamaState) -> OnitamaState:
+    """The same position with the colours swapped: the board turned by 180°, each side's
+    pawns and cards given to the other, the other side to move."""
+    view = state.view(None)
+    board = view["board"][::-1].translate(str.maketrans("WwBb", "BbWw"))
+    cards = view["cards"]
+    return OnitamaState.setup(
+        cards["black"], cards["white"], cards["spare"], board=board,
+        to_move=1 - state.to_move, rule=state.rule,
+    )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**9), st.integers(0, 40))
+def test_evaluation_is_colour_symmetric(seed: int, plies: int) -> None:
+    # Each side's evaluation of a position is its twin's, seen by the other colour: a term
+    # that favoured White (or the side that moves first on the board) would show here.
+    state = random_position(seed, plies)
+    twin = colour_mirrored(state)
+    pos, mirrored = mover_view(state), mover_view(twin)
+    params = core.DEFAULT_PARAMS
+    score = core.evaluate(*pos[:8], pos[9], params)
+    assert score == core.evaluate(*mirrored[:8], mirrored[9], params)
+    # And White's view of the two positions are opposite.
+    white_view = score if state.to_move == WHITE else -score
+    twin_score = core.evaluate(*mirrored[:8], mirrored[9], params)
+    twin_white_view = twin_score if twin.to_move == WHITE else -twin_score
+    assert white_view == -twin_white_view
+    assert sorted(map(str, core_moves(twin))) == sorted(
+        str(Move(m.card, 24 - m.frm, 24 - m.to)) for m in state.legal_moves()
+    )
+
+
+def test_strength_bench_plays_an_external_program_over_its_pipe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # bench/onitama_strength.py --external: one process per pairing, Herna's notation both
+    # ways, answers checked by the referee. A stand-in program plays the first legal move.
+    root = Path(__file__).resolve().parents[2]
+    program = tmp_path / "first_move.py"
+    program.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(root)!r})\n"
+        "from herna.games.onitama.notation import format_action, parse_position\n"
+        "for line in sys.stdin:\n"
+        "    *position, ms = line.split()\n"
+        "    state = parse_position(' '.join(position), rule='pass')\n"
+        "    print(format_action(state.legal_actions()[0]), flush=True)\n"
+    )
+    spec = importlib.util.spec_from_file_location(
+        "onitama_strength", root / "bench/onitama_strength.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # dataclasses look their module up there
+    spec.loader.exec_module(bench)
+    side = bench.external("first-move", f"{sys.executable} {program}", 0.01)
+    bench.pairing(bench.engine("medium"), side, 1, "pass", 1)
+    out = capsys.readouterr().out
+    assert "engine medium vs first-move" in out
+    assert " 2.0/2 " in out  # the engine wins both games
+    assert side.shared.proc.poll() is not None  # the program was told to stop

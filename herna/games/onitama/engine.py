@@ -49,6 +49,12 @@ assert tuple(LEVELS) == LEVEL_NAMES
 DEFAULT_LEVEL = "strongest"
 
 
+DEADLINE = 0.95
+"""Searches stop at this share of the budget (the rest is slack for the answer)."""
+START_LIMIT = 0.75
+"""No new iteration starts after this share of the budget."""
+
+
 class Searcher:
     """The per-bot search memory: transposition table, killers, history, scratch buffers."""
 
@@ -73,7 +79,7 @@ class Searcher:
         deepening within ``budget`` seconds (and ``max_nodes`` nodes if > 0). ``depth``,
         ``nodes`` and ``score`` tell what the deepest finished iteration found."""
         start = time.perf_counter()
-        deadline = start + budget * 0.85  # slack for the answer and a busy machine
+        deadline = start + budget * DEADLINE  # slack for the answer and a busy machine
         pos = mover_view(state)
         rule = core.RULE_PASS if state.rule == "pass" else core.RULE_STALEMATE
         weights = core.DEFAULT_PARAMS if params is None else params
@@ -97,6 +103,8 @@ class Searcher:
         for depth in range(1, max_depth + 1):
             stats[core.S_STOP] = 0
             stats[core.S_NODES] = 0
+            stats[core.S_BEST] = -1
+            stats[core.S_FIRST] = -1
             value = int(
                 core.search(
                     *pos, h, depth, -core.INF, core.INF, 0, 0, rule, weights, self.tt,
@@ -105,14 +113,20 @@ class Searcher:
             )  # fmt: skip
             nodes += int(stats[core.S_NODES])
             if stats[core.S_STOP]:
+                # An unfinished iteration still counts when it searched the previous best
+                # move first: any move that replaced it beat it in a full-window search.
+                replaced = int(stats[core.S_BEST])
+                if depth > 1 and stats[core.S_FIRST] == best and replaced not in (-1, best):
+                    best, score = replaced, int(stats[core.S_SCORE])
                 break
             best, score, reached = int(stats[core.S_BEST]), value, depth
             if abs(value) > core.WIN - 1000:
                 break  # a forced result: deeper search cannot change it
             if max_nodes and nodes >= max_nodes:
                 break
-            # The next iteration costs several times this one: do not start what cannot end.
-            if time.perf_counter() - start > budget * 0.45:
+            # The next iteration costs several times this one: one that could not even
+            # search its first move would only waste the time.
+            if time.perf_counter() - start > budget * START_LIMIT:
                 break
         stats[core.S_NODES] = nodes
         stats[core.S_SCORE] = score

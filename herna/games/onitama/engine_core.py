@@ -44,12 +44,13 @@ TT_KEY, TT_SCORE, TT_INFO, TT_MOVE = 0, 1, 2, 3
 FLAG_EXACT, FLAG_LOWER, FLAG_UPPER = 1, 2, 3
 
 # stats array slots
-S_NODES, S_STOP, S_BEST, S_SCORE, S_DEPTH = 0, 1, 2, 3, 4
+S_NODES, S_STOP, S_BEST, S_SCORE, S_DEPTH, S_FIRST = 0, 1, 2, 3, 4, 5
 STATS_SIZE = 8
 
 # evaluation parameters (an int64 array, so tuning needs no recompiling)
 P_MATERIAL, P_CENTER, P_ADVANCE, P_MASTER_DIST, P_MOBILITY, P_TEMPO, P_ATTACK, P_HANGING = range(8)
-DEFAULT_PARAMS = np.array([100, 4, 3, 8, 2, 6, 12, 20], dtype=np.int64)
+P_MASTER_ZONE = 8
+DEFAULT_PARAMS = np.array([100, 4, 3, 8, 2, 6, 12, 20, 6], dtype=np.int64)
 
 RULE_STALEMATE, RULE_PASS = 0, 1
 
@@ -71,6 +72,12 @@ DISTANCE = np.array(
     [[max(abs(a % 5 - b % 5), abs(a // 5 - b // 5)) for b in range(25)] for a in range(25)],
     dtype=np.int64,
 )
+ZONE = np.array(
+    [sum(1 << b for b in range(25) if max(abs(a % 5 - b % 5), abs(a // 5 - b // 5)) <= 1)
+     for a in range(25)],
+    dtype=np.int64,
+)  # fmt: skip
+"""``ZONE[sq]``: ``sq`` and the squares next to it (a master's surroundings)."""
 _rng = np.random.default_rng(0x0A17A3A)
 # 62-bit keys keep XOR in int64 without sign surprises.
 Z_PIECE = _rng.integers(1, 1 << 62, size=(2, 25), dtype=np.int64)
@@ -201,6 +208,10 @@ def evaluate(
             advance -= sq // 5 if other == 0 else 4 - sq // 5
     score += params[P_CENTER] * center + params[P_ADVANCE] * advance
     score += params[P_MOBILITY] * mobility
+    # Master safety: squares around each master that the other side's pawns reach.
+    score += params[P_MASTER_ZONE] * (
+        popcount(own_att & ZONE[opp_m]) - popcount(opp_att & ZONE[own_m])
+    )
     # The mover strikes first: an attacked enemy pawn is worth more than an attacked own one
     # that is also defended.
     score += params[P_ATTACK] * popcount(own_att & opp)
@@ -384,6 +395,8 @@ def search(
         kj = keys[j]
         keys[j] = keys[i]
         keys[i] = kj
+        if ply == 0 and i == 0:
+            stats[S_FIRST] = m
         card = m >> 10
         frm = (m >> 5) & 31
         to = m & 31
