@@ -1,6 +1,7 @@
 """The Onitama server without I/O: players, the lobby, one game per table, reconnects.
 
-:class:`OnitamaHub` pairs waiting players in arrival order, runs one
+:class:`OnitamaHub` seats waiting players through the hall's lobby
+(:mod:`~herna.servers.onitama.seating`; seed clients in arrival order), runs one
 :class:`~herna.hall.match.Match` per game, keeps the reconnect window (timers on the injected
 :class:`~herna.core.clock.Clock`), submits records and publishes spectator events. It talks to
 connections through the small :class:`~herna.servers.tcp.Peer` interface: a
@@ -12,12 +13,13 @@ The hub is one authority for both dialects: each connection's
 and formats the hub's answers in its own dialect (``player.tell(lambda d: d.…)``), so a line
 client, a NUL client and a house bot can share a table. Who may use a name and take a seat
 back is the hall's :class:`~herna.hall.identity.Identity`; every seat gets a
-:class:`~herna.hall.identity.SeatKey` whose secret only its player receives.
+:class:`~herna.hall.identity.SeatKey` whose secret only its player receives. The clocks and
+who stands in for a late or absent player are :mod:`~herna.servers.onitama.clocks`; the
+plain data (settings, connections, players, tables) is :mod:`~herna.servers.onitama.tables`.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -45,7 +47,6 @@ from herna.games.onitama.state import (
 )
 from herna.hall.events import EventBus
 from herna.hall.identity import Identity, Refusal, SeatKey
-from herna.hall.lobby import BOT as BOT_KIND
 from herna.hall.lobby import (
     HOUSE_BOT,
     PERSON,
@@ -53,7 +54,6 @@ from herna.hall.lobby import (
     LobbyError,
     Seek,
     SeekSpec,
-    Want,
     parse_seek,
 )
 from herna.hall.match import Match, Seat
@@ -63,6 +63,7 @@ from herna.protocols.onitama import ClaimWin, Close, Login, MakeMove, Reply
 from herna.servers.deadlines import LoginDeadlines
 from herna.servers.gamelog import duration, game_finished, refused
 from herna.servers.onitama.clocks import ABANDONED, OUT_OF_TIME, TableClocks
+from herna.servers.onitama.seating import GAME, LobbySeats
 from herna.servers.onitama.tables import (
     DEFAULT_HOUSE_BOT_DELAY,
     DEFAULT_HOUSE_BOT_LEVEL,
@@ -100,14 +101,11 @@ __all__ = [
 
 log = logging.getLogger("herna.onitama")
 
-GAME = "onitama"
 ILLEGAL_MOVE = "illegal_move"
 """``GAME_OVER`` reason of a lost game without a winning move (Herna extension value)."""
 RULE_PREFERENCE: tuple[Rule, ...] = ("stalemate", "pass")
 """The seed's rule where every player's dialect can follow it, else the official pass."""
 
-_DEFAULT_WANT = Want()
-"""What a seed client wants: anyone, at once (first come, first paired, as the seed says)."""
 
 _WIRE_REASONS = {
     REASON_STONE: proto.WAY_OF_THE_STONE,
@@ -116,7 +114,7 @@ _WIRE_REASONS = {
 }
 
 
-class OnitamaHub:
+class OnitamaHub(LobbySeats):
     """Lobby, games and reconnects for every connection, without I/O (see the module doc)."""
 
     def __init__(
@@ -367,107 +365,6 @@ class OnitamaHub:
         client.player = player
         self.deadlines.done(client)
         client.conn.logged_in(player.name)
-
-    @staticmethod
-    def _lobby_kind(player: Player) -> str:
-        if player.kind == HOUSE_BOT:
-            return HOUSE_BOT
-        return PERSON if player.person else BOT_KIND
-
-    @staticmethod
-    def _want(player: Player) -> Want:
-        return player.spec.want if player.spec is not None else _DEFAULT_WANT
-
-    def _enqueue(self, player: Player, again: bool = False) -> None:
-        """``player`` waits for a game: an open seek in the hall's lobby. After a game
-        (``again``) a challenge or an accepted seek is not repeated."""
-        client = player.client
-        if client is None:
-            return
-        want = self._want(player)
-        if again and (want.challenge is not None or want.accept is not None):
-            want = _DEFAULT_WANT
-        try:
-            seek = self.lobby.open(
-                GAME, player.name, self._lobby_kind(player), want, client, self.clock.now()
-            )
-        except LobbyError as exc:  # the accepted seek is gone meanwhile
-            player.tell_ext(proto.fmt.error(exc.code))
-            seek = self.lobby.open(
-                GAME, player.name, self._lobby_kind(player), _DEFAULT_WANT, client, self.clock.now()
-            )
-        player.seek = seek
-        self.waiting[seek.id] = player
-        player.tell_ext(proto.fmt.seek(seek.id))
-        self._pair()
-
-    def _unseek(self, player: Player) -> None:
-        seek = player.seek
-        if seek is not None:
-            player.seek = None
-            self.waiting.pop(seek.id, None)
-            self.lobby.withdraw(seek)
-
-    def _seek_closed(self, seek: Seek, why: str) -> None:
-        """The lobby closed a seek of ours (its owner cancelled it on the lobby page): the
-        connection that waited with it is told and closed."""
-        player = self.waiting.pop(seek.id, None)
-        if player is None or player.seek is not seek:
-            return
-        player.seek = None
-        client = player.client
-        if client is None:
-            return
-        client.send(client.conn.out.error(proto.SEEK_CANCELLED))
-        hang_up(client.peer, proto.SEEK_CANCELLED)
-        self.disconnect(client)
-
-    @property
-    def queue(self) -> list[Player]:
-        """Players waiting for a game, oldest first."""
-        return list(self.waiting.values())
-
-    def pair(self) -> None:
-        """Start games for the players waiting in the lobby (a planner calls this when it has
-        the next game ready)."""
-        self._pair()
-
-    def _pair(self) -> None:
-        """Start the games the lobby pairs; then seat house bots for seeks whose fill wait is
-        over, and wake up when the next one ends."""
-        now = self.clock.now()
-        while not self.closing:
-            group = self.lobby.next_group(GAME, now)
-            if group is None:
-                break
-            a, b = (self.waiting[s.id] for s in group)
-            planned = None
-            if self.plan is not None:
-                planned = self.plan(a.name, b.name)
-                if planned is None:
-                    return
-            self.lobby.seated(group)
-            for p in (a, b):
-                self.waiting.pop(p.seek.id if p.seek else "", None)
-                p.seek = None
-            self._start(a, b, planned)
-        if self.closing:
-            return
-        if self.summon is not None:
-            for seek in self.lobby.due(GAME, now):
-                self.lobby.summoned(seek)
-                level = seek.want.level or self.settings.house_bot_level
-                self.clock.call_later(0, functools.partial(self._summon, seek, level))
-        nxt = self.lobby.next_fill(GAME)
-        if self._fill_timer is not None:
-            self._fill_timer.cancel()
-            self._fill_timer = None
-        if nxt is not None and nxt > now:
-            self._fill_timer = self.clock.call_later(nxt - now, self._pair)
-
-    def _summon(self, seek: Seek, level: str) -> None:
-        if seek.open and self.summon is not None and not self.closing:
-            self.summon(seek, level)
 
     def _forget(self, player: Player) -> None:
         if self.players.get(player.key) is player:
