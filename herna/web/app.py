@@ -48,6 +48,7 @@ from herna.web import openapi, pages, params
 from herna.web.errors import ErrorPages
 from herna.web.guests import Guests
 from herna.web.live import LiveHub
+from herna.web.lobby import LobbyRoutes
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
 from herna.web.queries import (
@@ -222,6 +223,7 @@ class WebApp:
         self.tiles_socket = GameSocket(hall, "tiles")
         self.onitama_socket = GameSocket(hall, "onitama")
         self.guests = Guests()
+        self.lobby = LobbyRoutes(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -236,6 +238,7 @@ class WebApp:
                 methods=get,
             ),
             Route("/play/onitama", self.play_onitama, methods=get),
+            Route("/lobby", self.lobby.page, methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
             Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),
@@ -276,6 +279,7 @@ class WebApp:
             Mount("/static", app=StaticFiles(directory=self.settings.static_dir), name="static"),
             WebSocketRoute("/ws/tiles", self.tiles_socket),
             WebSocketRoute("/ws/onitama", self.onitama_socket),
+            WebSocketRoute("/ws/lobby", self.lobby.socket),
         ]
         self.errors = ErrorPages(self.error_page)
         self.starlette = Starlette(routes=routes, exception_handlers=self.errors.handlers())

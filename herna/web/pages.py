@@ -207,7 +207,8 @@ def home(
         play = (
             '<p id="play-now"><a class="play-button" href="/play/onitama">Play Onitama</a> '
             '<span class="muted">in this browser, nothing to install: against a house bot, '
-            "or whoever else is waiting</span></p>"
+            "or whoever else is waiting</span> · "
+            '<a href="/lobby" id="lobby-link">Lobby: who is waiting, challenges</a></p>'
             '<link rel="stylesheet" href="/static/play.css">'
         )
     return (
