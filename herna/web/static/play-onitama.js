@@ -224,6 +224,7 @@
           overtime: command === "OVERTIME" };
       } else if (command === "CLAIMABLE") {
         S.claimable = { name: f[1], reason: f[2] || "" };
+        S.note = "";
       } else if (command === "LOGIN_FAILED") {
         loginFailed(f[1], f[2] || "");
       } else if (command === "START") {
@@ -550,7 +551,7 @@
         el("option", { value: "people" }, "People only"),
         levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
       const fill = el("input", { id: "play-fill", type: "number", min: "0", max: "3600",
-        step: "1", value: "0", inputmode: "numeric", "aria-label": "Seconds before house bots fill the seat" });
+        step: "any", value: "0", inputmode: "numeric", "aria-label": "Seconds before house bots fill the seat" });
       const sync = () => { fill.disabled = opponent.value !== "anyone"; };
       opponent.addEventListener("change", sync);
       const form = el("form", { class: "play-choose", id: "play-choose" },
