@@ -29,6 +29,7 @@ from herna.servers.onitama.hub import (
     DEFAULT_HOUSE_BOT_DELAY,
     DEFAULT_HOUSE_BOT_LEVEL,
     DEFAULT_HOUSE_BOT_STRATEGY,
+    DEFAULT_MOVE_CLOCK,
     DEFAULT_RECONNECT_WINDOW,
     DEFAULT_START_PAUSE,
     OnitamaHub,
@@ -169,6 +170,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         f"wins (default {DEFAULT_RECONNECT_WINDOW:g})",
     )
     group.add_argument(
+        "--onitama-move-clock",
+        type=float,
+        metavar="SECONDS",
+        help="time a person (the play page) has for each move; when it runs out they get the "
+        "reconnect window as grace, then the opponent wins (a bot at once, a person by "
+        f"claiming it) (default {DEFAULT_MOVE_CLOCK:g}; 0: no clock)",
+    )
+    group.add_argument(
         "--onitama-login-timeout",
         type=float,
         metavar="SECONDS",
@@ -238,6 +247,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
             option(args, config, "onitama_reconnect_window", DEFAULT_RECONNECT_WINDOW)
         ),
         login_timeout=float(option(args, config, "onitama_login_timeout", DEFAULT_LOGIN_TIMEOUT)),
+        move_clock=float(option(args, config, "onitama_move_clock", DEFAULT_MOVE_CLOCK)),
         requeue=not bool(option(args, config, "onitama_one_game", False)),
         house_bot_strategy=str(
             option(args, config, "onitama_house_bot_strategy", DEFAULT_HOUSE_BOT_STRATEGY)
