@@ -9,6 +9,7 @@ from pathlib import Path
 
 from herna.games.onitama.bots import make_strategy
 from herna.games.onitama.cards import CARDS
+from herna.hall.identity import ReservedNames
 from herna.protocols.onitama import action_line
 from tests.onitama.wire import Server, Wire, real_clock, running
 
@@ -230,3 +231,25 @@ async def test_cancelling_a_seek_in_the_lobby_ends_the_connection_that_waits(
         assert await eva.line() == "ERROR|SEEK_CANCELLED"
         assert await eva.eof()
         assert seek_ids(server) == [] and server.service.hub.players == {}
+
+
+async def test_a_token_holder_taking_over_a_waiting_player_keeps_waiting(tmp_path: Path) -> None:
+    """The old connection's seek dies with it; the new connection waits with its own and is
+    paired."""
+    async with running(tmp_path) as server:
+        token = ReservedNames(server.hall.records.engine).add("zora")
+        old = await server.wire()
+        await old.send(f"LOGIN|zora|{token}|opponent=people")
+        assert await old.line() == "LOGIN_OK|zora"
+        old_seek = (await old.line()).split("|")[1]
+        new = await server.wire()
+        await new.send(f"LOGIN|zora|{token}|person")
+        assert await new.line() == "LOGIN_OK|zora"
+        assert (await new.line()).startswith("SEEK|")
+        assert await old.line() == "ERROR|SEAT_TAKEN_OVER"
+        [seek] = server.hall.lobby.snapshot()
+        assert seek["owner"] == "zora" and seek["id"] != old_seek and seek["kind"] == "person"
+        other = await server.wire()
+        assert await other.login("bob") == "LOGIN_OK|bob"
+        fields = await start(new)
+        assert {fields[1], fields[2]} == {"zora", "bob"}

@@ -275,7 +275,7 @@ class OnitamaHub(LobbySeats):
             self._refuse(client, admission.code, admission.reason, msg.name)
             return
         if existing is not None:
-            self._name_taken(client, existing, proof, admission.verified)
+            self._name_taken(client, existing, proof, admission.verified, spec)
             return
         player = Player(msg.name, client.peer.kind, client)
         player.spec = spec
@@ -325,17 +325,26 @@ class OnitamaHub(LobbySeats):
         return True
 
     def _name_taken(
-        self, client: Client, existing: Player, proof: str | None, verified: bool
+        self,
+        client: Client,
+        existing: Player,
+        proof: str | None,
+        verified: bool,
+        spec: SeekSpec | None = None,
     ) -> None:
         """A login with the name of a player the hub knows that did not open a seat: only the
         name's token holder may take over a connected lobby player; everyone else is told
         why not."""
         seated = existing.table is not None and not existing.table.over
         if verified and not seated and existing.client is not None:
-            self.lobby.drop(existing.client)
+            # The player waits on: the seek of the old connection dies with it, the new
+            # connection's takes its place.
             self._unseek(existing)
             self._take_over(client, existing)
+            existing.spec = spec
+            existing.kind = PERSON if spec is not None and spec.person else existing.kind
             client.send(client.conn.out.login_ok(existing.name))
+            self._enqueue(existing)
             return
         if proof is not None and not verified:
             code = proto.BAD_TOKEN

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from herna.core.clock import Clock, TimerHandle
-from herna.hall.lobby import BOT, HOUSE_BOT, PERSON, Lobby, LobbyError, Seek, Want
+from herna.hall.lobby import BOT, CANCELLED, HOUSE_BOT, PERSON, Lobby, LobbyError, Seek, Want
 from herna.protocols import onitama as proto
 from herna.servers.onitama.tables import Client, GamePlan, OnitamaSettings, Player, hang_up
 
@@ -85,6 +85,8 @@ class LobbySeats:
     def _seek_closed(self, seek: Seek, why: str) -> None:
         """The lobby closed a seek of ours (its owner cancelled it on the lobby page): the
         connection that waited with it is told and closed."""
+        if why != CANCELLED:
+            return  # a connection that is gone: the hub's disconnect cleans up
         player = self.waiting.pop(seek.id, None)
         if player is None or player.seek is not seek:
             return
