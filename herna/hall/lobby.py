@@ -123,6 +123,11 @@ class Seek:
     open: bool = True
     summoned: bool = False
     """House bots were asked to fill it (see :meth:`Lobby.summoned`)."""
+    checked: bool = field(default=False, repr=False)
+    """Compared with every other open seek without finding a group (see
+    :meth:`Lobby.next_group`)."""
+    ripe: bool = field(default=False, repr=False)
+    """Its fill wait was over when it was checked."""
 
     @property
     def key(self) -> str:
@@ -242,16 +247,25 @@ class Lobby:
     def next_group(self, game: str, now: float) -> list[Seek] | None:
         """The oldest seek's group: seeks of ``game`` that all take each other, as many as
         the oldest one's seats, in the order they were made; None when no seek has one."""
+        # Only a new seek, or one whose fill wait ended since it was checked, can make a new
+        # group: seeks checked before are skipped, so a login costs O(open seeks), not the
+        # square of it (a crowd of challenges to absent players must not slow logins down).
         seeks = self.open_seeks(game)
-        for i, first in enumerate(seeks):
+        for first in seeks:
+            ripe = now >= first.created + first.want.fill
+            if first.checked and (first.ripe or not ripe):
+                continue
             group = [first]
-            for other in seeks[i + 1 :]:
-                if other.want.seats == first.want.seats and all(
-                    _pair_ok(member, other, now) for member in group
-                ):
+            for other in seeks:
+                if other is first or other.want.seats != first.want.seats:
+                    continue
+                if all(_pair_ok(member, other, now) for member in group):
                     group.append(other)
                     if len(group) == first.want.seats:
-                        return group
+                        order = {s.id: i for i, s in enumerate(seeks)}
+                        return sorted(group, key=lambda s: order[s.id])
+            first.checked = True
+            first.ripe = ripe
         return None
 
     def due(self, game: str, now: float) -> list[Seek]:
@@ -368,10 +382,12 @@ def _takes(seek: Seek, name: str, kind: str, answering: bool, now: float | None 
     """Whether ``seek`` takes the player ``name`` of ``kind`` as an opponent; ``answering``:
     that player's seek accepts this one by its id."""
     want = seek.want
-    if want.challenge is not None:
-        return name_key(want.challenge) == name_key(name)
+    if want.challenge is not None and name_key(want.challenge) != name_key(name):
+        return False
     if want.opponent == PEOPLE:
         return kind == PERSON
+    if want.challenge is not None:
+        return True  # the named player, whatever kind (people only aside)
     if want.opponent == BOTS:
         # Filled by the house bots the server seats for it, which accept it by its id.
         return answering and kind == HOUSE_BOT

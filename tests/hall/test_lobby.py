@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,6 +24,7 @@ from herna.hall.lobby import (
     LobbyError,
     Seek,
     Want,
+    _pair_ok,
 )
 
 G = "onitama"
@@ -196,4 +199,32 @@ def test_no_seek_is_seated_twice_and_closed_seeks_never_pair(ops: list[tuple]) -
                     if x.want.opponent == BOTS:
                         assert y.kind == HOUSE_BOT and y.want.accept == x.id
                 seated |= ids
+            # nothing that could pair is left waiting
+            left = lobby.open_seeks(G)
+            assert not any(_pair_ok(x, y, now) for x, y in itertools.combinations(left, 2))
     assert not {s.id for s in lobby.open_seeks()} & (seated | dead)
+
+
+def test_a_new_seek_is_compared_with_the_waiting_ones_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seeks that wait (challenges to absent players) are not compared with each other again
+    at every login: a login costs O(open seeks), not their square (bench/lobby_seeks.py)."""
+    import herna.hall.lobby as lobby_module
+
+    lobby = Lobby()
+    for i in range(200):
+        lobby.open(G, f"p{i}", PERSON, Want(challenge=f"absent-{i}"), object(), 0)
+        assert lobby.next_group(G, 0) is None
+    calls = 0
+    real = lobby_module._pair_ok
+
+    def counting(a: Seek, b: Seek, now: float) -> bool:
+        nonlocal calls
+        calls += 1
+        return real(a, b, now)
+
+    monkeypatch.setattr(lobby_module, "_pair_ok", counting)
+    lobby.open(G, "late", PERSON, Want(challenge="absent"), object(), 0)
+    assert lobby.next_group(G, 0) is None
+    assert calls <= 200
