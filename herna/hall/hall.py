@@ -11,6 +11,7 @@ from herna.core.clock import Clock, MonotonicClock
 from herna.hall.bridge import PostgresBridge
 from herna.hall.events import EventBus
 from herna.hall.identity import Identity, ReservedNames
+from herna.hall.lobby import Lobby
 from herna.hall.records import RecordStore
 
 
@@ -43,6 +44,8 @@ class Hall:
     bus: EventBus = field(default_factory=EventBus)
     clock: Clock = field(default_factory=MonotonicClock)
     services: list[Service] = field(default_factory=list)
+    lobby: Lobby = field(default_factory=Lobby)
+    """Open seeks and challenges of every game (:mod:`herna.hall.lobby`), with its own bus."""
     identity: Identity = None  # type: ignore[assignment]
     """Who may use which name and seat; by default the reserved names in ``records``'
     database (``None`` is replaced in ``__post_init__``)."""

@@ -55,6 +55,7 @@ from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.errors import ErrorPages
 from herna.web.guests import COOKIE, MAX_AGE, Guests
 from herna.web.live import LiveHub
+from herna.web.lobby import LobbyRoutes
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
 from herna.web.play_marias import MariasPlay, MariasPlaySettings
@@ -247,6 +248,7 @@ class WebApp:
         self.marias = MariasPlay(
             hall, self.guests, lambda t, b, d: self.page(t, b, d), self.settings.marias
         )
+        self.lobby = LobbyRoutes(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -269,6 +271,7 @@ class WebApp:
             Route("/signout", acc.signout, methods=post),
             Route("/status", self.status_page, methods=get),
             Route("/play/marias", self.marias.page, methods=get),
+            Route("/lobby", self.lobby.page, methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
             *self.tournaments.routes(),
@@ -311,6 +314,7 @@ class WebApp:
             WebSocketRoute("/ws/tiles", self.tiles_socket),
             WebSocketRoute("/ws/onitama", self.onitama_socket),
             WebSocketRoute("/ws/marias", self.marias.socket),
+            WebSocketRoute("/ws/lobby", self.lobby.socket),
         ]
         self.errors = ErrorPages(self.error_page)
         # The session cookie is signed with a key kept in the database, so guests keep their

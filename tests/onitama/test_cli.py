@@ -31,6 +31,7 @@ def test_help_texts(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--level {easy,medium,hard,strongest}" in out and "--onitama-house-level" in out
     assert "legal moves are listed" in out
     assert "--onitama-port" in out and "--onitama-reconnect-window" in out
+    assert "--onitama-move-clock" in out
 
 
 def test_local_series(capsys: pytest.CaptureFixture[str]) -> None:

@@ -91,6 +91,16 @@ class Frames:
         return self
 
 
+async def sit_down(page: Any, opponent: str = "anyone", fill: float = 0) -> None:
+    """Choose the opponent on the play page (``anyone``, ``people``, ``bots:LEVEL``) and the
+    fill wait, and sit down."""
+    await page.wait_for_selector("#play-sit")
+    await page.select_option("#play-opponent", opponent)
+    if opponent == "anyone":
+        await page.fill("#play-fill", f"{fill:g}")
+    await page.click("#play-sit")
+
+
 async def state(page: Any) -> dict[str, Any]:
     """What the page holds about its game (board, cards, colour, phase)."""
     result: dict[str, Any] = await page.evaluate(

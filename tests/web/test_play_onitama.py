@@ -18,6 +18,7 @@ from tests.web.play_helpers import (
     play_hall,
     play_one,
     seed_where_second_is_white,
+    sit_down,
     state,
     wait_my_turn,
 )
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.browser
 IN_GAME = "() => document.getElementById('play').dataset.phase === 'game'"
 
 SENT = re.compile(
-    r"^(LOGIN\|guest-[a-z2-9]{8}(\|[A-Za-z0-9_-]{32})?"
+    r"^(LOGIN\|guest-[a-z2-9]{8}\|(-|[A-Za-z0-9_-]{32})\|person(,[a-z]+=[a-z0-9.]+)*"
     r"|MAKE_MOVE\|[A-Z][a-z]+\|[a-e][1-5]\|[a-e][1-5]|STALEMATE\|[A-Z][a-z]+)$"
 )
 
@@ -52,6 +53,7 @@ async def test_a_whole_game_from_the_home_page_against_a_house_bot(
         await page.wait_for_url("**/play/onitama")
         guest = await page.locator("#play-name").inner_text()
         assert re.fullmatch(r"guest-[a-z2-9]{8}", guest)
+        await sit_down(page)
         await page.wait_for_function(IN_GAME)
         await page.screenshot(path=screenshot_path("play-onitama-1280"), full_page=True)
         mine = 0
@@ -69,7 +71,7 @@ async def test_a_whole_game_from_the_home_page_against_a_house_bot(
         moves = await page.locator("#play-moves li").all_inner_texts()
         assert len(moves) >= mine and any(m.startswith(guest + ": ") for m in moves)
         # the frames: a login, then moves only; the server's START carried this seat's secret
-        assert frames.sent[0] == f"LOGIN|{guest}"
+        assert frames.sent[0] == f"LOGIN|{guest}|-|person,opponent=anyone,fill=0"
         assert all(SENT.match(f) for f in frames.sent), frames.sent
         assert sum(f.startswith("MAKE_MOVE|") for f in frames.sent) == mine
         start = next(f for f in frames.received if f.startswith("START|"))
@@ -93,6 +95,7 @@ async def test_a_reload_mid_game_returns_to_the_same_seat_and_state(
         page = browser.page
         await page.goto(h.url + "/play/onitama")
         guest = await page.locator("#play-name").inner_text()
+        await sit_down(page)
         for _ in range(2):
             assert await wait_my_turn(page) == "game"
             await play_one(page)
@@ -109,7 +112,7 @@ async def test_a_reload_mid_game_returns_to_the_same_seat_and_state(
         after = await state(page)
         for key in ("board", "cards", "color", "toMove", "moves", "white", "black"):
             assert after[key] == before[key], key
-        assert frames.sent[0] == f"LOGIN|{guest}|{secret}"
+        assert frames.sent[0] == f"LOGIN|{guest}|{secret}|person"
         assert frames.received[:2][-1].startswith(f"RECONNECT|{guest}|{before['color']}|")
         assert h.onitama.hub.stats.reconnects == 1
         assert (table_of(h.onitama.hub, guest) or ("",))[0] == table_id
@@ -129,6 +132,7 @@ async def test_two_people_at_one_table_a_third_watches_and_forgeries_change_noth
         frames = [Frames().watch(p) for p in pages[:2]]
         for p in pages[:2]:
             await p.goto(h.url + "/play/onitama")
+            await sit_down(p, "people")
         names = [await p.locator("#play-name").inner_text() for p in pages[:2]]
         assert names[0] != names[1]  # two browsers, two guests
         for p in pages[:2]:
@@ -211,6 +215,7 @@ async def test_the_stalemate_card_choice_when_no_move_is_possible(
         page = browser.page
         frames = Frames().watch(page)
         await page.goto(h.url + "/play/onitama")
+        await sit_down(page)
         await page.wait_for_function("() => window.HernaPlay.state.phase === 'game'")
         assert (await state(page))["color"] == "white"
         # START carries no board: the protocol's games begin at the standard position. This
@@ -245,6 +250,7 @@ async def test_phone_width_and_keyboard(tmp_path: Path, browser: Browser) -> Non
         wide = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert wide[0] <= wide[1], wide
         await page.goto(h.url + "/play/onitama")
+        await sit_down(page)
         assert await wait_my_turn(page) == "game"
         await play_one(page, by_keyboard=True)
         await wait_my_turn(page)

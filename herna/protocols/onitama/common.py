@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MAX_LINE = 1024
 """Longest record accepted, in bytes without its terminator (the longest legal one is ~120)."""
@@ -41,6 +41,8 @@ SERVER_SHUTDOWN = "SERVER_SHUTDOWN"
 LOGIN_TIMEOUT = "LOGIN_TIMEOUT"
 SLOW_READER = "SLOW_READER"
 SEAT_TAKEN_OVER = "SEAT_TAKEN_OVER"
+SEEK_CANCELLED = "SEEK_CANCELLED"
+NOTHING_TO_CLAIM = "NOTHING_TO_CLAIM"
 
 ERROR_TEXT = {
     LINE_TOO_LONG: f"a message may be at most {MAX_LINE} bytes",
@@ -55,6 +57,8 @@ ERROR_TEXT = {
     LOGIN_TIMEOUT: "no login in time; closing",
     SLOW_READER: "you do not read what the server sends; closing",
     SEAT_TAKEN_OVER: "your seat was taken back by a new connection that proved it is yours",
+    SEEK_CANCELLED: "you cancelled your seek in the lobby; closing",
+    NOTHING_TO_CLAIM: "your opponent is neither away nor out of time past the grace period",
 }
 """One English sentence per error code, for dialects that carry text rather than codes."""
 
@@ -155,6 +159,9 @@ class Login:
     proof: str | None = None
     """**[Herna extension]** the optional third field: the name's token (``herna bots add``)
     or the seat secret of a game to come back to. None when the client sent two fields."""
+    seek: str | None = field(default=None, repr=False)
+    """**[Herna extension]** the optional fourth field: what the player wants from the hall's
+    lobby (:func:`herna.hall.lobby.parse_seek`); None when the client sent fewer fields."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +183,12 @@ class StalemateRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimWin:
+    """**[Herna extension]** ``CLAIM_WIN``: the opponent is away or out of time past the grace
+    period (the server said ``CLAIMABLE``) and this player takes the win."""
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """A keepalive (NUL dialect): the connection answers it itself."""
 
@@ -188,7 +201,7 @@ class Garbage:
     text: str = ""
 
 
-Request = Login | MakeMove | StalemateRequest
+Request = Login | MakeMove | StalemateRequest | ClaimWin
 ClientMessage = Request | Ping | Garbage
 
 

@@ -33,6 +33,7 @@ from herna.protocols.onitama.common import (
     NOT_UTF8,
     UNKNOWN_COMMAND,
     WRONG_FIELD_COUNT,
+    ClaimWin,
     ClientMessage,
     Garbage,
     Login,
@@ -43,7 +44,7 @@ from herna.protocols.onitama.common import (
     split_fields,
 )
 
-_FIELD_COUNTS = {"LOGIN": (2, 3), "MAKE_MOVE": (4,), "STALEMATE": (2,)}
+_FIELD_COUNTS = {"LOGIN": (2, 3, 4), "MAKE_MOVE": (4,), "STALEMATE": (2,), "CLAIM_WIN": (1,)}
 
 
 def parse_client(line: bytes | str) -> ClientMessage | None:
@@ -53,8 +54,11 @@ def parse_client(line: bytes | str) -> ClientMessage | None:
         return fields
     command = fields[0]
     if command == "LOGIN":
-        proof = fields[2] if len(fields) == 3 else None
-        return Login(fields[1], name_problem(fields[1]), proof)
+        proof = fields[2] if len(fields) >= 3 else None
+        seek = fields[3] if len(fields) == 4 else None
+        return Login(fields[1], name_problem(fields[1]), proof, seek)
+    if command == "CLAIM_WIN":
+        return ClaimWin()
     if command == "MAKE_MOVE":
         return MakeMove(fields[1], fields[2], fields[3])
     return StalemateRequest(fields[1])
@@ -124,6 +128,28 @@ class fmt:
     @staticmethod
     def error(reason: str) -> bytes:
         return _line("ERROR", reason)
+
+    # Herna's lobby extensions: sent only to clients that sent LOGIN's fourth field.
+    @staticmethod
+    def seek(seek_id: str) -> bytes:
+        """``SEEK|id``: the player's seek is open in the hall's lobby under this id."""
+        return _line("SEEK", seek_id)
+
+    @staticmethod
+    def clock(color: str, seconds: float) -> bytes:
+        """``CLOCK|color|seconds``: the side to move has this long for its decision."""
+        return _line("CLOCK", color, f"{seconds:.1f}")
+
+    @staticmethod
+    def overtime(color: str, seconds: float) -> bytes:
+        """``OVERTIME|color|seconds``: that side's clock ran out; it has this grace period."""
+        return _line("OVERTIME", color, f"{seconds:.1f}")
+
+    @staticmethod
+    def claimable(name: str, reason: str) -> bytes:
+        """``CLAIMABLE|name|reason``: ``name`` is away or out of time past the grace period;
+        the opponent may send ``CLAIM_WIN``."""
+        return _line("CLAIMABLE", name, reason)
 
 
 # -- server messages as a client reads them ----------------------------------------------------
@@ -265,8 +291,11 @@ def action_line(action: PlayerAction) -> bytes:
     raise ValueError(f"{action} cannot be sent")
 
 
-def login_line(name: str, proof: str | None = None) -> bytes:
-    """``LOGIN|name``, or ``LOGIN|name|proof`` with a token or seat secret."""
+def login_line(name: str, proof: str | None = None, seek: str | None = None) -> bytes:
+    """``LOGIN|name``, or ``LOGIN|name|proof`` with a token or seat secret; with ``seek``,
+    ``LOGIN|name|proof-or-dash|seek`` (the lobby extension)."""
+    if seek:
+        return _line("LOGIN", name, proof or "-", seek)
     return _line("LOGIN", name, proof) if proof else _line("LOGIN", name)
 
 

@@ -22,12 +22,14 @@ from typing import Any
 from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, make_strategy
 from herna.games.onitama.state import OnitamaState
 from herna.hall.hall import Hall
+from herna.hall.lobby import Seek
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.onitama.house_bot import HouseBot
 from herna.servers.onitama.hub import (
     DEFAULT_HOUSE_BOT_DELAY,
     DEFAULT_HOUSE_BOT_LEVEL,
     DEFAULT_HOUSE_BOT_STRATEGY,
+    DEFAULT_MOVE_CLOCK,
     DEFAULT_RECONNECT_WINDOW,
     DEFAULT_START_PAUSE,
     OnitamaHub,
@@ -62,6 +64,10 @@ class OnitamaService:
         self.server = server
         self.host = host
         self.house_bots: list[HouseBot] = []
+        self.summoned: list[HouseBot] = []
+        """House bots seated for one person's seek each (see :meth:`summon_house_bot`)."""
+        self._summoned = 0
+        hub.summon = self.summon_house_bot
 
     @property
     def port(self) -> int:
@@ -76,6 +82,30 @@ class OnitamaService:
         snap["endpoints"] = self.endpoints()
         snap["house_bots"] = [b.name for b in self.house_bots]
         return snap
+
+    def summon_house_bot(self, seek: Seek, level: str) -> None:
+        """A house bot of ``level`` for one person's seek: it logs in accepting that seek,
+        plays the one game and leaves (the hub's :attr:`~OnitamaHub.summon`)."""
+        settings = self.hub.settings
+        self._summoned += 1
+        name = f"house-{level}-{self._summoned}"
+        strategy = make_strategy(
+            settings.house_bot_strategy,
+            seed=self.hub.seeds.next_seed() % 2**31,
+            depth=settings.house_bot_depth,
+            level=level,
+        )
+        token = self.hub.identity.reserve_house_bot(name)
+        bot = HouseBot(
+            self.hub,
+            name,
+            strategy,
+            settings.house_bot_delay,
+            token,
+            off_loop=True,
+            seek=f"accept={seek.id}",
+        )
+        self.summoned = [b for b in self.summoned if not b.closed] + [bot]
 
     def add_house_bots(self, count: int) -> None:
         """House bots ``house-1`` … : their names are reserved in the hall's identity and
@@ -102,7 +132,7 @@ class OnitamaService:
     async def stop(self) -> None:
         self.server.close()
         self.hub.shutdown()
-        for bot in self.house_bots:
+        for bot in self.house_bots + self.summoned:
             bot.close()
         await self.server.wait_closed()
 
@@ -117,7 +147,9 @@ async def serve(
 ) -> OnitamaService:
     """Start the server on ``host:port`` (0 = any free port) with the hall's bus, records and
     clock; used by the plugin, tests and benchmarks."""
-    hub = OnitamaHub(hall.bus, hall.records, hall.clock, settings, initial_state, hall.identity)
+    hub = OnitamaHub(
+        hall.bus, hall.records, hall.clock, settings, initial_state, hall.identity, hall.lobby
+    )
     loop = asyncio.get_running_loop()
     server = await loop.create_server(
         lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096
@@ -136,6 +168,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         metavar="SECONDS",
         help="how long a dropped player may log in again before the opponent "
         f"wins (default {DEFAULT_RECONNECT_WINDOW:g})",
+    )
+    group.add_argument(
+        "--onitama-move-clock",
+        type=float,
+        metavar="SECONDS",
+        help="time a person (the play page) has for each move; when it runs out they get the "
+        "reconnect window as grace, then the opponent wins (a bot at once, a person by "
+        f"claiming it) (default {DEFAULT_MOVE_CLOCK:g}; 0: no clock)",
     )
     group.add_argument(
         "--onitama-login-timeout",
@@ -207,6 +247,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
             option(args, config, "onitama_reconnect_window", DEFAULT_RECONNECT_WINDOW)
         ),
         login_timeout=float(option(args, config, "onitama_login_timeout", DEFAULT_LOGIN_TIMEOUT)),
+        move_clock=float(option(args, config, "onitama_move_clock", DEFAULT_MOVE_CLOCK)),
         requeue=not bool(option(args, config, "onitama_one_game", False)),
         house_bot_strategy=str(
             option(args, config, "onitama_house_bot_strategy", DEFAULT_HOUSE_BOT_STRATEGY)

@@ -29,6 +29,7 @@ class HouseBot:
         delay: float,
         token: str | None = None,
         off_loop: bool = False,
+        seek: str | None = None,
     ) -> None:
         self.hub = hub
         self.name = name
@@ -37,6 +38,9 @@ class HouseBot:
         """The token of its reserved house-bot name, presented at login like any client's."""
         self.strategy = strategy
         self.delay = delay
+        self.seek = seek
+        """LOGIN's lobby field: set for a bot seated for one person's seek (``accept=ID``),
+        which plays that one game and leaves."""
         self.off_loop = off_loop
         """Think in a worker thread: the engine searches for up to 100 ms (its compiled core
         releases the GIL), and the event loop is shared by every server of `herna serve`."""
@@ -47,7 +51,7 @@ class HouseBot:
         self._timer: TimerHandle | None = None
         self._thinking = False
         self.client = hub.connect(self)
-        hub.receive(self.client, proto.login_line(name, token))
+        hub.receive(self.client, proto.login_line(name, token, seek))
 
     def describe(self) -> str:
         return f"house bot {self.name}"
@@ -55,8 +59,14 @@ class HouseBot:
     def send(self, data: bytes) -> None:
         for line in data.decode().splitlines():
             msg = proto.parse_server(line)
+            if isinstance(msg, proto.Garbage):
+                continue  # the lobby's extension lines (SEEK, CLOCK …): nothing to do
             if isinstance(msg, proto.LoginOk):
                 self.logged_in = True
+            elif isinstance(msg, proto.LoginFailed) and self.seek is not None:
+                # The seek it was summoned for is gone (its person left): nothing to do.
+                self.hub.clock.call_later(0, self.close)
+                continue
             elif isinstance(msg, proto.LoginFailed) and not self.logged_in:
                 # Someone has our name (only possible without a reserved one): take another.
                 self.failed_logins += 1
@@ -65,6 +75,8 @@ class HouseBot:
                 self.game = ClientGame(self.name)
                 self.hub.receive(self.client, proto.login_line(self.name, self.token))
                 continue
+            if isinstance(msg, proto.GameOver) and self.seek is not None:
+                self.hub.clock.call_later(0, self.close)
             try:
                 self.game.feed(msg)
             except ValueError:

@@ -1,6 +1,7 @@
 """The Onitama server without I/O: players, the lobby, one game per table, reconnects.
 
-:class:`OnitamaHub` pairs waiting players in arrival order, runs one
+:class:`OnitamaHub` seats waiting players through the hall's lobby
+(:mod:`~herna.servers.onitama.seating`; seed clients in arrival order), runs one
 :class:`~herna.hall.match.Match` per game, keeps the reconnect window (timers on the injected
 :class:`~herna.core.clock.Clock`), submits records and publishes spectator events. It talks to
 connections through the small :class:`~herna.servers.tcp.Peer` interface: a
@@ -12,15 +13,15 @@ The hub is one authority for both dialects: each connection's
 and formats the hub's answers in its own dialect (``player.tell(lambda d: d.…)``), so a line
 client, a NUL client and a house bot can share a table. Who may use a name and take a seat
 back is the hall's :class:`~herna.hall.identity.Identity`; every seat gets a
-:class:`~herna.hall.identity.SeatKey` whose secret only its player receives.
+:class:`~herna.hall.identity.SeatKey` whose secret only its player receives. The clocks and
+who stands in for a late or absent player are :mod:`~herna.servers.onitama.clocks`; the
+plain data (settings, connections, players, tables) is :mod:`~herna.servers.onitama.tables`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
@@ -28,6 +29,7 @@ from herna.core.errors import IllegalAction
 from herna.core.game import CHANCE
 from herna.core.rng import SeedSource
 from herna.games.onitama.board import parse_square
+from herna.games.onitama.bots import LEVEL_NAMES
 from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE, canonical_card
 from herna.games.onitama.notation import format_position
 from herna.games.onitama.state import (
@@ -45,26 +47,65 @@ from herna.games.onitama.state import (
 )
 from herna.hall.events import EventBus
 from herna.hall.identity import Identity, Refusal, SeatKey
+from herna.hall.lobby import (
+    HOUSE_BOT,
+    PERSON,
+    Lobby,
+    LobbyError,
+    Seek,
+    SeekSpec,
+    parse_seek,
+)
 from herna.hall.match import Match, Seat
 from herna.hall.records import MatchRecord, RecordStore
 from herna.protocols import onitama as proto
-from herna.protocols.onitama import Close, Dialect, Login, MakeMove, Reply
-from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
+from herna.protocols.onitama import ClaimWin, Close, Login, MakeMove, Reply
+from herna.servers.deadlines import LoginDeadlines
 from herna.servers.gamelog import duration, game_finished, refused
+from herna.servers.onitama.clocks import ABANDONED, OUT_OF_TIME, TableClocks
+from herna.servers.onitama.seating import GAME, LobbySeats
+from herna.servers.onitama.tables import (
+    DEFAULT_HOUSE_BOT_DELAY,
+    DEFAULT_HOUSE_BOT_LEVEL,
+    DEFAULT_HOUSE_BOT_STRATEGY,
+    DEFAULT_MOVE_CLOCK,
+    DEFAULT_RECONNECT_WINDOW,
+    DEFAULT_START_PAUSE,
+    Client,
+    GamePlan,
+    HubStats,
+    OnitamaSettings,
+    Player,
+    Table,
+    hang_up,
+)
 from herna.servers.tcp import Peer
+
+__all__ = [
+    "DEFAULT_HOUSE_BOT_DELAY",
+    "DEFAULT_HOUSE_BOT_LEVEL",
+    "DEFAULT_HOUSE_BOT_STRATEGY",
+    "DEFAULT_MOVE_CLOCK",
+    "DEFAULT_RECONNECT_WINDOW",
+    "DEFAULT_START_PAUSE",
+    "ILLEGAL_MOVE",
+    "OUT_OF_TIME",
+    "Client",
+    "GamePlan",
+    "HubStats",
+    "OnitamaHub",
+    "OnitamaSettings",
+    "Player",
+    "Table",
+]
 
 log = logging.getLogger("herna.onitama")
 
-DEFAULT_RECONNECT_WINDOW = 60.0
-DEFAULT_HOUSE_BOT_STRATEGY = "engine"
-DEFAULT_HOUSE_BOT_LEVEL = "hard"
-DEFAULT_HOUSE_BOT_DELAY = 1.0
-DEFAULT_START_PAUSE = 0.25
 ILLEGAL_MOVE = "illegal_move"
-OUT_OF_TIME = "out_of_time"
-"""``GAME_OVER`` reasons of a lost game without a winning move (Herna extension values)."""
+"""``GAME_OVER`` reason of a lost game without a winning move (Herna extension value)."""
 RULE_PREFERENCE: tuple[Rule, ...] = ("stalemate", "pass")
 """The seed's rule where every player's dialect can follow it, else the official pass."""
+
 
 _WIRE_REASONS = {
     REASON_STONE: proto.WAY_OF_THE_STONE,
@@ -73,152 +114,7 @@ _WIRE_REASONS = {
 }
 
 
-def _hang_up(peer: Peer, code: str) -> None:
-    """Close a connection for a protocol reason (already sent to it as ``ERROR|code``). A
-    transport that can say why (a WebSocket's close code and reason) is told the reason; a
-    TCP peer just closes."""
-    close_with = getattr(peer, "close_with", None)
-    if callable(close_with):
-        close_with(code, proto.ERROR_TEXT.get(code, code))
-    else:
-        peer.close()
-
-
-@dataclass
-class OnitamaSettings:
-    reconnect_window: float = DEFAULT_RECONNECT_WINDOW
-    """Seconds a dropped player has to log in again before the opponent wins."""
-    login_timeout: float = DEFAULT_LOGIN_TIMEOUT
-    """Seconds a new connection has to log in before it is closed (``ERROR|LOGIN_TIMEOUT``);
-    0 or less: no limit. Without it, silent connections would hold descriptors forever."""
-    requeue: bool = True
-    """After ``GAME_OVER`` put both players back in the lobby; otherwise close their
-    connections (one game per connection)."""
-    house_bot_strategy: str = DEFAULT_HOUSE_BOT_STRATEGY
-    house_bot_delay: float = DEFAULT_HOUSE_BOT_DELAY
-    """Seconds a house bot waits before each move (so people can follow its games)."""
-    house_bot_depth: int | None = None
-    """Search depth cap of house bots (None: alphabeta's 3, the engine level's own)."""
-    house_bot_level: str = DEFAULT_HOUSE_BOT_LEVEL
-    """Level of engine house bots: easy, medium, hard or strongest."""
-    seed: int | None = None
-    """Fixed seed from which every game's seed (deal and colours) is derived; None: each
-    game's seed comes from :mod:`secrets` (see :class:`~herna.core.rng.SeedSource`)."""
-    start_pause: float = DEFAULT_START_PAUSE
-    """Seconds nothing else is sent to a NUL-dialect connection after its ``START`` or
-    ``RECONNECT``: the published client hands whatever else arrived in the same read to
-    nobody."""
-    illegal_move_forfeits: bool = False
-    """An illegal move loses the game (``GAME_OVER|winner|illegal_move``) instead of being
-    answered with ``INVALID_MOVE`` and asked again: engine matches (``herna match``) count a
-    bot that plays one as forfeiting."""
-    game_clock: float = 0.0
-    """Seconds of thinking time each side has for a whole game (the time between being told of
-    the opponent's move and sending its own); a side that uses it up loses with
-    ``out_of_time``. 0: no clock."""
-
-
-GamePlan = tuple[str, OnitamaState]
-"""What a planner (:attr:`OnitamaHub.plan`) wants the next game to be: the name of the player
-who takes White and the position (cards dealt) the game starts from."""
-
-
-class Client:
-    """A connection: its peer, its protocol state and the player it logged in as."""
-
-    __slots__ = ("_flush", "_held", "conn", "peer", "player")
-
-    def __init__(self, peer: Peer) -> None:
-        self.peer = peer
-        self.conn = proto.ServerConnection()
-        self.player: Player | None = None
-        self._held: list[bytes] | None = None
-        self._flush: TimerHandle | None = None
-
-    def send(self, data: bytes) -> None:
-        if self._held is not None:
-            self._held.append(data)
-        else:
-            self.peer.send(data)
-
-    def pause(self, clock: Clock, seconds: float) -> None:
-        """Hold back what is sent for ``seconds`` (then send it in one piece)."""
-        if seconds <= 0:
-            return
-        if self._held is None:
-            self._held = []
-        if self._flush is not None:
-            self._flush.cancel()
-        self._flush = clock.call_later(seconds, self.resume)
-
-    def resume(self) -> None:
-        if self._flush is not None:
-            self._flush.cancel()
-            self._flush = None
-        held, self._held = self._held, None
-        if held:
-            self.peer.send(b"".join(held))
-
-
-class Player:
-    __slots__ = ("client", "key", "kind", "name", "seat", "seat_key", "table", "timer")
-
-    def __init__(self, name: str, kind: str, client: Client) -> None:
-        self.name = name
-        self.key = proto.name_key(name)
-        self.kind = kind
-        self.client: Client | None = client
-        self.table: Table | None = None
-        self.seat = -1
-        self.seat_key: SeatKey | None = None
-        self.timer: TimerHandle | None = None
-
-    def tell(self, message: Callable[[Dialect], bytes]) -> None:
-        """Send ``message`` as this player's connection speaks it (nothing when away)."""
-        client = self.client
-        if client is not None:
-            client.send(message(client.conn.out))
-
-
-@dataclass(eq=False)
-class Table:
-    id: str
-    match: Match[Action]
-    players: tuple[Player, Player]
-    moves: int = 0
-    over: bool = False
-    started: float = 0.0
-    clock_left: list[float] | None = None
-    """Thinking time left per seat (with :attr:`OnitamaSettings.game_clock`)."""
-    turn_started: float = 0.0
-    clock_timer: TimerHandle | None = None
-
-    @property
-    def state(self) -> OnitamaState:
-        state = self.match.state
-        assert isinstance(state, OnitamaState)
-        return state
-
-    def tell_both(self, message: Callable[[Dialect], bytes]) -> None:
-        for p in self.players:
-            p.tell(message)
-
-
-@dataclass
-class HubStats:
-    connections: int = 0
-    logins: int = 0
-    games_started: int = 0
-    games_finished: int = 0
-    games_aborted: int = 0
-    moves: int = 0
-    invalid_moves: int = 0
-    errors: int = 0
-    reconnects: int = 0
-    refused_logins: int = 0
-
-
-class OnitamaHub:
+class OnitamaHub(LobbySeats):
     """Lobby, games and reconnects for every connection, without I/O (see the module doc)."""
 
     def __init__(
@@ -229,6 +125,7 @@ class OnitamaHub:
         settings: OnitamaSettings | None = None,
         initial_state: Callable[[], OnitamaState] | None = None,
         identity: Identity | None = None,
+        lobby: Lobby | None = None,
     ) -> None:
         self.bus = bus
         self.records = records
@@ -240,7 +137,20 @@ class OnitamaHub:
         self.seeds = SeedSource(self.settings.seed)
         """Every game's seed (deal and colours); from :mod:`secrets` unless a seed is fixed."""
         self.players: dict[str, Player] = {}
-        self.lobby: deque[Player] = deque()
+        if lobby is None or lobby.listening(GAME):
+            # A second Onitama server in one hall (``herna match`` runs one per pairing)
+            # keeps its players to itself.
+            lobby = Lobby()
+        self.lobby = lobby
+        """The hall's lobby: every waiting player has an open seek there."""
+        self.lobby.listen(GAME, self._seek_closed)
+        self.waiting: dict[str, Player] = {}
+        """Players waiting for a game, by the id of their open seek (oldest first)."""
+        self.clocks = TableClocks(self)
+        self.summon: Callable[[Seek, str], None] | None = None
+        """Seats a house bot of the given level that accepts the seek (set by the service:
+        house bots need the event loop); unset: seeks that want house bots wait."""
+        self._fill_timer: TimerHandle | None = None
         self.tables: dict[str, Table] = {}
         self.stats = HubStats()
         self._table_ids = 0
@@ -266,7 +176,7 @@ class OnitamaHub:
             "%s: no LOGIN within %g s; closing", self._who(client), self.settings.login_timeout
         )
         client.peer.send(client.conn.out.error(proto.LOGIN_TIMEOUT))
-        _hang_up(client.peer, proto.LOGIN_TIMEOUT)
+        hang_up(client.peer, proto.LOGIN_TIMEOUT)
         self.disconnect(client)
 
     def receive(self, client: Client, data: bytes) -> None:
@@ -289,12 +199,14 @@ class OnitamaHub:
                 client.peer.send(out.data)
             elif isinstance(out, Close):
                 log.info("%s: closing (%s)", self._who(client), out.reason)
-                _hang_up(client.peer, out.reason)
+                hang_up(client.peer, out.reason)
                 return
             elif isinstance(out, Login):
                 self._login(client, out)
             elif isinstance(out, MakeMove):
                 self._make_move(client, out)
+            elif isinstance(out, ClaimWin):
+                self._claim(client)
             else:
                 self._stalemate(client, out)
 
@@ -310,6 +222,9 @@ class OnitamaHub:
         client.player = None
         if player is None or player.client is not client:
             return
+        # The seek dies with its connection.
+        self.lobby.drop(client)
+        self._unseek(player)
         player.client = None
         table = player.table
         if table is None or table.over:
@@ -344,6 +259,13 @@ class OnitamaHub:
             return
         # "-" (or nothing) in the third field only asks for Herna's extensions.
         proof = msg.proof if msg.proof not in (None, "", "-") else None
+        spec: SeekSpec | None = None
+        if msg.seek is not None:
+            try:
+                spec = parse_seek(msg.seek, LEVEL_NAMES)
+            except LobbyError as exc:
+                self._refuse(client, exc.code, exc.reason, msg.name)
+                return
         existing = self.players.get(proto.name_key(msg.name))
         if existing is not None and self._seat_opens(client, existing, proof):
             return
@@ -353,9 +275,19 @@ class OnitamaHub:
             self._refuse(client, admission.code, admission.reason, msg.name)
             return
         if existing is not None:
-            self._name_taken(client, existing, proof, admission.verified)
+            self._name_taken(client, existing, proof, admission.verified, spec)
             return
         player = Player(msg.name, client.peer.kind, client)
+        player.spec = spec
+        if spec is not None and spec.person:
+            player.kind = PERSON
+        if spec is not None and spec.want.accept is not None and client.peer.kind == HOUSE_BOT:
+            player.one_game = True  # summoned for one seek
+        try:
+            self.lobby.check_open(GAME, msg.name, self._lobby_kind(player), self._want(player))
+        except LobbyError as exc:
+            self._refuse(client, exc.code, exc.reason, msg.name)
+            return
         self.players[player.key] = player
         client.player = player
         self.deadlines.done(client)
@@ -393,15 +325,26 @@ class OnitamaHub:
         return True
 
     def _name_taken(
-        self, client: Client, existing: Player, proof: str | None, verified: bool
+        self,
+        client: Client,
+        existing: Player,
+        proof: str | None,
+        verified: bool,
+        spec: SeekSpec | None = None,
     ) -> None:
         """A login with the name of a player the hub knows that did not open a seat: only the
         name's token holder may take over a connected lobby player; everyone else is told
         why not."""
         seated = existing.table is not None and not existing.table.over
         if verified and not seated and existing.client is not None:
+            # The player waits on: the seek of the old connection dies with it, the new
+            # connection's takes its place.
+            self._unseek(existing)
             self._take_over(client, existing)
+            existing.spec = spec
+            existing.kind = PERSON if spec is not None and spec.person else existing.kind
             client.send(client.conn.out.login_ok(existing.name))
+            self._enqueue(existing)
             return
         if proof is not None and not verified:
             code = proto.BAD_TOKEN
@@ -425,38 +368,17 @@ class OnitamaHub:
             old.send(old.conn.out.error(proto.SEAT_TAKEN_OVER))
             old.resume()
             old.conn.closed()
-            _hang_up(old.peer, proto.SEAT_TAKEN_OVER)
+            hang_up(old.peer, proto.SEAT_TAKEN_OVER)
         player.client = client
         player.kind = client.peer.kind
         client.player = player
         self.deadlines.done(client)
         client.conn.logged_in(player.name)
 
-    def _enqueue(self, player: Player) -> None:
-        self.lobby.append(player)
-        self._pair()
-
-    def pair(self) -> None:
-        """Start games for the players waiting in the lobby (a planner calls this when it has
-        the next game ready)."""
-        self._pair()
-
-    def _pair(self) -> None:
-        while len(self.lobby) >= 2 and not self.closing:
-            planned = None
-            if self.plan is not None:
-                planned = self.plan(self.lobby[0].name, self.lobby[1].name)
-                if planned is None:
-                    return
-            a = self.lobby.popleft()
-            b = self.lobby.popleft()
-            self._start(a, b, planned)
-
     def _forget(self, player: Player) -> None:
         if self.players.get(player.key) is player:
             del self.players[player.key]
-        if player in self.lobby:
-            self.lobby.remove(player)
+        self._unseek(player)
         if player.timer is not None:
             player.timer.cancel()
             player.timer = None
@@ -498,6 +420,7 @@ class OnitamaHub:
             meta=meta,
         )
         table = Table(table_id, match, (white, black), started=self.clock.now())
+        match.meta["kinds"] = [white.kind, black.kind]
         if self.settings.game_clock > 0:
             table.clock_left = [self.settings.game_clock, self.settings.game_clock]
         self.tables[table_id] = table
@@ -523,7 +446,7 @@ class OnitamaHub:
         if state.is_terminal():
             self._finish(table)
         else:
-            self._start_clock(table)
+            self.clocks.start(table)
 
     @staticmethod
     def _rule_ok(rule: str, *players: Player) -> bool:
@@ -556,7 +479,7 @@ class OnitamaHub:
         except (ValueError, IllegalAction) as exc:
             self._invalid(client, table, player, exc)
             return
-        self._stop_clock(table, player.seat)
+        self.clocks.stop(table, player.seat)
         self.stats.moves += 1
         table.moves += 1
         state = table.state
@@ -576,7 +499,7 @@ class OnitamaHub:
         if state.is_terminal():
             self._finish(table)
         else:
-            self._start_clock(table)
+            self.clocks.start(table)
 
     def _invalid(self, client: Client, table: Table, player: Player, exc: Exception) -> None:
         self.stats.invalid_moves += 1
@@ -587,36 +510,39 @@ class OnitamaHub:
         if self.settings.illegal_move_forfeits:
             self.forfeit(table, player.seat, ILLEGAL_MOVE)
 
-    def forfeit(self, table: Table, seat: int, reason: str) -> None:
+    def forfeit(
+        self,
+        table: Table,
+        seat: int,
+        reason: str | None,
+        ended: str | None = None,
+        claimed: bool = False,
+    ) -> None:
         """``seat`` loses the running game at ``table`` for ``reason`` (the wire reason of
-        ``GAME_OVER``); nothing happens when the game is over already."""
+        ``GAME_OVER``; None: the opponent left); ``ended`` and ``claimed`` go into the record
+        (see :mod:`~herna.servers.onitama.clocks`). Nothing happens when the game is over."""
         if table.over:
             return
-        table.match.state = table.state.forfeit(seat, reason)
-        table.match.note("forfeit", name=table.players[seat].name, player=seat, reason=reason)
-        self._finish(table)
+        name = table.players[seat].name
+        if reason is None:
+            table.match.state = table.state.forfeit(seat)
+            table.match.note("forfeit", name=name, player=seat)
+        else:
+            table.match.state = table.state.forfeit(seat, reason)
+            table.match.note("forfeit", name=name, player=seat, reason=reason)
+        extra: dict[str, Any] = {}
+        if ended is not None:
+            extra["ended"] = ended
+            extra["claimed"] = claimed
+        self._finish(table, extra)
 
-    # -- the game clock (OnitamaSettings.game_clock) ----------------------------------------
-    def _start_clock(self, table: Table) -> None:
-        """The side to move starts thinking: it loses when its time left runs out first."""
-        left = table.clock_left
-        if left is None:
+    def _claim(self, client: Client) -> None:
+        found = self._table_of(client)
+        if found is None:
             return
-        seat = table.state.to_move
-        table.turn_started = self.clock.now()
-        if table.clock_timer is not None:
-            table.clock_timer.cancel()
-        table.clock_timer = self.clock.call_later(
-            max(left[seat], 0.0), lambda: self.forfeit(table, seat, OUT_OF_TIME)
-        )
-
-    def _stop_clock(self, table: Table, seat: int) -> None:
-        if table.clock_left is None:
-            return
-        table.clock_left[seat] -= self.clock.now() - table.turn_started
-        if table.clock_timer is not None:
-            table.clock_timer.cancel()
-            table.clock_timer = None
+        player, table = found
+        if not self.clocks.claim(table, player):
+            client.send(client.conn.out.error(proto.NOTHING_TO_CLAIM))
 
     def _stalemate(self, client: Client, msg: proto.StalemateRequest) -> None:
         """The player to move has no move and gives up a card: the seed's swap with the
@@ -633,7 +559,7 @@ class OnitamaHub:
         except (ValueError, IllegalAction) as exc:
             self._invalid(client, table, player, exc)
             return
-        self._stop_clock(table, player.seat)
+        self.clocks.stop(table, player.seat)
         if isinstance(action, Pass):
             new, spare = state.spare, old
         else:
@@ -651,17 +577,17 @@ class OnitamaHub:
             spare=spare,
             rule=state.rule,
         )
-        self._start_clock(table)
+        self.clocks.start(table)
 
-    def _finish(self, table: Table) -> None:
+    def _finish(self, table: Table, extra: dict[str, Any] | None = None) -> None:
         state = table.state
         table.over = True
-        self._cancel_clock(table)
+        self.clocks.cancel(table)
         winner_seat = state.winner
         assert winner_seat is not None
         winner = table.players[winner_seat]
         reason = _WIRE_REASONS.get(state.reason, state.reason)
-        record = table.match.record()
+        record = table.match.record(extra=extra)
         # Submitted (journaled) before the players hear the result: a game whose GAME_OVER
         # was sent must survive kill -9.
         self._submit(record)
@@ -690,14 +616,9 @@ class OnitamaHub:
         self.stats.games_finished += 1
         self._release(table)
 
-    def _cancel_clock(self, table: Table) -> None:
-        if table.clock_timer is not None:
-            table.clock_timer.cancel()
-            table.clock_timer = None
-
     def _abort(self, table: Table, reason: str) -> None:
         table.over = True
-        self._cancel_clock(table)
+        self.clocks.cancel(table)
         table.match.note("aborted", reason=reason)
         record = table.match.record(status="aborted", extra={"reason": reason})
         self._emit(table, "game_over", result=record.result, winner=None, color=None, reason=reason)
@@ -743,10 +664,10 @@ class OnitamaHub:
                 self._forget(player)
                 client.player = None
                 continue
-            if not requeue or self.closing:
+            if not requeue or self.closing or player.one_game:
                 continue
-            if self.settings.requeue or player.kind == "house-bot":
-                self.lobby.append(player)
+            if self.settings.requeue or player.kind == HOUSE_BOT:
+                self._enqueue(player, again=True)
             else:
                 self._forget(player)
                 client.player = None
@@ -769,6 +690,9 @@ class OnitamaHub:
         table.players[1 - seat].tell(
             lambda d: d.opponent_back(white, black, seat, board, cards, to_move)
         )
+        if table.claimable is not None and table.claimable[1] == ABANDONED:
+            table.claimable = None  # back in time: nothing to claim any more
+        self.clocks.tell_clock(table, player)
         table.match.note("reconnect", name=player.name, player=player.seat)
         self._emit(table, "reconnect", name=player.name, color=COLOR_NAMES[player.seat])
         log.info("%s is back at table %s", player.name, table.id)
@@ -783,12 +707,13 @@ class OnitamaHub:
             log.info("table %s: both players gone; aborted", table.id)
             self._abort(table, "both players left")
             return
-        log.info("table %s: %s did not come back; %s wins", table.id, player.name, opponent.name)
-        table.match.state = table.state.forfeit(player.seat)
-        table.match.note("forfeit", name=player.name, player=player.seat)
-        self._finish(table)
+        log.info("table %s: %s did not come back", table.id, player.name)
+        self.clocks.stand_in(table, player.seat, ABANDONED)
 
     # -- spectators and the hall ------------------------------------------------------------
+    def emit_table(self, table: Table, kind: str, **data: Any) -> None:
+        self._emit(table, kind, **data)
+
     def _emit(self, table: Table, kind: str, **data: Any) -> None:
         view = table.state.view(None)
         view["players"] = {"white": table.players[WHITE].name, "black": table.players[BLACK].name}
@@ -818,7 +743,8 @@ class OnitamaHub:
             )
         return {
             "games": games,
-            "lobby": [p.name for p in self.lobby],
+            "lobby": [p.name for p in self.waiting.values()],
+            "seeks": self.lobby.snapshot(GAME),
             "players": len(self.players),
             "connections": len(self._clients),
             "stats": dict(self.stats.__dict__),
@@ -839,4 +765,8 @@ class OnitamaHub:
             if player.timer is not None:
                 player.timer.cancel()
                 player.timer = None
-        self.lobby.clear()
+        for player in list(self.waiting.values()):
+            self._unseek(player)
+        if self._fill_timer is not None:
+            self._fill_timer.cancel()
+            self._fill_timer = None

@@ -14,6 +14,15 @@
  *
  * Drawing reuses the spectator renderer (static/games/onitama.js); this file adds clicks and
  * keys on its squares.
+ *
+ * Before sitting down the person chooses (unless the lobby page sent them here with `?seek=`):
+ * a house bot of a level, people only, or anyone with a wait after which house bots fill the
+ * seat. The choice travels in LOGIN's fourth field, the hall lobby's seek (Herna extension,
+ * docs/protocols/onitama.md): `LOGIN|name|token-or-dash|person,opponent=…`. With it the
+ * server also sends the lobby's lines: `SEEK|id` (waiting in the lobby), `CLOCK|color|s` and
+ * `OVERTIME|color|s` (the move clock, counted down here), `CLAIMABLE|name|reason` (the
+ * opponent is gone or out of time past the grace period: a "Claim the win" button sends
+ * `CLAIM_WIN`).
  */
 "use strict";
 
@@ -78,15 +87,15 @@
     const me = page.guest;
     // A signed-in person's page carries a proof of the reserved name (page.token): it is the
     // LOGIN's third field whenever there is no seat secret to show.
-    const login = (seat) => {
-      const proof = (seat && seat.secret) || page.token;
-      return proof ? `LOGIN|${me}|${proof}` : `LOGIN|${me}`;
-    };
     const storeKey = `herna.onitama.seat.${me}`;
     const table = page.cards;
 
+    const levels = page.levels || ["easy", "medium", "hard", "strongest"];
+    const params = new URLSearchParams(location.search);
+    let wish = params.get("seek"); // from the lobby page: sit down with that at once
     const S = {
-      phase: "connecting", // connecting | lobby | game | over | gone
+      phase: "connecting", // choosing | connecting | lobby | game | over | gone
+      seek: null, clock: null, claimable: null,
       white: null, black: null, color: null,
       board: null, cards: null, toMove: null,
       moves: [], last: null, result: null,
@@ -118,20 +127,45 @@
       if (ws && ws.readyState === WebSocket.OPEN) ws.send(line);
     }
 
+    /* LOGIN with the seat secret (a seat to come back to), else the page's token, and the
+     * lobby seek. */
+    function loginLine() {
+      const seat = saved();
+      const proof = (seat && seat.secret) || page.token || "-";
+      return `LOGIN|${me}|${proof}|${wish || "person"}`;
+    }
+
+    function choose(note) {
+      closedByUs = true;
+      if (ws) ws.close();
+      ws = null;
+      S.phase = "choosing";
+      S.seek = null;
+      S.note = note || "";
+      wish = null;
+      if (params.has("seek")) history.replaceState(null, "", location.pathname);
+      draw();
+      const first = promptBox.querySelector("select, button");
+      if (first) first.focus();
+    }
+
+    function sitDown(spec) {
+      wish = spec;
+      S.note = "";
+      connect();
+    }
+
     function connect() {
       const scheme = location.protocol === "https:" ? "wss:" : "ws:";
       ws = new WebSocket(`${scheme}//${location.host}/ws/onitama`);
       closedByUs = false;
       S.phase = "connecting";
       draw();
-      ws.onopen = () => {
-        const seat = saved();
-        send(login(seat));
-      };
+      ws.onopen = () => send(loginLine());
       ws.onmessage = (ev) => receive(String(ev.data));
       ws.onclose = (ev) => {
         ws = null;
-        if (closedByUs || S.phase === "gone") return;
+        if (closedByUs || S.phase === "gone" || S.phase === "choosing") return;
         if (ev.code === 4004) {
           gone("The Onitama server is not running in this hall.");
           return;
@@ -185,6 +219,14 @@
         S.retries = 0;
         S.phase = "lobby";
         S.note = "";
+      } else if (command === "SEEK") {
+        S.seek = f[1] || null;
+      } else if (command === "CLOCK" || command === "OVERTIME") {
+        S.clock = { color: f[1], until: Date.now() + 1000 * Number(f[2] || 0),
+          overtime: command === "OVERTIME" };
+      } else if (command === "CLAIMABLE") {
+        S.claimable = { name: f[1], reason: f[2] || "" };
+        S.note = "";
       } else if (command === "LOGIN_FAILED") {
         loginFailed(f[1], f[2] || "");
       } else if (command === "START") {
@@ -219,7 +261,12 @@
         gameOver(f[1], f[2] || "");
       } else if (command === "ERROR") {
         const code = f[1] || "";
-        if (code === "SEAT_TAKEN_OVER") {
+        if (code === "SEEK_CANCELLED") {
+          choose("You cancelled your seek in the lobby.");
+        } else if (code === "NOTHING_TO_CLAIM") {
+          S.claimable = null;
+          S.note = "Your opponent is back: there is nothing to claim.";
+        } else if (code === "SEAT_TAKEN_OVER") {
           gone("This seat was taken over by another tab or window; play on there.");
         } else if (code === "SERVER_SHUTDOWN") {
           gone("The server is shutting down; the game was aborted.");
@@ -233,16 +280,19 @@
     function loginFailed(code, text) {
       const seat = saved();
       if (code === "BAD_TOKEN" && seat && seat.secret) {
-        forget(); // that seat is gone (the game ended meanwhile): come in as a new player
-        send(login(null));
+        forget(); // that seat is gone (the game ended meanwhile): choose a new game
+        choose("Your last game is over.");
+        return;
+      }
+      if (["NO_SUCH_SEEK", "NOT_FOR_YOU", "OWN_SEEK", "BAD_SEEK", "WRONG_GAME"].includes(code)) {
+        choose(`The lobby refused that: ${text || code}`);
         return;
       }
       if (code === "NAME_IN_USE" && S.retries < 6) {
         // After a reload the old connection may not be closed yet: try again shortly.
         S.retries += 1;
         S.note = "Waiting for the previous connection to close…";
-        setTimeout(() => send(login(seat)),
-          300 * S.retries);
+        setTimeout(() => send(loginLine()), 300 * S.retries);
         return;
       }
       gone(`The server refused the name ${me}: ${text || code}`);
@@ -268,6 +318,8 @@
       S.selected = null;
       S.choice = null;
       S.note = "";
+      S.clock = null;
+      if (S.claimable && S.claimable.name === playerName(color)) S.claimable = null;
       save({ moves: S.moves });
     }
 
@@ -298,6 +350,7 @@
         S.result = null;
       } else {
         S.away = null;
+        S.claimable = null;
         S.note = `${name} is back.`;
       }
       S.board = board;
@@ -311,6 +364,8 @@
 
     function gameOver(winner, reason) {
       S.phase = "over";
+      S.clock = null;
+      S.claimable = null;
       S.result = { winner, reason };
       S.pending = false;
       S.selected = null;
@@ -339,6 +394,10 @@
       if (reason === "opponent_left") {
         return won ? "You won: your opponent did not come back in time."
           : `${lost}${winner} won: you did not come back in time.`;
+      }
+      if (reason === "out_of_time") {
+        return won ? "You won: your opponent ran out of time."
+          : `${lost}${winner} won: you ran out of time.`;
       }
       return `${lost}${who}.`;
     }
@@ -426,11 +485,19 @@
     }
 
     function statusText() {
+      if (S.phase === "choosing") return "Choose whom to play, then sit down.";
       if (S.phase === "gone") return S.note;
       if (S.phase === "connecting") return S.note || "Connecting to the Onitama server…";
-      if (S.phase === "lobby") return `Waiting for an opponent… (you are ${me})`;
+      if (S.phase === "lobby") {
+        return `Waiting for an opponent… (you are ${me}${S.seek ? `, seat ${S.seek} in the lobby` : ""})`;
+      }
       if (S.phase === "over") return resultText();
       const opponent = S.color === "white" ? S.black : S.white;
+      if (S.claimable) {
+        return S.claimable.reason === "abandoned"
+          ? `${S.claimable.name} did not come back in time: you may claim the win.`
+          : `${S.claimable.name} ran out of time: you may claim the win.`;
+      }
       if (S.away) return `${S.away} lost the connection; the game waits for them to come back.`;
       if (S.pending) return "Sent; waiting for the server…";
       if (S.toMove === S.color) {
@@ -480,7 +547,38 @@
       }
     }
 
+    function choiceNode() {
+      const opponent = el("select", { id: "play-opponent", "aria-label": "Opponent" },
+        el("option", { value: "anyone" }, "Anyone (people first)"),
+        el("option", { value: "people" }, "People only"),
+        levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
+      const fill = el("input", { id: "play-fill", type: "number", min: "0", max: "3600",
+        step: "any", value: "0", inputmode: "numeric", "aria-label": "Seconds before house bots fill the seat" });
+      const sync = () => { fill.disabled = opponent.value !== "anyone"; };
+      opponent.addEventListener("change", sync);
+      const form = el("form", { class: "play-choose", id: "play-choose" },
+        el("label", {}, "Play against ", opponent),
+        el("label", {}, " house bots fill the seat after ", fill, " s "),
+        el("button", { type: "submit", id: "play-sit" }, "Sit down"),
+        " ", el("a", { href: "/lobby" }, "or pick someone in the lobby"));
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const [who, level] = opponent.value.split(":");
+        const words = ["person", `opponent=${who}`];
+        if (level) words.push(`level=${level}`);
+        if (who === "anyone") words.push(`fill=${Math.max(0, Number(fill.value) || 0)}`);
+        sitDown(words.join(","));
+      });
+      return form;
+    }
+
     function promptNode(all) {
+      if (S.claimable && S.phase === "game") {
+        return el("div", { class: "play-claim" },
+          el("button", { type: "button", id: "play-claim", onclick: () => send("CLAIM_WIN") },
+            "Claim the win"),
+          el("span", {}, " or keep waiting for them."));
+      }
       if (S.phase === "over") {
         return el("div", { class: "play-result" },
           el("p", { class: "play-result-text", id: "play-result" }, resultText()),
@@ -513,7 +611,7 @@
       note.textContent = S.phase === "gone" || S.phase === "connecting" ? "" : S.note;
       const active = document.activeElement;
       const hadFocus = active && active.getAttribute && active.getAttribute("data-square");
-      if (S.board && S.cards && S.phase !== "lobby") {
+      if (S.board && S.cards && S.phase !== "lobby" && S.phase !== "choosing") {
         window.HernaGames.onitama.render(boardBox, view());
         const svgNode = boardBox.querySelector("svg.oni-board");
         const all = moves();
@@ -525,15 +623,49 @@
             boardBox.querySelector('rect[tabindex="0"]');
           if (target) target.focus();
         }
+      } else if (S.phase === "choosing") {
+        boardBox.replaceChildren();
+        if (!promptBox.querySelector("#play-choose")) promptBox.replaceChildren(choiceNode());
+      } else if (S.phase === "lobby") {
+        boardBox.replaceChildren();
+        promptBox.replaceChildren(el("button", { type: "button", id: "play-cancel",
+          onclick: () => choose("") }, "Cancel"));
       } else {
         boardBox.replaceChildren();
         promptBox.replaceChildren();
       }
+      tick();
       movesList.replaceChildren(...S.moves.map((m) => el("li", {}, m)));
     }
 
+    /* The move clock of the side to move, counted down between the server's CLOCK lines. */
+    function tick() {
+      let node = document.getElementById("play-clock");
+      if (!node) {
+        node = el("p", { class: "play-clock", id: "play-clock", "aria-live": "off" });
+        statusNode.after(node);
+      }
+      const c = S.clock;
+      if (!c || S.phase !== "game") {
+        node.textContent = "";
+        node.dataset.color = "";
+        return;
+      }
+      const left = Math.max(0, Math.ceil((c.until - Date.now()) / 1000));
+      const who = c.color === S.color ? "You have" : `${playerName(c.color)} has`;
+      node.dataset.color = c.color;
+      node.dataset.left = String(left);
+      node.classList.toggle("play-clock-over", c.overtime);
+      node.textContent = c.overtime
+        ? `Time is up: ${who.toLowerCase()} ${left} s of grace left.`
+        : `${who} ${left} s for this move.`;
+    }
+    setInterval(tick, 250);
+
     window.HernaPlay = { state: S, send };
-    connect();
+    const seat = saved();
+    if (wish || (seat && seat.secret)) connect();
+    else choose("");
   }
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -1,0 +1,410 @@
+"""The hall's lobby: seeks and challenges for every game, paired by one set of rules.
+
+A **seek** is one player's wish for a game, made by a connection that has been admitted by
+:class:`~herna.hall.identity.Identity` already: *who* (``owner``, and the ``kind`` of player:
+a person at a play page, a bot over the network, a house bot of the server), *what* (a
+:class:`Want`: the opponents it takes — anyone, people only, or house bots of a level —, the
+number of seats, a named opponent for a challenge, or the id of the seek it accepts) and a
+**fill wait**: after that many seconds house bots may take the free seats (0: at once).
+
+The lobby holds no connections and does no I/O. Game servers ask it:
+
+* :meth:`Lobby.open` — a seek for a connection (``holder`` is whatever the server uses to
+  recognise that connection); :meth:`Lobby.check_open` says beforehand whether it would be
+  refused (the web hall's ``/ws/lobby`` asks this before sending a person to a play page);
+* :meth:`Lobby.next_group` — the oldest group of seeks that want each other, or None;
+  the server starts the game, then calls :meth:`Lobby.seated` with the group;
+* :meth:`Lobby.due` — open seeks whose fill wait has passed and that nobody pairs with:
+  the server seats house bots for them (and marks them with :meth:`Lobby.summoned`);
+* :meth:`Lobby.drop` — the connection is gone: its seeks die with it;
+* :meth:`Lobby.cancel` — the owner withdraws a seek; servers learn it through
+  :meth:`Lobby.listen` (so a play page's seek cancelled from the lobby page ends its wait).
+
+Every change is published as a ``GameEvent("lobby", <game>, "seek_opened" | "seek_closed",
+{"seek": …, "why": …})`` on the lobby's own :class:`~herna.hall.events.EventBus` (the hall
+makes it: ``hall.lobby.bus``), which the lobby page (``/ws/lobby``) shows live. It is a bus of
+its own, not the games' one, so spectators of games (``/live``, ``herna watch``, match
+runners) never see seeks as if they were tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from herna.hall.events import EventBus
+
+ANYONE = "anyone"
+PEOPLE = "people"
+BOTS = "bots"
+OPPONENTS = (ANYONE, PEOPLE, BOTS)
+
+PERSON = "person"
+BOT = "bot"
+HOUSE_BOT = "house-bot"
+KINDS = (PERSON, BOT, HOUSE_BOT)
+
+LOBBY_GAME = "lobby"
+"""The ``game`` of the lobby's events on the bus (their ``table`` is the seek's game)."""
+
+MAX_FILL_WAIT = 3600.0
+
+# Error codes (the lobby page and the game protocols show them with the English reason).
+NO_SUCH_SEEK = "NO_SUCH_SEEK"
+NOT_YOURS = "NOT_YOURS"
+NOT_FOR_YOU = "NOT_FOR_YOU"
+OWN_SEEK = "OWN_SEEK"
+BAD_SEEK = "BAD_SEEK"
+WRONG_GAME = "WRONG_GAME"
+
+CANCELLED = "cancelled"
+GONE = "gone"
+SEATED = "seated"
+
+
+class LobbyError(Exception):
+    """A seek the lobby refuses, with a code and an English reason; nothing changed."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+
+
+def name_key(name: str) -> str:
+    """Names are the same regardless of case, as in every Herna protocol."""
+    return name.casefold()
+
+
+@dataclass(frozen=True)
+class Want:
+    """What a seek takes as opponents."""
+
+    opponent: str = ANYONE
+    """:data:`ANYONE`, :data:`PEOPLE` (only people at play pages) or :data:`BOTS` (house
+    bots of :attr:`level`, seated at once)."""
+    level: str | None = None
+    """The house bots' level with :data:`BOTS` (the game's own level names); None: the
+    server's default."""
+    seats: int = 2
+    """Players in the game, the owner included."""
+    fill: float = 0.0
+    """Seconds after which house bots fill the free seats of an :data:`ANYONE` seek
+    (0: at once, as every seed client gets)."""
+    challenge: str | None = None
+    """A challenge: only this player may sit down with the owner."""
+    accept: str | None = None
+    """The id of the open seek this one accepts (it pairs with that one only)."""
+
+    def check(self) -> None:
+        if self.opponent not in OPPONENTS:
+            raise LobbyError(BAD_SEEK, f"opponents are one of {', '.join(OPPONENTS)}")
+        if not 2 <= self.seats <= 8:
+            raise LobbyError(BAD_SEEK, "a game has 2 to 8 seats")
+        if not 0 <= self.fill <= MAX_FILL_WAIT:  # also refuses NaN
+            raise LobbyError(BAD_SEEK, f"the fill wait is 0 to {MAX_FILL_WAIT:g} seconds")
+        if self.challenge is not None and self.accept is not None:
+            raise LobbyError(BAD_SEEK, "a seek either challenges a player or accepts a seek")
+        if self.opponent == BOTS and (self.challenge or self.accept):
+            raise LobbyError(BAD_SEEK, "a seek for house bots names no opponent")
+
+
+@dataclass(eq=False)
+class Seek:
+    id: str
+    game: str
+    owner: str
+    kind: str
+    want: Want
+    holder: object = field(repr=False)
+    created: float
+    open: bool = True
+    summoned: bool = False
+    """House bots were asked to fill it (see :meth:`Lobby.summoned`)."""
+    checked: bool = field(default=False, repr=False)
+    """Compared with every other open seek without finding a group (see
+    :meth:`Lobby.next_group`)."""
+    ripe: bool = field(default=False, repr=False)
+    """Its fill wait was over when it was checked."""
+
+    @property
+    def key(self) -> str:
+        return name_key(self.owner)
+
+    def to_json(self) -> dict[str, Any]:
+        want = self.want
+        return {
+            "id": self.id,
+            "game": self.game,
+            "owner": self.owner,
+            "kind": self.kind,
+            "opponent": want.opponent,
+            "level": want.level,
+            "seats": want.seats,
+            "fill": want.fill,
+            "challenge": want.challenge,
+            "accept": want.accept,
+            "created": self.created,
+        }
+
+
+Listener = Callable[[Seek, str], None]
+"""Called with a seek that closed otherwise than by :meth:`Lobby.seated` and why."""
+
+
+class Lobby:
+    """Open seeks of every game; pure (the caller passes ``now``)."""
+
+    def __init__(self, bus: EventBus | None = None) -> None:
+        self.bus = bus if bus is not None else EventBus()
+        self.seeks: dict[str, Seek] = {}
+        """Open seeks by id, oldest first."""
+        self._ids = itertools.count(1)
+        self._listeners: dict[str, Listener] = {}
+        self.paired = 0
+
+    # -- questions ----------------------------------------------------------------------------
+    def open_seeks(self, game: str | None = None) -> list[Seek]:
+        return [s for s in self.seeks.values() if game is None or s.game == game]
+
+    def snapshot(self, game: str | None = None) -> list[dict[str, Any]]:
+        return [s.to_json() for s in self.open_seeks(game)]
+
+    def check_open(self, game: str, owner: str, kind: str, want: Want) -> None:
+        """Raise :class:`LobbyError` when :meth:`open` would refuse this seek."""
+        want.check()
+        if kind not in KINDS:
+            raise LobbyError(BAD_SEEK, f"a player is one of {', '.join(KINDS)}")
+        if want.challenge is not None and name_key(want.challenge) == name_key(owner):
+            raise LobbyError(OWN_SEEK, "you cannot challenge yourself")
+        if want.accept is not None:
+            target = self.seeks.get(want.accept)
+            if target is None:
+                raise LobbyError(NO_SUCH_SEEK, f"no open seek {want.accept!r}")
+            if target.game != game:
+                raise LobbyError(WRONG_GAME, f"seek {target.id} is for {target.game}")
+            if target.key == name_key(owner):
+                raise LobbyError(OWN_SEEK, "that is your own seek")
+            if not _takes(target, owner, kind, answering=True):
+                whom = target.want.challenge or target.want.opponent
+                raise LobbyError(NOT_FOR_YOU, f"seek {target.id} of {target.owner} is for {whom}")
+
+    # -- changes ------------------------------------------------------------------------------
+    def open(
+        self, game: str, owner: str, kind: str, want: Want, holder: object, now: float
+    ) -> Seek:
+        """A new open seek (see :meth:`check_open` for what is refused)."""
+        self.check_open(game, owner, kind, want)
+        seek = Seek(f"s{next(self._ids)}", game, owner, kind, want, holder, now)
+        self.seeks[seek.id] = seek
+        self._emit(seek, "seek_opened", "")
+        return seek
+
+    def cancel(self, seek_id: str, by: str) -> Seek:
+        """The owner withdraws a seek (anybody else: :data:`NOT_YOURS`)."""
+        seek = self.seeks.get(seek_id)
+        if seek is None:
+            raise LobbyError(NO_SUCH_SEEK, f"no open seek {seek_id!r}")
+        if seek.key != name_key(by):
+            raise LobbyError(NOT_YOURS, f"seek {seek.id} is {seek.owner}'s, not yours")
+        self._close(seek, CANCELLED)
+        return seek
+
+    def drop(self, holder: object) -> list[Seek]:
+        """The connection ``holder`` is gone: its seeks die with it."""
+        dead = [s for s in self.seeks.values() if s.holder is holder]
+        for seek in dead:
+            self._close(seek, GONE)
+        return dead
+
+    def withdraw(self, seek: Seek) -> None:
+        """The server takes a seek back without a game (its player changed its mind)."""
+        if seek.open:
+            self._close(seek, CANCELLED, tell=False)
+
+    def seated(self, group: Iterable[Seek]) -> None:
+        """The server started a game for ``group`` (from :meth:`next_group`)."""
+        for seek in group:
+            if seek.open:
+                self._close(seek, SEATED, tell=False)
+        self.paired += 1
+
+    def summoned(self, seek: Seek) -> None:
+        seek.summoned = True
+
+    def listening(self, game: str) -> bool:
+        """Whether a server of ``game`` uses this lobby already."""
+        return game in self._listeners
+
+    def listen(self, game: str, listener: Listener) -> None:
+        """One game server hears of its seeks closed by the lobby (cancelled by the owner
+        elsewhere, or dropped)."""
+        self._listeners[game] = listener
+
+    # -- pairing ------------------------------------------------------------------------------
+    def next_group(self, game: str, now: float) -> list[Seek] | None:
+        """The oldest seek's group: seeks of ``game`` that all take each other, as many as
+        the oldest one's seats, in the order they were made; None when no seek has one."""
+        # Only a new seek, or one whose fill wait ended since it was checked, can make a new
+        # group: seeks checked before are skipped, so a login costs O(open seeks), not the
+        # square of it (a crowd of challenges to absent players must not slow logins down).
+        seeks = self.open_seeks(game)
+        for first in seeks:
+            ripe = now >= first.created + first.want.fill
+            if first.checked and (first.ripe or not ripe):
+                continue
+            group = [first]
+            for other in seeks:
+                if other is first or other.want.seats != first.want.seats:
+                    continue
+                if all(_pair_ok(member, other, now) for member in group):
+                    group.append(other)
+                    if len(group) == first.want.seats:
+                        order = {s.id: i for i, s in enumerate(seeks)}
+                        return sorted(group, key=lambda s: order[s.id])
+            first.checked = True
+            first.ripe = ripe
+        return None
+
+    def due(self, game: str, now: float) -> list[Seek]:
+        """Open seeks whose free seats house bots should take now, oldest first."""
+        return [
+            s
+            for s in self.open_seeks(game)
+            if not s.summoned and s.kind != HOUSE_BOT and _fill_due(s, now)
+        ]
+
+    def next_fill(self, game: str) -> float | None:
+        """When the next fill wait of ``game`` ends (for the server's timer)."""
+        times = [
+            s.created + s.want.fill
+            for s in self.open_seeks(game)
+            if s.want.opponent == ANYONE
+            and s.kind != HOUSE_BOT
+            and s.want.challenge is None
+            and s.want.accept is None
+            and not s.summoned
+        ]
+        return min(times) if times else None
+
+    # -- internals ----------------------------------------------------------------------------
+    def _close(self, seek: Seek, why: str, tell: bool = True) -> None:
+        seek.open = False
+        self.seeks.pop(seek.id, None)
+        self._emit(seek, "seek_closed", why)
+        listener = self._listeners.get(seek.game)
+        if tell and listener is not None:
+            listener(seek, why)
+
+    def _emit(self, seek: Seek, kind: str, why: str) -> None:
+        self.bus.emit(LOBBY_GAME, seek.game, kind, seek=seek.to_json(), why=why)
+
+
+@dataclass(frozen=True)
+class SeekSpec:
+    """A seek as a game protocol carries it (:func:`parse_seek`)."""
+
+    want: Want
+    person: bool = False
+    """The client is a person at a play page (``people only`` seeks take only these; the
+    hall gives people a clock for every decision)."""
+
+
+def parse_seek(text: str, levels: Iterable[str] = ()) -> SeekSpec:
+    """The seek a client sends in one protocol field: comma-separated words, each a flag or
+    ``key=value`` — ``person``; ``opponent=anyone|people|bots``; ``level=NAME`` (one of
+    ``levels`` when given); ``fill=SECONDS``; ``seats=N``; ``challenge=NAME``;
+    ``accept=SEEK_ID``. The empty text is the default (anyone, at once).
+
+    >>> parse_seek("person,opponent=bots,level=easy", ["easy"])
+    SeekSpec(want=Want(opponent='bots', level='easy', seats=2, fill=0.0, challenge=None, \
+accept=None), person=True)
+    >>> try:
+    ...     parse_seek("fill=ten")
+    ... except LobbyError as exc:
+    ...     print(exc.reason)
+    fill=ten: the fill wait is a number of seconds
+    """
+    values: dict[str, str] = {}
+    person = False
+    for word in (w.strip() for w in text.split(",")):
+        if not word:
+            continue
+        key, eq, value = word.partition("=")
+        key = key.strip().lower()
+        if key == "person" and not eq:
+            person = True
+        elif eq and key in _SPEC_KEYS and key not in values and value.strip():
+            values[key] = value.strip()
+        else:
+            raise LobbyError(BAD_SEEK, f"{word[:40]}: not a seek word ({', '.join(_SPEC_KEYS)})")
+    try:
+        fill = float(values.get("fill", "0"))
+    except ValueError:
+        raise LobbyError(
+            BAD_SEEK, f"fill={values['fill'][:20]}: the fill wait is a number of seconds"
+        ) from None
+    try:
+        seats = int(values.get("seats", "2"))
+    except ValueError:
+        raise LobbyError(BAD_SEEK, "seats is a whole number") from None
+    level = values.get("level")
+    allowed = list(levels)
+    if level is not None and allowed and level not in allowed:
+        raise LobbyError(BAD_SEEK, f"level is one of {', '.join(allowed)}")
+    want = Want(
+        opponent=values.get("opponent", ANYONE),
+        level=level,
+        seats=seats,
+        fill=fill,
+        challenge=values.get("challenge"),
+        accept=values.get("accept"),
+    )
+    want.check()
+    return SeekSpec(want, person)
+
+
+_SPEC_KEYS = ("person", "opponent", "level", "fill", "seats", "challenge", "accept")
+
+
+def _fill_due(seek: Seek, now: float) -> bool:
+    want = seek.want
+    if want.challenge is not None or want.accept is not None:
+        return False
+    if want.opponent == BOTS:
+        return True
+    return want.opponent == ANYONE and now >= seek.created + want.fill
+
+
+def _takes(seek: Seek, name: str, kind: str, answering: bool, now: float | None = None) -> bool:
+    """Whether ``seek`` takes the player ``name`` of ``kind`` as an opponent; ``answering``:
+    that player's seek accepts this one by its id."""
+    want = seek.want
+    if want.challenge is not None and name_key(want.challenge) != name_key(name):
+        return False
+    if want.opponent == PEOPLE:
+        return kind == PERSON
+    if want.challenge is not None:
+        return True  # the named player, whatever kind (people only aside)
+    if want.opponent == BOTS:
+        # Filled by the house bots the server seats for it, which accept it by its id.
+        return answering and kind == HOUSE_BOT
+    if kind == HOUSE_BOT and not answering:
+        # Standing house bots wait until the fill wait is over.
+        return now is not None and now >= seek.created + want.fill
+    return True
+
+
+def _pair_ok(a: Seek, b: Seek, now: float) -> bool:
+    """Whether the seeks ``a`` and ``b`` take each other."""
+    if a.key == b.key or a.game != b.game:
+        return False
+    if a.want.accept is not None and a.want.accept != b.id:
+        return False
+    if b.want.accept is not None and b.want.accept != a.id:
+        return False
+    return _takes(a, b.owner, b.kind, b.want.accept == a.id, now) and _takes(
+        b, a.owner, a.kind, a.want.accept == b.id, now
+    )

@@ -1,0 +1,177 @@
+/* The hall's lobby (/lobby): who is waiting for a game, live over /ws/lobby.
+ *
+ * The page shows the open seeks of every game (docs/web.md, "The lobby"): a person at a play
+ * page, a bot connected over the network, a standing house bot. It can ask for a game, take a
+ * free seat (accept a seek), challenge a player by name and cancel its own seek. The server
+ * checks every request; for the first three it answers with the play page to go to, whose
+ * connection then sits down in the game's own protocol — so a seek lives exactly as long as
+ * the connection that plays it. Errors are shown as the server words them.
+ */
+"use strict";
+
+(function () {
+  const LABELS = { person: "person", bot: "bot", "house-bot": "house bot" };
+  const GAME_NAMES = { onitama: "Onitama", marias: "Mariáš", tiles: "Tiles", mia: "Mia" };
+
+  function start(page) {
+    const { el } = window.Herna;
+    const root = document.getElementById("lobby");
+    const list = document.getElementById("lobby-list");
+    const statusNode = document.getElementById("lobby-status");
+    const errorNode = document.getElementById("lobby-error");
+    const gameSelect = document.getElementById("lobby-game");
+    const opponentSelect = document.getElementById("lobby-opponent");
+    const fillInput = document.getElementById("lobby-fill");
+    const S = { you: page.guest, seeks: new Map(), games: page.games || [], state: "connecting",
+      retries: 0 };
+    for (const seek of page.seeks || []) S.seeks.set(seek.id, seek);
+    let ws = null;
+
+    function same(a, b) {
+      return String(a || "").toLowerCase() === String(b || "").toLowerCase();
+    }
+
+    function wants(seek) {
+      if (seek.challenge) return `challenges ${seek.challenge}`;
+      if (seek.accept) return `takes seat ${seek.accept}`;
+      if (seek.opponent === "bots") return `a house bot (${seek.level || "default level"})`;
+      if (seek.opponent === "people") return "people only";
+      return seek.fill > 0 && seek.kind !== "house-bot"
+        ? `anyone (house bots after ${seek.fill} s)` : "anyone";
+    }
+
+    /* What this person may do with a seek (the server decides; this only offers it). */
+    function canTake(seek) {
+      if (same(seek.owner, S.you) || seek.accept) return false;
+      if (seek.challenge) return same(seek.challenge, S.you);
+      return seek.opponent !== "bots";
+    }
+
+    function send(frame) {
+      errorNode.textContent = "";
+      if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
+      else errorNode.textContent = "Not connected to the lobby; trying again…";
+    }
+
+    function connect() {
+      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+      ws = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
+      ws.onmessage = (ev) => receive(JSON.parse(String(ev.data)));
+      ws.onclose = () => {
+        ws = null;
+        S.state = "connecting";
+        const wait = Math.min(5000, 500 * 2 ** S.retries);
+        S.retries += 1;
+        draw();
+        setTimeout(connect, wait);
+      };
+    }
+
+    function receive(msg) {
+      if (msg.type === "hello") {
+        S.retries = 0;
+        S.state = "live";
+        S.you = msg.you || S.you;
+        S.games = msg.games || S.games;
+        S.seeks = new Map(msg.seeks.map((s) => [s.id, s]));
+      } else if (msg.type === "opened") {
+        S.seeks.set(msg.seek.id, msg.seek);
+      } else if (msg.type === "closed") {
+        S.seeks.delete(msg.seek.id);
+      } else if (msg.type === "go") {
+        location.assign(msg.url);
+        return;
+      } else if (msg.type === "cancelled") {
+        S.seeks.delete(msg.seek);
+      } else if (msg.type === "error") {
+        errorNode.textContent = `${msg.reason} (${msg.code})`;
+      }
+      draw();
+    }
+
+    function seekRow(seek) {
+      const mine = same(seek.owner, S.you);
+      const actions = [];
+      if (mine) {
+        actions.push(el("button", { type: "button", class: "lobby-cancel", "data-seek": seek.id,
+          "aria-label": `Cancel your seek ${seek.id}`,
+          onclick: () => send({ type: "cancel", seek: seek.id }) }, "Cancel"));
+      } else if (canTake(seek)) {
+        actions.push(el("button", { type: "button", class: "lobby-accept", "data-seek": seek.id,
+          "aria-label": `Play ${seek.owner}`,
+          onclick: () => send({ type: "accept", seek: seek.id }) }, "Play them"));
+      }
+      return el("li", { class: "lobby-seek", "data-seek": seek.id, "data-owner": seek.owner },
+        el("span", { class: "lobby-owner" }, seek.owner, mine ? " (you)" : ""),
+        el("span", { class: "lobby-kind" }, LABELS[seek.kind] || seek.kind),
+        el("span", { class: "lobby-wants" }, wants(seek)),
+        el("span", { class: "lobby-actions" }, actions));
+    }
+
+    function draw() {
+      root.dataset.state = S.state;
+      root.dataset.count = String(S.seeks.size);
+      statusNode.textContent = S.state === "live"
+        ? (S.seeks.size ? `${S.seeks.size} waiting · updates live` : "Nobody is waiting right now.")
+        : "Connecting to the lobby…";
+      // Redrawing replaces the buttons: keep the keyboard focus on the same one.
+      const active = document.activeElement;
+      const focused = active && list.contains(active) && active.dataset.seek
+        ? `button.${active.className}[data-seek="${active.dataset.seek}"]` : null;
+      const byGame = new Map();
+      for (const seek of S.seeks.values()) {
+        if (!byGame.has(seek.game)) byGame.set(seek.game, []);
+        byGame.get(seek.game).push(seek);
+      }
+      list.replaceChildren(...[...byGame.entries()].sort().map(([game, seeks]) =>
+        el("div", { class: "lobby-game", "data-game": game },
+          el("h3", {}, GAME_NAMES[game] || game),
+          el("ul", { class: "lobby-seek-list" }, seeks.map(seekRow)))));
+      if (focused) {
+        const again = list.querySelector(focused) || list.querySelector("button");
+        if (again) again.focus();
+      }
+    }
+
+    function fillOptions() {
+      gameSelect.replaceChildren(...S.games.map((g) => el("option", { value: g }, GAME_NAMES[g] || g)));
+      const levels = (page.levels || {})[gameSelect.value] || [];
+      opponentSelect.replaceChildren(
+        el("option", { value: "anyone" }, "Anyone (people first)"),
+        el("option", { value: "people" }, "People only"),
+        ...levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
+      syncFill();
+    }
+
+    function syncFill() {
+      fillInput.disabled = opponentSelect.value !== "anyone";
+    }
+
+    opponentSelect.addEventListener("change", syncFill);
+    gameSelect.addEventListener("change", fillOptions);
+    document.getElementById("lobby-seek-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const [opponent, level] = opponentSelect.value.split(":");
+      const frame = { type: "seek", game: gameSelect.value, opponent };
+      if (level) frame.level = level;
+      frame.fill = opponent === "anyone" ? Number(fillInput.value || 0) : 0;
+      send(frame);
+    });
+    document.getElementById("lobby-challenge-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const name = document.getElementById("lobby-challenge").value.trim();
+      send({ type: "challenge", game: gameSelect.value, opponent: name });
+    });
+
+    window.HernaLobby = { state: S, send };
+    fillOptions();
+    draw();
+    connect();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const block = document.getElementById("herna-page");
+    const page = block ? JSON.parse(block.textContent) : {};
+    if (page.kind === "lobby") start(page);
+  });
+})();
