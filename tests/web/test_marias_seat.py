@@ -12,11 +12,14 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from herna.clients.marias_seat import SeatRelay
 from herna.games.marias import CARD_CODES
+from herna.hall.db import RatingRow
 from herna.hall.identity import new_secret
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml import CgmlService
@@ -67,6 +70,12 @@ async def test_no_state_shows_another_seats_hidden_cards_over_several_deals(
         records = deals_of_records(hall, "watcher")[:played]
         assert len(records) == played
         assert all(r.meta["stand_in"] == ["watcher"] for r in records)
+        # Deals played by a stand-in leave the person's rating alone (the bots' ratings move).
+        with Session(hall.records.engine) as session:
+            rated = {
+                r.name for r in session.scalars(select(RatingRow).where(RatingRow.game == "marias"))
+            }
+        assert "watcher" not in rated and rated
         seen_hands = 0
         marriages = 0
         for deal, record in enumerate(records):

@@ -840,7 +840,13 @@ class Group:
         if records is None:
             return
         try:
-            records.submit(match.record(status, extra))
+            record = match.record(status, extra)
+            # A deal a stand-in played (in part) says nothing of that person's skill: it counts
+            # in the standings and the money, but their rating does not move (issue 13).
+            for player in record.players:
+                if player.seat in self._stood_in:
+                    player.rated = False
+            records.submit(record)
         except Exception:  # the database must not stop the table
             log.exception("group %s: could not record game %s", self.id, match.table_id)
 
