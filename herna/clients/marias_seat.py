@@ -18,6 +18,14 @@ face up.
 A stand-in: :meth:`SeatRelay.set_stand_in` lets a bot strategy answer for the person (and tells
 the server with the ``<standin>`` Herna extension, so the deal's record says so) until the
 person is back.
+
+The move clock: with ``move_clock`` > 0 every question to the person has that many seconds
+(shown on the page as :meth:`SeatRelay.state`'s ``clock``). When it runs out the person gets
+``grace`` seconds more and may still answer; after that a stand-in answers this question and
+the following ones, until the person takes the seat back (:meth:`SeatRelay.set_stand_in`
+with ``False``: the page's "Back to my seat"). The clocks run on the relay's side, well
+inside the super game server's own ``--cgml-human-timeout``, so a slow person never stalls or
+aborts the other seats' table.
 """
 
 from __future__ import annotations
@@ -174,6 +182,10 @@ class Pending:
     number: int
     options: list[Action]
     future: asyncio.Future[object]
+    deadline: float | None = None
+    """Loop time when the move clock (then the grace period) of this question runs out."""
+    late: bool = False
+    """The move clock ran out: the person is in the grace period."""
 
 
 class SeatRelay:
@@ -189,6 +201,8 @@ class SeatRelay:
         tariff: str = "csm",
         stand_in: str = "heuristic",
         on_change: Callable[[], None] | None = None,
+        move_clock: float = 0.0,
+        grace: float = 0.0,
     ) -> None:
         self.host = host
         self.port = port
@@ -197,6 +211,11 @@ class SeatRelay:
         self.token = token
         self.tariff = tariff
         self.on_change = on_change
+        self.move_clock = move_clock
+        """Seconds the person has for each question (0: no clock)."""
+        self.grace = grace
+        """Seconds more after the move clock before a stand-in answers."""
+        self._clock: asyncio.TimerHandle | None = None
         self.me = player.id or player.name or ""
         self.tracker = PlayerTracker(self.me)
         self.seq = 0
@@ -356,12 +375,15 @@ class SeatRelay:
         if not self.stand_in:
             self.decisions += 1
             future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
-            self.pending = Pending(decision, self.decisions, legal, future)
+            pending = Pending(decision, self.decisions, legal, future)
+            self.pending = pending
+            self._start_clock(pending)
             self._changed()
             try:
                 chosen = await future
             finally:
                 self.pending = None
+                self._stop_clock()
             if chosen is not _STANDIN:
                 self._changed()
                 return tracker.answer(cast(Action, chosen))
@@ -371,6 +393,56 @@ class SeatRelay:
         action = self._bot.choose(tracker.view(), tracker.legal_actions(), rng)
         self._changed()
         return tracker.answer(action)
+
+    # -- the move clock ---------------------------------------------------------------------
+    def _start_clock(self, pending: Pending) -> None:
+        if self.move_clock <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        pending.deadline = loop.time() + self.move_clock
+        self._clock = loop.call_later(self.move_clock, self._clock_out, pending)
+
+    def _stop_clock(self) -> None:
+        if self._clock is not None:
+            self._clock.cancel()
+            self._clock = None
+
+    def _clock_out(self, pending: Pending) -> None:
+        """The move clock of ``pending`` ran out: the grace period starts."""
+        self._clock = None
+        if self.pending is not pending or pending.future.done():
+            return
+        loop = asyncio.get_running_loop()
+        pending.late = True
+        pending.deadline = loop.time() + self.grace
+        self.lines.append(
+            f"Your time is up: a stand-in answers for you in {self.grace:g} s "
+            "unless you answer now."
+        )
+        self._clock = loop.call_later(self.grace, self._grace_out, pending)
+        self._changed()
+
+    def _grace_out(self, pending: Pending) -> None:
+        self._clock = None
+        if self.pending is not pending or pending.future.done():
+            return
+        log.info("seat %s: the move clock and the grace period ran out", self.me)
+        self.lines.append("You did not answer in time.")
+        self.set_stand_in(True)
+
+    def clock(self) -> dict[str, Any] | None:
+        """The running clock of the question asked now: seconds left, and whether they are
+        the grace period (None: no question, or no clock)."""
+        pending = self.pending
+        if pending is None or pending.deadline is None or pending.future.done():
+            return None
+        left = max(0.0, pending.deadline - asyncio.get_running_loop().time())
+        return {
+            "left": round(left, 2),
+            "late": pending.late,
+            "move_clock": self.move_clock,
+            "grace": self.grace,
+        }
 
     def act(self, number: object, choice: object) -> tuple[str, str] | None:
         """The person answers question ``number`` with option ``choice``; ``(code, reason)``
@@ -603,6 +675,7 @@ class SeatRelay:
         pending = self.pending
         if pending is not None and not pending.future.done():
             out["decision"] = self._decision_json(pending)
+        out["clock"] = self.clock()
         return out
 
     def _marriages(self, view: dict[str, Any]) -> list[dict[str, Any]]:

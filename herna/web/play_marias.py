@@ -11,7 +11,8 @@ the super game server judges every answer.
 The JSON frames (docs/web.md, "Play mariáš"):
 
 * page → hall: ``{"type": "sit", "name", "token"?, "opponents"}``, ``{"type": "resume",
-  "seat", "seq"}``, ``{"type": "act", "decision", "choice"}``, ``{"type": "leave"}``;
+  "seat", "seq"}``, ``{"type": "act", "decision", "choice"}``, ``{"type": "back"}`` (take the
+  seat back from a stand-in), ``{"type": "leave"}``;
 * hall → page: ``{"type": "seat", "seat"}`` (the seat secret, kept in localStorage),
   ``{"type": "state", "seq", ...}`` (the whole state of the seat, ``seq`` grows with every
   change) and ``{"type": "error", "code", "message", "seq"}`` (nothing changed: ``seq`` is
@@ -20,7 +21,9 @@ The JSON frames (docs/web.md, "Play mariáš"):
 A seat outlives its page: when the last page of a seat is gone, the seat waits ``grace``
 seconds for a page that resumes it with the seat secret; after that a stand-in (a house-bot
 strategy) answers for the person, and the deal's record says so (``<standin>``, a Herna CGML
-extension). A page that resumes later takes the seat back.
+extension). A page that resumes later takes the seat back. Every question has a move clock
+(``move_clock`` seconds, then the same ``grace``; see :class:`SeatRelay`): a person who lets
+both run out gets a stand-in too, and takes the seat back with "Back to my seat".
 """
 
 from __future__ import annotations
@@ -47,7 +50,12 @@ from herna.web.guests import Guests
 log = logging.getLogger(__name__)
 
 GRACE = 60.0
-"""Seconds a seat waits for its person's page before a stand-in plays for them."""
+"""Seconds a seat waits for its person's page before a stand-in plays for them; also the
+grace period after a question's move clock runs out."""
+MOVE_CLOCK = 90.0
+"""Seconds a person has for each question (bid, talon, game, flek, card). With the grace
+period that is 2.5 minutes, inside the super game server's own 300 s for people
+(``--cgml-human-timeout``), so the table never waits for the server's timeout."""
 ABANDON = 600.0
 """Seconds of stand-in play after which the seat leaves the table at the next deal."""
 MAX_SEATS = 200
@@ -73,6 +81,7 @@ LEVELS = {
 @dataclass
 class MariasPlaySettings:
     grace: float = GRACE
+    move_clock: float = MOVE_CLOCK
     abandon: float = ABANDON
     max_seats: int = MAX_SEATS
 
@@ -234,6 +243,13 @@ class MariasPlay:
                 )
             self._attach(found, vid)
             return found, None
+        if kind == "back":
+            if seat is None:
+                return seat, ("NO_SEAT", "You have no seat to take back.")
+            if not seat.relay.stand_in:
+                return seat, ("NOT_STANDING_IN", "You have your seat: nobody stands in for you.")
+            seat.relay.set_stand_in(False)
+            return seat, None
         if kind == "leave":
             if seat is None:
                 return seat, ("NO_SEAT", "You have no seat to leave.")
@@ -279,6 +295,8 @@ class MariasPlay:
             opponents,
             token=token,
             tariff=_tariff_of(service),
+            move_clock=self.settings.move_clock,
+            grace=self.settings.grace,
         )
         seat = _Seat(secret, name, relay)
         relay.on_change = lambda: self._changed(seat)
@@ -412,7 +430,14 @@ def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySet
         "the mouse, or with Tab and "
         f"Enter. A reload, or closing the tab and coming back within {settings.grace:g} "
         "seconds, returns you to your seat; after that a stand-in plays for you until you "
-        'come back. <a href="/doc/games/marias.md">The rules</a>.</p>'
+        "come back. "
+        + (
+            f"Each question has a clock of {settings.move_clock:g} seconds and then "
+            f"{settings.grace:g} seconds more before a stand-in answers for you. "
+            if settings.move_clock > 0
+            else ""
+        )
+        + '<a href="/doc/games/marias.md">The rules</a>.</p>'
         '<div class="mar" id="play" data-phase="choose">'
         '<form class="mar-sit" id="mar-sit"><fieldset><legend>Opponents</legend>'
         f"{options}</fieldset>"
@@ -422,7 +447,8 @@ def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySet
         '<div class="mar-players" id="mar-players"></div>'
         '<div class="mar-contract" id="mar-contract"></div>'
         '<div class="mar-trick" id="mar-trick" aria-label="The trick on the table"></div>'
-        '<div class="mar-prompt" id="mar-prompt"></div>'
+        '<div class="mar-ask"><p class="mar-clock" id="mar-clock" role="timer" hidden></p>'
+        '<div class="mar-prompt" id="mar-prompt"></div></div>'
         '<div class="mar-hand" id="mar-hand" aria-label="Your hand"></div>'
         '<div class="mar-result" id="mar-result"></div>'
         '<details class="mar-log" open><summary>At the table</summary>'

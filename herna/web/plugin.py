@@ -26,7 +26,7 @@ from herna.web.app import WEB_GAME, WebApp, WebSettings
 from herna.web.http import DEFAULT_REQUEST_TIMEOUT, with_request_timeout
 from herna.web.live import LiveHub, LiveSettings
 from herna.web.play import MAX_FRAME_BYTES
-from herna.web.play_marias import GRACE, MariasPlaySettings
+from herna.web.play_marias import GRACE, MOVE_CLOCK, MariasPlaySettings
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +185,16 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         default=None,
         metavar="SECONDS",
         help="how long a browser mariáš seat waits for its page (a reload, a lost "
-        f"connection) before a stand-in plays for the person (default {GRACE:g})",
+        f"connection) before a stand-in plays for the person, and the grace period after "
+        f"a question's move clock (default {GRACE:g})",
+    )
+    group.add_argument(
+        "--web-marias-clock",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how long a person at a browser mariáš seat has for each question before the "
+        f"grace period starts (default {MOVE_CLOCK:g}; 0: no clock)",
     )
 
 
@@ -202,7 +211,8 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     )
     timeout = float(option(args, config, "web_request_timeout", DEFAULT_REQUEST_TIMEOUT))
     grace = float(option(args, config, "web_marias_grace", GRACE))
-    settings = WebSettings(marias=MariasPlaySettings(grace=grace))
+    clock = float(option(args, config, "web_marias_clock", MOVE_CLOCK))
+    settings = WebSettings(marias=MariasPlaySettings(grace=grace, move_clock=clock))
     web = WebHall(hall, live, settings, request_timeout=timeout)
     try:
         await web.start(host, port)

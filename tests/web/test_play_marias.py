@@ -45,7 +45,9 @@ class MariasHall:
 
 
 @asynccontextmanager
-async def marias_hall(tmp_path: Path, grace: float = 60.0) -> AsyncIterator[MariasHall]:
+async def marias_hall(
+    tmp_path: Path, grace: float = 60.0, clock: float = 90.0
+) -> AsyncIterator[MariasHall]:
     """`herna serve --only marias,web` on free ports: bots without delay, no house tables."""
     async with serving(
         tmp_path,
@@ -54,6 +56,7 @@ async def marias_hall(tmp_path: Path, grace: float = 60.0) -> AsyncIterator[Mari
         cgml_house_tables=0,
         cgml_fill_wait=0.05,
         web_marias_grace=grace,
+        web_marias_clock=clock,
     ) as hall:
         service = hall.service("marias")
         web = hall.service("web")
@@ -387,6 +390,49 @@ async def test_a_closed_page_gets_a_stand_in_and_the_person_takes_the_seat_back(
         assert "stand_in" not in later.meta
         assert errors == []
         await context.close()
+
+
+async def test_the_clock_runs_out_a_stand_in_answers_and_the_person_takes_the_seat_back(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with marias_hall(tmp_path, grace=1.5, clock=3.0) as h:
+        page = browser.page
+        frames = Frames.watch(page)
+        guest = await sit(page, h.url)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        # the question's clock is on the page, counting down from the move clock
+        clock = page.locator("#mar-clock")
+        await clock.wait_for(state="visible")
+        assert "s left to answer" in await clock.inner_text()
+        first = next(f for f in frames.states() if f.get("decision"))
+        assert first["clock"]["move_clock"] == 3.0 and 0 < first["clock"]["left"] <= 3.0
+        # nobody answers: the grace period, said in words, then a stand-in
+        await page.wait_for_function(
+            "() => document.getElementById('mar-clock').dataset.late === '1'", timeout=5_000
+        )
+        assert "stand-in answers for you" in await clock.inner_text()
+        await page.wait_for_function(
+            "() => window.HernaMarias.state.state.stand_in === true", timeout=5_000
+        )
+        back = page.get_by_role("button", name="Back to my seat")
+        await back.wait_for()
+        # the stand-in plays on: the deal ends, and its record says a stand-in played
+        await eventually(lambda: len(deals_of(h, guest)) >= 1, 40)
+        assert deals_of(h, guest)[0].meta["stand_in"] == [guest]
+        # the person takes the seat back and answers again
+        await back.click()
+        await page.wait_for_function(
+            "() => window.HernaMarias.state.state.stand_in === false", timeout=5_000
+        )
+        assert "back" in [f["type"] for f in frames.sent]
+        kinds = await play_until_deals(page, (await page_state(page))["deals"] + 1, limit=60)
+        assert kinds, "no question came back to the person"
+        # a "back" with nobody standing in is refused with a clear error
+        if not (await page_state(page))["stand_in"]:
+            await page.evaluate("() => window.HernaMarias.send({type: 'back'})")
+            await eventually(
+                lambda: any(f.get("code") == "NOT_STANDING_IN" for f in frames.received), 5
+            )
 
 
 async def test_two_people_at_one_table_and_one_leaves(tmp_path: Path, browser: Browser) -> None:

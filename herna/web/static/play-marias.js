@@ -6,11 +6,16 @@
  * no rules: legality comes with every state, the server judges every answer.
  *
  * Frames (JSON): page -> hall {type: "sit", name, token?, opponents} | {type: "resume", seat,
- * seq} | {type: "act", decision, choice} | {type: "leave"}; hall -> page {type: "seat", seat}
+ * seq} | {type: "act", decision, choice} | {type: "back"} | {type: "leave"}; hall -> page
+ * {type: "seat", seat}
  * | {type: "state", seq, ...} | {type: "error", code, message}.
  *
  * The seat secret is kept in localStorage under the person's name, so a reload (or a tab
  * closed and opened again) resumes the same seat with the last seq seen.
+ *
+ * The move clock: a state with a question carries `clock` {left, late, move_clock, grace};
+ * the page counts it down locally (#mar-clock). When the grace period is over too, a stand-in
+ * answers for the person; "Back to my seat" sends {type: "back"}.
  */
 "use strict";
 
@@ -27,6 +32,7 @@
     const contractBox = document.getElementById("mar-contract");
     const trickBox = document.getElementById("mar-trick");
     const promptBox = document.getElementById("mar-prompt");
+    const clockBox = document.getElementById("mar-clock");
     const handBox = document.getElementById("mar-hand");
     const resultBox = document.getElementById("mar-result");
     const logList = document.getElementById("mar-log");
@@ -37,7 +43,7 @@
     const S = {
       phase: "choose", // choose | connecting | seated | gone
       seat: null, seq: -1, state: null, error: null, picked: [], pending: false, confirmClaim: null,
-      frames: 0, retries: 0,
+      frames: 0, retries: 0, clock: null, clockAt: 0,
     };
     let ws = null;
     let closedByUs = false;
@@ -103,6 +109,8 @@
         const before = S.state && S.state.decision ? S.state.decision.number : null;
         S.state = msg;
         S.seq = msg.seq;
+        S.clock = msg.clock || null;
+        S.clockAt = performance.now();
         S.pending = false;
         const now = msg.decision ? msg.decision.number : null;
         if (now !== before) S.picked = [];
@@ -121,6 +129,28 @@
       }
       draw();
     }
+
+    /* The question's clock, counted down between states (the server's figure is the truth:
+     * each state brings it afresh). */
+    function tick() {
+      const c = S.clock;
+      if (!c || !S.state || !S.state.decision) {
+        clockBox.hidden = true;
+        clockBox.textContent = "";
+        delete clockBox.dataset.left;
+        return;
+      }
+      const left = Math.max(0, c.left - (performance.now() - S.clockAt) / 1000);
+      const secs = Math.ceil(left);
+      clockBox.hidden = false;
+      clockBox.dataset.left = String(secs);
+      clockBox.dataset.late = c.late ? "1" : "0";
+      clockBox.classList.toggle("mar-clock-late", Boolean(c.late));
+      clockBox.textContent = c.late
+        ? `Time is up: a stand-in answers for you in ${secs} s unless you answer now.`
+        : `${secs} s left to answer.`;
+    }
+    setInterval(tick, 250);
 
     function act(choice) {
       const d = S.state && S.state.decision;
@@ -271,7 +301,16 @@
       if (key === promptKey) return;
       promptKey = key;
       const parts = [];
-      if (st.stand_in) parts.push(el("p", { class: "mar-note" }, "A stand-in plays for you."));
+      if (st.stand_in) {
+        parts.push(el("p", { class: "mar-note" }, "A stand-in plays for you."));
+        if (st.status === "playing" || st.status === "waiting") {
+          parts.push(el("button", {
+            type: "button", class: "mar-choice mar-back", id: "mar-back",
+            title: "answer the questions yourself again",
+            onclick: () => send({ type: "back" }),
+          }, "Back to my seat"));
+        }
+      }
       if (d) {
         parts.push(el("p", { class: "mar-question" }, d.prompt));
         const buttons = [];
@@ -403,6 +442,7 @@
       drawContract(st);
       drawTrick(st);
       drawPrompt(st);
+      tick();
       drawHand(st);
       drawResult(st);
       logList.replaceChildren(...st.log.slice(-12).map((line) => el("li", {}, line)));
