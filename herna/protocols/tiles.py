@@ -99,9 +99,17 @@ class Ping:
     id: Any = None
 
 
-ClientMessage = Join | Start | Act | GetState | ListTables | Leave | Ping
+@dataclass(frozen=True)
+class Back:
+    """**[Herna extension]** Take one's seat back from the stand-in (a house bot) that plays
+    it since one's turn clock and grace period ran out."""
 
-CLIENT_TYPES = ("join", "start", "act", "state", "list", "leave", "ping")
+    id: Any = None
+
+
+ClientMessage = Join | Start | Act | GetState | ListTables | Leave | Ping | Back
+
+CLIENT_TYPES = ("join", "start", "act", "state", "list", "leave", "ping", "back")
 SERVER_TYPES = (
     "welcome",
     "joined",
@@ -114,6 +122,7 @@ SERVER_TYPES = (
     "tables",
     "left",
     "pong",
+    "stand_in",
 )
 
 
@@ -213,12 +222,13 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
         if not isinstance(action, dict):
             return ProtocolError("'act' needs an 'action' object", "BAD_MESSAGE")
         return Act(action, mid)
-    simple: dict[str, type[Start | GetState | ListTables | Leave | Ping]] = {
+    simple: dict[str, type[Start | GetState | ListTables | Leave | Ping | Back]] = {
         "start": Start,
         "state": GetState,
         "list": ListTables,
         "leave": Leave,
         "ping": Ping,
+        "back": Back,
     }
     if isinstance(kind, str) and kind in simple:
         return simple[kind](mid)
@@ -365,6 +375,8 @@ class ServerConnection:
     def _check_phase(self, message: ClientMessage) -> ProtocolError | None:
         if isinstance(message, Join) and self.phase != "lobby":
             return ProtocolError("already at a table; send 'leave' first", "WRONG_PHASE")
+        if isinstance(message, Back) and self.phase != "playing":
+            return ProtocolError("'back' needs a game in progress", "WRONG_PHASE")
         if isinstance(message, Start) and self.phase != "seated":
             return ProtocolError(
                 "'start' needs a table that has not started: 'join' first"

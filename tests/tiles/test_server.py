@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from herna.clients.tiles import TilesClient, TilesServerError, run_bot
 from herna.games.tiles.rules import shipped_rules
+from herna.hall.db import RatingRow
 from herna.hall.events import GameEvent
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
@@ -216,10 +219,10 @@ async def test_bad_input_is_answered_and_disturbs_no_one(tmp_path: Path) -> None
         assert (await other.expect("pong"))["type"] == "pong"
 
 
-async def test_a_player_who_does_not_answer_gets_a_random_action(tmp_path: Path) -> None:
+async def test_a_bot_that_does_not_answer_gets_a_random_action(tmp_path: Path) -> None:
     async with running(tmp_path, turn_timeout=0.2) as server:
         client = await TilesClient.connect("127.0.0.1", server.port)
-        await client.join("ann", race())
+        await client.join("ann", race(), kind="bot")
         await client.start()
         await client.expect("your_turn")
         table = next(iter(server.hub.tables.values()))
@@ -230,6 +233,66 @@ async def test_a_player_who_does_not_answer_gets_a_random_action(tmp_path: Path)
         assert table.match is not None
         assert ("timeout", {"player": 0, "name": "ann"}) in table.match.log
         await client.close()
+
+
+async def test_a_person_who_lets_the_clock_run_out_gets_a_grace_period_then_a_stand_in(
+    tmp_path: Path,
+) -> None:
+    async with running(tmp_path, turn_timeout=0.3, reconnect_window=0.4) as server:
+        client = await TilesClient.connect("127.0.0.1", server.port)
+        await client.join("ann", "labyrinth")
+        await client.start()
+        turn = await client.expect("your_turn")
+        assert turn["timeout"] == 0.3 and turn["grace"] == 0.4
+        table = next(iter(server.hub.tables.values()))
+        assert table.match is not None
+        # the clock runs out: no random action, the grace period is said with its length
+        error = await client.expect("error", timeout=5)
+        assert error["code"] == "TIME_UP" and error["grace"] == 0.4
+        assert table.state.current_player() == 0
+        # the grace period runs out too: a stand-in plays the seat, and the table says so
+        assert (await client.expect("stand_in", timeout=5))["on"] is True
+        state = await client.expect("state", timeout=5)
+        assert state["last"]["player"] == 0
+        assert table.seats_json()[0] == {"name": "ann", "kind": "human", "stand_in": True}
+        # "back" takes the seat back: the next turn of seat 0 comes to the person again
+        await client.send({"type": "back", "id": 7})
+        back = await client.expect("stand_in", timeout=5)
+        assert back["on"] is False and back["id"] == 7
+        assert table.seats_json()[0] == {"name": "ann", "kind": "human"}
+        # a second "back" has nothing to take back
+        await client.send({"type": "back", "id": 8})
+        seen: list[dict[str, Any]] = []
+        while not any(m["type"] == "error" for m in seen):
+            seen.append(await client.recv(timeout=5))
+        assert seen[-1]["code"] == "NOT_STANDING_IN" and seen[-1]["id"] == 8
+        if not any(m["type"] == "your_turn" for m in seen):
+            await client.expect("your_turn", timeout=10)
+        # the game ends; the record says a stand-in played and leaves ann's rating alone
+        await client.send({"type": "leave"})
+        await eventually_recorded(server)
+        stored = server.hub.records
+        assert stored is not None
+        stored.flush()
+        match = stored.matches(game="tiles")[0]
+        assert match.meta["stand_in"] == ["ann"]
+        with Session(stored.engine) as session:
+            rated = {
+                r.name for r in session.scalars(select(RatingRow).where(RatingRow.game == "tiles"))
+            }
+        assert "ann" not in rated and rated  # the house bots' ratings moved
+        await client.close()
+
+
+async def eventually_recorded(server: TilesService) -> None:
+    records = server.hub.records
+    assert records is not None
+    for _ in range(600):
+        records.flush()
+        if records.matches(game="tiles"):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the game was not recorded")
 
 
 async def test_a_player_who_leaves_is_replaced_and_the_game_is_recorded(tmp_path: Path) -> None:

@@ -476,3 +476,38 @@ async def test_the_page_fits_a_phone_and_works_with_the_keyboard(
             assert await page.evaluate(fits)
         await page.screenshot(path=screenshot_path("play-tiles-over-390"), full_page=True)
         assert browser.errors == []
+
+
+async def test_the_clock_runs_out_a_stand_in_plays_and_back_to_my_seat(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with tiles_hall(tmp_path, bot_delay=0.05, turn_timeout=1.0, reconnect_window=1.0) as h:
+        page = browser.page
+        frames = Frames().watch(page)
+        guest = await sit_down(page, h.url, "labyrinth")
+        await page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+        # the clock and what follows it are said on the page
+        status = await page.locator("#play-status").inner_text()
+        assert "1 s to act, then 1 s more, then a stand-in plays for you" in status, status
+        # nobody acts: the grace period is announced, then a stand-in plays the seat
+        await page.wait_for_function(
+            "() => window.HernaTilesPlay.state.note.startsWith('Time is up')", timeout=10_000
+        )
+        back = page.locator("#tp-back")
+        await back.wait_for(timeout=10_000)
+        note = await page.locator("#play-note").inner_text()
+        assert note == "A stand-in (house bot) plays for you.", note
+        table = table_of(h.tiles, guest)
+        assert table is not None
+        seat = int(await page.evaluate("window.HernaTilesPlay.state.seat"))
+        slot = table.seats[seat]
+        assert slot is not None and slot.standing_in
+        # the person takes the seat back and plays again
+        await back.click()
+        await page.wait_for_function(
+            "() => window.HernaTilesPlay.state.standIn === false", timeout=10_000
+        )
+        assert {"type": "back"} in frames.sent
+        assert not slot.standing_in and slot.stood_in
+        await page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+        assert browser.errors == []

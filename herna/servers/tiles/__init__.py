@@ -137,8 +137,9 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "--tiles-turn-timeout",
         type=float,
         metavar="SECONDS",
-        help="time a player has to act before a random legal action is played "
-        f"for it (default {DEFAULT_TURN_TIMEOUT:g}; 0 = wait forever)",
+        help="time a player has to act; then a bot's seat gets a random legal action, and a "
+        "person's seat the grace period (the reconnect window) and then a stand-in house bot "
+        f"(default {DEFAULT_TURN_TIMEOUT:g}; 0 = wait forever)",
     )
     group.add_argument(
         "--tiles-login-timeout",

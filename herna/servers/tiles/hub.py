@@ -246,6 +246,8 @@ class TilesHub(SeatReturns):
             if message.id is not None:
                 reply["id"] = message.id
             client.send(reply)
+        elif isinstance(message, proto.Back):
+            self._back(client, message)
         elif isinstance(message, proto.Leave):
             self._leave(client)
             reply = {"type": "left"}
@@ -496,6 +498,7 @@ class TilesHub(SeatReturns):
         # In a game: a house bot takes the seat over so the game can finish and be recorded.
         slot.client = None
         slot.bot = self._bot(table.rules)
+        slot.stood_in = True
         assert table.match is not None
         table.match.note("left", player=seat, name=slot.name, replaced_by="house bot")
         log.info("%s left table %s; a house bot plays seat %d", slot.name, table.id, seat)
@@ -566,7 +569,7 @@ class TilesHub(SeatReturns):
         # such as a seat waiting for its player or coming back, must not void the prompt).
         token = table.match.state if table.match else None
         table.cancel_timer()
-        if slot.client is not None or slot.is_away:
+        if slot.bot is None and (slot.client is not None or slot.is_away):
             if slot.client is not None:
                 slot.client.send(self._your_turn(table, seat))
             if self.settings.turn_timeout > 0:
@@ -602,7 +605,16 @@ class TilesHub(SeatReturns):
             "actions": [table.codec.encode(a) for a in state.legal_actions()],
             "view": state.view(seat),
             "timeout": self.settings.turn_timeout,
+            **self._grace_of(table, seat),
         }
+
+    def _grace_of(self, table: Table, seat: int) -> dict[str, Any]:
+        """**[Herna extension]** ``grace`` in ``your_turn`` for a person: the seconds after
+        ``timeout`` before a stand-in plays the seat (a bot's time-out plays a random action)."""
+        slot = table.seats[seat]
+        if slot is None or slot.kind != "human" or not self.settings.house_bots:
+            return {}
+        return {"grace": self.settings.reconnect_window}
 
     def _still(self, table: Table, seat: int, token: object) -> bool:
         return (
@@ -644,6 +656,22 @@ class TilesHub(SeatReturns):
         self.stats.timeouts += 1
         slot = table.seats[seat]
         assert slot is not None and table.match is not None
+        grace = self.settings.reconnect_window
+        if slot.client is not None and slot.kind == "human" and self.settings.house_bots:
+            # A person gets a grace period (the reconnect window, as a dropped player does),
+            # then a stand-in, instead of a random action (issue 13: people's clocks).
+            table.match.note("late", player=seat, name=slot.name)
+            self._error(
+                slot.client,
+                "TIME_UP",
+                f"your {self.settings.turn_timeout:g} s are up; a stand-in (house bot) plays "
+                f"your seat in {grace:g} s unless you act now",
+                grace=grace,
+            )
+            table.timer = self.clock.call_later(
+                grace, lambda: self._guarded(table, self._grace_over, table, seat, token)
+            )
+            return
         state = table.state
         choice = table.codec.encode(self.rng.choice(list(state.legal_actions())))
         table.match.note("timeout", player=seat, name=slot.name)
@@ -657,11 +685,57 @@ class TilesHub(SeatReturns):
             )
         self._play(table, seat, choice)
 
+    # -- stand-ins for people who let the clock run out ---------------------------------------
+    def _grace_over(self, table: Table, seat: int, token: object) -> None:
+        table.timer = None
+        slot = table.seats[seat]
+        if not self._still(table, seat, token) or slot is None or slot.client is None:
+            return
+        self._stand_in(table, seat, slot)
+
+    def _stand_in(self, table: Table, seat: int, slot: SeatSlot) -> None:
+        """A house bot plays ``slot`` for its (connected) person until ``back``."""
+        assert table.match is not None and slot.client is not None
+        slot.bot = self._bot(table.rules)
+        slot.stood_in = True
+        table.match.note("stand_in", player=seat, name=slot.name)
+        log.info("%s let the clock run out at table %s; a stand-in plays", slot.name, table.id)
+        slot.client.send({"type": "stand_in", "table": table.id, "seat": seat, "on": True})
+        self._send_table(table)
+        table.cancel_timer()
+        self._prompt(table)
+
+    def _back(self, client: Client, msg: proto.Back | None = None) -> bool:
+        """The person takes the seat back from its stand-in (False: nobody stands in)."""
+        table, seat = client.table, client.seat
+        slot = table.seats[seat] if table is not None and table.status == "playing" else None
+        if table is None or slot is None or not slot.standing_in or slot.client is not client:
+            if msg is not None:
+                self._error(
+                    client, "NOT_STANDING_IN", "nobody stands in for you: it is your seat", msg.id
+                )
+            return False
+        assert table.match is not None
+        slot.bot = None
+        table.match.note("returned", player=seat, name=slot.name)
+        reply: dict[str, Any] = {"type": "stand_in", "table": table.id, "seat": seat, "on": False}
+        if msg is not None and msg.id is not None:
+            reply["id"] = msg.id
+        client.send(reply)
+        self._send_table(table)
+        if table.state.current_player() == seat:
+            table.cancel_timer()  # the stand-in may be about to play: the person decides now
+            self._prompt(table)
+        return True
+
     def _act(self, client: Client, msg: proto.Act) -> None:
         table, seat = client.table, client.seat
         if table is None or table.status != "playing":
             self._error(client, "WRONG_PHASE", "no game in progress", msg.id)
             return
+        # An action from a person whose stand-in plays is a return (a seed client knows no
+        # "back"); on the person's turn it is then judged like any other.
+        self._back(client)
         try:
             action = table.codec.decode_player_action(msg.action)
         except ValueError as exc:
@@ -757,9 +831,18 @@ class TilesHub(SeatReturns):
         outcome = state.outcome()
         result: dict[str, Any] = outcome.to_json() if outcome else {"reason": status}
         result["winner_names"] = [names[w] for w in (outcome.winners if outcome else ())]
+        stood_in = [s.name for s in table.seats if s is not None and s.stood_in]
+        if stood_in:
+            table.match.meta["stand_in"] = stood_in
         if self.records is not None:
             try:
-                self.records.submit(table.match.record(status))
+                record = table.match.record(status)
+                # A game a stand-in played (in part) says nothing of that player's skill: it
+                # is stored and shown, but their rating does not move (as for mariáš).
+                for player in record.players:
+                    if player.name in stood_in:
+                        player.rated = False
+                self.records.submit(record)
             except Exception:  # the game is over either way; keep serving the others
                 log.exception("table %s: the record could not be submitted", table.id)
         if status == "finished":

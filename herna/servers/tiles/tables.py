@@ -90,6 +90,15 @@ class SeatSlot:
     away: TimerHandle | None = field(default=None, repr=False)
     """Running while the seat's connection is gone and its player may still come back;
     when it fires a house bot takes the seat."""
+    stood_in: bool = False
+    """A house bot played this seat for its player at some time of the game (a dropped
+    connection, or a person's turn clock and grace period ran out): the record says so and
+    the game leaves that player's rating alone."""
+
+    @property
+    def standing_in(self) -> bool:
+        """A house bot plays the seat of a player who is still connected."""
+        return self.client is not None and self.bot is not None
 
     @property
     def is_away(self) -> bool:
@@ -135,6 +144,8 @@ class Table:
                 out.append(None)
             elif s.is_away:
                 out.append({"name": s.name, "kind": s.kind, "away": True})
+            elif s.standing_in:
+                out.append({"name": s.name, "kind": s.kind, "stand_in": True})
             else:
                 out.append({"name": s.name, "kind": s.kind})
         return out

@@ -90,6 +90,7 @@
       table: null, seat: null, seats: [], rulesName: null, view: null,
       turn: null, pending: false, said: [], result: null, note: "",
       rotation: 0, tile: null, choice: null, aim: null, startNow: true, retries: 0, upload: null,
+      standIn: false,
     };
     let ws = null;
     let closedByUs = false;
@@ -188,6 +189,7 @@
           S.seats = m.seats || S.seats;
           break;
         case "started":
+          S.standIn = false;
           S.table = m.table;
           S.seat = m.seat;
           S.seats = m.seats || S.seats;
@@ -218,6 +220,13 @@
               if (seat && seat.table === S.table) save(Object.assign(seat, { said: S.said.slice(-200) }));
             }
           }
+          break;
+        case "stand_in":
+          // [Herna extension] the turn clock and the grace period ran out: a house bot plays
+          // this seat until "back" (or any action) gives it back.
+          S.standIn = Boolean(m.on);
+          if (S.standIn) S.turn = null;
+          S.note = S.standIn ? "A stand-in (house bot) plays for you." : "You are back at your seat.";
           break;
         case "game_over":
           S.view = m.view || S.view;
@@ -254,6 +263,14 @@
       if (["UNKNOWN_RULES", "BUSY", "NAME_TAKEN", "RESERVED_NAME", "BAD_TOKEN", "BAD_NAME",
            "BAD_MESSAGE"].includes(m.code) && S.phase === "setup") {
         showProblems(m.reason, []);
+        return;
+      }
+      if (m.code === "TIME_UP") {
+        S.note = `Time is up: a stand-in plays your seat in ${m.grace} s unless you act now.`;
+        return;
+      }
+      if (m.code === "NOT_STANDING_IN") {
+        S.standIn = false;
         return;
       }
       if (m.code === "TIMEOUT") {
@@ -547,7 +564,9 @@
       const t = v.turn || {};
       const roll = t.roll !== null && t.roll !== undefined ? ` You rolled ${t.roll}.` : "";
       if (S.turn) {
-        const clock = S.turn.timeout > 0 ? ` (${S.turn.timeout} s to act, then a random legal action is played)` : "";
+        const after = S.turn.grace !== undefined
+          ? `${S.turn.grace} s more, then a stand-in plays for you` : "a random legal action is played";
+        const clock = S.turn.timeout > 0 ? ` (${S.turn.timeout} s to act, then ${after})` : "";
         return `Your turn ${t.number || ""}: ${EXPLAIN[kind()] || kind()}.${kind() === "move" ? roll : ""}${clock}`;
       }
       if (S.pending) return "Sent; waiting for the server…";
@@ -611,6 +630,9 @@
           bits.push(el("button", { type: "button", id: "play-next", onclick: () => {
             S.phase = "setup"; S.view = null; S.result = null; S.said = []; S.note = ""; draw();
           } }, "Play again"));
+        } else if (S.standIn) {
+          bits.push(el("button", { type: "button", id: "tp-back", onclick: () => send({ type: "back" }) },
+            "Back to my seat"));
         } else if (S.turn && !S.pending) {
           bits.push(tilePicker(), choicePrompt(), otherPrompt());
         }
