@@ -106,8 +106,10 @@ def test_keep_mia_rounds_below_the_minimum_is_refused() -> None:
 def test_a_mia_round_costs_under_1000_bytes_in_the_database() -> None:
     """A real `herna serve --only mia` with one outside bot (full speed). Before the records
     were compacted a round cost 1286 bytes (bench/log_volume.py)."""
-    report = measure(6.0, True, ["--only", "mia"])
-    assert isinstance(report["mia_rounds"], int) and report["mia_rounds"] > 500, report
+    report = measure(8.0, True, ["--only", "mia"])
+    # Enough rounds that the database's fixed overhead does not count (a loaded CI machine
+    # plays ~60 rounds a second, an idle one ~150).
+    assert isinstance(report["mia_rounds"], int) and report["mia_rounds"] > 300, report
     per_round = report["db_bytes_per_mia_round"]
     assert isinstance(per_round, int) and per_round < 1000, report
     # The log stays a summary however fast Mia plays.

@@ -296,7 +296,7 @@ async def test_the_lobby_at_phone_width(tmp_path: Path, browser: Browser) -> Non
             page = browser.page
             await page.set_viewport_size({"width": 390, "height": 844})
             await page.goto(h.url + "/")
-            await page.get_by_role("link", name="Lobby: who is waiting, challenges").click()
+            await page.locator("main a.play-button[href='/lobby']").click()
             await page.wait_for_url("**/lobby")
             await page.locator("li.lobby-seek").first.wait_for()
             wide = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")

@@ -22,7 +22,7 @@ from herna.web.accounts import FAILS_PER_NAME
 from herna.web.plugin import WebHall
 from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
-from tests.web.play_helpers import Frames, play_one, wait_my_turn
+from tests.web.play_helpers import Frames, play_one, sit_down, wait_my_turn
 
 ONITAMA = {
     "onitama_house_bot_strategy": "greedy",
@@ -166,8 +166,9 @@ async def test_sign_up_sign_in_and_play_onitama_under_the_reserved_name(
         assert await page.locator("#play-name").inner_text() == "Vendula"
         token: Any = await page.evaluate("window.Herna.page.token")
         assert isinstance(token, str) and len(token) >= 32
+        await sit_down(page)
         await page.wait_for_function(IN_GAME)
-        assert frames.sent[0] == f"LOGIN|Vendula|{token}"
+        assert frames.sent[0] == f"LOGIN|Vendula|{token}|person,opponent=anyone,fill=0"
         assert any(f == "LOGIN_OK|Vendula" for f in frames.received)
         moves = 0
         while await wait_my_turn(page) != "over":
