@@ -54,7 +54,7 @@ from herna.web.accounts import Accounts, SessionContext, account_box
 from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.errors import ErrorPages
 from herna.web.guests import COOKIE, MAX_AGE, Guests
-from herna.web.live import LiveHub
+from herna.web.live import LiveHub, parse_resume
 from herna.web.lobby import LobbyRoutes
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
@@ -719,19 +719,29 @@ class WebApp:
     # -- live -------------------------------------------------------------------------------
     async def ws_live(self, scope: Scope, receive: Receive, send: Send) -> None:
         """``/ws/live``: a raw ASGI WebSocket endpoint, since sending frames to hundreds of
-        spectators is the hot path (no per-frame framework layers)."""
+        spectators is the hot path (no per-frame framework layers).
+
+        Query parameters, all optional: ``game`` and ``table`` filter the tables;
+        ``resume`` is what a reconnecting browser has, a JSON list of
+        ``[game, table, stream, version]`` (from the ``stream`` and ``version`` of the
+        frames it got). Then the first frame is ``{"type": "resume"}``: for each table the
+        events after that version (``"mode": "resume"``) when the hub still keeps them all,
+        else a fresh snapshot of the table (``"mode": "snapshot"``); see
+        :mod:`herna.web.live` and docs/web.md, "Live WebSocket"."""
         message = await receive()
         if message["type"] != "websocket.connect":
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         game = (query.get("game") or [""])[0] or None
         table = (query.get("table") or [""])[0] or None
+        resume_text = (query.get("resume") or [""])[0]
+        resume = parse_resume(resume_text, self.hub.settings.max_tables) if resume_text else None
         await send({"type": "websocket.accept"})
 
         async def send_text(text: str) -> None:
             await send({"type": "websocket.send", "text": text})
 
-        client = self.hub.connect(send_text, game, table)
+        client = self.hub.connect(send_text, game, table, resume)
         if client is None:
             await _close_quietly(send, 1013, "too many spectators")
             return

@@ -12,21 +12,52 @@ browsers watch (by default 50 spectators get ten frames a second each, 500 get o
 Every client has a bounded send queue (``client_queue`` frames). A client whose queue is
 full — its browser or network cannot keep up — is dropped (closed with code 4001, reason
 "too slow") instead of buffering without bound or slowing the hall. The browser reconnects
-and starts again from a snapshot.
+and resumes (below).
+
+Versions and resuming
+---------------------
+Every event of a table gets a **version**: 1, 2, 3 … per table, consecutive, in the order
+this hub folds them. The hub numbers them, not the game server, because the hub is the one
+place where the order a browser sees is decided: events reach it through the bus in
+publish order, from the table's one authority (the game server process hosting it), also
+when that authority is another ``herna serve`` whose events arrive over the PostgreSQL
+bridge (:mod:`herna.hall.bridge`: one sending connection per process, notifications
+delivered in order, so a table's events keep their order). ``GameEvent.seq`` cannot serve:
+it counts every event of the publishing process and is not carried across the bridge (a
+relayed event gets the receiving process's next number). Numbers from one hub mean nothing
+to another, so each table also has a **stream**: this hub's random id and the table's
+incarnation here (a table forgotten and seen again starts a new stream). A browser
+reconnecting to another live process, or to a restarted one, presents a stream that process
+does not know and gets a snapshot — never wrong events.
+
+The hub keeps the newest ``history`` events of each table (200 by default). A browser that
+reconnects says, per table it follows, the stream and the newest version it has
+(``?resume=`` on ``/ws/live``, see :meth:`herna.web.app.WebApp.ws_live`); for each table
+whose stream matches and whose missing events are all still kept, the first frame lists
+exactly the events after that version (``"mode": "resume"``), otherwise a fresh snapshot of
+the table (``"mode": "snapshot"``). The first frame never lists an event that the next
+update will list: it covers the events up to the last flush (``LiveTable.flushed``), the
+next update the ones after.
 
 Frames (JSON text)::
 
     {"type": "snapshot", "tables": [TABLE, ...]}     # first frame after connecting
+    {"type": "resume", "tables": [TABLE, ...]}       # first frame after ?resume=...
     {"type": "update", "tables": [TABLE, ...]}       # tables that changed since last frame
     TABLE = {"game", "table", "status": "live" | "over" | "closed", "view": {...} | null,
              "event": EVENT | null,                  # newest event
-             "events": [EVENT, ...],                 # events since the previous frame
-                                                     # (the newest ``frame_events`` of them)
+             "events": [EVENT, ...],                 # update: events since the previous
+                                                     # frame (the newest ``frame_events``);
+                                                     # snapshot: the newest
+                                                     # ``recent_events``; resume: every
+                                                     # event after the client's version
              "skipped": n,                           # events not listed in "events"
              "since": ts | null,                     # publish time of the oldest event
                                                      # in this update (listed or skipped)
+             "stream": str, "version": n,            # the newest event accounted for
+             "mode": "snapshot" | "resume",          # first frame only
              "updated": ts}
-    EVENT = {"game", "table", "kind", "data", "ts", "seq"}   # GameEvent.to_json()
+    EVENT = {"game", "table", "kind", "data", "ts", "seq", "v"}   # v: the event's version
 
 ``status``: ``live`` while a game or deal is in play; ``over`` between two of them (the next
 may start at the same table: a mariáš group deals again at one address); ``closed`` when the
@@ -41,8 +72,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
+import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable
@@ -76,7 +109,11 @@ class LiveSettings:
     """Live tables remembered; the least recently updated are forgotten first."""
 
     recent_events: int = 30
-    """Events per table kept for the snapshot a new client gets."""
+    """Events per table listed in the snapshot a new client gets."""
+
+    history: int = 200
+    """Events per table kept for browsers that reconnect and resume (module doc); a gap
+    longer than this gets a snapshot instead."""
 
     frame_events: int = 30
     """Events per table listed in one update frame (the rest are counted as skipped)."""
@@ -116,11 +153,40 @@ def encode_table(part: dict[str, Any]) -> str:
         return encode(safe)
 
 
-def _event_json(event: GameEvent, strip_view: bool) -> dict[str, Any]:
+def _event_json(event: GameEvent, version: int) -> dict[str, Any]:
     out = event.to_json()
-    if strip_view and "view" in event.data:
+    if "view" in event.data:
         out["data"] = {k: v for k, v in event.data.items() if k != "view"}
+    out["v"] = version
     return out
+
+
+ResumePoints = dict[tuple[str, str], tuple[str, int]]
+"""What a reconnecting browser has: (game, table) -> (stream, newest version)."""
+
+
+def parse_resume(text: str, limit: int) -> ResumePoints | None:
+    """The ``resume`` query parameter of ``/ws/live``: a JSON list of
+    ``[game, table, stream, version]``, at most ``limit`` of them read. None when it is not
+    such a list (the browser then gets a plain snapshot); malformed entries are left out
+    (those tables get a snapshot)."""
+    try:
+        items = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(items, list):
+        return None
+    points: ResumePoints = {}
+    for item in items[:limit]:
+        if (
+            isinstance(item, list)
+            and len(item) == 4
+            and all(isinstance(x, str) for x in item[:3])
+            and isinstance(item[3], int)
+            and not isinstance(item[3], bool)
+        ):
+            points[(item[0], item[1])] = (item[2], item[3])
+    return points
 
 
 @dataclass
@@ -128,29 +194,79 @@ class LiveTable:
     game: str
     table: str
     fold: TableFold
+    stream: str = ""
     status: str = "live"
     updated: float = 0.0
     last: GameEvent | None = None
-    recent: deque[GameEvent] = field(default_factory=deque)
+    version: int = 0
+    """Version of the newest event folded (events are numbered 1, 2, … per table)."""
+    flushed: int = 0
+    """Version of the newest event already accounted for in an update frame; the next
+    update starts after it."""
+    history: deque[GameEvent] = field(default_factory=deque)
+    """The newest events, versions ``version - len(history) + 1`` … ``version``."""
     pending: deque[GameEvent] = field(default_factory=deque)
+    """Events for the next update, versions ``version - len(pending) + 1`` … ``version``."""
     skipped: int = 0
     since: float | None = None
     errors: int = 0
 
+    @property
+    def oldest(self) -> int:
+        """Version of the oldest event kept (``version + 1`` when none is)."""
+        return self.version - len(self.history) + 1
+
+    def kept(self, first: int, last: int) -> list[GameEvent]:
+        """The events of versions ``first`` … ``last``; ``first`` must be kept."""
+        oldest = self.oldest
+        start, stop = first - oldest, last - oldest + 1
+        assert start >= 0, (first, oldest)
+        if stop <= start:
+            return []
+        return list(itertools.islice(self.history, start, stop))
+
+    def can_resume(self, stream: str, version: int) -> bool:
+        """Whether every event after ``version`` of ``stream`` up to the last flush is
+        still kept."""
+        return stream == self.stream and self.oldest - 1 <= version <= self.flushed
+
     def to_json(
-        self, events: Iterable[GameEvent], skipped: int = 0, since: float | None = None
+        self,
+        events: Iterable[GameEvent],
+        first: int,
+        last: int,
+        skipped: int = 0,
+        since: float | None = None,
+        mode: str | None = None,
     ) -> dict[str, Any]:
-        return {
+        """The table's part of a frame: ``events`` are versions ``first`` …, and the frame
+        accounts for the events up to version ``last``."""
+        out = {
             "game": self.game,
             "table": self.table,
             "status": self.status,
             "view": self.fold.view(),
             "event": self.last.to_json() if self.last else None,
-            "events": [_event_json(e, strip_view=True) for e in events],
+            "events": [_event_json(e, v) for v, e in enumerate(events, first)],
             "skipped": skipped,
             "since": since,
+            "stream": self.stream,
+            "version": last,
             "updated": self.updated,
         }
+        if mode is not None:
+            out["mode"] = mode
+        return out
+
+    def snapshot_json(self, recent: int) -> dict[str, Any]:
+        """A fresh start: the newest ``recent`` events up to the last flush."""
+        first = max(self.oldest, self.flushed - recent + 1)
+        return self.to_json(self.kept(first, self.flushed), first, self.flushed, mode="snapshot")
+
+    def resume_json(self, version: int) -> dict[str, Any]:
+        """Every event after ``version`` up to the last flush (see :meth:`can_resume`)."""
+        events = self.kept(version + 1, self.flushed)
+        return self.to_json(events, version + 1, self.flushed, mode="resume")
 
 
 Sender = Callable[[str], Awaitable[None]]
@@ -250,7 +366,11 @@ class LiveHub:
         self.frames = 0
         self.dropped_clients = 0
         self.resubscribed = 0
+        self.resumed = 0
         self.meter = CpuMeter()
+        self.id = secrets.token_hex(4)
+        """This hub's part of every stream id (module doc: versions are this hub's own)."""
+        self._incarnations = itertools.count(1)
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -262,6 +382,7 @@ class LiveHub:
             self._dirty.clear()
             for table in self.tables.values():
                 table.pending.clear()
+                table.flushed = table.version
                 table.skipped = 0
                 table.since = None
             self._task = asyncio.get_running_loop().create_task(self._pump(), name="herna-live")
@@ -283,8 +404,9 @@ class LiveHub:
         key = (event.game, event.table)
         table = self.tables.get(key)
         if table is None:
-            table = LiveTable(event.game, event.table, fold_for(event.game))
-            table.recent = deque(maxlen=self.settings.recent_events)
+            stream = f"{self.id}.{next(self._incarnations)}"
+            table = LiveTable(event.game, event.table, fold_for(event.game), stream)
+            table.history = deque(maxlen=max(1, self.settings.history))
             table.pending = deque(maxlen=self.settings.frame_events)
             self.tables[key] = table
             while len(self.tables) > self.settings.max_tables:
@@ -308,7 +430,8 @@ class LiveHub:
             table.status = "over"
         elif event.kind == "game_started":
             table.status = "live"
-        table.recent.append(event)
+        table.version += 1
+        table.history.append(event)
         if len(table.pending) == table.pending.maxlen:
             table.skipped += 1
         if table.since is None:
@@ -355,12 +478,16 @@ class LiveHub:
         if not self.clients:  # nobody watching: nothing to build
             for t in changed:
                 t.pending.clear()
+                t.flushed = t.version
                 t.skipped = 0
                 t.since = None
             return
         parts: dict[TableKey, str] = {}
         for t in changed:
-            parts[(t.game, t.table)] = encode_table(t.to_json(t.pending, t.skipped, t.since))
+            first = t.version - len(t.pending) + 1
+            part = t.to_json(t.pending, first, t.version, t.skipped, t.since)
+            parts[(t.game, t.table)] = encode_table(part)
+            t.flushed = t.version
             t.pending.clear()
             t.skipped = 0
             t.since = None
@@ -378,24 +505,50 @@ class LiveHub:
         self.frames += sum(1 for f in frames.values() if f is not None)
 
     # -- clients ----------------------------------------------------------------------------
-    def snapshot(self, game: str | None = None, table: str | None = None) -> list[dict[str, Any]]:
-        """Current state of the matching live tables, newest first."""
+    def snapshot(
+        self,
+        game: str | None = None,
+        table: str | None = None,
+        resume: ResumePoints | None = None,
+    ) -> list[dict[str, Any]]:
+        """Current state of the matching live tables, newest first: a snapshot of each, or
+        for the tables in ``resume`` that can resume, the events after the version given."""
         out = []
+        recent = self.settings.recent_events
         for t in reversed(self.tables.values()):
             if (game is None or t.game == game) and (table is None or t.table == table):
-                out.append(t.to_json(t.recent))
+                point = resume.get((t.game, t.table)) if resume else None
+                if point is not None and t.can_resume(*point):
+                    self.resumed += 1
+                    out.append(t.resume_json(point[1]))
+                else:
+                    out.append(t.snapshot_json(recent))
         return out
 
-    def snapshot_json(self, game: str | None = None, table: str | None = None) -> str:
+    def snapshot_json(
+        self,
+        game: str | None = None,
+        table: str | None = None,
+        resume: ResumePoints | None = None,
+    ) -> str:
         """:meth:`snapshot` as the comma-separated JSON of its tables."""
-        return ",".join(encode_table(part) for part in self.snapshot(game, table))
+        return ",".join(encode_table(part) for part in self.snapshot(game, table, resume))
 
-    def connect(self, send: Sender, game: str | None, table: str | None) -> LiveClient | None:
-        """Register a client and queue its snapshot; None when the hall is full."""
+    def connect(
+        self,
+        send: Sender,
+        game: str | None,
+        table: str | None,
+        resume: ResumePoints | None = None,
+    ) -> LiveClient | None:
+        """Register a client and queue its first frame: a snapshot, or with ``resume`` (what
+        a reconnecting browser has) a resume frame; None when the hall is full."""
         if len(self.clients) >= self.settings.max_clients:
             return None
         client = LiveClient(send, game, table, self.settings.client_queue, self.meter)
-        client.offer('{"type":"snapshot","tables":[' + self.snapshot_json(game, table) + "]}")
+        kind = "snapshot" if resume is None else "resume"
+        tables = self.snapshot_json(game, table, resume)
+        client.offer('{"type":"' + kind + '","tables":[' + tables + "]}")
         self.clients.add(client)
         return client
 
@@ -415,5 +568,6 @@ class LiveHub:
             "events": self.events,
             "frames": self.frames,
             "dropped_clients": self.dropped_clients,
+            "resumed_tables": self.resumed,
             "cpu_seconds": round(self.meter.seconds, 3),
         }

@@ -3,9 +3,10 @@ inside the same process and event loop as the game servers.
 
 It is the last entry of ``PLUGIN_PATHS`` so that it starts after (and stops before) every
 game server. Options: ``--web-port`` (default 8080; 0 picks a free port), ``--web-host``
-(default: ``--host``), ``--web-interval``, ``--web-send-budget``, ``--web-max-spectators``
-and ``--web-request-timeout``; in ``herna.toml`` the ``[web]`` section takes ``port``,
-``host``, ``interval``, ``send-budget``, ``max-spectators`` and ``request_timeout``.
+(default: ``--host``), ``--web-interval``, ``--web-send-budget``, ``--web-max-spectators``,
+``--web-history`` and ``--web-request-timeout``; in ``herna.toml`` the ``[web]`` section
+takes ``port``, ``host``, ``interval``, ``send-budget``, ``max-spectators``, ``history`` and
+``request_timeout``.
 """
 
 from __future__ import annotations
@@ -172,6 +173,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         help="live WebSocket spectators accepted at once (default 2000)",
     )
     group.add_argument(
+        "--web-history",
+        type=int,
+        default=None,
+        metavar="N",
+        help="live events kept per table for browsers that reconnect and resume; a longer "
+        "gap gets a fresh snapshot (default 200)",
+    )
+    group.add_argument(
         "--web-request-timeout",
         type=float,
         default=None,
@@ -209,6 +218,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     live.max_clients = int(
         option(args, config, "web_max_spectators", config.get("max-spectators", live.max_clients))
     )
+    live.history = max(1, int(option(args, config, "web_history", live.history)))
     timeout = float(option(args, config, "web_request_timeout", DEFAULT_REQUEST_TIMEOUT))
     grace = float(option(args, config, "web_marias_grace", GRACE))
     clock = float(option(args, config, "web_marias_clock", MOVE_CLOCK))

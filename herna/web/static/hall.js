@@ -143,13 +143,24 @@ window.HernaGames = window.HernaGames || {};
 
   /* ---- live views ------------------------------------------------------------------- */
   const MAX_PANELS = 12;
+  const MAX_LOG = 200; /* events listed per table (the hub keeps as many for resuming) */
 
+  /* The /ws/live client. Every event of a table carries its version `v` (1, 2, … per table
+   * and stream, see herna/web/live.py); the page keeps, per table, the stream and the newest
+   * version it has. After a lost connection it reconnects with backoff and sends them
+   * (`?resume=[[game, table, stream, version], …]`): the hub answers with exactly the events
+   * it missed (mode "resume"), or a fresh snapshot of the table when they are no longer kept
+   * (mode "snapshot", and the log says events are missing). Events at or below the version
+   * the page has are never listed twice. No reload. */
   function startLive(page) {
     const root = document.getElementById("live");
     const status = document.getElementById("live-status");
     const panels = new Map();
-    const pending = new Map();
+    const tables = new Map(); /* key -> what the page holds about the table */
+    const dirty = new Set();
     let frames = 0;
+    let connects = 0;
+    let starts = 0; /* fresh starts of a table's log (a snapshot, a new stream) */
     let scheduled = false;
     let backoff = 500;
 
@@ -173,38 +184,58 @@ window.HernaGames = window.HernaGames || {};
         view,
         el("details", { class: "log" }, el("summary", {}, "events"), log));
       root.prepend(card);
-      p = { card, view, log, meta, events: [], updated: 0, over: false };
+      p = { card, view, log, meta, shown: 0, start: 0, updated: 0, over: false };
       panels.set(key, p);
       return p;
     }
 
+    function eventItem(ev) {
+      return el("li", { dataset: { v: ev.v } }, eventText(ev));
+    }
+
     function draw() {
       scheduled = false;
-      for (const t of pending.values()) {
+      for (const key of dirty) {
+        const t = tables.get(key);
+        if (!t) continue;
         const p = panelFor(t);
-        p.events = (t.reset ? [] : p.events).concat(t.events || []).slice(-40);
         const view = t.view !== null && t.view !== undefined ? t.view
           : (t.event && t.event.data ? t.event.data.view : null);
         Herna.render(p.view, t.game, view, t.event);
         p.card.dataset.status = t.status;
+        p.card.dataset.stream = t.stream;
+        p.card.dataset.version = String(t.version);
         if (t.event) p.card.dataset.seq = t.event.seq;
-        p.meta.textContent = `${t.status} · ${Herna.time(t.updated)}` +
-          (t.skipped ? ` · ${t.skipped} events not listed` : "");
-        p.log.replaceChildren(...p.events.slice().reverse().map((ev) => el("li", {}, eventText(ev))));
+        const missing = t.missing ? ` · ${t.missing} events not listed` : "";
+        p.meta.textContent = `${t.status} · ${Herna.time(t.updated)}${missing}`;
+        // The log, newest first: only new events are added; a fresh start redraws it.
+        if (p.start !== t.start) {
+          p.start = t.start;
+          p.log.replaceChildren(...t.events.slice().reverse().map(eventItem));
+        } else {
+          const fresh = t.events.filter((ev) => ev.v > p.shown);
+          if (fresh.length) p.log.prepend(...fresh.reverse().map(eventItem));
+          while (p.log.childElementCount > t.events.length) p.log.lastElementChild.remove();
+        }
+        p.shown = t.events.length ? t.events[t.events.length - 1].v : 0;
         p.updated = t.updated || 0;
         p.over = t.status === "over" || t.status === "closed";
       }
-      pending.clear();
+      dirty.clear();
       // Finished tables make way for new ones: keep the page to MAX_PANELS cards.
       if (panels.size > MAX_PANELS) {
         const old = [...panels.entries()].sort((a, b) =>
           (a[1].over === b[1].over ? 0 : a[1].over ? -1 : 1) || a[1].updated - b[1].updated);
-        for (const [key, p] of old.slice(0, panels.size - MAX_PANELS)) {
-          p.card.remove();
-          panels.delete(key);
-        }
+        for (const [key, p] of old.slice(0, panels.size - MAX_PANELS)) forgetPanel(key, p);
       }
       root.dataset.frames = String(frames);
+      root.dataset.connects = String(connects);
+    }
+
+    function forgetPanel(key, p) {
+      p.card.remove();
+      panels.delete(key);
+      tables.delete(key);
     }
 
     /* Finished tables drop out of the list of all tables (the hub forgets them after the
@@ -214,26 +245,40 @@ window.HernaGames = window.HernaGames || {};
       setInterval(() => {
         const now = Date.now() / 1000;
         for (const [key, p] of [...panels.entries()]) {
-          if (p.over && p.updated && now - p.updated > FINISHED_SECONDS) {
-            p.card.remove();
-            panels.delete(key);
-          }
+          if (p.over && p.updated && now - p.updated > FINISHED_SECONDS) forgetPanel(key, p);
         }
       }, 5000);
     }
 
+    /* One table's part of a frame into what the page holds. */
+    function merge(frame, part) {
+      const key = part.game + "\u0000" + part.table;
+      let t = tables.get(key);
+      const events = part.events || [];
+      if (part.mode === "snapshot" || !t || t.stream !== part.stream) {
+        // A fresh start: the first frame, a gap the hub no longer keeps, or a table the hub
+        // forgot and saw again (a new stream).
+        const from = events.length ? events[0].v - 1 : part.version;
+        const gap = t && t.stream === part.stream ? Math.max(0, from - t.version) : 0;
+        t = { stream: part.stream, events: [], missing: gap, version: from, start: ++starts };
+        tables.set(key, t);
+      }
+      for (const ev of events) {
+        if (ev.v <= t.version) continue; // had it already
+        if (ev.v > t.version + 1) t.missing += ev.v - t.version - 1; // a busy table's update
+        t.events.push(ev);
+        t.version = ev.v;
+      }
+      if (t.events.length > MAX_LOG) t.events.splice(0, t.events.length - MAX_LOG);
+      t.version = Math.max(t.version, part.version || 0);
+      Object.assign(t, { game: part.game, table: part.table, status: part.status,
+                         view: part.view, event: part.event, updated: part.updated });
+      dirty.add(key);
+    }
+
     function take(frame) {
       frames += 1;
-      for (const t of frame.tables || []) {
-        const key = t.game + "\u0000" + t.table;
-        const prev = pending.get(key);
-        t.reset = frame.type === "snapshot";
-        if (prev && frame.type === "update") {
-          t.events = (prev.events || []).concat(t.events || []).slice(-40);
-          t.reset = prev.reset;
-        }
-        pending.set(key, t);
-      }
+      for (const part of frame.tables || []) merge(frame, part);
       if (!scheduled) {
         scheduled = true;
         requestAnimationFrame(draw);
@@ -244,9 +289,13 @@ window.HernaGames = window.HernaGames || {};
       const q = new URLSearchParams();
       if (page.game) q.set("game", page.game);
       if (page.table) q.set("table", page.table);
+      if (tables.size) {
+        q.set("resume", JSON.stringify([...tables.values()].map(
+          (t) => [t.game, t.table, t.stream, t.version])));
+      }
       const scheme = location.protocol === "https:" ? "wss://" : "ws://";
       const ws = new WebSocket(`${scheme}${location.host}/ws/live?${q}`);
-      ws.onopen = () => { setStatus("live", "ok"); backoff = 500; };
+      ws.onopen = () => { setStatus("live", "ok"); backoff = 500; connects += 1; };
       ws.onmessage = (msg) => take(JSON.parse(msg.data));
       ws.onclose = (ev) => {
         const why = ev.code === 4001 ? "dropped: too slow" : ev.code === 1013 ? "hall full" : "disconnected";

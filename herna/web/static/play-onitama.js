@@ -11,6 +11,12 @@
  * The seat secret from START is kept in localStorage under the guest name, so a reload (or a
  * tab closed and opened again) within the server's reconnect window logs in with it and gets
  * the same seat back (LOGIN|name|secret, answered by RECONNECT with the whole state).
+ * A lost connection is retried with backoff in the same page (no reload). RECONNECT carries
+ * the position but not the moves, so the page works out the moves it missed meanwhile from
+ * the position it had (kept with the moves in localStorage) and the one it gets: while the
+ * person is away only the opponent can move, once, besides a move the person sent whose
+ * answer was lost (see missedPlies). Each ply is listed once; should the positions not be
+ * one or two such plies apart, the list says that moves are missing instead of guessing.
  *
  * Drawing reuses the spectator renderer (static/games/onitama.js); this file adds clicks and
  * keys on its squares.
@@ -29,6 +35,7 @@
 (function () {
   const FILES = "abcde";
   const COLORS = ["white", "black"];
+  const START_BOARD = "bbBbb...............wwWww";
 
   /* -- rules the page needs to highlight targets (the server decides) --------------------- */
 
@@ -47,6 +54,71 @@
 
   function hand(cards, color) {
     return color === "white" ? [cards[0], cards[1]] : [cards[2], cards[3]];
+  }
+
+  /* -- catching up after a lost connection ------------------------------------------------ */
+
+  const sameCards = (a, b) => a.slice().sort().join() === b.slice().sort().join();
+
+  /* The one ply by `a.toMove` that turns position `a` into `b` ({board, cards, toMove}), or
+   * null. The card used becomes the spare and the old spare takes its place in the hand
+   * (the server may order a hand either way); a move shifts one own piece, a stalemate
+   * (no move: a card given up) leaves the board alone. */
+  function plyBetween(a, b) {
+    const mover = a.toMove;
+    const other = mover === "white" ? "black" : "white";
+    if (b.toMove !== other || !sameCards(hand(a.cards, other), hand(b.cards, other))) return null;
+    const used = b.cards[4];
+    const held = hand(a.cards, mover);
+    if (!held.includes(used)) return null;
+    if (!sameCards(hand(b.cards, mover), held.map((c) => (c === used ? a.cards[4] : c)))) return null;
+    const diff = [];
+    for (let i = 0; i < 25; i += 1) if (a.board[i] !== b.board[i]) diff.push(i);
+    if (!diff.length) return { type: "stalemate", color: mover, old: used, fresh: a.cards[4] };
+    if (diff.length !== 2) return null;
+    for (const [x, y] of [[diff[0], diff[1]], [diff[1], diff[0]]]) {
+      if (ownPiece(a.board[x], mover) && b.board[x] === "." && b.board[y] === a.board[x]) {
+        return { type: "move", color: mover, card: used, from: squareName(x), to: squareName(y),
+                 capture: a.board[y] !== "." };
+      }
+    }
+    return null;
+  }
+
+  /* Position `a` after `ply` (a move or stalemate the page sent). */
+  function afterPly(a, ply) {
+    const board = a.board.split("");
+    const cards = a.cards.slice();
+    const base = a.toMove === "white" ? 0 : 2;
+    const k = cards[base] === ply.card ? base : base + 1;
+    cards[k] = cards[4];
+    cards[4] = ply.card;
+    if (ply.type === "move") {
+      board[squareIndex(ply.to)] = board[squareIndex(ply.from)];
+      board[squareIndex(ply.from)] = ".";
+    }
+    return { board: board.join(""), cards, toMove: a.toMove === "white" ? "black" : "white" };
+  }
+
+  /* The plies between the position the page had (`a`) and the server's (`b`): none, the
+   * opponent's one, or the page's own `sent` ply whose answer was lost and then the
+   * opponent's; null when they are not that. */
+  function missedPlies(a, b, sent) {
+    const same = (x, y) => x.board === y.board && x.toMove === y.toMove &&
+      sameCards(hand(x.cards, "white"), hand(y.cards, "white")) &&
+      sameCards(hand(x.cards, "black"), hand(y.cards, "black")) && x.cards[4] === y.cards[4];
+    if (!a || !a.board || !a.cards || a.cards.length !== 5) return null;
+    if (same(a, b)) return [];
+    const one = plyBetween(a, b);
+    if (one) return [one];
+    if (!sent) return null;
+    const mine = afterPly(a, sent);
+    const first = Object.assign({ color: a.toMove }, sent,
+      sent.type === "move" ? { capture: a.board[squareIndex(sent.to)] !== "." }
+        : { old: sent.card, fresh: a.cards[4] });
+    if (same(mine, b)) return [first];
+    const then = plyBetween(mine, b);
+    return then ? [first, then] : null;
   }
 
   /* Every move [card, from, to] of `color` on `board` with `cards` [w1, w2, b1, b2, spare]:
@@ -210,7 +282,8 @@
 
     function rememberStart(f) {
       const color = f[1] === me ? "white" : "black";
-      save({ secret: f[4] || null, white: f[1], black: f[2], color, moves: [] });
+      save({ secret: f[4] || null, white: f[1], black: f[2], color, moves: [],
+             board: START_BOARD, cards: (f[3] || "").split(","), toMove: "white" });
     }
 
     function handle(f) {
@@ -235,7 +308,7 @@
         S.black = f[2];
         S.color = f[1] === me ? "white" : "black";
         S.cards = (f[3] || "").split(",");
-        S.board = "bbBbb...............wwWww";
+        S.board = START_BOARD;
         S.toMove = "white";
         S.moves = [];
         S.last = null;
@@ -312,7 +385,7 @@
       S.cards[k] = S.cards[4];
       S.cards[4] = card;
       S.last = { type: "move", player: color, card, from, to, capture };
-      S.moves.push(`${playerName(color)}: ${card} ${from}→${to}${capture ? " (capture)" : ""}`);
+      S.moves.push(moveText(color, card, from, to, capture));
       S.toMove = color === "white" ? "black" : "white";
       S.pending = false;
       S.selected = null;
@@ -320,7 +393,8 @@
       S.note = "";
       S.clock = null;
       if (S.claimable && S.claimable.name === playerName(color)) S.claimable = null;
-      save({ moves: S.moves });
+      S.sent = null;
+      savePosition();
     }
 
     function applyStalemate(old, fresh, spare) {
@@ -330,23 +404,55 @@
       S.cards[k] = fresh;
       S.cards[4] = spare;
       S.last = { type: "stalemate", player: color, old, new: fresh };
-      S.moves.push(`${playerName(color)}: no move, gave up ${old} for ${fresh}`);
+      S.moves.push(stalemateText(color, old, fresh));
       S.toMove = color === "white" ? "black" : "white";
       S.pending = false;
       S.choice = null;
-      save({ moves: S.moves });
+      S.sent = null;
+      savePosition();
+    }
+
+    function moveText(color, card, from, to, capture) {
+      return `${playerName(color)}: ${card} ${from}→${to}${capture ? " (capture)" : ""}`;
+    }
+
+    function stalemateText(color, old, fresh) {
+      return `${playerName(color)}: no move, gave up ${old} for ${fresh}`;
+    }
+
+    /* The moves and the position they lead to, for a reload or a lost connection. */
+    function savePosition() {
+      save({ moves: S.moves, board: S.board, cards: S.cards, toMove: S.toMove });
     }
 
     function reconnect(f) {
       const [, name, color, board, cards, toMove] = f;
       const seat = saved() || {};
       if (name === me) {
+        // The position the page had: its own (a lost connection) or the saved one (a reload).
+        const had = S.white && S.board && S.cards ? { board: S.board, cards: S.cards, toMove: S.toMove }
+          : { board: seat.board, cards: seat.cards, toMove: seat.toMove };
+        const sent = S.white ? S.sent : null;
         S.color = color;
         S.white = seat.white || (color === "white" ? me : "opponent");
         S.black = seat.black || (color === "black" ? me : "opponent");
         S.moves = Array.isArray(seat.moves) ? seat.moves.slice() : [];
+        const missed = missedPlies(had, { board, cards: cards.split(","), toMove }, sent);
+        for (const ply of missed || []) {
+          S.moves.push(ply.type === "move" ? moveText(ply.color, ply.card, ply.from, ply.to, ply.capture)
+            : stalemateText(ply.color, ply.old, ply.fresh));
+        }
+        // (With no move listed yet the page only assumed the standard start, which START
+        // does not confirm: a set-up position is not a sign of moves missed.)
+        if (missed === null && S.moves.length) {
+          S.moves.push("(moves made while you were away are not listed)");
+        }
+        S.sent = null;
         S.note = "Back at your seat.";
-        S.last = null;
+        const ply = missed && missed.length ? missed[missed.length - 1] : null;
+        S.last = !ply ? null : ply.type === "move"
+          ? { type: "move", player: ply.color, card: ply.card, from: ply.from, to: ply.to, capture: ply.capture }
+          : { type: "stalemate", player: ply.color, old: ply.old, new: ply.fresh };
         S.result = null;
       } else {
         S.away = null;
@@ -360,6 +466,7 @@
       S.selected = null;
       S.choice = null;
       S.phase = "game";
+      if (name === me) savePosition();
     }
 
     function gameOver(winner, reason) {
@@ -437,6 +544,7 @@
       const [card, from, to] = move;
       S.pending = true;
       S.choice = null;
+      S.sent = { type: "move", card, from, to };
       focusSquare = to;
       send(`MAKE_MOVE|${card}|${from}|${to}`);
       draw();
@@ -445,6 +553,7 @@
     function giveUp(card) {
       if (!myTurn()) return;
       S.pending = true;
+      S.sent = { type: "stalemate", card };
       send(`STALEMATE|${card}`);
       draw();
     }
