@@ -9,7 +9,7 @@ one per WebSocket text frame. See ``docs/protocols/tiles.md``.
 >>> conn = ServerConnection()
 >>> events = conn.receive_data(b'{"type": "join", "name": "ann", "rules": "tsuro"}\\n{"type"')
 >>> events
-[Join(name='ann', rules='tsuro', table=None, kind='human', id=None)]
+[Join(name='ann', rules='tsuro', table=None, kind='human', id=None, seek=None)]
 >>> conn.receive_data(b': "ping", "id": 7}\\n')
 [Ping(id=7)]
 >>> conn.send({"type": "pong", "id": 7})
@@ -40,6 +40,8 @@ MAX_JSON_DEPTH = 64
 
 MAX_TOKEN_LENGTH = 256
 """Longest ``token`` a ``join`` may carry (Herna's tokens are 32 characters)."""
+MAX_SEEK_LENGTH = 200
+"""Longest lobby seek a join may carry (the longest real one is about 60 characters)."""
 
 NAME_RE = re.compile(r"^[\w.@+-]{1,32}$")
 """Player names: letters, digits and ``_ . @ + -``, 1..32 characters."""
@@ -64,6 +66,11 @@ class Join:
     secret: str | None = field(default=None, repr=False)
     """**[Herna extension]** with ``table``: the seat secret ``started`` handed out, to take
     that seat back after a lost connection (kept out of ``repr`` like the token)."""
+    seek: str | None = None
+    """**[Herna extension]** the hall lobby's seek, in the words of
+    :func:`herna.hall.lobby.parse_seek` (``person,opponent=bots,level=goal``,
+    ``opponent=anyone,fill=10``, ``challenge=ann``, ``accept=s7``): who may sit down at the
+    table this join opens, when house bots fill it, or which open table to sit down at."""
 
 
 @dataclass(frozen=True)
@@ -187,9 +194,16 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
             )
         rules = data.get("rules")
         table = data.get("table")
-        if rules is None and table is None:
+        seek = data.get("seek")
+        if seek is not None and (not isinstance(seek, str) or len(seek) > MAX_SEEK_LENGTH):
             return ProtocolError(
-                "a join needs 'rules' (a rules name or object) or 'table'", "BAD_MESSAGE"
+                f"'seek' must be a string of at most {MAX_SEEK_LENGTH} characters", "BAD_MESSAGE"
+            )
+        if rules is None and table is None and not (seek and "accept=" in seek):
+            return ProtocolError(
+                "a join needs 'rules' (a rules name or object), 'table', or a 'seek' that "
+                "accepts an open table",
+                "BAD_MESSAGE",
             )
         if rules is not None and not isinstance(rules, str | dict):
             return ProtocolError("'rules' must be a rules name or a rules object", "BAD_MESSAGE")
@@ -216,7 +230,7 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
             return ProtocolError(
                 "a join with 'secret' needs the 'table' of the seat", "BAD_MESSAGE"
             )
-        return Join(name, rules, table, who, mid, token, secret)
+        return Join(name, rules, table, who, mid, token, secret, seek)
     if kind == "act":
         action = data.get("action")
         if not isinstance(action, dict):
@@ -446,6 +460,7 @@ class ClientConnection:
         table: str | None = None,
         kind: str = "human",
         token: str | None = None,
+        seek: str | None = None,
     ) -> bytes:
         message: dict[str, Any] = {"type": "join", "name": name, "kind": kind}
         if rules is not None:
@@ -454,6 +469,8 @@ class ClientConnection:
             message["table"] = table
         if token is not None:
             message["token"] = token
+        if seek is not None:
+            message["seek"] = seek
         return self.send(message)
 
     def act(self, action: dict[str, Any]) -> bytes:

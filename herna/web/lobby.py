@@ -45,6 +45,7 @@ from herna.hall.lobby import (
     parse_seek,
 )
 from herna.protocols.onitama import name_problem
+from herna.servers.tiles.seating import LEVELS as TILES_LEVELS
 from herna.web.guests import Guests, session_of
 
 log = logging.getLogger(__name__)
@@ -54,10 +55,10 @@ MAX_FRAME = 2048
 MAX_ERRORS = 50
 """Bad frames in a row after which the connection is closed (``1008``)."""
 
-PLAY_PAGES = {"onitama": "/play/onitama"}
+PLAY_PAGES = {"onitama": "/play/onitama", "tiles": "/play/tiles"}
 """Games whose people play in the browser, and where. A game is listed here once its play
 page sends the lobby field of its protocol (see docs/design.md, "Lobby and seats")."""
-LEVELS = {"onitama": LEVEL_NAMES}
+LEVELS = {"onitama": LEVEL_NAMES, "tiles": TILES_LEVELS}
 
 BAD_FRAME = "BAD_FRAME"
 NO_NAME = "NO_NAME"

@@ -21,6 +21,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from herna.games.tiles.rules import load_rules_file, shipped_rules
+from herna.servers.tiles.seating import LEVELS
+from herna.servers.tiles.tables import DEFAULT_HOUSE_STRATEGY as DEFAULT_LEVEL
 
 if TYPE_CHECKING:
     from herna.web.app import WebApp
@@ -75,6 +77,7 @@ def page_data(
         "running": running,
         "reconnect_window": reconnect_window,
         "lobby_wait": lobby_wait,
+        "levels": list(LEVELS),
         "examples": list(examples()) if running else [],
     }
 
@@ -89,6 +92,11 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         )
     window = (
         f" within {reconnect_window:g} seconds" if reconnect_window and reconnect_window > 0 else ""
+    )
+    levels = "".join(
+        f'<option value="{escape(x)}"{" selected" if x == DEFAULT_LEVEL else ""}>{escape(x)}'
+        "</option>"
+        for x in LEVELS
     )
     options = "".join(
         f'<option value="{escape(x["name"])}">{escape(x["name"])} — {x["players"]} players, '
@@ -117,10 +125,14 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         "<fieldset><legend>Opponents</legend>"
         '<label>Players at the table: <select id="tp-players"></select></label>'
         '<label><input type="radio" name="who" value="bots" checked> '
-        "house bots, start at once</label>"
+        'house bots, start at once — level <select id="tp-level" name="level">'
+        f"{levels}</select></label>"
+        '<label><input type="radio" name="who" value="anyone"> '
+        "anyone (people and bots from the lobby); house bots take the seats still free after "
+        '<input type="number" id="tp-fill" name="fill" min="0" max="3600" step="any" '
+        'value="30" inputmode="numeric"> s</label>'
         '<label><input type="radio" name="who" value="people"> '
-        "wait for people (house bots take the seats still empty after the server's lobby "
-        "wait, or when you press Start now)</label>"
+        "people only (press Start now to give the free seats to house bots)</label>"
         "</fieldset>"
         '<button type="submit" id="tp-sit">Sit down</button>'
         "</form>"

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from herna.clients.tiles import TilesClient
 from herna.games.tiles.engine import new_game
 from herna.games.tiles.geometry import point_name
 from herna.games.tiles.rules import load_rules_file, shipped_rules
@@ -199,9 +200,11 @@ async def test_a_whole_game_of_each_example_by_clicking(
         # what the page said is the server's narration, one line per action
         said = await page.locator("#play-moves li").all_inner_texts()
         assert any(line.startswith(guest + " ") for line in said)
-        # the page only sent a join, a start and actions; the server refused none of them
+        # the page only sent a join (house bots of the chosen level: the table starts at
+        # once) and actions; the server refused none of them
         kinds = [f["type"] for f in frames.sent]
-        assert kinds[:2] == ["join", "start"] and set(kinds[2:]) == {"act"}
+        assert kinds[0] == "join" and set(kinds[1:]) == {"act"}
+        assert frames.sent[0]["seek"] == "person,opponent=bots,level=goal"
         assert kinds.count("act") == mine
         errors = [f for f in frames.received if f["type"] == "error"]
         assert errors == []
@@ -510,4 +513,62 @@ async def test_the_clock_runs_out_a_stand_in_plays_and_back_to_my_seat(
         assert {"type": "back"} in frames.sent
         assert not slot.standing_in and slot.stood_in
         await page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+        assert browser.errors == []
+
+
+async def test_a_browser_table_in_the_lobby_is_accepted_by_a_bot_over_tcp(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with tiles_hall(tmp_path) as h:
+        page = browser.page
+        frames = Frames().watch(page)
+        await page.goto(h.url + "/play/tiles")
+        await page.wait_for_function(f"() => {PHASE} === 'setup'")
+        await page.select_option("#tp-rules", "tsuro")
+        await page.check('input[name="who"][value="anyone"]')
+        await page.fill("#tp-fill", "600")
+        await page.click("#tp-sit")
+        await page.wait_for_function(f"() => {PHASE} === 'seated'")
+        guest = await page.locator("#play-name").inner_text()
+        assert frames.sent[0]["seek"] == "person,opponent=anyone,fill=600"
+        # the table is in the hall's lobby, live, for a second browser
+        other = await browser.page.context.browser.new_context()
+        watcher = await other.new_page()
+        await watcher.goto(h.url + "/lobby")
+        row = watcher.locator(f'li.lobby-seek[data-owner="{guest}"]')
+        await row.wait_for()
+        assert "person" in await row.locator(".lobby-kind").inner_text()
+        [seek] = h.tiles.hub.lobby.snapshot("tiles")
+        # a bot over TCP accepts it in the tile protocol and starts the game
+        bot = await TilesClient.connect("127.0.0.1", h.tiles.port)
+        joined = await bot.join("tcpbot", kind="bot", seek=f"accept={seek['id']}")
+        await bot.start()
+        await page.wait_for_function(f"() => {PHASE} === 'game'", timeout=10_000)
+        assert await page.evaluate("window.HernaTilesPlay.state.table") == joined["table"]
+        await row.wait_for(state="detached")  # seated: gone from the lobby, live
+        await bot.close()
+        await other.close()
+        assert browser.errors == []
+
+
+async def test_a_bots_waiting_table_is_taken_from_the_lobby_page(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with tiles_hall(tmp_path) as h:
+        bot = await TilesClient.connect("127.0.0.1", h.tiles.port)
+        joined = await bot.join("tcpbot", "tsuro", kind="bot")  # a seed client: no seek
+        page = browser.page
+        frames = Frames().watch(page)
+        await page.goto(h.url + "/lobby")
+        row = page.locator('li.lobby-seek[data-owner="tcpbot"]')
+        await row.wait_for()
+        await row.locator("button.lobby-accept").click()
+        await page.wait_for_url("**/play/tiles?seek=*")
+        await page.wait_for_function(f"() => {PHASE} === 'seated'", timeout=10_000)
+        assert frames.sent[0]["seek"].startswith("person,accept=s")
+        assert "rules" not in frames.sent[0]  # the table's rules come with it
+        assert await page.evaluate("window.HernaTilesPlay.state.table") == joined["table"]
+        await bot.start()
+        await page.wait_for_function(f"() => {PHASE} === 'game'", timeout=10_000)
+        await bot.close()
         assert browser.errors == []

@@ -123,7 +123,13 @@ async def serve(
     """Start the server on ``host:port`` (0 = any free port); used by the plugin and tests."""
     settings = settings or TilesSettings()
     hub = TilesHub(
-        hall.bus, hall.records, hall.clock, settings, ProcessRulesChecker(), hall.identity
+        hall.bus,
+        hall.records,
+        hall.clock,
+        settings,
+        ProcessRulesChecker(),
+        hall.identity,
+        hall.lobby,
     )
     server = await listen(hub, host, port)
     if settings.house_bots and settings.showcase:

@@ -37,11 +37,11 @@ from herna.games.tiles.rules import (
     Rules,
     RulesReport,
     load_rules_file,
-    rules_key,
     shipped_rules,
 )
 from herna.hall.events import EventBus
 from herna.hall.identity import Identity, Refusal
+from herna.hall.lobby import Lobby
 from herna.hall.match import Match, Seat
 from herna.hall.records import RecordStore, utcnow
 from herna.protocols import tiles as proto
@@ -51,6 +51,7 @@ from herna.servers.tcp import Peer
 from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
 from herna.servers.tiles.names import NameBook
 from herna.servers.tiles.returns import SeatReturns
+from herna.servers.tiles.seating import GAME, TableSeating, house_bot_name
 from herna.servers.tiles.tables import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOUSE_STRATEGY,
@@ -90,12 +91,7 @@ MAX_PROBLEMS_SENT = 100
 """Problems listed in a ``BAD_RULES`` error (the reason still counts them all)."""
 
 
-def house_bot_name(seat: int) -> str:
-    """The name of the house bot in ``seat`` (0-based): ``house-1`` … ``house-16``."""
-    return f"house-{seat + 1}"
-
-
-class TilesHub(SeatReturns):
+class TilesHub(SeatReturns, TableSeating):
     """Tables, games and house bots for every connection, without I/O."""
 
     def __init__(
@@ -106,6 +102,7 @@ class TilesHub(SeatReturns):
         settings: TilesSettings | None = None,
         rules_checker: RulesChecker | None = None,
         identity: Identity | None = None,
+        lobby: Lobby | None = None,
     ) -> None:
         self.bus = bus
         self.records = records
@@ -129,6 +126,12 @@ class TilesHub(SeatReturns):
         """House bots' names are reserved from the start, so no client can ever appear under
         one; each house bot presents its token when it takes a seat."""
         self.tables: dict[str, Table] = {}
+        if lobby is None or lobby.listening(GAME):
+            # A second tile server in one hall (``herna match``) keeps its tables to itself.
+            lobby = Lobby()
+        self.lobby = lobby
+        """The hall's lobby: every waiting table of 2-8 seats has an open seek there."""
+        self.lobby.listen(GAME, self._seek_closed)
         self.stats = HubStats()
         self._clients: set[Client] = set()
         self.deadlines = LoginDeadlines(clock, self.settings.login_timeout, self._login_expired)
@@ -336,140 +339,8 @@ class TilesHub(SeatReturns):
             return False
         return True
 
-    def _seat(self, client: Client, msg: proto.Join, rules: Rules | None) -> None:
-        """Seat ``client`` at the table ``msg`` names, or at a waiting table of ``rules``."""
-        if not self._may_use_name(client, msg):
-            return  # asked again: someone may have taken the name while the rules were checked
-        table: Table | None
-        if msg.secret is not None:
-            self._resume(client, msg)
-            return
-        if msg.table is not None:
-            table = self.tables.get(msg.table)
-            if table is None or table.showcase:
-                self._error(client, "NO_SUCH_TABLE", f"no table {msg.table!r}", msg.id)
-                return
-            if table.status != "waiting":
-                self._error(client, "TABLE_STARTED", f"table {msg.table} has started", msg.id)
-                return
-            if rules is not None and rules_key(rules.data) != table.key:
-                self._error(
-                    client,
-                    "RULES_MISMATCH",
-                    f"table {msg.table} plays other rules ({table.rules.name})",
-                    msg.id,
-                )
-                return
-            if None not in table.seats:
-                self._error(client, "TABLE_FULL", f"table {msg.table} is full", msg.id)
-                return
-        else:
-            assert rules is not None
-            key = rules_key(rules.data)
-            table = next(
-                (
-                    t
-                    for t in self.tables.values()
-                    if t.status == "waiting"
-                    and not t.showcase
-                    and t.key == key
-                    and None in t.seats
-                    and msg.name not in t.names()
-                ),
-                None,
-            )
-            if table is None:
-                table = self._new_table(rules)
-        if msg.name in table.names():
-            self._error(
-                client, "NAME_TAKEN", f"someone at table {table.id} is called {msg.name!r}", msg.id
-            )
-            return
-        seat = table.seats.index(None)
-        table.seats[seat] = SeatSlot(msg.name, msg.kind, client)
-        client.table, client.seat = table, seat
-        self.names.claim(client, msg.name)
-        self.deadlines.done(client)
-        reply: dict[str, Any] = {
-            "type": "joined",
-            "table": table.id,
-            "seat": seat,
-            "name": msg.name,
-            "rules_name": table.rules.name,
-            "rules": table.rules.data,
-            "seats": table.seats_json(),
-            "house_bots": self.settings.house_bots,
-        }
-        if msg.id is not None:
-            reply["id"] = msg.id
-        client.send(reply)
-        log.info("%s joined table %s (%s) as seat %d", msg.name, table.id, table.rules.name, seat)
-        self._send_table(table)
-        if None not in table.seats:
-            self._begin(table)
-        elif self.settings.house_bots and self.settings.lobby_wait > 0 and table.timer is None:
-            table.timer = self.clock.call_later(
-                self.settings.lobby_wait, lambda: self._lobby_expired(table)
-            )
-
-    def _new_table(self, rules: Rules, showcase: bool = False) -> Table:
-        # Numbered by the records' journal when there is one, so that a restart (even after
-        # kill -9) never hands out a table id that a stored game already has.
-        if self.records is not None:
-            self._table_ids = self.records.allocate("tiles.table", self._table_ids)
-        else:
-            self._table_ids += 1
-        table = Table(f"t{self._table_ids}", rules, [None] * len(rules.players), showcase)
-        self.tables[table.id] = table
-        return table
-
-    def _send_table(self, table: Table) -> None:
-        message = {
-            "type": "table",
-            "table": table.id,
-            "rules_name": table.rules.name,
-            "status": table.status,
-            "seats": table.seats_json(),
-        }
-        for _, client in table.clients():
-            client.send(message)
-
-    def _lobby_expired(self, table: Table) -> None:
-        table.timer = None
-        if table.status == "waiting" and self.tables.get(table.id) is table:
-            self._fill_with_bots(table)
-            self._begin(table)
-
-    def _fill_with_bots(self, table: Table) -> None:
-        for seat, slot in enumerate(table.seats):
-            if slot is None:
-                name = house_bot_name(seat)
-                # The house bot proves its name like any client; nobody else can hold it.
-                admitted = self.identity.admit(name, self._house_tokens.get(name))
-                if isinstance(admitted, Refusal) or not admitted.house:
-                    raise RuntimeError(f"house bot name {name!r} is not the house's: {admitted}")
-                table.seats[seat] = SeatSlot(name, "house-bot", None, self._bot(table.rules))
-
     def _bot(self, rules: Rules, strategy: str | None = None) -> TilesBot:
         return make_bot(strategy or self.settings.house_strategy, rules, self.rng.randint(0, 2**31))
-
-    def _start_request(self, client: Client, msg: proto.Start) -> None:
-        table = client.table
-        if table is None or table.status != "waiting":
-            self._error(client, "WRONG_PHASE", "no table waiting to start", msg.id)
-            return
-        empty = table.seats.count(None)
-        if empty and not self.settings.house_bots:
-            self._error(
-                client,
-                "NOT_ENOUGH_PLAYERS",
-                f"{empty} seat(s) are empty and this "
-                "server runs no house bots; wait for more players",
-                msg.id,
-            )
-            return
-        self._fill_with_bots(table)
-        self._begin(table)
 
     def _leave(self, client: Client, gone: bool = False) -> None:
         """``client`` leaves its table (``gone``: its connection dropped, so it may come
@@ -483,6 +354,7 @@ class TilesHub(SeatReturns):
             return
         if table.status == "waiting":
             table.seats[seat] = None
+            self._seek_after_leaving(table, slot.name)
             if not table.clients():
                 table.cancel_timer()
                 del self.tables[table.id]
@@ -510,6 +382,7 @@ class TilesHub(SeatReturns):
     # -- games -------------------------------------------------------------------------------
     def _begin(self, table: Table) -> None:
         table.cancel_timer()
+        self._seek_seated(table)
         rules = table.rules
         seats = [Seat(s.name, s.kind) for s in table.seats if s is not None]
         try:
@@ -684,49 +557,6 @@ class TilesHub(SeatReturns):
                 action=choice,
             )
         self._play(table, seat, choice)
-
-    # -- stand-ins for people who let the clock run out ---------------------------------------
-    def _grace_over(self, table: Table, seat: int, token: object) -> None:
-        table.timer = None
-        slot = table.seats[seat]
-        if not self._still(table, seat, token) or slot is None or slot.client is None:
-            return
-        self._stand_in(table, seat, slot)
-
-    def _stand_in(self, table: Table, seat: int, slot: SeatSlot) -> None:
-        """A house bot plays ``slot`` for its (connected) person until ``back``."""
-        assert table.match is not None and slot.client is not None
-        slot.bot = self._bot(table.rules)
-        slot.stood_in = True
-        table.match.note("stand_in", player=seat, name=slot.name)
-        log.info("%s let the clock run out at table %s; a stand-in plays", slot.name, table.id)
-        slot.client.send({"type": "stand_in", "table": table.id, "seat": seat, "on": True})
-        self._send_table(table)
-        table.cancel_timer()
-        self._prompt(table)
-
-    def _back(self, client: Client, msg: proto.Back | None = None) -> bool:
-        """The person takes the seat back from its stand-in (False: nobody stands in)."""
-        table, seat = client.table, client.seat
-        slot = table.seats[seat] if table is not None and table.status == "playing" else None
-        if table is None or slot is None or not slot.standing_in or slot.client is not client:
-            if msg is not None:
-                self._error(
-                    client, "NOT_STANDING_IN", "nobody stands in for you: it is your seat", msg.id
-                )
-            return False
-        assert table.match is not None
-        slot.bot = None
-        table.match.note("returned", player=seat, name=slot.name)
-        reply: dict[str, Any] = {"type": "stand_in", "table": table.id, "seat": seat, "on": False}
-        if msg is not None and msg.id is not None:
-            reply["id"] = msg.id
-        client.send(reply)
-        self._send_table(table)
-        if table.state.current_player() == seat:
-            table.cancel_timer()  # the stand-in may be about to play: the person decides now
-            self._prompt(table)
-        return True
 
     def _act(self, client: Client, msg: proto.Act) -> None:
         table, seat = client.table, client.seat
@@ -922,6 +752,7 @@ class TilesHub(SeatReturns):
             "connections": len(self._clients),
             "stats": dict(vars(self.stats)),
             "login_timeouts": self.deadlines.expired,
+            "seeks": self.lobby.snapshot(GAME),
         }
 
     def shutdown(self) -> None:
@@ -930,6 +761,7 @@ class TilesHub(SeatReturns):
         self.rules_checker.close()
         if self._showcase_timer is not None:
             self._showcase_timer.cancel()
+        self._withdraw_seeks()
         for table in list(self.tables.values()):
             table.cancel_timer()
             if table.status == "playing":

@@ -4,6 +4,10 @@ for the reconnect window and takes it back with the seat secret that ``started``
 and a name alone never opens a seat: the secret (or a reserved name's token) does, as
 :class:`~herna.hall.identity.SeatKey` decides for every Herna server.
 
+Stand-ins: a person (``kind: human``) who lets the turn clock run out gets the same window as
+a grace period (``TIME_UP``), then a house bot plays the seat while the person stays
+connected, until ``back`` (or any ``act``) takes it back.
+
 :class:`SeatReturns` is a part of :class:`~herna.servers.tiles.hub.TilesHub`, kept apart
 because it is one concept of its own.
 """
@@ -15,6 +19,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from herna.core.clock import Clock
+from herna.games.tiles.bots import TilesBot
+from herna.games.tiles.rules import Rules
 from herna.hall.identity import Identity, SeatKey
 from herna.protocols import tiles as proto
 from herna.servers.deadlines import LoginDeadlines
@@ -47,6 +53,10 @@ class SeatReturns:
         def _replace_with_bot(self, table: Table, seat: int, slot: SeatSlot) -> None: ...
 
         def _guarded(self, table: Table, fn: Callable[..., None], *args: Any) -> None: ...
+
+        def _bot(self, rules: Rules, strategy: str | None = None) -> TilesBot: ...
+
+        def _still(self, table: Table, seat: int, token: object) -> bool: ...
 
     def _hold_seat(self, table: Table, seat: int, slot: SeatSlot) -> bool:
         """The connection of ``slot`` (a seat in a game) is gone: keep the seat for its player
@@ -145,3 +155,46 @@ class SeatReturns:
             "view": table.state.view(seat),
             "secret": slot.key.secret,
         }
+
+    # -- stand-ins for people who let the clock run out ---------------------------------------
+    def _grace_over(self, table: Table, seat: int, token: object) -> None:
+        table.timer = None
+        slot = table.seats[seat]
+        if not self._still(table, seat, token) or slot is None or slot.client is None:
+            return
+        self._stand_in(table, seat, slot)
+
+    def _stand_in(self, table: Table, seat: int, slot: SeatSlot) -> None:
+        """A house bot plays ``slot`` for its (connected) person until ``back``."""
+        assert table.match is not None and slot.client is not None
+        slot.bot = self._bot(table.rules)
+        slot.stood_in = True
+        table.match.note("stand_in", player=seat, name=slot.name)
+        log.info("%s let the clock run out at table %s; a stand-in plays", slot.name, table.id)
+        slot.client.send({"type": "stand_in", "table": table.id, "seat": seat, "on": True})
+        self._send_table(table)
+        table.cancel_timer()
+        self._prompt(table)
+
+    def _back(self, client: Client, msg: proto.Back | None = None) -> bool:
+        """The person takes the seat back from its stand-in (False: nobody stands in)."""
+        table, seat = client.table, client.seat
+        slot = table.seats[seat] if table is not None and table.status == "playing" else None
+        if table is None or slot is None or not slot.standing_in or slot.client is not client:
+            if msg is not None:
+                self._error(
+                    client, "NOT_STANDING_IN", "nobody stands in for you: it is your seat", msg.id
+                )
+            return False
+        assert table.match is not None
+        slot.bot = None
+        table.match.note("returned", player=seat, name=slot.name)
+        reply: dict[str, Any] = {"type": "stand_in", "table": table.id, "seat": seat, "on": False}
+        if msg is not None and msg.id is not None:
+            reply["id"] = msg.id
+        client.send(reply)
+        self._send_table(table)
+        if table.state.current_player() == seat:
+            table.cancel_timer()  # the stand-in may be about to play: the person decides now
+            self._prompt(table)
+        return True

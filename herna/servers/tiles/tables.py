@@ -13,6 +13,7 @@ from herna.games.tiles.bots import TilesBot
 from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState
 from herna.games.tiles.rules import Rules, rules_key
 from herna.hall.identity import SeatKey
+from herna.hall.lobby import Seek, Want
 from herna.hall.match import Match
 from herna.protocols import tiles as proto
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
@@ -90,6 +91,9 @@ class SeatSlot:
     away: TimerHandle | None = field(default=None, repr=False)
     """Running while the seat's connection is gone and its player may still come back;
     when it fires a house bot takes the seat."""
+    person: bool = False
+    """A person at a play page (the join's seek said ``person``): people-only tables take
+    only these."""
     stood_in: bool = False
     """A house bot played this seat for its player at some time of the game (a dropped
     connection, or a person's turn clock and grace period ran out): the record says so and
@@ -118,6 +122,11 @@ class Table:
     timer: TimerHandle | None = None
     """Lobby wait, turn timeout or a house bot's pause (only one at a time)."""
     key: str = ""
+    want: Want | None = None
+    """What the player who opened the table asked for (its join's seek); None: the seed's
+    way (wait for ``start``, or the server's lobby wait)."""
+    seek: Seek | None = field(default=None, repr=False)
+    """The table's open seek in the hall's lobby while it waits (tables of 2-8 seats)."""
     codec: TilesCodec = field(init=False)
 
     def __post_init__(self) -> None:

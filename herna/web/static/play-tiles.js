@@ -73,6 +73,11 @@
     const rulesSelect = document.getElementById("tp-rules");
     const fileInput = document.getElementById("tp-file");
     const playersSelect = document.getElementById("tp-players");
+    const levelSelect = document.getElementById("tp-level");
+    const fillInput = document.getElementById("tp-fill");
+    const levels = page.levels || [];
+    const params = new URLSearchParams(location.search);
+    let wish = params.get("seek"); // from the lobby page
     const aboutNode = document.getElementById("tp-about");
     const problemsBox = document.getElementById("tp-problems");
     const statusNode = document.getElementById("play-status");
@@ -89,7 +94,7 @@
       phase: "connecting", // connecting | setup | seated | game | over | gone
       table: null, seat: null, seats: [], rulesName: null, view: null,
       turn: null, pending: false, said: [], result: null, note: "",
-      rotation: 0, tile: null, choice: null, aim: null, startNow: true, retries: 0, upload: null,
+      rotation: 0, tile: null, choice: null, aim: null, retries: 0, upload: null,
       standIn: false,
     };
     let ws = null;
@@ -164,6 +169,11 @@
                              id: "resume" }));
           } else if (S.phase !== "over") {
             S.phase = "setup";
+            if (wish && /(^|,)accept=/.test(wish)) {
+              // from the lobby page: sit down at that open table (its rules come with it)
+              send(withToken({ type: "join", name: me, kind: "human", seek: wish, id: "sit" }));
+              wish = null;
+            }
           }
           break;
         }
@@ -181,8 +191,6 @@
             S.phase = "seated";
             S.said = [];
             S.view = null;
-            // a table the person filled starts by itself
-            if (S.startNow && S.seats.includes(null)) send({ type: "start" });
           }
           break;
         case "table":
@@ -260,8 +268,14 @@
         showProblems(m.reason, m.problems || []);
         return;
       }
+      if (m.code === "SEEK_CANCELLED") {
+        S.phase = "setup";
+        S.note = "Your seek was cancelled in the lobby; the table is given up.";
+        return;
+      }
       if (["UNKNOWN_RULES", "BUSY", "NAME_TAKEN", "RESERVED_NAME", "BAD_TOKEN", "BAD_NAME",
-           "BAD_MESSAGE"].includes(m.code) && S.phase === "setup") {
+           "BAD_MESSAGE", "BAD_SEEK", "NOT_FOR_YOU", "NO_SUCH_SEEK", "OWN_SEEK", "TABLE_FULL",
+           "TABLE_STARTED"].includes(m.code) && S.phase === "setup") {
         showProblems(m.reason, []);
         return;
       }
@@ -701,7 +715,6 @@
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       problemsBox.replaceChildren();
-      S.startNow = form.querySelector('input[name="who"]:checked').value === "bots";
       const wanted = Number(playersSelect.value);
       let rules;
       let full;
@@ -723,8 +736,31 @@
         const data = typeof rules === "string" ? examples.get(rules).data : rules;
         rules = Object.assign({}, data, { players: data.players.slice(0, wanted) });
       }
-      send(withToken({ type: "join", name: me, rules, kind: "human", id: "sit" }));
+      send(withToken({ type: "join", name: me, rules, kind: "human", seek: seekWords(), id: "sit" }));
     });
+
+    /* The hall lobby's seek for the table this person opens (docs/protocols/tiles.md, "The
+     * lobby"): house bots of a level at once, anyone with a fill wait, or people only. */
+    function seekWords() {
+      if (wish && /(^|,)challenge=/.test(wish)) return wish; // a challenge from the lobby page
+      const who = form.querySelector('input[name="who"]:checked').value;
+      if (who === "bots") return `person,opponent=bots,level=${levelSelect.value}`;
+      if (who === "people") return "person,opponent=people";
+      const fill = Math.max(0, Math.min(3600, Number(fillInput.value) || 0));
+      return `person,opponent=anyone,fill=${fill}`;
+    }
+
+    /* A seek from the lobby page presets the choices; the person still picks the rules. */
+    function preset(words) {
+      const spec = Object.fromEntries(words.split(",").map((w) => w.split("=")));
+      const who = { bots: "bots", people: "people", anyone: "anyone" }[spec.opponent] || "anyone";
+      form.querySelector(`input[name="who"][value="${who}"]`).checked = true;
+      if (spec.level && levels.includes(spec.level)) levelSelect.value = spec.level;
+      if (spec.fill !== undefined) fillInput.value = String(Number(spec.fill) || 0);
+    }
+    if (wish && !/(^|,)(accept|challenge)=/.test(wish)) preset(wish);
+    const challenged = wish && /(^|,)challenge=([^,]+)/.exec(wish);
+    if (challenged) S.note = `You challenge ${challenged[2]}: pick the rules and sit down.`;
     describeChoice();
 
     document.addEventListener("keydown", (ev) => {
