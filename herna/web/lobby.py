@@ -47,6 +47,7 @@ from herna.hall.lobby import (
 from herna.protocols.onitama import name_problem
 from herna.servers.tiles.seating import LEVELS as TILES_LEVELS
 from herna.web.guests import Guests, session_of
+from herna.web.play_marias import LEVELS as MARIAS_LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +56,10 @@ MAX_FRAME = 2048
 MAX_ERRORS = 50
 """Bad frames in a row after which the connection is closed (``1008``)."""
 
-PLAY_PAGES = {"onitama": "/play/onitama", "tiles": "/play/tiles"}
+PLAY_PAGES = {"onitama": "/play/onitama", "tiles": "/play/tiles", "marias": "/play/marias"}
 """Games whose people play in the browser, and where. A game is listed here once its play
 page sends the lobby field of its protocol (see docs/design.md, "Lobby and seats")."""
-LEVELS = {"onitama": LEVEL_NAMES, "tiles": TILES_LEVELS}
+LEVELS = {"onitama": LEVEL_NAMES, "tiles": TILES_LEVELS, "marias": tuple(MARIAS_LEVELS)}
 
 BAD_FRAME = "BAD_FRAME"
 NO_NAME = "NO_NAME"

@@ -11,7 +11,9 @@ the super game server judges every answer.
 The JSON frames (docs/web.md, "Play mariáš"):
 
 * page → hall: ``{"type": "sit", "name", "token"?, "opponents"}``, ``{"type": "resume",
-  "seat", "seq"}``, ``{"type": "act", "decision", "choice"}``, ``{"type": "back"}`` (take the
+  "seat", "seq"}``, ``{"type": "sit", "name", "token"?, "seek"}`` (from the lobby page: the
+  lobby's words, e.g. ``person,accept=s4``), ``{"type": "act", "decision", "choice"}``,
+  ``{"type": "back"}`` (take the
   seat back from a stand-in), ``{"type": "leave"}``;
 * hall → page: ``{"type": "seat", "seat"}`` (the seat secret, kept in localStorage),
   ``{"type": "state", "seq", ...}`` (the whole state of the seat, ``seq`` grows with every
@@ -44,6 +46,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from herna.clients.marias_seat import SeatRelay
 from herna.hall.hall import Hall
 from herna.hall.identity import new_secret
+from herna.hall.lobby import BOTS, PERSON, LobbyError, Want, parse_seek
+from herna.hall.lobby import PEOPLE as ONLY_PEOPLE
 from herna.protocols.cgml.messages import PlayerRef
 from herna.web.guests import Guests
 
@@ -272,7 +276,15 @@ class MariasPlay:
             # needs the token that proves it (the login server checks it again).
             return None, ("BAD_NAME", "Play under your guest name, or sign in for your own.")
         opponents: tuple[PlayerRef, ...]
-        if wanted == PEOPLE:
+        seek = frame.get("seek")
+        if seek is not None:
+            if not isinstance(seek, str) or len(seek) > 200:
+                return None, ("BAD_SEEK", "seek is the lobby's words (at most 200 characters).")
+            try:
+                opponents = self._seek_opponents(service, name, seek)
+            except LobbyError as exc:
+                return None, (exc.code, exc.reason)
+        elif wanted == PEOPLE:
             # Any other person who asks the same; the login server fills the third seat with
             # a bot after its fill wait.
             opponents = (PlayerRef(None, None, "human"),)
@@ -306,6 +318,34 @@ class MariasPlay:
         viewer.queue.put_nowait({"type": "seat", "seat": secret, "seq": relay.seq})
         self._attach(seat, vid)
         return seat, None
+
+    def _seek_opponents(self, service: Any, name: str, words: str) -> tuple[PlayerRef, ...]:
+        """The CGML ``<opponent>`` preferences for a seek from the lobby page (raises
+        :class:`LobbyError`): taking a waiting player's seek names that player (the login
+        server groups them), a challenge names its target, people only asks for a human,
+        house bots of a level name the bot server of that strategy, anyone asks for
+        nothing (bots after the login server's fill wait)."""
+        spec = parse_seek(words, list(LEVELS))
+        want = spec.want
+        if want.accept is not None:
+            target = self.hall.lobby.seeks.get(want.accept)
+            if target is None or target.game != "marias":
+                raise LobbyError("NO_SUCH_SEEK", f"no waiting mariáš player {want.accept!r}")
+            self.hall.lobby.check_open("marias", name, PERSON, Want(accept=want.accept, seats=3))
+            return (PlayerRef(target.owner),)
+        if want.challenge is not None:
+            if want.challenge.casefold() == name.casefold():
+                raise LobbyError("OWN_SEEK", "you cannot challenge yourself")
+            return (PlayerRef(want.challenge),)
+        if want.opponent == ONLY_PEOPLE:
+            return (PlayerRef(None, None, "human"),)
+        if want.opponent == BOTS:
+            level = want.level or next(iter(LEVELS))
+            bots = next((b for b in getattr(service, "bots", []) if b.strategy == level), None)
+            if bots is None:
+                raise LobbyError("BAD_SEEK", f"no house bots of level {level!r} in this hall")
+            return (PlayerRef(bots.name), PlayerRef(bots.name))
+        return ()
 
     # -- seats and pages --------------------------------------------------------------------
     def _attach(self, seat: _Seat, vid: int) -> None:
@@ -420,7 +460,8 @@ def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySet
         )
     options = "".join(
         f'<label class="mar-level" title="{e(c["title"])}"><input type="radio" name="opponents" '
-        f'value="{e(c["value"])}"{" checked" if i == 0 else ""}> {e(c["label"])}'
+        f'value="{e(c["value"])}" data-level="{e(c["label"])}"{" checked" if i == 0 else ""}> '
+        f"{e(c['label'])}"
         f' <span class="muted">{e(c["title"])}</span></label>'
         for i, c in enumerate(choices)
     )

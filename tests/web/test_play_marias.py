@@ -472,3 +472,42 @@ async def test_two_people_at_one_table_and_one_leaves(tmp_path: Path, browser: B
         await stays.get_by_role("button", name="Sit at a new table").wait_for()
         for c in contexts:
             await c.close()
+
+
+async def test_a_waiting_person_is_taken_from_the_lobby_page(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with marias_hall(tmp_path) as h:
+        chromium = browser.page.context.browser
+        contexts = [await chromium.new_context() for _ in range(2)]
+        first, second = [await c.new_page() for c in contexts]
+        ann = await sit(first, h.url, "people")  # waits for another person
+        await eventually(lambda: [s["owner"] for s in h.hall.lobby.snapshot("marias")] == [ann])
+        # a second person sees ann live on the lobby page and takes the seat
+        frames = Frames.watch(second)
+        await second.goto(h.url + "/lobby")
+        row = second.locator(f'li.lobby-seek[data-owner="{ann}"]')
+        await row.wait_for()
+        assert "people only" in await row.locator(".lobby-wants").inner_text()
+        await row.locator("button.lobby-accept").click()
+        await second.wait_for_url("**/play/marias?seek=*")
+        for p in (first, second):
+            await p.wait_for_function(
+                "() => document.getElementById('play').dataset.status === 'playing'",
+                timeout=20_000,
+            )
+        bea = await second.locator("#play-name").inner_text()
+        assert frames.sent[0]["type"] == "sit" and frames.sent[0]["seek"].startswith(
+            "person,accept=s"
+        )
+        for p in (first, second):
+            names = [x["name"] for x in (await page_state(p))["players"]]
+            assert {ann, bea} <= set(names) and len(names) == 3
+        assert h.hall.lobby.snapshot("marias") == []
+        # a seek that is gone meanwhile is refused in words, and the page offers the choice
+        contexts.append(await chromium.new_context())
+        third = await contexts[2].new_page()
+        await third.goto(h.url + "/play/marias?seek=person,accept=s999")
+        await third.locator("#play-status").filter(has_text="no waiting").wait_for()
+        for c in contexts:
+            await c.close()

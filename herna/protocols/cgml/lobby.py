@@ -40,10 +40,11 @@ import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from herna.core.clock import Clock, TimerHandle
 from herna.hall.identity import Admission, Refusal, new_public_id
+from herna.hall.lobby import Lobby as HallLobby
 from herna.protocols.cgml.messages import (
     ConnectComplete,
     ConnectPlayer,
@@ -57,6 +58,8 @@ from herna.protocols.cgml.messages import (
     NewGroupInit,
     PlayerRef,
 )
+from herna.protocols.cgml.seeks import GAME as SEEK_GAME
+from herna.protocols.cgml.seeks import SEEK_CANCELLED, HallSeeks, Waiting
 
 log = logging.getLogger("herna.cgml.login")
 
@@ -170,7 +173,11 @@ class Lobby:
         close: Callable[[ConnKey], None],
         settings: LobbySettings | None = None,
         names: NameGuard | None = None,
+        hall_lobby: HallLobby | None = None,
     ) -> None:
+        """``hall_lobby``: the hall's lobby, where waiting players are shown as seeks
+        (:mod:`herna.protocols.cgml.seeks`); None, or one that another login server of the
+        hall shows already: not shown."""
         self.clock = clock
         self.send = send
         self.close = close
@@ -191,6 +198,9 @@ class Lobby:
         self._timer_at: float | None = None
         self.groups_formed = 0
         self.bots_requested = 0
+        self.hall_seeks: HallSeeks | None = None
+        if hall_lobby is not None and not hall_lobby.listening(SEEK_GAME):
+            self.hall_seeks = HallSeeks(hall_lobby, self.settings.fill_wait, self._seek_cancelled)
 
     # -- transport interface ---------------------------------------------------------------
     def connection_made(self, key: ConnKey, role: Role) -> None:
@@ -503,6 +513,29 @@ class Lobby:
                 self._start_group(entry.game, servers, plan)
                 progress = True
         self._schedule(next_deadline)
+        self._show_seeks()
+
+    def _show_seeks(self) -> None:
+        """The hall's lobby lists exactly the players waiting here (see :class:`HallSeeks`)."""
+        if self.hall_seeks is None:
+            return
+        seats = next((s.numplayers for s in self._servers.values()), 3)
+        waiting = [
+            Waiting(w.key, w.player, w.opponents, seats)
+            for w in self._queue
+            if w.key in self._conns and self._conns[w.key].load is None
+        ]
+        grouped = [c.key for c in self._conns.values() if c.reserved is not None]
+        servers = [c.player.name or c.player.id or "" for c in self._bot_servers() if c.player]
+        self.hall_seeks.sync(waiting, grouped, servers, self.clock.now())
+
+    def _seek_cancelled(self, key: object) -> None:
+        """Its owner cancelled the seek on the lobby page: that connection's wait ends."""
+        conn = self._conns.get(cast(ConnKey, key))
+        if conn is None or conn.reserved is not None:
+            return
+        self.send(conn.key, Error("your seek was cancelled in the lobby", SEEK_CANCELLED))
+        self.close(conn.key)
 
     def _plan(self, first: _Waiting, size: int, allow_bots: bool) -> list[_Member] | None:
         """A group around ``first`` that satisfies everyone's preferences, or None."""

@@ -285,7 +285,9 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         )
         return CgmlService(host, None, [game], [])
 
-    login = LoginServer(hall.clock, lobby, stall, login_timeout, names=hall.identity)
+    login = LoginServer(
+        hall.clock, lobby, stall, login_timeout, names=hall.identity, hall_lobby=hall.lobby
+    )
     await login.start(host, login_port, server_port)
     login_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     game = SuperGameServer(

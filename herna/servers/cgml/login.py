@@ -19,6 +19,7 @@ import logging
 from typing import Any
 
 from herna.core.clock import Clock
+from herna.hall.lobby import Lobby as HallLobby
 from herna.protocols.cgml.lobby import ConnKey, Lobby, LobbySettings, NameGuard
 from herna.protocols.cgml.messages import Message
 from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_login_timeout
@@ -38,14 +39,16 @@ class LoginServer:
         stall_timeout: float = STALL_TIMEOUT,
         login_timeout: float = DEFAULT_LOGIN_TIMEOUT,
         names: NameGuard | None = None,
+        hall_lobby: HallLobby | None = None,
     ) -> None:
         """``names``: the hall's :class:`~herna.hall.identity.Identity` (reserved names and
-        house bots need their token); None: every name is free."""
+        house bots need their token); None: every name is free. ``hall_lobby``: the hall's
+        lobby, which then lists the players waiting here."""
         self.clock = clock
         self.stall_timeout = stall_timeout
         self.deadlines = LoginDeadlines(clock, login_timeout, self._login_expired)
         """Connections that have not sent their first accepted ``connect`` yet."""
-        self.lobby = Lobby(clock, self._send, self._close, settings, names)
+        self.lobby = Lobby(clock, self._send, self._close, settings, names, hall_lobby)
         self.conns: dict[ConnKey, CgmlConnection] = {}
         self.servers: list[asyncio.Server] = []
         self.player_address: tuple[str, int] = ("", 0)
@@ -104,6 +107,8 @@ class LoginServer:
 
     async def stop(self) -> None:
         self.deadlines.cancel_all()
+        if self.lobby.hall_seeks is not None:
+            self.lobby.hall_seeks.close()
         for server in self.servers:
             server.close()
         for conn in list(self.conns.values()):

@@ -5,7 +5,7 @@
  * choices the server's question allows) and sends back which choice was clicked. It applies
  * no rules: legality comes with every state, the server judges every answer.
  *
- * Frames (JSON): page -> hall {type: "sit", name, token?, opponents} | {type: "resume", seat,
+ * Frames (JSON): page -> hall {type: "sit", name, token?, opponents | seek} | {type: "resume", seat,
  * seq} | {type: "act", decision, choice} | {type: "back"} | {type: "leave"}; hall -> page
  * {type: "seat", seat}
  * | {type: "state", seq, ...} | {type: "error", code, message}.
@@ -118,6 +118,10 @@
       } else if (msg.type === "error") {
         S.pending = false;
         S.error = msg.message;
+        if (!S.seat && msg.seq === -1 && S.phase === "connecting") {
+          S.phase = "choose"; // a sit refused (e.g. a lobby seek taken meanwhile): choose again
+          wantSit = null;
+        }
         if (msg.code === "UNKNOWN_SEAT") {
           // The table ended (or the hall restarted): offer a new one.
           forget();
@@ -478,8 +482,16 @@
 
     window.HernaMarias = { state: S, send, act, suits: SUIT_WORDS };
     const stored = saved();
+    // From the lobby page (docs/web.md, "The lobby"): sit down at once with the lobby's seek
+    // (a waiting player's table, a challenge, house bots of a level, people only, anyone).
+    const wish = new URLSearchParams(location.search).get("seek");
     if (stored && stored.seat) {
       S.seat = stored.seat;
+      S.phase = "connecting";
+      connect();
+    } else if (wish) {
+      wantSit = { type: "sit", name: me, seek: wish };
+      if (page.token) wantSit.token = page.token;
       S.phase = "connecting";
       connect();
     }

@@ -1,0 +1,132 @@
+"""The CGML login server's waiting players, shown as seeks in the hall's lobby.
+
+The seed's login server pairs players by itself (:class:`~herna.protocols.cgml.lobby.Lobby`:
+``<connect>`` with ``<opponent>`` preferences, bots after the fill wait). :class:`HallSeeks`
+keeps one open seek in the hall's :class:`~herna.hall.lobby.Lobby` for each player waiting
+there, so a mariáš table in the making is listed on ``/lobby`` beside Onitama and tiles,
+and is taken the seed's own way: the player who *accepts* a seek connects with an
+``<opponent id="OWNER"/>`` preference (the login server groups them), after the hall's lobby
+has said the seek takes that player (:meth:`~herna.hall.lobby.Lobby.check_open`: a challenge
+only its target, people only only people).
+
+What a waiting player's preferences look like in the lobby (:func:`want_of`): none — anyone,
+house bots after the login server's fill wait; a ``human`` race — people only; a ``bot``
+race or a bot server's name — house bots (the server's name as the level); another
+player's id or name — a challenge to that player.
+
+The mirror is synchronised after every change of the login server's queue (:meth:`sync`),
+so it never keeps a seek for a player who is gone or seated. A seek cancelled on the lobby
+page ends that player's connection (``SEEK_CANCELLED``), as on the other game servers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from herna.hall.lobby import (
+    ANYONE,
+    BOT,
+    BOTS,
+    CANCELLED,
+    PEOPLE,
+    PERSON,
+    Lobby,
+    LobbyError,
+    Seek,
+    Want,
+)
+from herna.protocols.cgml.messages import PlayerRef
+
+GAME = "marias"
+SEEK_CANCELLED = "SEEK_CANCELLED"
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the mirror needs of one waiting player of the login server."""
+
+    key: object
+    """The player's connection (the seek's holder)."""
+    player: PlayerRef
+    opponents: tuple[PlayerRef, ...]
+    seats: int
+
+
+def want_of(
+    opponents: Iterable[PlayerRef], seats: int, fill: float, bot_servers: Iterable[str]
+) -> Want:
+    """The lobby's words for a CGML player's ``<opponent>`` preferences."""
+    servers = set(bot_servers)
+    prefs = list(opponents)
+    named = [p for p in prefs if p.id is not None or p.name is not None]
+    for pref in named:
+        label = pref.id or pref.name or ""
+        if label in servers or pref.name in servers:
+            return Want(opponent=BOTS, level=pref.name or label, seats=seats)
+    if named:
+        return Want(challenge=named[0].id or named[0].name, seats=seats)
+    races = {p.race for p in prefs}
+    if races == {"human"}:
+        return Want(opponent=PEOPLE, seats=seats)
+    if races == {"bot"}:
+        return Want(opponent=BOTS, seats=seats)
+    return Want(opponent=ANYONE, seats=seats, fill=fill)
+
+
+class HallSeeks:
+    """One hall-lobby seek per waiting CGML player (see the module doc)."""
+
+    def __init__(self, lobby: Lobby, fill: float, cancel: Callable[[object], None]) -> None:
+        self.lobby = lobby
+        self.fill = fill
+        """The login server's fill wait (the seek shows it)."""
+        self.cancel = cancel
+        """Ends a connection whose seek its owner cancelled on the lobby page."""
+        self.seeks: dict[object, Seek] = {}
+        lobby.listen(GAME, self._closed)
+
+    def sync(
+        self,
+        waiting: Iterable[Waiting],
+        grouped: Iterable[object],
+        bot_servers: Iterable[str],
+        now: float,
+    ) -> None:
+        """Seeks for exactly the players ``waiting`` now; those of players ``grouped`` (a
+        group is being formed for them) are seated, the others' withdrawn."""
+        servers = list(bot_servers)
+        current = {w.key: w for w in waiting}
+        seated = set(grouped)
+        for key, seek in list(self.seeks.items()):
+            w = current.get(key)
+            if w is not None and w.player.id == seek.owner:
+                continue
+            del self.seeks[key]
+            if key in seated:
+                self.lobby.seated([seek])
+            else:
+                self.lobby.withdraw(seek)
+        for key, w in current.items():
+            if key in self.seeks or not w.player.id:
+                continue
+            kind = PERSON if w.player.race == "human" else BOT
+            try:
+                want = want_of(w.opponents, w.seats, self.fill, servers)
+                self.seeks[key] = self.lobby.open(GAME, w.player.id, kind, want, key, now)
+            except LobbyError:
+                continue  # preferences the lobby cannot show (e.g. seats it does not know)
+
+    def _closed(self, seek: Seek, why: str) -> None:
+        if why != CANCELLED or self.seeks.get(seek.holder) is not seek:
+            return
+        del self.seeks[seek.holder]
+        self.cancel(seek.holder)
+
+    def close(self) -> None:
+        for seek in self.seeks.values():
+            self.lobby.withdraw(seek)
+        self.seeks.clear()
+
+
+__all__ = ["GAME", "SEEK_CANCELLED", "HallSeeks", "Waiting", "want_of"]
