@@ -1,0 +1,98 @@
+"""Every page of the web hall fits a phone: at 390 × 844 (CSS pixels) no page scrolls sideways
+(``scrollWidth <= innerWidth``). The pages are found from the app's own routes (a new page
+is checked without being listed here) and filled with real data: a real ``herna serve``
+with every game, their house bots playing, a stored tournament."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+import pytest
+
+from herna.hall.tournament import Board, Game
+from herna.hall.tournament_store import Entrant, TournamentStore
+from herna.web.plugin import WebHall
+from tests.serve import serving
+from tests.web.conftest import Browser
+from tests.web.test_privacy import _paths
+
+pytestmark = pytest.mark.browser
+
+GAMES = ("mia", "onitama", "tiles", "marias")
+WIDEST = """() => {
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    const parent = el.parentElement && el.parentElement.getBoundingClientRect();
+    if (r.right > window.innerWidth + 1 && (!parent || parent.right <= window.innerWidth + 1)) {
+      out.push(`${el.tagName.toLowerCase()}.${el.className}#${el.id} ${Math.round(r.right)}`);
+    }
+  }
+  return out.slice(0, 5);
+}"""
+DOCS = ("protocols/cgml.md", "protocols/tiles.md", "games/marias.md", "scaling.md")
+
+
+async def test_every_page_fits_390_pixels(tmp_path: Path, browser: Browser) -> None:
+    async with serving(
+        tmp_path,
+        "mia,onitama,tiles,marias,web",
+        mia_house_round_pause=0.05,
+        cgml_bot_delay=0.0,
+        onitama_house_bot_delay=0.0,
+        tiles_bot_delay=0.0,
+    ) as hall:
+        web = hall.service("web")
+        assert isinstance(web, WebHall)
+        ids: dict[str, str] = {}
+        async with httpx.AsyncClient(base_url=web.url, timeout=10) as http:
+            async with asyncio.timeout(60):
+                while len(ids) < len(GAMES):
+                    hall.records.flush()
+                    for game in GAMES:
+                        listed = (await http.get("/api/matches", params={"game": game})).json()
+                        if listed["matches"]:
+                            ids[game] = str(listed["matches"][0]["id"])
+                    await asyncio.sleep(0.3)
+            live = (await http.get("/api/live")).json()
+        tables = [t["table"] for t in live][:2] or ["mia"]
+        store = TournamentStore(hall.records.engine)
+        tid = store.create(
+            "evening", "onitama", "round-robin", [Entrant("house-1", "bot", "?")], {}
+        )
+        store.add_game(tid, Game(Board(1, 1, ("house-1",)), match_id=int(ids["onitama"])))
+        values = {
+            "game": list(GAMES),
+            "table": tables,
+            "match_id": list(ids.values()),
+            "name": ["house-1", "house-prob"],
+            "path": list(DOCS),
+            "tournament_id": [str(tid)],
+        }
+        paths, _ = _paths(web, values)
+        pages = [
+            p
+            for p in paths
+            if not p.startswith(("/api/", "/openapi", "/favicon"))
+            and not p.endswith((".csv", ".json"))
+        ]
+        pages += ["/history?game=mia", "/players?name=house-1"]
+        page = browser.page
+        await page.set_viewport_size({"width": 390, "height": 844})
+        too_wide: dict[str, tuple[int, int, list[str]]] = {}
+        for path in pages:
+            response = await page.goto(web.url + path)
+            assert response is not None and response.status == 200, path
+            await page.wait_for_load_state("load")
+            width, inner = await page.evaluate(
+                "[document.documentElement.scrollWidth, window.innerWidth]"
+            )
+            if width > inner:
+                # the outermost elements that stick out, to say what to fix
+                culprits = await page.evaluate(WIDEST)
+                too_wide[path] = (width, inner, culprits)
+        assert len(pages) > 20
+        assert too_wide == {}, too_wide
+        assert browser.errors == []
