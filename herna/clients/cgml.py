@@ -187,13 +187,15 @@ async def login(
     timeout: float | None = None,
     game: str = GAME_MARIAS,
     token: str | None = None,
+    fill: int | None = None,
 ) -> ConnectComplete:
     """Connect to the login server and wait for ``connect status="complete"``.
 
-    ``token`` is the token of a reserved name (``herna bots add``; Herna extension).
+    ``token`` is the token of a reserved name (``herna bots add``; Herna extension);
+    ``fill`` the seconds to wait for people before bots fill the group (Herna extension).
     """
     async with await CgmlClient.connect(host, port) as client:
-        await client.send(ConnectPlayer(status, player, game, tuple(opponents), token))
+        await client.send(ConnectPlayer(status, player, game, tuple(opponents), token, fill))
         while True:
             message = await client.recv(timeout)
             if message is None:

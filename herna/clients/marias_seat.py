@@ -203,6 +203,7 @@ class SeatRelay:
         on_change: Callable[[], None] | None = None,
         move_clock: float = 0.0,
         grace: float = 0.0,
+        fill: int | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -211,6 +212,9 @@ class SeatRelay:
         self.token = token
         self.tariff = tariff
         self.on_change = on_change
+        self.fill = fill
+        """Seconds to wait for people before house bots take the free seats (None: the
+        login server's fill wait)."""
         self.move_clock = move_clock
         """Seconds the person has for each question (0: no clock)."""
         self.grace = grace
@@ -255,7 +259,13 @@ class SeatRelay:
             self.status = "waiting"
             self._changed()
             complete = await login(
-                self.host, self.port, self.player, "active", self.opponents, token=self.token
+                self.host,
+                self.port,
+                self.player,
+                "active",
+                self.opponents,
+                token=self.token,
+                fill=self.fill,
             )
             self.group = complete.group
             await self._play(complete)

@@ -71,6 +71,10 @@ MAX_BAD_FRAMES = 50
 
 PEOPLE = "people"
 PEOPLE_TITLE = "wait for another person who chooses people too (the third seat: a house bot)"
+ANYONE = "anyone"
+ANYONE_TITLE = "people and bots from the lobby may sit down; house bots take the free seats after"
+DEFAULT_FILL = 30
+"""Seconds the page proposes to wait for people before house bots sit down."""
 
 LEVELS = {
     "heuristic": ("heuristic", "house bots playing by rules of thumb (quick)"),
@@ -146,6 +150,7 @@ class MariasPlay:
             out.append({"value": bots.name, "label": label, "title": title})
         if out:
             out.append({"value": PEOPLE, "label": "people", "title": PEOPLE_TITLE})
+            out.append({"value": ANYONE, "label": "anyone", "title": ANYONE_TITLE})
         return out
 
     # -- the page ---------------------------------------------------------------------------
@@ -276,12 +281,13 @@ class MariasPlay:
             # needs the token that proves it (the login server checks it again).
             return None, ("BAD_NAME", "Play under your guest name, or sign in for your own.")
         opponents: tuple[PlayerRef, ...]
+        fill: int | None = None
         seek = frame.get("seek")
         if seek is not None:
             if not isinstance(seek, str) or len(seek) > 200:
                 return None, ("BAD_SEEK", "seek is the lobby's words (at most 200 characters).")
             try:
-                opponents = self._seek_opponents(service, name, seek)
+                opponents, fill = self._seek_opponents(service, name, seek)
             except LobbyError as exc:
                 return None, (exc.code, exc.reason)
         elif wanted == PEOPLE:
@@ -309,6 +315,7 @@ class MariasPlay:
             tariff=_tariff_of(service),
             move_clock=self.settings.move_clock,
             grace=self.settings.grace,
+            fill=fill,
         )
         seat = _Seat(secret, name, relay)
         relay.on_change = lambda: self._changed(seat)
@@ -319,12 +326,14 @@ class MariasPlay:
         self._attach(seat, vid)
         return seat, None
 
-    def _seek_opponents(self, service: Any, name: str, words: str) -> tuple[PlayerRef, ...]:
-        """The CGML ``<opponent>`` preferences for a seek from the lobby page (raises
+    def _seek_opponents(
+        self, service: Any, name: str, words: str
+    ) -> tuple[tuple[PlayerRef, ...], int | None]:
+        """The CGML ``<opponent>`` preferences and fill wait for a seek (raises
         :class:`LobbyError`): taking a waiting player's seek names that player (the login
         server groups them), a challenge names its target, people only asks for a human,
         house bots of a level name the bot server of that strategy, anyone asks for
-        nothing (bots after the login server's fill wait)."""
+        nothing and waits its own fill wait (``<connect fill>``) before bots sit down."""
         spec = parse_seek(words, list(LEVELS))
         want = spec.want
         if want.accept is not None:
@@ -332,20 +341,20 @@ class MariasPlay:
             if target is None or target.game != "marias":
                 raise LobbyError("NO_SUCH_SEEK", f"no waiting mariáš player {want.accept!r}")
             self.hall.lobby.check_open("marias", name, PERSON, Want(accept=want.accept, seats=3))
-            return (PlayerRef(target.owner),)
+            return (PlayerRef(target.owner),), None
         if want.challenge is not None:
             if want.challenge.casefold() == name.casefold():
                 raise LobbyError("OWN_SEEK", "you cannot challenge yourself")
-            return (PlayerRef(want.challenge),)
+            return (PlayerRef(want.challenge),), None
         if want.opponent == ONLY_PEOPLE:
-            return (PlayerRef(None, None, "human"),)
+            return (PlayerRef(None, None, "human"),), None
         if want.opponent == BOTS:
             level = want.level or next(iter(LEVELS))
             bots = next((b for b in getattr(service, "bots", []) if b.strategy == level), None)
             if bots is None:
                 raise LobbyError("BAD_SEEK", f"no house bots of level {level!r} in this hall")
-            return (PlayerRef(bots.name), PlayerRef(bots.name))
-        return ()
+            return (PlayerRef(bots.name), PlayerRef(bots.name)), None
+        return (), round(want.fill)
 
     # -- seats and pages --------------------------------------------------------------------
     def _attach(self, seat: _Seat, vid: int) -> None:
@@ -458,11 +467,15 @@ def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySet
             '<p class="error" id="play-status">The mariáš server is not running in this hall '
             "(start <code>herna serve</code> with it).</p>"
         )
+    fill = (
+        f' <input type="number" id="mar-fill" min="0" max="3600" step="1" value="{DEFAULT_FILL}"'
+        ' inputmode="numeric" aria-label="seconds to wait for people"> s'
+    )
     options = "".join(
         f'<label class="mar-level" title="{e(c["title"])}"><input type="radio" name="opponents" '
-        f'value="{e(c["value"])}" data-level="{e(c["label"])}"{" checked" if i == 0 else ""}> '
-        f"{e(c['label'])}"
-        f' <span class="muted">{e(c["title"])}</span></label>'
+        f'value="{e(c["value"])}"{" checked" if i == 0 else ""}> {e(c["label"])}'
+        f' <span class="muted">{e(c["title"])}</span>{fill if c["value"] == ANYONE else ""}'
+        "</label>"
         for i, c in enumerate(choices)
     )
     return head + (

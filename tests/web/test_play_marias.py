@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -101,7 +102,7 @@ async def sit(page: Any, url: str, level: str = "heuristic") -> str:
     await page.get_by_role("link", name="Play mariáš").click()
     await page.wait_for_url("**/play/marias")
     guest: str = await page.locator("#play-name").inner_text()
-    await page.get_by_label(level, exact=False).check()
+    await page.get_by_role("radio", name=re.compile(f"^{re.escape(level)} ")).check()
     await page.get_by_role("button", name="Sit down").click()
     return guest
 
@@ -511,3 +512,25 @@ async def test_a_waiting_person_is_taken_from_the_lobby_page(
         await third.locator("#play-status").filter(has_text="no waiting").wait_for()
         for c in contexts:
             await c.close()
+
+
+async def test_anyone_with_a_wait_of_the_persons_choosing(tmp_path: Path, browser: Browser) -> None:
+    async with marias_hall(tmp_path) as h:
+        page = browser.page
+        frames = Frames.watch(page)
+        await page.goto(h.url + "/play/marias")
+        await page.get_by_role("radio", name=re.compile("^anyone ")).check()
+        await page.fill("#mar-fill", "2")
+        await page.get_by_role("button", name="Sit down").click()
+        # waiting: listed in the lobby with the person's own wait
+        await eventually(lambda: bool(h.hall.lobby.snapshot("marias")), 10)
+        [seek] = h.hall.lobby.snapshot("marias")
+        assert seek["fill"] == 2 and seek["opponent"] == "anyone"
+        assert frames.sent[0]["seek"] == "person,opponent=anyone,fill=2"
+        # then house bots sit down and the deal starts
+        await page.wait_for_function(
+            "() => document.getElementById('play').dataset.status === 'playing'", timeout=20_000
+        )
+        names = [x["name"] for x in (await page_state(page))["players"]]
+        assert sum(n.startswith("house-") for n in names) == 2
+        assert h.hall.lobby.snapshot("marias") == []

@@ -12,6 +12,7 @@ from xml.etree.ElementTree import Element
 
 from herna.protocols.cgml.cards import Card, CardCodeError, parse_card
 from herna.protocols.cgml.messages import (
+    MAX_FILL,
     MAX_GROUP_LENGTH,
     MAX_ID_LENGTH,
     MAX_NAME_LENGTH,
@@ -234,12 +235,17 @@ def _decode_connect(el: Element) -> Message:
     assert player is not None
     opponent = _one(el, "opponent", required=False)
     opponents = _players(opponent) if opponent is not None else ()
+    fill_text = _opt_attr(el, "fill", 12)
+    fill = parse_int(fill_text, "fill") if fill_text is not None else None
+    if fill is not None and fill > MAX_FILL:
+        raise MessageError(f"fill is at most {MAX_FILL} seconds")
     return ConnectPlayer(
         status,
         _player(player),
         _child_text(el, "game"),
         opponents,
         _opt_attr(el, "token", MAX_TOKEN_LENGTH) or None,
+        fill,
     )
 
 

@@ -126,6 +126,11 @@ class _Waiting:
     game: str
     opponents: tuple[PlayerRef, ...]
     since: float
+    fill: float | None = None
+    """Its own fill wait (``<connect fill>``, Herna extension); None: the login server's."""
+
+    def fill_wait(self, default: float) -> float:
+        return default if self.fill is None else self.fill
 
 
 @dataclass
@@ -200,7 +205,7 @@ class Lobby:
         self.bots_requested = 0
         self.hall_seeks: HallSeeks | None = None
         if hall_lobby is not None and not hall_lobby.listening(SEEK_GAME):
-            self.hall_seeks = HallSeeks(hall_lobby, self.settings.fill_wait, self._seek_cancelled)
+            self.hall_seeks = HallSeeks(hall_lobby, self._seek_cancelled)
 
     # -- transport interface ---------------------------------------------------------------
     def connection_made(self, key: ConnKey, role: Role) -> None:
@@ -411,6 +416,7 @@ class Lobby:
             message.game,
             message.opponents,
             old.since if old is not None else self.clock.now(),
+            message.fill,
         )
         self._queue = [w for w in self._queue if w.key != conn.key]
         self._queue.append(entry)
@@ -497,7 +503,8 @@ class Lobby:
                 servers = [s for s in self._servers.values() if s.game == entry.game]
                 if not servers:
                     continue
-                allow_bots = now - entry.since >= self.settings.fill_wait
+                wait = entry.fill_wait(self.settings.fill_wait)
+                allow_bots = now - entry.since >= wait
                 plain = not entry.opponents
                 plan = None
                 if not (plain and (entry.game, allow_bots) in stuck):
@@ -506,7 +513,7 @@ class Lobby:
                     if plain:
                         stuck.add((entry.game, allow_bots))
                     if not allow_bots:
-                        deadline = entry.since + self.settings.fill_wait
+                        deadline = entry.since + wait
                         if next_deadline is None or deadline < next_deadline:
                             next_deadline = deadline
                     continue
@@ -521,7 +528,7 @@ class Lobby:
             return
         seats = next((s.numplayers for s in self._servers.values()), 3)
         waiting = [
-            Waiting(w.key, w.player, w.opponents, seats)
+            Waiting(w.key, w.player, w.opponents, seats, w.fill_wait(self.settings.fill_wait))
             for w in self._queue
             if w.key in self._conns and self._conns[w.key].load is None
         ]

@@ -196,7 +196,9 @@ class ConnectPlayer(Message):
     """2.3 Player or bot server -> login server: ``passive`` (available) or ``active``.
 
     ``token`` (Herna extension, attribute of ``<connect>``) proves a reserved name; it is kept
-    out of ``repr`` so that no log line ever shows it.
+    out of ``repr`` so that no log line ever shows it. ``fill`` (Herna extension, attribute of
+    ``<connect>``): seconds this player waits for people before bots may fill the group
+    (0 to :data:`MAX_FILL` whole seconds; absent: the login server's fill wait).
     """
 
     status: str
@@ -204,13 +206,15 @@ class ConnectPlayer(Message):
     game: str
     opponents: tuple[PlayerRef, ...] = ()
     token: str | None = field(default=None, repr=False)
+    fill: int | None = None
     tag: ClassVar[str] = "connect"
 
     def nodes(self) -> tuple[Node, ...]:
         children = [self.player.node(), _text("game", self.game)]
         if self.opponents:
             children.append(Node("opponent", (), None, tuple(p.node() for p in self.opponents)))
-        attrs = _attrs(("status", self.status), ("token", self.token))
+        fill = str(self.fill) if self.fill is not None else None
+        attrs = _attrs(("status", self.status), ("token", self.token), ("fill", fill))
         return (Node("connect", attrs, None, tuple(children)),)
 
 
@@ -692,6 +696,10 @@ class Error(Message):
 
 _INT = re.compile(r"[0-9]{1,9}")
 _XML_INVALID = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+MAX_FILL = 3600
+"""Longest fill wait a ``<connect fill>`` may ask for (seconds)."""
 
 
 def parse_int(text: str, what: str) -> int:

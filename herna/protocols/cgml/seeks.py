@@ -51,6 +51,8 @@ class Waiting:
     player: PlayerRef
     opponents: tuple[PlayerRef, ...]
     seats: int
+    fill: float
+    """Seconds before bots may fill its group (its own, or the login server's)."""
 
 
 def want_of(
@@ -77,10 +79,8 @@ def want_of(
 class HallSeeks:
     """One hall-lobby seek per waiting CGML player (see the module doc)."""
 
-    def __init__(self, lobby: Lobby, fill: float, cancel: Callable[[object], None]) -> None:
+    def __init__(self, lobby: Lobby, cancel: Callable[[object], None]) -> None:
         self.lobby = lobby
-        self.fill = fill
-        """The login server's fill wait (the seek shows it)."""
         self.cancel = cancel
         """Ends a connection whose seek its owner cancelled on the lobby page."""
         self.seeks: dict[object, Seek] = {}
@@ -112,7 +112,7 @@ class HallSeeks:
                 continue
             kind = PERSON if w.player.race == "human" else BOT
             try:
-                want = want_of(w.opponents, w.seats, self.fill, servers)
+                want = want_of(w.opponents, w.seats, w.fill, servers)
                 self.seeks[key] = self.lobby.open(GAME, w.player.id, kind, want, key, now)
             except LobbyError:
                 continue  # preferences the lobby cannot show (e.g. seats it does not know)

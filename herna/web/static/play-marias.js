@@ -457,7 +457,13 @@
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const choice = form.querySelector("input[name=opponents]:checked");
-      wantSit = { type: "sit", name: me, opponents: choice ? choice.value : null };
+      if (choice && choice.value === "anyone") {
+        // the hall lobby's seek: people and bots may sit down, house bots after the wait
+        const wait = Math.max(0, Math.min(3600, Math.round(Number(document.getElementById("mar-fill").value) || 0)));
+        wantSit = { type: "sit", name: me, seek: `person,opponent=anyone,fill=${wait}` };
+      } else {
+        wantSit = { type: "sit", name: me, opponents: choice ? choice.value : null };
+      }
       if (page.token) wantSit.token = page.token;
       if (S.seat) {
         // The last table is over: a new seat on a new connection.

@@ -33,12 +33,13 @@ def test_preferences_in_the_lobbys_words() -> None:
 def test_the_mirror_follows_the_queue_seated_withdrawn_and_cancelled() -> None:
     lobby = Lobby()
     cancelled: list[object] = []
-    mirror = HallSeeks(lobby, 0.5, cancelled.append)
-    ann = Waiting(1, PlayerRef("ann", "ann", "human"), (), 3)
-    bob = Waiting(2, PlayerRef("bob", "bob", "bot"), (PlayerRef(None, None, "human"),), 3)
+    mirror = HallSeeks(lobby, cancelled.append)
+    ann = Waiting(1, PlayerRef("ann", "ann", "human"), (), 3, 30.0)
+    bob = Waiting(2, PlayerRef("bob", "bob", "bot"), (PlayerRef(None, None, "human"),), 3, 0.5)
     mirror.sync([ann, bob], [], [], now=0.0)
     shown = {s["owner"]: s for s in lobby.snapshot("marias")}
     assert shown["ann"]["kind"] == "person" and shown["ann"]["opponent"] == "anyone"
+    assert shown["ann"]["fill"] == 30.0  # its own fill wait
     assert shown["bob"]["kind"] == "bot" and shown["bob"]["opponent"] == "people"
     # the same queue again changes nothing
     before = lobby.snapshot("marias")
@@ -112,3 +113,29 @@ async def test_a_seek_cancelled_in_the_lobby_ends_that_players_wait(tmp_path: Pa
             assert isinstance(message, Error) and message.code == "SEEK_CANCELLED"
             assert await client.recv(5) is None  # and the connection is closed
         assert hall.lobby.snapshot("marias") == []
+
+
+async def test_each_player_waits_its_own_fill_wait_before_bots_sit_down(tmp_path: Path) -> None:
+    async with serving(
+        tmp_path, "marias", cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05
+    ) as hall:
+        service = hall.service("marias")
+        assert isinstance(service, CgmlService)
+        host, port = service.login.player_address[:2]
+        snap = service.login.lobby.snapshot
+        await wait_for(lambda: bool(snap()["game_servers"]) and len(snap()["bot_servers"]) == 2)
+        # <connect fill="60">: ann waits a minute for people (the server's own wait is 0.05 s)
+        ann = asyncio.ensure_future(
+            login(host, port, PlayerRef("ann", "ann", "human"), "active", fill=60)
+        )
+        await wait_for(lambda: bool(hall.lobby.snapshot("marias")))
+        await asyncio.sleep(0.5)
+        [seek] = hall.lobby.snapshot("marias")
+        assert (seek["owner"], seek["fill"]) == ("ann", 60) and not ann.done()
+        # carl will not wait: the group forms now, with ann, carl and a house bot
+        carl = await asyncio.wait_for(
+            login(host, port, PlayerRef("carl", "carl", "human"), "active", fill=0), 10
+        )
+        first = await asyncio.wait_for(ann, 10)
+        assert first.group.split(".")[0] == carl.group.split(".")[0]
+        assert sorted(p.race for p in carl.players) == ["bot", "human"]
