@@ -4,12 +4,15 @@ a real `herna serve --only marias`), and a player who names a seek's owner sits 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from herna.clients.cgml import CgmlClient, login
+from herna.hall.hall import Hall
 from herna.hall.lobby import ANYONE, BOTS, PEOPLE, Lobby, LobbyError, Want
 from herna.protocols.cgml.messages import ConnectPlayer, Error, PlayerRef
 from herna.protocols.cgml.seeks import HallSeeks, Waiting, want_of
@@ -57,6 +60,20 @@ def test_the_mirror_follows_the_queue_seated_withdrawn_and_cancelled() -> None:
     assert cancelled == [1]
 
 
+@asynccontextmanager
+async def marias_server(tmp_path: Path) -> AsyncIterator[tuple[Hall, str, int]]:
+    """`herna serve --only marias` with instant bots, ready: its login server's address."""
+    async with serving(
+        tmp_path, "marias", cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05
+    ) as hall:
+        service = hall.service("marias")
+        assert isinstance(service, CgmlService)
+        host, port = service.login.player_address[:2]
+        snap = service.login.lobby.snapshot
+        await wait_for(lambda: bool(snap()["game_servers"]) and len(snap()["bot_servers"]) == 2)
+        yield hall, str(host), int(port)
+
+
 async def wait_for(check: Any, seconds: float = 10.0) -> None:
     for _ in range(int(seconds / 0.02)):
         if check():
@@ -68,14 +85,7 @@ async def wait_for(check: Any, seconds: float = 10.0) -> None:
 async def test_a_waiting_player_is_a_seek_and_naming_its_owner_joins_the_table(
     tmp_path: Path,
 ) -> None:
-    async with serving(
-        tmp_path, "marias", cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05
-    ) as hall:
-        service = hall.service("marias")
-        assert isinstance(service, CgmlService)
-        host, port = service.login.player_address[:2]
-        snap = service.login.lobby.snapshot
-        await wait_for(lambda: bool(snap()["game_servers"]) and len(snap()["bot_servers"]) == 2)
+    async with marias_server(tmp_path) as (hall, host, port):
         people = (PlayerRef(None, None, "human"),)
         me = PlayerRef("ann", "ann", "human")
         ann = asyncio.ensure_future(login(host, port, me, "active", people))
@@ -93,12 +103,7 @@ async def test_a_waiting_player_is_a_seek_and_naming_its_owner_joins_the_table(
 
 
 async def test_a_seek_cancelled_in_the_lobby_ends_that_players_wait(tmp_path: Path) -> None:
-    async with serving(
-        tmp_path, "marias", cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05
-    ) as hall:
-        service = hall.service("marias")
-        assert isinstance(service, CgmlService)
-        host, port = service.login.player_address[:2]
+    async with marias_server(tmp_path) as (hall, host, port):
         async with await CgmlClient.connect(host, port) as client:
             await client.send(
                 ConnectPlayer(
@@ -116,14 +121,7 @@ async def test_a_seek_cancelled_in_the_lobby_ends_that_players_wait(tmp_path: Pa
 
 
 async def test_each_player_waits_its_own_fill_wait_before_bots_sit_down(tmp_path: Path) -> None:
-    async with serving(
-        tmp_path, "marias", cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05
-    ) as hall:
-        service = hall.service("marias")
-        assert isinstance(service, CgmlService)
-        host, port = service.login.player_address[:2]
-        snap = service.login.lobby.snapshot
-        await wait_for(lambda: bool(snap()["game_servers"]) and len(snap()["bot_servers"]) == 2)
+    async with marias_server(tmp_path) as (hall, host, port):
         # <connect fill="60">: ann waits a minute for people (the server's own wait is 0.05 s)
         ann = asyncio.ensure_future(
             login(host, port, PlayerRef("ann", "ann", "human"), "active", fill=60)
