@@ -51,6 +51,7 @@ from herna.clients.marias_text import (
     result_rows,
     trumps_words,
 )
+from herna.core.clock import MonotonicClock
 from herna.games.marias import (
     CARD_CODES,
     Action,
@@ -64,6 +65,7 @@ from herna.games.marias import (
     make_bot,
 )
 from herna.games.marias.bots import BotRng
+from herna.hall.clocks import DecisionClock
 from herna.protocols.cgml.breakdown import derive
 from herna.protocols.cgml.messages import (
     Abort,
@@ -182,10 +184,6 @@ class Pending:
     number: int
     options: list[Action]
     future: asyncio.Future[object]
-    deadline: float | None = None
-    """Loop time when the move clock (then the grace period) of this question runs out."""
-    late: bool = False
-    """The move clock ran out: the person is in the grace period."""
 
 
 class SeatRelay:
@@ -215,11 +213,11 @@ class SeatRelay:
         self.fill = fill
         """Seconds to wait for people before house bots take the free seats (None: the
         login server's fill wait)."""
-        self.move_clock = move_clock
-        """Seconds the person has for each question (0: no clock)."""
-        self.grace = grace
-        """Seconds more after the move clock before a stand-in answers."""
-        self._clock: asyncio.TimerHandle | None = None
+        self.decision_clock = DecisionClock(
+            MonotonicClock(), move_clock, grace, self._clock_late, self._clock_expired
+        )
+        """Each question's move clock, then the grace period (the hall's one mechanism for
+        people's clocks)."""
         self.me = player.id or player.name or ""
         self.tracker = PlayerTracker(self.me)
         self.seq = 0
@@ -385,15 +383,14 @@ class SeatRelay:
         if not self.stand_in:
             self.decisions += 1
             future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
-            pending = Pending(decision, self.decisions, legal, future)
-            self.pending = pending
-            self._start_clock(pending)
+            self.pending = Pending(decision, self.decisions, legal, future)
+            self.decision_clock.start()
             self._changed()
             try:
                 chosen = await future
             finally:
                 self.pending = None
-                self._stop_clock()
+                self.decision_clock.stop()
             if chosen is not _STANDIN:
                 self._changed()
                 return tracker.answer(cast(Action, chosen))
@@ -405,36 +402,21 @@ class SeatRelay:
         return tracker.answer(action)
 
     # -- the move clock ---------------------------------------------------------------------
-    def _start_clock(self, pending: Pending) -> None:
-        if self.move_clock <= 0:
-            return
-        loop = asyncio.get_running_loop()
-        pending.deadline = loop.time() + self.move_clock
-        self._clock = loop.call_later(self.move_clock, self._clock_out, pending)
+    def _asked(self) -> bool:
+        return self.pending is not None and not self.pending.future.done()
 
-    def _stop_clock(self) -> None:
-        if self._clock is not None:
-            self._clock.cancel()
-            self._clock = None
-
-    def _clock_out(self, pending: Pending) -> None:
-        """The move clock of ``pending`` ran out: the grace period starts."""
-        self._clock = None
-        if self.pending is not pending or pending.future.done():
+    def _clock_late(self) -> None:
+        """The move clock of the question asked now ran out: the grace period starts."""
+        if not self._asked():
             return
-        loop = asyncio.get_running_loop()
-        pending.late = True
-        pending.deadline = loop.time() + self.grace
+        grace = self.decision_clock.grace
         self.lines.append(
-            f"Your time is up: a stand-in answers for you in {self.grace:g} s "
-            "unless you answer now."
+            f"Your time is up: a stand-in answers for you in {grace:g} s unless you answer now."
         )
-        self._clock = loop.call_later(self.grace, self._grace_out, pending)
         self._changed()
 
-    def _grace_out(self, pending: Pending) -> None:
-        self._clock = None
-        if self.pending is not pending or pending.future.done():
+    def _clock_expired(self) -> None:
+        if not self._asked():
             return
         log.info("seat %s: the move clock and the grace period ran out", self.me)
         self.lines.append("You did not answer in time.")
@@ -443,15 +425,14 @@ class SeatRelay:
     def clock(self) -> dict[str, Any] | None:
         """The running clock of the question asked now: seconds left, and whether they are
         the grace period (None: no question, or no clock)."""
-        pending = self.pending
-        if pending is None or pending.deadline is None or pending.future.done():
+        left = self.decision_clock.left()
+        if left is None or not self._asked():
             return None
-        left = max(0.0, pending.deadline - asyncio.get_running_loop().time())
         return {
             "left": round(left, 2),
-            "late": pending.late,
-            "move_clock": self.move_clock,
-            "grace": self.grace,
+            "late": self.decision_clock.late,
+            "move_clock": self.decision_clock.move,
+            "grace": self.decision_clock.grace,
         }
 
     def act(self, number: object, choice: object) -> tuple[str, str] | None:

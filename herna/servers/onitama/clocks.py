@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from herna.games.onitama.cards import COLOR_NAMES
+from herna.hall.clocks import DecisionClock
 from herna.protocols.onitama import fmt
 from herna.servers.onitama.tables import Player, Table
 
@@ -57,8 +58,14 @@ class TableClocks:
         player = table.players[seat]
         limit = hub.settings.move_clock
         if limit > 0 and player.person:
-            table.deadline = hub.clock.now() + limit
-            table.move_timer = hub.clock.call_later(limit, lambda: self._overtime(table, seat))
+            table.decision = DecisionClock(
+                hub.clock,
+                limit,
+                hub.settings.reconnect_window,
+                lambda: self._overtime(table, seat),
+                lambda: self._grace_over(table, seat),
+            )
+            table.decision.start()
             self.tell_clock(table)
 
     def stop(self, table: Table, seat: int) -> None:
@@ -83,10 +90,10 @@ class TableClocks:
     def tell_clock(self, table: Table, only: Player | None = None) -> None:
         """``CLOCK|color|seconds`` (or ``OVERTIME``) of the side to move, to both players or
         to ``only`` (one who has just come back)."""
-        if table.move_timer is None or table.over:
+        left = table.decision.left() if table.decision is not None else None
+        if left is None or table.over:
             return
         seat = table.state.to_move
-        left = max(table.deadline - self.hub.clock.now(), 0.0)
         line = (
             fmt.overtime(COLOR_NAMES[seat], left)
             if table.late == seat
@@ -96,30 +103,24 @@ class TableClocks:
             player.tell_ext(line)
 
     def _cancel_move(self, table: Table) -> None:
-        if table.move_timer is not None:
-            table.move_timer.cancel()
-            table.move_timer = None
+        if table.decision is not None:
+            table.decision.stop()
+            table.decision = None
 
     # -- late and gone ------------------------------------------------------------------------
     def _overtime(self, table: Table, seat: int) -> None:
         """The person to move used up the move clock: the grace period starts."""
         hub = self.hub
-        table.move_timer = None
         if table.over or table.state.to_move != seat:
             return
         grace = hub.settings.reconnect_window
         table.late = seat
-        table.deadline = hub.clock.now() + grace
         name = table.players[seat].name
         table.match.note("overtime", name=name, player=seat)
         hub.emit_table(table, "overtime", name=name, color=COLOR_NAMES[seat], grace=grace)
-        table.move_timer = hub.clock.call_later(
-            max(grace, 0.0), lambda: self._grace_over(table, seat)
-        )
         self.tell_clock(table)
 
     def _grace_over(self, table: Table, seat: int) -> None:
-        table.move_timer = None
         if table.over or table.state.to_move != seat or table.late != seat:
             return
         self.stand_in(table, seat, OUT_OF_TIME)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from herna.core.clock import Clock, TimerHandle
 from herna.games.onitama.state import Action, OnitamaState
+from herna.hall.clocks import DecisionClock
 from herna.hall.identity import SeatKey
 from herna.hall.lobby import Seek, SeekSpec
 from herna.hall.match import Match
@@ -182,10 +183,8 @@ class Table:
     """Thinking time left per seat (with :attr:`OnitamaSettings.game_clock`)."""
     turn_started: float = 0.0
     clock_timer: TimerHandle | None = None
-    move_timer: TimerHandle | None = None
-    """The move clock or, once it ran out, the grace period of the side to move."""
-    deadline: float = 0.0
-    """When the side to move's move clock (or grace) ends."""
+    decision: DecisionClock | None = None
+    """A person to move: the hall's decision clock (the move clock, then the grace period)."""
     late: int | None = None
     """The seat that is past its move clock (in grace or claimable)."""
     claimable: tuple[int, str] | None = None

@@ -39,6 +39,7 @@ from herna.games.tiles.rules import (
     load_rules_file,
     shipped_rules,
 )
+from herna.hall.clocks import DecisionClock
 from herna.hall.events import EventBus
 from herna.hall.identity import Identity, Refusal
 from herna.hall.lobby import Lobby
@@ -445,7 +446,18 @@ class TilesHub(SeatReturns, TableSeating):
         if slot.bot is None and (slot.client is not None or slot.is_away):
             if slot.client is not None:
                 slot.client.send(self._your_turn(table, seat))
-            if self.settings.turn_timeout > 0:
+            if self._on_persons_clock(slot):
+                # A person: the hall's decision clock (the turn time, then the grace period,
+                # then a stand-in; see returns.py), not a random action.
+                table.decision = DecisionClock(
+                    self.clock,
+                    self.settings.turn_timeout,
+                    self.settings.reconnect_window,
+                    lambda: self._guarded(table, self._time_up, table, seat, token),
+                    lambda: self._guarded(table, self._grace_over, table, seat, token),
+                )
+                table.decision.start()
+            elif self.settings.turn_timeout > 0:
                 table.timer = self.clock.call_later(
                     self.settings.turn_timeout,
                     lambda: self._guarded(table, self._timed_out, table, seat, token),
@@ -485,9 +497,18 @@ class TilesHub(SeatReturns, TableSeating):
         """**[Herna extension]** ``grace`` in ``your_turn`` for a person: the seconds after
         ``timeout`` before a stand-in plays the seat (a bot's time-out plays a random action)."""
         slot = table.seats[seat]
-        if slot is None or slot.kind != "human" or not self.settings.house_bots:
+        if slot is None or not self._on_persons_clock(slot):
             return {}
         return {"grace": self.settings.reconnect_window}
+
+    def _on_persons_clock(self, slot: SeatSlot) -> bool:
+        """A person's seat whose time-outs lead to a stand-in (house bots needed)."""
+        return (
+            slot.kind == "human"
+            and slot.client is not None
+            and self.settings.house_bots
+            and self.settings.turn_timeout > 0
+        )
 
     def _still(self, table: Table, seat: int, token: object) -> bool:
         return (
@@ -529,22 +550,6 @@ class TilesHub(SeatReturns, TableSeating):
         self.stats.timeouts += 1
         slot = table.seats[seat]
         assert slot is not None and table.match is not None
-        grace = self.settings.reconnect_window
-        if slot.client is not None and slot.kind == "human" and self.settings.house_bots:
-            # A person gets a grace period (the reconnect window, as a dropped player does),
-            # then a stand-in, instead of a random action (issue 13: people's clocks).
-            table.match.note("late", player=seat, name=slot.name)
-            self._error(
-                slot.client,
-                "TIME_UP",
-                f"your {self.settings.turn_timeout:g} s are up; a stand-in (house bot) plays "
-                f"your seat in {grace:g} s unless you act now",
-                grace=grace,
-            )
-            table.timer = self.clock.call_later(
-                grace, lambda: self._guarded(table, self._grace_over, table, seat, token)
-            )
-            return
         state = table.state
         choice = table.codec.encode(self.rng.choice(list(state.legal_actions())))
         table.match.note("timeout", player=seat, name=slot.name)

@@ -58,6 +58,8 @@ class SeatReturns:
 
         def _still(self, table: Table, seat: int, token: object) -> bool: ...
 
+        def _timed_out(self, table: Table, seat: int, token: object) -> None: ...
+
     def _hold_seat(self, table: Table, seat: int, slot: SeatSlot) -> bool:
         """The connection of ``slot`` (a seat in a game) is gone: keep the seat for its player
         for the reconnect window; False when it may not wait (a house bot takes it then)."""
@@ -157,8 +159,29 @@ class SeatReturns:
         }
 
     # -- stand-ins for people who let the clock run out ---------------------------------------
+    def _time_up(self, table: Table, seat: int, token: object) -> None:
+        """A person's turn time is over: ``TIME_UP`` says how long the grace period is."""
+        slot = table.seats[seat]
+        if not self._still(table, seat, token) or slot is None:
+            return
+        if slot.client is None:
+            # The connection dropped during the turn: the seat waits for its player, but the
+            # game does not wait past the turn time (a random action, as for a bot).
+            self._timed_out(table, seat, token)
+            return
+        assert table.match is not None
+        self.stats.timeouts += 1
+        grace = self.settings.reconnect_window
+        table.match.note("late", player=seat, name=slot.name)
+        self._error(
+            slot.client,
+            "TIME_UP",
+            f"your {self.settings.turn_timeout:g} s are up; a stand-in (house bot) plays "
+            f"your seat in {grace:g} s unless you act now",
+            grace=grace,
+        )
+
     def _grace_over(self, table: Table, seat: int, token: object) -> None:
-        table.timer = None
         slot = table.seats[seat]
         if not self._still(table, seat, token) or slot is None or slot.client is None:
             return

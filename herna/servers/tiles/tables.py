@@ -12,6 +12,7 @@ from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.bots import TilesBot
 from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState
 from herna.games.tiles.rules import Rules, rules_key
+from herna.hall.clocks import DecisionClock
 from herna.hall.identity import SeatKey
 from herna.hall.lobby import Seek, Want
 from herna.hall.match import Match
@@ -120,7 +121,9 @@ class Table:
     status: str = "waiting"
     """``waiting`` for players, ``playing``, ``over``."""
     timer: TimerHandle | None = None
-    """Lobby wait, turn timeout or a house bot's pause (only one at a time)."""
+    """Lobby wait, a bot's turn timeout or a house bot's pause (only one at a time)."""
+    decision: DecisionClock | None = field(default=None, repr=False)
+    """A person's turn on the hall's decision clock (turn time, then grace)."""
     key: str = ""
     want: Want | None = None
     """What the player who opened the table asked for (its join's seek); None: the seed's
@@ -163,6 +166,9 @@ class Table:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        if self.decision is not None:
+            self.decision.stop()
+            self.decision = None
 
 
 @dataclass
