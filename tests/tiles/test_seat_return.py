@@ -136,3 +136,34 @@ async def test_a_seat_left_while_a_house_bot_is_to_play_does_not_stall_the_game(
             await asyncio.sleep(0.02)
         else:
             raise AssertionError(f"house-2 never played: {table.match.log}")
+
+
+async def test_back_at_the_seat_the_player_gets_the_story_it_missed(tmp_path: Path) -> None:
+    async with running(tmp_path, reconnect_window=30, turn_timeout=0.2) as server:
+        first = await TilesClient.connect("127.0.0.1", server.port)
+        await first.join("ann", "labyrinth")  # a long game: it goes on while ann is away
+        await first.start()
+        started = await first.expect("started")
+        turn = await first.expect("your_turn")
+        await first.act(turn["actions"][0])
+        mine = (await first.expect("state"))["said"]
+        await first.close()
+        table = server.hub.tables[started["table"]]
+        assert table.match is not None
+        # the others play on (and the waiting seat's turns time out) while ann is away
+        for _ in range(200):
+            if len(table.said.get(0, [])) >= 6 or table.status != "playing":
+                break
+            await asyncio.sleep(0.02)
+        back = await TilesClient.connect("127.0.0.1", server.port)
+        await back.send(
+            {"type": "join", "name": "ann", "table": table.id, "secret": started["secret"]}
+        )
+        await back.expect("joined")
+        again = await back.expect("started")
+        story = again["said"]
+        # every line since the start, in ann's words: hers, and the others' while she was away
+        assert story[0] == mine and len(story) >= 6
+        assert story == table.said[0][: len(story)]
+        assert any(line.startswith("house-") for line in story)
+        await back.close()

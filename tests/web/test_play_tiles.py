@@ -3,6 +3,7 @@ client of the tile server, over /ws/tiles, speaking herna-tiles/1 as a TCP bot d
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -26,6 +27,7 @@ from herna.web.live import LiveSettings
 from herna.web.plugin import WebHall
 from tests.tiles.helpers import corridor, race
 from tests.web.conftest import Browser, screenshot_path
+from tests.web.test_resume_browser import CUT, NOT_RELOADED, SOCKETS
 
 pytestmark = pytest.mark.browser
 
@@ -572,3 +574,36 @@ async def test_a_bots_waiting_table_is_taken_from_the_lobby_page(
         await page.wait_for_function(f"() => {PHASE} === 'game'", timeout=10_000)
         await bot.close()
         assert browser.errors == []
+
+
+async def test_a_dropped_socket_comes_back_with_the_story_it_missed_without_a_reload(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with tiles_hall(tmp_path, bot_delay=0.2, reconnect_window=30) as h:
+        page = browser.page
+        await page.add_init_script(SOCKETS)
+        guest = await sit_down(page, h.url, "labyrinth")
+        await page.evaluate("() => { window.__marker = 'still here'; }")
+        rnd = random.Random(5)
+        await page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+        await play_one(page, rnd)  # the push; the move is still this seat's
+        await page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+        await play_one(page, rnd)
+        table = table_of(h.tiles, guest)
+        assert table is not None
+        seat = int(await page.evaluate("window.HernaTilesPlay.state.seat"))
+        heard = len(table.said[seat])
+        # the socket drops while the house bots play on
+        await page.evaluate(CUT, "/ws/tiles")
+        for _ in range(300):
+            if len(table.said[seat]) >= heard + 3:
+                break
+            await asyncio.sleep(0.02)
+        await page.evaluate("() => { window.__offline = false; }")
+        await page.wait_for_function(
+            f"() => window.HernaTilesPlay.state.said.length >= {heard + 3}", timeout=15_000
+        )
+        shown = await page.locator("#play-moves li").all_inner_texts()
+        assert shown == table.said[seat][-200:][: len(shown)]  # every line, once, in order
+        assert await page.evaluate(NOT_RELOADED)
+        assert [e for e in browser.errors if "/ws-offline/" not in e] == []

@@ -611,18 +611,27 @@ class TilesHub(SeatReturns, TableSeating):
         names = table.names()
         label = describe(state.happened, names)
         wire = table.codec.encode(action)
-        for other, c in table.clients():
+        clients = dict(table.clients())
+        for other, slot in enumerate(table.seats):
+            if slot is None or slot.kind == "house-bot":
+                continue
+            # Each player's story in its own words, kept for the seat (not only sent): a
+            # player back after a lost connection gets the lines it missed (``started``).
             view = state.view(other)
-            c.send(
-                {
-                    "type": "state",
-                    "table": table.id,
-                    "view": view,
-                    "last": {"player": seat, "name": names[seat], "action": wire},
-                    "events": label,
-                    "said": said(wire, old.view(other), view, seat, names),
-                }
-            )
+            line = said(wire, old.view(other), view, seat, names)
+            table.remember_said(other, line)
+            c = clients.get(other)
+            if c is not None:
+                c.send(
+                    {
+                        "type": "state",
+                        "table": table.id,
+                        "view": view,
+                        "last": {"player": seat, "name": names[seat], "action": wire},
+                        "events": label,
+                        "said": line,
+                    }
+                )
         self._emit(
             table,
             "action",

@@ -148,7 +148,7 @@ class SeatReturns:
         """``started`` for the player of ``seat``, with its seat secret **[Herna extension]**."""
         if slot.key is None:
             slot.key = SeatKey(slot.name)
-        return {
+        started: dict[str, Any] = {
             "type": "started",
             "table": table.id,
             "seat": seat,
@@ -157,6 +157,10 @@ class SeatReturns:
             "view": table.state.view(seat),
             "secret": slot.key.secret,
         }
+        if table.said.get(seat):
+            # **[Herna extension]** back in a game: its story so far, in this seat's words
+            started["said"] = list(table.said[seat])
+        return started
 
     # -- stand-ins for people who let the clock run out ---------------------------------------
     def _time_up(self, table: Table, seat: int, token: object) -> None:

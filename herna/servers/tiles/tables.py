@@ -28,6 +28,10 @@ DEFAULT_HOUSE_STRATEGY = "goal"
 DEFAULT_RECONNECT_WINDOW = 30.0
 
 
+MAX_SAID = 500
+"""Lines of a seat's story kept for its player's return."""
+
+
 @dataclass
 class TilesSettings:
     house_bots: bool = True
@@ -122,6 +126,9 @@ class Table:
     """``waiting`` for players, ``playing``, ``over``."""
     timer: TimerHandle | None = None
     """Lobby wait, a bot's turn timeout or a house bot's pause (only one at a time)."""
+    said: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    """Each player's seat: the story of the game in its own words (``state``'s ``said``),
+    the newest :data:`MAX_SAID` lines, for a player who comes back."""
     decision: DecisionClock | None = field(default=None, repr=False)
     """A person's turn on the hall's decision clock (turn time, then grace)."""
     key: str = ""
@@ -161,6 +168,11 @@ class Table:
             else:
                 out.append({"name": s.name, "kind": s.kind})
         return out
+
+    def remember_said(self, seat: int, line: str) -> None:
+        lines = self.said.setdefault(seat, [])
+        lines.append(line)
+        del lines[:-MAX_SAID]
 
     def cancel_timer(self) -> None:
         if self.timer is not None:

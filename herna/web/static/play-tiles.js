@@ -205,6 +205,8 @@
           S.view = m.view;
           S.turn = null;
           S.phase = "game";
+          // back at the seat: the server's story of the game so far, lines missed included
+          if (Array.isArray(m.said)) S.said = m.said.slice(-200);
           if (m.secret) save({ table: m.table, secret: m.secret, said: S.said.slice(-200) });
           break;
         case "your_turn":
