@@ -23,12 +23,17 @@ from rich.text import Text
 from herna.core.rng import SeedSource
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
+from herna.hall.stats import mean_interval
 
 from .entrants import EntrantSpec, MatchError, parse_entrant
-from .onitama import HOUSE_STRATEGIES, MatchOptions, run_onitama
+from .marias import HOUSE_STRATEGIES as MARIAS_STRATEGIES
+from .marias import run_marias
+from .onitama import HOUSE_STRATEGIES as ONITAMA_STRATEGIES
+from .onitama import MatchOptions, run_onitama
 from .tally import FORFEIT_KINDS, Sprt, Tally, fmt_elo
 
-GAMES = ("onitama",)
+GAMES = ("onitama", "marias")
+HOUSE_STRATEGIES = {"onitama": ONITAMA_STRATEGIES, "marias": MARIAS_STRATEGIES}
 
 
 def _sprt(text: str) -> Sprt:
@@ -66,8 +71,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "its command line are replaced by the same values; a command starting with 'herna' "
         "runs this Herna. 'house:STRATEGY[:DEPTH]' is one of Herna's own bots, in-process. "
         "A bot that crashes, stalls, runs out of time or plays an illegal move loses that "
-        "game (counted by kind) and is restarted if needed; the match goes on. "
-        "See docs/match.md.",
+        "game (counted by kind) and is restarted if needed; the match goes on. Mariáš plays "
+        "duplicate deals: each deal twice with the same cards, A alone in a seat against two "
+        "copies of B, then B alone in that seat against two A's (the seat rotates), and "
+        "prints the money difference per deal with its 95 % interval. See docs/match.md.",
         epilog="example: herna match onitama house:alphabeta:2 "
         "'herna bot onitama --strategy random --host {host} --port {port} --name {name}' "
         "--games 100 --sprt 0,50",
@@ -145,9 +152,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False, soft_wrap=True)
     try:
+        strategies = HOUSE_STRATEGIES[args.game]
         specs = {
-            "A": parse_entrant("A", args.cmd_a, HOUSE_STRATEGIES),
-            "B": parse_entrant("B", args.cmd_b, HOUSE_STRATEGIES),
+            "A": parse_entrant("A", args.cmd_a, strategies),
+            "B": parse_entrant("B", args.cmd_b, strategies),
         }
     except MatchError as exc:
         console.print(f"herna match: {exc}", style="red")
@@ -178,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             if console.is_terminal:
                 live.start()
-            asyncio.run(play(Path(temp), specs, options, tally, show))
+            asyncio.run(play(args.game, Path(temp), specs, options, tally, show))
         except MatchError as exc:
             error = str(exc)
         finally:
@@ -204,6 +212,7 @@ def specs_text(args: argparse.Namespace) -> dict[str, str]:
 
 
 async def play(
+    game: str,
     workdir: Path,
     specs: dict[str, EntrantSpec],
     options: MatchOptions,
@@ -213,7 +222,8 @@ async def play(
     records = RecordStore(f"sqlite:///{workdir / 'match.db'}")
     hall = Hall(records=records)
     try:
-        await run_onitama(hall, specs, options, tally, on_game)
+        runner = run_marias if game == "marias" else run_onitama
+        await runner(hall, specs, options, tally, on_game)
     finally:
         await hall.stop()
         records.close()
@@ -241,6 +251,12 @@ def report(
         kinds = tally.forfeits[label]
         console.print(
             f"  forfeits of {label}: " + ", ".join(f"{k} {kinds[k]}" for k in FORFEIT_KINDS)
+        )
+    if tally.pair_money:
+        mean, margin = mean_interval(tally.pair_money)
+        console.print(
+            f"  money of A minus B per duplicate deal (the same cards, the same seat): "
+            f"{mean:+.2f} ± {margin:.2f} units (95 %, {len(tally.pair_money)} deals)"
         )
     ll, ld, dd, dw, ww = tally.penta.counts
     console.print(f"  pairs by A's points (0, 1/2, 1, 3/2, 2 of 2): {ll} {ld} {dd} {dw} {ww}")

@@ -20,7 +20,6 @@ as lost for everyone.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import logging
@@ -37,8 +36,6 @@ from herna.games.tiles.bots import STRATEGIES as TILES_STRATEGIES
 from herna.hall.hall import Hall
 from herna.hall.tournament import Board, Game
 from herna.protocols.cgml.messages import PlayerRef
-from herna.servers.cgml import PLUGIN as CGML
-from herna.servers.cgml import CgmlService
 from herna.servers.onitama import OnitamaSettings
 from herna.servers.onitama import serve as serve_onitama
 from herna.servers.tiles import Table as TilesTable
@@ -46,6 +43,7 @@ from herna.servers.tiles import TilesSettings
 from herna.servers.tiles import serve as serve_tiles
 
 from ..match.entrants import EntrantSpec, MatchError, Program
+from ..match.marias import serve_table
 from ..match.onitama import HOUSE_STRATEGIES as ONITAMA_STRATEGIES
 from ..match.onitama import MatchOptions, Slot, opening
 from ..match.tally import Tally
@@ -257,20 +255,7 @@ async def _marias(
     other seats by id, in seat order, and they log in ``passive``: the login server forms the
     group in that order and no bot server can take a seat. The board's result is each seat's
     money over the group's games."""
-    args = argparse.Namespace(
-        host="127.0.0.1",
-        cgml_login_port=0,
-        cgml_login_server_port=0,
-        cgml_game_port=0,
-        no_house_bots=True,
-        cgml_bot_delay=0.0,
-        cgml_bot_capacity=0,
-        cgml_seed=options.seed + serial,
-        cgml_timeout=options.stall,
-    )
-    service = await CGML.start(hall, args, {})
-    assert isinstance(service, CgmlService)
-    hall.add(service)
+    service = await serve_table(hall, options.seed + serial, options.stall)
     assert service.login is not None  # a whole CGML hall, not a --cgml-login game server
     port = service.login.player_address[1]
     seats = board.seats

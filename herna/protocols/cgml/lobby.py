@@ -203,6 +203,9 @@ class Lobby:
         self._timer_at: float | None = None
         self.groups_formed = 0
         self.bots_requested = 0
+        self.plan: Callable[[], tuple[str, ...] | None] | None = None
+        """Set by ``herna match``: the player ids of the next group, in seat order. The login
+        server then forms exactly that group once all of them wait, and no other."""
         self.hall_seeks: HallSeeks | None = None
         if hall_lobby is not None and not hall_lobby.listening(SEEK_GAME):
             self.hall_seeks = HallSeeks(hall_lobby, self._seek_cancelled)
@@ -489,6 +492,10 @@ class Lobby:
         return True
 
     def _match(self) -> None:
+        if self.plan is not None:
+            self._planned()
+            self._show_seeks()
+            return
         now = self.clock.now()
         next_deadline: float | None = None
         progress = True
@@ -543,6 +550,22 @@ class Lobby:
             return
         self.send(conn.key, Error("your seek was cancelled in the lobby", SEEK_CANCELLED))
         self.close(conn.key)
+
+    def _planned(self) -> None:
+        """The group :attr:`plan` names, as soon as all its players wait."""
+        assert self.plan is not None
+        ids = self.plan()
+        if not ids:
+            return
+        waiting = {w.player.id: w for w in self._queue}
+        if not all(pid in waiting for pid in ids):
+            return
+        entries = [waiting[pid] for pid in ids]
+        game = entries[0].game
+        servers = [s for s in self._servers.values() if s.game == game]
+        if servers and servers[0].numplayers == len(entries):
+            members = [_Member(w.player, w.key, False, w) for w in entries]
+            self._start_group(game, servers, members)
 
     def _plan(self, first: _Waiting, size: int, allow_bots: bool) -> list[_Member] | None:
         """A group around ``first`` that satisfies everyone's preferences, or None."""
