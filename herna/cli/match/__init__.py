@@ -21,6 +21,7 @@ from rich.live import Live
 from rich.text import Text
 
 from herna.core.rng import SeedSource
+from herna.games.tiles.rules import load_rules_file, shipped_rules
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
 from herna.hall.stats import mean_interval
@@ -31,9 +32,15 @@ from .marias import run_marias
 from .onitama import HOUSE_STRATEGIES as ONITAMA_STRATEGIES
 from .onitama import MatchOptions, run_onitama
 from .tally import FORFEIT_KINDS, Sprt, Tally, fmt_elo
+from .tiles import HOUSE_STRATEGIES as TILES_STRATEGIES
+from .tiles import run_tiles
 
-GAMES = ("onitama", "marias")
-HOUSE_STRATEGIES = {"onitama": ONITAMA_STRATEGIES, "marias": MARIAS_STRATEGIES}
+GAMES = ("onitama", "marias", "tiles")
+HOUSE_STRATEGIES = {
+    "onitama": ONITAMA_STRATEGIES,
+    "marias": MARIAS_STRATEGIES,
+    "tiles": TILES_STRATEGIES,
+}
 
 
 def _sprt(text: str) -> Sprt:
@@ -74,7 +81,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "game (counted by kind) and is restarted if needed; the match goes on. Mariáš plays "
         "duplicate deals: each deal twice with the same cards, A alone in a seat against two "
         "copies of B, then B alone in that seat against two A's (the seat rotates), and "
-        "prints the money difference per deal with its 95 % interval. See docs/match.md.",
+        "prints the money difference per deal with its 95 % interval. Tiles play one seed "
+        "both ways, A in the even seats and then in the odd ones (copies of a program fill "
+        "a side's seats); the side whose seats return more wins. See docs/match.md.",
         epilog="example: herna match onitama house:alphabeta:2 "
         "'herna bot onitama --strategy random --host {host} --port {port} --name {name}' "
         "--games 100 --sprt 0,50",
@@ -145,6 +154,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="keep each program's output here as A-1.log, B-1.log … (default: a temporary "
         "directory, removed afterwards)",
     )
+    p.add_argument(
+        "--rules",
+        default="labyrinth",
+        choices=sorted(shipped_rules()),
+        help="tiles: the shipped rules file every game plays, with all its seats (default "
+        "labyrinth); {rules} in a command line is replaced by it",
+    )
     p.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
     p.set_defaults(func=run)
 
@@ -154,8 +170,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         strategies = HOUSE_STRATEGIES[args.game]
         specs = {
-            "A": parse_entrant("A", args.cmd_a, strategies),
-            "B": parse_entrant("B", args.cmd_b, strategies),
+            "A": parse_entrant("A", args.cmd_a.replace("{rules}", args.rules), strategies),
+            "B": parse_entrant("B", args.cmd_b.replace("{rules}", args.rules), strategies),
         }
     except MatchError as exc:
         console.print(f"herna match: {exc}", style="red")
@@ -186,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             if console.is_terminal:
                 live.start()
-            asyncio.run(play(args.game, Path(temp), specs, options, tally, show))
+            asyncio.run(play(args.game, Path(temp), specs, options, tally, show, args.rules))
         except MatchError as exc:
             error = str(exc)
         finally:
@@ -218,12 +234,18 @@ async def play(
     options: MatchOptions,
     tally: Tally,
     on_game: Callable[[], None],
+    rules: str = "labyrinth",
 ) -> None:
     records = RecordStore(f"sqlite:///{workdir / 'match.db'}")
     hall = Hall(records=records)
     try:
-        runner = run_marias if game == "marias" else run_onitama
-        await runner(hall, specs, options, tally, on_game)
+        if game == "tiles":
+            seats = len(load_rules_file(shipped_rules()[rules]).players)
+            await run_tiles(hall, specs, options, tally, on_game, rules, seats)
+        elif game == "marias":
+            await run_marias(hall, specs, options, tally, on_game)
+        else:
+            await run_onitama(hall, specs, options, tally, on_game)
     finally:
         await hall.stop()
         records.close()

@@ -18,6 +18,7 @@ import shlex
 import shutil
 import signal
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,6 +74,23 @@ def parse_entrant(label: str, text: str, strategies: tuple[str, ...]) -> Entrant
     if program != "herna" and shutil.which(program) is None:
         raise MatchError(f"{label}: no such program: {program!r} (command {text!r})")
     return EntrantSpec(label, text, argv=tuple(argv))
+
+
+def login_names(specs: Mapping[str, EntrantSpec], sides: Sequence[str]) -> tuple[str, ...]:
+    """The login names of ``sides`` (``A``/``B`` per seat) when a side holds several seats:
+    its first seat is the side's name, the next ones ``<name>-2``, ``<name>-3`` …
+
+    >>> specs = {"A": EntrantSpec("A", "x"), "B": EntrantSpec("B", "y")}
+    >>> login_names(specs, ["A", "B", "B"])
+    ('engine-a', 'engine-b', 'engine-b-2')
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for side in sides:
+        seen[side] = seen.get(side, 0) + 1
+        base = specs[side].name
+        out.append(base if seen[side] == 1 else f"{base}-{seen[side]}")
+    return tuple(out)
 
 
 def substitute(argv: tuple[str, ...], values: dict[str, str]) -> list[str]:

@@ -38,7 +38,7 @@ from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml import PLUGIN as CGML
 from herna.servers.cgml import CgmlService
 
-from .entrants import EntrantSpec, MatchError, Program
+from .entrants import EntrantSpec, MatchError, Program, login_names
 from .onitama import MatchOptions
 from .tally import GameResult, Tally
 
@@ -123,7 +123,7 @@ class MariasSlot:
     async def play(self, index: int, lone: str) -> Played:
         """One game: the deal of pair ``index`` with ``lone`` alone in its seat."""
         sides = seats_of(index, lone)
-        names = self._names(sides)
+        names = login_names(self.specs, sides)
         seed = deal_seed(self.options.seed, index)
         service = await serve_table(self.hall, seed, self.options.stall)
         login = service.login
@@ -192,16 +192,6 @@ class MariasSlot:
             if service in self.hall.services:
                 self.hall.services.remove(service)
 
-    def _names(self, sides: tuple[str, str, str]) -> tuple[str, ...]:
-        """Login ids in seat order: a side's first player is its name, a copy ``name-2``."""
-        seen: dict[str, int] = {}
-        out = []
-        for side in sides:
-            seen[side] = seen.get(side, 0) + 1
-            base = self.specs[side].name
-            out.append(base if seen[side] == 1 else f"{base}-{seen[side]}")
-        return tuple(out)
-
 
 async def serve_table(hall: Hall, seed: int, stall: float) -> CgmlService:
     """A CGML hall of its own for one table (``herna match``, ``herna tournament``): login
@@ -232,7 +222,7 @@ async def _feed(events: Any, watch: Callable[[Any], None]) -> None:
 
 def copies(specs: dict[str, EntrantSpec]) -> list[str]:
     """Every login name a mariáš match uses (each side twice: alone and as a copy)."""
-    return [n for spec in specs.values() for n in (spec.name, f"{spec.name}-2")]
+    return list(login_names(specs, ["A", "A", "B", "B"]))
 
 
 async def run_marias(

@@ -21,15 +21,11 @@ as lost for everyone.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from herna.clients.cgml import BotDecider, CgmlClientError, run_player
-from herna.clients.tiles import run_bot
 from herna.games.marias.bots import STRATEGY_CHOICES as MARIAS_STRATEGIES
 from herna.games.mia.bots import STRATEGIES as MIA_STRATEGIES
 from herna.games.tiles.bots import STRATEGIES as TILES_STRATEGIES
@@ -38,15 +34,13 @@ from herna.hall.tournament import Board, Game
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.onitama import OnitamaSettings
 from herna.servers.onitama import serve as serve_onitama
-from herna.servers.tiles import Table as TilesTable
-from herna.servers.tiles import TilesSettings
-from herna.servers.tiles import serve as serve_tiles
 
-from ..match.entrants import EntrantSpec, MatchError, Program
+from ..match.entrants import EntrantSpec, MatchError
 from ..match.marias import serve_table
 from ..match.onitama import HOUSE_STRATEGIES as ONITAMA_STRATEGIES
 from ..match.onitama import MatchOptions, Slot, opening
 from ..match.tally import Tally
+from ..match.tiles import play_table
 
 log = logging.getLogger("herna.tournament")
 
@@ -160,86 +154,25 @@ async def _tiles(
     tokens: dict[str, str],
     options: BoardOptions,
 ) -> Game:
-    settings = TilesSettings(
-        house_bots=False,
-        bot_delay=0.0,
-        turn_timeout=options.stall,
-        lobby_wait=0.0,
-        showcase=False,
-        seed=options.seed + serial,
-        login_timeout=options.start_timeout,
+    result = await play_table(
+        hall,
+        [(name, specs[name]) for name in board.seats],
+        tokens,
+        options.rules,
+        options.seed + serial,
+        options.stall,
+        options.start_timeout,
+        options.log_dir,
+        serial,
     )
-    service = await serve_tiles(hall, "127.0.0.1", 0, settings)
-    hall.add(service)
-    hub = service.hub
-    events = hall.bus.subscribe(lambda e: e.game == "tiles" and e.kind == "game_over")
-    tasks: list[asyncio.Task[object]] = []
-    programs: list[Program] = []
-    try:
-        deadline = time.monotonic() + options.start_timeout
-        table_id: str | None = None
-        for seat, name in enumerate(board.seats):
-            spec = specs[name]
-            if spec.house is not None:
-                tasks.append(
-                    asyncio.create_task(
-                        run_bot(
-                            "127.0.0.1",
-                            service.port,
-                            name,
-                            options.rules,
-                            strategy=spec.house,
-                            games=1,
-                            seed=options.seed + serial * 16 + seat,
-                            start=False,
-                            token=tokens[name],
-                            reconnect=False,
-                        )
-                    )
-                )
-            else:
-                log_path = options.log_dir / f"{name}-{serial}.log"
-                program = Program(spec, "tiles", "127.0.0.1", service.port, tokens[name], log_path)
-                programs.append(program)
-                await program.start()
-            # The next seat joins only once this one sits: join order is seat order.
-            while (table_id := _seated(hub.tables, name, seat)) is None:
-                if time.monotonic() > deadline:
-                    present = list(board.seats[:seat])
-                    log.info("board %d.%d: %s did not sit down", board.round, board.number, name)
-                    return _no_show(board, present)
-                await asyncio.sleep(POLL)
-        assert table_id is not None
-        async for event in events:
-            if event.table != table_id:
-                continue
-            returns = event.data.get("result", {}).get("returns")
-            names = event.data.get("players") or list(board.seats)
-            if returns is None:
-                # Stopped without a result (the server went away): nobody scores.
-                return Game(board, (0.0,) * len(board.seats), "aborted", None, table_id)
-            by_name = dict(zip(names, returns, strict=False))
-            ranks = tuple(float(by_name.get(n, 0.0)) for n in board.seats)
-            return Game(board, ranks, None, None, table_id)
-        raise MatchError("the tile server stopped during a game")
-    finally:
-        events.close()
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        for program in programs:
-            await program.stop()
-        await _retire(hall, service)
-
-
-def _seated(tables: Mapping[str, TilesTable], name: str, seat: int) -> str | None:
-    for table_id, table in tables.items():
-        slot = table.seats[seat] if seat < len(table.seats) else None
-        if slot is not None and slot.name == name:
-            return table_id
-    return None
+    if result.missing:
+        present = [n for n in board.seats if n not in result.missing]
+        log.info("board %d.%d: %s did not sit down", board.round, board.number, result.missing)
+        return _no_show(board, present)
+    if result.returns is None:
+        # Stopped without a result (the server went away): nobody scores.
+        return Game(board, (0.0,) * len(board.seats), "aborted", None, result.table)
+    return Game(board, result.returns, None, None, result.table)
 
 
 # -- mariáš ------------------------------------------------------------------------------------
