@@ -11,6 +11,7 @@ from typing import Any
 
 from herna.clients.cgml import BotDecider, CgmlClient, GroupSummary, login, play_group
 from herna.core.clock import MonotonicClock
+from herna.core.rng import SeedSource
 from herna.hall.events import EventBus
 from herna.hall.identity import Identity
 from herna.hall.records import RecordStore
@@ -57,7 +58,12 @@ class System:
         await self.login.start(HOST, player_port, server_port)
 
     async def add_game_server(
-        self, settings: GroupSettings, stall: float = 10.0, name: str = "sgs", port: int = 0
+        self,
+        settings: GroupSettings,
+        stall: float = 10.0,
+        name: str = "sgs",
+        port: int = 0,
+        seed: int | None = None,
     ) -> SuperGameServer:
         assert self.login is not None
         sgs = SuperGameServer(
@@ -67,6 +73,7 @@ class System:
             records=self.records,
             stall_timeout=stall,
             name=name,
+            seeds=SeedSource(seed) if seed is not None else None,
         )
         await sgs.start(HOST, port, HOST, self.login.server_address[1])
         await asyncio.wait_for(sgs.registered.wait(), 5)
@@ -115,11 +122,13 @@ async def make_system(
     bot_servers: int = 1,
     fill_wait: float = 0.05,
     stall: float = 10.0,
+    seed: int | None = None,
 ) -> System:
+    """``seed``: the super game server deals from it (reproducible deals); None: secrets."""
     system = System(RecordStore(f"sqlite:///{tmp_path / 'cgml.db'}"))
     OPEN_STORES.append(system.records)
     await system.start_login(fill_wait, stall)
-    await system.add_game_server(settings or GroupSettings(), stall)
+    await system.add_game_server(settings or GroupSettings(), stall, seed=seed)
     for i in range(bot_servers):
         await system.add_bot_server(f"bots{i or ''}")
     return system

@@ -29,7 +29,8 @@ async def _no_input(prompt: str) -> str | None:
 
 
 async def test_breakdown_money_equals_the_servers_over_many_deals(tmp_path: Path) -> None:
-    system = await make_system(tmp_path, GroupSettings(max_games=DEALS))
+    # Fixed deals: with deals from secrets a run now and then had no flek at all.
+    system = await make_system(tmp_path, GroupSettings(max_games=DEALS), seed=20261126)
     out = io.StringIO()
     console = Console(file=out, width=160, force_terminal=False, color_system=None)
     terminal = Terminal(console, _no_input, "ann")
