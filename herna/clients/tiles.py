@@ -262,11 +262,13 @@ class TilesClient:
         table: str | None = None,
         kind: str = "human",
         token: str | None = None,
+        level: str | None = None,
     ) -> dict[str, Any]:
         """Sit down; returns the ``joined`` message (raises :class:`TilesServerError`).
 
-        ``token`` proves a reserved name (``herna bots add NAME``)."""
-        await self.transport.write(self.conn.join(name, rules, table, kind, token))
+        ``token`` proves a reserved name (``herna bots add NAME``); ``level`` asks for house
+        bots of that level at a new table."""
+        await self.transport.write(self.conn.join(name, rules, table, kind, token, level))
         return await self.expect("joined")
 
     async def start(self) -> None:

@@ -46,6 +46,10 @@ NAME_RE = re.compile(r"^[\w.@+-]{1,32}$")
 
 Phase = Literal["lobby", "seated", "playing"]
 
+HOUSE_LEVELS = ("easy", "medium", "hard", "strongest")
+"""The house bots' levels a ``join`` may ask for, weakest first (the tile bots' level names,
+:data:`herna.games.tiles.bots.LEVEL_NAMES`; a test keeps the two equal)."""
+
 
 # -- client messages --------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -64,6 +68,9 @@ class Join:
     secret: str | None = field(default=None, repr=False)
     """**[Herna extension]** with ``table``: the seat secret ``started`` handed out, to take
     that seat back after a lost connection (kept out of ``repr`` like the token)."""
+    level: str | None = None
+    """**[Herna extension]** how strong the house bots that fill the table's empty seats play
+    (one of :data:`HOUSE_LEVELS`); ``None``: the server's own choice."""
 
 
 @dataclass(frozen=True)
@@ -207,7 +214,10 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
             return ProtocolError(
                 "a join with 'secret' needs the 'table' of the seat", "BAD_MESSAGE"
             )
-        return Join(name, rules, table, who, mid, token, secret)
+        level = data.get("level")
+        if level is not None and level not in HOUSE_LEVELS:
+            return ProtocolError(f"'level' must be one of {', '.join(HOUSE_LEVELS)}", "BAD_MESSAGE")
+        return Join(name, rules, table, who, mid, token, secret, level)
     if kind == "act":
         action = data.get("action")
         if not isinstance(action, dict):
@@ -434,6 +444,7 @@ class ClientConnection:
         table: str | None = None,
         kind: str = "human",
         token: str | None = None,
+        level: str | None = None,
     ) -> bytes:
         message: dict[str, Any] = {"type": "join", "name": name, "kind": kind}
         if rules is not None:
@@ -442,6 +453,8 @@ class ClientConnection:
             message["table"] = table
         if token is not None:
             message["token"] = token
+        if level is not None:
+            message["level"] = level
         return self.send(message)
 
     def act(self, action: dict[str, Any]) -> bytes:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES, LEVEL_WORDS
 from herna.games.tiles.rules import load_rules_file, shipped_rules
 
 if TYPE_CHECKING:
@@ -90,6 +91,11 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
     window = (
         f" within {reconnect_window:g} seconds" if reconnect_window and reconnect_window > 0 else ""
     )
+    levels = "".join(
+        f'<option value="{name}"{" selected" if name == DEFAULT_LEVEL else ""}>'
+        f"{name} — {escape(LEVEL_WORDS[name])}</option>"
+        for name in LEVEL_NAMES
+    )
     options = "".join(
         f'<option value="{escape(x["name"])}">{escape(x["name"])} — {x["players"]} players, '
         f"{x['width']}×{x['height']}</option>"
@@ -116,6 +122,7 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         "</fieldset>"
         "<fieldset><legend>Opponents</legend>"
         '<label>Players at the table: <select id="tp-players"></select></label>'
+        f'<label>House bots play: <select id="tp-level" name="level">{levels}</select></label>'
         '<label><input type="radio" name="who" value="bots" checked> '
         "house bots, start at once</label>"
         '<label><input type="radio" name="who" value="people"> '

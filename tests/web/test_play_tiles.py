@@ -476,3 +476,27 @@ async def test_the_page_fits_a_phone_and_works_with_the_keyboard(
             assert await page.evaluate(fits)
         await page.screenshot(path=screenshot_path("play-tiles-over-390"), full_page=True)
         assert browser.errors == []
+
+
+async def test_the_person_chooses_how_strong_the_house_bots_play(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with tiles_hall(tmp_path) as h:
+        page = browser.page
+        frames = Frames().watch(page)
+        await page.goto(h.url + "/play/tiles")
+        await page.wait_for_function(f"() => {PHASE} === 'setup'")
+        options = await page.locator("#tp-level option").all_inner_texts()
+        assert [o.split(" — ")[0] for o in options] == ["easy", "medium", "hard", "strongest"]
+        assert await page.locator("#tp-level").input_value() == "medium"
+        await page.select_option("#tp-rules", "tsuro")
+        await page.select_option("#tp-players", "2")
+        await page.select_option("#tp-level", "strongest")
+        await page.click("#tp-sit")
+        await page.wait_for_function(f"() => {PHASE} === 'game' || {PHASE} === 'over'")
+        (join,) = [f for f in frames.sent if f["type"] == "join"]
+        assert join["level"] == "strongest"
+        (table,) = h.tiles.hub.tables.values()
+        assert table.house_level == "strongest"
+        assert [type(s.bot).__name__ for s in table.seats if s and s.bot] == ["SearchBot"]
+        assert browser.errors == []

@@ -373,11 +373,13 @@ class TilesHub(SeatReturns):
                     and t.key == key
                     and None in t.seats
                     and msg.name not in t.names()
+                    and t.house_level == msg.level
                 ),
                 None,
             )
             if table is None:
                 table = self._new_table(rules)
+                table.house_level = msg.level
         if msg.name in table.names():
             self._error(
                 client, "NAME_TAKEN", f"someone at table {table.id} is called {msg.name!r}", msg.id
@@ -446,7 +448,9 @@ class TilesHub(SeatReturns):
                 admitted = self.identity.admit(name, self._house_tokens.get(name))
                 if isinstance(admitted, Refusal) or not admitted.house:
                     raise RuntimeError(f"house bot name {name!r} is not the house's: {admitted}")
-                table.seats[seat] = SeatSlot(name, "house-bot", None, self._bot(table.rules))
+                table.seats[seat] = SeatSlot(
+                    name, "house-bot", None, self._bot(table.rules, table.house_level)
+                )
 
     def _bot(self, rules: Rules, strategy: str | None = None) -> TilesBot:
         return make_bot(strategy or self.settings.house_strategy, rules, self.rng.randint(0, 2**31))

@@ -109,6 +109,9 @@ class Table:
     timer: TimerHandle | None = None
     """Lobby wait, turn timeout or a house bot's pause (only one at a time)."""
     key: str = ""
+    house_level: str | None = None
+    """The level of the house bots that fill empty seats, as the table's first player asked
+    (``None``: the server's ``house_strategy``)."""
     codec: TilesCodec = field(init=False)
 
     def __post_init__(self) -> None:

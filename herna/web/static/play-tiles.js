@@ -701,7 +701,8 @@
         const data = typeof rules === "string" ? examples.get(rules).data : rules;
         rules = Object.assign({}, data, { players: data.players.slice(0, wanted) });
       }
-      send(withToken({ type: "join", name: me, rules, kind: "human", id: "sit" }));
+      const level = document.getElementById("tp-level").value || undefined;
+      send(withToken({ type: "join", name: me, rules, kind: "human", level, id: "sit" }));
     });
     describeChoice();
 
