@@ -297,9 +297,7 @@ def make_bot(strategy: str, rules: Rules, seed: int = 0) -> TilesBot:
     if strategy in ("goal", "medium"):
         return GoalBot(rules, seed)
     if strategy == "hard":
-        return SearchBot(
-            rules, seed, width=3, samples=1, budget=1000, next_budget=150, seconds=0.12
-        )
+        return SearchBot(rules, seed, width=2, samples=1, budget=600, next_budget=100, seconds=0.08)
     if strategy in ("search", "strongest"):
         return SearchBot(rules, seed)
     raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")
