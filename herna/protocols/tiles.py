@@ -9,7 +9,7 @@ one per WebSocket text frame. See ``docs/protocols/tiles.md``.
 >>> conn = ServerConnection()
 >>> events = conn.receive_data(b'{"type": "join", "name": "ann", "rules": "tsuro"}\\n{"type"')
 >>> events
-[Join(name='ann', rules='tsuro', table=None, kind='human', id=None)]
+[Join(name='ann', rules='tsuro', table=None, kind='human', id=None, level=None)]
 >>> conn.receive_data(b': "ping", "id": 7}\\n')
 [Ping(id=7)]
 >>> conn.send({"type": "pong", "id": 7})
