@@ -24,7 +24,7 @@ from herna.clients.tiles import (
 from herna.core.game import CHANCE
 from herna.core.rng import SeededRng, new_seed
 from herna.games.tiles.actions import TilesCodec
-from herna.games.tiles.bots import STRATEGIES, make_bot
+from herna.games.tiles.bots import LEVEL_NAMES, STRATEGIES, make_bot
 from herna.games.tiles.engine import TilesState, new_game
 from herna.games.tiles.narrate import TurnLog, item_names
 from herna.games.tiles.render import describe_action, render_board, render_legend
@@ -128,6 +128,13 @@ def register(commands: GameCommands) -> None:
         help="--local: how the bots play (default goal)",
     )
     play.add_argument(
+        "--level",
+        choices=LEVEL_NAMES,
+        help="how strong the house bots play (easy, medium, hard, strongest; on a server: at "
+        "the new table you open; --local: the same as --opponents); docs/games/tiles.md "
+        "measures each level",
+    )
+    play.add_argument(
         "--verbose",
         action="store_true",
         help="show every step of the rules engine (tiles dealt, goals drawn, coordinates) and "
@@ -141,14 +148,19 @@ def register(commands: GameCommands) -> None:
         "tiles",
         help="run a tile-game bot against a server",
         description="Join a table on a Herna tile server and play with a bot strategy: "
-        "random (any legal action) or goal (goal-seeking, one turn of look-ahead). The bot "
+        "random (any legal action), goal (goal-seeking, one turn of look-ahead) or search "
+        "(the goal bot's best turns played on over the replies and its next turn). The bot "
         "connects over TCP (--host/--port) or over WebSocket through the web hall "
         "(--url ws://HOST:PORT/ws/tiles). Should it lose the server after that, it says so, "
         "knocks again with growing pauses (0.5 s doubling up to --max-backoff) and, once the "
         "server answers, joins a new table and plays on.",
     )
     bot.add_argument(
-        "--strategy", choices=STRATEGIES, default="goal", help="random or goal (default goal)"
+        "--strategy",
+        choices=STRATEGIES,
+        default="goal",
+        help="random, goal or search, or a level: easy, medium (= goal), hard, strongest (= "
+        "search) (default goal)",
     )
     bot.add_argument(
         "--rules",
@@ -360,7 +372,7 @@ def run_play(args: argparse.Namespace) -> int:
         return play_local(
             report.rules,
             args.seat,
-            args.opponents,
+            args.level or args.opponents,
             args.seed if args.seed is not None else new_seed(),
             verbose=args.verbose,
         )
@@ -378,6 +390,7 @@ def run_play(args: argparse.Namespace) -> int:
                 args.wait,
                 token=_token(args),
                 verbose=args.verbose,
+                level=args.level,
             )
         )
     except (ConnectionError, OSError) as exc:
@@ -456,11 +469,19 @@ async def play_online(
     ask: Ask = _input,
     token: str | None = None,
     verbose: bool = False,
+    level: str | None = None,
 ) -> int:
     client = await TilesClient.connect(host, port)
+    # A level goes in the hall lobby's seek (docs/protocols/tiles.md, "The lobby"): house bots
+    # of that level at once, or, waiting for others, when ``start`` fills the table.
+    seek = None
+    if level is not None:
+        seek = (
+            f"opponent=anyone,fill=3600,level={level}" if wait else f"opponent=bots,level={level}"
+        )
     try:
         try:
-            joined = await client.join(name, rules, token=token)
+            joined = await client.join(name, rules, token=token, seek=seek)
         except TilesServerError as exc:
             print(f"the server refused: {exc}", file=sys.stderr)
             for problem in exc.problems:
@@ -472,8 +493,8 @@ async def play_online(
         print(f"Table {joined['table']}, seat {joined['seat']} ({joined['rules_name']}).")
         if wait:
             print("Waiting for other players ...")
-        else:
-            await client.start()
+        elif seek is None:
+            await client.start()  # (a seek for house bots starts the table by itself)
         names = [s["name"] if s else "" for s in joined["seats"]]
         pending: dict[str, Any] | None = None
         log = TurnLog(names)

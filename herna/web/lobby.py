@@ -34,6 +34,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from herna.games.onitama.bots import LEVEL_NAMES
+from herna.games.tiles.bots import LEVEL_NAMES as TILES_LEVELS
 from herna.hall.events import GameEvent
 from herna.hall.hall import Hall
 from herna.hall.lobby import (
@@ -45,7 +46,6 @@ from herna.hall.lobby import (
     parse_seek,
 )
 from herna.protocols.onitama import name_problem
-from herna.servers.tiles.seating import LEVELS as TILES_LEVELS
 from herna.web.guests import Guests, session_of
 from herna.web.play_marias import LEVELS as MARIAS_LEVELS
 

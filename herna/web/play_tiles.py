@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES, LEVEL_WORDS
 from herna.games.tiles.rules import load_rules_file, shipped_rules
-from herna.servers.tiles.seating import LEVELS
-from herna.servers.tiles.tables import DEFAULT_HOUSE_STRATEGY as DEFAULT_LEVEL
 
 if TYPE_CHECKING:
     from herna.web.app import WebApp
@@ -77,7 +76,7 @@ def page_data(
         "running": running,
         "reconnect_window": reconnect_window,
         "lobby_wait": lobby_wait,
-        "levels": list(LEVELS),
+        "levels": list(LEVEL_NAMES),
         "examples": list(examples()) if running else [],
     }
 
@@ -94,9 +93,9 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         f" within {reconnect_window:g} seconds" if reconnect_window and reconnect_window > 0 else ""
     )
     levels = "".join(
-        f'<option value="{escape(x)}"{" selected" if x == DEFAULT_LEVEL else ""}>{escape(x)}'
-        "</option>"
-        for x in LEVELS
+        f'<option value="{name}"{" selected" if name == DEFAULT_LEVEL else ""}>'
+        f"{name} — {escape(LEVEL_WORDS[name])}</option>"
+        for name in LEVEL_NAMES
     )
     options = "".join(
         f'<option value="{escape(x["name"])}">{escape(x["name"])} — {x["players"]} players, '
@@ -124,9 +123,9 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         "</fieldset>"
         "<fieldset><legend>Opponents</legend>"
         '<label>Players at the table: <select id="tp-players"></select></label>'
+        f'<label>House bots play: <select id="tp-level" name="level">{levels}</select></label>'
         '<label><input type="radio" name="who" value="bots" checked> '
-        'house bots, start at once — level <select id="tp-level" name="level">'
-        f"{levels}</select></label>"
+        "house bots, start at once</label>"
         '<label><input type="radio" name="who" value="anyone"> '
         "anyone (people and bots from the lobby); house bots take the seats still free after "
         '<input type="number" id="tp-fill" name="fill" min="0" max="3600" step="any" '

@@ -6,6 +6,7 @@ import asyncio
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -185,3 +186,37 @@ def test_play_local_verbose_keeps_the_engine_detail(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "a tile fills" not in out and "draws a secret goal" not in out
     assert re.search(r"^random-0 pushed (row|column) \d from the \w+", out, re.M)
+
+
+def test_play_local_at_a_level(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("builtins.input", lambda _="": "q")
+    assert main(["play", "tiles", "tsuro", "--local", "--level", "easy", "--seed", "4"]) == 0
+    assert "easy-1" in capsys.readouterr().out  # the opponents play at the level asked for
+
+
+async def test_play_online_opens_a_table_at_a_level(tmp_path: Path) -> None:
+    hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'cli.db'}"))
+    settings = TilesSettings(bot_delay=0.0, showcase=False, lobby_wait=0.0, max_rounds=3)
+    service = await serve(hall, port=0, settings=settings)
+    hall.add(service)
+    try:
+        made: list[str | None] = []
+        make = service.hub._bot
+
+        def recording(rules: Any, strategy: str | None = None) -> Any:
+            made.append(strategy)
+            return make(rules, strategy)
+
+        service.hub._bot = recording  # type: ignore[method-assign]
+        rules = json.loads(shipped_rules()["tsuro"].read_text())
+        rules["players"] = rules["players"][:2]
+        code = await play_online(
+            "127.0.0.1", service.port, "ann", rules, False, ask=lambda _: "1", level="hard"
+        )
+        assert code == 0
+        assert made == ["hard"]  # the one house bot at ann's table
+    finally:
+        await hall.stop()
+        hall.records.close()

@@ -345,3 +345,28 @@ async def test_no_house_bots_means_no_showcase(tmp_path: Path) -> None:
         assert service is not None
         await asyncio.sleep(0.05)
         assert service.snapshot()["tables"] == []
+
+
+async def test_a_player_opening_a_table_chooses_the_house_bots_level(tmp_path: Path) -> None:
+    async with running(tmp_path, house_bots=True) as server:
+        ann = await TilesClient.connect("127.0.0.1", server.port)
+        bob = await TilesClient.connect("127.0.0.1", server.port)
+        cy = await TilesClient.connect("127.0.0.1", server.port)
+        # a seek's level decides the house bots of the table it opens
+        easy = await ann.join("ann", race(), seek="opponent=bots,level=easy")
+        hard = await bob.join("bob", race(), seek="opponent=bots,level=hard")
+        assert hard["table"] != easy["table"]
+        plain = await cy.join("cy", race())
+        assert plain["table"] not in (easy["table"], hard["table"])
+        await cy.start()
+        for client in (ann, bob, cy):
+            await client.expect("started")
+        kinds = {
+            table.id: [type(slot.bot).__name__ for slot in table.seats if slot and slot.bot]
+            for table in server.hub.tables.values()
+        }
+        assert kinds[easy["table"]] == ["NoisyGoalBot"]
+        assert kinds[hard["table"]] == ["SearchBot"]
+        assert kinds[plain["table"]] == ["GoalBot"]  # the server's own choice: goal
+        for client in (ann, bob, cy):
+            await client.close()

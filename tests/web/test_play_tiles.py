@@ -206,7 +206,7 @@ async def test_a_whole_game_of_each_example_by_clicking(
         # once) and actions; the server refused none of them
         kinds = [f["type"] for f in frames.sent]
         assert kinds[0] == "join" and set(kinds[1:]) == {"act"}
-        assert frames.sent[0]["seek"] == "person,opponent=bots,level=goal"
+        assert frames.sent[0]["seek"] == "person,opponent=bots,level=medium"
         assert kinds.count("act") == mine
         errors = [f for f in frames.received if f["type"] == "error"]
         assert errors == []
@@ -532,7 +532,7 @@ async def test_a_browser_table_in_the_lobby_is_accepted_by_a_bot_over_tcp(
         await page.click("#tp-sit")
         await page.wait_for_function(f"() => {PHASE} === 'seated'")
         guest = await page.locator("#play-name").inner_text()
-        assert frames.sent[0]["seek"] == "person,opponent=anyone,fill=600"
+        assert frames.sent[0]["seek"] == "person,opponent=anyone,fill=600,level=medium"
         # the table is in the hall's lobby, live, for a second browser
         other = await browser.page.context.browser.new_context()
         watcher = await other.new_page()
@@ -607,3 +607,27 @@ async def test_a_dropped_socket_comes_back_with_the_story_it_missed_without_a_re
         assert shown == table.said[seat][-200:][: len(shown)]  # every line, once, in order
         assert await page.evaluate(NOT_RELOADED)
         assert [e for e in browser.errors if "/ws-offline/" not in e] == []
+
+
+async def test_the_person_chooses_how_strong_the_house_bots_play(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with tiles_hall(tmp_path) as h:
+        page = browser.page
+        frames = Frames().watch(page)
+        await page.goto(h.url + "/play/tiles")
+        await page.wait_for_function(f"() => {PHASE} === 'setup'")
+        options = await page.locator("#tp-level option").all_inner_texts()
+        assert [o.split(" — ")[0] for o in options] == ["easy", "medium", "hard", "strongest"]
+        assert await page.locator("#tp-level").input_value() == "medium"
+        await page.select_option("#tp-rules", "tsuro")
+        await page.select_option("#tp-players", "2")
+        await page.select_option("#tp-level", "strongest")
+        await page.click("#tp-sit")
+        await page.wait_for_function(f"() => {PHASE} === 'game' || {PHASE} === 'over'")
+        (join,) = [f for f in frames.sent if f["type"] == "join"]
+        assert join["seek"] == "person,opponent=bots,level=strongest"
+        (table,) = h.tiles.hub.tables.values()
+        assert table.want is not None and table.want.level == "strongest"
+        assert [type(s.bot).__name__ for s in table.seats if s and s.bot] == ["SearchBot"]
+        assert browser.errors == []

@@ -23,7 +23,23 @@ from herna.games.tiles.rules import Rules
 
 log = logging.getLogger(__name__)
 
-STRATEGIES = ("random", "goal")
+LEVEL_NAMES = ("easy", "medium", "hard", "strongest")
+"""Levels for people, weakest first: ``easy`` is the goal bot with a short look and one
+action in four at random, ``medium`` the goal bot, ``hard`` the search bot with a narrow
+search, ``strongest`` the search bot (docs/games/tiles.md measures each against the next)."""
+
+STRATEGIES = ("random", "goal", "search", *LEVEL_NAMES)
+"""Every name :func:`make_bot` knows: the bots by kind, then the levels."""
+
+DEFAULT_LEVEL = "medium"
+
+LEVEL_WORDS = {
+    "easy": "heads for its goal, but not always",
+    "medium": "heads for its goal, one turn ahead",
+    "hard": "also weighs the others' replies and its next turn, briefly",
+    "strongest": "weighs the others' replies and its next turn",
+}
+"""Each level in a few words for people choosing their opponents."""
 
 WIN = 1e6
 
@@ -38,6 +54,13 @@ class TilesBot(Protocol):
         ...
 
 
+def deciding_seat(view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> int | None:
+    """The seat whose view this is, when it has a choice to make (``None``: play
+    ``actions[0]``, the only one, or the view is not a player's)."""
+    seat = view.get("you")
+    return seat if isinstance(seat, int) and len(actions) > 1 else None
+
+
 class RandomBot:
     strategy = "random"
 
@@ -48,6 +71,25 @@ class RandomBot:
         self, view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]
     ) -> Mapping[str, Any]:
         return self.rng.choice(actions)
+
+
+class NoisyGoalBot:
+    """The goal bot with a short look (``budget`` positions), and one action in
+    ``1 / noise`` at random: a sensible but beatable opponent (level ``easy``)."""
+
+    strategy = "easy"
+
+    def __init__(self, rules: Rules, seed: int = 0, noise: float = 0.25, budget: int = 150):
+        self.goal = GoalBot(rules, seed, budget=budget)
+        self.rng = SeededRng(seed + 1)
+        self.noise = noise
+
+    def choose(
+        self, view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]
+    ) -> Mapping[str, Any]:
+        if self.rng.random() < self.noise:
+            return self.rng.choice(actions)
+        return self.goal.choose(view, actions)
 
 
 class GoalBot:
@@ -72,8 +114,8 @@ class GoalBot:
     def choose(
         self, view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]
     ) -> Mapping[str, Any]:
-        seat = view.get("you")
-        if not isinstance(seat, int) or len(actions) == 1:
+        seat = deciding_seat(view, actions)
+        if seat is None:
             return actions[0]
         try:
             state = TilesState.from_view(self.rules, view, seat)
@@ -243,8 +285,19 @@ class GoalBot:
 
 
 def make_bot(strategy: str, rules: Rules, seed: int = 0) -> TilesBot:
+    """A bot by kind (``random``, ``goal``, ``search``) or by level (``easy`` … ``strongest``);
+    raises ``ValueError`` for any other name."""
+    # Imported here: the search bot builds on this module.
+    from herna.games.tiles.search import SearchBot
+
     if strategy == "random":
         return RandomBot(rules, seed)
-    if strategy == "goal":
+    if strategy == "easy":
+        return NoisyGoalBot(rules, seed)
+    if strategy in ("goal", "medium"):
         return GoalBot(rules, seed)
+    if strategy == "hard":
+        return SearchBot(rules, seed, width=2, samples=1, budget=600, next_budget=100, seconds=0.08)
+    if strategy in ("search", "strongest"):
+        return SearchBot(rules, seed)
     raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")

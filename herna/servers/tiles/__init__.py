@@ -178,7 +178,9 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
     group.add_argument(
         "--tiles-bot-strategy",
         choices=STRATEGIES,
-        help=f"how house bots play (default {DEFAULT_HOUSE_STRATEGY})",
+        help="how house bots play: random, goal, search, or a level (easy, medium = goal, hard, "
+        f"strongest = search) (default {DEFAULT_HOUSE_STRATEGY}); a player opening a table may "
+        "ask for a level of its own (docs/games/tiles.md measures each level)",
     )
     group.add_argument(
         "--tiles-max-rounds",

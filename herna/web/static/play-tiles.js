@@ -746,10 +746,11 @@
     function seekWords() {
       if (wish && /(^|,)challenge=/.test(wish)) return wish; // a challenge from the lobby page
       const who = form.querySelector('input[name="who"]:checked').value;
-      if (who === "bots") return `person,opponent=bots,level=${levelSelect.value}`;
-      if (who === "people") return "person,opponent=people";
+      const level = `level=${levelSelect.value}`; // the house bots that take free seats
+      if (who === "bots") return `person,opponent=bots,${level}`;
+      if (who === "people") return `person,opponent=people,${level}`;
       const fill = Math.max(0, Math.min(3600, Number(fillInput.value) || 0));
-      return `person,opponent=anyone,fill=${fill}`;
+      return `person,opponent=anyone,fill=${fill},${level}`;
     }
 
     /* A seek from the lobby page presets the choices; the person still picks the rules. */
