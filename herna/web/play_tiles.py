@@ -139,6 +139,7 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         '<p class="play-status" id="play-status" role="status" aria-live="polite">'
         "Connecting…</p>"
         '<p class="play-note" id="play-note" aria-live="polite"></p>'
+        '<p class="tp-clock" id="tp-clock" role="timer" hidden></p>'
         '<div id="play-board" class="tp-board"></div>'
         '<div class="play-prompt" id="play-prompt"></div>'
         "</div>"

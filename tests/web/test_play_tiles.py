@@ -494,6 +494,12 @@ async def test_the_clock_runs_out_a_stand_in_plays_and_back_to_my_seat(
         # the clock and what follows it are said on the page
         status = await page.locator("#play-status").inner_text()
         assert "1 s to act, then 1 s more, then a stand-in plays for you" in status, status
+        clock = page.locator("#tp-clock")
+        await clock.wait_for(state="visible")
+        assert (await clock.inner_text()).endswith("s left to act.")
+        await page.wait_for_function(
+            "() => document.getElementById('tp-clock').dataset.late === '1'", timeout=10_000
+        )
         # nobody acts: the grace period is announced, then a stand-in plays the seat
         await page.wait_for_function(
             "() => window.HernaTilesPlay.state.note.startsWith('Time is up')", timeout=10_000

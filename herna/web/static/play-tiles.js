@@ -82,6 +82,7 @@
     const problemsBox = document.getElementById("tp-problems");
     const statusNode = document.getElementById("play-status");
     const noteNode = document.getElementById("play-note");
+    const clockNode = document.getElementById("tp-clock");
     const boardBox = document.getElementById("play-board");
     const promptBox = document.getElementById("play-prompt");
     const playersBox = document.getElementById("tp-players-box");
@@ -95,7 +96,7 @@
       table: null, seat: null, seats: [], rulesName: null, view: null,
       turn: null, pending: false, said: [], result: null, note: "",
       rotation: 0, tile: null, choice: null, aim: null, retries: 0, upload: null,
-      standIn: false,
+      standIn: false, deadline: null, late: false,
     };
     let ws = null;
     let closedByUs = false;
@@ -211,6 +212,11 @@
           break;
         case "your_turn":
           S.view = m.view;
+          // the turn clock (a repeated your_turn of the same turn keeps it running)
+          if (!S.deadline && m.timeout > 0) {
+            S.deadline = performance.now() + m.timeout * 1000;
+            S.late = false;
+          }
           S.turn = m;
           S.aim = null;
           S.pending = false;
@@ -219,6 +225,7 @@
           break;
         case "state":
           if (m.view) S.view = m.view;
+          if (m.last && m.last.player === S.seat) S.deadline = null; // this seat acted
           if (m.last) {
             S.turn = null;
             S.pending = false;
@@ -236,9 +243,11 @@
           // this seat until "back" (or any action) gives it back.
           S.standIn = Boolean(m.on);
           if (S.standIn) S.turn = null;
+          S.deadline = null;
           S.note = S.standIn ? "A stand-in (house bot) plays for you." : "You are back at your seat.";
           break;
         case "game_over":
+          S.deadline = null;
           S.view = m.view || S.view;
           S.result = m.result || {};
           S.turn = null;
@@ -282,6 +291,8 @@
         return;
       }
       if (m.code === "TIME_UP") {
+        S.deadline = performance.now() + m.grace * 1000;
+        S.late = true;
         S.note = `Time is up: a stand-in plays your seat in ${m.grace} s unless you act now.`;
         return;
       }
@@ -774,6 +785,23 @@
         rotate(ev.key === "R" ? -1 : 1);
       }
     });
+
+    /* The clock of this seat's turn (then of the grace period), counted down on the page. */
+    function tick() {
+      const left = S.deadline ? Math.max(0, Math.ceil((S.deadline - performance.now()) / 1000)) : null;
+      clockNode.hidden = left === null;
+      if (left === null) {
+        delete clockNode.dataset.left;
+        return;
+      }
+      clockNode.dataset.left = String(left);
+      clockNode.dataset.late = S.late ? "1" : "0";
+      clockNode.classList.toggle("tp-clock-late", Boolean(S.late));
+      clockNode.textContent = S.late
+        ? `Time is up: a stand-in plays for you in ${left} s unless you act now.`
+        : `${left} s left to act.`;
+    }
+    setInterval(tick, 250);
 
     window.HernaTilesPlay = { state: S, send, turned };
     connect();
