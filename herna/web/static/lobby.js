@@ -32,6 +32,11 @@
     }
 
     function wants(seek) {
+      const table = seek.seats > 2 ? ` · a table of ${seek.seats}` : "";
+      return wantsOnly(seek) + table;
+    }
+
+    function wantsOnly(seek) {
       if (seek.challenge) return `challenges ${seek.challenge}`;
       if (seek.accept) return `takes seat ${seek.accept}`;
       if (seek.opponent === "bots") return `a house bot (${seek.level || "default level"})`;
