@@ -54,6 +54,7 @@ messages: st.SearchStrategy[m.Message] = st.one_of(
         text,
         player_lists,
         st.none() | ids,
+        st.none() | st.integers(0, m.MAX_FILL),
     ),
     st.builds(m.ConnectComplete, tickets, text, player_lists, text, st.none() | ids),
     st.builds(m.NewGroupInit, text, st.none() | ids, player_lists),

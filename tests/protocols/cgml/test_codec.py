@@ -337,6 +337,9 @@ def test_deep_nesting_is_refused() -> None:
         "",
         '<gametype type="answer"><licite>7</licite><trumf>X</trumf></gametype>',
         f'<connect status="active"><player id="{"9" * 100}"/><game>g</game></connect>',
+        '<connect status="active" fill="-1"><player id="a"/><game>g</game></connect>',
+        '<connect status="active" fill="3601"><player id="a"/><game>g</game></connect>',
+        '<connect status="active" fill="ten"><player id="a"/><game>g</game></connect>',
     ],
 )
 def test_invalid_cgml_is_a_non_fatal_error(body: str) -> None:
