@@ -129,9 +129,11 @@ def register(commands: GameCommands) -> None:
         "--strategy",
         choices=STRATEGY_CHOICES,
         default="heuristic",
-        help="random (any legal card), heuristic (rules of thumb; the default) or "
-        "sampling-search (deals the unseen cards into sample worlds and searches them); "
-        "the old names rule and search still work",
+        help="a level: easy, medium, hard, strongest (docs/games/marias.md gives their "
+        "strength and think times), or a strategy: random (any legal card), heuristic (rules "
+        "of thumb; the default) which plays as medium, or sampling-search (deals the unseen "
+        "cards into sample worlds and searches them) which plays as strongest; the old names "
+        "rule and search still work",
     )
     bot.add_argument("--name", help="bot name (default <strategy>-bot)")
     bot.add_argument("--id", help="player id (default: the name)")

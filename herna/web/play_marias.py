@@ -39,6 +39,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from herna.clients.marias_seat import SeatRelay
+from herna.games.marias.bots import level_of
 from herna.hall.hall import Hall
 from herna.hall.identity import new_secret
 from herna.protocols.cgml.messages import PlayerRef
@@ -61,13 +62,16 @@ PEOPLE = "people"
 PEOPLE_TITLE = "wait for another person who chooses people too (the third seat: a house bot)"
 
 LEVELS = {
-    "heuristic": ("heuristic", "house bots playing by rules of thumb (quick)"),
-    "sampling-search": (
-        "sampling-search",
-        "house bots that deal the unseen cards into sample worlds and search them (stronger)",
-    ),
     "random": ("random", "house bots playing any legal card (weakest)"),
+    "easy": ("easy", "house bots playing by rules of thumb that misjudge sto and betl"),
+    "medium": ("medium", "house bots playing by careful rules of thumb (quick)"),
+    "hard": ("hard", "house bots that search a few sample worlds of the unseen cards"),
+    "strongest": (
+        "strongest",
+        "house bots that deal the unseen cards into sample worlds and search them (strongest)",
+    ),
 }
+"""Label and title of each level (strategies are shown as the level they play at)."""
 
 
 @dataclass
@@ -129,8 +133,15 @@ class MariasPlay:
         service = self._service()
         out = []
         for bots in getattr(service, "bots", []) if service is not None else []:
-            label, title = LEVELS.get(bots.strategy, (bots.strategy, "house bots"))
-            out.append({"value": bots.name, "label": label, "title": title})
+            level = level_of(bots.strategy) or bots.strategy
+            label, title = LEVELS.get(level, (bots.strategy, "house bots"))
+            if level != bots.strategy:  # a strategy that plays at a level: name both
+                label = f"{label} ({bots.strategy})"
+            out.append({"value": bots.name, "label": label, "title": title, "level": level})
+        order = list(LEVELS)
+        out.sort(key=lambda o: order.index(o["level"]) if o["level"] in order else len(order))
+        for o in out:
+            del o["level"]
         if out:
             out.append({"value": PEOPLE, "label": "people", "title": PEOPLE_TITLE})
         return out

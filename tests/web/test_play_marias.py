@@ -269,7 +269,7 @@ async def test_reload_forgeries_and_a_narrow_screen(tmp_path: Path, browser: Bro
     async with marias_hall(tmp_path) as h:
         page = browser.page
         await page.set_viewport_size({"width": 390, "height": 844})
-        guest = await sit(page, h.url, "sampling-search")  # the stronger level
+        guest = await sit(page, h.url, "strongest")  # the strongest level
         await page.wait_for_function(MY_TURN, timeout=20_000)
         await answer(page)
         await page.wait_for_function(MY_TURN, timeout=20_000)
@@ -291,7 +291,7 @@ async def test_reload_forgeries_and_a_narrow_screen(tmp_path: Path, browser: Bro
         for key in ("hand", "players", "auction", "contract", "trick", "decision", "deals"):
             assert after[key] == before[key], key
         names = {p["name"] for p in after["players"]}
-        assert names == {guest, "house-sampling-search-bot", "house-sampling-search-bot#2"}
+        assert names == {guest, "house-strongest-bot", "house-strongest-bot#2"}
         # forged answers change nothing: a choice that is not offered, a question that is over
         number = after["decision"]["number"]
         for forged, code in (
