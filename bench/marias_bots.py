@@ -66,18 +66,24 @@ KINDS = ("hra", "sedma", "sto", "sto a sedma", "betl", "durch", "dvě sedmy")
 
 
 class Timed:
-    """Wraps a bot and records the CPU time of each decision that had a choice."""
+    """Wraps a bot and records the CPU and wall time of each decision that had a choice."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.name = bot.name
-        self.times: list[tuple[bool, float]] = []  # (auction?, seconds)
+        self.times: list[tuple[bool, float, float]] = []  # (auction?, CPU s, wall s)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: BotRng) -> Action:
-        started = time.thread_time()
+        cpu, wall = time.thread_time(), time.perf_counter()
         action = self.bot.choose(view, legal, rng)
         if len(legal) > 1:
-            self.times.append((view["phase"] == "auction", time.thread_time() - started))
+            self.times.append(
+                (
+                    view["phase"] == "auction",
+                    time.thread_time() - cpu,
+                    time.perf_counter() - wall,
+                )
+            )
         return action
 
 
@@ -179,18 +185,21 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def think(times: Sequence[tuple[bool, float]]) -> dict[str, float]:
+def think(times: Sequence[Sequence[Any]]) -> dict[str, float]:
+    """Mean, p50, p99 and max in ms of CPU time per decision, all and auction only, and the
+    wall-clock p99 (the machine is shared, so wall time also measures the load)."""
     out: dict[str, float] = {}
-    for label, values in (
-        ("all", [t for _, t in times]),
-        ("auction", [t for auction, t in times if auction]),
-    ):
+    for label, rows in (("all", times), ("auction", [t for t in times if t[0]])):
+        values = [t[1] for t in rows]
         if values:
             out[f"{label}_n"] = len(values)
             out[f"{label}_mean_ms"] = round(1000 * statistics.mean(values), 1)
             out[f"{label}_p50_ms"] = round(1000 * percentile(values, 0.5), 1)
             out[f"{label}_p99_ms"] = round(1000 * percentile(values, 0.99), 1)
             out[f"{label}_max_ms"] = round(1000 * max(values), 1)
+            walls = [t[2] for t in rows if len(t) > 2]
+            if walls:
+                out[f"{label}_wall_p99_ms"] = round(1000 * percentile(walls, 0.99), 1)
     return out
 
 
@@ -211,6 +220,13 @@ def main(argv: list[str] | None = None) -> int:
         "--progress", type=Path, default=None, help="append one JSON line per deal to this file"
     )
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
+    parser.add_argument(
+        "--summarize",
+        type=Path,
+        default=None,
+        help="play nothing: print the summary of the deals in this --progress file (a run "
+        "stopped early, or several runs' files joined); give the same --a/--b/--c",
+    )
     args = parser.parse_args(argv)
 
     jobs = [
@@ -235,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
 
-    if args.workers > 1:
+    if args.summarize is not None:
+        results.extend(json.loads(line) for line in args.summarize.open() if line.strip())
+    elif args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             for r in pool.map(run_deal, jobs):
                 record(r)
@@ -288,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     times = {"A": think([t for r in results for t in r["a"]["times"]])}
     if args.c is not None:
         times["C"] = think([t for r in results for t in r["c"]["times"]])
-    print("\nthink time per decision with a choice (CPU ms):")
+    print("\nthink time per decision with a choice (ms of CPU; wall p99 too):")
     for who, t in times.items():
         print(f"  {who}: " + ", ".join(f"{k} {v}" for k, v in t.items()))
     summary["think"] = times

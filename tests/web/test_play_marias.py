@@ -59,7 +59,8 @@ async def marias_hall(tmp_path: Path, grace: float = 60.0) -> AsyncIterator[Mari
         web = hall.service("web")
         assert isinstance(service, CgmlService) and isinstance(web, WebHall)
         snap = service.login.lobby.snapshot
-        await eventually(lambda: bool(snap()["game_servers"]) and len(snap()["bot_servers"]) == 2)
+        # the main bot server and the default levels easy, hard, strongest
+        await eventually(lambda: bool(snap()["game_servers"]) and len(snap()["bot_servers"]) == 4)
         yield MariasHall(hall, service, web)
 
 

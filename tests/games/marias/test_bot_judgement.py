@@ -203,3 +203,20 @@ def test_search_auction_skips_levels_the_hand_cannot_reach() -> None:
     levels = bot._auction_levels(weak)
     assert levels[:2] == (Contract.G, Contract.C7) and len(levels) <= 4
     assert Contract.BIG not in levels
+
+
+def test_search_keeps_the_rule_plan_unless_another_is_clearly_better() -> None:
+    # Talon decision, candidate 0 = the rule bot's plan. Over 12 shared worlds candidate 1
+    # (say betl) averages +2.5 more, but its difference swings ±30 from world to world: one
+    # standard error is about 8.7, so that is luck, not evidence — keep the plan. A steady +2
+    # in every world is evidence — take it. Without the hedge (confidence 0) the best mean wins.
+    obs = _sto_observation("R0K R0Q R0A R10 R09 R08 B0K B0Q G0A G10")
+    obs.phase = Phase.DISCARD
+    plan = [0.0] * 12
+    swinging = [30.0, -30.0] * 5 + [30.0, 0.0]
+    steady = [2.0] * 12
+    candidates: list[tuple[object, None]] = [(None, None), (None, None)]
+    bot = SearchBot()
+    assert bot._hedged(obs, candidates, [plan, swinging], 1) == 0  # type: ignore[arg-type]
+    assert bot._hedged(obs, candidates, [plan, steady], 1) == 1  # type: ignore[arg-type]
+    assert SearchBot(confidence=0).confidence == 0

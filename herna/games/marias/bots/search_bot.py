@@ -14,6 +14,7 @@ rollout then keeps bidding up to that level); the rule planner's best few
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -76,20 +77,25 @@ def rollout(
     return state.settlement().money[me]
 
 
-def _auction_override(level: Contract) -> Override:
+class _AuctionOverride:
     """Bid (the lowest rung above the current bid) and hold up to ``level``."""
 
-    def decide(state: MariasState, legal: list[Action]) -> Action | None:
+    def __init__(self, level: Contract) -> None:
+        self.level = level
+
+    def __call__(self, state: MariasState, legal: list[Action]) -> Action | None:
         if state.phase != Phase.AUCTION:
             return None
         if state.pending:
-            return YES if state.bid <= level else NO
+            return YES if state.bid <= self.level else NO
         for a in legal:
-            if isinstance(a, Bid) and a.contract != Contract.PASS and a.contract <= level:
+            if isinstance(a, Bid) and a.contract != Contract.PASS and a.contract <= self.level:
                 return a
         return legal[0]  # PASS
 
-    return decide
+
+def _auction_override(level: Contract) -> Override:
+    return _AuctionOverride(level)
 
 
 def _plan_override(gametype: GameType) -> Override:
@@ -116,6 +122,7 @@ class SearchBot:
         flek_margin: float = 2.0,
         careful: bool = True,
         prune_auction: bool = True,
+        confidence: float = 1.0,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -129,6 +136,7 @@ class SearchBot:
         self.flek_margin = flek_margin
         self.careful = bool(careful)
         self.prune_auction = bool(prune_auction)
+        self.confidence = confidence
 
     def choose(
         self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: BotRng
@@ -143,6 +151,7 @@ class SearchBot:
         if len(candidates) == 1:
             return candidates[0][0]
         totals = [0.0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         worlds = 0
         deadline = None
         if self.time_budget is not None and self.clock is not None:
@@ -161,13 +170,17 @@ class SearchBot:
                 except Exception:
                     totals[i] = float("-inf")
                     continue
-                totals[i] += rollout(s, obs.seat, random.Random(seed), override, self.careful)
+                money = rollout(s, obs.seat, random.Random(seed), override, self.careful)
+                totals[i] += money
+                values[i].append(money)
             worlds += 1
             if deadline is not None and self.clock is not None and self.clock() >= deadline:
                 break
         if worlds == 0:
             return rule_policy(obs, legal, rng, self.careful)
         best = max(range(len(candidates)), key=lambda i: totals[i])
+        if self.confidence > 0 and obs.phase in (Phase.AUCTION, Phase.DISCARD, Phase.GAMETYPE):
+            best = self._hedged(obs, candidates, values, best)
         if obs.phase == Phase.FLEK and best != 0:
             # Raising a flek must be clearly better than keeping it (the sampled worlds know
             # nothing of how the bidding went, so they flatter the raise).
@@ -175,6 +188,44 @@ class SearchBot:
             if totals[best] / worlds < keep + self.flek_margin + 0.25 * abs(keep):
                 best = 0
         return candidates[best][0]
+
+    def _hedged(
+        self,
+        obs: Observation,
+        candidates: list[tuple[Action, Override | None]],
+        values: list[list[float]],
+        best: int,
+    ) -> int:
+        """Keep the rule bot's own choice unless ``best`` beats it by ``confidence`` standard
+        errors of their difference over the same worlds. With a dozen worlds the highest
+        mean is often just the luckiest: high-variance contracts (betl, sedma) won the
+        search's choice far more often than they won the deal (issue #19 measurements)."""
+        default = self._default_candidate(obs, candidates)
+        if best == default or len(values[best]) != len(values[default]):
+            return best
+        diffs = [b - d for b, d in zip(values[best], values[default], strict=True)]
+        n = len(diffs)
+        if n < 2:
+            return default
+        mean = sum(diffs) / n
+        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+        return best if mean > self.confidence * math.sqrt(var / n) else default
+
+    def _default_candidate(
+        self, obs: Observation, candidates: list[tuple[Action, Override | None]]
+    ) -> int:
+        """The index of the candidate the rule bot itself would choose (0: its top plan after
+        the talon; in the auction the level it would hold, else pass / nemám)."""
+        if obs.phase != Phase.AUCTION:
+            return 0
+        ok = comfortable(obs.hand, self.careful)
+        top = max(ok) if ok else Contract.PASS
+        if top < obs.bid or (top == obs.bid and not obs.pending):
+            return 0
+        for i, (_action, override) in enumerate(candidates):
+            if isinstance(override, _AuctionOverride) and override.level == top:
+                return i
+        return 0
 
     def _candidates(
         self, obs: Observation, legal: list[Action], rng: BotRng
