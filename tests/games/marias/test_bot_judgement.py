@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from herna.cli import build_parser
+from herna.cli.marias import house_bot_server
 from herna.games.marias.bots import (
     LEVEL_NAMES,
     STRATEGY_CHOICES,
@@ -178,6 +179,10 @@ def test_levels_name_bots_and_strategies_play_at_a_level() -> None:
     assert args.strategy == "hard"
     args = build_parser().parse_args(["serve", "--cgml-bot-strategy", "easy"])
     assert args.cgml_bot_strategy == "easy"
+    args = build_parser().parse_args(["play", "marias", "--level", "strongest"])
+    assert args.level == "strongest"
+    assert house_bot_server("strongest") == "house-strongest-bot"
+    assert house_bot_server("medium") == "house-heuristic-bot"  # the main bot server
 
 
 @pytest.mark.parametrize("level", LEVEL_NAMES)
