@@ -46,7 +46,7 @@ from herna.games.marias import (
     Claim,
     Discard,
 )
-from herna.games.marias.bots import STRATEGY_CHOICES, canonical
+from herna.games.marias.bots import LEVEL_NAMES, STRATEGY_CHOICES, canonical
 from herna.protocols.cgml.breakdown import Breakdown, derive
 from herna.protocols.cgml.messages import (
     Abort,
@@ -104,6 +104,12 @@ def register(commands: GameCommands) -> None:
         "`herna serve` running you get a table with two bots at once.",
         epilog=WORDS_HELP,
     )
+    play.add_argument(
+        "--level",
+        choices=LEVEL_NAMES,
+        help="two house bots of this level from `herna serve` (its bot server house-<level>-bot; "
+        "medium is house-heuristic-bot, the one every table uses); same as two --opponent",
+    )
     play.add_argument("--name", default="player", help="your name (default player)")
     play.add_argument("--id", help="your player id (default: your name)")
     play.add_argument(
@@ -129,9 +135,11 @@ def register(commands: GameCommands) -> None:
         "--strategy",
         choices=STRATEGY_CHOICES,
         default="heuristic",
-        help="random (any legal card), heuristic (rules of thumb; the default) or "
-        "sampling-search (deals the unseen cards into sample worlds and searches them); "
-        "the old names rule and search still work",
+        help="a level: easy, medium, hard, strongest (docs/games/marias.md gives their "
+        "strength and think times), or a strategy: random (any legal card), heuristic (rules "
+        "of thumb; the default) which plays as medium, or sampling-search (deals the unseen "
+        "cards into sample worlds and searches them) which plays as strongest; the old names "
+        "rule and search still work",
     )
     bot.add_argument("--name", help="bot name (default <strategy>-bot)")
     bot.add_argument("--id", help="player id (default: the name)")
@@ -143,6 +151,12 @@ def register(commands: GameCommands) -> None:
     bot.add_argument("--delay", type=float, default=0.0, help="seconds to think per answer")
     add_quiet(bot)
     bot.set_defaults(func=run_bot_command)
+
+
+def house_bot_server(level: str) -> str:
+    """The name of `herna serve`'s bot server that plays at ``level`` (by default medium is the
+    main ``heuristic`` one, the others are the extra ``--cgml-bot-levels`` servers)."""
+    return "house-heuristic-bot" if level == "medium" else f"house-{level}-bot"
 
 
 def opponent_refs(items: Sequence[str]) -> tuple[PlayerRef, ...]:
@@ -477,8 +491,11 @@ async def play_main(
     pid = args.id or args.name
     me = PlayerRef(pid, args.name, "human")
     console.print(f"Logging in at {args.host}:{args.port} as {args.name} ({pid}) …")
+    wanted = list(args.opponent)
+    if getattr(args, "level", None):
+        wanted += [house_bot_server(args.level)] * 2
     complete = await login(
-        args.host, args.port, me, "active", opponent_refs(args.opponent), token=args.token
+        args.host, args.port, me, "active", opponent_refs(wanted), token=args.token
     )
     names = ", ".join(p.name or p.id or "?" for p in complete.players)
     console.print(f"[bold]Your table (group {public_group(complete.group)}) with {names}[/bold]")

@@ -222,7 +222,8 @@ class Decider(Protocol):
 @dataclass
 class BotDecider:
     """A decider backed by one of the engine's bots (``random``, ``heuristic``,
-    ``sampling-search``; the old names ``rule`` and ``search`` still work)."""
+    ``sampling-search``, or a level ``easy``/``medium``/``hard``/``strongest``; the old names
+    ``rule`` and ``search`` still work)."""
 
     strategy: str = "heuristic"
     games: int | None = None

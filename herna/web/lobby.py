@@ -33,6 +33,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from herna.games.marias.bots import LEVEL_NAMES as MARIAS_LEVELS
 from herna.games.onitama.bots import LEVEL_NAMES
 from herna.games.tiles.bots import LEVEL_NAMES as TILES_LEVELS
 from herna.hall.events import GameEvent
@@ -47,7 +48,6 @@ from herna.hall.lobby import (
 )
 from herna.protocols.onitama import name_problem
 from herna.web.guests import Guests, session_of
-from herna.web.play_marias import LEVELS as MARIAS_LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,8 @@ MAX_ERRORS = 50
 PLAY_PAGES = {"onitama": "/play/onitama", "tiles": "/play/tiles", "marias": "/play/marias"}
 """Games whose people play in the browser, and where. A game is listed here once its play
 page sends the lobby field of its protocol (see docs/design.md, "Lobby and seats")."""
-LEVELS = {"onitama": LEVEL_NAMES, "tiles": TILES_LEVELS, "marias": tuple(MARIAS_LEVELS)}
+LEVELS = {"onitama": LEVEL_NAMES, "tiles": TILES_LEVELS, "marias": MARIAS_LEVELS}
+"""The house-bot levels a seek may ask for: the same four names in every game."""
 
 BAD_FRAME = "BAD_FRAME"
 NO_NAME = "NO_NAME"

@@ -44,6 +44,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from herna.clients.marias_seat import SeatRelay
+from herna.games.marias.bots import level_of
 from herna.hall.hall import Hall
 from herna.hall.identity import new_secret
 from herna.hall.lobby import BOTS, PERSON, LobbyError, Want, parse_seek
@@ -77,13 +78,16 @@ DEFAULT_FILL = 30
 """Seconds the page proposes to wait for people before house bots sit down."""
 
 LEVELS = {
-    "heuristic": ("heuristic", "house bots playing by rules of thumb (quick)"),
-    "sampling-search": (
-        "sampling-search",
-        "house bots that deal the unseen cards into sample worlds and search them (stronger)",
-    ),
     "random": ("random", "house bots playing any legal card (weakest)"),
+    "easy": ("easy", "house bots playing by rules of thumb that misjudge sto and betl"),
+    "medium": ("medium", "house bots playing by careful rules of thumb (quick)"),
+    "hard": ("hard", "house bots that search a few sample worlds of the unseen cards"),
+    "strongest": (
+        "strongest",
+        "house bots that deal the unseen cards into sample worlds and search them (strongest)",
+    ),
 }
+"""Label and title of each level (strategies are shown as the level they play at)."""
 
 
 @dataclass
@@ -146,8 +150,15 @@ class MariasPlay:
         service = self._service()
         out = []
         for bots in getattr(service, "bots", []) if service is not None else []:
-            label, title = LEVELS.get(bots.strategy, (bots.strategy, "house bots"))
-            out.append({"value": bots.name, "label": label, "title": title})
+            level = level_of(bots.strategy) or bots.strategy
+            label, title = LEVELS.get(level, (bots.strategy, "house bots"))
+            if level != bots.strategy:  # a strategy that plays at a level: name both
+                label = f"{label} ({bots.strategy})"
+            out.append({"value": bots.name, "label": label, "title": title, "level": level})
+        order = list(LEVELS)
+        out.sort(key=lambda o: order.index(o["level"]) if o["level"] in order else len(order))
+        for o in out:
+            del o["level"]
         if out:
             out.append({"value": PEOPLE, "label": "people", "title": PEOPLE_TITLE})
             out.append({"value": ANYONE, "label": "anyone", "title": ANYONE_TITLE})
@@ -334,7 +345,7 @@ class MariasPlay:
         server groups them), a challenge names its target, people only asks for a human,
         house bots of a level name the bot server of that strategy, anyone asks for
         nothing and waits its own fill wait (``<connect fill>``) before bots sit down."""
-        spec = parse_seek(words, list(LEVELS))
+        spec = parse_seek(words, list(LEVELS))  # the four levels, and random
         want = spec.want
         if want.accept is not None:
             target = self.hall.lobby.seeks.get(want.accept)
@@ -349,8 +360,18 @@ class MariasPlay:
         if want.opponent == ONLY_PEOPLE:
             return (PlayerRef(None, None, "human"),), None
         if want.opponent == BOTS:
-            level = want.level or next(iter(LEVELS))
-            bots = next((b for b in getattr(service, "bots", []) if b.strategy == level), None)
+            # A bot server plays at a level by name (``strongest``) or by its strategy's level
+            # (``heuristic`` is medium); no level: the hall's first bot server.
+            servers = list(getattr(service, "bots", []))
+            level = want.level
+            bots = next(
+                (
+                    b
+                    for b in servers
+                    if level is None or level in (b.strategy, level_of(b.strategy))
+                ),
+                None,
+            )
             if bots is None:
                 raise LobbyError("BAD_SEEK", f"no house bots of level {level!r} in this hall")
             return (PlayerRef(bots.name), PlayerRef(bots.name)), None

@@ -63,7 +63,8 @@ async def marias_hall(
         web = hall.service("web")
         assert isinstance(service, CgmlService) and isinstance(web, WebHall)
         snap = service.login.lobby.snapshot
-        await eventually(lambda: bool(snap()["game_servers"]) and len(snap()["bot_servers"]) == 2)
+        # the main bot server and the default levels easy, hard, strongest
+        await eventually(lambda: bool(snap()["game_servers"]) and len(snap()["bot_servers"]) == 4)
         yield MariasHall(hall, service, web)
 
 
@@ -96,7 +97,7 @@ async def page_state(page: Any) -> dict[str, Any]:
     return result
 
 
-async def sit(page: Any, url: str, level: str = "heuristic") -> str:
+async def sit(page: Any, url: str, level: str = "medium") -> str:
     """From the home page to a seat; the guest name."""
     await page.goto(url + "/")
     await page.get_by_role("link", name="Play mariáš").click()
@@ -273,7 +274,7 @@ async def test_reload_forgeries_and_a_narrow_screen(tmp_path: Path, browser: Bro
     async with marias_hall(tmp_path) as h:
         page = browser.page
         await page.set_viewport_size({"width": 390, "height": 844})
-        guest = await sit(page, h.url, "sampling-search")  # the stronger level
+        guest = await sit(page, h.url, "strongest")  # the strongest level
         await page.wait_for_function(MY_TURN, timeout=20_000)
         await answer(page)
         await page.wait_for_function(MY_TURN, timeout=20_000)
@@ -295,7 +296,7 @@ async def test_reload_forgeries_and_a_narrow_screen(tmp_path: Path, browser: Bro
         for key in ("hand", "players", "auction", "contract", "trick", "decision", "deals"):
             assert after[key] == before[key], key
         names = {p["name"] for p in after["players"]}
-        assert names == {guest, "house-sampling-search-bot", "house-sampling-search-bot#2"}
+        assert names == {guest, "house-strongest-bot", "house-strongest-bot#2"}
         # forged answers change nothing: a choice that is not offered, a question that is over
         number = after["decision"]["number"]
         for forged, code in (

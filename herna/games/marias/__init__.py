@@ -83,7 +83,8 @@ Bots (:mod:`~herna.games.marias.bots`)
     object (``random()``, ``randrange(n)``). ``RandomBot()``, ``RuleBot()`` (hand-strength
     bidding, standard play), ``SearchBot(iterations=..., time_budget=None, clock=None)``
     (PIMC: samples hidden hands consistent with the view).
-    ``make_bot("random" | "heuristic" | "sampling-search")``.
+    ``make_bot("random" | "heuristic" | "sampling-search")`` or by level
+    ``make_bot("easy" | "medium" | "hard" | "strongest")``.
 
 Example::
 

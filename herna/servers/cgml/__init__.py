@@ -4,8 +4,9 @@
 7001, super game servers on 7003), one super game server (players on 7002) that registers
 with it, one bot server that supplies bots on demand, and house players that play all the
 time, so a person who connects as ``active`` gets a table with two bots at once. Extra bot
-servers of other strategies (``--cgml-bot-levels``, default ``sampling-search``) supply bots
-only to players who name them as opponents (the web hall's level choice).
+servers of other levels or strategies (``--cgml-bot-levels``, default ``easy,hard,strongest``;
+the main bot server's ``heuristic`` is the level ``medium``) supply bots only to players who
+name them as opponents (the web hall's level choice).
 
 With ``--cgml-login HOST:PORT`` the process is one more super game server and nothing else:
 it registers at that login server's server port, as the seed designed it, and the login
@@ -28,7 +29,7 @@ from typing import Any
 from herna.clients.cgml import BotDecider, run_player
 from herna.core.rng import SeedSource
 from herna.games.marias import TARIFFS, Rules
-from herna.games.marias.bots import STRATEGY_CHOICES, canonical
+from herna.games.marias.bots import STRATEGY_CHOICES, canonical, level_of
 from herna.hall.bridge import is_postgres
 from herna.hall.hall import Hall
 from herna.protocols.cgml.lobby import LobbySettings
@@ -45,6 +46,9 @@ log = logging.getLogger("herna.cgml")
 DEFAULT_LOGIN_PORT = 7001
 DEFAULT_LOGIN_SERVER_PORT = 7003
 DEFAULT_GAME_PORT = 7002
+DEFAULT_BOT_LEVELS = "easy,hard,strongest"
+"""Extra bot servers by default: with the main ``heuristic`` (= medium) the web hall offers
+all four mariáš levels."""
 
 
 class CgmlService:
@@ -139,15 +143,17 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
     group.add_argument(
         "--cgml-bot-strategy",
         choices=STRATEGY_CHOICES,
-        help="strategy of the bot server's bots and the house players: random, heuristic "
-        "(rules of thumb; the default) or sampling-search (samples the unseen cards and "
-        "searches); the old names rule and search still work",
+        help="strategy or level of the bot server's bots and the house players: random, "
+        "heuristic (rules of thumb; the default, = level medium) or sampling-search (samples "
+        "the unseen cards and searches, = strongest); levels easy, medium, hard, strongest; "
+        "the old names rule and search still work",
     )
     group.add_argument(
         "--cgml-bot-levels",
-        help="comma-separated strategies of extra bot servers (house-<strategy>-bot) whose "
-        "bots play only for players who name them as opponents, e.g. the web hall's "
-        "\"Play mariáš\" level choice (default sampling-search; '' for none)",
+        help="comma-separated levels or strategies of extra bot servers (house-<level>-bot) "
+        "whose bots play only for players who name them as opponents, e.g. the web hall's "
+        '"Play mariáš" level choice (default easy,hard,strongest; one that plays like '
+        "--cgml-bot-strategy is left out; '' for none)",
     )
     group.add_argument(
         "--cgml-bot-capacity", type=int, help="bots the bot server runs at load 100 (default 100)"
@@ -240,8 +246,10 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     )
     levels = [
         canonical(x.strip())
-        for x in str(option(args, config, "cgml_bot_levels", "sampling-search")).split(",")
-        if x.strip() and canonical(x.strip()) != strategy
+        for x in str(option(args, config, "cgml_bot_levels", DEFAULT_BOT_LEVELS)).split(",")
+        if x.strip()
+        and canonical(x.strip()) != strategy
+        and (level_of(x.strip()) is None or level_of(x.strip()) != level_of(strategy))
     ]
     unknown = [x for x in levels if x not in STRATEGY_CHOICES]
     if unknown:

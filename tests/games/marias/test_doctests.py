@@ -13,6 +13,7 @@ MODULES = [
     "herna.games.marias.contracts",
     "herna.games.marias.actions",
     "herna.games.marias.log",
+    "herna.games.marias.bots.judgement",
 ]
 
 

@@ -21,7 +21,8 @@ from herna.servers.cgml.seats import GroupSettings
 from tests.servers.cgml.helpers import HOST, make_system
 
 DEALS = 150
-"""Enough deals of the rule bots for hlášky, sedma, betl and fleks (about 2 s)."""
+"""Enough deals for hlášky, sedma, betl and fleks (about 2 s): the player is the easy level
+(the old rule bot, which bids betl often; the careful medium level seldom does)."""
 
 
 async def _no_input(prompt: str) -> str | None:
@@ -49,7 +50,7 @@ async def test_breakdown_money_equals_the_servers_over_many_deals(tmp_path: Path
             HOST, system.login_port, me, opponents=(m.PlayerRef(None, None, "bot"),)
         )
         summary = await asyncio.wait_for(
-            play_group(complete, me, BotDecider("rule", seed=5), on_message=on_message), 100
+            play_group(complete, me, BotDecider("easy", seed=5), on_message=on_message), 100
         )
     finally:
         await system.stop()

@@ -20,22 +20,54 @@ BOTS = ("random", "heuristic", "sampling-search")
 ALIASES = {"rule": "heuristic", "search": "sampling-search"}
 """Earlier names, still accepted on command lines and in config files."""
 
-STRATEGY_CHOICES = (*BOTS, *ALIASES)
-"""Everything a ``--strategy`` option accepts."""
+LEVEL_NAMES = ("easy", "medium", "hard", "strongest")
+"""The house bots' levels for people, weakest first (the same names as Onitama's)."""
+
+LEVELS: dict[str, tuple[str, dict[str, object]]] = {
+    "easy": ("heuristic", {"careful": False}),
+    "medium": ("heuristic", {}),
+    "hard": ("sampling-search", {"iterations": 4, "bidding_factor": 1, "confidence": 0}),
+    "strongest": ("sampling-search", {}),
+}
+"""Each level as (strategy, constructor options): easy is the first rule bot (it rates sto by
+every marriage and betl loosely), medium the careful rule bot, hard a quick search over few
+worlds that takes the best mean as it comes, strongest the search with the defaults picked by
+measurement (docs/games/marias.md gives each level's margin against the next and its think
+times)."""
+assert tuple(LEVELS) == LEVEL_NAMES
+
+DEFAULT_LEVEL = "strongest"
+
+_SAME_AS_LEVEL = {"heuristic": "medium", "sampling-search": "strongest"}
+
+
+def level_of(name: str) -> str | None:
+    """The level a strategy name or alias plays at (``heuristic`` and ``rule`` -> ``medium``,
+    ``sampling-search`` and ``search`` -> ``strongest``, a level -> itself), else None."""
+    name = canonical(name)
+    return name if name in LEVELS else _SAME_AS_LEVEL.get(name)
+
+
+STRATEGY_CHOICES = (*BOTS, *ALIASES, *LEVEL_NAMES)
+"""Everything a ``--strategy`` option accepts: strategies, old aliases and levels."""
 
 
 def canonical(name: str) -> str:
-    """``rule`` -> ``heuristic``; a current name is returned as it is."""
+    """``rule`` -> ``heuristic``; a current name or a level is returned as it is."""
     return ALIASES.get(name, name)
 
 
 def make_bot(name: str, **options: object) -> Bot:
-    """A bot by name (or old alias); options go to its constructor."""
+    """A bot by strategy, old alias or level; options go to its constructor (over the
+    level's)."""
     name = canonical(name)
+    if name in LEVELS:
+        strategy, preset = LEVELS[name]
+        return make_bot(strategy, **{**preset, **options})
     if name == "random":
         return RandomBot()
     if name == "heuristic":
-        return RuleBot()
+        return RuleBot(**options)  # type: ignore[arg-type]
     if name == "sampling-search":
         return SearchBot(**options)  # type: ignore[arg-type]
     raise ValueError(f"unknown mariáš bot {name!r} (known: {', '.join(BOTS)})")
@@ -44,6 +76,9 @@ def make_bot(name: str, **options: object) -> Bot:
 __all__ = [
     "ALIASES",
     "BOTS",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "LEVEL_NAMES",
     "STRATEGY_CHOICES",
     "Bot",
     "BotRng",
@@ -51,5 +86,6 @@ __all__ = [
     "RuleBot",
     "SearchBot",
     "canonical",
+    "level_of",
     "make_bot",
 ]

@@ -14,6 +14,7 @@ rollout then keeps bidding up to that level); the rule planner's best few
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -30,8 +31,9 @@ from herna.games.marias.actions import (
     discard_of,
 )
 from herna.games.marias.bots.base import BotRng
+from herna.games.marias.bots.judgement import best_discard, betl_lost_suits, durch_lost_suits
 from herna.games.marias.bots.observation import Observation
-from herna.games.marias.bots.rule_bot import plan_options, rule_policy
+from herna.games.marias.bots.rule_bot import comfortable, plan_options, rule_policy
 from herna.games.marias.bots.sampling import determinize
 from herna.games.marias.contracts import Contract
 from herna.games.marias.state import MariasState, Phase
@@ -52,9 +54,15 @@ _LEVELS = (
 Override = Callable[[MariasState, list[Action]], Action | None]
 
 
-def rollout(state: MariasState, me: int, rng: BotRng, override: Override | None = None) -> int:
-    """Play ``state`` (mutated) to the end with the rule policy; ``override`` may decide for
-    seat ``me``. Returns ``me``'s money."""
+def rollout(
+    state: MariasState,
+    me: int,
+    rng: BotRng,
+    override: Override | None = None,
+    careful: bool = True,
+) -> int:
+    """Play ``state`` (mutated) to the end with the rule policy (``careful`` as in
+    :func:`.rule_policy`); ``override`` may decide for seat ``me``. Returns ``me``'s money."""
     while state.phase != Phase.DONE:
         seat = state.current
         legal = state.legal_actions()
@@ -64,25 +72,30 @@ def rollout(state: MariasState, me: int, rng: BotRng, override: Override | None 
         elif seat == me and override is not None:
             action = override(state, legal)
         if action is None:
-            action = rule_policy(Observation.from_state(state, seat), legal, rng)
+            action = rule_policy(Observation.from_state(state, seat), legal, rng, careful)
         state._apply(action)
     return state.settlement().money[me]
 
 
-def _auction_override(level: Contract) -> Override:
+class _AuctionOverride:
     """Bid (the lowest rung above the current bid) and hold up to ``level``."""
 
-    def decide(state: MariasState, legal: list[Action]) -> Action | None:
+    def __init__(self, level: Contract) -> None:
+        self.level = level
+
+    def __call__(self, state: MariasState, legal: list[Action]) -> Action | None:
         if state.phase != Phase.AUCTION:
             return None
         if state.pending:
-            return YES if state.bid <= level else NO
+            return YES if state.bid <= self.level else NO
         for a in legal:
-            if isinstance(a, Bid) and a.contract != Contract.PASS and a.contract <= level:
+            if isinstance(a, Bid) and a.contract != Contract.PASS and a.contract <= self.level:
                 return a
         return legal[0]  # PASS
 
-    return decide
+
+def _auction_override(level: Contract) -> Override:
+    return _AuctionOverride(level)
 
 
 def _plan_override(gametype: GameType) -> Override:
@@ -101,12 +114,15 @@ class SearchBot:
 
     def __init__(
         self,
-        iterations: int = 24,
+        iterations: int = 12,
         time_budget: float | None = None,
         clock: Callable[[], float] | None = None,
         max_plans: int = 5,
-        bidding_factor: int = 3,
+        bidding_factor: int = 2,
         flek_margin: float = 2.0,
+        careful: bool = True,
+        prune_auction: bool = True,
+        confidence: float = 1.0,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -118,6 +134,9 @@ class SearchBot:
         self.max_plans = max_plans
         self.bidding_factor = bidding_factor
         self.flek_margin = flek_margin
+        self.careful = bool(careful)
+        self.prune_auction = bool(prune_auction)
+        self.confidence = confidence
 
     def choose(
         self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: BotRng
@@ -132,6 +151,7 @@ class SearchBot:
         if len(candidates) == 1:
             return candidates[0][0]
         totals = [0.0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         worlds = 0
         deadline = None
         if self.time_budget is not None and self.clock is not None:
@@ -150,13 +170,17 @@ class SearchBot:
                 except Exception:
                     totals[i] = float("-inf")
                     continue
-                totals[i] += rollout(s, obs.seat, random.Random(seed), override)
+                money = rollout(s, obs.seat, random.Random(seed), override, self.careful)
+                totals[i] += money
+                values[i].append(money)
             worlds += 1
             if deadline is not None and self.clock is not None and self.clock() >= deadline:
                 break
         if worlds == 0:
-            return rule_policy(obs, legal, rng)
+            return rule_policy(obs, legal, rng, self.careful)
         best = max(range(len(candidates)), key=lambda i: totals[i])
+        if self.confidence > 0 and obs.phase in (Phase.AUCTION, Phase.DISCARD, Phase.GAMETYPE):
+            best = self._hedged(obs, candidates, values, best)
         if obs.phase == Phase.FLEK and best != 0:
             # Raising a flek must be clearly better than keeping it (the sampled worlds know
             # nothing of how the bidding went, so they flatter the raise).
@@ -164,6 +188,44 @@ class SearchBot:
             if totals[best] / worlds < keep + self.flek_margin + 0.25 * abs(keep):
                 best = 0
         return candidates[best][0]
+
+    def _hedged(
+        self,
+        obs: Observation,
+        candidates: list[tuple[Action, Override | None]],
+        values: list[list[float]],
+        best: int,
+    ) -> int:
+        """Keep the rule bot's own choice unless ``best`` beats it by ``confidence`` standard
+        errors of their difference over the same worlds. With a dozen worlds the highest
+        mean is often just the luckiest: high-variance contracts (betl, sedma) won the
+        search's choice far more often than they won the deal (issue #19 measurements)."""
+        default = self._default_candidate(obs, candidates)
+        if best == default or len(values[best]) != len(values[default]):
+            return best
+        diffs = [b - d for b, d in zip(values[best], values[default], strict=True)]
+        n = len(diffs)
+        if n < 2:
+            return default
+        mean = sum(diffs) / n
+        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+        return best if mean > self.confidence * math.sqrt(var / n) else default
+
+    def _default_candidate(
+        self, obs: Observation, candidates: list[tuple[Action, Override | None]]
+    ) -> int:
+        """The index of the candidate the rule bot itself would choose (0: its top plan after
+        the talon; in the auction the level it would hold, else pass / nemám)."""
+        if obs.phase != Phase.AUCTION:
+            return 0
+        ok = comfortable(obs.hand, self.careful)
+        top = max(ok) if ok else Contract.PASS
+        if top < obs.bid or (top == obs.bid and not obs.pending):
+            return 0
+        for i, (_action, override) in enumerate(candidates):
+            if isinstance(override, _AuctionOverride) and override.level == top:
+                return i
+        return 0
 
     def _candidates(
         self, obs: Observation, legal: list[Action], rng: BotRng
@@ -180,20 +242,21 @@ class SearchBot:
         if phase == Phase.PLAY or phase == Phase.FLEK:
             return [(a, None) for a in legal if isinstance(a, Play | Flek)]
         if phase == Phase.AUCTION:
+            levels = self._auction_levels(obs.hand) if self.prune_auction else _LEVELS
             if obs.pending:
                 out: list[tuple[Action, Override | None]] = [(NO, _auction_override(
                     Contract.PASS))]  # fmt: skip
-                for level in _LEVELS:
+                for level in levels:
                     if level >= obs.bid:
                         out.append((YES, _auction_override(level)))
                 return out
             out = [(legal[0], _auction_override(Contract.PASS))]
-            for level in _LEVELS:
+            for level in levels:
                 if level > obs.bid:
                     out.append((Bid(level), _auction_override(level)))
             return [c for c in out if c[0] in legal]
         if phase == Phase.DISCARD:
-            plans = plan_options(obs.hand, obs.won_rung)
+            plans = plan_options(obs.hand, obs.won_rung, self.careful)
             seen: set[tuple[Discard, GameType]] = set()
             out = []
             for _, g, d in plans:
@@ -204,17 +267,33 @@ class SearchBot:
                 out.append((discard, _plan_override(g)))
                 if len(out) >= self.max_plans:
                     break
-            return out or [(rule_policy(obs, legal, rng), None)]
+            return out or [(rule_policy(obs, legal, rng, self.careful), None)]
         if phase == Phase.GAMETYPE:
-            plans = plan_options(obs.hand | obs.talon, obs.won_rung)
+            plans = plan_options(obs.hand | obs.talon, obs.won_rung, self.careful)
             out = []
             for _, g, _d in plans:
                 if g in legal and all(g != a for a, _ in out):
                     out.append((g, None))
                 if len(out) >= self.max_plans:
                     break
-            return out or [(rule_policy(obs, legal, rng), None)]
+            return out or [(rule_policy(obs, legal, rng, self.careful), None)]
         return [(a, None) for a in legal]
+
+    def _auction_levels(self, hand: int) -> tuple[Contract, ...]:
+        """The auction levels worth searching with this hand: up to two rungs above what the
+        rule bot would bid, betl and durch only when discarding two cards could make them
+        (nearly) safe. Every level costs a rollout per world, and the auction was the slowest
+        decision (372 ms on average, 1.1 s at worst, with all nine levels)."""
+        ok = comfortable(hand, self.careful)
+        top = max(ok) if ok else Contract.PASS
+        trump_levels = [lv for lv in _LEVELS if lv < Contract.SMALL]
+        above = [lv for lv in trump_levels if lv > top][:2]
+        out = [lv for lv in trump_levels if lv <= top] + above
+        if best_discard(hand, betl_lost_suits)[0] <= 1 or Contract.SMALL in ok:
+            out.append(Contract.SMALL)
+        if best_discard(hand, durch_lost_suits)[0] <= 1 or Contract.BIG in ok:
+            out.append(Contract.BIG)
+        return tuple(out)
 
 
 __all__ = ["SearchBot", "rollout"]
