@@ -18,9 +18,13 @@ import shlex
 import shutil
 import signal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from herna.hall.hall import Hall
 
 HOUSE_PREFIX = "house:"
 MAX_EXITS_WITHOUT_GAME = 3
@@ -91,6 +95,44 @@ def login_names(specs: Mapping[str, EntrantSpec], sides: Sequence[str]) -> tuple
         base = specs[side].name
         out.append(base if seen[side] == 1 else f"{base}-{seen[side]}")
     return tuple(out)
+
+
+async def run_slots(slots: Iterable[Coroutine[Any, Any, None]]) -> None:
+    """Run a match's slots (``--concurrency``) together until all are done; the first one
+    that fails (a :class:`MatchError`) ends the others and is raised."""
+    tasks = [asyncio.create_task(slot) for slot in slots]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        for task in done:
+            task.result()
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def retire(
+    hall: Hall,
+    service: object,
+    tasks: Iterable[asyncio.Task[Any]] = (),
+    programs: Iterable[Program] = (),
+) -> None:
+    """End what one table of a match or tournament started: its in-process bots (``tasks``),
+    its programs and its server, which leaves the hall."""
+    tasks = list(tasks)
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(BaseException):
+            await task
+    for program in programs:
+        await program.stop()
+    stop = getattr(service, "stop", None)
+    if stop is not None:
+        await stop()
+    if service in hall.services:
+        hall.services.remove(service)  # type: ignore[arg-type]
 
 
 def substitute(argv: tuple[str, ...], values: dict[str, str]) -> list[str]:

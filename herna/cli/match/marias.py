@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable
@@ -38,7 +37,7 @@ from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml import PLUGIN as CGML
 from herna.servers.cgml import CgmlService
 
-from .entrants import EntrantSpec, MatchError, Program, login_names
+from .entrants import EntrantSpec, MatchError, Program, login_names, retire, run_slots
 from .onitama import MatchOptions
 from .tally import GameResult, Tally
 
@@ -181,16 +180,8 @@ class MariasSlot:
                 return Played(sides, None, guilty)
             return Played(sides, [int(m) for m in money])
         finally:
-            reader.cancel()
             events.close()
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, reader, return_exceptions=True)
-            for program in running:
-                await program.stop()
-            await service.stop()
-            if service in self.hall.services:
-                self.hall.services.remove(service)
+            await retire(self.hall, service, [*tasks, reader], running)
 
 
 async def serve_table(hall: Hall, seed: int, stall: float) -> CgmlService:
@@ -238,17 +229,7 @@ async def run_marias(
         MariasSlot(i, hall, specs, tokens, options, tally, on_game)
         for i in range(options.concurrency)
     ]
-    tasks = [asyncio.create_task(slot.run()) for slot in slots]
-    try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        for task in done:
-            task.result()  # raises the first failure (a MatchError)
-        await asyncio.gather(*tasks)
-    finally:
-        for task in tasks:
-            task.cancel()
-        with contextlib.suppress(BaseException):
-            await asyncio.gather(*tasks, return_exceptions=True)
+    await run_slots(slot.run() for slot in slots)
 
 
 __all__ = ["HOUSE_STRATEGIES", "MariasSlot", "Played", "deal_seed", "run_marias", "seats_of"]

@@ -28,7 +28,7 @@ from herna.protocols import onitama as proto
 from herna.servers.onitama import HouseBot, OnitamaService, OnitamaSettings, serve
 from herna.servers.onitama.hub import ILLEGAL_MOVE, OUT_OF_TIME, GamePlan
 
-from .entrants import MAX_EXITS_WITHOUT_GAME, EntrantSpec, MatchError, Program
+from .entrants import MAX_EXITS_WITHOUT_GAME, EntrantSpec, MatchError, Program, run_slots
 from .tally import GameResult, Tally
 
 log = logging.getLogger("herna.match")
@@ -303,16 +303,7 @@ async def run_onitama(
             service = await serve(hall, "127.0.0.1", 0, settings)
             hall.add(service)
             slots.append(Slot(index, hall, service, specs, tokens, options, tally, on_game))
-        tasks = [asyncio.create_task(slot.run()) for slot in slots]
-        try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-            for task in done:
-                task.result()  # raises the first failure (a MatchError)
-            await asyncio.gather(*tasks)
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await run_slots(slot.run() for slot in slots)
     finally:
         for slot in slots:
             await slot.close()

@@ -18,7 +18,6 @@ with an error (the tournament counts it as a no-show).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -32,7 +31,7 @@ from herna.servers.tiles import Table as TilesTable
 from herna.servers.tiles import TilesSettings
 from herna.servers.tiles import serve as serve_tiles
 
-from .entrants import EntrantSpec, MatchError, Program, login_names
+from .entrants import EntrantSpec, MatchError, Program, login_names, retire, run_slots
 from .marias import deal_seed
 from .onitama import MatchOptions
 from .tally import GameResult, Tally
@@ -127,16 +126,7 @@ async def play_table(
         raise MatchError("the tile server stopped during a game")
     finally:
         events.close()
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        for program in programs:
-            await program.stop()
-        await service.stop()
-        if service in hall.services:
-            hall.services.remove(service)
+        await retire(hall, service, tasks, programs)
 
 
 def _seated(tables: Mapping[str, TilesTable], name: str, seat: int) -> str | None:
@@ -205,17 +195,7 @@ async def run_tiles(
             tally.add_pair(first, second)
             on_game()
 
-    tasks = [asyncio.create_task(slot(i)) for i in range(options.concurrency)]
-    try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        for task in done:
-            task.result()
-        await asyncio.gather(*tasks)
-    finally:
-        for task in tasks:
-            task.cancel()
-        with contextlib.suppress(BaseException):
-            await asyncio.gather(*tasks, return_exceptions=True)
+    await run_slots(slot(i) for i in range(options.concurrency))
 
 
 __all__ = ["HOUSE_STRATEGIES", "TableResult", "play_table", "run_tiles", "sides_of"]

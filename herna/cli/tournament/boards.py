@@ -35,7 +35,7 @@ from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.onitama import OnitamaSettings
 from herna.servers.onitama import serve as serve_onitama
 
-from ..match.entrants import EntrantSpec, MatchError
+from ..match.entrants import EntrantSpec, MatchError, retire
 from ..match.marias import serve_table
 from ..match.onitama import HOUSE_STRATEGIES as ONITAMA_STRATEGIES
 from ..match.onitama import MatchOptions, Slot, opening
@@ -142,7 +142,7 @@ async def _onitama(
         return Game(board, ranks, result.forfeit, None, slot.table)
     finally:
         await slot.close()
-        await _retire(hall, service)
+        await retire(hall, service)
 
 
 # -- tiles -------------------------------------------------------------------------------------
@@ -224,10 +224,7 @@ async def _marias(
         money = tuple(float(s[0].money) if s else 0.0 for s in summaries)
         return Game(board, money, None, None, await _first_deal(hall, seats, before))
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await _retire(hall, service)
+        await retire(hall, service, tasks)
 
 
 async def _first_deal(hall: Hall, seats: tuple[str, ...], after: int) -> str | None:
@@ -249,11 +246,3 @@ def _no_show(board: Board, present: list[str]) -> Game:
     if not present:
         return Game(board, (), NO_SHOW)
     return Game(board, tuple(1.0 if n in present else 0.0 for n in board.seats), NO_SHOW)
-
-
-async def _retire(hall: Hall, service: object) -> None:
-    stop = getattr(service, "stop", None)
-    if stop is not None:
-        await stop()
-    if service in hall.services:
-        hall.services.remove(service)  # type: ignore[arg-type]

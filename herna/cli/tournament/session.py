@@ -11,7 +11,6 @@ loses rounds by the Mia server's own rules (seed 002), nothing more.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +26,7 @@ from herna.servers.mia import MiaService
 from herna.servers.mia.table import MiaSettings, MiaTable
 from herna.servers.mia.udp import MiaUdpServer
 
-from ..match.entrants import EntrantSpec, Program
+from ..match.entrants import EntrantSpec, Program, retire
 
 TICK = 1.0
 """Seconds between scoreboard updates (and checks that programs still run)."""
@@ -103,16 +102,7 @@ async def run_session(
             store.update_settings(tournament_id, scores=current)
             on_change(current)
     finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        for program in programs:
-            await program.stop()
-        await service.stop()
-        if service in hall.services:
-            hall.services.remove(service)
+        await retire(hall, service, tasks, programs)
     hall.records.flush()
     after = {n: int(p) for n, p in hall.records.points("mia", names).items()}
     final = {n: after.get(n, 0) - baseline.get(n, 0) for n in names}
