@@ -90,6 +90,13 @@ def register(commands: GameCommands) -> None:
     )
     bot.add_argument("--seed", type=int, default=0, help="seed of the bot's random choices")
     bot.add_argument(
+        "--tournament",
+        type=int,
+        metavar="ID",
+        help="play the games of live tournament ID (LOGIN's seek 'tournament=ID'; needs a "
+        "reserved name and its --token); the bot stops when the tournament is over",
+    )
+    bot.add_argument(
         "--versus",
         choices=STRATEGIES,
         metavar="STRATEGY",
@@ -179,6 +186,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
                     token=args.token,
                     reconnect=not args.no_reconnect,
                     say=out.say,
+                    seek=f"tournament={args.tournament}" if args.tournament else None,
                 )
             )
     except ClientError as exc:

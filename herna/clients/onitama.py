@@ -99,13 +99,18 @@ class OnitamaClient:
         return await asyncio.wait_for(wait(), timeout)
 
     async def login(
-        self, name: str, proof: str | None = None, timeout: float = 10.0
+        self,
+        name: str,
+        proof: str | None = None,
+        timeout: float = 10.0,
+        seek: str | None = None,
     ) -> proto.LoginOk:
         """Log in, presenting ``proof`` (the name's token, or the seat secret of a game to
-        come back to) if given; raises :class:`ClientError` with the reason on
+        come back to) if given, and the hall lobby's ``seek`` words (e.g. ``tournament=3``;
+        Herna extension) if given; raises :class:`ClientError` with the reason on
         ``LOGIN_FAILED``."""
         self.game.name = name
-        await self.send_raw(proto.login_line(name, proof))
+        await self.send_raw(proto.login_line(name, proof, seek))
         msg = await self.expect(proto.LoginOk, proto.LoginFailed, proto.Error, timeout=timeout)
         if isinstance(msg, proto.LoginFailed):
             text = f" ({msg.text})" if msg.text else ""
@@ -208,9 +213,11 @@ async def run_bot(
     say: Callable[[str], None] | None = None,
     retry_first: float = RETRY_FIRST,
     retry_max: float = RETRY_MAX,
+    seek: str | None = None,
 ) -> PlayResult:
-    """Connect, log in as ``name`` (with the name's ``token`` if it is reserved) and play
-    (see :func:`play`).
+    """Connect, log in as ``name`` (with the name's ``token`` if it is reserved, and the
+    lobby's ``seek`` words if given: ``tournament=ID`` waits for that live tournament's
+    games) and play (see :func:`play`).
 
     With ``reconnect`` a bot that loses its server connects and logs in again, waiting
     ``retry_first`` seconds and twice as long after each failed attempt (at most
@@ -224,6 +231,15 @@ async def run_bot(
     delay = retry_first
     secret: str | None = None  # the seat secret of the game in progress
     lost = False
+    over = False  # the server said the tournament we came for is over
+
+    def heard(msg: ServerMessage | Garbage) -> None:
+        nonlocal over
+        if isinstance(msg, proto.Error) and msg.reason == proto.TOURNAMENT_OVER:
+            over = True
+        if on_message is not None:
+            on_message(msg)
+
     while True:
         try:
             client = await OnitamaClient.connect(host, port)
@@ -236,7 +252,7 @@ async def run_bot(
             continue
         async with client:
             try:
-                await client.login(name, token or secret)
+                await client.login(name, token or secret, seek=seek)
             except ClientError as exc:
                 if not lost or exc.code not in (proto.NAME_IN_USE, proto.BAD_TOKEN) or token:
                     raise
@@ -253,9 +269,12 @@ async def run_bot(
             delay = retry_first
             client.game.secret = secret
             left = None if games is None else games - total.games
-            result = await play(client, strategy, left, on_message)
+            result = await play(client, strategy, left, heard)
             total.merge(result)
             secret = client.game.secret if client.game.in_game else None
+        if over:
+            tell("the tournament is over")
+            return total
         if not reconnect or (games is not None and total.games >= games):
             return total
         lost = True

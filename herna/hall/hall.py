@@ -13,6 +13,8 @@ from herna.hall.events import EventBus
 from herna.hall.identity import Identity, ReservedNames
 from herna.hall.lobby import Lobby
 from herna.hall.records import RecordStore
+from herna.hall.tournament_live import LiveTournaments
+from herna.hall.tournament_store import TournamentStore
 
 
 class Service(Protocol):
@@ -51,6 +53,8 @@ class Hall:
     database (``None`` is replaced in ``__post_init__``)."""
     bridge: PostgresBridge | None = None
     """Carries game events to and from other processes on the same PostgreSQL database."""
+    tournaments: LiveTournaments | None = None
+    """The live tournaments held in this hall (``herna serve`` makes it)."""
 
     def __post_init__(self) -> None:
         if self.identity is None:
@@ -69,7 +73,18 @@ class Hall:
             self.bridge = PostgresBridge(self.records.url, self.bus)
             await self.bridge.start()
 
+    def hold_tournaments(self) -> LiveTournaments:
+        """Hold live tournaments in this hall (their director answers the lobby's tournament
+        seeks); returns the director."""
+        if self.tournaments is None:
+            self.tournaments = LiveTournaments(
+                self.lobby, self.bus, TournamentStore(self.records.engine)
+            )
+        return self.tournaments
+
     async def stop(self) -> None:
+        if self.tournaments is not None:
+            await self.tournaments.stop()
         for service in reversed(self.services):
             await service.stop()
         self.services.clear()

@@ -20,6 +20,12 @@ The lobby holds no connections and does no I/O. Game servers ask it:
 * :meth:`Lobby.cancel` — the owner withdraws a seek; servers learn it through
   :meth:`Lobby.listen` (so a play page's seek cancelled from the lobby page ends its wait).
 
+**Tournament seeks** (``tournament=ID``) say "I am here for my games of tournament ID". They
+never pair by themselves: the tournament's director (:mod:`herna.hall.tournament.live`, the
+lobby's :attr:`Lobby.desk`) decides who meets whom and :meth:`Lobby.book` hands that group, in
+seat order, to the game server as its next group. Opening one needs a name proven with its
+token (``verified``) and the desk's consent, so nobody can sit in an entrant's seat.
+
 Every change is published as a ``GameEvent("lobby", <game>, "seek_opened" | "seek_closed",
 {"seek": …, "why": …})`` on the lobby's own :class:`~herna.hall.events.EventBus` (the hall
 makes it: ``hall.lobby.bus``), which the lobby page (``/ws/lobby``) shows live. It is a bus of
@@ -30,9 +36,9 @@ runners) never see seeks as if they were tables.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from herna.hall.events import EventBus
 
@@ -58,10 +64,15 @@ NOT_FOR_YOU = "NOT_FOR_YOU"
 OWN_SEEK = "OWN_SEEK"
 BAD_SEEK = "BAD_SEEK"
 WRONG_GAME = "WRONG_GAME"
+NO_SUCH_TOURNAMENT = "NO_SUCH_TOURNAMENT"
+NOT_ENTERED = "NOT_ENTERED"
+NOT_VERIFIED = "NOT_VERIFIED"
 
 CANCELLED = "cancelled"
 GONE = "gone"
 SEATED = "seated"
+ENDED = "ended"
+"""Why a tournament seek closed when its tournament ended (:meth:`Lobby.close_tournament`)."""
 
 
 class LobbyError(Exception):
@@ -97,6 +108,9 @@ class Want:
     """A challenge: only this player may sit down with the owner."""
     accept: str | None = None
     """The id of the open seek this one accepts (it pairs with that one only)."""
+    tournament: str | None = None
+    """The id of the tournament whose games the owner is here for: such a seek pairs only
+    when the tournament books it (:meth:`Lobby.book`)."""
 
     def check(self) -> None:
         if self.opponent not in OPPONENTS:
@@ -109,6 +123,10 @@ class Want:
             raise LobbyError(BAD_SEEK, "a seek either challenges a player or accepts a seek")
         if self.opponent == BOTS and (self.challenge or self.accept):
             raise LobbyError(BAD_SEEK, "a seek for house bots names no opponent")
+        if self.tournament is not None and (
+            self.challenge or self.accept or self.opponent != ANYONE
+        ):
+            raise LobbyError(BAD_SEEK, "a tournament seek names no opponents: the pairings do")
 
 
 @dataclass(eq=False)
@@ -128,6 +146,8 @@ class Seek:
     :meth:`Lobby.next_group`)."""
     ripe: bool = field(default=False, repr=False)
     """Its fill wait was over when it was checked."""
+    booking: Booking | None = None
+    """The tournament game it is booked for (:meth:`Lobby.book`)."""
 
     @property
     def key(self) -> str:
@@ -146,8 +166,27 @@ class Seek:
             "fill": want.fill,
             "challenge": want.challenge,
             "accept": want.accept,
+            "tournament": want.tournament,
             "created": self.created,
         }
+
+
+@dataclass(frozen=True)
+class Booking:
+    """A tournament game the director asked for: ``tag`` names it (it travels into the
+    game's record and events), ``seat`` is this seek's seat at it (0: White, first to act)."""
+
+    tournament: str
+    tag: str
+    seat: int
+
+
+class TournamentDesk(Protocol):
+    """Who may open a seek for a tournament (the director of live tournaments)."""
+
+    def admit(self, game: str, tournament: str, owner: str, kind: str) -> None:
+        """Raise :class:`LobbyError` when ``owner`` (a proven name) may not play in it."""
+        ...
 
 
 Listener = Callable[[Seek, str], None]
@@ -163,20 +202,39 @@ class Lobby:
         """Open seeks by id, oldest first."""
         self._ids = itertools.count(1)
         self._listeners: dict[str, Listener] = {}
+        self._pairers: dict[str, Callable[[], None]] = {}
+        self._booked: dict[str, list[list[Seek]]] = {}
         self.paired = 0
+        self.desk: TournamentDesk | None = None
+        """Admits tournament seeks (set by the live tournaments' director)."""
 
     # -- questions ----------------------------------------------------------------------------
     def open_seeks(self, game: str | None = None) -> list[Seek]:
-        return [s for s in self.seeks.values() if game is None or s.game == game]
+        # A copy first: the web hall's pages read this from a worker thread.
+        return [s for s in list(self.seeks.values()) if game is None or s.game == game]
 
     def snapshot(self, game: str | None = None) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.open_seeks(game)]
 
-    def check_open(self, game: str, owner: str, kind: str, want: Want) -> None:
-        """Raise :class:`LobbyError` when :meth:`open` would refuse this seek."""
+    def check_open(
+        self, game: str, owner: str, kind: str, want: Want, verified: bool = False
+    ) -> None:
+        """Raise :class:`LobbyError` when :meth:`open` would refuse this seek. ``verified``:
+        the owner proved the name (a reserved name's token, or a proof the hall issued to a
+        signed-in person); a tournament seek needs it."""
         want.check()
         if kind not in KINDS:
             raise LobbyError(BAD_SEEK, f"a player is one of {', '.join(KINDS)}")
+        if want.tournament is not None:
+            if not verified:
+                raise LobbyError(
+                    NOT_VERIFIED,
+                    "tournament games are played under a name proven with its token "
+                    "(herna bots add) or by signing in, so nobody else can take the seat",
+                )
+            if self.desk is None:
+                raise LobbyError(NO_SUCH_TOURNAMENT, f"no tournament {want.tournament!r} here")
+            self.desk.admit(game, want.tournament, owner, kind)
         if want.challenge is not None and name_key(want.challenge) == name_key(owner):
             raise LobbyError(OWN_SEEK, "you cannot challenge yourself")
         if want.accept is not None:
@@ -193,10 +251,17 @@ class Lobby:
 
     # -- changes ------------------------------------------------------------------------------
     def open(
-        self, game: str, owner: str, kind: str, want: Want, holder: object, now: float
+        self,
+        game: str,
+        owner: str,
+        kind: str,
+        want: Want,
+        holder: object,
+        now: float,
+        verified: bool = False,
     ) -> Seek:
         """A new open seek (see :meth:`check_open` for what is refused)."""
-        self.check_open(game, owner, kind, want)
+        self.check_open(game, owner, kind, want, verified)
         seek = Seek(f"s{next(self._ids)}", game, owner, kind, want, holder, now)
         self.seeks[seek.id] = seek
         self._emit(seek, "seek_opened", "")
@@ -238,15 +303,63 @@ class Lobby:
         """Whether a server of ``game`` uses this lobby already."""
         return game in self._listeners
 
-    def listen(self, game: str, listener: Listener) -> None:
+    def listen(self, game: str, listener: Listener, pair: Callable[[], None] | None = None) -> None:
         """One game server hears of its seeks closed by the lobby (cancelled by the owner
-        elsewhere, or dropped)."""
+        elsewhere, or dropped); ``pair`` asks it to start the groups that are ready now
+        (:meth:`book` calls it)."""
         self._listeners[game] = listener
+        if pair is not None:
+            self._pairers[game] = pair
+
+    # -- tournaments --------------------------------------------------------------------------
+    def tournament_seeks(self, game: str, tournament: str) -> dict[str, Seek]:
+        """The open, unbooked seeks of a tournament's entrants, by name key."""
+        return {
+            s.key: s
+            for s in self.open_seeks(game)
+            if s.want.tournament == tournament and s.booking is None
+        }
+
+    def close_tournament(self, game: str, tournament: str) -> None:
+        """The tournament is over: its seeks close, and their servers hear :data:`ENDED`."""
+        for seek in self.open_seeks(game):
+            if seek.want.tournament == tournament:
+                self._close(seek, ENDED)
+
+    def book(self, game: str, tournament: str, names: Sequence[str], tag: str) -> bool:
+        """The tournament's next game: ``names`` in seat order. When all of them wait with a
+        seek for this tournament, their group becomes the game server's next one and the
+        server is asked to start it; True when it did (the seeks are seated)."""
+        here = self.tournament_seeks(game, tournament)
+        group = [here.get(name_key(n)) for n in names]
+        if any(s is None for s in group) or len({s.key for s in group if s}) != len(names):
+            return False
+        seeks = [s for s in group if s is not None]
+        for seat, seek in enumerate(seeks):
+            seek.booking = Booking(tournament, tag, seat)
+        self._booked.setdefault(game, []).append(seeks)
+        pair = self._pairers.get(game)
+        if pair is not None:
+            pair()
+        if all(not s.open for s in seeks):
+            return True
+        # Not started (the server is closing, or a seat went meanwhile): free the others.
+        self._booked[game] = [g for g in self._booked.get(game, []) if g is not seeks]
+        for seek in seeks:
+            seek.booking = None
+        return False
 
     # -- pairing ------------------------------------------------------------------------------
     def next_group(self, game: str, now: float) -> list[Seek] | None:
         """The oldest seek's group: seeks of ``game`` that all take each other, as many as
         the oldest one's seats, in the order they were made; None when no seek has one."""
+        booked = self._booked.get(game)
+        while booked:
+            group = booked.pop(0)
+            if all(s.open for s in group):
+                return group  # in seat order
+            for seek in group:
+                seek.booking = None
         # Only a new seek, or one whose fill wait ended since it was checked, can make a new
         # group: seeks checked before are skipped, so a login costs O(open seeks), not the
         # square of it (a crowd of challenges to absent players must not slow logins down).
@@ -273,7 +386,10 @@ class Lobby:
         return [
             s
             for s in self.open_seeks(game)
-            if not s.summoned and s.kind != HOUSE_BOT and _fill_due(s, now)
+            if not s.summoned
+            and s.kind != HOUSE_BOT
+            and s.want.tournament is None
+            and _fill_due(s, now)
         ]
 
     def next_fill(self, game: str) -> float | None:
@@ -283,6 +399,7 @@ class Lobby:
             for s in self.open_seeks(game)
             if s.want.opponent == ANYONE
             and s.kind != HOUSE_BOT
+            and s.want.tournament is None
             and s.want.challenge is None
             and s.want.accept is None
             and not s.summoned
@@ -316,11 +433,11 @@ def parse_seek(text: str, levels: Iterable[str] = ()) -> SeekSpec:
     """The seek a client sends in one protocol field: comma-separated words, each a flag or
     ``key=value`` — ``person``; ``opponent=anyone|people|bots``; ``level=NAME`` (one of
     ``levels`` when given); ``fill=SECONDS``; ``seats=N``; ``challenge=NAME``;
-    ``accept=SEEK_ID``. The empty text is the default (anyone, at once).
+    ``accept=SEEK_ID``; ``tournament=ID``. The empty text is the default (anyone, at once).
 
     >>> parse_seek("person,opponent=bots,level=easy", ["easy"])
     SeekSpec(want=Want(opponent='bots', level='easy', seats=2, fill=0.0, challenge=None, \
-accept=None), person=True)
+accept=None, tournament=None), person=True)
     >>> try:
     ...     parse_seek("fill=ten")
     ... except LobbyError as exc:
@@ -361,12 +478,13 @@ accept=None), person=True)
         fill=fill,
         challenge=values.get("challenge"),
         accept=values.get("accept"),
+        tournament=values.get("tournament"),
     )
     want.check()
     return SeekSpec(want, person)
 
 
-_SPEC_KEYS = ("person", "opponent", "level", "fill", "seats", "challenge", "accept")
+_SPEC_KEYS = ("person", "opponent", "level", "fill", "seats", "challenge", "accept", "tournament")
 
 
 def _fill_due(seek: Seek, now: float) -> bool:
@@ -401,6 +519,8 @@ def _pair_ok(a: Seek, b: Seek, now: float) -> bool:
     """Whether the seeks ``a`` and ``b`` take each other."""
     if a.key == b.key or a.game != b.game:
         return False
+    if a.want.tournament is not None or b.want.tournament is not None:
+        return False  # tournament games are booked (Lobby.book), never paired at random
     if a.want.accept is not None and a.want.accept != b.id:
         return False
     if b.want.accept is not None and b.want.accept != a.id:

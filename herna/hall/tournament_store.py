@@ -32,6 +32,9 @@ from herna.hall.tournament import (
     standings,
 )
 
+PRIVATE_SETTINGS = frozenset({"admin_digest"})
+"""Settings never exported: the digest of a live tournament's admin token."""
+
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
@@ -47,7 +50,8 @@ def _as_utc(value: datetime | None) -> datetime | None:
 class Entrant:
     name: str
     kind: str
-    """``house-bot`` (Herna's own, in-process) or ``bot`` (a program)."""
+    """``house-bot`` (Herna's own, in-process), ``bot`` (a program) or ``person`` (a
+    live tournament's entrant at a play page)."""
     spec: str
     """What was given on the command line (a house strategy or a command)."""
 
@@ -62,7 +66,8 @@ class Tournament:
     game: str
     format: str
     status: str
-    """``running``, ``finished`` or ``aborted``."""
+    """``entry`` (a live tournament taking entrants), ``running``, ``finished`` or
+    ``aborted``."""
     created_at: datetime
     finished_at: datetime | None
     entrants: tuple[Entrant, ...]
@@ -111,7 +116,7 @@ class Tournament:
             "created_at": self.created_at.isoformat(),
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
             "entrants": [e.to_json() for e in self.entrants],
-            "settings": self.settings,
+            "settings": {k: v for k, v in self.settings.items() if k not in PRIVATE_SETTINGS},
             "bye_points": float(self.bye_points),
         }
 
@@ -127,13 +132,14 @@ class TournamentStore:
         format: str,
         entrants: list[Entrant],
         settings: dict[str, Any],
+        status: str = "running",
     ) -> int:
         with Session(self.engine) as session:
             row = TournamentRow(
                 name=name,
                 game=game,
                 format=format,
-                status="running",
+                status=status,
                 created_at=_utcnow(),
                 entrants=[e.to_json() for e in entrants],
                 settings=settings,
@@ -165,6 +171,20 @@ class TournamentStore:
             row = session.get(TournamentRow, tournament_id)
             if row is not None:
                 row.settings = {**(row.settings or {}), **values}
+                session.commit()
+
+    def add_entrant(self, tournament_id: int, entrant: Entrant) -> None:
+        with Session(self.engine) as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is not None:
+                row.entrants = [*(row.entrants or []), entrant.to_json()]
+                session.commit()
+
+    def set_status(self, tournament_id: int, status: str) -> None:
+        with Session(self.engine) as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is not None:
+                row.status = status
                 session.commit()
 
     def finish(self, tournament_id: int, status: str = "finished") -> None:

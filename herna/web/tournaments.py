@@ -24,7 +24,9 @@ from herna.hall.tournament import TIE_BREAK_NAMES, Game, Row, fmt_points
 from herna.hall.tournament.export import table_csv, table_json
 from herna.hall.tournament_store import Tournament, TournamentStore
 from herna.web import pages
+from herna.web.accounts import ensure_csrf
 from herna.web.params import NotFound, Param, endpoint
+from herna.web.tournament_admin import TournamentAdmin, admin_box, entry_html, page_person
 
 e = html.escape
 
@@ -56,6 +58,7 @@ class TournamentPages:
     def __init__(self, hall: Hall, page: PageFn) -> None:
         self.hall = hall
         self.page = page
+        self.admin = TournamentAdmin(hall, page)
 
     @property
     def store(self) -> TournamentStore:
@@ -66,6 +69,8 @@ class TournamentPages:
         ident = [TOURNAMENT_ID]
         return [
             Route("/tournaments", endpoint(self.list_page), methods=get),
+            # Before /tournaments/{tournament_id}, which would take "new" as an id.
+            *self.admin.routes(),
             Route(
                 "/tournaments/{tournament_id}", endpoint(self.tournament_page, ident), methods=get
             ),
@@ -89,15 +94,28 @@ class TournamentPages:
 
     # -- handlers ----------------------------------------------------------------------------
     def list_page(self, request: Request, args: dict[str, Any]) -> Response:
-        body = list_html(self.store.recent(200))
+        body = list_html(self.store.recent(200), self.hall.tournaments is not None)
         return self.page("Tournaments", body, {"kind": "tournaments"}, "/tournaments")
 
     def tournament_page(self, request: Request, args: dict[str, Any]) -> Response:
         tour = self._get(args)
         data = {"kind": "tournament", "id": tour.id, "status": tour.status, "poll": POLL_SECONDS}
-        response = self.page(tour.name, tournament_html(tour), data, "/tournaments")
+        entry, admin = self._entry(request, tour)
+        body = tournament_html(tour, entry) + admin
+        response = self.page(tour.name, body, data, "/tournaments")
         response.headers["cache-control"] = "no-store"
         return response
+
+    def _entry(self, request: Request, tour: Tournament) -> tuple[str, str]:
+        """A live tournament of this hall: how to take part, and the admin's form."""
+        director = self.hall.tournaments
+        if director is None or tour.id not in director.held:
+            return "", ""
+        service = self.hall.service(tour.game)
+        endpoint = service.endpoints()[0] if service is not None and service.endpoints() else None
+        csrf = ensure_csrf(request)
+        entry = entry_html(tour, director.waiting(tour.id), page_person(request), endpoint)
+        return entry, admin_box(tour, csrf)
 
     def table_csv(self, request: Request, args: dict[str, Any]) -> Response:
         tour = self._get(args)
@@ -124,7 +142,7 @@ def _game_title(game: str) -> str:
     return pages.GAME_TITLES.get(game, game)
 
 
-def list_html(tours: Sequence[Tournament]) -> str:
+def list_html(tours: Sequence[Tournament], can_create: bool = False) -> str:
     if not tours:
         rows = ""
     else:
@@ -147,9 +165,16 @@ def list_html(tours: Sequence[Tournament]) -> str:
     )
     return (
         _assets() + "<h1>Tournaments</h1>"
-        '<p class="lead">Round robins, Swiss tournaments and arenas between bots, run with '
+        '<p class="lead">Round robins, Swiss tournaments and arenas, held in this hall for '
+        "bots and people (created here) or run between bot programs with "
         "<code>herna tournament run</code>: standings with tie-breaks, crosstables and every "
         'game\'s replay. <a href="/doc/tournaments.md">How they are paired and scored</a>.</p>'
+        + (
+            '<p><a class="button" id="new-tournament-link" href="/tournaments/new">'
+            "New tournament</a></p>"
+            if can_create
+            else ""
+        )
         + table
     )
 
@@ -159,7 +184,7 @@ def _status(status: str) -> str:
     return f'<span class="status {cls}">{e(status)}</span>'
 
 
-def tournament_html(tour: Tournament) -> str:
+def tournament_html(tour: Tournament, entry: str = "") -> str:
     rows = tour.standings()
     settings = tour.settings
     facts = [
@@ -171,14 +196,15 @@ def tournament_html(tour: Tournament) -> str:
         facts.append(f"rules {settings['rules']}")
     if settings.get("seed") is not None:
         facts.append(f"seed {settings['seed']}")
-    live = tour.status == "running"
+    live = tour.status in ("entry", "running")
     if tour.format == "session":
         return _assets() + session_html(tour, rows, facts, live)
     played = sum(1 for g in tour.games if not g.board.bye)
-    facts.append(f"{played} games")
+    facts.append(f"{played} game" + ("" if played == 1 else "s"))
     body = (
         f'<section id="tournament-body" data-status="{e(tour.status)}">'
         + _head(tour, facts, live)
+        + entry
         + "<h2>Standings</h2>"
         + _tie_break_note(tour)
         + standings_html(rows, tour.tie_breaks)
@@ -202,8 +228,9 @@ def _head(tour: Tournament, facts: list[str], live: bool) -> str:
         + (f" · finished {pages.when(tour.finished_at)}" if tour.finished_at else "")
         + "</p>"
         + (
-            f'<p class="muted" id="live-note">Playing now: this page follows the games '
-            f"(every {POLL_SECONDS} s).</p>"
+            f'<p class="muted" id="live-note">'
+            f"{'Taking entrants' if tour.status == 'entry' else 'Playing now'}: this page "
+            f"follows the games (every {POLL_SECONDS} s).</p>"
             if live
             else ""
         )

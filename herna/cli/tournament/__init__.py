@@ -29,13 +29,13 @@ from herna.hall.db import DatabaseUnavailable
 from herna.hall.hall import Hall
 from herna.hall.identity import Identity, ReservedNames
 from herna.hall.records import RecordStore
-from herna.hall.tournament import FORMATS, TIE_BREAK_NAMES, Row, fmt_points
+from herna.hall.tournament import FORMATS, TIE_BREAK_NAMES, Board, Game, Row, fmt_points
 from herna.hall.tournament.export import table_csv, table_json
+from herna.hall.tournament_runner import Runner, RunOptions
 from herna.hall.tournament_store import Entrant, Tournament, TournamentStore
 
 from ..match.entrants import HOUSE_PREFIX, EntrantSpec, MatchError, parse_entrant
-from .boards import GAMES, HOUSE_STRATEGIES, TABLE_SIZES, BoardOptions
-from .runner import Runner, RunOptions
+from .boards import GAMES, HOUSE_STRATEGIES, TABLE_SIZES, BoardOptions, play_board
 from .session import run_session
 
 DEFAULT_DATABASE = "sqlite:///var/herna.db"
@@ -274,22 +274,28 @@ def run(args: argparse.Namespace) -> int:
         options = RunOptions(
             game=args.game,
             format=args.format,
+            size=size,
             rounds=args.rounds,
             cycles=args.cycles,
             duration=args.duration,
             concurrency=args.concurrency,
-            board=BoardOptions(
-                seed=seed,
-                stall=args.stall,
-                game_clock=args.game_clock,
-                start_timeout=args.start_timeout,
-                log_dir=log_dir,
-                rules=args.rules,
-                deals=args.deals,
-            ),
+        )
+        board_options = BoardOptions(
+            seed=seed,
+            stall=args.stall,
+            game_clock=args.game_clock,
+            start_timeout=args.start_timeout,
+            log_dir=log_dir,
+            rules=args.rules,
+            deals=args.deals,
         )
         hall = Hall(records=records)
-        runner = Runner(hall, store, tournament_id, specs, options, lambda: None)
+        tokens = {name: hall.identity.reserve_house_bot(name) for name in specs}
+
+        async def play(board: Board, serial: int) -> Game:
+            return await play_board(hall, args.game, board, serial, specs, tokens, board_options)
+
+        runner = Runner(store, tournament_id, list(specs), options, play)
         live = Live(
             _live_table(name, runner), console=console, refresh_per_second=4, transient=True
         )

@@ -30,7 +30,7 @@ from herna.games.marias.bots import STRATEGY_CHOICES as MARIAS_STRATEGIES
 from herna.games.mia.bots import STRATEGIES as MIA_STRATEGIES
 from herna.games.tiles.bots import STRATEGIES as TILES_STRATEGIES
 from herna.hall.hall import Hall
-from herna.hall.tournament import Board, Game
+from herna.hall.tournament import Board, Game, no_show
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.onitama import OnitamaSettings
 from herna.servers.onitama import serve as serve_onitama
@@ -53,7 +53,6 @@ HOUSE_STRATEGIES = {
 }
 TABLE_SIZES = {"onitama": 2, "tiles": 4, "marias": 3, "mia": 2}
 """Seats at a board (Mia: the fewest players a session needs)."""
-NO_SHOW = "no-show"
 POLL = 0.05
 
 
@@ -134,7 +133,7 @@ async def _onitama(
         except MatchError as exc:
             present = [name for name in board.seats if name in slot.hub.players]
             log.info("board %d.%d: %s", board.round, board.number, exc)
-            return _no_show(board, present)
+            return no_show(board, present)
         if result.winner is None:
             ranks: tuple[float, ...] = (0.0, 0.0)
         else:
@@ -168,7 +167,7 @@ async def _tiles(
     if result.missing:
         present = [n for n in board.seats if n not in result.missing]
         log.info("board %d.%d: %s did not sit down", board.round, board.number, result.missing)
-        return _no_show(board, present)
+        return no_show(board, present)
     if result.returns is None:
         # Stopped without a result (the server went away): nobody scores.
         return Game(board, (0.0,) * len(board.seats), "aborted", None, result.table)
@@ -238,11 +237,3 @@ async def _first_deal(hall: Hall, seats: tuple[str, ...], after: int) -> str | N
         if m.table_id.endswith(".1") and names == seats:
             return m.table_id
     return None
-
-
-# -- common ------------------------------------------------------------------------------------
-def _no_show(board: Board, present: list[str]) -> Game:
-    """Those present beat those absent; all absent: all lose (see the module's docstring)."""
-    if not present:
-        return Game(board, (), NO_SHOW)
-    return Game(board, tuple(1.0 if n in present else 0.0 for n in board.seats), NO_SHOW)

@@ -1,12 +1,13 @@
 """Tournaments without I/O: formats and pairings (round robin, Swiss, arena; tables of more
 than two seats with their seats rotated), standings with tie-breaks and the crosstable.
 
-The runner (``herna tournament``, :mod:`herna.cli.tournament`) plays the boards these
-functions hand out and feeds the results back; the web hall shows what
+The runner (:mod:`herna.hall.tournament_runner`) has the boards these functions hand out
+played — by ``herna tournament run`` or by a live tournament in ``herna serve`` — and feeds
+the results back; the web hall shows what
 :mod:`herna.hall.tournament_store` stored. See ``docs/tournaments.md``.
 """
 
-from .model import FORMATS, Board, Game, History
+from .model import FORMATS, NO_SHOW, Board, Game, History, no_show
 from .pairing import (
     arena_pairings,
     arena_tables,
@@ -34,6 +35,7 @@ __all__ = [
     "BYE_POINTS",
     "FORMATS",
     "FORMAT_TIE_BREAKS",
+    "NO_SHOW",
     "TIE_BREAK_NAMES",
     "Board",
     "Cell",
@@ -47,6 +49,7 @@ __all__ = [
     "bye_points",
     "crosstable",
     "fmt_points",
+    "no_show",
     "round_robin",
     "round_robin_tables",
     "scores",

@@ -69,6 +69,17 @@ class Game:
         return sum((self.pairwise(i, j) for j in range(n) if j != i), Fraction(0)) / (n - 1)
 
 
+NO_SHOW = "no-show"
+
+
+def no_show(board: Board, present: Sequence[str]) -> Game:
+    """A board decided because not everyone sat down in time: those present beat those
+    absent; when nobody came it counts as lost for everyone."""
+    if not present:
+        return Game(board, (), NO_SHOW)
+    return Game(board, tuple(1.0 if n in present else 0.0 for n in board.seats), NO_SHOW)
+
+
 @dataclass
 class History:
     """What pairing needs to know about the games so far."""

@@ -42,6 +42,7 @@ LOGIN_TIMEOUT = "LOGIN_TIMEOUT"
 SLOW_READER = "SLOW_READER"
 SEAT_TAKEN_OVER = "SEAT_TAKEN_OVER"
 SEEK_CANCELLED = "SEEK_CANCELLED"
+TOURNAMENT_OVER = "TOURNAMENT_OVER"
 NOTHING_TO_CLAIM = "NOTHING_TO_CLAIM"
 
 ERROR_TEXT = {
@@ -58,6 +59,7 @@ ERROR_TEXT = {
     SLOW_READER: "you do not read what the server sends; closing",
     SEAT_TAKEN_OVER: "your seat was taken back by a new connection that proved it is yours",
     SEEK_CANCELLED: "you cancelled your seek in the lobby; closing",
+    TOURNAMENT_OVER: "the tournament you waited for is over; closing",
     NOTHING_TO_CLAIM: "your opponent is neither away nor out of time past the grace period",
 }
 """One English sentence per error code, for dialects that carry text rather than codes."""

@@ -143,7 +143,7 @@ class OnitamaHub(LobbySeats):
             lobby = Lobby()
         self.lobby = lobby
         """The hall's lobby: every waiting player has an open seek there."""
-        self.lobby.listen(GAME, self._seek_closed)
+        self.lobby.listen(GAME, self._seek_closed, self._pair)
         self.waiting: dict[str, Player] = {}
         """Players waiting for a game, by the id of their open seek (oldest first)."""
         self.clocks = TableClocks(self)
@@ -283,8 +283,11 @@ class OnitamaHub(LobbySeats):
             player.kind = PERSON
         if spec is not None and spec.want.accept is not None and client.peer.kind == HOUSE_BOT:
             player.one_game = True  # summoned for one seek
+        player.verified = admission.verified
         try:
-            self.lobby.check_open(GAME, msg.name, self._lobby_kind(player), self._want(player))
+            self.lobby.check_open(
+                GAME, msg.name, self._lobby_kind(player), self._want(player), player.verified
+            )
         except LobbyError as exc:
             self._refuse(client, exc.code, exc.reason, msg.name)
             return
@@ -341,6 +344,7 @@ class OnitamaHub(LobbySeats):
             # connection's takes its place.
             self._unseek(existing)
             self._take_over(client, existing)
+            existing.verified = True
             existing.spec = spec
             existing.kind = PERSON if spec is not None and spec.person else existing.kind
             client.send(client.conn.out.login_ok(existing.name))
@@ -384,9 +388,12 @@ class OnitamaHub(LobbySeats):
             player.timer = None
 
     # -- games ------------------------------------------------------------------------------
-    def _start(self, a: Player, b: Player, planned: GamePlan | None = None) -> None:
+    def _start(
+        self, a: Player, b: Player, planned: GamePlan | None = None, tournament: str | None = None
+    ) -> None:
         """A game between ``a`` and ``b`` (in lobby order); colours and deal come from the
-        game's seed, so its record reproduces both, unless a planner gave both."""
+        game's seed, so its record reproduces both, unless a planner gave them. ``tournament``
+        tags a booked tournament game: its record and events carry the tag."""
         seed = self.seeds.next_seed()
         white, black = (b, a) if seed & 1 else (a, b)
         if planned is not None:
@@ -407,6 +414,8 @@ class OnitamaHub(LobbySeats):
         else:
             state = OnitamaState.new(rule)
         meta: dict[str, Any] = {"rule": state.rule}
+        if tournament is not None:
+            meta["tournament"] = tournament
         if not state.dealing and given is not None:
             meta["start"] = format_position(state)
         meta["dialects"] = [p.client.conn.out.name if p.client else None for p in (white, black)]
@@ -721,6 +730,9 @@ class OnitamaHub(LobbySeats):
         data["white"] = table.players[WHITE].name
         data["black"] = table.players[BLACK].name
         data["moves"] = table.moves
+        tag = table.match.meta.get("tournament")
+        if tag is not None:
+            data["tournament"] = tag
         self.bus.emit("onitama", table.id, kind, **data)
 
     def snapshot(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from herna.core.clock import Clock, TimerHandle
-from herna.hall.lobby import BOT, CANCELLED, HOUSE_BOT, PERSON, Lobby, LobbyError, Seek, Want
+from herna.hall.lobby import BOT, CANCELLED, ENDED, HOUSE_BOT, PERSON, Lobby, LobbyError, Seek, Want
 from herna.protocols import onitama as proto
 from herna.servers.onitama.tables import Client, GamePlan, OnitamaSettings, Player, hang_up
 
@@ -38,7 +38,13 @@ class LobbySeats:
         summon: Callable[[Seek, str], None] | None
         _fill_timer: TimerHandle | None
 
-        def _start(self, a: Player, b: Player, planned: GamePlan | None = None) -> None: ...
+        def _start(
+            self,
+            a: Player,
+            b: Player,
+            planned: GamePlan | None = None,
+            tournament: str | None = None,
+        ) -> None: ...
 
         def disconnect(self, client: Client) -> None: ...
 
@@ -61,12 +67,19 @@ class LobbySeats:
         want = self._want(player)
         if again and (want.challenge is not None or want.accept is not None):
             want = DEFAULT_WANT
+        kind = self._lobby_kind(player)
         try:
             seek = self.lobby.open(
-                GAME, player.name, self._lobby_kind(player), want, client, self.clock.now()
+                GAME, player.name, kind, want, client, self.clock.now(), player.verified
             )
-        except LobbyError as exc:  # the accepted seek is gone meanwhile
+        except LobbyError as exc:
             player.tell_ext(proto.fmt.error(exc.code))
+            if want.tournament is not None:
+                # The tournament is over (or closed to it): it came for that alone.
+                hang_up(client.peer, exc.code)
+                self.disconnect(client)
+                return
+            # The accepted seek is gone meanwhile: it waits for anyone instead.
             seek = self.lobby.open(
                 GAME, player.name, self._lobby_kind(player), DEFAULT_WANT, client, self.clock.now()
             )
@@ -83,9 +96,9 @@ class LobbySeats:
             self.lobby.withdraw(seek)
 
     def _seek_closed(self, seek: Seek, why: str) -> None:
-        """The lobby closed a seek of ours (its owner cancelled it on the lobby page): the
-        connection that waited with it is told and closed."""
-        if why != CANCELLED:
+        """The lobby closed a seek of ours (its owner cancelled it on the lobby page, or its
+        tournament ended): the connection that waited with it is told and closed."""
+        if why not in (CANCELLED, ENDED):
             return  # a connection that is gone: the hub's disconnect cleans up
         player = self.waiting.pop(seek.id, None)
         if player is None or player.seek is not seek:
@@ -94,8 +107,9 @@ class LobbySeats:
         client = player.client
         if client is None:
             return
-        client.send(client.conn.out.error(proto.SEEK_CANCELLED))
-        hang_up(client.peer, proto.SEEK_CANCELLED)
+        code = proto.SEEK_CANCELLED if why == CANCELLED else proto.TOURNAMENT_OVER
+        client.send(client.conn.out.error(code))
+        hang_up(client.peer, code)
         self.disconnect(client)
 
     @property
@@ -117,8 +131,11 @@ class LobbySeats:
             if group is None:
                 break
             a, b = (self.waiting[s.id] for s in group)
-            planned = None
-            if self.plan is not None:
+            planned: GamePlan | None = None
+            booking = group[0].booking
+            if booking is not None:
+                planned = (a.name, None)  # seat order: the first is White
+            elif self.plan is not None:
                 planned = self.plan(a.name, b.name)
                 if planned is None:
                     return
@@ -126,7 +143,7 @@ class LobbySeats:
             for p in (a, b):
                 self.waiting.pop(p.seek.id if p.seek else "", None)
                 p.seek = None
-            self._start(a, b, planned)
+            self._start(a, b, planned, booking.tag if booking else None)
         if self.closing:
             return
         if self.summon is not None:

@@ -77,9 +77,10 @@ class OnitamaSettings:
     ``out_of_time``. 0: no clock."""
 
 
-GamePlan = tuple[str, OnitamaState]
-"""What a planner (:attr:`OnitamaHub.plan`) wants the next game to be: the name of the player
-who takes White and the position (cards dealt) the game starts from."""
+GamePlan = tuple[str, OnitamaState | None]
+"""What a planner (:attr:`OnitamaHub.plan`) or a tournament booking wants the next game to
+be: the name of the player who takes White and the position (cards dealt) the game starts
+from (None: dealt from the game's seed)."""
 
 
 class Client:
@@ -132,6 +133,7 @@ class Player:
         "spec",
         "table",
         "timer",
+        "verified",
     )
 
     def __init__(self, name: str, kind: str, client: Client) -> None:
@@ -149,6 +151,9 @@ class Player:
         """Its open seek in the hall's lobby while it waits for a game."""
         self.one_game = False
         """A house bot seated for one person's seek: it leaves after its game."""
+        self.verified = False
+        """It proved its name (a reserved name's token or a proof the hall issued): only
+        such a player may wait for tournament games."""
 
     @property
     def aware(self) -> bool:

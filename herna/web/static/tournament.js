@@ -1,4 +1,4 @@
-// Herna tournament page: while the tournament runs, fetch the page again every few seconds
+// Herna tournament page: while the tournament takes entrants or runs, fetch the page again every few seconds
 // and swap in its body (standings, crosstable, games), so it follows the games without a
 // reload. Stops once the tournament has finished or was aborted.
 "use strict";
@@ -20,7 +20,7 @@
         const current = document.getElementById("tournament-body");
         if (!fresh || !current) return;
         current.replaceWith(document.importNode(fresh, true));
-        if (fresh.dataset.status !== "running") {
+        if (fresh.dataset.status !== "running" && fresh.dataset.status !== "entry") {
           window.clearInterval(timer);
         }
       } catch (e) {
@@ -32,6 +32,8 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     const data = pageData();
-    if (data.kind === "tournament" && data.status === "running") follow(data);
+    if (data.kind === "tournament" && (data.status === "running" || data.status === "entry")) {
+      follow(data);
+    }
   });
 })();

@@ -1,17 +1,21 @@
 """The tournament runner: asks :mod:`herna.hall.tournament` for the boards of each round (or,
-in an arena, for pairs the moment entrants are free), plays them with
-:func:`~herna.cli.tournament.boards.play_board` and stores every decided board.
+in an arena, for pairs the moment entrants are free), has each board played by the function
+it was given and stores every decided board.
+
+Two callers give it that function: ``herna tournament run`` plays a board on servers started
+for it (:mod:`herna.cli.tournament.boards`), and a live tournament in ``herna serve``
+(:mod:`herna.hall.tournament_live`) books it on the running game server, where the entrants
+wait over their own protocols or at a play page.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from herna.hall.hall import Hall
 from herna.hall.tournament import (
     FORMAT_TIE_BREAKS,
     Board,
@@ -30,14 +34,17 @@ from herna.hall.tournament import (
 )
 from herna.hall.tournament_store import TournamentStore
 
-from ..match.entrants import EntrantSpec
-from .boards import TABLE_SIZES, BoardOptions, play_board
+PlayBoard = Callable[[Board, int], Awaitable[Game]]
+"""Plays a board (its serial number, counted from 1, is the second argument) and returns it
+decided."""
 
 
 @dataclass(frozen=True)
 class RunOptions:
     game: str
     format: str
+    size: int
+    """Seats at a table."""
     rounds: int | None
     """Swiss: rounds to play; tables: rounds of a round robin (default: one per seat)."""
     cycles: int
@@ -45,7 +52,6 @@ class RunOptions:
     duration: float
     """Arena: seconds during which new games start."""
     concurrency: int
-    board: BoardOptions
 
     def tie_breaks(self) -> tuple[str, ...]:
         return tuple(FORMAT_TIE_BREAKS[self.format])
@@ -54,25 +60,26 @@ class RunOptions:
 class Runner:
     def __init__(
         self,
-        hall: Hall,
         store: TournamentStore,
         tournament_id: int,
-        specs: dict[str, EntrantSpec],
+        names: list[str],
         options: RunOptions,
-        on_change: Callable[[], None],
+        play_board: PlayBoard,
+        on_change: Callable[[], None] = lambda: None,
+        ready: Callable[[str], bool] = lambda name: True,
     ) -> None:
-        self.hall = hall
         self.store = store
         self.id = tournament_id
-        self.specs = specs
-        self.names = list(specs)
+        self.names = list(names)
         self.options = options
+        self.play_board = play_board
         self.on_change = on_change
-        self.size = TABLE_SIZES[options.game]
+        self.ready = ready
+        """Whether an entrant is there to be paired now (an arena pairs only those)."""
+        self.size = options.size
         self.games: list[Game] = []
         self.playing: set[Board] = set()
         self.serial = 0
-        self.tokens = {name: hall.identity.reserve_house_bot(name) for name in specs}
         self._slots = asyncio.Semaphore(options.concurrency)
 
     # -- formats -------------------------------------------------------------------------------
@@ -131,15 +138,7 @@ class Runner:
                 self.playing.add(board)
                 self.on_change()
                 try:
-                    game = await play_board(
-                        self.hall,
-                        self.options.game,
-                        board,
-                        self.serial,
-                        self.specs,
-                        self.tokens,
-                        self.options.board,
-                    )
+                    game = await self.play_board(board, self.serial)
                 finally:
                     self.playing.discard(board)
         self.games.append(game)
@@ -154,12 +153,13 @@ class Runner:
         running: dict[asyncio.Task[Game], Board] = {}
         number = 0
         while True:
-            if time.monotonic() < end and len(waiting) >= self.size:
-                order = [n for n in self.ranking() if n in waiting]
+            free = [n for n in waiting if self.ready(n)]
+            if time.monotonic() < end and len(free) >= self.size:
+                order = [n for n in self.ranking() if n in free]
                 history = self.history()
                 if self.size == 2:
                     tables: list[tuple[str, ...]] = list(arena_pairings(order, history))
-                    if not tables and not running:
+                    if not tables and not running and len(free) == len(waiting):
                         # Nobody else is playing, so nobody else will come free: waiting
                         # would last for ever. The last opponents meet again.
                         history.last_opponents.clear()
@@ -180,7 +180,8 @@ class Runner:
                 continue
             done, _ = await asyncio.wait(
                 set(running),
-                timeout=max(0.05, end - time.monotonic()),
+                # Not longer than half a second: an entrant who comes back is paired soon.
+                timeout=max(0.05, min(0.5, end - time.monotonic())),
                 return_when=asyncio.FIRST_COMPLETED,
             )
             for task in done:

@@ -1,0 +1,335 @@
+"""Live tournaments: held inside a running hall (``herna serve``) between entrants who come
+over the game's own protocol — bot programs, house bots, people at a play page — instead of
+programs that ``herna tournament run`` starts itself.
+
+The life of one:
+
+1. **Created** (the web hall's ``/tournaments/new``, or :meth:`LiveTournaments.create`) with a
+   format, who it admits (anyone, bots, people) and an **admin token** made by :mod:`secrets`
+   and shown once; the hall keeps only its digest. Whoever holds the token starts or stops it.
+2. **Entry** (status ``entry``): an entrant joins by waiting in the game server's lobby with
+   the seek word ``tournament=ID`` (Onitama: ``LOGIN|name|token|tournament=ID``; the play page
+   does it for a signed-in person). Only a **proven name** may do so — a reserved name's token
+   (``herna bots add``) or the proof the web hall issues to a signed-in person — so nobody can
+   play in an entrant's seat; the lobby checks that (:meth:`herna.hall.lobby.Lobby.check_open`)
+   and asks this desk (:meth:`LiveTournaments.admit`), which enters the name on its first
+   arrival.
+3. **Running**: the entrants at the start are the field. The shared
+   :class:`~herna.hall.tournament_runner.Runner` pairs them (round robin, Swiss, arena); each
+   board is **booked** in the hall's lobby (:meth:`~herna.hall.lobby.Lobby.book`), which hands
+   the entrants' waiting seeks to the game server as its next group in seat order. The game
+   server stays the one authority: it plays the game as any other, tags its record and events
+   with the board, and the director reads the result from the ``game_over`` event. An entrant
+   who is not waiting when its board is due has ``--start-timeout`` seconds to come; then the
+   board is decided ``no-show`` (those present win). In an arena only entrants who are waiting
+   are paired.
+4. **Finished** (or aborted by the admin, or by the process stopping): the entrants still
+   waiting are told the tournament is over, and the standings stay in the database like every
+   tournament's.
+
+Games: Onitama, whose server books tournament games (:data:`LIVE_GAMES`); the other games'
+tournaments are played with ``herna tournament run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+
+from herna.hall.events import EventBus, GameEvent, Subscription
+from herna.hall.identity import new_secret, same_secret, token_digest
+from herna.hall.lobby import (
+    HOUSE_BOT,
+    NO_SUCH_TOURNAMENT,
+    NOT_ENTERED,
+    NOT_FOR_YOU,
+    PERSON,
+    WRONG_GAME,
+    Lobby,
+    LobbyError,
+    name_key,
+)
+from herna.hall.tournament import FORMATS, Board, Game, no_show
+from herna.hall.tournament_runner import Runner, RunOptions
+from herna.hall.tournament_store import Entrant, TournamentStore
+
+log = logging.getLogger("herna.tournament")
+
+LIVE_GAMES = {"onitama": 2}
+"""Games whose server books tournament games, with their seats."""
+LIVE_FORMATS = tuple(f for f in FORMATS if f != "session")
+ANYONE, BOTS, PEOPLE = "anyone", "bots", "people"
+ADMITS = (ANYONE, BOTS, PEOPLE)
+ENTRY, RUNNING, FINISHED, ABORTED = "entry", "running", "finished", "aborted"
+MAX_ENTRANTS = 256
+POLL = 0.1
+"""Seconds between tries to book a board whose entrants are not all waiting."""
+FORFEITS = {"out_of_time": "time", "illegal_move": "illegal", "opponent_left": "left"}
+"""Onitama ``GAME_OVER`` reasons that end a game a side did not play out, as the
+tournament's forfeit words."""
+
+
+class TournamentError(Exception):
+    """A request the director refuses (in English, for the page or the CLI)."""
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    name: str
+    game: str
+    format: str
+    admits: str = ANYONE
+    rounds: int | None = None
+    """Swiss: rounds (default from the field's size)."""
+    cycles: int = 1
+    """Round robin: times each pair meets."""
+    duration: float = 600.0
+    """Arena: seconds during which new games start."""
+    start_timeout: float = 60.0
+    """Seconds an entrant has to be waiting once its board is due (then: no-show)."""
+
+    def check(self) -> None:
+        if self.game not in LIVE_GAMES:
+            raise TournamentError(
+                f"live tournaments are held for {', '.join(LIVE_GAMES)}; "
+                "use 'herna tournament run' for the other games"
+            )
+        if self.format not in LIVE_FORMATS:
+            raise TournamentError(f"the format is one of {', '.join(LIVE_FORMATS)}")
+        if self.admits not in ADMITS:
+            raise TournamentError(f"a tournament admits one of {', '.join(ADMITS)}")
+        if not self.name.strip() or len(self.name) > 100:
+            raise TournamentError("a tournament's name is 1 to 100 characters")
+        if self.rounds is not None and not 1 <= self.rounds <= 50:
+            raise TournamentError("rounds are 1 to 50")
+        if not 1 <= self.cycles <= 10:
+            raise TournamentError("cycles are 1 to 10")
+        if not 10 <= self.duration <= 86_400:
+            raise TournamentError("an arena lasts 10 seconds to a day")
+        if not 1 <= self.start_timeout <= 3600:
+            raise TournamentError("the start timeout is 1 second to an hour")
+
+
+@dataclass
+class Held:
+    """One live tournament of this process."""
+
+    id: int
+    options: LiveOptions
+    admin_digest: str
+    status: str = ENTRY
+    entrants: dict[str, Entrant] = field(default_factory=dict)
+    """By name key, in the order they entered."""
+    runner: Runner | None = None
+    task: asyncio.Task[None] | None = None
+
+
+class LiveTournaments:
+    """The director of a hall's live tournaments, and the lobby's tournament desk."""
+
+    def __init__(self, lobby: Lobby, bus: EventBus, store: TournamentStore) -> None:
+        self.lobby = lobby
+        self.bus = bus
+        self.store = store
+        self.held: dict[int, Held] = {}
+        self._results: dict[str, asyncio.Future[GameEvent]] = {}
+        self._sub: Subscription | None = None
+        self._reader: asyncio.Task[None] | None = None
+        lobby.desk = self
+
+    # -- the desk (called by the lobby for every tournament seek) ------------------------------
+    def admit(self, game: str, tournament: str, owner: str, kind: str) -> None:
+        held = self._held(tournament)
+        if held.options.game != game:
+            raise LobbyError(WRONG_GAME, f"tournament {held.id} is played at {held.options.game}")
+        key = name_key(owner)
+        if key in held.entrants:
+            if held.status in (ENTRY, RUNNING):
+                return
+        elif held.status != ENTRY:
+            raise LobbyError(
+                NOT_ENTERED,
+                f"tournament {held.id} has {'started' if held.status == RUNNING else 'ended'}"
+                "; only its entrants play in it",
+            )
+        if held.status not in (ENTRY, RUNNING):
+            raise LobbyError(NOT_ENTERED, f"tournament {held.id} is over")
+        person = kind == PERSON
+        if (held.options.admits == BOTS and person) or (
+            held.options.admits == PEOPLE and not person
+        ):
+            raise LobbyError(NOT_FOR_YOU, f"tournament {held.id} admits {held.options.admits} only")
+        if len(held.entrants) >= MAX_ENTRANTS:
+            raise LobbyError(NOT_FOR_YOU, f"tournament {held.id} is full")
+        how = "at a play page" if person else f"over the {game} protocol"
+        entrant = Entrant(owner, "house-bot" if kind == HOUSE_BOT else kind, f"entered {how}")
+        held.entrants[key] = entrant
+        self.store.add_entrant(held.id, entrant)
+        log.info("tournament %d: %s (%s) entered", held.id, owner, kind)
+
+    def _held(self, tournament: str) -> Held:
+        held = self.held.get(int(tournament)) if tournament.isdigit() else None
+        if held is None:
+            raise LobbyError(
+                NO_SUCH_TOURNAMENT, f"no live tournament {tournament[:20]!r} in this hall"
+            )
+        return held
+
+    # -- the admin's requests -----------------------------------------------------------------
+    def create(self, options: LiveOptions) -> tuple[int, str]:
+        """A new tournament taking entrants; returns its id and the admin token (shown once,
+        kept only as a digest)."""
+        options.check()
+        token = new_secret()
+        digest = token_digest(token)
+        settings = {
+            "live": True,
+            "admits": options.admits,
+            "rounds": options.rounds,
+            "cycles": options.cycles,
+            "duration": options.duration if options.format == "arena" else None,
+            "start_timeout": options.start_timeout,
+            "table_size": LIVE_GAMES[options.game],
+            "admin_digest": digest,
+        }
+        tid = self.store.create(
+            options.name.strip(), options.game, options.format, [], settings, status=ENTRY
+        )
+        self.held[tid] = Held(tid, options, digest)
+        log.info("tournament %d (%s, %s) takes entrants", tid, options.game, options.format)
+        return tid, token
+
+    def authorised(self, tid: int, token: str | None) -> bool:
+        held = self.held.get(tid)
+        return (
+            held is not None
+            and token is not None
+            and same_secret(token_digest(token), held.admin_digest)
+        )
+
+    def waiting(self, tid: int) -> list[str]:
+        """Entrants waiting in the lobby for their next game now."""
+        held = self.held.get(tid)
+        if held is None:
+            return []
+        seeks = self.lobby.tournament_seeks(held.options.game, str(tid))
+        return [e.name for k, e in held.entrants.items() if k in seeks]
+
+    def begin(self, tid: int) -> None:
+        """Start pairing the entrants that have entered (needs the event loop)."""
+        held = self.held.get(tid)
+        if held is None:
+            raise TournamentError(f"no live tournament {tid} in this hall")
+        if held.status != ENTRY:
+            raise TournamentError(f"tournament {tid} is {held.status}")
+        size = LIVE_GAMES[held.options.game]
+        if len(held.entrants) < size:
+            raise TournamentError(f"it takes at least {size} entrants; {len(held.entrants)} came")
+        self._listen()
+        o = held.options
+        names = [e.name for e in held.entrants.values()]
+        run_options = RunOptions(o.game, o.format, size, o.rounds, o.cycles, o.duration, 10_000)
+
+        async def play(board: Board, serial: int) -> Game:
+            return await self._play(held, board)
+
+        def ready(name: str) -> bool:
+            return name_key(name) in self.lobby.tournament_seeks(o.game, str(tid))
+
+        held.runner = Runner(self.store, tid, names, run_options, play, ready=ready)
+        held.status = RUNNING
+        self.store.set_status(tid, RUNNING)
+        held.task = asyncio.create_task(self._run(held), name=f"tournament-{tid}")
+        log.info("tournament %d started with %d entrants", tid, len(names))
+
+    def abort(self, tid: int) -> None:
+        held = self.held.get(tid)
+        if held is None or held.status not in (ENTRY, RUNNING):
+            raise TournamentError(f"tournament {tid} is not taking entrants or running")
+        if held.task is not None:
+            held.task.cancel()
+        self._end(held, ABORTED)
+
+    async def stop(self) -> None:
+        """The hall stops: tournaments still going are aborted."""
+        for held in list(self.held.values()):
+            if held.status in (ENTRY, RUNNING):
+                self.abort(held.id)
+            if held.task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await held.task
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+            self._reader = None
+        if self._sub is not None:
+            self._sub.close()
+            self._sub = None
+
+    # -- playing -------------------------------------------------------------------------------
+    async def _run(self, held: Held) -> None:
+        assert held.runner is not None
+        try:
+            await held.runner.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("tournament %d stopped by a bug", held.id)
+            self._end(held, ABORTED)
+            return
+        self._end(held, FINISHED)
+
+    def _end(self, held: Held, status: str) -> None:
+        if held.status in (FINISHED, ABORTED):
+            return
+        held.status = status
+        self.store.finish(held.id, status)
+        self.lobby.close_tournament(held.options.game, str(held.id))
+        log.info("tournament %d %s", held.id, status)
+
+    async def _play(self, held: Held, board: Board) -> Game:
+        game = held.options.game
+        tag = f"{held.id}/{board.round}.{board.number}"
+        result: asyncio.Future[GameEvent] = asyncio.get_running_loop().create_future()
+        self._results[tag] = result
+        deadline = time.monotonic() + held.options.start_timeout
+        try:
+            while not self.lobby.book(game, str(held.id), board.seats, tag):
+                if time.monotonic() >= deadline:
+                    here = self.lobby.tournament_seeks(game, str(held.id))
+                    present = [n for n in board.seats if name_key(n) in here]
+                    log.info("tournament %d board %s: no-show, present %s", held.id, tag, present)
+                    return no_show(board, present)
+                await asyncio.sleep(POLL)
+            event = await result
+        finally:
+            self._results.pop(tag, None)
+        return _decided(board, event)
+
+    def _listen(self) -> None:
+        if self._reader is None:
+            self._sub = self.bus.subscribe(
+                lambda e: e.kind == "game_over" and "tournament" in e.data
+            )
+            self._reader = asyncio.create_task(self._read(self._sub), name="tournament-results")
+
+    async def _read(self, sub: Subscription) -> None:
+        async for event in sub:
+            future = self._results.get(str(event.data["tournament"]))
+            if future is not None and not future.done():
+                future.set_result(event)
+
+
+def _decided(board: Board, event: GameEvent) -> Game:
+    """The board's result from the game server's ``game_over`` event."""
+    winner = event.data.get("winner")
+    if winner is None:
+        ranks: tuple[float, ...] = (0.0,) * len(board.seats)  # aborted: equal
+    else:
+        ranks = tuple(1.0 if name_key(n) == name_key(winner) else 0.0 for n in board.seats)
+    forfeit = FORFEITS.get(str(event.data.get("reason")))
+    return Game(board, ranks, forfeit, None, event.table)

@@ -1,0 +1,281 @@
+"""Live tournaments from the web hall: ``/tournaments/new`` creates one (the admin token is
+shown once), the tournament page says how to enter it, and ``/tournaments/{id}/admin``
+starts or aborts it for whoever holds the admin token.
+
+The director is the hall's :class:`~herna.hall.tournament_live.LiveTournaments`; these
+handlers only read forms and call it. Forms are POSTs checked like the account forms (same
+origin, the session's CSRF token; :func:`herna.web.accounts.read_form`).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from herna.hall.hall import Hall
+from herna.hall.tournament_live import (
+    ENTRY,
+    LIVE_FORMATS,
+    LIVE_GAMES,
+    RUNNING,
+    LiveOptions,
+    TournamentError,
+)
+from herna.hall.tournament_store import Tournament
+from herna.web.accounts import FormError, ensure_csrf, read_form
+from herna.web.guests import session_of
+
+e = html.escape
+
+MAX_TAKING_ENTRANTS = 20
+"""Live tournaments that may take entrants at once (a bound on what one visitor can make)."""
+FORMAT_HELP = {
+    "round-robin": "everyone meets everyone",
+    "swiss": "rounds paired by score",
+    "arena": "paired again as soon as a game ends, for a fixed time",
+}
+ADMITS_HELP = {
+    "anyone": "bots and people",
+    "bots": "bots only",
+    "people": "people only",
+}
+
+
+class TournamentAdmin:
+    """Routes that create and run live tournaments."""
+
+    def __init__(self, hall: Hall, page: Any) -> None:
+        self.hall = hall
+        self.page = page
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/tournaments/new", self.new_page, methods=["GET"]),
+            Route("/tournaments/new", self.create, methods=["POST"]),
+            Route("/tournaments/{tournament_id}/admin", self.admin, methods=["POST"]),
+        ]
+
+    def _respond(self, title: str, body: str, status: int = 200) -> Response:
+        response: Response = self.page(title, body, {"kind": "tournament-admin"}, "/tournaments")
+        response.status_code = status
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    async def new_page(self, request: Request) -> Response:
+        if self.hall.tournaments is None:
+            return self._respond("New tournament", _not_here(), 404)
+        return self._respond("New tournament", new_form(ensure_csrf(request)))
+
+    async def create(self, request: Request) -> Response:
+        director = self.hall.tournaments
+        if director is None:
+            return self._respond("New tournament", _not_here(), 404)
+        try:
+            form = await read_form(request)
+        except FormError as exc:
+            return self._respond("New tournament", new_form(ensure_csrf(request), exc.message), 403)
+        csrf = ensure_csrf(request)
+        try:
+            options = _options(form)
+            taking = sum(1 for h in director.held.values() if h.status == ENTRY)
+            if taking >= MAX_TAKING_ENTRANTS:
+                raise TournamentError(
+                    f"{taking} tournaments are taking entrants already; start or abort one first"
+                )
+            tid, token = director.create(options)
+        except TournamentError as exc:
+            return self._respond("New tournament", new_form(csrf, str(exc), form), 400)
+        return self._respond("Tournament created", created_html(tid, options, token, csrf))
+
+    async def admin(self, request: Request) -> Response:
+        director = self.hall.tournaments
+        tid_text = request.path_params.get("tournament_id", "")
+        tid = int(tid_text) if str(tid_text).isdigit() else -1
+        try:
+            form = await read_form(request)
+        except FormError as exc:
+            return self._respond("Tournament", f'<p class="error">{e(exc.message)}</p>', 403)
+        if director is None or not director.authorised(tid, form.get("token", "").strip()):
+            return self._respond(
+                "Tournament",
+                '<h1>Not allowed</h1><p class="error">That is not the admin token of this '
+                f'tournament.</p><p><a href="/tournaments/{tid}">Back to the tournament</a></p>',
+                403,
+            )
+        try:
+            if form.get("action") == "start":
+                director.begin(tid)
+            elif form.get("action") == "abort":
+                director.abort(tid)
+            else:
+                raise TournamentError("the action is start or abort")
+        except TournamentError as exc:
+            return self._respond(
+                "Tournament",
+                f'<h1>Not done</h1><p class="error">{e(str(exc))}.</p>'
+                f'<p><a href="/tournaments/{tid}">Back to the tournament</a></p>',
+                409,
+            )
+        return RedirectResponse(f"/tournaments/{tid}", status_code=303)
+
+
+def _options(form: dict[str, str]) -> LiveOptions:
+    def number(key: str, default: float) -> float:
+        text = form.get(key, "").strip()
+        if not text:
+            return default
+        try:
+            return float(text)
+        except ValueError:
+            raise TournamentError(f"{key} is a number") from None
+
+    rounds = form.get("rounds", "").strip()
+    if rounds and not rounds.isdigit():
+        raise TournamentError("rounds is a whole number")
+    return LiveOptions(
+        name=form.get("name", "").strip() or "Tournament",
+        game=form.get("game", "onitama"),
+        format=form.get("format", "round-robin"),
+        admits=form.get("admits", "anyone"),
+        rounds=int(rounds) if rounds else None,
+        cycles=int(number("cycles", 1)),
+        duration=60 * number("minutes", 10),
+        start_timeout=number("start_timeout", 60),
+    )
+
+
+def _not_here() -> str:
+    return "<h1>No live tournaments here</h1><p>This hall holds no live tournaments.</p>"
+
+
+def _select(name: str, choices: dict[str, str], chosen: str) -> str:
+    options = "".join(
+        f'<option value="{e(k)}"{" selected" if k == chosen else ""}>{e(k)}: {e(v)}</option>'
+        for k, v in choices.items()
+    )
+    return f'<select name="{name}" id="t-{name}">{options}</select>'
+
+
+def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -> str:
+    f = form or {}
+    games = {g: f"{n} seats" for g, n in LIVE_GAMES.items()}
+    formats = {k: FORMAT_HELP[k] for k in LIVE_FORMATS}
+    return (
+        '<link rel="stylesheet" href="/static/tournaments.css">'
+        "<h1>New tournament</h1>"
+        '<p class="lead">A tournament held in this hall: entrants come over the game\'s own '
+        "protocol (bots, under a reserved name with its token) or at the play page (people, "
+        "signed in). You get an <strong>admin token</strong>: whoever holds it starts the "
+        "tournament when the entrants are there, or aborts it. "
+        '<a href="/doc/tournaments.md">How tournaments are paired and scored</a>.</p>'
+        + (f'<p class="error" id="form-problem">{e(problem)}</p>' if problem else "")
+        + '<form method="post" action="/tournaments/new" class="account" id="new-tournament">'
+        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
+        '<label for="t-name">Name</label>'
+        f'<input id="t-name" name="name" maxlength="100" required value="{e(f.get("name", ""))}">'
+        '<label for="t-game">Game</label>'
+        + _select("game", games, f.get("game", "onitama"))
+        + '<label for="t-format">Format</label>'
+        + _select("format", formats, f.get("format", "round-robin"))
+        + '<label for="t-admits">Who may enter</label>'
+        + _select("admits", ADMITS_HELP, f.get("admits", "anyone"))
+        + '<label for="t-rounds">Swiss: rounds (empty: enough to find a winner)</label>'
+        f'<input id="t-rounds" name="rounds" inputmode="numeric" value="{e(f.get("rounds", ""))}">'
+        '<label for="t-minutes">Arena: minutes</label>'
+        f'<input id="t-minutes" name="minutes" inputmode="decimal" '
+        f'value="{e(f.get("minutes", "10"))}">'
+        '<label for="t-start">Seconds an entrant has to come when its game is due</label>'
+        f'<input id="t-start" name="start_timeout" inputmode="decimal" '
+        f'value="{e(f.get("start_timeout", "60"))}">'
+        '<button type="submit">Create</button></form>'
+    )
+
+
+def created_html(tid: int, options: LiveOptions, token: str, csrf: str) -> str:
+    return (
+        f"<h1>{e(options.name)}: created</h1>"
+        '<p class="lead">Keep this <strong>admin token</strong>; it is shown only now. '
+        "Whoever holds it can start or abort the tournament.</p>"
+        f'<p><code id="admin-token">{e(token)}</code></p>'
+        f'<p><a id="tournament-link" href="/tournaments/{tid}">The tournament\'s page</a> '
+        "says how to enter; send its address to the entrants.</p>" + admin_form(tid, csrf, token)
+    )
+
+
+def admin_form(tid: int, csrf: str, token: str = "") -> str:
+    return (
+        f'<form method="post" action="/tournaments/{tid}/admin" class="account" id="admin-form">'
+        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
+        '<label for="admin-token-input">Admin token</label>'
+        f'<input id="admin-token-input" name="token" type="password" autocomplete="off" '
+        f'value="{e(token)}" required>'
+        '<button type="submit" name="action" value="start" id="admin-start">Start now</button>'
+        '<button type="submit" name="action" value="abort" id="admin-abort">Abort</button>'
+        "</form>"
+    )
+
+
+def entry_html(
+    tour: Tournament, waiting: list[str], person: str | None, endpoint: str | None
+) -> str:
+    """How to take part in a live tournament, and who is waiting now."""
+    if tour.status not in (ENTRY, RUNNING):
+        return ""
+    tid = tour.id
+    admits = str(tour.settings.get("admits", "anyone"))
+    entered = {x.name.casefold() for x in tour.entrants}
+    parts = ['<section id="take-part"><h2>Take part</h2>']
+    parts.append(
+        '<p class="muted" id="waiting">Waiting for their next game: '
+        + (", ".join(e(n) for n in waiting) if waiting else "nobody")
+        + "</p>"
+    )
+    open_to_me = tour.status == ENTRY or (person is not None and person.casefold() in entered)
+    if admits != "bots" and open_to_me:
+        seek = quote(f"person,tournament={tid}", safe=",=")
+        if person is not None:
+            parts.append(
+                f'<p><a class="button" id="join" href="/play/{e(tour.game)}?seek={seek}">'
+                f"{'Enter and wait' if tour.status == ENTRY else 'Back to'} for your games "
+                f"as {e(person)}</a></p>"
+            )
+        else:
+            back = quote(f"/tournaments/{tid}", safe="")
+            parts.append(
+                f'<p id="sign-in-to-enter"><a href="/signin?next={back}">Sign in</a> or '
+                f'<a href="/signup?next={back}">sign up</a> to enter: a tournament seat '
+                "belongs to a name only its owner can use.</p>"
+            )
+    if admits != "people" and tour.status == ENTRY:
+        where = e(endpoint or "the game server")
+        parts.append(
+            f"<p>Bots enter at {where} under a reserved name (<code>herna bots add NAME</code> "
+            "gives its token) with the lobby word <code>tournament="
+            f"{tid}</code>: <code>LOGIN|NAME|TOKEN|tournament={tid}</code>, or "
+            f"<code>herna bot {e(tour.game)} --name NAME --token TOKEN --tournament {tid}</code>"
+            ".</p>"
+        )
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def admin_box(tour: Tournament, csrf: str) -> str:
+    """The admin's form under a live tournament's page (outside the part the page refreshes,
+    so a token being typed is not swept away)."""
+    if tour.status not in (ENTRY, RUNNING):
+        return ""
+    return (
+        '<details id="admin"><summary>Admin: start or abort</summary>'
+        + admin_form(tour.id, csrf)
+        + "</details>"
+    )
+
+
+def page_person(request: Request) -> str | None:
+    person = session_of(request).get("person")
+    return person if isinstance(person, str) else None
