@@ -3,7 +3,8 @@ files, the live WebSocket, the game servers' WebSocket transports (``/ws/tiles``
 ``/ws/onitama``) and the page where people play Onitama (``/play/onitama``).
 
 Everything here is read-only but the account forms (``/signup``, ``/signin``, ``/signout``:
-POST, see :mod:`herna.web.accounts`): other routes accept GET (and HEAD) only, the live
+POST, see :mod:`herna.web.accounts`) and the live tournaments' forms (``/tournaments/new``,
+``/tournaments/{id}/admin``: see :mod:`herna.web.tournament_admin`): other routes accept GET (and HEAD) only, the live
 WebSocket ignores
 what browsers send (``/ws/tiles`` and ``/ws/onitama`` are the game servers' own protocols,
 not writes to the hall: see :mod:`herna.web.play`; the play page is one more client of the

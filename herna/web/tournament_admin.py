@@ -173,7 +173,11 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         "signed in). You get an <strong>admin token</strong>: whoever holds it starts the "
         "tournament when the entrants are there, or aborts it. "
         '<a href="/doc/tournaments.md">How tournaments are paired and scored</a>.</p>'
-        + (f'<p class="error" id="form-problem">{e(problem)}</p>' if problem else "")
+        + (
+            f'<div id="form-problem" role="alert"><p class="error">{e(problem)}</p></div>'
+            if problem
+            else ""
+        )
         + '<form method="post" action="/tournaments/new" class="account" id="new-tournament">'
         f'<input type="hidden" name="csrf" value="{e(csrf)}">'
         '<label for="t-name">Name</label>'
