@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from herna.hall.events import EventBus, GameEvent, Subscription
@@ -72,6 +73,10 @@ FORFEITS = {"out_of_time": "time", "illegal_move": "illegal", "opponent_left": "
 tournament's forfeit words."""
 
 
+HouseSeat = Callable[[str, str, str], None]
+"""A game server's way to seat a house bot entrant: (name, level, seek words)."""
+
+
 class TournamentError(Exception):
     """A request the director refuses (in English, for the page or the CLI)."""
 
@@ -90,6 +95,8 @@ class LiveOptions:
     """Arena: seconds during which new games start."""
     start_timeout: float = 60.0
     """Seconds an entrant has to be waiting once its board is due (then: no-show)."""
+    house: tuple[str, ...] = ()
+    """Levels of the house bots the hall enters (one bot per level given)."""
 
     def check(self) -> None:
         if self.game not in LIVE_GAMES:
@@ -111,6 +118,10 @@ class LiveOptions:
             raise TournamentError("an arena lasts 10 seconds to a day")
         if not 1 <= self.start_timeout <= 3600:
             raise TournamentError("the start timeout is 1 second to an hour")
+        if len(self.house) > 16:
+            raise TournamentError("at most 16 house bots")
+        if self.house and self.admits == PEOPLE:
+            raise TournamentError("a tournament for people only takes no house bots")
 
 
 @dataclass
@@ -138,6 +149,8 @@ class LiveTournaments:
         self._results: dict[str, asyncio.Future[GameEvent]] = {}
         self._sub: Subscription | None = None
         self._reader: asyncio.Task[None] | None = None
+        self.house_seats: dict[str, HouseSeat] = {}
+        """Per game, how its server seats a house bot entrant (set by the game server)."""
         lobby.desk = self
 
     # -- the desk (called by the lobby for every tournament seek) ------------------------------
@@ -183,6 +196,9 @@ class LiveTournaments:
         """A new tournament taking entrants; returns its id and the admin token (shown once,
         kept only as a digest)."""
         options.check()
+        seat = self.house_seats.get(options.game)
+        if options.house and seat is None:
+            raise TournamentError(f"this hall seats no house bots for {options.game}")
         token = new_secret()
         digest = token_digest(token)
         settings = {
@@ -200,6 +216,10 @@ class LiveTournaments:
         )
         self.held[tid] = Held(tid, options, digest)
         log.info("tournament %d (%s, %s) takes entrants", tid, options.game, options.format)
+        for i, level in enumerate(options.house, 1):
+            assert seat is not None
+            # A house bot logs in like any entrant (with its house token) and enters itself.
+            seat(f"house-{level}-t{tid}-{i}", level, f"tournament={tid}")
         return tid, token
 
     def authorised(self, tid: int, token: str | None) -> bool:

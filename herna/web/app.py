@@ -4,11 +4,11 @@ files, the live WebSocket, the game servers' WebSocket transports (``/ws/tiles``
 
 Everything here is read-only but the account forms (``/signup``, ``/signin``, ``/signout``:
 POST, see :mod:`herna.web.accounts`) and the live tournaments' forms (``/tournaments/new``,
-``/tournaments/{id}/admin``: see :mod:`herna.web.tournament_admin`): other routes accept GET (and HEAD) only, the live
-WebSocket ignores
-what browsers send (``/ws/tiles`` and ``/ws/onitama`` are the game servers' own protocols,
-not writes to the hall: see :mod:`herna.web.play`; the play page is one more client of the
-Onitama server over ``/ws/onitama``), and the app reads the hall (services, event bus via
+``/tournaments/{id}/admin``: see :mod:`herna.web.tournament_admin`): other routes accept
+GET (and HEAD) only, the live WebSocket ignores what browsers send (``/ws/tiles`` and
+``/ws/onitama`` are the game servers' own protocols, not writes to the hall: see
+:mod:`herna.web.play`; the play page is one more client of the Onitama server over
+``/ws/onitama``), and the app reads the hall (services, event bus via
 :class:`LiveHub`) and the database (:class:`~herna.hall.records.RecordStore`) without writing
 either. Database work runs in Starlette's thread pool so a slow query never blocks the game
 servers' event loop.

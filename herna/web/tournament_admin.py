@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from herna.games.onitama.bots import LEVEL_NAMES as ONITAMA_LEVELS
 from herna.hall.hall import Hall
 from herna.hall.tournament_live import (
     ENTRY,
@@ -32,6 +33,8 @@ from herna.web.guests import session_of
 
 e = html.escape
 
+HOUSE_LEVELS = {"onitama": tuple(ONITAMA_LEVELS)}
+"""The house bots' levels a live tournament of each game may enter."""
 MAX_TAKING_ENTRANTS = 20
 """Live tournaments that may take entrants at once (a bound on what one visitor can make)."""
 FORMAT_HELP = {
@@ -137,6 +140,10 @@ def _options(form: dict[str, str]) -> LiveOptions:
     rounds = form.get("rounds", "").strip()
     if rounds and not rounds.isdigit():
         raise TournamentError("rounds is a whole number")
+    house = tuple(w.strip() for w in form.get("house", "").split(",") if w.strip())
+    levels = HOUSE_LEVELS.get(form.get("game", "onitama"), ())
+    if any(level not in levels for level in house):
+        raise TournamentError(f"house bots' levels are {', '.join(levels) or 'none here'}")
     return LiveOptions(
         name=form.get("name", "").strip() or "Tournament",
         game=form.get("game", "onitama"),
@@ -146,6 +153,7 @@ def _options(form: dict[str, str]) -> LiveOptions:
         cycles=int(number("cycles", 1)),
         duration=60 * number("minutes", 10),
         start_timeout=number("start_timeout", 60),
+        house=house,
     )
 
 
@@ -188,6 +196,9 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         + _select("format", formats, f.get("format", "round-robin"))
         + '<label for="t-admits">Who may enter</label>'
         + _select("admits", ADMITS_HELP, f.get("admits", "anyone"))
+        + '<label for="t-house">House bots that enter, by level (e.g. <code>easy, hard</code>; '
+        f"levels: {e(', '.join(ONITAMA_LEVELS))})</label>"
+        f'<input id="t-house" name="house" value="{e(f.get("house", ""))}">'
         + '<label for="t-rounds">Swiss: rounds (empty: enough to find a winner)</label>'
         f'<input id="t-rounds" name="rounds" inputmode="numeric" value="{e(f.get("rounds", ""))}">'
         '<label for="t-minutes">Arena: minutes</label>'

@@ -15,7 +15,9 @@ from herna.games.onitama.bots import make_strategy
 from herna.hall.identity import ReservedNames
 from herna.hall.tournament_live import LiveOptions, LiveTournaments, TournamentError
 from herna.hall.tournament_store import TournamentStore
+from herna.servers.onitama import OnitamaService
 from tests.onitama.wire import Server, real_clock, running
+from tests.serve import serving
 
 
 def _director(server: Server) -> LiveTournaments:
@@ -188,3 +190,52 @@ async def test_a_tournament_for_people_turns_bots_away(tmp_path: Path) -> None:
             director.begin(tid)  # nobody entered
         with pytest.raises(TournamentError):
             director.create(LiveOptions("t", "mia", "session"))
+
+
+async def test_house_bots_enter_as_the_admin_asked_and_play_a_bot_over_tcp(
+    tmp_path: Path,
+) -> None:
+    """`herna serve` wires the Onitama server's house bots into the director."""
+    async with serving(
+        tmp_path, "onitama", onitama_house_bots=0, onitama_house_bot_delay=0.0
+    ) as hall:
+        director = hall.tournaments
+        assert director is not None
+        service = hall.service("onitama")
+        assert isinstance(service, OnitamaService)
+        token = ReservedNames(hall.records.engine).add("ada")
+        hall.identity.reload()
+        tid, _ = director.create(
+            LiveOptions("house night", "onitama", "round-robin", house=("easy", "medium"))
+        )
+        bot = asyncio.create_task(
+            run_bot(
+                "127.0.0.1",
+                service.port,
+                "ada",
+                make_strategy("greedy", seed=1),
+                token=token,
+                seek=f"tournament={tid}",
+                reconnect=False,
+            )
+        )
+        await _entered(director, tid, 3)
+        assert sorted(director.waiting(tid)) == [
+            "ada",
+            f"house-easy-t{tid}-1",
+            f"house-medium-t{tid}-2",
+        ]
+        director.begin(tid)
+        store = TournamentStore(hall.records.engine)
+        await _finished(store, tid)
+        result = await asyncio.wait_for(bot, 10)
+        tour = store.get(tid)
+        assert tour is not None and tour.status == "finished"
+        assert {e.kind for e in tour.entrants} == {"bot", "house-bot"}
+        assert len([g for g in tour.games if not g.board.bye]) == 3
+        assert sum((r.points for r in tour.standings()), Fraction(0)) == 3
+        assert result.games == 2
+        # The tournament's house bots left with it; the hall's own house bots stay.
+        assert all(b.closed for b in service.summoned)
+        with pytest.raises(TournamentError):
+            director.create(LiveOptions("t", "onitama", "arena", admits="people", house=("easy",)))

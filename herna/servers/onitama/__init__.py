@@ -86,9 +86,16 @@ class OnitamaService:
     def summon_house_bot(self, seek: Seek, level: str) -> None:
         """A house bot of ``level`` for one person's seek: it logs in accepting that seek,
         plays the one game and leaves (the hub's :attr:`~OnitamaHub.summon`)."""
-        settings = self.hub.settings
         self._summoned += 1
-        name = f"house-{level}-{self._summoned}"
+        self._seat_house_bot(f"house-{level}-{self._summoned}", level, f"accept={seek.id}")
+
+    def enter_house_bot(self, name: str, level: str, seek: str) -> None:
+        """A house bot of ``level`` that waits with ``seek`` (a live tournament's entrant:
+        it plays the tournament's games and leaves when it is over)."""
+        self._seat_house_bot(name, level, seek)
+
+    def _seat_house_bot(self, name: str, level: str, seek: str) -> None:
+        settings = self.hub.settings
         strategy = make_strategy(
             settings.house_bot_strategy,
             seed=self.hub.seeds.next_seed() % 2**31,
@@ -103,7 +110,7 @@ class OnitamaService:
             settings.house_bot_delay,
             token,
             off_loop=True,
-            seek=f"accept={seek.id}",
+            seek=seek,
         )
         self.summoned = [b for b in self.summoned if not b.closed] + [bot]
 
@@ -155,6 +162,8 @@ async def serve(
         lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096
     )
     service = OnitamaService(hub, server, host)
+    if hall.tournaments is not None:
+        hall.tournaments.house_seats["onitama"] = service.enter_house_bot
     if house_bots > 0:
         service.add_house_bots(house_bots)
     return service

@@ -40,7 +40,9 @@ class HouseBot:
         self.delay = delay
         self.seek = seek
         """LOGIN's lobby field: set for a bot seated for one person's seek (``accept=ID``),
-        which plays that one game and leaves."""
+        which plays that one game and leaves, or for a live tournament's house entrant
+        (``tournament=ID``), which plays until the tournament is over."""
+        self.one_game = seek is not None and seek.startswith("accept=")
         self.off_loop = off_loop
         """Think in a worker thread: the engine searches for up to 100 ms (its compiled core
         releases the GIL), and the event loop is shared by every server of `herna serve`."""
@@ -64,7 +66,8 @@ class HouseBot:
             if isinstance(msg, proto.LoginOk):
                 self.logged_in = True
             elif isinstance(msg, proto.LoginFailed) and self.seek is not None:
-                # The seek it was summoned for is gone (its person left): nothing to do.
+                # The seek it was summoned for is gone (its person left), or the tournament
+                # it came for does not take it: nothing to do.
                 self.hub.clock.call_later(0, self.close)
                 continue
             elif isinstance(msg, proto.LoginFailed) and not self.logged_in:
@@ -75,7 +78,7 @@ class HouseBot:
                 self.game = ClientGame(self.name)
                 self.hub.receive(self.client, proto.login_line(self.name, self.token))
                 continue
-            if isinstance(msg, proto.GameOver) and self.seek is not None:
+            if isinstance(msg, proto.GameOver) and self.one_game:
                 self.hub.clock.call_later(0, self.close)
             try:
                 self.game.feed(msg)
