@@ -164,8 +164,8 @@ def register(commands: GameCommands) -> None:
     )
     bot.add_argument(
         "--rules",
-        default="labyrinth",
-        help=f"rules file or shipped name (default labyrinth; shipped: {shipped})",
+        help=f"rules file or shipped name (default labyrinth, or a --tournament's own; "
+        f"shipped: {shipped})",
     )
     bot.add_argument("--name", help="player name (default bot-<strategy>)")
     bot.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
@@ -188,6 +188,14 @@ def register(commands: GameCommands) -> None:
         help="stop (exit 1) when the server is lost instead of reconnecting",
     )
     bot.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    bot.add_argument(
+        "--tournament",
+        type=int,
+        metavar="ID",
+        help="play the games of live tournament ID instead (the join's seek "
+        "'tournament=ID'; needs a reserved name and its --token; --rules may be left out: the "
+        "tournament's own), until it is over",
+    )
     bot.add_argument("--seed", type=int, default=0, help="seed of the bot's random choices")
     bot.add_argument(
         "--no-start",
@@ -577,9 +585,11 @@ def run_bot_command(args: argparse.Namespace) -> int:
     if server is None:
         return 2
     host, port = server
-    path = resolve_rules_path(args.rules)
-    rules_ref: str | dict[str, Any] = args.rules
-    if args.rules not in shipped_rules():
+    rules_ref: str | dict[str, Any] | None = args.rules
+    if args.rules is None and args.tournament is None:
+        rules_ref = "labyrinth"
+    if isinstance(rules_ref, str) and rules_ref not in shipped_rules():
+        path = resolve_rules_path(rules_ref)
         report = check_rules_file(path)
         if report.rules is None:
             for problem in report.problems:
@@ -619,6 +629,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
                     reconnect=not args.no_reconnect,
                     max_backoff=args.max_backoff,
                     on_status=out.say,
+                    tournament=args.tournament,
                 )
             )
     except TilesServerError as exc:

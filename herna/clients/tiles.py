@@ -267,9 +267,11 @@ class TilesClient:
         """Sit down; returns the ``joined`` message (raises :class:`TilesServerError`).
 
         ``token`` proves a reserved name (``herna bots add NAME``); ``seek`` is the hall
-        lobby's seek (Herna extension, docs/protocols/tiles.md "The lobby")."""
+        lobby's seek (Herna extension, docs/protocols/tiles.md "The lobby"). A tournament's
+        seek (``tournament=ID``) waits for its booked table as long as it takes."""
         await self.transport.write(self.conn.join(name, rules, table, kind, token, seek))
-        return await self.expect("joined")
+        waits = seek is not None and "tournament=" in seek
+        return await self.expect("joined", timeout=None if waits else 30.0)
 
     async def start(self) -> None:
         await self.send({"type": "start"})
@@ -294,6 +296,7 @@ class TilesClient:
 DEFAULT_MAX_BACKOFF = 30.0
 """Longest wait between two attempts to reach a lost server again (seconds)."""
 FIRST_BACKOFF = 0.5
+TOURNAMENT_OVER = "TOURNAMENT_OVER"
 RETRYABLE_REFUSALS = ("NAME_TAKEN",)
 """Refusals of a rejoin that pass by themselves: the server may not have noticed yet that the
 bot's old connection is gone."""
@@ -334,7 +337,7 @@ async def run_bot(
     host: str,
     port: int,
     name: str,
-    rules: str | dict[str, Any],
+    rules: str | dict[str, Any] | None,
     strategy: str = "goal",
     games: int = 1,
     seed: int = 0,
@@ -344,8 +347,14 @@ async def run_bot(
     reconnect: bool = True,
     max_backoff: float = DEFAULT_MAX_BACKOFF,
     on_status: Callable[[str], None] | None = None,
+    tournament: int | None = None,
 ) -> BotRun:
     """Connect, join a table for ``rules`` and play ``games`` games with ``strategy``.
+
+    With ``tournament`` the bot waits for its games of that live tournament instead (the
+    join's seek ``tournament=ID``; ``rules`` may then be None: the tournament's own), joins
+    again after each game and returns when the server says the tournament is over
+    (``games`` is then ignored).
 
     ``host`` may be a URL (``tcp://…``, ``ws://HOST:PORT/ws/tiles``): see
     :meth:`TilesClient.connect`. The first connection must succeed (a wrong address fails at
@@ -367,9 +376,24 @@ async def run_bot(
             if client is None:
                 client = await _reconnect(host, port, name, max_backoff, say)
                 run.reconnects += 1
-            await _play(client, run, name, rules, strategy, games, seed, start, on_message, token)
+            await _play(
+                client,
+                run,
+                name,
+                rules,
+                strategy,
+                games,
+                seed,
+                start,
+                on_message,
+                token,
+                tournament,
+            )
             return run
         except TilesServerError as exc:
+            if tournament is not None and exc.code == TOURNAMENT_OVER:
+                say("the tournament is over")
+                return run
             if not (reconnect and run.reconnects and exc.code in RETRYABLE_REFUSALS):
                 raise
             say(f"the server refused the rejoin ({exc}); trying again")
@@ -408,21 +432,24 @@ async def _play(
     client: TilesClient,
     run: BotRun,
     name: str,
-    rules: str | dict[str, Any],
+    rules: str | dict[str, Any] | None,
     strategy: str,
     games: int,
     seed: int,
     start: bool,
     on_message: Callable[[dict[str, Any]], None] | None,
     token: str | None,
+    tournament: int | None = None,
 ) -> None:
-    """Play on ``client`` until ``run`` holds ``games`` finished games."""
-    while len(run.games) < games:
-        joined = await client.join(name, rules, kind="bot", token=token)
+    """Play on ``client`` until ``run`` holds ``games`` finished games (in a tournament:
+    until the server says it is over)."""
+    seek = f"tournament={tournament}" if tournament is not None else None
+    while tournament is not None or len(run.games) < games:
+        joined = await client.join(name, rules, kind="bot", token=token, seek=seek)
         run.seated = True
         parsed: Rules = load_rules(joined["rules"], str(joined.get("rules_name", "")))
         bot: TilesBot = make_bot(strategy, parsed, seed + len(run.games) + run.aborted)
-        if start:
+        if start and tournament is None:
             await client.start()
         while True:
             message = await client.recv()

@@ -188,6 +188,15 @@ class TournamentDesk(Protocol):
         """Raise :class:`LobbyError` when ``owner`` (a proven name) may not play in it."""
         ...
 
+    def setting(self, tournament: str, key: str) -> Any:
+        """One of the tournament's settings (a tile tournament's ``rules``), or None."""
+        ...
+
+    def withdraw(self, tournament: str, owner: str) -> None:
+        """``owner`` said it leaves before the tournament started: it is no entrant any
+        more (once started, leaving changes nothing: its boards are no-shows)."""
+        ...
+
 
 Listener = Callable[[Seek, str], None]
 """Called with a seek that closed otherwise than by :meth:`Lobby.seated` and why."""
@@ -353,13 +362,9 @@ class Lobby:
     def next_group(self, game: str, now: float) -> list[Seek] | None:
         """The oldest seek's group: seeks of ``game`` that all take each other, as many as
         the oldest one's seats, in the order they were made; None when no seek has one."""
-        booked = self._booked.get(game)
-        while booked:
-            group = booked.pop(0)
-            if all(s.open for s in group):
-                return group  # in seat order
-            for seek in group:
-                seek.booking = None
+        booked = self.next_booked(game)
+        if booked is not None:
+            return booked
         # Only a new seek, or one whose fill wait ended since it was checked, can make a new
         # group: seeks checked before are skipped, so a login costs O(open seeks), not the
         # square of it (a crowd of challenges to absent players must not slow logins down).
@@ -379,6 +384,17 @@ class Lobby:
                         return sorted(group, key=lambda s: order[s.id])
             first.checked = True
             first.ripe = ripe
+        return None
+
+    def next_booked(self, game: str) -> list[Seek] | None:
+        """The next group a tournament booked (:meth:`book`), in seat order, or None."""
+        booked = self._booked.get(game)
+        while booked:
+            group = booked.pop(0)
+            if all(s.open for s in group):
+                return group
+            for seek in group:
+                seek.booking = None
         return None
 
     def due(self, game: str, now: float) -> list[Seek]:

@@ -27,8 +27,8 @@ The life of one:
    waiting are told the tournament is over, and the standings stay in the database like every
    tournament's.
 
-Games: Onitama, whose server books tournament games (:data:`LIVE_GAMES`); the other games'
-tournaments are played with ``herna tournament run``.
+Games: Onitama and the tile games, whose servers book tournament games (:data:`LIVE_GAMES`);
+mariáš and Mia tournaments are played with ``herna tournament run``.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from herna.hall.events import EventBus, GameEvent, Subscription
 from herna.hall.identity import new_secret, same_secret, token_digest
@@ -59,8 +60,8 @@ from herna.hall.tournament_store import Entrant, TournamentStore
 
 log = logging.getLogger("herna.tournament")
 
-LIVE_GAMES = {"onitama": 2}
-"""Games whose server books tournament games, with their seats."""
+LIVE_GAMES = ("onitama", "tiles")
+"""Games whose server books tournament games."""
 LIVE_FORMATS = tuple(f for f in FORMATS if f != "session")
 ANYONE, BOTS, PEOPLE = "anyone", "bots", "people"
 ADMITS = (ANYONE, BOTS, PEOPLE)
@@ -97,6 +98,10 @@ class LiveOptions:
     """Seconds an entrant has to be waiting once its board is due (then: no-show)."""
     house: tuple[str, ...] = ()
     """Levels of the house bots the hall enters (one bot per level given)."""
+    rules: str | None = None
+    """Tiles: the shipped rules file every table plays."""
+    seats: int = 2
+    """Seats at a table (tiles: the rules file's players)."""
 
     def check(self) -> None:
         if self.game not in LIVE_GAMES:
@@ -106,6 +111,12 @@ class LiveOptions:
             )
         if self.format not in LIVE_FORMATS:
             raise TournamentError(f"the format is one of {', '.join(LIVE_FORMATS)}")
+        if self.game == "onitama" and self.seats != 2:
+            raise TournamentError("Onitama is played by two")
+        if self.game == "tiles" and not self.rules:
+            raise TournamentError("a tile tournament names its rules file")
+        if not 2 <= self.seats <= 8:
+            raise TournamentError("a table has 2 to 8 seats")
         if self.admits not in ADMITS:
             raise TournamentError(f"a tournament admits one of {', '.join(ADMITS)}")
         if not self.name.strip() or len(self.name) > 100:
@@ -183,6 +194,21 @@ class LiveTournaments:
         self.store.add_entrant(held.id, entrant)
         log.info("tournament %d: %s (%s) entered", held.id, owner, kind)
 
+    def withdraw(self, tournament: str, owner: str) -> None:
+        held = self.held.get(int(tournament)) if tournament.isdigit() else None
+        if held is None or held.status != ENTRY:
+            return
+        entrant = held.entrants.pop(name_key(owner), None)
+        if entrant is not None:
+            self.store.remove_entrant(held.id, entrant.name)
+            log.info("tournament %d: %s withdrew", held.id, entrant.name)
+
+    def setting(self, tournament: str, key: str) -> Any:
+        held = self.held.get(int(tournament)) if tournament.isdigit() else None
+        if held is None:
+            return None
+        return {"rules": held.options.rules, "seats": held.options.seats}.get(key)
+
     def _held(self, tournament: str) -> Held:
         held = self.held.get(int(tournament)) if tournament.isdigit() else None
         if held is None:
@@ -208,7 +234,8 @@ class LiveTournaments:
             "cycles": options.cycles,
             "duration": options.duration if options.format == "arena" else None,
             "start_timeout": options.start_timeout,
-            "table_size": LIVE_GAMES[options.game],
+            "table_size": options.seats,
+            "rules": options.rules,
             "admin_digest": digest,
         }
         tid = self.store.create(
@@ -245,7 +272,7 @@ class LiveTournaments:
             raise TournamentError(f"no live tournament {tid} in this hall")
         if held.status != ENTRY:
             raise TournamentError(f"tournament {tid} is {held.status}")
-        size = LIVE_GAMES[held.options.game]
+        size = held.options.seats
         if len(held.entrants) < size:
             raise TournamentError(f"it takes at least {size} entrants; {len(held.entrants)} came")
         self._listen()
@@ -345,11 +372,21 @@ class LiveTournaments:
 
 
 def _decided(board: Board, event: GameEvent) -> Game:
-    """The board's result from the game server's ``game_over`` event."""
-    winner = event.data.get("winner")
+    """The board's result from the game server's ``game_over`` event: a tile table's
+    ``result.returns`` (one per seat, in seat order), or Onitama's ``winner``."""
+    data = event.data
+    result = data.get("result")
+    returns = result.get("returns") if isinstance(result, dict) else None
+    equal: tuple[float, ...] = (0.0,) * len(board.seats)  # no result (aborted): a tie
+    if event.game == "tiles":
+        ranks = tuple(float(r) for r in returns) if returns else equal
+        if len(ranks) != len(board.seats):
+            ranks = equal
+        return Game(board, ranks, None if returns else "aborted", None, event.table)
+    winner = data.get("winner")
     if winner is None:
-        ranks: tuple[float, ...] = (0.0,) * len(board.seats)  # aborted: equal
+        ranks = equal
     else:
         ranks = tuple(1.0 if name_key(n) == name_key(winner) else 0.0 for n in board.seats)
-    forfeit = FORFEITS.get(str(event.data.get("reason")))
+    forfeit = FORFEITS.get(str(data.get("reason")))
     return Game(board, ranks, forfeit, None, event.table)

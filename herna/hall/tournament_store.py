@@ -180,6 +180,13 @@ class TournamentStore:
                 row.entrants = [*(row.entrants or []), entrant.to_json()]
                 session.commit()
 
+    def remove_entrant(self, tournament_id: int, name: str) -> None:
+        with Session(self.engine) as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is not None:
+                row.entrants = [e for e in row.entrants or [] if e.get("name") != name]
+                session.commit()
+
     def set_status(self, tournament_id: int, status: str) -> None:
         with Session(self.engine) as session:
             row = session.get(TournamentRow, tournament_id)

@@ -46,7 +46,7 @@ MAX_SEEK_LENGTH = 200
 NAME_RE = re.compile(r"^[\w.@+-]{1,32}$")
 """Player names: letters, digits and ``_ . @ + -``, 1..32 characters."""
 
-Phase = Literal["lobby", "seated", "playing"]
+Phase = Literal["lobby", "waiting", "seated", "playing"]
 
 
 # -- client messages --------------------------------------------------------------------------
@@ -119,6 +119,7 @@ ClientMessage = Join | Start | Act | GetState | ListTables | Leave | Ping | Back
 CLIENT_TYPES = ("join", "start", "act", "state", "list", "leave", "ping", "back")
 SERVER_TYPES = (
     "welcome",
+    "waiting",
     "joined",
     "table",
     "started",
@@ -199,10 +200,14 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
             return ProtocolError(
                 f"'seek' must be a string of at most {MAX_SEEK_LENGTH} characters", "BAD_MESSAGE"
             )
-        if rules is None and table is None and not (seek and "accept=" in seek):
+        if (
+            rules is None
+            and table is None
+            and not (seek and ("accept=" in seek or "tournament=" in seek))
+        ):
             return ProtocolError(
                 "a join needs 'rules' (a rules name or object), 'table', or a 'seek' that "
-                "accepts an open table",
+                "accepts an open table or names a tournament",
                 "BAD_MESSAGE",
             )
         if rules is not None and not isinstance(rules, str | dict):
@@ -387,6 +392,10 @@ class ServerConnection:
         return error
 
     def _check_phase(self, message: ClientMessage) -> ProtocolError | None:
+        if isinstance(message, Join) and self.phase == "waiting":
+            return ProtocolError(
+                "waiting for your tournament game already; send 'leave' first", "WRONG_PHASE"
+            )
         if isinstance(message, Join) and self.phase != "lobby":
             return ProtocolError("already at a table; send 'leave' first", "WRONG_PHASE")
         if isinstance(message, Back) and self.phase != "playing":
@@ -394,7 +403,7 @@ class ServerConnection:
         if isinstance(message, Start) and self.phase != "seated":
             return ProtocolError(
                 "'start' needs a table that has not started: 'join' first"
-                if self.phase == "lobby"
+                if self.phase in ("lobby", "waiting")
                 else "the game has started",
                 "WRONG_PHASE",
             )
@@ -407,7 +416,9 @@ class ServerConnection:
     # -- output (each returns the bytes to send and moves the phase on) -----------------------
     def send(self, message: dict[str, Any]) -> bytes:
         kind = message.get("type")
-        if kind == "joined":
+        if kind == "waiting":
+            self.phase = "waiting"
+        elif kind == "joined":
             self.phase = "seated"
         elif kind == "started":
             self.phase = "playing"

@@ -9,6 +9,7 @@ origin, the session's CSRF token; :func:`herna.web.accounts.read_form`).
 
 from __future__ import annotations
 
+import functools
 import html
 from typing import Any
 from urllib.parse import quote
@@ -18,6 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from herna.games.onitama.bots import LEVEL_NAMES as ONITAMA_LEVELS
+from herna.games.tiles.rules import load_rules_file, shipped_rules
 from herna.hall.hall import Hall
 from herna.hall.tournament_live import (
     ENTRY,
@@ -140,13 +142,22 @@ def _options(form: dict[str, str]) -> LiveOptions:
     rounds = form.get("rounds", "").strip()
     if rounds and not rounds.isdigit():
         raise TournamentError("rounds is a whole number")
+    game = form.get("game", "onitama")
+    rules: str | None = None
+    seats = 2
+    if game == "tiles":
+        rules = form.get("rules", "")
+        shipped = _shipped_seats()
+        if rules not in shipped:
+            raise TournamentError(f"the rules file is one of {', '.join(shipped)}")
+        seats = shipped[rules]
     house = tuple(w.strip() for w in form.get("house", "").split(",") if w.strip())
     levels = HOUSE_LEVELS.get(form.get("game", "onitama"), ())
     if any(level not in levels for level in house):
         raise TournamentError(f"house bots' levels are {', '.join(levels) or 'none here'}")
     return LiveOptions(
         name=form.get("name", "").strip() or "Tournament",
-        game=form.get("game", "onitama"),
+        game=game,
         format=form.get("format", "round-robin"),
         admits=form.get("admits", "anyone"),
         rounds=int(rounds) if rounds else None,
@@ -154,7 +165,15 @@ def _options(form: dict[str, str]) -> LiveOptions:
         duration=60 * number("minutes", 10),
         start_timeout=number("start_timeout", 60),
         house=house,
+        rules=rules,
+        seats=seats,
     )
+
+
+@functools.cache
+def _shipped_seats() -> dict[str, int]:
+    """The shipped tile rules files and their players."""
+    return {name: load_rules_file(path).n for name, path in sorted(shipped_rules().items())}
 
 
 def _not_here() -> str:
@@ -171,7 +190,9 @@ def _select(name: str, choices: dict[str, str], chosen: str) -> str:
 
 def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -> str:
     f = form or {}
-    games = {g: f"{n} seats" for g, n in LIVE_GAMES.items()}
+    games = {"onitama": "two players", "tiles": "a tile game of the rules file below"}
+    games = {g: games[g] for g in LIVE_GAMES}
+    files = {name: f"{n} players" for name, n in _shipped_seats().items()}
     formats = {k: FORMAT_HELP[k] for k in LIVE_FORMATS}
     return (
         '<link rel="stylesheet" href="/static/tournaments.css">'
@@ -192,6 +213,8 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         f'<input id="t-name" name="name" maxlength="100" required value="{e(f.get("name", ""))}">'
         '<label for="t-game">Game</label>'
         + _select("game", games, f.get("game", "onitama"))
+        + '<label for="t-rules">Tiles: the rules file</label>'
+        + _select("rules", files, f.get("rules", "gold_rush"))
         + '<label for="t-format">Format</label>'
         + _select("format", formats, f.get("format", "round-robin"))
         + '<label for="t-admits">Who may enter</label>'

@@ -67,6 +67,7 @@ from herna.servers.tiles.tables import (
     Table,
     TilesSettings,
 )
+from herna.servers.tiles.tournament import TournamentSeats
 
 __all__ = [
     "DEFAULT_BOT_DELAY",
@@ -92,7 +93,7 @@ MAX_PROBLEMS_SENT = 100
 """Problems listed in a ``BAD_RULES`` error (the reason still counts them all)."""
 
 
-class TilesHub(SeatReturns, TableSeating):
+class TilesHub(SeatReturns, TableSeating, TournamentSeats):
     """Tables, games and house bots for every connection, without I/O."""
 
     def __init__(
@@ -132,7 +133,9 @@ class TilesHub(SeatReturns, TableSeating):
             lobby = Lobby()
         self.lobby = lobby
         """The hall's lobby: every waiting table of 2-8 seats has an open seek there."""
-        self.lobby.listen(GAME, self._seek_closed)
+        self.waits = {}
+        """Players waiting for their next tournament table (:mod:`.tournament`)."""
+        self.lobby.listen(GAME, self._seek_closed, self._pair_booked)
         self.stats = HubStats()
         self._clients: set[Client] = set()
         self.deadlines = LoginDeadlines(clock, self.settings.login_timeout, self._login_expired)
@@ -253,6 +256,7 @@ class TilesHub(SeatReturns, TableSeating):
         elif isinstance(message, proto.Back):
             self._back(client, message)
         elif isinstance(message, proto.Leave):
+            self._leave_wait(client)
             self._leave(client)
             reply = {"type": "left"}
             if message.id is not None:
@@ -271,6 +275,7 @@ class TilesHub(SeatReturns, TableSeating):
             return
         self._clients.discard(client)
         self.names.release(client)
+        self._stop_waiting(client)
         self._leave(client, gone=True)
 
     # -- lobby -------------------------------------------------------------------------------
@@ -401,6 +406,8 @@ class TilesHub(SeatReturns, TableSeating):
                     "max_rounds": self.settings.max_rounds,
                 },
             )
+            if table.tournament is not None:
+                table.match.meta["tournament"] = table.tournament
         except Exception:
             log.exception("table %s could not start", table.id)
             for _, client in table.clients():
@@ -728,6 +735,8 @@ class TilesHub(SeatReturns, TableSeating):
             )
 
     def _emit(self, table: Table, kind: str, **data: Any) -> None:
+        if table.tournament is not None:
+            data["tournament"] = table.tournament
         self.bus.emit("tiles", table.id, kind, **data)
 
     # -- the showcase ------------------------------------------------------------------------

@@ -96,6 +96,18 @@ class TableSeating:
 
         def _leave(self, client: Client, gone: bool = False) -> None: ...
 
+        def _wait_for_tournament(
+            self,
+            client: Client,
+            msg: proto.Join,
+            rules: Rules | None,
+            want: Want,
+            person: bool,
+            verified: bool,
+        ) -> None: ...
+
+        def _tournament_seek_closed(self, seek: Seek, why: str) -> bool: ...
+
     # -- sitting down ------------------------------------------------------------------------
     def _seat(self, client: Client, msg: proto.Join, rules: Rules | None) -> None:
         """Seat ``client`` at the table ``msg`` names or accepts, or at a waiting table of
@@ -113,6 +125,11 @@ class TableSeating:
         person = spec is not None and spec.person
         kind = PERSON if person else BOT
         want = spec.want if spec is not None else None
+        if want is not None and want.tournament is not None:
+            admission = self.names.check(client, msg.name, msg.token)
+            verified = not isinstance(admission, Refusal) and admission.verified
+            self._wait_for_tournament(client, msg, rules, want, person, verified)
+            return
         table: Table | None
         if want is not None and want.accept is not None:
             table = self._accepted(client, msg, want.accept, kind, rules)
@@ -135,11 +152,23 @@ class TableSeating:
         client.table, client.seat = table, seat
         self.names.claim(client, msg.name)
         self.deadlines.done(client)
+        client.send(self._joined(table, seat, msg.id))
+        log.info("%s joined table %s (%s) as seat %d", msg.name, table.id, table.rules.name, seat)
+        self._send_table(table)
+        if None not in table.seats:
+            self._begin(table)
+        else:
+            self._wait_or_fill(table)
+
+    def _joined(self, table: Table, seat: int, request_id: Any = None) -> dict[str, Any]:
+        """The ``joined`` answer for the player in ``seat``."""
+        slot = table.seats[seat]
+        assert slot is not None
         reply: dict[str, Any] = {
             "type": "joined",
             "table": table.id,
             "seat": seat,
-            "name": msg.name,
+            "name": slot.name,
             "rules_name": table.rules.name,
             "rules": table.rules.data,
             "seats": table.seats_json(),
@@ -147,15 +176,11 @@ class TableSeating:
         }
         if table.seek is not None:
             reply["seek"] = table.seek.id
-        if msg.id is not None:
-            reply["id"] = msg.id
-        client.send(reply)
-        log.info("%s joined table %s (%s) as seat %d", msg.name, table.id, table.rules.name, seat)
-        self._send_table(table)
-        if None not in table.seats:
-            self._begin(table)
-        else:
-            self._wait_or_fill(table)
+        if table.tournament is not None:
+            reply["tournament"] = table.tournament
+        if request_id is not None:
+            reply["id"] = request_id
+        return reply
 
     def _accepted(
         self, client: Client, msg: proto.Join, seek_id: str, kind: str, rules: Rules | None
@@ -368,6 +393,8 @@ class TableSeating:
     def _seek_closed(self, seek: Seek, why: str) -> None:
         """The lobby closed a table's seek (its owner cancelled it on the lobby page): the
         waiting table is given up; everyone at it is told and is back in the lobby phase."""
+        if self._tournament_seek_closed(seek, why):
+            return
         if why != CANCELLED:
             return
         table = seek.holder if isinstance(seek.holder, Table) else None

@@ -137,6 +137,8 @@ class Table:
     way (wait for ``start``, or the server's lobby wait)."""
     seek: Seek | None = field(default=None, repr=False)
     """The table's open seek in the hall's lobby while it waits (tables of 2-8 seats)."""
+    tournament: str | None = None
+    """The board's tag when a live tournament booked this table (its record carries it)."""
     codec: TilesCodec = field(init=False)
 
     def __post_init__(self) -> None:
