@@ -49,6 +49,7 @@ from herna.hall.lobby import (
     NOT_ENTERED,
     NOT_FOR_YOU,
     PERSON,
+    TOURNAMENT_OVER,
     WRONG_GAME,
     Lobby,
     LobbyError,
@@ -169,18 +170,15 @@ class LiveTournaments:
         held = self._held(tournament)
         if held.options.game != game:
             raise LobbyError(WRONG_GAME, f"tournament {held.id} is played at {held.options.game}")
+        if held.status not in (ENTRY, RUNNING):
+            raise LobbyError(TOURNAMENT_OVER, f"tournament {held.id} is over")
         key = name_key(owner)
         if key in held.entrants:
-            if held.status in (ENTRY, RUNNING):
-                return
-        elif held.status != ENTRY:
+            return
+        if held.status != ENTRY:
             raise LobbyError(
-                NOT_ENTERED,
-                f"tournament {held.id} has {'started' if held.status == RUNNING else 'ended'}"
-                "; only its entrants play in it",
+                NOT_ENTERED, f"tournament {held.id} has started; only its entrants play in it"
             )
-        if held.status not in (ENTRY, RUNNING):
-            raise LobbyError(NOT_ENTERED, f"tournament {held.id} is over")
         person = kind == PERSON
         if (held.options.admits == BOTS and person) or (
             held.options.admits == PEOPLE and not person

@@ -173,7 +173,9 @@ def _options(form: dict[str, str]) -> LiveOptions:
 @functools.cache
 def _shipped_seats() -> dict[str, int]:
     """The shipped tile rules files and their players."""
-    return {name: load_rules_file(path).n for name, path in sorted(shipped_rules().items())}
+    return {
+        name: len(load_rules_file(path).players) for name, path in sorted(shipped_rules().items())
+    }
 
 
 def _not_here() -> str:
@@ -291,10 +293,15 @@ def entry_html(
             )
     if admits != "people" and tour.status == ENTRY:
         where = e(endpoint or "the game server")
+        raw = (
+            f'{{"type": "join", "name": "NAME", "token": "TOKEN", "seek": "tournament={tid}"}}'
+            if tour.game == "tiles"
+            else f"LOGIN|NAME|TOKEN|tournament={tid}"
+        )
         parts.append(
             f"<p>Bots enter at {where} under a reserved name (<code>herna bots add NAME</code> "
             "gives its token) with the lobby word <code>tournament="
-            f"{tid}</code>: <code>LOGIN|NAME|TOKEN|tournament={tid}</code>, or "
+            f"{tid}</code>: <code>{e(raw)}</code>, or "
             f"<code>herna bot {e(tour.game)} --name NAME --token TOKEN --tournament {tid}</code>"
             ".</p>"
         )

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from herna.core.clock import Clock
 from herna.games.tiles.rules import Rules
-from herna.hall.lobby import ENDED, Lobby, LobbyError, Seek, Want
+from herna.hall.lobby import ENDED, TOURNAMENT_OVER, Lobby, LobbyError, Seek, Want
 from herna.protocols import tiles as proto
 from herna.servers.deadlines import LoginDeadlines
 from herna.servers.tiles.names import NameBook
@@ -30,7 +30,6 @@ from herna.servers.tiles.tables import Client, SeatSlot, Table
 log = logging.getLogger("herna.tiles")
 
 GAME = "tiles"
-TOURNAMENT_OVER = "TOURNAMENT_OVER"
 
 
 @dataclass

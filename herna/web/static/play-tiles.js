@@ -77,7 +77,10 @@
     const fillInput = document.getElementById("tp-fill");
     const levels = page.levels || [];
     const params = new URLSearchParams(location.search);
-    let wish = params.get("seek"); // from the lobby page
+    let wish = params.get("seek"); // from the lobby page, or a tournament's page
+    // A live tournament (seek tournament=ID): wait for each booked table, join again after
+    // every game, until the server says the tournament is over.
+    const tournament = wish && /(^|,)tournament=(\d+)/.test(wish) ? wish : null;
     const aboutNode = document.getElementById("tp-about");
     const problemsBox = document.getElementById("tp-problems");
     const statusNode = document.getElementById("play-status");
@@ -92,7 +95,7 @@
     const examples = new Map((page.examples || []).map((x) => [x.name, x]));
 
     const S = {
-      phase: "connecting", // connecting | setup | seated | game | over | gone
+      phase: "connecting", // connecting | setup | waiting | seated | game | over | gone
       table: null, seat: null, seats: [], rulesName: null, view: null,
       turn: null, pending: false, said: [], result: null, note: "",
       rotation: 0, tile: null, choice: null, aim: null, retries: 0, upload: null,
@@ -168,6 +171,9 @@
           if (seat && seat.table && seat.secret) {
             send(withToken({ type: "join", name: me, table: seat.table, secret: seat.secret,
                              id: "resume" }));
+          } else if (tournament) {
+            if (S.phase !== "over") S.phase = "waiting";
+            send(withToken({ type: "join", name: me, kind: "human", seek: tournament, id: "sit" }));
           } else if (S.phase !== "over") {
             S.phase = "setup";
             if (wish && /(^|,)accept=/.test(wish)) {
@@ -193,6 +199,10 @@
             S.said = [];
             S.view = null;
           }
+          break;
+        case "waiting":
+          if (S.phase !== "over") S.phase = "waiting";
+          S.note = `Waiting for your next game of tournament ${m.tournament} (${m.rules_name}).`;
           break;
         case "table":
           S.seats = m.seats || S.seats;
@@ -254,6 +264,9 @@
           S.pending = false;
           S.phase = "over";
           forget();
+          if (tournament) {
+            send(withToken({ type: "join", name: me, kind: "human", seek: tournament, id: "sit" }));
+          }
           break;
         case "error":
           onError(m);
@@ -277,6 +290,15 @@
       if (m.code === "BAD_RULES") {
         S.phase = "setup";
         showProblems(m.reason, m.problems || []);
+        return;
+      }
+      if (tournament && ["TOURNAMENT_OVER", "NOT_VERIFIED", "NOT_ENTERED", "NO_SUCH_TOURNAMENT",
+        "NOT_FOR_YOU", "WRONG_GAME", "RULES_MISMATCH"].includes(m.code)) {
+        S.phase = S.phase === "over" ? "over" : "gone";
+        S.note = m.code === "TOURNAMENT_OVER"
+          ? "The tournament is over: its page has the standings."
+          : `No tournament game: ${m.reason}`;
+        closedByUs = true;
         return;
       }
       if (m.code === "SEEK_CANCELLED") {
@@ -579,6 +601,7 @@
       switch (S.phase) {
         case "connecting": return "Connecting…";
         case "setup": return "Pick a game and sit down.";
+        case "waiting": return S.note || "Waiting for your tournament game…";
         case "seated": {
           const empty = S.seats.filter((s) => !s).length;
           return `At table ${S.table} (${S.rulesName}), waiting for ${empty} more player(s)…`;
@@ -654,9 +677,11 @@
             bits.push(el("p", { id: "play-scores" }, "Scores: ",
               rows.map(([i, v]) => `${i === S.seat ? "you" : nameOf(i)} ${v}`).join(", "), "."));
           }
-          bits.push(el("button", { type: "button", id: "play-next", onclick: () => {
-            S.phase = "setup"; S.view = null; S.result = null; S.said = []; S.note = ""; draw();
-          } }, "Play again"));
+          if (!tournament) {
+            bits.push(el("button", { type: "button", id: "play-next", onclick: () => {
+              S.phase = "setup"; S.view = null; S.result = null; S.said = []; S.note = ""; draw();
+            } }, "Play again"));
+          }
         } else if (S.standIn) {
           bits.push(el("button", { type: "button", id: "tp-back", onclick: () => send({ type: "back" }) },
             "Back to my seat"));
@@ -772,7 +797,7 @@
       if (spec.level && levels.includes(spec.level)) levelSelect.value = spec.level;
       if (spec.fill !== undefined) fillInput.value = String(Number(spec.fill) || 0);
     }
-    if (wish && !/(^|,)(accept|challenge)=/.test(wish)) preset(wish);
+    if (wish && !/(^|,)(accept|challenge|tournament)=/.test(wish)) preset(wish);
     const challenged = wish && /(^|,)challenge=([^,]+)/.exec(wish);
     if (challenged) S.note = `You challenge ${challenged[2]}: pick the rules and sit down.`;
     describeChoice();
