@@ -151,7 +151,7 @@ async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     if replayed:
         log.warning("%d records of an earlier run were recovered from the journal", replayed)
     hall = Hall(records=records)
-    hall.hold_tournaments()
+    hall.hold_tournaments().abort_orphans()
     if args.shared_events and is_postgres(args.database_url):
         await hall.share_events()
     for plugin in selected(load_plugins(), args.only):

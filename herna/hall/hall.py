@@ -78,7 +78,7 @@ class Hall:
         seeks); returns the director."""
         if self.tournaments is None:
             self.tournaments = LiveTournaments(
-                self.lobby, self.bus, TournamentStore(self.records.engine)
+                self.lobby, self.bus, TournamentStore(self.records.engine), self.records.flush
             )
         return self.tournaments
 

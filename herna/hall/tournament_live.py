@@ -36,6 +36,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -61,9 +63,12 @@ from herna.hall.tournament_store import Entrant, TournamentStore
 
 log = logging.getLogger("herna.tournament")
 
-LIVE_GAMES = ("onitama", "tiles")
-"""Games whose server books tournament games."""
-LIVE_FORMATS = tuple(f for f in FORMATS if f != "session")
+LIVE_GAMES = ("onitama", "tiles", "mia")
+"""Games whose server books tournament games (Mia: a session at its one table)."""
+LIVE_FORMATS = FORMATS
+SESSION = "session"
+TICK = 1.0
+"""Seconds between a Mia session's scoreboard updates."""
 ANYONE, BOTS, PEOPLE = "anyone", "bots", "people"
 ADMITS = (ANYONE, BOTS, PEOPLE)
 ENTRY, RUNNING, FINISHED, ABORTED = "entry", "running", "finished", "aborted"
@@ -77,6 +82,22 @@ tournament's forfeit words."""
 
 HouseSeat = Callable[[str, str, str], None]
 """A game server's way to seat a house bot entrant: (name, level, seek words)."""
+SessionPoints = Callable[[], dict[str, int]]
+"""A Mia table's points of every player at it who proved its name."""
+
+
+HOLDER = {"host": socket.gethostname(), "pid": os.getpid()}
+"""The process that holds a live tournament (written with it, for :meth:`orphans`)."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # somebody else's process: alive
+    return True
 
 
 class TournamentError(Exception):
@@ -112,6 +133,8 @@ class LiveOptions:
             )
         if self.format not in LIVE_FORMATS:
             raise TournamentError(f"the format is one of {', '.join(LIVE_FORMATS)}")
+        if (self.game == "mia") != (self.format == SESSION):
+            raise TournamentError("Mia is played as a session, and a session is a Mia evening")
         if self.game == "onitama" and self.seats != 2:
             raise TournamentError("Onitama is played by two")
         if self.game == "tiles" and not self.rules:
@@ -153,17 +176,49 @@ class Held:
 class LiveTournaments:
     """The director of a hall's live tournaments, and the lobby's tournament desk."""
 
-    def __init__(self, lobby: Lobby, bus: EventBus, store: TournamentStore) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        bus: EventBus,
+        store: TournamentStore,
+        flush: Callable[[], None] = lambda: None,
+    ) -> None:
         self.lobby = lobby
         self.bus = bus
         self.store = store
+        self.flush = flush
+        """Waits until every record submitted so far is stored (a session's first and last
+        round are found by match id)."""
         self.held: dict[int, Held] = {}
         self._results: dict[str, asyncio.Future[GameEvent]] = {}
         self._sub: Subscription | None = None
         self._reader: asyncio.Task[None] | None = None
         self.house_seats: dict[str, HouseSeat] = {}
         """Per game, how its server seats a house bot entrant (set by the game server)."""
+        self.sessions: dict[str, SessionPoints] = {}
+        """Per game played as a session (Mia), its table's points of proven players."""
         lobby.desk = self
+
+    def abort_orphans(self) -> list[int]:
+        """Mark aborted the live tournaments a dead process of this host left taking entrants
+        or running (after ``kill -9``: a live tournament cannot outlive its process). Those
+        of live processes, and of other hosts sharing a PostgreSQL database, are left be."""
+        orphans = []
+        for tour in self.store.recent(1000):
+            holder = tour.settings.get("holder") or {}
+            if (
+                tour.status in (ENTRY, RUNNING)
+                and tour.settings.get("live")
+                and holder.get("host") == HOLDER["host"]
+                and isinstance(holder.get("pid"), int)
+                and holder["pid"] != HOLDER["pid"]
+                and not _alive(holder["pid"])
+            ):
+                self.store.finish(tour.id, ABORTED)
+                orphans.append(tour.id)
+        if orphans:
+            log.warning("live tournaments %s of a stopped process marked aborted", orphans)
+        return orphans
 
     # -- the desk (called by the lobby for every tournament seek) ------------------------------
     def admit(self, game: str, tournament: str, owner: str, kind: str) -> None:
@@ -227,6 +282,7 @@ class LiveTournaments:
         digest = token_digest(token)
         settings = {
             "live": True,
+            "holder": HOLDER,
             "admits": options.admits,
             "rounds": options.rounds,
             "cycles": options.cycles,
@@ -256,10 +312,14 @@ class LiveTournaments:
         )
 
     def waiting(self, tid: int) -> list[str]:
-        """Entrants waiting in the lobby for their next game now."""
+        """Entrants waiting in the lobby for their next game now (a session: the players at
+        the table who proved their names)."""
         held = self.held.get(tid)
         if held is None:
             return []
+        if held.options.format == SESSION:
+            source = self.sessions.get(held.options.game)
+            return sorted(source()) if source is not None else []
         seeks = self.lobby.tournament_seeks(held.options.game, str(tid))
         return [e.name for k, e in held.entrants.items() if k in seeks]
 
@@ -270,6 +330,11 @@ class LiveTournaments:
             raise TournamentError(f"no live tournament {tid} in this hall")
         if held.status != ENTRY:
             raise TournamentError(f"tournament {tid} is {held.status}")
+        if held.options.format == SESSION:
+            if held.options.game not in self.sessions:
+                raise TournamentError(f"no {held.options.game} table runs in this hall")
+            self._started(held)
+            return
         size = held.options.seats
         if len(held.entrants) < size:
             raise TournamentError(f"it takes at least {size} entrants; {len(held.entrants)} came")
@@ -285,10 +350,13 @@ class LiveTournaments:
             return name_key(name) in self.lobby.tournament_seeks(o.game, str(tid))
 
         held.runner = Runner(self.store, tid, names, run_options, play, ready=ready)
+        self._started(held)
+
+    def _started(self, held: Held) -> None:
         held.status = RUNNING
-        self.store.set_status(tid, RUNNING)
-        held.task = asyncio.create_task(self._run(held), name=f"tournament-{tid}")
-        log.info("tournament %d started with %d entrants", tid, len(names))
+        self.store.set_status(held.id, RUNNING)
+        held.task = asyncio.create_task(self._run(held), name=f"tournament-{held.id}")
+        log.info("tournament %d started with %d entrants", held.id, len(held.entrants))
 
     def abort(self, tid: int) -> None:
         held = self.held.get(tid)
@@ -317,9 +385,11 @@ class LiveTournaments:
 
     # -- playing -------------------------------------------------------------------------------
     async def _run(self, held: Held) -> None:
-        assert held.runner is not None
         try:
-            await held.runner.run()
+            if held.runner is not None:
+                await held.runner.run()
+            else:
+                await self._session(held)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -327,6 +397,34 @@ class LiveTournaments:
             self._end(held, ABORTED)
             return
         self._end(held, FINISHED)
+
+    async def _session(self, held: Held) -> None:
+        """A Mia session: for its duration, every player at the table who proved its name is
+        an entrant, scored by the points it makes meanwhile (written every second)."""
+        source = self.sessions[held.options.game]
+        await asyncio.to_thread(self.flush)
+        before = self.store.last_match_id(held.options.game)
+        start: dict[str, int] = {}
+        last: dict[str, int] = {}
+        end = time.monotonic() + held.options.duration
+        while True:
+            for name, points in source().items():
+                if name not in start:
+                    start[name] = points
+                    kind = "house-bot" if name.startswith("house-") else "bot"
+                    entrant = Entrant(name, kind, "at the Mia table")
+                    held.entrants[name_key(name)] = entrant
+                    self.store.add_entrant(held.id, entrant)
+                last[name] = points
+            self.store.update_settings(held.id, scores={n: last[n] - start[n] for n in start})
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            await asyncio.sleep(min(TICK, left))
+        await asyncio.to_thread(self.flush)
+        after = self.store.last_match_id(held.options.game)
+        if after > before:
+            self.store.update_settings(held.id, first_match=before + 1, last_match=after)
 
     def _end(self, held: Held, status: str) -> None:
         if held.status in (FINISHED, ABORTED):

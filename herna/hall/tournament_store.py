@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import func, select, tuple_
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -32,8 +32,9 @@ from herna.hall.tournament import (
     standings,
 )
 
-PRIVATE_SETTINGS = frozenset({"admin_digest"})
-"""Settings never exported: the digest of a live tournament's admin token."""
+PRIVATE_SETTINGS = frozenset({"admin_digest", "holder"})
+"""Settings never exported: the digest of a live tournament's admin token, and which process
+(host name, pid) holds it."""
 
 
 def _utcnow() -> datetime:
@@ -225,6 +226,12 @@ class TournamentStore:
                     missing += 1
             session.commit()
             return missing
+
+    def last_match_id(self, game: str) -> int:
+        """The newest stored match of ``game`` (0: none), to find a Mia session's rounds."""
+        with Session(self.engine) as session:
+            query = select(func.max(MatchRow.id)).where(MatchRow.game == game)
+            return int(session.scalar(query) or 0)
 
     def recent(self, limit: int = 100) -> list[Tournament]:
         with Session(self.engine) as session:

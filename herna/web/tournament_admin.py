@@ -43,6 +43,7 @@ FORMAT_HELP = {
     "round-robin": "everyone meets everyone",
     "swiss": "rounds paired by score",
     "arena": "paired again as soon as a game ends, for a fixed time",
+    "session": "Mia: everyone at the Mia table for a fixed time, by points made",
 }
 ADMITS_HELP = {
     "anyone": "bots and people",
@@ -192,7 +193,11 @@ def _select(name: str, choices: dict[str, str], chosen: str) -> str:
 
 def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -> str:
     f = form or {}
-    games = {"onitama": "two players", "tiles": "a tile game of the rules file below"}
+    games = {
+        "onitama": "two players",
+        "tiles": "a tile game of the rules file below",
+        "mia": "a session at this hall's Mia table (bots)",
+    }
     games = {g: games[g] for g in LIVE_GAMES}
     files = {name: f"{n} players" for name, n in _shipped_seats().items()}
     formats = {k: FORMAT_HELP[k] for k in LIVE_FORMATS}
@@ -226,7 +231,7 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         f'<input id="t-house" name="house" value="{e(f.get("house", ""))}">'
         + '<label for="t-rounds">Swiss: rounds (empty: enough to find a winner)</label>'
         f'<input id="t-rounds" name="rounds" inputmode="numeric" value="{e(f.get("rounds", ""))}">'
-        '<label for="t-minutes">Arena: minutes</label>'
+        '<label for="t-minutes">Arena or Mia session: minutes</label>'
         f'<input id="t-minutes" name="minutes" inputmode="decimal" '
         f'value="{e(f.get("minutes", "10"))}">'
         '<label for="t-start">Seconds an entrant has to come when its game is due</label>'
@@ -271,10 +276,22 @@ def entry_html(
     entered = {x.name.casefold() for x in tour.entrants}
     parts = ['<section id="take-part"><h2>Take part</h2>']
     parts.append(
-        '<p class="muted" id="waiting">Waiting for their next game: '
+        '<p class="muted" id="waiting">'
+        + ("At the table now: " if tour.game == "mia" else "Waiting for their next game: ")
         + (", ".join(e(n) for n in waiting) if waiting else "nobody")
         + "</p>"
     )
+    if tour.game == "mia":
+        where = e(endpoint or "the Mia server")
+        parts.append(
+            f"<p>Bots take part by playing at this hall's Mia table ({where}) under a reserved "
+            "name with its token (<code>REGISTER;NAME;TOKEN</code>, or <code>herna bot mia "
+            "--name NAME --token TOKEN</code>): from the start, for the session's length, "
+            "every such player is an entrant, scored by the points it makes. Unreserved names "
+            "play on but are not counted: anybody could use them.</p>"
+        )
+        parts.append("</section>")
+        return "".join(parts)
     open_to_me = tour.status == ENTRY or (person is not None and person.casefold() in entered)
     if admits != "bots" and open_to_me:
         seek = quote(f"person,tournament={tid}", safe=",=")

@@ -198,7 +198,7 @@ def tournament_html(tour: Tournament, entry: str = "") -> str:
         facts.append(f"seed {settings['seed']}")
     live = tour.status in ("entry", "running")
     if tour.format == "session":
-        return _assets() + session_html(tour, rows, facts, live)
+        return _assets() + session_html(tour, rows, facts, live, entry)
     played = sum(1 for g in tour.games if not g.board.bye)
     facts.append(f"{played} game" + ("" if played == 1 else "s"))
     body = (
@@ -237,7 +237,9 @@ def _head(tour: Tournament, facts: list[str], live: bool) -> str:
     )
 
 
-def session_html(tour: Tournament, rows: Sequence[Row], facts: list[str], live: bool) -> str:
+def session_html(
+    tour: Tournament, rows: Sequence[Row], facts: list[str], live: bool, entry: str = ""
+) -> str:
     """A Mia session: the scoreboard (points made in the session) and its rounds."""
     settings = tour.settings
     if settings.get("duration"):
@@ -257,6 +259,7 @@ def session_html(tour: Tournament, rows: Sequence[Row], facts: list[str], live: 
     return (
         f'<section id="tournament-body" data-status="{e(tour.status)}">'
         + _head(tour, facts, live)
+        + entry
         + "<h2>Scoreboard</h2>"
         '<p class="tie-breaks">Everyone sits at one Mia table for the whole session; a round '
         "gives a point to every player who did not lose it. Points made in this session "

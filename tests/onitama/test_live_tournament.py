@@ -5,6 +5,9 @@ and scores them from its events (real sockets, a real SQLite file)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,10 +15,15 @@ import pytest
 
 from herna.clients.onitama import PlayResult, run_bot
 from herna.games.onitama.bots import make_strategy
+from herna.hall.events import EventBus
+from herna.hall.hall import Hall
 from herna.hall.identity import ReservedNames
+from herna.hall.lobby import Lobby
+from herna.hall.records import RecordStore
 from herna.hall.tournament_live import LiveOptions, LiveTournaments, TournamentError
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.onitama import OnitamaService
+from tests.live_tournaments import entered, finished
 from tests.onitama.wire import Server, real_clock, running
 from tests.serve import serving
 
@@ -29,24 +37,6 @@ def _reserve(server: Server, *names: str) -> dict[str, str]:
     tokens = {name: book.add(name) for name in names}
     server.hall.identity.reload()
     return tokens
-
-
-async def _entered(director: LiveTournaments, tid: int, n: int) -> None:
-    for _ in range(200):
-        if len(director.waiting(tid)) >= n:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"only {director.waiting(tid)} are waiting")
-
-
-async def _finished(store: TournamentStore, tid: int, timeout: float = 60.0) -> None:
-    for _ in range(int(timeout / 0.05)):
-        tour = store.get(tid)
-        assert tour is not None
-        if tour.status in ("finished", "aborted"):
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the tournament did not finish")
 
 
 async def test_a_round_robin_of_bots_that_came_over_tcp_is_played_on_the_server(
@@ -75,7 +65,7 @@ async def test_a_round_robin_of_bots_that_came_over_tcp_is_played_on_the_server(
         # A casual player in the same lobby is never paired with a tournament entrant.
         eve = await server.wire()
         assert await eve.login("eve") == "LOGIN_OK|eve"
-        await _entered(director, tid, 3)
+        await entered(director, tid, 3)
         store = TournamentStore(server.hall.records.engine)
         tour = store.get(tid)
         assert tour is not None and tour.status == "entry"
@@ -83,7 +73,7 @@ async def test_a_round_robin_of_bots_that_came_over_tcp_is_played_on_the_server(
         director.begin(tid)
         with pytest.raises(TournamentError):
             director.begin(tid)  # once
-        await _finished(store, tid)
+        await finished(store, tid)
         results: list[PlayResult] = await asyncio.wait_for(asyncio.gather(*bots), 10)
         assert await eve.quiet(0.3)
         server.hall.records.flush()
@@ -162,7 +152,7 @@ async def test_an_entrant_who_is_not_there_loses_by_no_show(tmp_path: Path) -> N
             await wire.send(f"LOGIN|{name}|{tokens[name]}|tournament={tid}")
             assert await wire.line() == f"LOGIN_OK|{name}"
             wires[name] = wire
-        await _entered(director, tid, 2)
+        await entered(director, tid, 2)
         await wires["ben"].close()  # entered, then went away
         for _ in range(100):
             if director.waiting(tid) == ["ada"]:
@@ -170,7 +160,7 @@ async def test_an_entrant_who_is_not_there_loses_by_no_show(tmp_path: Path) -> N
             await asyncio.sleep(0.02)
         director.begin(tid)
         store = TournamentStore(server.hall.records.engine)
-        await _finished(store, tid, timeout=10)
+        await finished(store, tid, timeout=10)
         tour = store.get(tid)
         assert tour is not None
         (game,) = tour.games
@@ -219,7 +209,7 @@ async def test_house_bots_enter_as_the_admin_asked_and_play_a_bot_over_tcp(
                 reconnect=False,
             )
         )
-        await _entered(director, tid, 3)
+        await entered(director, tid, 3)
         assert sorted(director.waiting(tid)) == [
             "ada",
             f"house-easy-t{tid}-1",
@@ -227,7 +217,7 @@ async def test_house_bots_enter_as_the_admin_asked_and_play_a_bot_over_tcp(
         ]
         director.begin(tid)
         store = TournamentStore(hall.records.engine)
-        await _finished(store, tid)
+        await finished(store, tid)
         result = await asyncio.wait_for(bot, 10)
         tour = store.get(tid)
         assert tour is not None and tour.status == "finished"
@@ -239,3 +229,32 @@ async def test_house_bots_enter_as_the_admin_asked_and_play_a_bot_over_tcp(
         assert all(b.closed for b in service.summoned)
         with pytest.raises(TournamentError):
             director.create(LiveOptions("t", "onitama", "arena", admits="people", house=("easy",)))
+
+
+def test_a_live_tournament_of_a_killed_process_is_marked_aborted(tmp_path: Path) -> None:
+    """After kill -9 nothing marks its tournaments; the next start on the host does."""
+    db = f"sqlite:///{tmp_path / 'hall.db'}"
+    code = (
+        "import sys; from herna.hall.hall import Hall; from herna.hall.records import "
+        "RecordStore; from herna.hall.tournament_live import LiveOptions; "
+        f"h = Hall(records=RecordStore({db!r})); "
+        "print(h.hold_tournaments().create(LiveOptions('t', 'onitama', 'arena'))[0]); "
+        "sys.stdout.flush(); import os; os._exit(0)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    tid = int(out.stdout.strip())
+    records = RecordStore(db)
+    try:
+        store = TournamentStore(records.engine)
+        before = store.get(tid)
+        assert before is not None and before.status == "entry"
+        assert "holder" not in json.dumps(before.summary_json())
+        ours, _ = (
+            Hall(records=records).hold_tournaments().create(LiveOptions("ours", "onitama", "arena"))
+        )
+        assert LiveTournaments(Lobby(), EventBus(), store).abort_orphans() == [tid]
+        after, mine = store.get(tid), store.get(ours)
+        assert after is not None and after.status == "aborted"
+        assert mine is not None and mine.status == "entry"  # this process is alive
+    finally:
+        records.close()

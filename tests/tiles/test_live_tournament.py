@@ -14,6 +14,7 @@ from herna.hall.identity import ReservedNames
 from herna.hall.tournament_live import LiveOptions
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.tiles import TilesService
+from tests.live_tournaments import entered, finished
 from tests.serve import serving
 
 NAMES = ("ada", "ben", "cyd", "dan")
@@ -87,22 +88,13 @@ async def test_four_bots_play_a_round_robin_of_tables_taking_every_seat_once(
             )
             for i, name in enumerate(NAMES)
         ]
-        for _ in range(200):
-            if len(director.waiting(tid)) == 4:
-                break
-            await asyncio.sleep(0.02)
-        assert sorted(director.waiting(tid)) == sorted(NAMES)
+        assert sorted(await entered(director, tid, 4)) == sorted(NAMES)
         tour = TournamentStore(hall.records.engine).get(tid)
         assert tour is not None and sorted(e.name for e in tour.entrants) == sorted(NAMES)
         director.begin(tid)
         runs: list[BotRun] = await asyncio.wait_for(asyncio.gather(*bots), 120)
         store = TournamentStore(hall.records.engine)
-        for _ in range(100):
-            tour = store.get(tid)
-            assert tour is not None
-            if tour.status == "finished":
-                break
-            await asyncio.sleep(0.05)
+        tour = await finished(store, tid)
         assert tour.status == "finished"
         games = [g for g in tour.games if not g.board.bye]
         assert len(games) == 4 and all(g.forfeit is None for g in games)

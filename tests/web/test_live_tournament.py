@@ -16,6 +16,7 @@ from herna.clients.onitama import run_bot
 from herna.games.onitama.bots import make_strategy
 from herna.hall.identity import ReservedNames
 from herna.hall.tournament_store import TournamentStore
+from tests.live_tournaments import entered, finished
 from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.play_helpers import Frames, play_one, wait_my_turn
@@ -78,10 +79,7 @@ async def test_a_person_and_a_bot_play_a_tournament_made_on_the_web_page(
         )
         director = hall.tournaments
         assert director is not None
-        for _ in range(200):
-            if sorted(director.waiting(tid)) == ["Vendula", "robo"]:
-                break
-            await asyncio.sleep(0.02)
+        assert sorted(await entered(director, tid, 2)) == ["Vendula", "robo"]
         tour = store.get(tid)
         assert tour is not None and {e.name for e in tour.entrants} == {"Vendula", "robo"}
 
@@ -108,12 +106,7 @@ async def test_a_person_and_a_bot_play_a_tournament_made_on_the_web_page(
             moves += 1
             assert moves < 200
         await asyncio.wait_for(bot, 10)
-        for _ in range(100):
-            tour = store.get(tid)
-            assert tour is not None
-            if tour.status == "finished":
-                break
-            await asyncio.sleep(0.05)
+        tour = await finished(store, tid)
         assert tour.status == "finished"
         (game,) = tour.games
         assert set(game.seats) == {"Vendula", "robo"} and game.forfeit is None

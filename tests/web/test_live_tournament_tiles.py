@@ -14,6 +14,7 @@ from herna.clients.tiles import run_bot
 from herna.hall.identity import ReservedNames
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.tiles import TilesService
+from tests.live_tournaments import entered
 from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.test_people import _web
@@ -71,11 +72,7 @@ async def test_a_person_plays_a_tile_tournament_table_with_three_bots(
         ]
         director = hall.tournaments
         assert director is not None
-        for _ in range(200):
-            if len(director.waiting(tid)) == 4:
-                break
-            await asyncio.sleep(0.02)
-        assert sorted(director.waiting(tid)) == sorted(("Vendula", *BOTS))
+        assert sorted(await entered(director, tid, 4)) == sorted(("Vendula", *BOTS))
         director.begin(tid)
 
         await play_to_the_end(page, random.Random(5))

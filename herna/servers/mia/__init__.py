@@ -131,6 +131,8 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     server.attach(table)
     table.start()
     service = MiaService(server, table, host)
+    if hall.tournaments is not None:
+        hall.tournaments.sessions["mia"] = table.proven_points
     if bots:
         service.house_bots = run_house_bots(host, server.address[1], house, tokens)
     return service

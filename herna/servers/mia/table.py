@@ -91,6 +91,9 @@ class Client:
     missed_joins: int = 0
     allowance: float = 0.0
     last_seen: float = 0.0
+    verified: bool = False
+    """It proved its name with the reserved name's token (a live session counts only such
+    players: nobody else can play under their name)."""
 
     @property
     def active(self) -> bool:
@@ -248,13 +251,14 @@ class MiaTable:
                 self._remove(occupant)
             existing.addr = addr
             existing.spectator = msg.spectator
+            existing.verified = admission.verified
             self._by_addr[addr] = existing
         else:
             occupant = self._by_addr.get(addr)
             if occupant is not None:
                 # A new registration from the same address and port replaces the player there.
                 self._remove(occupant)
-            client = Client(msg.name, addr, msg.spectator)
+            client = Client(msg.name, addr, msg.spectator, verified=admission.verified)
             self.clients[msg.name] = client
             self._by_addr[addr] = client
         if not msg.spectator and msg.name not in self.scores:
@@ -613,6 +617,11 @@ class MiaTable:
         for client in self.clients.values():
             if client.spectator:
                 self._send(data, client.addr)
+
+    def proven_points(self) -> dict[str, int]:
+        """The points of every registered player who proved its name (a live session's
+        scoreboard reads them)."""
+        return {c.name: self.scores.get(c.name, 0) for c in self._players() if c.verified}
 
     def _score_table(self) -> dict[str, int]:
         """Every registered player's points, sorted by name as the reference server does."""

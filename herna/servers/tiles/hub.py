@@ -14,6 +14,11 @@ sockets.
   Both kinds of connection sit at the same tables. A transport gives the hub a
   :class:`~herna.servers.tcp.Peer` to send to.
 
+The hub's parts are mix-ins: joining, rules checks and the hall's lobby
+(:mod:`~herna.servers.tiles.seating`), seats taken back and stand-ins
+(:mod:`~herna.servers.tiles.returns`), live tournaments' tables
+(:mod:`~herna.servers.tiles.tournament`).
+
 The protocol is documented in ``docs/protocols/tiles.md``, the game in ``docs/games/tiles.md``.
 """
 
@@ -35,7 +40,6 @@ from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
     MAX_PLAYERS,
     Rules,
-    RulesReport,
     load_rules_file,
     shipped_rules,
 )
@@ -52,7 +56,7 @@ from herna.servers.tcp import Peer
 from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
 from herna.servers.tiles.names import NameBook
 from herna.servers.tiles.returns import SeatReturns
-from herna.servers.tiles.seating import GAME, TableSeating, house_bot_name
+from herna.servers.tiles.seating import GAME, MAX_PROBLEMS_SENT, TableSeating, house_bot_name
 from herna.servers.tiles.tables import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOUSE_STRATEGY,
@@ -89,7 +93,6 @@ __all__ = [
 
 log = logging.getLogger("herna.tiles")
 
-MAX_PROBLEMS_SENT = 100
 """Problems listed in a ``BAD_RULES`` error (the reason still counts them all)."""
 
 
@@ -279,64 +282,6 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
         self._leave(client, gone=True)
 
     # -- lobby -------------------------------------------------------------------------------
-    def _join(self, client: Client, msg: proto.Join) -> None:
-        if client.checking:
-            self._error(client, "BUSY", "your last rules file is still being checked", msg.id)
-            return
-        if not self._may_use_name(client, msg):
-            return
-        if isinstance(msg.rules, dict):
-            # Custom rules are checked off the event loop (see herna.servers.tiles.checker);
-            # the login clock does not run meanwhile, it starts afresh if they are refused.
-            client.checking = True
-            waiting = self.deadlines.waiting(client)
-            self.deadlines.done(client)
-            if not self.rules_checker.check(
-                msg.rules, lambda report: self._rules_checked(client, msg, report, waiting)
-            ):
-                client.checking = False
-                if waiting:
-                    self.deadlines.start(client)
-                self._error(
-                    client, "BUSY", "too many rules files are being checked; try again", msg.id
-                )
-            return
-        rules: Rules | None = None
-        if isinstance(msg.rules, str):
-            rules = self.shipped(msg.rules)
-            if rules is None:
-                self._error(
-                    client,
-                    "UNKNOWN_RULES",
-                    f"no rules file named {msg.rules!r}; "
-                    f"known: {', '.join(sorted(shipped_rules()))}",
-                    msg.id,
-                )
-                return
-        self._seat(client, msg, rules)
-
-    def _rules_checked(
-        self, client: Client, msg: proto.Join, report: RulesReport | None, waiting: bool
-    ) -> None:
-        """The check of ``msg``'s rules is over (``waiting``: the client had not logged in)."""
-        client.checking = False
-        if client not in self._clients or self.closing or client.table is not None:
-            return
-        if report is None:
-            self._error(client, "BUSY", "the rules could not be checked now; try again", msg.id)
-        elif report.rules is None:
-            self._error(
-                client,
-                "BAD_RULES",
-                f"the rules have {len(report.errors)} error(s)",
-                msg.id,
-                problems=[p.to_json() for p in report.problems[:MAX_PROBLEMS_SENT]],
-            )
-        else:
-            self._seat(client, msg, report.rules)
-        if waiting and client.table is None and client in self._clients:
-            self.deadlines.start(client)  # not seated after all: a fresh login clock
-
     def _may_use_name(self, client: Client, msg: proto.Join) -> bool:
         """Whether ``client`` may sit down as ``msg.name`` (it is told why not)."""
         verdict = self.names.check(client, msg.name, msg.token)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from herna.core.clock import Clock
 from herna.games.tiles.bots import STRATEGIES, TilesBot
-from herna.games.tiles.rules import Rules, rules_key
+from herna.games.tiles.rules import Rules, RulesReport, rules_key, shipped_rules
 from herna.hall.identity import Identity, Refusal
 from herna.hall.lobby import (
     ANYONE,
@@ -50,6 +50,7 @@ from herna.hall.lobby import (
 from herna.hall.records import RecordStore
 from herna.protocols import tiles as proto
 from herna.servers.deadlines import LoginDeadlines
+from herna.servers.tiles.checker import RulesChecker
 from herna.servers.tiles.names import NameBook
 from herna.servers.tiles.tables import Client, SeatSlot, Table, TilesSettings
 
@@ -59,6 +60,8 @@ GAME = "tiles"
 LEVELS = STRATEGIES
 """The house bots' levels a seek may name (the tile bots' strategies)."""
 SEEK_CANCELLED = "SEEK_CANCELLED"
+MAX_PROBLEMS_SENT = 100
+"""Problems of a refused rules object sent in ``BAD_RULES`` (``herna rules check`` lists all)."""
 
 
 def house_bot_name(seat: int) -> str:
@@ -96,6 +99,11 @@ class TableSeating:
 
         def _leave(self, client: Client, gone: bool = False) -> None: ...
 
+        _clients: set[Client]
+        rules_checker: RulesChecker
+
+        def shipped(self, name: str) -> Rules | None: ...
+
         def _wait_for_tournament(
             self,
             client: Client,
@@ -109,6 +117,64 @@ class TableSeating:
         def _tournament_seek_closed(self, seek: Seek, why: str) -> bool: ...
 
     # -- sitting down ------------------------------------------------------------------------
+    def _join(self, client: Client, msg: proto.Join) -> None:
+        if client.checking:
+            self._error(client, "BUSY", "your last rules file is still being checked", msg.id)
+            return
+        if not self._may_use_name(client, msg):
+            return
+        if isinstance(msg.rules, dict):
+            # Custom rules are checked off the event loop (see herna.servers.tiles.checker);
+            # the login clock does not run meanwhile, it starts afresh if they are refused.
+            client.checking = True
+            waiting = self.deadlines.waiting(client)
+            self.deadlines.done(client)
+            if not self.rules_checker.check(
+                msg.rules, lambda report: self._rules_checked(client, msg, report, waiting)
+            ):
+                client.checking = False
+                if waiting:
+                    self.deadlines.start(client)
+                self._error(
+                    client, "BUSY", "too many rules files are being checked; try again", msg.id
+                )
+            return
+        rules: Rules | None = None
+        if isinstance(msg.rules, str):
+            rules = self.shipped(msg.rules)
+            if rules is None:
+                self._error(
+                    client,
+                    "UNKNOWN_RULES",
+                    f"no rules file named {msg.rules!r}; "
+                    f"known: {', '.join(sorted(shipped_rules()))}",
+                    msg.id,
+                )
+                return
+        self._seat(client, msg, rules)
+
+    def _rules_checked(
+        self, client: Client, msg: proto.Join, report: RulesReport | None, waiting: bool
+    ) -> None:
+        """The check of ``msg``'s rules is over (``waiting``: the client had not logged in)."""
+        client.checking = False
+        if client not in self._clients or self.closing or client.table is not None:
+            return
+        if report is None:
+            self._error(client, "BUSY", "the rules could not be checked now; try again", msg.id)
+        elif report.rules is None:
+            self._error(
+                client,
+                "BAD_RULES",
+                f"the rules have {len(report.errors)} error(s)",
+                msg.id,
+                problems=[p.to_json() for p in report.problems[:MAX_PROBLEMS_SENT]],
+            )
+        else:
+            self._seat(client, msg, report.rules)
+        if waiting and client.table is None and client in self._clients:
+            self.deadlines.start(client)  # not seated after all: a fresh login clock
+
     def _seat(self, client: Client, msg: proto.Join, rules: Rules | None) -> None:
         """Seat ``client`` at the table ``msg`` names or accepts, or at a waiting table of
         ``rules`` that takes it, or at a new one."""
