@@ -148,6 +148,13 @@ def register(commands: GameCommands) -> None:
     )
     bot.add_argument("--games", type=int, help="games per group before rejecting the next")
     bot.add_argument("--groups", type=int, help="stop after this many groups (default: never)")
+    bot.add_argument(
+        "--tournament",
+        type=int,
+        metavar="ID",
+        help="play the groups of live tournament ID (<connect tournament>; needs a reserved "
+        "id and its --token) until it is over",
+    )
     bot.add_argument("--delay", type=float, default=0.0, help="seconds to think per answer")
     add_quiet(bot)
     bot.set_defaults(func=run_bot_command)
@@ -213,6 +220,7 @@ async def bot_main(args: argparse.Namespace) -> int:
         reconnect=True,
         say=say,
         on_message=on_message,
+        tournament=str(args.tournament) if args.tournament else None,
     )
     return 0
 

@@ -48,9 +48,22 @@ class CgmlClientError(Exception):
         """The ``<error code>`` of a refusal (``ID_IN_USE``, ``RESERVED_NAME`` ...), if any."""
 
 
-FINAL_REFUSALS = frozenset({"RESERVED_NAME", "BAD_TOKEN", "HOUSE_BOT_NAME", "BAD_MESSAGE"})
-"""Login refusals that trying again cannot cure: the name needs another token, or the
-message is wrong. Anything else (a server that is gone, an id still seated) may pass."""
+FINAL_REFUSALS = frozenset(
+    {
+        "RESERVED_NAME",
+        "BAD_TOKEN",
+        "HOUSE_BOT_NAME",
+        "BAD_MESSAGE",
+        "NOT_VERIFIED",
+        "NO_SUCH_TOURNAMENT",
+        "NOT_ENTERED",
+        "NOT_FOR_YOU",
+        "WRONG_GAME",
+    }
+)
+"""Login refusals that trying again cannot cure: the name needs another token, the message
+is wrong, or a tournament will not take the player. Anything else (a server that is gone, an
+id still seated) may pass."""
 
 
 @dataclass
@@ -177,6 +190,9 @@ class CgmlClient:
 
 # -- login ------------------------------------------------------------------------------------
 
+TOURNAMENT_OVER = "TOURNAMENT_OVER"
+"""The login server's refusal of a tournament that is over (or its end, while waiting)."""
+
 
 async def login(
     host: str,
@@ -188,14 +204,18 @@ async def login(
     game: str = GAME_MARIAS,
     token: str | None = None,
     fill: int | None = None,
+    tournament: str | None = None,
 ) -> ConnectComplete:
     """Connect to the login server and wait for ``connect status="complete"``.
 
     ``token`` is the token of a reserved name (``herna bots add``; Herna extension);
-    ``fill`` the seconds to wait for people before bots fill the group (Herna extension).
+    ``fill`` the seconds to wait for people before bots fill the group (Herna extension);
+    ``tournament`` the live tournament whose next group to wait for (Herna extension).
     """
     async with await CgmlClient.connect(host, port) as client:
-        await client.send(ConnectPlayer(status, player, game, tuple(opponents), token, fill))
+        await client.send(
+            ConnectPlayer(status, player, game, tuple(opponents), token, fill, tournament)
+        )
         while True:
             message = await client.recv(timeout)
             if message is None:
@@ -332,8 +352,12 @@ async def run_player(
     say: Callable[[str], None] | None = None,
     backoff: Backoff | None = None,
     on_message: Callable[[Message, PlayerTracker], Awaitable[None] | None] | None = None,
+    tournament: str | None = None,
 ) -> list[GroupSummary]:
     """Log in, play a group, and repeat ``groups`` times (None: forever).
+
+    With ``tournament`` the player waits for that live tournament's groups and returns when
+    the login server says it is over (``TOURNAMENT_OVER``).
 
     With ``reconnect`` (bots), a lost or unreachable server is no reason to stop: the player
     says so through ``say`` (default: the log) and logs in again after a growing wait
@@ -345,8 +369,20 @@ async def run_player(
     waits = backoff or Backoff()
     while groups is None or len(out) < groups:
         try:
-            complete = await login(login_host, login_port, player, status, opponents, token=token)
+            complete = await login(
+                login_host,
+                login_port,
+                player,
+                status,
+                opponents,
+                token=token,
+                tournament=tournament,
+            )
         except (CgmlClientError, OSError) as e:
+            over = isinstance(e, CgmlClientError) and e.code == TOURNAMENT_OVER
+            if tournament is not None and over:
+                tell(f"{player.id}: the tournament is over")
+                return out
             if not reconnect or (isinstance(e, CgmlClientError) and e.code in FINAL_REFUSALS):
                 raise
             delay = waits.next()

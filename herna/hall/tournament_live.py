@@ -63,8 +63,11 @@ from herna.hall.tournament_store import Entrant, TournamentStore
 
 log = logging.getLogger("herna.tournament")
 
-LIVE_GAMES = ("onitama", "tiles", "mia")
-"""Games whose server books tournament games (Mia: a session at its one table)."""
+LIVE_GAMES = ("onitama", "tiles", "marias", "mia")
+"""Games whose server books tournament games (mariáš: a CGML group of ``deals`` games; Mia:
+a session at its one table)."""
+GROUP_FINISHED = "group finished"
+"""How a CGML group that played all its games closes."""
 LIVE_FORMATS = FORMATS
 SESSION = "session"
 TICK = 1.0
@@ -122,6 +125,8 @@ class LiveOptions:
     """Levels of the house bots the hall enters (one bot per level given)."""
     rules: str | None = None
     """Tiles: the shipped rules file every table plays."""
+    deals: int = 3
+    """Mariáš: games a table (a CGML group) plays; 3 lets each seat deal once."""
     seats: int = 2
     """Seats at a table (tiles: the rules file's players)."""
 
@@ -137,6 +142,10 @@ class LiveOptions:
             raise TournamentError("Mia is played as a session, and a session is a Mia evening")
         if self.game == "onitama" and self.seats != 2:
             raise TournamentError("Onitama is played by two")
+        if self.game == "marias" and self.seats != 3:
+            raise TournamentError("mariáš is played by three")
+        if not 1 <= self.deals <= 20:
+            raise TournamentError("a mariáš table plays 1 to 20 deals")
         if self.game == "tiles" and not self.rules:
             raise TournamentError("a tile tournament names its rules file")
         if not 2 <= self.seats <= 8:
@@ -260,7 +269,8 @@ class LiveTournaments:
         held = self.held.get(int(tournament)) if tournament.isdigit() else None
         if held is None:
             return None
-        return {"rules": held.options.rules, "seats": held.options.seats}.get(key)
+        o = held.options
+        return {"rules": o.rules, "seats": o.seats, "deals": o.deals}.get(key)
 
     def _held(self, tournament: str) -> Held:
         held = self.held.get(int(tournament)) if tournament.isdigit() else None
@@ -455,9 +465,7 @@ class LiveTournaments:
 
     def _listen(self) -> None:
         if self._reader is None:
-            self._sub = self.bus.subscribe(
-                lambda e: e.kind == "game_over" and "tournament" in e.data
-            )
+            self._sub = self.bus.subscribe(_board_over)
             self._reader = asyncio.create_task(self._read(self._sub), name="tournament-results")
 
     async def _read(self, sub: Subscription) -> None:
@@ -467,6 +475,14 @@ class LiveTournaments:
                 future.set_result(event)
 
 
+def _board_over(event: GameEvent) -> bool:
+    """The event that ends a tournament board: a game's ``game_over``, or for mariáš the
+    ``group_closed`` of its CGML group (a board is a group of several deals)."""
+    if "tournament" not in event.data:
+        return False
+    return event.kind == ("group_closed" if event.game == "marias" else "game_over")
+
+
 def _decided(board: Board, event: GameEvent) -> Game:
     """The board's result from the game server's ``game_over`` event: a tile table's
     ``result.returns`` (one per seat, in seat order), or Onitama's ``winner``."""
@@ -474,6 +490,15 @@ def _decided(board: Board, event: GameEvent) -> Game:
     result = data.get("result")
     returns = result.get("returns") if isinstance(result, dict) else None
     equal: tuple[float, ...] = (0.0,) * len(board.seats)  # no result (aborted): a tie
+    if event.game == "marias":
+        # The money each member won over the group's deals, by member id.
+        ids = [str(p.get("id")) for p in data.get("players", [])]
+        money = data.get("money") or []
+        won = {name_key(i): float(m) for i, m in zip(ids, money, strict=False)}
+        ranks = tuple(won.get(name_key(n), 0.0) for n in board.seats)
+        played = int(data.get("game_no") or 0)
+        forfeit = None if data.get("reason") == GROUP_FINISHED else "aborted"
+        return Game(board, ranks, forfeit, None, f"{event.table}.1" if played else None)
     if event.game == "tiles":
         ranks = tuple(float(r) for r in returns) if returns else equal
         if len(ranks) != len(board.seats):

@@ -13,6 +13,7 @@ from xml.etree.ElementTree import Element
 from herna.protocols.cgml.cards import Card, CardCodeError, parse_card
 from herna.protocols.cgml.messages import (
     MAX_FILL,
+    MAX_GROUP_GAMES,
     MAX_GROUP_LENGTH,
     MAX_ID_LENGTH,
     MAX_NAME_LENGTH,
@@ -239,6 +240,9 @@ def _decode_connect(el: Element) -> Message:
     fill = parse_int(fill_text, "fill") if fill_text is not None else None
     if fill is not None and fill > MAX_FILL:
         raise MessageError(f"fill is at most {MAX_FILL} seconds")
+    tournament = _opt_attr(el, "tournament", 12)
+    if tournament is not None and not tournament.isdigit():
+        raise MessageError("tournament is a tournament's number")
     return ConnectPlayer(
         status,
         _player(player),
@@ -246,6 +250,7 @@ def _decode_connect(el: Element) -> Message:
         opponents,
         _opt_attr(el, "token", MAX_TOKEN_LENGTH) or None,
         fill,
+        tournament,
     )
 
 
@@ -253,7 +258,17 @@ def _decode_newgroup(el: Element) -> Message:
     status = _enum_attr(el, "status", ("init", "ack", "accept", "reject", "closed"))
     game = _child_text(el, "game")
     if status == "init":
-        return NewGroupInit(game, _opt_attr(el, "id", MAX_GROUP_LENGTH), _players(el))
+        games_text = _opt_attr(el, "games", 12)
+        games = parse_int(games_text, "games") if games_text is not None else None
+        if games is not None and not 1 <= games <= MAX_GROUP_GAMES:
+            raise MessageError(f"games is 1 to {MAX_GROUP_GAMES}")
+        return NewGroupInit(
+            game,
+            _opt_attr(el, "id", MAX_GROUP_LENGTH),
+            _players(el),
+            _opt_attr(el, "tournament", MAX_GROUP_LENGTH),
+            games,
+        )
     if status == "ack":
         elements = _children(el, "player")
         tickets = [_opt_attr(p, "ticket", MAX_GROUP_LENGTH) for p in elements]

@@ -59,7 +59,7 @@ from herna.protocols.cgml.messages import (
     PlayerRef,
 )
 from herna.protocols.cgml.seeks import GAME as SEEK_GAME
-from herna.protocols.cgml.seeks import SEEK_CANCELLED, HallSeeks, Waiting
+from herna.protocols.cgml.seeks import NO_SUCH_TOURNAMENT, SEEK_CANCELLED, HallSeeks, Waiting
 
 log = logging.getLogger("herna.cgml.login")
 
@@ -128,6 +128,9 @@ class _Waiting:
     since: float
     fill: float | None = None
     """Its own fill wait (``<connect fill>``, Herna extension); None: the login server's."""
+    tournament: str | None = None
+    """The live tournament it waits for (``<connect tournament>``, Herna extension): it is
+    grouped only when the tournament books it, never by preferences or with bots."""
 
     def fill_wait(self, default: float) -> float:
         return default if self.fill is None else self.fill
@@ -208,7 +211,7 @@ class Lobby:
         server then forms exactly that group once all of them wait, and no other."""
         self.hall_seeks: HallSeeks | None = None
         if hall_lobby is not None and not hall_lobby.listening(SEEK_GAME):
-            self.hall_seeks = HallSeeks(hall_lobby, self._seek_cancelled)
+            self.hall_seeks = HallSeeks(hall_lobby, self._seek_cancelled, self._start_booked)
 
     # -- transport interface ---------------------------------------------------------------
     def connection_made(self, key: ConnKey, role: Role) -> None:
@@ -376,6 +379,7 @@ class Lobby:
                     pid = f"p{next(self._auto_ids)}"
         # The id and the name each need the token when reserved: one token proves one name,
         # so a client with a reserved name uses it as both (or leaves <name> out).
+        verified = True
         for label in dict.fromkeys(x for x in (pid, player.name) if x):
             verdict = self.names.admit(label, message.token)
             if isinstance(verdict, Refusal):
@@ -390,6 +394,7 @@ class Lobby:
                 )
                 self.send(conn.key, Error(verdict.reason, verdict.code))
                 return
+            verified = verified and verdict.verified
         holder = self._ids.get(pid)
         if holder is not None and holder != conn.key:
             log.warning("mariáš: %s refused at the login server: %s (in use)", pid, ID_IN_USE)
@@ -406,8 +411,15 @@ class Lobby:
             return
         if conn.player is not None and conn.player.id not in (None, pid):
             self._ids.pop(conn.player.id or "", None)
-        self._ids[pid] = conn.key
         race = player.race or ("bot" if message.status == "passive" else "human")
+        if message.tournament is not None and conn.load is None:
+            problem = self._tournament_problem(pid, race, message.tournament, verified)
+            if problem is not None:
+                code, reason = problem
+                log.warning("mariáš: %s refused for tournament: %s (%s)", pid, code, reason)
+                self.send(conn.key, Error(reason, code))
+                return
+        self._ids[pid] = conn.key
         conn.player = PlayerRef(pid, player.name or pid, race)
         if conn.load is not None:
             return  # a bot server re-introducing itself stays a bot server
@@ -420,6 +432,7 @@ class Lobby:
             message.opponents,
             old.since if old is not None else self.clock.now(),
             message.fill,
+            message.tournament,
         )
         self._queue = [w for w in self._queue if w.key != conn.key]
         self._queue.append(entry)
@@ -505,7 +518,7 @@ class Lobby:
             # of that game can find one with the same permission to use bots: skip them.
             stuck: set[tuple[str, bool]] = set()
             for entry in list(self._queue):
-                if entry.status != "active" or entry not in self._queue:
+                if entry.status != "active" or entry not in self._queue or entry.tournament:
                     continue
                 servers = [s for s in self._servers.values() if s.game == entry.game]
                 if not servers:
@@ -535,7 +548,14 @@ class Lobby:
             return
         seats = next((s.numplayers for s in self._servers.values()), 3)
         waiting = [
-            Waiting(w.key, w.player, w.opponents, seats, w.fill_wait(self.settings.fill_wait))
+            Waiting(
+                w.key,
+                w.player,
+                w.opponents,
+                seats,
+                w.fill_wait(self.settings.fill_wait),
+                w.tournament,
+            )
             for w in self._queue
             if w.key in self._conns and self._conns[w.key].load is None
         ]
@@ -543,13 +563,44 @@ class Lobby:
         servers = [c.player.name or c.player.id or "" for c in self._bot_servers() if c.player]
         self.hall_seeks.sync(waiting, grouped, servers, self.clock.now())
 
-    def _seek_cancelled(self, key: object) -> None:
-        """Its owner cancelled the seek on the lobby page: that connection's wait ends."""
+    def _seek_cancelled(
+        self,
+        key: object,
+        code: str = SEEK_CANCELLED,
+        reason: str = "your seek was cancelled in the lobby",
+    ) -> None:
+        """Its owner cancelled the seek on the lobby page (or its tournament is over): that
+        connection's wait ends."""
         conn = self._conns.get(cast(ConnKey, key))
         if conn is None or conn.reserved is not None:
             return
-        self.send(conn.key, Error("your seek was cancelled in the lobby", SEEK_CANCELLED))
+        self.send(conn.key, Error(reason, code))
         self.close(conn.key)
+
+    # -- live tournaments ------------------------------------------------------------------
+    def _tournament_problem(
+        self, pid: str, race: str, tournament: str, verified: bool
+    ) -> tuple[str, str] | None:
+        """Why ``pid`` may not wait for ``tournament`` (the hall's lobby decides), or None."""
+        if self.hall_seeks is None:
+            return NO_SUCH_TOURNAMENT, "this login server holds no tournaments"
+        return self.hall_seeks.tournament_problem(pid, race, tournament, verified)
+
+    def _start_booked(self, keys: list[object], tag: str, games: int | None) -> bool:
+        """Form the group a tournament booked: these waiting players, in seat order."""
+        entries = {w.key: w for w in self._queue}
+        chosen = [entries.get(cast(ConnKey, k)) for k in keys]
+        if any(w is None for w in chosen):
+            return False
+        waiting = [w for w in chosen if w is not None]
+        game = waiting[0].game
+        servers = [s for s in self._servers.values() if s.game == game]
+        if not servers or servers[0].numplayers != len(waiting):
+            return False
+        members = [_Member(w.player, w.key, False, w) for w in waiting]
+        self._start_group(game, servers, members, tag, games)
+        self._show_seeks()
+        return True
 
     def _planned(self) -> None:
         """The group :attr:`plan` names, as soon as all its players wait."""
@@ -591,6 +642,7 @@ class Lobby:
                     w
                     for w in self._queue
                     if w.key not in taken
+                    and not w.tournament
                     and w.game == first.game
                     and self._fulfils(pref, _Member(w.player, w.key, False, w))
                 ),
@@ -614,7 +666,7 @@ class Lobby:
             for w in self._queue:
                 if len(members) >= size:
                     break
-                if w.key in taken or w.status != status or w.game != first.game:
+                if w.key in taken or w.status != status or w.game != first.game or w.tournament:
                     continue
                 newcomer = _Member(w.player, w.key, False, w)
                 if all(self._satisfied(p, [*members, newcomer]) for p in w.opponents):
@@ -637,7 +689,14 @@ class Lobby:
         live = sum(1 for g in self._live.values() if g.server == server.key)
         return live + sum(1 for p in self._pending.values() if p.server is server)
 
-    def _start_group(self, game: str, servers: list[_GameServer], members: list[_Member]) -> None:
+    def _start_group(
+        self,
+        game: str,
+        servers: list[_GameServer],
+        members: list[_Member],
+        tournament: str | None = None,
+        games: int | None = None,
+    ) -> None:
         # The least loaded super game server gets the group; among equals, the next in turn,
         # so that servers started together fill evenly.
         order = {id(s): (i - self._rr) % len(servers) for i, s in enumerate(servers)}
@@ -671,7 +730,10 @@ class Lobby:
         pending.timer = self.clock.call_later(
             self.settings.ack_timeout, lambda: self._ack_timeout(group)
         )
-        self.send(server.key, NewGroupInit(game, group, tuple(m.player for m in final)))
+        self.send(
+            server.key,
+            NewGroupInit(game, group, tuple(m.player for m in final), tournament, games),
+        )
 
     def _ack_timeout(self, group: str) -> None:
         pending = self._pending.get(group)

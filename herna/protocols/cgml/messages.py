@@ -199,6 +199,9 @@ class ConnectPlayer(Message):
     out of ``repr`` so that no log line ever shows it. ``fill`` (Herna extension, attribute of
     ``<connect>``): seconds this player waits for people before bots may fill the group
     (0 to :data:`MAX_FILL` whole seconds; absent: the login server's fill wait).
+    ``tournament`` (Herna extension, attribute of ``<connect>``): the id of the live
+    tournament whose groups this player waits for (it is grouped only as the tournament
+    books it; it needs the token of its reserved id).
     """
 
     status: str
@@ -207,6 +210,7 @@ class ConnectPlayer(Message):
     opponents: tuple[PlayerRef, ...] = ()
     token: str | None = field(default=None, repr=False)
     fill: int | None = None
+    tournament: str | None = None
     tag: ClassVar[str] = "connect"
 
     def nodes(self) -> tuple[Node, ...]:
@@ -214,7 +218,12 @@ class ConnectPlayer(Message):
         if self.opponents:
             children.append(Node("opponent", (), None, tuple(p.node() for p in self.opponents)))
         fill = str(self.fill) if self.fill is not None else None
-        attrs = _attrs(("status", self.status), ("token", self.token), ("fill", fill))
+        attrs = _attrs(
+            ("status", self.status),
+            ("token", self.token),
+            ("fill", fill),
+            ("tournament", self.tournament),
+        )
         return (Node("connect", attrs, None, tuple(children)),)
 
 
@@ -245,15 +254,27 @@ class ConnectComplete(Message):
 
 @dataclass(frozen=True, slots=True)
 class NewGroupInit(Message):
-    """2.4 Login server -> super game server: create a group (id, members: extensions)."""
+    """2.4 Login server -> super game server: create a group (id, members: extensions).
+
+    ``tournament`` and ``games`` (Herna extensions, attributes): a live tournament's board
+    tag, carried by the group's records and events, and how many games the group plays
+    before it closes."""
 
     game: str
     group: str | None = None
     players: tuple[PlayerRef, ...] = ()
+    tournament: str | None = None
+    games: int | None = None
     tag: ClassVar[str] = "newgroup"
 
     def nodes(self) -> tuple[Node, ...]:
-        attrs = _attrs(("status", "init"), ("id", self.group))
+        games = str(self.games) if self.games is not None else None
+        attrs = _attrs(
+            ("status", "init"),
+            ("id", self.group),
+            ("tournament", self.tournament),
+            ("games", games),
+        )
         children = (_text("game", self.game), *(p.node() for p in self.players))
         return (Node("newgroup", attrs, None, children),)
 
@@ -700,6 +721,8 @@ _XML_INVALID = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ff
 
 MAX_FILL = 3600
 """Longest fill wait a ``<connect fill>`` may ask for (seconds)."""
+MAX_GROUP_GAMES = 100
+"""Most games a ``<newgroup games>`` may ask a group to play."""
 
 
 def parse_int(text: str, what: str) -> int:

@@ -17,6 +17,14 @@ player's id or name — a challenge to that player.
 The mirror is synchronised after every change of the login server's queue (:meth:`sync`),
 so it never keeps a seek for a player who is gone or seated. A seek cancelled on the lobby
 page ends that player's connection (``SEEK_CANCELLED``), as on the other game servers.
+
+A player who connects with ``<connect tournament="ID">`` (Herna extension) waits for a live
+tournament: its seek is a tournament seek (:mod:`herna.hall.tournament_live`), admitted by
+the hall's lobby at connect time (:meth:`HallSeeks.tournament_problem`: a proven id, an
+entrant), and the login server groups it only when the tournament books it — the hall's
+lobby then hands the booked seeks here and :attr:`HallSeeks.start` forms that group, in seat
+order, telling the super game server the board's tag and how many games to play. When the
+tournament ends, a waiting player gets ``TOURNAMENT_OVER`` and its connection ends.
 """
 
 from __future__ import annotations
@@ -29,8 +37,11 @@ from herna.hall.lobby import (
     BOT,
     BOTS,
     CANCELLED,
+    ENDED,
+    NO_SUCH_TOURNAMENT,
     PEOPLE,
     PERSON,
+    TOURNAMENT_OVER,
     Lobby,
     LobbyError,
     Seek,
@@ -53,6 +64,8 @@ class Waiting:
     seats: int
     fill: float
     """Seconds before bots may fill its group (its own, or the login server's)."""
+    tournament: str | None = None
+    """The live tournament it waits for (``<connect tournament>``)."""
 
 
 def want_of(
@@ -79,12 +92,20 @@ def want_of(
 class HallSeeks:
     """One hall-lobby seek per waiting CGML player (see the module doc)."""
 
-    def __init__(self, lobby: Lobby, cancel: Callable[[object], None]) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        cancel: Callable[[object, str, str], None],
+        start: Callable[[list[object], str, int | None], bool] | None = None,
+    ) -> None:
         self.lobby = lobby
         self.cancel = cancel
-        """Ends a connection whose seek its owner cancelled on the lobby page."""
+        """Ends a connection whose seek closed (cancelled on the lobby page, its tournament
+        over): ``(holder, code, reason)``."""
+        self.start = start
+        """Forms a group a tournament booked: ``(holders in seat order, tag, games)``."""
         self.seeks: dict[object, Seek] = {}
-        lobby.listen(GAME, self._closed)
+        lobby.listen(GAME, self._closed, self._booked)
 
     def sync(
         self,
@@ -112,16 +133,47 @@ class HallSeeks:
                 continue
             kind = PERSON if w.player.race == "human" else BOT
             try:
+                if w.tournament is not None:
+                    # Proven and admitted at connect (tournament_problem).
+                    want = Want(tournament=w.tournament, seats=w.seats)
+                    self.seeks[key] = self.lobby.open(
+                        GAME, w.player.id, kind, want, key, now, verified=True
+                    )
+                    continue
                 want = want_of(w.opponents, w.seats, w.fill, servers)
                 self.seeks[key] = self.lobby.open(GAME, w.player.id, kind, want, key, now)
             except LobbyError:
                 continue  # preferences the lobby cannot show (e.g. seats it does not know)
 
+    def tournament_problem(
+        self, pid: str, race: str, tournament: str, verified: bool
+    ) -> tuple[str, str] | None:
+        """Why ``pid`` may not wait for ``tournament`` (code, reason), or None."""
+        kind = PERSON if race == "human" else BOT
+        try:
+            self.lobby.check_open(GAME, pid, kind, Want(tournament=tournament, seats=3), verified)
+        except LobbyError as exc:
+            return exc.code, exc.reason
+        return None
+
+    def _booked(self) -> None:
+        """The hall's lobby has groups a tournament booked: form them."""
+        while (group := self.lobby.next_booked(GAME)) is not None:
+            booking = group[0].booking
+            if self.start is None or booking is None:
+                continue
+            desk = self.lobby.desk
+            games = desk.setting(booking.tournament, "deals") if desk is not None else None
+            self.start([s.holder for s in group], booking.tag, games)
+
     def _closed(self, seek: Seek, why: str) -> None:
-        if why != CANCELLED or self.seeks.get(seek.holder) is not seek:
+        if why not in (CANCELLED, ENDED) or self.seeks.get(seek.holder) is not seek:
             return
         del self.seeks[seek.holder]
-        self.cancel(seek.holder)
+        if why == ENDED:
+            self.cancel(seek.holder, TOURNAMENT_OVER, "the tournament you waited for is over")
+        else:
+            self.cancel(seek.holder, SEEK_CANCELLED, "your seek was cancelled in the lobby")
 
     def close(self) -> None:
         for seek in self.seeks.values():
@@ -129,4 +181,4 @@ class HallSeeks:
         self.seeks.clear()
 
 
-__all__ = ["GAME", "SEEK_CANCELLED", "HallSeeks", "Waiting", "want_of"]
+__all__ = ["GAME", "NO_SUCH_TOURNAMENT", "SEEK_CANCELLED", "HallSeeks", "Waiting", "want_of"]

@@ -211,7 +211,15 @@ class SuperGameServer:
             house_names=self.house_names,
         )
         group = Group(
-            group_id, message.players, self.clock, self.settings, hooks, self.url, self.seeds
+            group_id,
+            message.players,
+            self.clock,
+            self.settings,
+            hooks,
+            self.url,
+            self.seeds,
+            message.tournament,
+            message.games,
         )
         self.groups[group_id] = group
         self.groups_created += 1

@@ -171,8 +171,16 @@ class Group:
         hooks: GroupHooks,
         url: str = "",
         seeds: SeedSource | None = None,
+        tournament: str | None = None,
+        max_games: int | None = None,
     ) -> None:
         self.id = group_id
+        self.tournament = tournament
+        """A live tournament's board tag (``<newgroup tournament>``): its records and
+        events carry it."""
+        self.max_games = max_games
+        """Games this group plays before it closes (``<newgroup games>``); None: the
+        server's setting."""
         # Each announced member gets a secret; its ticket (group id, dot, secret) goes to
         # that member alone, through the login server, and is what it must join with.
         self.members = [Member(ref, i, secret=new_secret()) for i, ref in enumerate(members)]
@@ -237,6 +245,8 @@ class Group:
             "money": list(self.money),
             **data,
         }
+        if self.tournament is not None:
+            payload["tournament"] = self.tournament
         if (
             match is not None
             and "view" not in payload
@@ -343,7 +353,7 @@ class Group:
 
     # -- between games ---------------------------------------------------------------------
     def _ask_newgame(self) -> None:
-        limit = self.settings.max_games
+        limit = self.max_games if self.max_games is not None else self.settings.max_games
         if limit is not None and self.games >= limit:
             self._end_group(CancelGame("group finished"), "group finished", None)
             return
@@ -402,6 +412,8 @@ class Group:
                 "max_flek": self.settings.rules.max_flek,
             },
         )
+        if self.tournament is not None:
+            self.match.meta["tournament"] = self.tournament
         self._game_open = True
         self._stood_in = set(self._stand_ins)
         self._send_deal()
