@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from herna.clients.cgml import CgmlClient, CgmlClientError, login, parse_url
+from herna.clients.cgml import TOURNAMENT_OVER, CgmlClient, CgmlClientError, login, parse_url
 from herna.clients.marias_text import (
     CONTRACT_WORD,
     RANK_WORD,
@@ -202,8 +202,12 @@ class SeatRelay:
         move_clock: float = 0.0,
         grace: float = 0.0,
         fill: int | None = None,
+        tournament: str | None = None,
     ) -> None:
         self.host = host
+        self.tournament = tournament
+        """A live tournament's id: the seat then plays group after group as the tournament
+        books them, until the login server says it is over."""
         self.port = port
         self.player = player
         self.opponents = tuple(opponents)
@@ -255,18 +259,32 @@ class SeatRelay:
             # Waiting for the table: the login server answers once a group is formed (at
             # once with bots, when another person comes with "people").
             self.status = "waiting"
+            if self.tournament is not None:
+                self.message = f"Waiting for your table of tournament {self.tournament}."
             self._changed()
-            complete = await login(
-                self.host,
-                self.port,
-                self.player,
-                "active",
-                self.opponents,
-                token=self.token,
-                fill=self.fill,
-            )
-            self.group = complete.group
-            await self._play(complete)
+            while True:
+                try:
+                    complete = await login(
+                        self.host,
+                        self.port,
+                        self.player,
+                        "active",
+                        self.opponents,
+                        token=self.token,
+                        fill=self.fill,
+                        tournament=self.tournament,
+                    )
+                except CgmlClientError as e:
+                    if self.tournament is None or e.code != TOURNAMENT_OVER:
+                        raise
+                    self.message = "The tournament is over: its page has the standings."
+                    break
+                self.group = complete.group
+                self.message = ""
+                await self._play(complete)
+                if self.tournament is None:
+                    break
+                self._next_group()
             self.status = "over"
             if not self.message:
                 self.message = "The table is closed."
@@ -281,6 +299,17 @@ class SeatRelay:
         finally:
             self._cancel_pending()
             self._changed()
+
+    def _next_group(self) -> None:
+        """A tournament's group is over: wait for the next table it books (the deals count
+        on through the evening, the last vyúčtování stays on the page until the next deal)."""
+        self.tracker = PlayerTracker(self.me)
+        self._joined = False
+        self._told = False
+        self.status = "waiting"
+        self.message = "Your table is over; waiting for your next table of the tournament."
+        self._say(self.message)
+        self._changed()
 
     async def _play(self, complete: ConnectComplete) -> None:
         """Join the group and play it. Unlike :func:`~herna.clients.cgml.play_group` (whose

@@ -54,6 +54,8 @@ HASHING_AT_ONCE = 1
 """Password hashes computed at once (each takes 19 MiB and about 70 ms of one core): the other
 core stays with the games however many sign-ins arrive."""
 MAX_FORM_BYTES = 8192
+MAX_FORM_FIELDS = 20
+"""Fields a form may send (the new tournament form has 11)."""
 
 Page = Callable[..., HTMLResponse]
 """``page(title, body, data=None, active="", status=200)`` of :class:`herna.web.app.WebApp`."""
@@ -188,7 +190,9 @@ async def read_form(request: Request) -> dict[str, str]:
             raise FormError(413, "The form is too large.")
     try:
         text = body.decode("utf-8")
-        parsed = parse_qs(text, keep_blank_values=True, max_num_fields=10, errors="strict")
+        parsed = parse_qs(
+            text, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS, errors="strict"
+        )
     except (UnicodeDecodeError, ValueError) as exc:
         raise FormError(400, "The form could not be read.") from exc
     form = {k: v[0] for k, v in parsed.items()}

@@ -293,12 +293,13 @@ class MariasPlay:
             return None, ("BAD_NAME", "Play under your guest name, or sign in for your own.")
         opponents: tuple[PlayerRef, ...]
         fill: int | None = None
+        tournament: str | None = None
         seek = frame.get("seek")
         if seek is not None:
             if not isinstance(seek, str) or len(seek) > 200:
                 return None, ("BAD_SEEK", "seek is the lobby's words (at most 200 characters).")
             try:
-                opponents, fill = self._seek_opponents(service, name, seek)
+                opponents, fill, tournament = self._seek_opponents(service, name, seek)
             except LobbyError as exc:
                 return None, (exc.code, exc.reason)
         elif wanted == PEOPLE:
@@ -327,6 +328,7 @@ class MariasPlay:
             move_clock=self.settings.move_clock,
             grace=self.settings.grace,
             fill=fill,
+            tournament=tournament,
         )
         seat = _Seat(secret, name, relay)
         relay.on_change = lambda: self._changed(seat)
@@ -339,26 +341,29 @@ class MariasPlay:
 
     def _seek_opponents(
         self, service: Any, name: str, words: str
-    ) -> tuple[tuple[PlayerRef, ...], int | None]:
-        """The CGML ``<opponent>`` preferences and fill wait for a seek (raises
+    ) -> tuple[tuple[PlayerRef, ...], int | None, str | None]:
+        """The CGML ``<opponent>`` preferences, fill wait and tournament for a seek (raises
         :class:`LobbyError`): taking a waiting player's seek names that player (the login
         server groups them), a challenge names its target, people only asks for a human,
         house bots of a level name the bot server of that strategy, anyone asks for
-        nothing and waits its own fill wait (``<connect fill>``) before bots sit down."""
+        nothing and waits its own fill wait (``<connect fill>``) before bots sit down, and
+        a tournament's seek waits for the tables it books (``<connect tournament>``)."""
         spec = parse_seek(words, list(LEVELS))  # the four levels, and random
         want = spec.want
+        if want.tournament is not None:
+            return (), None, want.tournament
         if want.accept is not None:
             target = self.hall.lobby.seeks.get(want.accept)
             if target is None or target.game != "marias":
                 raise LobbyError("NO_SUCH_SEEK", f"no waiting mariáš player {want.accept!r}")
             self.hall.lobby.check_open("marias", name, PERSON, Want(accept=want.accept, seats=3))
-            return (PlayerRef(target.owner),), None
+            return (PlayerRef(target.owner),), None, None
         if want.challenge is not None:
             if want.challenge.casefold() == name.casefold():
                 raise LobbyError("OWN_SEEK", "you cannot challenge yourself")
-            return (PlayerRef(want.challenge),), None
+            return (PlayerRef(want.challenge),), None, None
         if want.opponent == ONLY_PEOPLE:
-            return (PlayerRef(None, None, "human"),), None
+            return (PlayerRef(None, None, "human"),), None, None
         if want.opponent == BOTS:
             # A bot server plays at a level by name (``strongest``) or by its strategy's level
             # (``heuristic`` is medium); no level: the hall's first bot server.
@@ -374,8 +379,8 @@ class MariasPlay:
             )
             if bots is None:
                 raise LobbyError("BAD_SEEK", f"no house bots of level {level!r} in this hall")
-            return (PlayerRef(bots.name), PlayerRef(bots.name)), None
-        return (), round(want.fill)
+            return (PlayerRef(bots.name), PlayerRef(bots.name)), None, None
+        return (), round(want.fill), None
 
     # -- seats and pages --------------------------------------------------------------------
     def _attach(self, seat: _Seat, vid: int) -> None:

@@ -145,7 +145,10 @@ def _options(form: dict[str, str]) -> LiveOptions:
         raise TournamentError("rounds is a whole number")
     game = form.get("game", "onitama")
     rules: str | None = None
-    seats = 2
+    seats = 3 if game == "marias" else 2
+    deals = form.get("deals", "").strip() or "3"
+    if not deals.isdigit():
+        raise TournamentError("deals is a whole number")
     if game == "tiles":
         rules = form.get("rules", "")
         shipped = _shipped_seats()
@@ -168,6 +171,7 @@ def _options(form: dict[str, str]) -> LiveOptions:
         house=house,
         rules=rules,
         seats=seats,
+        deals=int(deals),
     )
 
 
@@ -196,6 +200,7 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
     games = {
         "onitama": "two players",
         "tiles": "a tile game of the rules file below",
+        "marias": "mariáš: tables of three, each a CGML group of the deals below",
         "mia": "a session at this hall's Mia table (bots)",
     }
     games = {g: games[g] for g in LIVE_GAMES}
@@ -222,6 +227,8 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         + _select("game", games, f.get("game", "onitama"))
         + '<label for="t-rules">Tiles: the rules file</label>'
         + _select("rules", files, f.get("rules", "gold_rush"))
+        + '<label for="t-deals">Mariáš: deals a table plays</label>'
+        f'<input id="t-deals" name="deals" inputmode="numeric" value="{e(f.get("deals", "3"))}">'
         + '<label for="t-format">Format</label>'
         + _select("format", formats, f.get("format", "round-robin"))
         + '<label for="t-admits">Who may enter</label>'
@@ -310,11 +317,12 @@ def entry_html(
             )
     if admits != "people" and tour.status == ENTRY:
         where = e(endpoint or "the game server")
-        raw = (
-            f'{{"type": "join", "name": "NAME", "token": "TOKEN", "seek": "tournament={tid}"}}'
-            if tour.game == "tiles"
-            else f"LOGIN|NAME|TOKEN|tournament={tid}"
-        )
+        raw = {
+            "tiles": f'{{"type": "join", "name": "NAME", "token": "TOKEN", '
+            f'"seek": "tournament={tid}"}}',
+            "marias": f'<connect status="passive" token="TOKEN" tournament="{tid}">'
+            '<player id="NAME"/><game>licitovany_marias</game></connect>',
+        }.get(tour.game, f"LOGIN|NAME|TOKEN|tournament={tid}")
         parts.append(
             f"<p>Bots enter at {where} under a reserved name (<code>herna bots add NAME</code> "
             "gives its token) with the lobby word <code>tournament="

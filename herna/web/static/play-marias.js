@@ -403,7 +403,9 @@
     function statusText(st) {
       if (!st) return "";
       if (st.status === "connecting") return "Logging in at the mariáš server…";
-      if (st.status === "waiting") return "Waiting for the table (with people: until another person sits down)…";
+      if (st.status === "waiting") {
+        return st.message || "Waiting for the table (with people: until another person sits down)…";
+      }
       if (st.status === "over") return st.message || "The table is closed.";
       if (st.status === "error") return `The mariáš server refused: ${st.message}`;
       const d = st.decision;

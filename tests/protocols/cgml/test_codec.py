@@ -73,6 +73,16 @@ SEED_EXAMPLES: list[tuple[str, m.Message]] = [
         m.NewGroupInit("licitovany_marias"),
     ),
     (
+        '<newgroup status="init" id="g7" tournament="3/1.1" games="3">'
+        "<game>licitovany_marias</game></newgroup>",
+        m.NewGroupInit("licitovany_marias", "g7", (), "3/1.1", 3),
+    ),
+    (
+        '<connect status="passive" tournament="3"><player id="ada"/>'
+        "<game>licitovany_marias</game></connect>",
+        m.ConnectPlayer("passive", m.PlayerRef("ada"), "licitovany_marias", tournament="3"),
+    ),
+    (
         '<newgroup status="ack"><game>licitovany_marias</game></newgroup>',
         m.NewGroupAck("licitovany_marias"),
     ),
@@ -340,6 +350,9 @@ def test_deep_nesting_is_refused() -> None:
         '<connect status="active" fill="-1"><player id="a"/><game>g</game></connect>',
         '<connect status="active" fill="3601"><player id="a"/><game>g</game></connect>',
         '<connect status="active" fill="ten"><player id="a"/><game>g</game></connect>',
+        '<connect status="active" tournament="x1"><player id="a"/><game>g</game></connect>',
+        '<newgroup status="init" games="0"><game>g</game></newgroup>',
+        '<newgroup status="init" games="101"><game>g</game></newgroup>',
     ],
 )
 def test_invalid_cgml_is_a_non_fatal_error(body: str) -> None:
