@@ -36,7 +36,7 @@ def test_preferences_in_the_lobbys_words() -> None:
 def test_the_mirror_follows_the_queue_seated_withdrawn_and_cancelled() -> None:
     lobby = Lobby()
     cancelled: list[object] = []
-    mirror = HallSeeks(lobby, cancelled.append)
+    mirror = HallSeeks(lobby, lambda key, code, reason: cancelled.append(key))
     ann = Waiting(1, PlayerRef("ann", "ann", "human"), (), 3, 30.0)
     bob = Waiting(2, PlayerRef("bob", "bob", "bot"), (PlayerRef(None, None, "human"),), 3, 0.5)
     mirror.sync([ann, bob], [], [], now=0.0)
