@@ -58,6 +58,7 @@ BENCHES = (
     Bench("web_spectators", ("--repeat", "2"), r"^(Rounds/s|Staleness|Delivery)"),
     Bench("log_volume", ("--seconds", "20"), r"lines/min|per hour|bytes per"),
     Bench("durability", ("--runs", "1", "--seconds", "3"), r"stored|lost|missing"),
+    Bench("live_tournament", ("--bots", "8", "--repeat", "3"), r"^live round robin"),
 )
 
 
