@@ -20,8 +20,36 @@ def _ok(desc: str, ref: str | dict[str, Any]) -> dict[str, Any]:
 _ERRORS = {
     "400": "A parameter it cannot take (not a number, out of range, a control character, "
     "longer than 200 characters, not a date); `error` says which and why.",
+    "403": "Not the tournament's admin token (`Authorization: Bearer TOKEN`).",
     "404": "No such record (or an id no record can have).",
+    "409": "The tournament cannot do that now (it has started, is over, or has too few "
+    "entrants); `error` says which.",
+    "413": "A body over 8 KiB.",
+    "415": "A body that is not `application/json`.",
 }
+
+_TOURNAMENT_ID = {
+    "name": "tournament_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer"},
+    "description": "the live tournament's id",
+}
+
+
+def _admin_action(verb: str, what: str) -> dict[str, Any]:
+    return {
+        "post": {
+            "summary": f"{verb} a live tournament",
+            "description": f"{what} Needs the tournament's admin token as "
+            "`Authorization: Bearer TOKEN`.",
+            "parameters": [_TOURNAMENT_ID],
+            "responses": {
+                "200": _ok("Its new status", "TournamentStatus"),
+                **_errors("403", "409"),
+            },
+        }
+    }
 
 
 def _errors(*codes: str) -> dict[str, Any]:
@@ -41,6 +69,50 @@ def _params(declared: tuple[params.Param, ...] | list[params.Param]) -> list[dic
 _NUM = {"type": ["number", "null"]}
 
 SCHEMAS: dict[str, Any] = {
+    "NewTournament": {
+        "type": "object",
+        "description": "A live tournament to hold in this hall (docs/tournaments.md, "
+        "'Live tournaments in herna serve'). Only `game` and `format` are needed.",
+        "properties": {
+            "name": {"type": "string", "maxLength": 100},
+            "game": {"type": "string", "enum": ["onitama", "tiles", "marias", "mia"]},
+            "format": {"type": "string", "enum": ["round-robin", "swiss", "arena", "session"]},
+            "admits": {"type": "string", "enum": ["anyone", "bots", "people"]},
+            "rounds": {"type": "integer", "description": "Swiss: rounds"},
+            "cycles": {"type": "integer", "description": "round robin: times each pair meets"},
+            "minutes": {"type": "number", "description": "arena or Mia session: its length"},
+            "start_timeout": {
+                "type": "number",
+                "description": "seconds an entrant has to come when its board is due",
+            },
+            "house": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Onitama: levels of house bots that enter",
+            },
+            "rules": {"type": "string", "description": "tiles: a shipped rules file"},
+            "deals": {"type": "integer", "description": "mariáš: deals a table plays"},
+        },
+        "required": ["game", "format"],
+    },
+    "TournamentCreated": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "admin_token": {
+                "type": "string",
+                "description": "Shown only now: it starts or aborts the tournament.",
+            },
+            "url": {"type": "string", "example": "/tournaments/3"},
+            "status": {"type": "string", "example": "entry"},
+        },
+        "required": ["id", "admin_token", "url", "status"],
+    },
+    "TournamentStatus": {
+        "type": "object",
+        "properties": {"id": {"type": "integer"}, "status": {"type": "string"}},
+        "required": ["id", "status"],
+    },
     "Error": {
         "type": "object",
         "properties": {"error": {"type": "string"}},
@@ -331,6 +403,30 @@ PATHS: dict[str, Any] = {
             },
         }
     },
+    "/api/tournaments": {
+        "post": {
+            "summary": "Hold a live tournament",
+            "description": "A live tournament in this hall, taking entrants (`herna tournament "
+            "create`). The answer carries its admin token, shown only now. Changes state: "
+            "the one family of routes here that does, with the two below.",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/NewTournament"}}
+                },
+            },
+            "responses": {
+                "201": _ok("The tournament, with its admin token", "TournamentCreated"),
+                **_errors("400", "404", "413", "415"),
+            },
+        }
+    },
+    "/api/tournaments/{tournament_id}/start": _admin_action(
+        "Start", "Pairs the entrants that entered (a Mia session: starts its clock)."
+    ),
+    "/api/tournaments/{tournament_id}/abort": _admin_action(
+        "Abort", "Ends it now; the entrants still waiting are told it is over."
+    ),
     "/api/sessions": {
         "get": {
             "summary": "Mia sessions, newest first",
@@ -397,11 +493,12 @@ def spec() -> dict[str, Any]:
         "info": {
             "title": "Herna web hall API",
             "version": __version__,
-            "description": "Read-only JSON API of the Herna web hall: running servers, live "
+            "description": "JSON API of the Herna web hall: running servers, live "
             "tables, recorded matches with replays, standings and player statistics. Live "
             "updates: WebSocket `/ws/live?game=&table=` (frames described in docs/web.md). "
-            "Nothing here changes state: every route takes GET and HEAD only (anything else is "
-            '405). Every error is JSON `{"error": "..."}` with status 400 (a bad '
+            "Nothing here changes state but the live tournaments' POST routes (their admin "
+            "token is the credential): every other route takes GET and HEAD only (anything "
+            'else is 405). Every error is JSON `{"error": "..."}` with status 400 (a bad '
             "parameter), 404 (no such record or route) or 405; 503 means the database is "
             "unavailable for a moment.",
         },
@@ -432,7 +529,7 @@ def docs_html() -> str:
         for method, op in item.items():
             out.append(f'<section class="endpoint" id="{e(path)}">')
             title = e(path)
-            if "{" not in path:
+            if "{" not in path and method == "get":
                 title = f'<a href="{e(path)}">{e(path)}</a>'
             out.append(
                 f'<h2><span class="method">{e(method.upper())}</span> <code>{title}</code></h2>'
@@ -440,6 +537,10 @@ def docs_html() -> str:
             out.append(f"<p><b>{e(op['summary'])}</b></p>")
             if op.get("description"):
                 out.append(f"<p>{e(op['description'])}</p>")
+            body = op.get("requestBody")
+            if body:
+                schema = next(iter(body["content"].values()))["schema"]
+                out.append(f"<p>Body (JSON): {e(_schema_text(schema))}</p>")
             params = op.get("parameters", [])
             if params:
                 out.append("<table><tr><th>parameter</th><th>in</th><th>type</th><th></th></tr>")

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import functools
 import html
+import json
 from typing import Any
 from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from herna.games.onitama.bots import LEVEL_NAMES as ONITAMA_LEVELS
@@ -27,6 +28,7 @@ from herna.hall.tournament_live import (
     LIVE_GAMES,
     RUNNING,
     LiveOptions,
+    LiveTournaments,
     TournamentError,
 )
 from herna.hall.tournament_store import Tournament
@@ -64,7 +66,48 @@ class TournamentAdmin:
             Route("/tournaments/new", self.new_page, methods=["GET"]),
             Route("/tournaments/new", self.create, methods=["POST"]),
             Route("/tournaments/{tournament_id}/admin", self.admin, methods=["POST"]),
+            Route("/api/tournaments", self.api_create, methods=["POST"]),
+            Route("/api/tournaments/{tournament_id}/start", self.api_action, methods=["POST"]),
+            Route("/api/tournaments/{tournament_id}/abort", self.api_action, methods=["POST"]),
         ]
+
+    # -- the JSON API (herna tournament create/start/abort) -----------------------------------
+    # JSON bodies only: a page of another site cannot send one without a CORS preflight that
+    # this hall never answers, so no CSRF token is needed; the admin token is the credential.
+    async def api_create(self, request: Request) -> Response:
+        director = self.hall.tournaments
+        if director is None:
+            return _json_error(404, "this hall holds no live tournaments")
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            options = _options({k: _text(v) for k, v in body.items()})
+            tid, token = _create(director, options)
+        except TournamentError as exc:
+            return _json_error(400, str(exc))
+        return JSONResponse(
+            {"id": tid, "admin_token": token, "url": f"/tournaments/{tid}", "status": ENTRY},
+            status_code=201,
+        )
+
+    async def api_action(self, request: Request) -> Response:
+        director = self.hall.tournaments
+        tid_text = str(request.path_params.get("tournament_id", ""))
+        tid = int(tid_text) if tid_text.isdigit() else -1
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if (
+            director is None
+            or scheme.lower() != "bearer"
+            or not director.authorised(tid, token.strip())
+        ):
+            return _json_error(403, "that is not the admin token of this tournament")
+        action = request.url.path.rsplit("/", 1)[-1]
+        try:
+            _act(director, tid, action)
+        except TournamentError as exc:
+            return _json_error(409, str(exc))
+        return JSONResponse({"id": tid, "status": director.held[tid].status})
 
     def _respond(self, title: str, body: str, status: int = 200) -> Response:
         response: Response = self.page(title, body, {"kind": "tournament-admin"}, "/tournaments")
@@ -88,12 +131,7 @@ class TournamentAdmin:
         csrf = ensure_csrf(request)
         try:
             options = _options(form)
-            taking = sum(1 for h in director.held.values() if h.status == ENTRY)
-            if taking >= MAX_TAKING_ENTRANTS:
-                raise TournamentError(
-                    f"{taking} tournaments are taking entrants already; start or abort one first"
-                )
-            tid, token = director.create(options)
+            tid, token = _create(director, options)
         except TournamentError as exc:
             return self._respond("New tournament", new_form(csrf, str(exc), form), 400)
         return self._respond("Tournament created", created_html(tid, options, token, csrf))
@@ -114,12 +152,7 @@ class TournamentAdmin:
                 403,
             )
         try:
-            if form.get("action") == "start":
-                director.begin(tid)
-            elif form.get("action") == "abort":
-                director.abort(tid)
-            else:
-                raise TournamentError("the action is start or abort")
+            _act(director, tid, form.get("action", ""))
         except TournamentError as exc:
             return self._respond(
                 "Tournament",
@@ -128,6 +161,26 @@ class TournamentAdmin:
                 409,
             )
         return RedirectResponse(f"/tournaments/{tid}", status_code=303)
+
+
+def _create(director: LiveTournaments, options: LiveOptions) -> tuple[int, str]:
+    """A new live tournament (id, admin token), unless too many take entrants already."""
+    taking = sum(1 for h in director.held.values() if h.status == ENTRY)
+    if taking >= MAX_TAKING_ENTRANTS:
+        raise TournamentError(
+            f"{taking} tournaments are taking entrants already; start or abort one first"
+        )
+    return director.create(options)
+
+
+def _act(director: LiveTournaments, tid: int, action: str) -> None:
+    """The admin's ``start`` or ``abort`` (the token was checked)."""
+    if action == "start":
+        director.begin(tid)
+    elif action == "abort":
+        director.abort(tid)
+    else:
+        raise TournamentError("the action is start or abort")
 
 
 def _options(form: dict[str, str]) -> LiveOptions:
@@ -181,6 +234,39 @@ def _shipped_seats() -> dict[str, int]:
     return {
         name: len(load_rules_file(path).players) for name, path in sorted(shipped_rules().items())
     }
+
+
+MAX_JSON_BYTES = 8192
+
+
+async def _json_body(request: Request) -> dict[str, Any] | Response:
+    """The request's JSON object, or the error response."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        return _json_error(415, "send the tournament as application/json")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_JSON_BYTES:
+            return _json_error(413, "the request is too large")
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, ValueError):
+        return _json_error(400, "the body is not JSON")
+    if not isinstance(data, dict):
+        return _json_error(400, "the body is a JSON object")
+    return data
+
+
+def _text(value: object) -> str:
+    """A JSON value as the form field it stands for (lists: comma-separated)."""
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _json_error(status: int, message: str) -> Response:
+    return JSONResponse({"error": message}, status_code=status)
 
 
 def _not_here() -> str:

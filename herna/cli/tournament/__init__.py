@@ -35,6 +35,7 @@ from herna.hall.tournament_runner import Runner, RunOptions
 from herna.hall.tournament_store import Entrant, Tournament, TournamentStore
 
 from ..match.entrants import HOUSE_PREFIX, EntrantSpec, MatchError, parse_entrant
+from . import live
 from .boards import GAMES, HOUSE_STRATEGIES, TABLE_SIZES, BoardOptions, play_board
 from .session import run_session
 
@@ -55,7 +56,8 @@ def _positive(text: str) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "tournament",
-        help="run a round robin, Swiss, arena or Mia session between bots; list and show them",
+        help="run a round robin, Swiss, arena or Mia session between bots; list and show them; "
+        "create, start and abort live ones in a running hall",
         description="Tournaments between bot programs and house bots on Herna's own servers; "
         "results go to the hall's database, where the web hall shows them at /tournaments. "
         "See docs/tournaments.md.",
@@ -176,6 +178,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     fmt.add_argument("--csv", action="store_true", help="print the final table as CSV")
     fmt.add_argument("--json", action="store_true", help="print table, crosstable and games")
     show_p.set_defaults(func=show)
+    live.register(tsub)
 
 
 # -- entrants ----------------------------------------------------------------------------------

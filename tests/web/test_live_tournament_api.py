@@ -1,0 +1,98 @@
+"""Live tournaments from the command line: ``herna tournament create|start|abort`` against a
+real ``herna serve`` (Onitama and the web hall) through its JSON API, and that API's answers
+to bad requests."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from herna.cli import main
+from herna.clients.onitama import run_bot
+from herna.games.onitama.bots import make_strategy
+from herna.hall.identity import ReservedNames
+from herna.hall.tournament_store import TournamentStore
+from herna.servers.onitama import OnitamaService
+from tests.live_tournaments import entered, finished
+from tests.serve import serving
+from tests.web.test_people import _web
+
+
+async def test_create_and_start_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with serving(tmp_path, "onitama,web", onitama_house_bots=0) as hall:
+        web = _web(hall)
+        onitama = hall.service("onitama")
+        assert isinstance(onitama, OnitamaService)
+        argv = ["tournament", "create", "--hall", web.url, "--name", "cli night"]
+        code = await asyncio.to_thread(main, [*argv, "--house", "easy"])
+        assert code == 0
+        out = capsys.readouterr().out
+        tid = int(re.search(r"tournament (\d+):", out).group(1))  # type: ignore[union-attr]
+        admin = re.search(r"admin token \(shown only now\): (\S+)", out).group(1)  # type: ignore[union-attr]
+        assert f"{web.url}/tournaments/{tid}" in out
+        token = ReservedNames(hall.records.engine).add("ada")
+        hall.identity.reload()
+        bot = asyncio.create_task(
+            run_bot(
+                "127.0.0.1",
+                onitama.port,
+                "ada",
+                make_strategy("greedy", seed=1),
+                token=token,
+                seek=f"tournament={tid}",
+                reconnect=False,
+            )
+        )
+        director = hall.tournaments
+        assert director is not None
+        await entered(director, tid, 2)
+        start = ["tournament", "start", str(tid), "--hall", web.url]
+        assert await asyncio.to_thread(main, [*start, "--token", "wrong"]) == 1
+        assert "not the admin token" in capsys.readouterr().out
+        assert await asyncio.to_thread(main, [*start, "--token", admin]) == 0
+        assert f"tournament {tid}: running" in capsys.readouterr().out
+        tour = await finished(TournamentStore(hall.records.engine), tid)
+        await asyncio.wait_for(bot, 10)
+        assert tour.status == "finished" and len(tour.games) == 1
+        assert {e.kind for e in tour.entrants} == {"bot", "house-bot"}
+        # Once over, it can be neither started nor aborted.
+        assert await asyncio.to_thread(main, [*start, "--token", admin]) == 1
+        assert "is finished" in capsys.readouterr().out
+
+
+async def test_the_json_api_answers_bad_requests_in_json(tmp_path: Path) -> None:
+    async with serving(tmp_path, "onitama,web", onitama_house_bots=0) as hall:
+        web = _web(hall)
+        async with httpx.AsyncClient(base_url=web.url) as http:
+            form = await http.post("/api/tournaments", data={"game": "onitama"})
+            assert form.status_code == 415 and "json" in form.json()["error"]
+            bad = await http.post(
+                "/api/tournaments", content=b"{", headers={"content-type": "application/json"}
+            )
+            assert bad.status_code == 400 and bad.json()["error"] == "the body is not JSON"
+            assert (await http.post("/api/tournaments", json=[1])).status_code == 400
+            game = await http.post("/api/tournaments", json={"game": "chess", "format": "swiss"})
+            assert game.status_code == 400 and "live tournaments are held" in game.json()["error"]
+            big = await http.post("/api/tournaments", json={"name": "x" * 9000})
+            assert big.status_code == 413
+            made = await http.post(
+                "/api/tournaments", json={"game": "mia", "format": "session", "minutes": 1}
+            )
+            assert made.status_code == 201, made.text
+            tid, admin = made.json()["id"], made.json()["admin_token"]
+            assert "admin_digest" not in (await http.get(f"/tournaments/{tid}/table.json")).text
+            wrong = await http.post(f"/api/tournaments/{tid}/abort")
+            assert wrong.status_code == 403
+            auth = {"authorization": f"Bearer {admin}"}
+            assert (await http.post("/api/tournaments/999/abort", headers=auth)).status_code == 403
+            done = await http.post(f"/api/tournaments/{tid}/abort", headers=auth)
+            assert done.json() == {"id": tid, "status": "aborted"}
+            again = await http.post(f"/api/tournaments/{tid}/abort", headers=auth)
+            assert again.status_code == 409
+            assert (await http.get("/api/tournaments")).status_code == 405
