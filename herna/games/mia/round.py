@@ -224,8 +224,9 @@ class MiaRound:
     def outcome(self) -> Outcome | None:
         if self.phase != "over":
             return None
-        returns = tuple(0.0 if p in self.losers else 1.0 for p in self.players)
-        winners = tuple(i for i, p in enumerate(self.players) if p not in self.losers)
+        lost = set(self.losers)  # a true Mia: everyone but one, so not the tuple n times
+        returns = tuple(0.0 if p in lost else 1.0 for p in self.players)
+        winners = tuple(i for i, p in enumerate(self.players) if p not in lost)
         return Outcome(returns, winners, self.reason, {"losers": list(self.losers)})
 
     def view(self, player: PlayerId | None) -> Mapping[str, Any]:

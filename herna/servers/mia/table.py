@@ -552,8 +552,9 @@ class MiaTable:
         # Names sorted, as the reference server sends them (several lose to a true Mia).
         self._broadcast(fmt.player_lost(sorted(state.losers), state.reason))
         self._emit("player_lost", round=n, names=list(state.losers), reason=state.reason)
+        lost = set(state.losers)  # after a true Mia, all but one player
         for name in state.players:
-            if name not in state.losers:
+            if name not in lost:
                 self.scores[name] = self.scores.get(name, 0) + 1
         scores = self._score_table()
         self._broadcast(fmt.score(scores))
