@@ -341,7 +341,7 @@ def main() -> None:
     parser.add_argument(
         "--server-args",
         default="",
-        help="more options for `herna serve`, e.g. '--mia-busy-poll-us 0' (one string)",
+        help="more options for `herna serve`, e.g. '--mia-answer-window 0.5' (one string)",
     )
     parser.add_argument("--repeat", type=int, default=1, help="runs per bot count (default 1)")
     parser.add_argument(

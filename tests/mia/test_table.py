@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
-from herna.core.clock import FakeClock
+from herna.core.clock import FakeClock, TimerHandle
 from herna.games.mia.dice import Dice
 from herna.hall.events import EventBus
 from herna.hall.records import RecordStore
-from herna.servers.mia.table import Addr, MiaSettings, MiaTable
+from herna.servers.mia.table import TOKENS_PER_DRAW, Addr, MiaSettings, MiaTable, TokenSource
 
 A: Addr = ("10.0.0.1", 5001)
 B: Addr = ("10.0.0.2", 5002)
@@ -22,9 +24,18 @@ S: Addr = ("10.0.0.9", 5009)
 class Net:
     def __init__(self) -> None:
         self.boxes: dict[Addr, list[str]] = defaultdict(list)
+        self.raw: dict[Addr, list[bytes]] = defaultdict(list)
+        self.broadcasts = 0
 
     def send(self, data: bytes, addr: Addr) -> None:
         self.boxes[addr].append(data.decode())
+        self.raw[addr].append(data)
+
+    def send_many(self, data: bytes, addrs: Sequence[Addr]) -> None:
+        """A transport's broadcast loop (as MiaUdpServer.send_many)."""
+        self.broadcasts += 1
+        for addr in addrs:
+            self.send(data, addr)
 
     def take(self, addr: Addr) -> list[str]:
         out, self.boxes[addr] = self.boxes[addr], []
@@ -35,7 +46,9 @@ class Net:
 
 
 class World:
-    def __init__(self, records: RecordStore | None = None, **settings: object) -> None:
+    def __init__(
+        self, records: RecordStore | None = None, broadcast_loop: bool = False, **settings: object
+    ) -> None:
         self.net = Net()
         self.clock = FakeClock()
         self.bus = EventBus()
@@ -46,6 +59,7 @@ class World:
             MiaSettings(seed=7, **settings),  # type: ignore[arg-type]
             bus=self.bus,
             records=records,
+            send_many=self.net.send_many if broadcast_loop else None,
         )
         self.table.start()
 
@@ -468,3 +482,136 @@ def test_a_lone_player_gets_one_round_a_second() -> None:
         w.clock.advance(0.05)
     assert w.table.stats.rounds_played == 0
     assert 9 <= w.table.stats.rounds_canceled <= 11  # ten seconds, one canceled round each
+
+
+# -- the cheap paths behave as the plain ones ---------------------------------------------------
+PRIVATE_WITH_TOKEN = ("ROUND STARTING;", "YOUR TURN;", "ROLLED;")
+
+
+def masked(messages: list[str]) -> list[str]:
+    """Messages with their tokens (random on every run) replaced."""
+    return [
+        m.rsplit(";", 1)[0] + ";TOKEN" if m.startswith(PRIVATE_WITH_TOKEN) else m for m in messages
+    ]
+
+
+def addr_of(w: World, name: str) -> Addr:
+    return w.table.clients[name].addr
+
+
+def play_some_rounds(w: World) -> None:
+    """Three players and a spectator: rounds with a roll, an announcement and a SEE, a round
+    that times out, and a player who leaves."""
+    w.register(A, "ann")
+    w.register(B, "bob")
+    w.register(C, "cy")
+    w.say(S, "REGISTER_SPECTATOR;eve")
+    for _ in range(4):
+        turn = next_round(w, A, B, C)
+        w.say(turn, f"ROLL;{w.token(turn, 'YOUR TURN')}")
+        dice = w.net.last(turn, "ROLLED").split(";")[1]
+        w.say(turn, f"ANNOUNCE;{dice};{w.token(turn, 'ROLLED')}")
+        if w.table.phase == "playing":
+            assert w.table._expect is not None
+            seer = addr_of(w, w.table._expect.name)
+            w.say(seer, f"SEE;{w.token(seer, 'YOUR TURN')}")
+    next_round(w, A, B, C)
+    w.clock.advance(0.3)  # nobody takes the turn
+    w.say(C, "UNREGISTER")
+    next_round(w, A, B)
+    w.clock.advance(0.3)
+
+
+def test_a_broadcast_loop_sends_what_one_send_per_datagram_sent() -> None:
+    plain, looped = World(), World(broadcast_loop=True)
+    play_some_rounds(plain)
+    play_some_rounds(looped)
+    assert looped.net.broadcasts > 20
+    for addr in (A, B, C, S):
+        assert masked(looped.net.boxes[addr]) == masked(plain.net.boxes[addr]), addr
+
+
+def test_a_broadcast_reaches_everyone_with_the_same_bytes_and_the_next_player_first() -> None:
+    w = World(broadcast_loop=True)
+    w.register(A, "ann")
+    w.register(B, "bob")
+    w.register(C, "cy")
+    w.say(S, "REGISTER_SPECTATOR;eve")
+    turn = next_round(w, A, B, C)
+    for addr in (A, B, C, S):
+        w.net.raw[addr].clear()
+    w.say(turn, f"ROLL;{w.token(turn, 'YOUR TURN')}")
+    name = w.table.clients["ann" if turn == A else "bob" if turn == B else "cy"].name
+    expected = f"PLAYER ROLLS;{name}".encode()
+    for addr in (A, B, C, S):
+        got = w.net.raw[addr]
+        assert got[0] == expected, addr
+        # The dice go to the roller only, right after the broadcast.
+        rolled = [m.startswith(b"ROLLED;") for m in got]
+        assert rolled == ([False, True] if addr == turn else [False])
+
+
+def test_a_step_times_out_a_whole_window_after_its_own_message() -> None:
+    # One timer serves every step's deadline; a step answered late in an earlier step's
+    # window still gets its own full window.
+    w = World()
+    first, _ = two_player_round(w)
+    w.clock.advance(0.2)
+    w.say(first, f"ROLL;{w.token(first, 'YOUR TURN')}")
+    w.clock.advance(0.249)
+    assert not [m for m in w.net.boxes[first] if m.startswith("PLAYER LOST")]
+    w.clock.advance(0.002)
+    assert w.net.last(first, "PLAYER LOST").endswith(";DID_NOT_ANNOUNCE")
+
+
+def test_quick_answers_make_no_timer_per_step() -> None:
+    w = World()
+    timers = 0
+    call_later = w.clock.call_later
+
+    def counting(delay: float, callback: Callable[[], None]) -> TimerHandle:
+        nonlocal timers
+        timers += 1
+        return call_later(delay, callback)
+
+    w.clock.call_later = counting  # type: ignore[method-assign]
+    w.register(A, "ann")
+    w.register(B, "bob")
+    for _ in range(20):
+        turn = next_round(w, A, B)
+        w.say(turn, f"ROLL;{w.token(turn, 'YOUR TURN')}")
+        w.say(turn, f"ANNOUNCE;3,1;{w.token(turn, 'ROLLED')}")
+        other = B if turn == A else A
+        w.say(other, f"ROLL;{w.token(other, 'YOUR TURN')}")
+        w.say(other, f"ANNOUNCE;6,6;{w.token(other, 'ROLLED')}")
+        w.say(turn, f"SEE;{w.token(turn, 'YOUR TURN')}")
+    assert w.table.stats.rounds_played == 20
+    assert timers <= 2 * 20 + 2  # a step of the round (five of them) makes none
+
+
+def test_info_lines_stay_and_the_round_line_is_debug(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="herna.mia")
+    w = World()
+    first, _ = two_player_round(w)
+    w.say(first, f"SEE;{w.token(first, 'YOUR TURN')}")
+    lines = [r.getMessage() for r in caplog.records if r.name == "herna.mia"]
+    assert any(line.startswith("mia: ann registered from ") for line in lines)
+    assert not any(line.startswith("round ") for line in lines)
+    caplog.set_level(logging.DEBUG, logger="herna.mia")
+    turn = next_round(w, A, B)
+    w.say(turn, f"SEE;{w.token(turn, 'YOUR TURN')}")
+    rounds = [r for r in caplog.records if r.getMessage().startswith("round ")]
+    assert len(rounds) == 1 and rounds[0].levelno == logging.DEBUG
+    assert rounds[0].getMessage().endswith("lost (SEE_BEFORE_FIRST_ROLL)")
+    w.table.stop()  # the summary of the stretch is an INFO line
+    assert any(
+        r.levelno == logging.INFO and r.getMessage().startswith("mia rounds ")
+        for r in caplog.records
+    )
+
+
+def test_tokens_are_twelve_hex_characters_and_never_repeat() -> None:
+    source = TokenSource()
+    tokens = [source.next() for _ in range(3 * TOKENS_PER_DRAW + 5)]
+    assert all(len(t) == 12 and int(t, 16) >= 0 for t in tokens)
+    assert len(set(tokens)) == len(tokens)

@@ -16,6 +16,7 @@ from herna.games.mia.bots import make_bot
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
 from herna.servers.mia import PLUGIN, MiaService
+from herna.servers.mia.udp import MiaUdpServer
 
 PRIVATE = ("ROUND STARTING", "YOUR TURN", "ROLLED")
 
@@ -180,3 +181,21 @@ async def test_rejected_registration_raises_in_the_client(mia: MiaService) -> No
     async with MiaClient("127.0.0.1", port, "bad name") as client:
         with pytest.raises(MiaError, match="INVALID_NAME"):
             await client.register()
+
+
+def test_send_many_sends_the_same_bytes_to_each_address_past_a_failing_one() -> None:
+    server = MiaUdpServer("127.0.0.1", 0)
+    receivers = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(3)]
+    try:
+        for r in receivers:
+            r.bind(("127.0.0.1", 0))
+            r.settimeout(5)
+        addrs = [r.getsockname() for r in receivers]
+        # Port 0 cannot be sent to: that datagram is lost and counted, the rest go out.
+        server.send_many(b"ANNOUNCED;ann;3,1", [addrs[0], ("127.0.0.1", 0), addrs[1], addrs[2]])
+        assert [r.recv(512) for r in receivers] == [b"ANNOUNCED;ann;3,1"] * 3
+        assert server.send_errors == 1
+    finally:
+        server.close()
+        for r in receivers:
+            r.close()

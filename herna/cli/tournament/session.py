@@ -65,6 +65,7 @@ async def run_session(
         bus=hall.bus,
         records=hall.records,
         identity=hall.identity,
+        send_many=server.send_many,
     )
     server.attach(table)
     table.start()

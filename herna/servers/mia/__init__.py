@@ -127,6 +127,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         bus=hall.bus,
         records=hall.records,
         identity=hall.identity,
+        send_many=server.send_many,
     )
     server.attach(table)
     table.start()

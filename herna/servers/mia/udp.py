@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+from collections.abc import Sequence
 
 from herna.servers.mia.table import Addr, MiaTable
 
@@ -44,6 +45,16 @@ class MiaUdpServer:
         except (BlockingIOError, OSError):
             # UDP is lossy by contract; a full buffer or an unreachable peer loses a datagram.
             self.send_errors += 1
+
+    def send_many(self, data: bytes, addrs: Sequence[Addr]) -> None:
+        """Send the same datagram to each address: a broadcast in one loop, without two
+        Python calls per datagram (with 500 players a round is thousands of datagrams)."""
+        sendto = self.sock.sendto
+        for addr in addrs:
+            try:
+                sendto(data, addr)
+            except OSError:  # as in send(): one datagram lost, the others still go out
+                self.send_errors += 1
 
     def attach(self, table: MiaTable) -> None:
         self.table = table
