@@ -179,7 +179,7 @@ async def test_a_tournament_for_people_turns_bots_away(tmp_path: Path) -> None:
         with pytest.raises(TournamentError):
             director.begin(tid)  # nobody entered
         with pytest.raises(TournamentError):
-            director.create(LiveOptions("t", "mia", "session"))
+            director.create(LiveOptions("t", "chess", "swiss"))  # no such game here
 
 
 async def test_house_bots_enter_as_the_admin_asked_and_play_a_bot_over_tcp(
