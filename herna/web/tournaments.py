@@ -224,7 +224,8 @@ def tournament_html(tour: Tournament, entry: str = "") -> str:
 def _head(tour: Tournament, facts: list[str], live: bool) -> str:
     return (
         f"<h1>{e(tour.name)} {_status(tour.status)}</h1>"
-        f'<p class="muted">{e(" · ".join(facts))} · started {pages.when(tour.created_at)}'
+        f'<p class="muted">{e(" · ".join(facts))} · '
+        f"{'created' if tour.status == 'entry' else 'started'} {pages.when(tour.created_at)}"
         + (f" · finished {pages.when(tour.finished_at)}" if tour.finished_at else "")
         + "</p>"
         + (
