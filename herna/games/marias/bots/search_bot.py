@@ -35,6 +35,7 @@ from herna.games.marias.bots.judgement import best_discard, betl_lost_suits, dur
 from herna.games.marias.bots.observation import Observation
 from herna.games.marias.bots.rule_bot import comfortable, plan_options, rule_policy
 from herna.games.marias.bots.sampling import determinize
+from herna.games.marias.bots.solver import Unsolved, solve_cards
 from herna.games.marias.contracts import Contract
 from herna.games.marias.state import MariasState, Phase
 
@@ -123,6 +124,10 @@ class SearchBot:
         careful: bool = True,
         prune_auction: bool = True,
         confidence: float = 1.0,
+        bid_tries: int = 40,
+        solve_tricks: int = 3,
+        solve_betl_tricks: int = 5,
+        solve_nodes: int = 4000,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -137,6 +142,10 @@ class SearchBot:
         self.careful = bool(careful)
         self.prune_auction = bool(prune_auction)
         self.confidence = confidence
+        self.bid_tries = bid_tries
+        self.solve_tricks = solve_tricks
+        self.solve_betl_tricks = solve_betl_tricks
+        self.solve_nodes = solve_nodes
 
     def choose(
         self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: BotRng
@@ -158,12 +167,20 @@ class SearchBot:
             deadline = self.clock() + self.time_budget
         # Bidding, the contract and fleks decide most of the money: sample more worlds there.
         iterations = self.iterations * (1 if obs.phase == Phase.PLAY else self.bidding_factor)
+        exact = obs.phase == Phase.PLAY and 10 - len(obs.tricks) <= (
+            self.solve_betl_tricks if obs.contract.is_betl_durch else self.solve_tricks
+        )
         for _ in range(iterations):
-            world = determinize(view, obs, rng)
+            world = determinize(view, obs, rng, bid_tries=self.bid_tries)
             if world is None:
                 break
             seed = rng.random()
+            solved = self._solved(world, obs, candidates) if exact else None
             for i, (action, override) in enumerate(candidates):
+                if solved is not None:
+                    totals[i] += solved[i]
+                    values[i].append(solved[i])
+                    continue
                 s = world.clone()
                 try:
                     s._apply(action)
@@ -188,6 +205,26 @@ class SearchBot:
             if totals[best] / worlds < keep + self.flek_margin + 0.25 * abs(keep):
                 best = 0
         return candidates[best][0]
+
+    def _solved(
+        self,
+        world: MariasState,
+        obs: Observation,
+        candidates: list[tuple[Action, Override | None]],
+    ) -> list[float] | None:
+        """Each candidate card's money for this seat in ``world`` under perfect play of the
+        rest (:mod:`.solver`), or None when the node budget ran out (then: rollouts). A
+        defender counts half the aktér's loss (both defenders pay alike unless their fleks
+        differ)."""
+        cards = [a.card for a, _ in candidates if isinstance(a, Play)]
+        if len(cards) != len(candidates):
+            return None
+        try:
+            money = solve_cards(world, cards, self.solve_nodes)
+        except Unsolved:
+            return None
+        sign = 1.0 if obs.is_declarer else -0.5
+        return [sign * money[c] for c in cards]
 
     def _hedged(
         self,
