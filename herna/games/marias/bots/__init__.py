@@ -7,6 +7,8 @@ JSON-ready information state), ``legal_actions`` is ``state.legal_actions()`` an
 
 from __future__ import annotations
 
+import time
+
 from herna.games.marias.bots.base import Bot, BotRng
 from herna.games.marias.bots.random_bot import RandomBot
 from herna.games.marias.bots.rule_bot import RuleBot
@@ -57,13 +59,22 @@ def canonical(name: str) -> str:
     return ALIASES.get(name, name)
 
 
-def make_bot(name: str, **options: object) -> Bot:
+SERVED_TIME_BUDGET = 0.4
+"""Seconds (wall clock) a served search bot may think per decision: the worlds it samples
+stop there, so no decision runs away on a loaded machine (one world more at most)."""
+
+
+def make_bot(name: str, *, served: bool = False, **options: object) -> Bot:
     """A bot by strategy, old alias or level; options go to its constructor (over the
-    level's)."""
+    level's). ``served`` (a bot playing people) caps a search bot's think time at
+    :data:`SERVED_TIME_BUDGET`; benchmarks leave it off so their results do not depend on
+    the machine's load."""
     name = canonical(name)
     if name in LEVELS:
         strategy, preset = LEVELS[name]
-        return make_bot(strategy, **{**preset, **options})
+        return make_bot(strategy, served=served, **{**preset, **options})
+    if served and name == "sampling-search" and "time_budget" not in options:
+        options = {**options, "time_budget": SERVED_TIME_BUDGET, "clock": time.monotonic}
     if name == "random":
         return RandomBot()
     if name == "heuristic":
@@ -79,6 +90,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "LEVEL_NAMES",
+    "SERVED_TIME_BUDGET",
     "STRATEGY_CHOICES",
     "Bot",
     "BotRng",
