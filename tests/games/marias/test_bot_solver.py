@@ -154,8 +154,10 @@ def test_sampled_worlds_follow_the_bidding() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), cut=st.integers(0, 60))
-def test_search_bot_returns_a_legal_action_within_its_budget(seed: int, cut: int) -> None:
+@given(seed=st.integers(0, 10_000), cut=st.integers(0, 60), solve=st.booleans())
+def test_search_bot_returns_a_legal_action_within_its_budget(
+    seed: int, cut: int, solve: bool
+) -> None:
     rng = random.Random(seed)
     s = play_actions(new_game(seed % 3), deal_actions(rng))
     steps = 0
@@ -173,7 +175,13 @@ def test_search_bot_returns_a_legal_action_within_its_budget(seed: int, cut: int
         calls += 1
         return float(next(ticks))
 
-    bot = SearchBot(iterations=30, time_budget=2.5, clock=clock)
+    bot = SearchBot(
+        iterations=30,
+        time_budget=2.5,
+        clock=clock,
+        solve_tricks=3 if solve else 0,
+        solve_betl_tricks=5 if solve else 0,
+    )
     seat = s.current_player()
     action = bot.choose(s.view(seat), s.legal_actions(), random.Random(seed))
     assert action in s.legal_actions()
