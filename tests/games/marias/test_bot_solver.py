@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from herna.games.marias import MariasState, Phase, Play, SearchBot, new_game, parse_cards
+from herna.games.marias.bots import SERVED_TIME_BUDGET, RuleBot, make_bot
 from herna.games.marias.bots.observation import Observation
 from herna.games.marias.bots.sampling import auction_fits, determinize
 from herna.games.marias.bots.solver import Unsolved, solve_cards
@@ -186,3 +187,14 @@ def test_search_bot_returns_a_legal_action_within_its_budget(
     action = bot.choose(s.view(seat), s.legal_actions(), random.Random(seed))
     assert action in s.legal_actions()
     assert calls <= 5  # the clock stops it after about three worlds, not thirty
+
+
+def test_served_search_bots_have_a_time_cap() -> None:
+    strongest = make_bot("strongest", served=True)
+    assert isinstance(strongest, SearchBot) and strongest.time_budget == SERVED_TIME_BUDGET
+    assert strongest.clock is not None
+    quick = make_bot("sampling-search", served=True, time_budget=0.1, clock=lambda: 0.0)
+    assert isinstance(quick, SearchBot) and quick.time_budget == 0.1
+    assert isinstance(make_bot("medium", served=True), RuleBot)
+    uncapped = make_bot("strongest")  # benchmarks: results must not depend on the load
+    assert isinstance(uncapped, SearchBot) and uncapped.time_budget is None
