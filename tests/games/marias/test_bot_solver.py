@@ -15,7 +15,7 @@ from herna.games.marias.bots.sampling import auction_fits, determinize
 from herna.games.marias.bots.solver import Unsolved, solve_cards
 from herna.games.marias.cards import BIT
 from herna.games.marias.contracts import Rules
-from herna.games.marias.log import deal_actions, play_actions
+from herna.games.marias.log import deal_actions, deal_for, play_actions
 from tests.games.marias.helpers import c, deal, play, run
 
 
@@ -198,3 +198,22 @@ def test_served_search_bots_have_a_time_cap() -> None:
     assert isinstance(make_bot("medium", served=True), RuleBot)
     uncapped = make_bot("strongest")  # benchmarks: results must not depend on the load
     assert isinstance(uncapped, SearchBot) and uncapped.time_budget is None
+
+
+def test_bidding_inference_reads_the_view_only() -> None:
+    # Seat 1 offered sedma, seat 2 declined, seat 0 answers: two deals that differ only in
+    # the hands of seats 1 and 2 look the same to seat 0 and get the same answer.
+    bot = SearchBot(iterations=4, solve_tricks=3, solve_betl_tricks=5)
+    for seed in range(4):
+        deck = list(range(32))
+        random.Random(seed).shuffle(deck)
+        hands = [deck[0:10], deck[10:20], deck[20:30]]
+        states = [
+            run(play_actions(new_game(1), deal_for(1, h, deck[30:])), "bid 7", "no")
+            for h in (hands, [hands[0], hands[2], hands[1]])
+        ]
+        a, b = states
+        assert a.current == b.current == 0 and a.view(0) == b.view(0) and a.hands != b.hands
+        assert bot.choose(a.view(0), a.legal_actions(), random.Random(seed)) == bot.choose(
+            b.view(0), b.legal_actions(), random.Random(seed)
+        )
