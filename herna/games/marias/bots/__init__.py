@@ -28,12 +28,16 @@ LEVEL_NAMES = ("easy", "medium", "hard", "strongest")
 LEVELS: dict[str, tuple[str, dict[str, object]]] = {
     "easy": ("heuristic", {"careful": False}),
     "medium": ("heuristic", {}),
-    "hard": ("sampling-search", {"iterations": 4, "bidding_factor": 1, "confidence": 0}),
+    "hard": (
+        "sampling-search",
+        {"iterations": 4, "bidding_factor": 1, "confidence": 0, "bid_tries": 0},
+    ),
     "strongest": ("sampling-search", {}),
 }
 """Each level as (strategy, constructor options): easy is the first rule bot (it rates sto by
 every marriage and betl loosely), medium the careful rule bot, hard a quick search over few
-worlds that takes the best mean as it comes, strongest the search with the defaults picked by
+worlds that takes the best mean as it comes (and, as measured, worlds that ignore the
+auction), strongest the search with the defaults picked by
 measurement (docs/games/marias.md gives each level's margin against the next and its think
 times)."""
 assert tuple(LEVELS) == LEVEL_NAMES
