@@ -253,7 +253,7 @@ class BotDecider:
     seed: int | None = None
 
     def __post_init__(self) -> None:
-        self.bot = make_bot(self.strategy)
+        self.bot = make_bot(self.strategy, served=True)
         self.rng = random.Random(self.seed)
 
     async def decide(self, tracker: PlayerTracker, decision: Decision) -> Message:

@@ -240,7 +240,7 @@ class SeatRelay:
         """Set when nobody came back for long: a stand-in then leaves at the next deal."""
         self.stand_in_deals: list[int] = []
         """Deals (1-based) in which the stand-in answered at least once."""
-        self._bot = make_bot(stand_in)
+        self._bot = make_bot(stand_in, served=True)
         self._rng = random.Random()
         self._client: CgmlClient | None = None
         self._joined = False

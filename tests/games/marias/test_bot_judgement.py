@@ -171,7 +171,8 @@ def test_levels_name_bots_and_strategies_play_at_a_level() -> None:
     hard, strongest = make_bot("hard"), make_bot("strongest")
     assert isinstance(hard, SearchBot) and isinstance(strongest, SearchBot)
     assert hard.iterations < strongest.iterations
-    assert make_bot("strongest", iterations=3).iterations == 3  # options override the level
+    three = make_bot("strongest", iterations=3)
+    assert isinstance(three, SearchBot) and three.iterations == 3  # options override the level
     assert level_of("rule") == level_of("heuristic") == "medium"
     assert level_of("search") == "strongest" and level_of("random") is None
     assert set(LEVEL_NAMES) <= set(STRATEGY_CHOICES)

@@ -7,6 +7,8 @@ JSON-ready information state), ``legal_actions`` is ``state.legal_actions()`` an
 
 from __future__ import annotations
 
+import time
+
 from herna.games.marias.bots.base import Bot, BotRng
 from herna.games.marias.bots.random_bot import RandomBot
 from herna.games.marias.bots.rule_bot import RuleBot
@@ -26,12 +28,16 @@ LEVEL_NAMES = ("easy", "medium", "hard", "strongest")
 LEVELS: dict[str, tuple[str, dict[str, object]]] = {
     "easy": ("heuristic", {"careful": False}),
     "medium": ("heuristic", {}),
-    "hard": ("sampling-search", {"iterations": 4, "bidding_factor": 1, "confidence": 0}),
+    "hard": (
+        "sampling-search",
+        {"iterations": 4, "bidding_factor": 1, "confidence": 0, "bid_tries": 0},
+    ),
     "strongest": ("sampling-search", {}),
 }
 """Each level as (strategy, constructor options): easy is the first rule bot (it rates sto by
 every marriage and betl loosely), medium the careful rule bot, hard a quick search over few
-worlds that takes the best mean as it comes, strongest the search with the defaults picked by
+worlds that takes the best mean as it comes (and, as measured, worlds that ignore the
+auction), strongest the search with the defaults picked by
 measurement (docs/games/marias.md gives each level's margin against the next and its think
 times)."""
 assert tuple(LEVELS) == LEVEL_NAMES
@@ -57,13 +63,22 @@ def canonical(name: str) -> str:
     return ALIASES.get(name, name)
 
 
-def make_bot(name: str, **options: object) -> Bot:
+SERVED_TIME_BUDGET = 0.4
+"""Seconds (wall clock) a served search bot may think per decision: the worlds it samples
+stop there, so no decision runs away on a loaded machine (one world more at most)."""
+
+
+def make_bot(name: str, *, served: bool = False, **options: object) -> Bot:
     """A bot by strategy, old alias or level; options go to its constructor (over the
-    level's)."""
+    level's). ``served`` (a bot playing people) caps a search bot's think time at
+    :data:`SERVED_TIME_BUDGET`; benchmarks leave it off so their results do not depend on
+    the machine's load."""
     name = canonical(name)
     if name in LEVELS:
         strategy, preset = LEVELS[name]
-        return make_bot(strategy, **{**preset, **options})
+        return make_bot(strategy, served=served, **{**preset, **options})
+    if served and name == "sampling-search" and "time_budget" not in options:
+        options = {**options, "time_budget": SERVED_TIME_BUDGET, "clock": time.monotonic}
     if name == "random":
         return RandomBot()
     if name == "heuristic":
@@ -79,6 +94,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "LEVEL_NAMES",
+    "SERVED_TIME_BUDGET",
     "STRATEGY_CHOICES",
     "Bot",
     "BotRng",

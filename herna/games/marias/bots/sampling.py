@@ -16,7 +16,12 @@ from typing import Any
 from herna.games.marias.actions import Action, Discard, decode_action, discard_of
 from herna.games.marias.bots.base import BotRng
 from herna.games.marias.bots.observation import Observation
-from herna.games.marias.bots.rule_bot import betl_risk, durch_bad_cards, trump_points
+from herna.games.marias.bots.rule_bot import (
+    betl_risk,
+    comfortable,
+    durch_bad_cards,
+    trump_points,
+)
 from herna.games.marias.cards import (
     ABOVE,
     BIT,
@@ -148,10 +153,75 @@ def sample_hidden(
     return None
 
 
+def _judged(hand: int) -> tuple[list[Contract], list[Contract]]:
+    """The contracts the careful and the first rule judgement would play with ``hand``."""
+    return comfortable(hand, True), comfortable(hand, False)
+
+
+def auction_fits(hand: int, seat: int, auction: tuple[tuple[int, str], ...]) -> bool:
+    """Could ``seat``, dealt ``hand`` (ten cards), have bid as the public auction says?
+
+    A player is assumed to bid what he could play: an offer needs a hand that either rule
+    judgement would play at that level or higher in the same kind of game (a trump game, or
+    betl/durch), a "yes" one it would play at that level or higher, and a pass or a "no" a
+    hand that at least one judgement would not raise. Lenient on purpose (people and the
+    easy bot judge differently); it keeps an opponent who bid sto or betl from being dealt a
+    random hand, which made the worlds overrate bids and fleks (issue #19)."""
+    judged: tuple[list[Contract], list[Contract]] | None = None
+    bid = Contract.PASS
+    for s, text in auction:
+        answer = text == "YES" or text == "NO"
+        c = bid if answer else Contract.PASS if text == "PASS" else Contract.parse(text)
+        if s == seat:
+            judged = judged or _judged(hand)
+            careful, careless = judged
+            lowest_top = min(careful[-1] if careful else 0, careless[-1] if careless else 0)
+            if text == "YES":
+                if not any(x >= bid for x in careful + careless):
+                    return False
+            elif text == "NO" or text == "PASS":
+                if lowest_top > bid or (text == "NO" and lowest_top == bid):
+                    return False
+            elif not any(x >= c and x.is_betl_durch == c.is_betl_durch for x in careful + careless):
+                return False
+        if not answer and c != Contract.PASS:
+            bid = c
+    return True
+
+
+def _dealt_hands(obs: Observation, hidden: list[int]) -> list[int]:
+    """Each seat's ten cards in the auction as far as the sample says (the aktér after the
+    talon: the ten he kept)."""
+    out = [hidden[s] for s in range(3)]
+    out[obs.seat] = obs.hand
+    for t in obs.tricks:
+        for i, c in enumerate(t.cards):
+            out[(t.leader + i) % 3] |= BIT[c]
+    for i, c in enumerate(obs.trick):
+        out[(obs.leader + i) % 3] |= BIT[c]
+    return out
+
+
+def _bids_fit(obs: Observation, hidden: list[int]) -> bool:
+    hands = _dealt_hands(obs, hidden)
+    return all(
+        auction_fits(hands[s], s, obs.auction)
+        for s in range(3)
+        if s != obs.seat and any(p == s for p, _ in obs.auction)
+    )
+
+
 def determinize(
-    view: Mapping[str, Any], obs: Observation, rng: BotRng, tries: int = 20
+    view: Mapping[str, Any],
+    obs: Observation,
+    rng: BotRng,
+    tries: int = 20,
+    bid_tries: int = 0,
 ) -> MariasState | None:
-    """A full state consistent with ``view``: sampled hidden cards + the replayed history."""
+    """A full state consistent with ``view``: sampled hidden cards + the replayed history.
+
+    With ``bid_tries`` > 0 up to that many samples whose hands do not fit the public
+    auction (:func:`auction_fits`) are thrown away first (cheap: before the replay)."""
     sizes = list(view["hand_sizes"])
     history = [(int(seat), str(text)) for seat, text in view["history"]]
     rules = rules_of_view(view)
@@ -160,6 +230,12 @@ def determinize(
         hidden = sample_hidden(obs, sizes, rng)
         if hidden is None:
             return fallback
+        while bid_tries > 0 and not _bids_fit(obs, hidden):
+            bid_tries -= 1
+            resampled = sample_hidden(obs, sizes, rng)
+            if resampled is None:
+                break
+            hidden = resampled
         state = _rebuild(obs, hidden, history, rules)
         if state is None:
             continue

@@ -7,6 +7,11 @@ its own information in that world). The candidate with the best average money fo
 wins; all candidates share the same worlds (common random numbers). An optional
 ``time_budget`` (seconds, read from an injected ``clock``) stops sampling early.
 
+The sampled worlds follow the public auction too (``bid_tries``): an opponent who offered
+sto is dealt a hand that would. ``solve_tricks`` / ``solve_betl_tricks`` > 0 solve the last
+that many tricks of each world exactly (:mod:`~herna.games.marias.bots.solver`) instead of
+the rollout.
+
 Candidates: every legal card in play; PASS/NO or a bid up to some level in the auction (the
 rollout then keeps bidding up to that level); the rule planner's best few
 (discard, contract) plans; every flek answer.
@@ -35,6 +40,7 @@ from herna.games.marias.bots.judgement import best_discard, betl_lost_suits, dur
 from herna.games.marias.bots.observation import Observation
 from herna.games.marias.bots.rule_bot import comfortable, plan_options, rule_policy
 from herna.games.marias.bots.sampling import determinize
+from herna.games.marias.bots.solver import Unsolved, solve_cards
 from herna.games.marias.contracts import Contract
 from herna.games.marias.state import MariasState, Phase
 
@@ -123,6 +129,10 @@ class SearchBot:
         careful: bool = True,
         prune_auction: bool = True,
         confidence: float = 1.0,
+        bid_tries: int = 40,
+        solve_tricks: int = 0,
+        solve_betl_tricks: int = 0,
+        solve_nodes: int = 4000,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -137,6 +147,10 @@ class SearchBot:
         self.careful = bool(careful)
         self.prune_auction = bool(prune_auction)
         self.confidence = confidence
+        self.bid_tries = bid_tries
+        self.solve_tricks = solve_tricks
+        self.solve_betl_tricks = solve_betl_tricks
+        self.solve_nodes = solve_nodes
 
     def choose(
         self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: BotRng
@@ -158,12 +172,21 @@ class SearchBot:
             deadline = self.clock() + self.time_budget
         # Bidding, the contract and fleks decide most of the money: sample more worlds there.
         iterations = self.iterations * (1 if obs.phase == Phase.PLAY else self.bidding_factor)
+        # Opt-in: solving the last tricks exactly measured no better than the rollouts
+        # against the rule bots (200 deals: -0.03 [-0.08, +0.01] per deal and seat).
+        solve = self.solve_betl_tricks if obs.contract.is_betl_durch else self.solve_tricks
+        exact = obs.phase == Phase.PLAY and 10 - len(obs.tricks) <= solve
         for _ in range(iterations):
-            world = determinize(view, obs, rng)
+            world = determinize(view, obs, rng, bid_tries=self.bid_tries)
             if world is None:
                 break
             seed = rng.random()
+            solved = self._solved(world, obs, candidates) if exact else None
             for i, (action, override) in enumerate(candidates):
+                if solved is not None:
+                    totals[i] += solved[i]
+                    values[i].append(solved[i])
+                    continue
                 s = world.clone()
                 try:
                     s._apply(action)
@@ -188,6 +211,26 @@ class SearchBot:
             if totals[best] / worlds < keep + self.flek_margin + 0.25 * abs(keep):
                 best = 0
         return candidates[best][0]
+
+    def _solved(
+        self,
+        world: MariasState,
+        obs: Observation,
+        candidates: list[tuple[Action, Override | None]],
+    ) -> list[float] | None:
+        """Each candidate card's money for this seat in ``world`` under perfect play of the
+        rest (:mod:`.solver`), or None when the node budget ran out (then: rollouts). A
+        defender counts half the aktér's loss (both defenders pay alike unless their fleks
+        differ)."""
+        cards = [a.card for a, _ in candidates if isinstance(a, Play)]
+        if len(cards) != len(candidates):
+            return None
+        try:
+            money = solve_cards(world, cards, self.solve_nodes)
+        except Unsolved:
+            return None
+        sign = 1.0 if obs.is_declarer else -0.5
+        return [sign * money[c] for c in cards]
 
     def _hedged(
         self,
