@@ -29,28 +29,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from herna.cli.serve import register, start_hall  # noqa: E402
+from herna.cli.serve import embedded_args, start_hall  # noqa: E402
 from herna.hall.identity import ReservedNames  # noqa: E402
 from herna.hall.tournament_live import LiveOptions  # noqa: E402
 from herna.hall.tournament_store import TournamentStore  # noqa: E402
 from herna.servers.onitama import OnitamaService  # noqa: E402
 
 
-def serve_args(db: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
-    args = parser.parse_args(["serve"])
-    for name in vars(args):
-        if name.endswith("_port"):
-            setattr(args, name, 0)
-    args.only = "onitama"
-    args.database_url = db
-    args.onitama_house_bots = 0
-    return args
-
-
 async def one_run(bots: int, strategy: str, folder: Path) -> dict[str, float]:
-    hall = await start_hall(serve_args(f"sqlite:///{folder / 'herna.db'}"), {})
+    db = f"sqlite:///{folder / 'herna.db'}"
+    hall = await start_hall(embedded_args("onitama", db, onitama_house_bots=0), {})
     procs: list[subprocess.Popen[bytes]] = []
     try:
         director = hall.tournaments

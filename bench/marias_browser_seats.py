@@ -24,24 +24,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from herna.cli.serve import register, start_hall
+from herna.cli.serve import embedded_args, start_hall
 from herna.clients.marias_seat import SeatRelay
 from herna.protocols.cgml.messages import PlayerRef
 
 
 def serve_args(tmp: Path) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
-    args = parser.parse_args(["serve"])
-    for name in vars(args):
-        if name.endswith("_port"):
-            setattr(args, name, 0)
-    args.only = "marias"
-    args.database_url = f"sqlite:///{tmp / 'bench.db'}"
-    args.cgml_bot_delay = 0.0
-    args.cgml_house_tables = 0
-    args.cgml_fill_wait = 0.05
-    return args
+    return embedded_args(
+        "marias",
+        f"sqlite:///{tmp / 'bench.db'}",
+        cgml_bot_delay=0.0,
+        cgml_house_tables=0,
+        cgml_fill_wait=0.05,
+    )
 
 
 async def run(seats: int, deals: int) -> dict[str, Any]:

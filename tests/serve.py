@@ -13,32 +13,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from herna.cli.serve import register, start_hall
+from herna.cli.serve import embedded_args, start_hall
 from herna.hall.hall import Hall
 
 
 def serve_args(tmp_path: Path, only: str, **options: object) -> argparse.Namespace:
-    """The options of ``herna serve --only <only>`` as its parser leaves them, for a test.
-
-    Every option of every server starts at its command-line default (``None``: the config or
-    the server's own default decides), the database is a SQLite file in ``tmp_path`` and every
-    ``*_port`` is 0, so each server listens on a free port. ``options`` override any of that
-    by attribute name (``no_house_bots=True``, ``tiles_bot_delay=0.01``); a name that
-    ``herna serve`` does not have is a ``TypeError``, so a typo cannot pass silently.
-    """
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
-    args = parser.parse_args(["serve"])
-    for name in vars(args):
-        if name.endswith("_port"):
-            setattr(args, name, 0)
-    args.only = only
-    args.database_url = f"sqlite:///{tmp_path / 'herna.db'}"
-    for name, value in options.items():
-        if not hasattr(args, name):
-            raise TypeError(f"herna serve has no option {name!r}")
-        setattr(args, name, value)
-    return args
+    """The options of ``herna serve --only <only>`` for a test: the database is a SQLite file
+    in ``tmp_path`` (unless ``database_url`` is given), every port free
+    (:func:`herna.cli.serve.embedded_args`)."""
+    database_url = str(options.pop("database_url", f"sqlite:///{tmp_path / 'herna.db'}"))
+    return embedded_args(only, database_url, **options)
 
 
 @asynccontextmanager

@@ -85,6 +85,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
+def embedded_args(only: str, database_url: str, **options: object) -> argparse.Namespace:
+    """The options of ``herna serve --only <only>`` as its parser leaves them, for a hall
+    started inside another program (tests, benchmarks): every option at its command-line
+    default, every ``*_port`` 0 (a free port each), ``options`` set by attribute name (a name
+    ``herna serve`` does not have is a ``TypeError``, so a typo cannot pass silently)."""
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["serve"])
+    for name in vars(args):
+        if name.endswith("_port"):
+            setattr(args, name, 0)
+    args.only = only
+    args.database_url = database_url
+    for name, value in options.items():
+        if not hasattr(args, name):
+            raise TypeError(f"herna serve has no option {name!r}")
+        setattr(args, name, value)
+    return args
+
+
 def load_config(path: Path | None) -> dict[str, Any]:
     if path is None:
         default = Path("herna.toml")

@@ -178,16 +178,24 @@ def _own_origin(request: Request) -> str:
     return f"{url.scheme}://{url.netloc}"
 
 
+async def bounded_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, read no further than ``limit`` bytes (None: it is longer)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return body
+
+
 async def read_form(request: Request) -> dict[str, str]:
     """The urlencoded form of a POST, checked: size, encoding, same origin, CSRF token."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/x-www-form-urlencoded":
         raise FormError(400, "This form must be sent as application/x-www-form-urlencoded.")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM_BYTES:
-            raise FormError(413, "The form is too large.")
+    body = await bounded_body(request, MAX_FORM_BYTES)
+    if body is None:
+        raise FormError(413, "The form is too large.")
     try:
         text = body.decode("utf-8")
         parsed = parse_qs(

@@ -32,7 +32,7 @@ from herna.hall.tournament_live import (
     TournamentError,
 )
 from herna.hall.tournament_store import Tournament
-from herna.web.accounts import FormError, ensure_csrf, read_form
+from herna.web.accounts import FormError, bounded_body, ensure_csrf, read_form
 from herna.web.guests import session_of
 
 e = html.escape
@@ -244,11 +244,9 @@ async def _json_body(request: Request) -> dict[str, Any] | Response:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         return _json_error(415, "send the tournament as application/json")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_JSON_BYTES:
-            return _json_error(413, "the request is too large")
+    body = await bounded_body(request, MAX_JSON_BYTES)
+    if body is None:
+        return _json_error(413, "the request is too large")
     try:
         data = json.loads(body)
     except (UnicodeDecodeError, ValueError):

@@ -10,11 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from herna.clients.cgml import BotDecider, run_player
-from herna.hall.identity import ReservedNames
 from herna.hall.tournament_store import TournamentStore
-from herna.protocols.cgml.messages import PlayerRef
-from tests.live_tournaments import entered, finished
+from tests.live_tournaments import cgml_entrants, entered, finished, reserve, sign_up_and_create
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.test_play_marias import marias_hall, play_until_deals
 
@@ -27,23 +24,9 @@ async def test_a_person_plays_a_mariáš_tournament_table_with_two_bots(
 ) -> None:
     async with marias_hall(tmp_path) as h:
         page, hall = browser.page, h.hall
-        book = ReservedNames(hall.records.engine)
-        tokens = {name: book.add(name) for name in BOTS}
-        hall.identity.reload()
-        await page.goto(h.url + "/signup")
-        await page.fill("#name", "Vendula")
-        await page.fill("#password", "correct horse battery")
-        await page.click("form.account button[type=submit]")
-        await page.wait_for_url(h.url + "/")
-        await page.goto(h.url + "/tournaments/new")
-        await page.fill("#t-name", "Mariášový večer")
-        await page.select_option("#t-game", "marias")
-        await page.fill("#t-deals", "1")
-        await page.select_option("#t-format", "swiss")
-        await page.fill("#t-rounds", "1")
-        await page.click("#new-tournament button[type=submit]")
-        await page.click("#tournament-link")
-        tid = int(page.url.rsplit("/", 1)[1])
+        tokens = reserve(hall, *BOTS)
+        fields = {"name": "Mariášový večer", "game": "marias", "deals": "1", "format": "swiss"}
+        tid = await sign_up_and_create(page, h.url, {**fields, "rounds": "1"})
         await page.click("#join")
         await page.wait_for_url("**/play/marias*")
         await page.wait_for_function(
@@ -52,21 +35,7 @@ async def test_a_person_plays_a_mariáš_tournament_table_with_two_bots(
         assert f"tournament {tid}" in await page.locator("#play-status").inner_text()
 
         host, port = h.marias.login.player_address[:2]
-        bots = [
-            asyncio.create_task(
-                run_player(
-                    host,
-                    port,
-                    PlayerRef(name, name, "bot"),
-                    BotDecider("heuristic", seed=i),
-                    groups=None,
-                    status="passive",
-                    token=tokens[name],
-                    tournament=str(tid),
-                )
-            )
-            for i, name in enumerate(BOTS)
-        ]
+        bots = cgml_entrants(host, port, tokens, tid)
         director = hall.tournaments
         assert director is not None
         assert sorted(await entered(director, tid, 3)) == sorted(("Vendula", *BOTS))

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from herna.clients.tiles import run_bot
-from herna.hall.identity import ReservedNames
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.tiles import TilesService
-from tests.live_tournaments import entered
+from tests.live_tournaments import entered, reserve, sign_up_and_create
 from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.test_people import _web
@@ -31,24 +30,10 @@ async def test_a_person_plays_a_tile_tournament_table_with_three_bots(
         web, page = _web(hall), browser.page
         tiles = hall.service("tiles")
         assert isinstance(tiles, TilesService)
-        book = ReservedNames(hall.records.engine)
-        tokens = {name: book.add(name) for name in BOTS}
-        hall.identity.reload()
+        tokens = reserve(hall, *BOTS)
 
-        await page.goto(web.url + "/signup")
-        await page.fill("#name", "Vendula")
-        await page.fill("#password", "correct horse battery")
-        await page.click("form.account button[type=submit]")
-        await page.wait_for_url(web.url + "/")
-        await page.goto(web.url + "/tournaments/new")
-        await page.fill("#t-name", "Tsuro evening")
-        await page.select_option("#t-game", "tiles")
-        await page.select_option("#t-rules", "tsuro")
-        await page.select_option("#t-format", "swiss")
-        await page.fill("#t-rounds", "1")
-        await page.click("#new-tournament button[type=submit]")
-        await page.click("#tournament-link")
-        tid = int(page.url.rsplit("/", 1)[1])
+        fields = {"name": "Tsuro evening", "game": "tiles", "rules": "tsuro", "format": "swiss"}
+        tid = await sign_up_and_create(page, web.url, {**fields, "rounds": "1"})
         await page.click("#join")
         await page.wait_for_url("**/play/tiles*")
         await page.wait_for_function(f"() => {PHASE} === 'waiting'")

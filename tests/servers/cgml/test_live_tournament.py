@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from herna.clients.cgml import BotDecider, CgmlClientError, login, run_player
-from herna.hall.identity import ReservedNames
+from herna.clients.cgml import CgmlClientError, login
 from herna.hall.tournament_live import LiveOptions
 from herna.hall.tournament_store import TournamentStore
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml import CgmlService
-from tests.live_tournaments import entered, finished
+from tests.live_tournaments import cgml_entrants, entered, finished, reserve
 from tests.serve import serving
 
 NAMES = ("ada", "ben", "cyd")
@@ -30,9 +29,7 @@ async def test_three_bots_play_a_round_robin_of_groups_in_rotated_seats(tmp_path
         service = hall.service("marias")
         assert isinstance(service, CgmlService)
         host, port = service.login.player_address[:2]
-        book = ReservedNames(hall.records.engine)
-        tokens = {name: book.add(name) for name in NAMES}
-        hall.identity.reload()
+        tokens = reserve(hall, *NAMES)
         tid, _ = director.create(
             LiveOptions("mariáš night", "marias", "round-robin", seats=3, deals=2)
         )
@@ -41,21 +38,7 @@ async def test_three_bots_play_a_round_robin_of_groups_in_rotated_seats(tmp_path
             await login(host, port, PlayerRef("zed", "zed", "bot"), tournament=str(tid))
         assert refused.value.code == "NOT_VERIFIED"
 
-        bots = [
-            asyncio.create_task(
-                run_player(
-                    host,
-                    port,
-                    PlayerRef(name, name, "bot"),
-                    BotDecider("heuristic", seed=i),
-                    groups=None,
-                    status="passive",
-                    token=tokens[name],
-                    tournament=str(tid),
-                )
-            )
-            for i, name in enumerate(NAMES)
-        ]
+        bots = cgml_entrants(host, port, tokens, tid)
         assert sorted(await entered(director, tid, 3)) == sorted(NAMES)
         director.begin(tid)
         store = TournamentStore(hall.records.engine)
