@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from herna.clients import onitama as onitama_client
+from herna.clients import tiles as tiles_client
 from herna.clients.cgml import BotDecider, GroupSummary, run_player
+from herna.games.onitama.bots import make_strategy
 from herna.hall.hall import Hall
 from herna.hall.identity import ReservedNames
 from herna.hall.tournament_live import LiveTournaments
@@ -40,6 +43,45 @@ def reserve(hall: Hall, *names: str) -> dict[str, str]:
     tokens = {name: book.add(name) for name in names}
     hall.identity.reload()
     return tokens
+
+
+def onitama_entrant(
+    port: int, name: str, token: str, tid: int, seed: int = 1
+) -> asyncio.Task[onitama_client.PlayResult]:
+    """A greedy Onitama bot over TCP under a reserved name, waiting for tournament ``tid``."""
+    return asyncio.create_task(
+        onitama_client.run_bot(
+            "127.0.0.1",
+            port,
+            name,
+            make_strategy("greedy", seed=seed),
+            token=token,
+            seek=f"tournament={tid}",
+            reconnect=False,
+        )
+    )
+
+
+def tiles_entrants(
+    port: int, tokens: dict[str, str], tid: int
+) -> list[asyncio.Task[tiles_client.BotRun]]:
+    """A random tile bot over TCP for each reserved name, waiting for tournament ``tid``."""
+    return [
+        asyncio.create_task(
+            tiles_client.run_bot(
+                "127.0.0.1",
+                port,
+                name,
+                None,
+                "random",
+                seed=i,
+                token=token,
+                reconnect=False,
+                tournament=tid,
+            )
+        )
+        for i, (name, token) in enumerate(tokens.items())
+    ]
 
 
 def cgml_entrants(

@@ -23,7 +23,7 @@ from herna.hall.records import RecordStore
 from herna.hall.tournament_live import LiveOptions, LiveTournaments, TournamentError
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.onitama import OnitamaService
-from tests.live_tournaments import entered, finished
+from tests.live_tournaments import entered, finished, onitama_entrant
 from tests.onitama.wire import Server, real_clock, running
 from tests.serve import serving
 
@@ -198,17 +198,7 @@ async def test_house_bots_enter_as_the_admin_asked_and_play_a_bot_over_tcp(
         tid, _ = director.create(
             LiveOptions("house night", "onitama", "round-robin", house=("easy", "medium"))
         )
-        bot = asyncio.create_task(
-            run_bot(
-                "127.0.0.1",
-                service.port,
-                "ada",
-                make_strategy("greedy", seed=1),
-                token=token,
-                seek=f"tournament={tid}",
-                reconnect=False,
-            )
-        )
+        bot = onitama_entrant(service.port, "ada", token, tid, 1)
         await entered(director, tid, 3)
         assert sorted(director.waiting(tid)) == [
             "ada",

@@ -9,12 +9,12 @@ import asyncio
 import json
 from pathlib import Path
 
-from herna.clients.tiles import BotRun, run_bot
+from herna.clients.tiles import BotRun
 from herna.hall.identity import ReservedNames
 from herna.hall.tournament_live import LiveOptions
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.tiles import TilesService
-from tests.live_tournaments import entered, finished
+from tests.live_tournaments import entered, finished, tiles_entrants
 from tests.serve import serving
 
 NAMES = ("ada", "ben", "cyd", "dan")
@@ -72,22 +72,7 @@ async def test_four_bots_play_a_round_robin_of_tables_taking_every_seat_once(
         assert refused["type"] == "error" and refused["code"] == "NOT_VERIFIED"
         writer.close()
 
-        bots = [
-            asyncio.create_task(
-                run_bot(
-                    "127.0.0.1",
-                    service.port,
-                    name,
-                    None,
-                    "random",
-                    seed=i,
-                    token=tokens[name],
-                    reconnect=False,
-                    tournament=tid,
-                )
-            )
-            for i, name in enumerate(NAMES)
-        ]
+        bots = tiles_entrants(service.port, {n: tokens[n] for n in NAMES}, tid)
         assert sorted(await entered(director, tid, 4)) == sorted(NAMES)
         tour = TournamentStore(hall.records.engine).get(tid)
         assert tour is not None and sorted(e.name for e in tour.entrants) == sorted(NAMES)

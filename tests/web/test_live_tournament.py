@@ -12,11 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from herna.clients.onitama import run_bot
-from herna.games.onitama.bots import make_strategy
 from herna.hall.identity import ReservedNames
 from herna.hall.tournament_store import TournamentStore
-from tests.live_tournaments import entered, finished
+from tests.live_tournaments import entered, finished, onitama_entrant
 from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.play_helpers import Frames, play_one, wait_my_turn
@@ -66,17 +64,7 @@ async def test_a_person_and_a_bot_play_a_tournament_made_on_the_web_page(
         await page.wait_for_function("window.HernaPlay && window.HernaPlay.state.phase === 'lobby'")
         assert re.fullmatch(rf"LOGIN\|Vendula\|[\w-]+\|person,tournament={tid}", frames.sent[0])
 
-        bot = asyncio.create_task(
-            run_bot(
-                "127.0.0.1",
-                onitama.port,
-                "robo",
-                make_strategy("greedy", seed=3),
-                token=token,
-                seek=f"tournament={tid}",
-                reconnect=False,
-            )
-        )
+        bot = onitama_entrant(onitama.port, "robo", token, tid, 3)
         director = hall.tournaments
         assert director is not None
         assert sorted(await entered(director, tid, 2)) == ["Vendula", "robo"]

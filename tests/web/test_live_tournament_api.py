@@ -12,12 +12,10 @@ import httpx
 import pytest
 
 from herna.cli import main
-from herna.clients.onitama import run_bot
-from herna.games.onitama.bots import make_strategy
 from herna.hall.identity import ReservedNames
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.onitama import OnitamaService
-from tests.live_tournaments import entered, finished
+from tests.live_tournaments import entered, finished, onitama_entrant
 from tests.serve import serving
 from tests.web.test_people import _web
 
@@ -38,17 +36,7 @@ async def test_create_and_start_from_the_command_line(
         assert f"{web.url}/tournaments/{tid}" in out
         token = ReservedNames(hall.records.engine).add("ada")
         hall.identity.reload()
-        bot = asyncio.create_task(
-            run_bot(
-                "127.0.0.1",
-                onitama.port,
-                "ada",
-                make_strategy("greedy", seed=1),
-                token=token,
-                seek=f"tournament={tid}",
-                reconnect=False,
-            )
-        )
+        bot = onitama_entrant(onitama.port, "ada", token, tid, 1)
         director = hall.tournaments
         assert director is not None
         await entered(director, tid, 2)

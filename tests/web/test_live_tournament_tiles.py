@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from herna.clients.tiles import run_bot
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.tiles import TilesService
-from tests.live_tournaments import entered, reserve, sign_up_and_create
+from tests.live_tournaments import entered, reserve, sign_up_and_create, tiles_entrants
 from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.test_people import _web
@@ -39,22 +38,7 @@ async def test_a_person_plays_a_tile_tournament_table_with_three_bots(
         await page.wait_for_function(f"() => {PHASE} === 'waiting'")
         assert "tournament" in await page.locator("#play-status").inner_text()
 
-        bots = [
-            asyncio.create_task(
-                run_bot(
-                    "127.0.0.1",
-                    tiles.port,
-                    name,
-                    None,
-                    "random",
-                    seed=i,
-                    token=tokens[name],
-                    reconnect=False,
-                    tournament=tid,
-                )
-            )
-            for i, name in enumerate(BOTS)
-        ]
+        bots = tiles_entrants(tiles.port, tokens, tid)
         director = hall.tournaments
         assert director is not None
         assert sorted(await entered(director, tid, 4)) == sorted(("Vendula", *BOTS))

@@ -73,6 +73,21 @@ def _post(url: str, body: dict[str, Any], token: str | None = None) -> tuple[int
             return exc.code, {"error": exc.reason}
 
 
+def _ask(
+    hall: str, path: str, body: dict[str, Any], expected: int, token: str | None = None
+) -> dict[str, Any] | None:
+    """The hall's answer, or None after saying why there is none."""
+    try:
+        status, answer = _post(f"{hall}{path}", body, token)
+    except OSError as exc:
+        print(f"herna tournament: no hall at {hall} ({exc})")
+        return None
+    if status != expected:
+        print(f"herna tournament: {answer.get('error', status)}")
+        return None
+    return answer
+
+
 def run_create(args: argparse.Namespace) -> int:
     body: dict[str, Any] = {
         "name": args.name,
@@ -90,13 +105,8 @@ def run_create(args: argparse.Namespace) -> int:
     if args.game == "tiles":
         body["rules"] = args.rules
     hall = args.hall.rstrip("/")
-    try:
-        status, answer = _post(f"{hall}/api/tournaments", body)
-    except OSError as exc:
-        print(f"herna tournament: no hall at {hall} ({exc})")
-        return 1
-    if status != 201:
-        print(f"herna tournament: {answer.get('error', status)}")
+    answer = _ask(hall, "/api/tournaments", body, expected=201)
+    if answer is None:
         return 1
     print(f"tournament {answer['id']}: {hall}{answer['url']} (taking entrants)")
     print(f"admin token (shown only now): {answer['admin_token']}")
@@ -106,13 +116,8 @@ def run_create(args: argparse.Namespace) -> int:
 
 def run_action(args: argparse.Namespace) -> int:
     hall = args.hall.rstrip("/")
-    try:
-        status, answer = _post(f"{hall}/api/tournaments/{args.id}/{args.action}", {}, args.token)
-    except OSError as exc:
-        print(f"herna tournament: no hall at {hall} ({exc})")
-        return 1
-    if status != 200:
-        print(f"herna tournament: {answer.get('error', status)}")
+    answer = _ask(hall, f"/api/tournaments/{args.id}/{args.action}", {}, 200, args.token)
+    if answer is None:
         return 1
     print(f"tournament {answer['id']}: {answer['status']}")
     return 0

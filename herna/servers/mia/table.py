@@ -706,8 +706,14 @@ class MiaTable:
 
     def proven_points(self) -> dict[str, int]:
         """The points of every registered player who proved its name (a live session's
-        scoreboard reads them)."""
-        return {c.name: self.scores.get(c.name, 0) for c in self._players() if c.verified}
+        scoreboard reads them; the web hall's pages ask from a worker thread, hence the
+        copies taken before iterating)."""
+        scores = dict(self.scores)
+        return {
+            c.name: scores.get(c.name, 0)
+            for c in list(self.clients.values())
+            if c.verified and not c.spectator
+        }
 
     def _score_table(self) -> dict[str, int]:
         """Every registered player's points, sorted by name as the reference server does."""
