@@ -57,8 +57,12 @@ most once per this interval."""
 
 def new_secret() -> str:
     """A fresh token or seat secret: URL-safe, no separator of any Herna protocol in it
-    (``;``, ``|``, ``<``, ``"``, whitespace)."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    (``;``, ``|``, ``<``, ``"``, whitespace), and never starting with ``-``: tokens are given
+    on command lines (``--token TOKEN``), where one starting with a dash reads as an option."""
+    while True:
+        secret = secrets.token_urlsafe(TOKEN_BYTES)
+        if not secret.startswith("-"):
+            return secret
 
 
 def new_public_id() -> str:

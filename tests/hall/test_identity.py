@@ -93,3 +93,13 @@ def test_herna_bots_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "course bot" in capsys.readouterr().out
     assert main(["bots", "remove", "dave", "--database-url", url]) == 0
     assert main(["bots", "remove", "dave", "--database-url", url]) == 1
+
+
+def test_secrets_never_start_with_a_dash() -> None:
+    """A token is given on command lines (``--token TOKEN``): one starting with ``-`` would
+    read as an option (a live tournament's admin token once did, 1 time in 64)."""
+    from herna.hall.identity import new_secret
+
+    made = [new_secret() for _ in range(3000)]
+    assert not any(s.startswith("-") for s in made)
+    assert len(set(made)) == len(made) and all(len(s) >= 32 for s in made)
