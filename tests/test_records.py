@@ -112,3 +112,26 @@ def test_the_writer_process_gives_way_to_the_servers(tmp_path: Path) -> None:
     assert store._writer is not None
     assert os.sched_getscheduler(store._writer.pid) == os.SCHED_IDLE
     store.close()
+
+
+def test_a_flush_waits_for_records_past_a_journal_segment(tmp_path: Path) -> None:
+    """More records than one journal segment holds, then a flush: every one is committed
+    when it returns (it once answered after the first segment, losing a Mia session's last
+    rounds from its range)."""
+    from herna.hall.journal import SEGMENT_RECORDS
+
+    store = RecordStore(f"sqlite:///{tmp_path}/r.db")
+    try:
+        # The writer is part way into the first segment (as when it tails a live server),
+        # so what is left of that segment is not a whole number of batches; the rest of
+        # the records go to the next segment.
+        for i in range(123):
+            store.submit(_record(i, "alice", "bob"))
+        store.flush()
+        n = 123 + SEGMENT_RECORDS
+        for i in range(123, n):
+            store.submit(_record(i, "alice", "bob"))
+        store.flush()
+        assert store.count("mia") == n
+    finally:
+        store.close()

@@ -454,7 +454,13 @@ class Tail:
                     if pruned:
                         log.debug("deleted %d records beyond the retention setting", pruned)
             self.offset += used
-            return "progress" if len(entries) >= self.batch_size else "partial"
+            if len(entries) >= self.batch_size:
+                return "progress"
+            # The rest of this segment is committed; a later segment means the owner has
+            # moved on, so more records wait there: "partial" would answer a flush before
+            # they are committed (a flush after 2,000 records once returned early).
+            later = any(seq > self.seq for seq, _ in own_segments(self.directory, self.owner))
+            return "progress" if later else "partial"
         later = any(seq > self.seq for seq, _ in own_segments(self.directory, self.owner))
         if not (later or final):
             return "idle"
