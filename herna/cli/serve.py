@@ -59,6 +59,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "for PostgreSQL; SQLite has no such channel). See docs/scaling.md",
     )
     p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="game worker processes for Onitama: the lobby stays in this process and each "
+        "game between two network clients runs in one of the N workers, which read and write "
+        "its sockets themselves (default 0: every game in this process). Needs a database "
+        "file or PostgreSQL. See docs/scaling.md",
+    )
+    p.add_argument(
         "--log-level",
         default=None,
         type=str.upper,
@@ -126,6 +135,7 @@ def resolve_common(args: argparse.Namespace, config: dict[str, Any]) -> None:
         "log_level": "INFO",
         "log_format": "text",
         "only": None,
+        "workers": 0,
     }
     old_json = serve.get("log-json", serve.get("log_json"))  # the key before log-format
     if getattr(args, "log_format", None) is None and "log-format" not in serve and old_json:

@@ -254,6 +254,14 @@ class RecordStore:
             self._open_locked()
             return self.replayed - before
 
+    def start_writing(self) -> None:
+        """Open the journal and start the writer process now rather than at the first record,
+        so that a game server's first result does not wait for a process to start."""
+        with self._lock:
+            self._open_locked()
+            if self._writer is None:
+                self._spawn_locked()
+
     def submit(self, record: MatchRecord) -> None:
         """Journal a record for the writer process and return (no waiting for the database).
 

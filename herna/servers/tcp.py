@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
 log = logging.getLogger(__name__)
@@ -49,9 +50,14 @@ class TcpPeer(asyncio.BufferedProtocol, Generic[C]):
     """Who is on the other end, as records say it (``"human"``, ``"bot"`` ...); a TCP peer
     is ``"unknown"`` until it tells."""
 
-    def __init__(self, hub: Hub[C], write_limit: int) -> None:
+    def __init__(
+        self, hub: Hub[C], write_limit: int, adopt: Callable[[TcpPeer[C]], C] | None = None
+    ) -> None:
         self.hub = hub
         self.write_limit = write_limit
+        self.adopt = adopt
+        """For a connection that comes from another process in mid-session
+        (:mod:`herna.servers.handoff`): makes its client instead of ``hub.connect``."""
         self.transport: asyncio.Transport | None = None
         self.client: C | None = None
         self.address = "?"
@@ -66,7 +72,7 @@ class TcpPeer(asyncio.BufferedProtocol, Generic[C]):
         peername = transport.get_extra_info("peername")
         if isinstance(peername, tuple) and len(peername) >= 2:
             self.address = f"{peername[0]}:{peername[1]}"
-        self.client = self.hub.connect(self)
+        self.client = self.adopt(self) if self.adopt is not None else self.hub.connect(self)
 
     def get_buffer(self, sizehint: int) -> memoryview:
         return self._buffer

@@ -114,6 +114,15 @@ class LineBuffer:
         """Bytes held for an unfinished record."""
         return len(self._buf)
 
+    def held(self) -> tuple[bytes, bool]:
+        """What it holds (the unfinished record, whether it skips an overlong one), for
+        :meth:`hold` in another process."""
+        return bytes(self._buf), self._skipping
+
+    def hold(self, held: tuple[bytes, bool]) -> None:
+        self._buf = bytearray(held[0])
+        self._skipping = held[1]
+
     def feed(self, data: bytes) -> list[bytes | Garbage]:
         out: list[bytes | Garbage] = []
         start = 0

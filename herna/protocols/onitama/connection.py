@@ -17,7 +17,7 @@ server's messages in that connection's dialect, so the server itself never looks
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from herna.protocols.onitama.common import (
     ALREADY_LOGGED_IN,
@@ -226,6 +226,36 @@ class ServerConnection:
         if self.phase is Phase.LOBBY:
             return NOT_IN_GAME
         return None
+
+    def export(self) -> dict[str, Any]:
+        """Everything this connection knows, plain data, so that another process (a game
+        worker that takes the socket over) continues it exactly: :meth:`restore`."""
+        return {
+            "phase": self.phase.value,
+            "name": self.name,
+            "errors": self.errors,
+            "errors_in_a_row": self.errors_in_a_row,
+            "dialect": self.dialect.name if self.dialect is not None else None,
+            "extensions": self.extensions,
+            "sniffed": bytes(self._sniffed),
+            "held": self._records.held() if self._records is not None else None,
+        }
+
+    @classmethod
+    def restore(cls, state: dict[str, Any]) -> ServerConnection:
+        conn = cls()
+        conn.phase = Phase(state["phase"])
+        conn.name = state["name"]
+        conn.errors = state["errors"]
+        conn.errors_in_a_row = state["errors_in_a_row"]
+        conn.extensions = state["extensions"]
+        conn._sniffed = bytearray(state["sniffed"])
+        if state["dialect"] is not None:
+            conn.dialect = DIALECTS[state["dialect"]]
+            conn._records = LineBuffer(conn.max_line, conn.dialect.separator)
+            if state["held"] is not None:
+                conn._records.hold(state["held"])
+        return conn
 
     def logged_in(self, name: str) -> None:
         self.name = name

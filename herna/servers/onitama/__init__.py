@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, make_strategy
 from herna.games.onitama.state import OnitamaState
+from herna.hall.bridge import is_postgres
 from herna.hall.hall import Hall
+from herna.hall.journal import journal_dir_for
 from herna.hall.lobby import Seek
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.onitama.house_bot import HouseBot
@@ -35,6 +38,7 @@ from herna.servers.onitama.hub import (
     OnitamaHub,
     OnitamaSettings,
 )
+from herna.servers.onitama.workers import Elsewhere
 from herna.servers.registry import ServerPlugin, option
 from herna.servers.tcp import TcpPeer
 
@@ -47,6 +51,8 @@ __all__ = [
     "OnitamaSettings",
     "serve",
 ]
+
+log = logging.getLogger("herna.onitama")
 
 DEFAULT_PORT = 7100
 DEFAULT_HOUSE_BOTS = 3
@@ -141,6 +147,8 @@ class OnitamaService:
         self.hub.shutdown()
         for bot in self.house_bots + self.summoned:
             bot.close()
+        if self.hub.elsewhere is not None:
+            await self.hub.elsewhere.stop()
         await self.server.wait_closed()
 
 
@@ -151,12 +159,29 @@ async def serve(
     settings: OnitamaSettings | None = None,
     house_bots: int = 0,
     initial_state: Callable[[], OnitamaState] | None = None,
+    workers: int = 0,
+    worker_log: Sequence[str] = (),
 ) -> OnitamaService:
     """Start the server on ``host:port`` (0 = any free port) with the hall's bus, records and
-    clock; used by the plugin, tests and benchmarks."""
+    clock; used by the plugin, tests and benchmarks. ``workers`` game worker processes run the
+    games between network clients (:mod:`~herna.servers.onitama.workers`)."""
     hub = OnitamaHub(
         hall.bus, hall.records, hall.clock, settings, initial_state, hall.identity, hall.lobby
     )
+    if workers > 0:
+        if journal_dir_for(hall.records.url) is None:
+            log.warning(
+                "--workers needs a database file or PostgreSQL (an in-memory database cannot be "
+                "shared with worker processes): every Onitama game runs in this process"
+            )
+        else:
+            if not is_postgres(hall.records.url):
+                log.warning(
+                    "Onitama runs %d game workers on SQLite: they must stay on this machine "
+                    "(several machines need PostgreSQL; docs/scaling.md)",
+                    workers,
+                )
+            await Elsewhere(hub, workers, hall.records.url, worker_log).start()
     loop = asyncio.get_running_loop()
     server = await loop.create_server(
         lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096
@@ -274,7 +299,16 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         if getattr(args, "no_house_bots", False)
         else int(option(args, config, "onitama_house_bots", DEFAULT_HOUSE_BOTS))
     )
-    return await serve(hall, host, port, settings, house_bots=bots)
+    log_args = [
+        "--log-level",
+        str(getattr(args, "log_level", None) or "INFO"),
+        "--log-format",
+        str(getattr(args, "log_format", None) or "text"),
+    ]
+    workers = int(getattr(args, "workers", None) or 0)
+    return await serve(
+        hall, host, port, settings, house_bots=bots, workers=workers, worker_log=log_args
+    )
 
 
 PLUGIN = ServerPlugin(

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction
@@ -80,6 +80,9 @@ from herna.servers.onitama.tables import (
     hang_up,
 )
 from herna.servers.tcp import Peer
+
+if TYPE_CHECKING:
+    from herna.servers.onitama.workers import Elsewhere
 
 __all__ = [
     "DEFAULT_HOUSE_BOT_DELAY",
@@ -158,6 +161,11 @@ class OnitamaHub(LobbySeats):
         self.deadlines = LoginDeadlines(clock, self.settings.login_timeout, self._login_timed_out)
         """Connections that have not logged in yet (``ERROR|LOGIN_TIMEOUT`` on expiry)."""
         self.closing = False
+        self.give_back: Callable[[Table], None] | None = None
+        """In a game worker: hands a finished table's players back to the front."""
+        self.elsewhere: Elsewhere | None = None
+        """The game workers (``--workers``; :mod:`~herna.servers.onitama.workers`): they may
+        take a new table's connections and run its game; unset, every game runs here."""
         self.plan: Callable[[str, str], GamePlan | None] | None = None
         """Who decides the games (``herna match``): called with the names of the two players
         at the head of the lobby, it returns the next game's :data:`GamePlan`, or ``None`` to
@@ -434,13 +442,22 @@ class OnitamaHub(LobbySeats):
             table.clock_left = [self.settings.game_clock, self.settings.game_clock]
         self.tables[table_id] = table
         self.stats.games_started += 1
-        state = table.state
-        cards = state.cards()
         for seat, player in enumerate((white, black)):
             player.table = table
             player.seat = seat
             player.seat_key = SeatKey(player.name)
+        if self.elsewhere is not None and self.elsewhere.take(table):
+            return
+        self.open(table)
+
+    def open(self, table: Table) -> None:
+        """Tell both players their game has started (``START``) and start its clocks."""
+        state = table.state
+        cards = state.cards()
+        white, black = table.players
+        for player in table.players:
             client = player.client
+            assert player.seat_key is not None
             if client is not None:
                 client.conn.game_started()
                 secret = player.seat_key.secret
@@ -451,7 +468,7 @@ class OnitamaHub(LobbySeats):
                 )
                 self._settle(client)
         self._emit(table, "game_started", white=white.name, black=black.name, cards=list(cards))
-        log.debug("table %s: %s (white) vs %s (black)", table_id, white.name, black.name)
+        log.debug("table %s: %s (white) vs %s (black)", table.id, white.name, black.name)
         if state.is_terminal():
             self._finish(table)
         else:
@@ -494,6 +511,10 @@ class OnitamaHub(LobbySeats):
         state = table.state
         last = state.last or {}
         card, frm, to = move.card, move.frm, move.to
+        if state.is_terminal():
+            # The last move and GAME_OVER leave in one write: a client that answered the move
+            # before it read GAME_OVER would be told it is not in a game any more.
+            held = [p.client for p in table.players if p.client is not None and p.client.hold()]
         table.tell_both(lambda d: d.move_was_made(card, frm, to))
         self._emit(
             table,
@@ -507,6 +528,8 @@ class OnitamaHub(LobbySeats):
         )
         if state.is_terminal():
             self._finish(table)
+            for client in held:
+                client.resume()
         else:
             self.clocks.start(table)
 
@@ -657,6 +680,9 @@ class OnitamaHub(LobbySeats):
     def _release(self, table: Table, requeue: bool = True) -> None:
         """After a game: players go back to the lobby (or are closed / forgotten)."""
         self.tables.pop(table.id, None)
+        if self.give_back is not None:  # a game worker: the front has the lobby
+            self.give_back(table)
+            return
         for player in table.players:
             player.table = None
             player.seat = -1
@@ -680,11 +706,15 @@ class OnitamaHub(LobbySeats):
             else:
                 self._forget(player)
                 client.player = None
+                client.resume()
                 client.peer.close()
         self._pair()
 
     # -- reconnects -------------------------------------------------------------------------
     def _reconnect(self, client: Client, player: Player, table: Table) -> None:
+        if table.elsewhere is not None and self.elsewhere is not None:
+            self.elsewhere.reconnect(client, player, table)
+            return
         if player.timer is not None:
             player.timer.cancel()
             player.timer = None
@@ -739,13 +769,14 @@ class OnitamaHub(LobbySeats):
         games = []
         for table in self.tables.values():
             state = table.state
+            shown = table.shown or {}
             games.append(
                 {
                     "table": table.id,
                     "white": table.players[WHITE].name,
                     "black": table.players[BLACK].name,
                     "moves": table.moves,
-                    "to_move": COLOR_NAMES[state.to_move],
+                    "to_move": shown.get("to_move", COLOR_NAMES[state.to_move]),
                     "away": [p.name for p in table.players if p.client is None],
                     "kinds": [p.kind for p in table.players],
                     "dialects": [
@@ -767,6 +798,8 @@ class OnitamaHub(LobbySeats):
         """Abort every running game (recorded as ``aborted``) and close every connection."""
         self.closing = True
         for table in list(self.tables.values()):
+            if table.elsewhere is not None:
+                continue  # its worker ends it
             table.tell_both(lambda d: d.error(proto.SERVER_SHUTDOWN))
             self._abort(table, "server shutdown")
         self.deadlines.cancel_all()

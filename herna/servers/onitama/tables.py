@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.games.onitama.state import Action, OnitamaState
@@ -111,6 +112,13 @@ class Client:
             self._flush.cancel()
         self._flush = clock.call_later(seconds, self.resume)
 
+    def hold(self) -> bool:
+        """Hold back what is sent until :meth:`resume` (True: it was not held already)."""
+        if self._held is not None:
+            return False
+        self._held = []
+        return True
+
     def resume(self) -> None:
         if self._flush is not None:
             self._flush.cancel()
@@ -194,6 +202,11 @@ class Table:
     """The seat that is past its move clock (in grace or claimable)."""
     claimable: tuple[int, str] | None = None
     """(seat, reason): that seat's opponent may send ``CLAIM_WIN`` now."""
+    elsewhere: int | None = None
+    """The game worker that runs this table's game (the front keeps the table for the
+    lobby, reconnects and the hall's lists); None: it runs in this process."""
+    shown: dict[str, Any] | None = None
+    """The last spectator view of a table that runs elsewhere (from its worker's events)."""
 
     @property
     def state(self) -> OnitamaState:

@@ -1,0 +1,171 @@
+"""Onitama games in worker processes (``herna serve --workers N``): real sockets, real worker
+processes, a real SQLite file. The front keeps the lobby and names; each game runs in one
+worker, which reads and writes its players' sockets itself."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from herna.clients.onitama import run_bot
+from herna.core.clock import MonotonicClock
+from herna.games.onitama.bots import make_strategy
+from herna.games.onitama.state import Move, OnitamaState
+from herna.hall.hall import Hall
+from herna.hall.records import RecordStore
+from herna.servers.onitama import OnitamaSettings, serve
+from herna.servers.onitama.workers import Elsewhere
+from tests.onitama.test_final_dialect import check_clean, play_final
+from tests.onitama.wire import Server
+
+
+def fixed_start() -> OnitamaState:
+    return OnitamaState.setup(["Ox", "Boar"], ["Horse", "Elephant"], "Crab")
+
+
+@contextlib.asynccontextmanager
+async def with_workers(
+    tmp_path: Path,
+    workers: int = 2,
+    initial_state: Callable[[], OnitamaState] | None = None,
+    **settings: object,
+) -> AsyncIterator[Server]:
+    store = RecordStore(f"sqlite:///{tmp_path / 'onitama.db'}")
+    hall = Hall(records=store, clock=MonotonicClock())
+    opts = OnitamaSettings(**{"seed": 1, **settings})  # type: ignore[arg-type]
+    service = await serve(hall, "127.0.0.1", 0, opts, initial_state=initial_state, workers=workers)
+    server = Server(hall, service)
+    try:
+        yield server
+    finally:
+        for wire in server.wires:
+            await wire.close()
+        await service.stop()
+        store.close()
+
+
+def elsewhere(server: Server) -> Elsewhere:
+    pool = server.service.hub.elsewhere
+    assert pool is not None
+    return pool
+
+
+async def test_bots_play_whole_games_in_the_workers_and_every_game_is_recorded(
+    tmp_path: Path,
+) -> None:
+    async with with_workers(tmp_path) as server:
+        sub = server.hall.bus.subscribe()
+        results = await asyncio.gather(
+            *(
+                run_bot("127.0.0.1", server.port, name, make_strategy("random", seed=i), games=3)
+                for i, name in enumerate(("ann", "bob", "cid", "dan"))
+            )
+        )
+        assert all(r.games == 3 and r.invalid == 0 for r in results)
+        pool = elsewhere(server)
+        assert pool.handed >= 6
+        pids = {w.process.pid for w in pool.workers.values()}
+        assert len(pids) == 2 and os.getpid() not in pids
+        # Both workers ran games (the least busy one gets the next table).
+        await asyncio.sleep(0.1)  # the last batch of events
+        events = sub.drain()
+        over = [e for e in events if e.kind == "game_over"]
+        assert len(over) >= 6
+        moves = [e for e in events if e.kind == "move"]
+        assert moves and all(e.data["view"]["board"] for e in moves)
+    # The workers closed their record stores when the service stopped.
+    store = RecordStore(f"sqlite:///{tmp_path / 'onitama.db'}")
+    try:
+        finished = [m for m in store.matches(game="onitama") if m.status == "finished"]
+        assert {m.table_id for m in finished} >= {e.table for e in over}
+        standings = {s.name: s.games for s in store.standings("onitama")}
+        assert sum(standings.values()) == 2 * len(finished)
+    finally:
+        store.close()
+
+
+async def test_a_dropped_player_takes_the_seat_back_in_the_worker_and_a_stranger_cannot(
+    tmp_path: Path,
+) -> None:
+    async with with_workers(tmp_path, initial_state=fixed_start) as server:
+        white, black, fields = await server.pair()
+        assert elsewhere(server).handed == 1
+        black_name = fields[2]
+        await white.send("MAKE_MOVE|Ox|c1|c2")
+        assert await white.line() == "MOVE_WAS_MADE|Ox|c1|c2"
+        assert await black.line() == "MOVE_WAS_MADE|Ox|c1|c2"
+        await black.close()
+        assert await white.line() == f"LOGOUT|{black_name}"
+        stranger = await server.wire()
+        assert (await stranger.login(black_name)).startswith("LOGIN_FAILED|NAME_IN_USE")
+        guess = await server.wire()
+        await guess.send(f"LOGIN|{black_name}|not-the-secret")
+        assert (await guess.line()).startswith("LOGIN_FAILED|")
+        back = await server.wire()
+        await back.send(f"LOGIN|{black_name}|{black.secret}")
+        assert await back.line() == f"LOGIN_OK|{black_name}"
+        expected = fixed_start().apply(Move("Ox", 2, 7))
+        reconnect = (
+            f"RECONNECT|{black_name}|black|{expected.board}|Crab,Boar,Horse,Elephant,Ox|black"
+        )
+        assert await back.line() == reconnect
+        assert await white.line() == reconnect
+        await back.send("MAKE_MOVE|Horse|c5|c4")
+        assert await back.line() == "MOVE_WAS_MADE|Horse|c5|c4"
+        assert await white.line() == "MOVE_WAS_MADE|Horse|c5|c4"
+        await asyncio.sleep(0.1)
+        [game] = server.service.snapshot()["games"]
+        assert game["moves"] == 2 and game["to_move"] == "white"
+
+
+async def test_after_the_game_the_players_are_back_in_the_front_lobby(tmp_path: Path) -> None:
+    async with with_workers(tmp_path, initial_state=fixed_start, reconnect_window=0.3) as server:
+        white, black, fields = await server.pair()
+        await black.close()
+        assert await white.line() == f"LOGOUT|{fields[2]}"
+        assert await white.line() == f"GAME_OVER|{fields[1]}|opponent_left"
+        # The winner waits in the front's lobby again: a newcomer is paired with it.
+        newcomer = await server.wire()
+        assert await newcomer.login("eve") == "LOGIN_OK|eve"
+        start = await newcomer.line()
+        assert start.startswith("START|") and fields[1] in start
+        again = await white.line()
+        assert again.split("|")[:4] == start.split("|")[:4]
+
+
+async def test_a_killed_worker_loses_only_its_games_and_is_replaced(tmp_path: Path) -> None:
+    async with with_workers(tmp_path, workers=1, initial_state=fixed_start) as server:
+        white, black, _ = await server.pair()
+        pool = elsewhere(server)
+        [worker] = pool.workers.values()
+        os.kill(worker.process.pid, signal.SIGKILL)
+        assert await white.eof() and await black.eof()
+        for _ in range(100):
+            if pool.workers and next(iter(pool.workers.values())).process.pid != worker.process.pid:
+                break
+            await asyncio.sleep(0.05)
+        assert pool.workers, "the worker was not replaced"
+        assert server.service.snapshot()["players"] == 0
+        # The names are free again and new games run in the new worker.
+        again_white, _, _ = await server.pair("ann", "bob")
+        await again_white.send("MAKE_MOVE|Ox|c1|c2")
+        assert await again_white.line() == "MOVE_WAS_MADE|Ox|c1|c2"
+
+
+async def test_the_published_clients_dialect_plays_rematches_through_the_workers(
+    tmp_path: Path,
+) -> None:
+    """The NUL dialect logs in again after every game: each game is handed to a worker and
+    back, and the published client's model of the game never goes wrong."""
+    async with with_workers(tmp_path) as server:
+        final, line = await asyncio.gather(
+            play_final(server, "fin", 3, seed=2),
+            run_bot("127.0.0.1", server.port, "lin", make_strategy("greedy", seed=3), games=3),
+        )
+        check_clean(final)
+        assert final.games == line.games == 3 and line.invalid == 0
+        assert elsewhere(server).handed >= 3
