@@ -142,7 +142,7 @@ def _tiles_rules_join(port: int) -> None:
 
 
 def test_no_process_outlives_herna_serve_killed_with_sigkill(tmp_path: Path) -> None:
-    mia, tiles = free_port(), free_port()
+    mia, tiles, onitama = free_port(), free_port(), free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     server = subprocess.Popen(
         [
@@ -151,9 +151,13 @@ def test_no_process_outlives_herna_serve_killed_with_sigkill(tmp_path: Path) -> 
             "herna.cli",
             "serve",
             "--only",
-            "mia,tiles",
+            "mia,tiles,onitama",
+            "--workers",
+            "1",
             "--no-house-bots",
             "--tiles-no-showcase",
+            "--onitama-port",
+            str(onitama),
             "--mia-port",
             str(mia),
             "--tiles-port",
@@ -173,10 +177,12 @@ def test_no_process_outlives_herna_serve_killed_with_sigkill(tmp_path: Path) -> 
             player.sendto(b"REGISTER;ann", ("127.0.0.1", mia))  # a round: the records writer
             _tiles_rules_join(tiles)  # the rules checker (and multiprocessing's tracker)
             deadline = time.monotonic() + 20
-            while len(descendants(server.pid)) < 3 and time.monotonic() < deadline:
+            while len(descendants(server.pid)) < 5 and time.monotonic() < deadline:
                 time.sleep(0.1)
         family = descendants(server.pid)
-        assert len(family) >= 3, family  # records writer, rules checker, resource tracker
+        # records writer, rules checker, resource tracker, the Onitama game worker (in a
+        # session of its own) and its records writer
+        assert len(family) >= 5, family
         # The parent alone (a kill -9 of the whole group would take its members with it).
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)

@@ -37,10 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     # herna serve, which ends the games here properly.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    from herna.servers.onitama.workers import GameWorker
+    from herna.servers.onitama.workers import OnitamaWorker
 
     async def run() -> None:
-        worker = GameWorker(socket.socket(fileno=args.control_fd), args.database_url)
+        worker = OnitamaWorker(socket.socket(fileno=args.control_fd), args.database_url)
         await worker.run()
 
     asyncio.run(run())

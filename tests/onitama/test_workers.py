@@ -18,7 +18,7 @@ from herna.games.onitama.state import Move, OnitamaState
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
 from herna.servers.onitama import OnitamaSettings, serve
-from herna.servers.onitama.workers import Elsewhere
+from herna.servers.onitama.workers import OnitamaFront
 from tests.onitama.test_final_dialect import check_clean, play_final
 from tests.onitama.wire import Server
 
@@ -48,7 +48,7 @@ async def with_workers(
         store.close()
 
 
-def elsewhere(server: Server) -> Elsewhere:
+def elsewhere(server: Server) -> OnitamaFront:
     pool = server.service.hub.elsewhere
     assert pool is not None
     return pool

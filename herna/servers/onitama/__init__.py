@@ -38,7 +38,7 @@ from herna.servers.onitama.hub import (
     OnitamaHub,
     OnitamaSettings,
 )
-from herna.servers.onitama.workers import Elsewhere
+from herna.servers.onitama.workers import OnitamaFront
 from herna.servers.registry import ServerPlugin, option
 from herna.servers.tcp import TcpPeer
 
@@ -181,7 +181,7 @@ async def serve(
                     "(several machines need PostgreSQL; docs/scaling.md)",
                     workers,
                 )
-            await Elsewhere(hub, workers, hall.records.url, worker_log).start()
+            await OnitamaFront(hub, workers, hall.records.url, worker_log).start()
     loop = asyncio.get_running_loop()
     server = await loop.create_server(
         lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096

@@ -82,7 +82,7 @@ from herna.servers.onitama.tables import (
 from herna.servers.tcp import Peer
 
 if TYPE_CHECKING:
-    from herna.servers.onitama.workers import Elsewhere
+    from herna.servers.onitama.workers import OnitamaFront
 
 __all__ = [
     "DEFAULT_HOUSE_BOT_DELAY",
@@ -163,7 +163,7 @@ class OnitamaHub(LobbySeats):
         self.closing = False
         self.give_back: Callable[[Table], None] | None = None
         """In a game worker: hands a finished table's players back to the front."""
-        self.elsewhere: Elsewhere | None = None
+        self.elsewhere: OnitamaFront | None = None
         """The game workers (``--workers``; :mod:`~herna.servers.onitama.workers`): they may
         take a new table's connections and run its game; unset, every game runs here."""
         self.plan: Callable[[str, str], GamePlan | None] | None = None
