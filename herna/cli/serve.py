@@ -62,10 +62,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--workers",
         type=int,
         metavar="N",
-        help="game worker processes for Onitama: the lobby stays in this process and each "
-        "game between two network clients runs in one of the N workers, which read and write "
-        "its sockets themselves (default 0: every game in this process). Needs a database "
-        "file or PostgreSQL. See docs/scaling.md",
+        help="game worker processes for Onitama and for tiles (N each): the lobby stays in "
+        "this process and each game of network clients (and house bots) runs in one of the "
+        "workers, which read and write its sockets themselves (default 0: every game in this "
+        "process). Needs a database file or PostgreSQL. See docs/scaling.md",
     )
     p.add_argument(
         "--log-level",

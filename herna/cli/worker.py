@@ -16,7 +16,7 @@ import sys
 
 from herna.cli.logs import setup_logging
 
-GAMES = ("onitama",)
+GAMES = ("onitama", "tiles")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,9 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     from herna.servers.onitama.workers import OnitamaWorker
+    from herna.servers.tiles.workers import TilesWorker
+
+    kind = {"onitama": OnitamaWorker, "tiles": TilesWorker}[args.game]
 
     async def run() -> None:
-        worker = OnitamaWorker(socket.socket(fileno=args.control_fd), args.database_url)
+        worker = kind(socket.socket(fileno=args.control_fd), args.database_url)
         await worker.run()
 
     asyncio.run(run())

@@ -302,6 +302,14 @@ class LineFramer:
     def buffered(self) -> int:
         return len(self._buffer)
 
+    def held(self) -> tuple[bytes, bool]:
+        """What it holds (an unfinished line, whether it skips an oversized one)."""
+        return bytes(self._buffer), self._skipping
+
+    def hold(self, held: tuple[bytes, bool]) -> None:
+        self._buffer = bytearray(held[0])
+        self._skipping = held[1]
+
 
 class ServerConnection:
     """The server's side of one client connection.
@@ -316,6 +324,26 @@ class ServerConnection:
         self.phase: Phase = "lobby"
         self.bad_in_a_row = 0
         self.closed = False
+
+    def export(self) -> dict[str, Any]:
+        """Everything this connection knows, plain data, so that another process (a game
+        worker that takes the socket over) continues it exactly: :meth:`restore`."""
+        return {
+            "phase": self.phase,
+            "bad_in_a_row": self.bad_in_a_row,
+            "closed": self.closed,
+            "limit": self.framer.limit,
+            "held": self.framer.held(),
+        }
+
+    @classmethod
+    def restore(cls, state: dict[str, Any]) -> ServerConnection:
+        conn = cls(state["limit"])
+        conn.phase = state["phase"]
+        conn.bad_in_a_row = state["bad_in_a_row"]
+        conn.closed = state["closed"]
+        conn.framer.hold(state["held"])
+        return conn
 
     # -- input -------------------------------------------------------------------------------
     def receive_data(self, data: bytes) -> list[ClientMessage | ProtocolError]:

@@ -20,6 +20,7 @@ Each game adds its tables and messages: :mod:`herna.servers.onitama.workers`,
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import socket
@@ -27,7 +28,9 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from herna.hall.bridge import is_postgres
 from herna.hall.events import EventBus, GameEvent, Subscription
+from herna.hall.journal import journal_dir_for
 from herna.hall.records import RecordStore
 from herna.servers.handoff import Channel, attach, detach, start_worker
 from herna.servers.tcp import TcpPeer
@@ -35,7 +38,8 @@ from herna.servers.tcp import TcpPeer
 log = logging.getLogger("herna.workers")
 
 WRITE_LIMIT = 1 << 20
-"""Bytes queued for a client that does not read before it is cut off (as the servers)."""
+"""Bytes queued for a client that does not read before it is cut off (the game's own limit
+where it has one)."""
 EVENT_BATCH_SECONDS = 0.01
 """How often a worker sends its tables' events to the front."""
 EVENTS_PER_MESSAGE = 200
@@ -46,6 +50,44 @@ RESPAWN_SECONDS = 1.0
 """Pause before a worker that died is replaced."""
 
 C = TypeVar("C")
+
+
+# -- starting -------------------------------------------------------------------------------
+def worker_count(args: argparse.Namespace) -> int:
+    """``herna serve --workers N``: game worker processes per game that has them."""
+    return int(getattr(args, "workers", None) or 0)
+
+
+def worker_log_args(args: argparse.Namespace) -> list[str]:
+    """The logging options of ``herna serve``, for its workers."""
+    return [
+        "--log-level",
+        str(getattr(args, "log_level", None) or "INFO"),
+        "--log-format",
+        str(getattr(args, "log_format", None) or "text"),
+    ]
+
+
+def shared_with_workers(database_url: str, workers: int, game: str) -> bool:
+    """Whether ``game`` may run ``workers`` worker processes on this database (said when not,
+    and what SQLite means for them)."""
+    if workers <= 0:
+        return False
+    if journal_dir_for(database_url) is None:
+        log.warning(
+            "--workers needs a database file or PostgreSQL (an in-memory database cannot be "
+            "shared with worker processes): every %s game runs in this process",
+            game,
+        )
+        return False
+    if not is_postgres(database_url):
+        log.warning(
+            "%s runs %d game workers on SQLite: they must stay on this machine (several "
+            "machines need PostgreSQL; docs/scaling.md)",
+            game,
+            workers,
+        )
+    return True
 
 
 # -- one connection -------------------------------------------------------------------------
@@ -73,7 +115,9 @@ def let_go(peer: object) -> socket.socket | None:
     return detach(peer.transport)
 
 
-async def arrive(sock: socket.socket, hub: Any, make: Callable[[TcpPeer[C]], C]) -> C:
+async def arrive(
+    sock: socket.socket, hub: Any, make: Callable[[TcpPeer[C]], C], write_limit: int = WRITE_LIMIT
+) -> C:
     """Serve ``sock``, a connection handed over from another process, with a
     :class:`TcpPeer` whose client ``make`` builds (its protocol state continued). It does not
     read until :func:`go_on`: what the client sent meanwhile waits in the kernel until its
@@ -84,7 +128,7 @@ async def arrive(sock: socket.socket, hub: Any, make: Callable[[TcpPeer[C]], C])
         peer.transport.pause_reading()
         return make(peer)
 
-    peer = await attach(sock, lambda: TcpPeer(hub, WRITE_LIMIT, adopt=made))
+    peer = await attach(sock, lambda: TcpPeer(hub, write_limit, adopt=made))
     assert isinstance(peer, TcpPeer) and peer.client is not None
     client: C = peer.client
     return client

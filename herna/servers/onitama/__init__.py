@@ -22,9 +22,7 @@ from typing import Any
 
 from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, make_strategy
 from herna.games.onitama.state import OnitamaState
-from herna.hall.bridge import is_postgres
 from herna.hall.hall import Hall
-from herna.hall.journal import journal_dir_for
 from herna.hall.lobby import Seek
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.onitama.house_bot import HouseBot
@@ -41,6 +39,7 @@ from herna.servers.onitama.hub import (
 from herna.servers.onitama.workers import OnitamaFront
 from herna.servers.registry import ServerPlugin, option
 from herna.servers.tcp import TcpPeer
+from herna.servers.workers import shared_with_workers, worker_count, worker_log_args
 
 __all__ = [
     "DEFAULT_PORT",
@@ -168,20 +167,8 @@ async def serve(
     hub = OnitamaHub(
         hall.bus, hall.records, hall.clock, settings, initial_state, hall.identity, hall.lobby
     )
-    if workers > 0:
-        if journal_dir_for(hall.records.url) is None:
-            log.warning(
-                "--workers needs a database file or PostgreSQL (an in-memory database cannot be "
-                "shared with worker processes): every Onitama game runs in this process"
-            )
-        else:
-            if not is_postgres(hall.records.url):
-                log.warning(
-                    "Onitama runs %d game workers on SQLite: they must stay on this machine "
-                    "(several machines need PostgreSQL; docs/scaling.md)",
-                    workers,
-                )
-            await OnitamaFront(hub, workers, hall.records.url, worker_log).start()
+    if shared_with_workers(hall.records.url, workers, "onitama"):
+        await OnitamaFront(hub, workers, hall.records.url, worker_log).start()
     loop = asyncio.get_running_loop()
     server = await loop.create_server(
         lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096
@@ -299,15 +286,14 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         if getattr(args, "no_house_bots", False)
         else int(option(args, config, "onitama_house_bots", DEFAULT_HOUSE_BOTS))
     )
-    log_args = [
-        "--log-level",
-        str(getattr(args, "log_level", None) or "INFO"),
-        "--log-format",
-        str(getattr(args, "log_format", None) or "text"),
-    ]
-    workers = int(getattr(args, "workers", None) or 0)
     return await serve(
-        hall, host, port, settings, house_bots=bots, workers=workers, worker_log=log_args
+        hall,
+        host,
+        port,
+        settings,
+        house_bots=bots,
+        workers=worker_count(args),
+        worker_log=worker_log_args(args),
     )
 
 

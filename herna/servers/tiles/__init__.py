@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from herna.games.tiles.bots import STRATEGIES
@@ -45,6 +46,8 @@ from herna.servers.tiles.hub import (
     log,
 )
 from herna.servers.tiles.tcp import WRITE_BUFFER_LIMIT, listen
+from herna.servers.tiles.workers import TilesFront
+from herna.servers.workers import shared_with_workers, worker_count, worker_log_args
 
 __all__ = [
     "DEFAULT_BOT_DELAY",
@@ -111,6 +114,8 @@ class TilesService:
     async def stop(self) -> None:
         self.server.close()
         self.hub.shutdown()
+        if self.hub.elsewhere is not None:
+            await self.hub.elsewhere.stop()
         await self.server.wait_closed()
 
 
@@ -119,8 +124,12 @@ async def serve(
     host: str = "127.0.0.1",
     port: int = DEFAULT_PORT,
     settings: TilesSettings | None = None,
+    workers: int = 0,
+    worker_log: Sequence[str] = (),
 ) -> TilesService:
-    """Start the server on ``host:port`` (0 = any free port); used by the plugin and tests."""
+    """Start the server on ``host:port`` (0 = any free port); used by the plugin and tests.
+    ``workers`` game worker processes run the games whose seats are all network clients or
+    house bots (:mod:`~herna.servers.tiles.workers`)."""
     settings = settings or TilesSettings()
     hub = TilesHub(
         hall.bus,
@@ -131,6 +140,8 @@ async def serve(
         hall.identity,
         hall.lobby,
     )
+    if shared_with_workers(hall.records.url, workers, "tiles"):
+        await TilesFront(hub, workers, hall.records.url, worker_log).start()
     server = await listen(hub, host, port)
     if settings.house_bots and settings.showcase:
         hub.start_showcase()
@@ -220,7 +231,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
             option(args, config, "tiles_reconnect_window", DEFAULT_RECONNECT_WINDOW)
         ),
     )
-    return await serve(hall, host, port, settings)
+    return await serve(hall, host, port, settings, worker_count(args), worker_log_args(args))
 
 
 PLUGIN = ServerPlugin(

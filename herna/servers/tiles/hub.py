@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction, ProtocolError
@@ -45,7 +45,7 @@ from herna.games.tiles.rules import (
 )
 from herna.hall.clocks import DecisionClock
 from herna.hall.events import EventBus
-from herna.hall.identity import Identity, Refusal
+from herna.hall.identity import Identity, Refusal, SeatKey
 from herna.hall.lobby import Lobby
 from herna.hall.match import Match, Seat
 from herna.hall.records import RecordStore, utcnow
@@ -71,6 +71,9 @@ from herna.servers.tiles.tables import (
     Table,
     TilesSettings,
 )
+
+if TYPE_CHECKING:
+    from herna.servers.tiles.workers import TilesFront
 from herna.servers.tiles.tournament import TournamentSeats
 
 __all__ = [
@@ -140,6 +143,12 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
         """Players waiting for their next tournament table (:mod:`.tournament`)."""
         self.lobby.listen(GAME, self._seek_closed, self._pair_booked)
         self.stats = HubStats()
+        self.elsewhere: TilesFront | None = None
+        """The game workers (``--workers``; :mod:`~herna.servers.tiles.workers`): they may
+        take a table whose game starts; unset, every game runs here."""
+        self.give_back: Callable[[str | None, list[Client]], None] | None = None
+        """In a game worker: hands connections back to the front (their table's game is over,
+        they left it, or they could not take a seat back), with the table's id when over."""
         self._clients: set[Client] = set()
         self.deadlines = LoginDeadlines(clock, self.settings.login_timeout, self._login_expired)
         """Connections that have not joined a table yet (``LOGIN_TIMEOUT`` on expiry)."""
@@ -265,6 +274,8 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             if message.id is not None:
                 reply["id"] = message.id
             client.send(reply)
+            if self.give_back is not None:
+                self.give_back(None, [client])
         else:
             reply = {"type": "pong"}
             if message.id is not None:
@@ -363,6 +374,16 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             return
         table.status = "playing"
         self.stats.games_started += 1
+        for slot in table.seats:
+            if slot is not None and slot.client is not None and slot.key is None:
+                slot.key = SeatKey(slot.name)
+        if self.elsewhere is not None and self.elsewhere.take(table):
+            return
+        self.open(table)
+
+    def open(self, table: Table) -> None:
+        """Tell every player the game has started and ask whoever is to act."""
+        rules = table.rules
         state = table.state
         for seat, client in table.clients():
             slot = table.seats[seat]
@@ -645,7 +666,8 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             self.stats.games_finished += 1
         else:
             self.stats.games_aborted += 1
-        for seat, client in table.clients():
+        players = table.clients()
+        for seat, client in players:
             client.send(
                 {"type": "game_over", "table": table.id, "result": result, "view": state.view(seat)}
             )
@@ -674,6 +696,8 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             winners=winners,
         )
         self.tables.pop(table.id, None)
+        if self.give_back is not None:  # a game worker: the front has the lobby
+            self.give_back(table.id, [client for _, client in players])
         if table.showcase and not self.closing:
             self._showcase_timer = self.clock.call_later(
                 self.settings.showcase_pause, self.start_showcase
@@ -712,7 +736,9 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
                 "showcase": table.showcase,
                 "seats": table.seats_json(),
             }
-            if table.status == "playing":
+            if table.elsewhere is not None:
+                entry["turn"] = (table.shown or {}).get("turn", table.state.turn)
+            elif table.status == "playing":
                 entry["turn"] = table.state.turn
             tables.append(entry)
         return {
@@ -732,7 +758,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
         self._withdraw_seeks()
         for table in list(self.tables.values()):
             table.cancel_timer()
-            if table.status == "playing":
+            if table.status == "playing" and table.elsewhere is None:  # else its worker ends it
                 self._finish(table, "aborted")
         self.tables.clear()
         self.deadlines.cancel_all()

@@ -54,6 +54,9 @@ class NameBook(Generic[C]):
         if name is not None and self._holder.get(name) is who:
             del self._holder[name]
 
+    def name_of(self, who: C) -> str | None:
+        return self._name.get(who)
+
     def holder(self, name: str) -> C | None:
         return self._holder.get(name)
 

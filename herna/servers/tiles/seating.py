@@ -57,6 +57,9 @@ from herna.servers.tiles.tables import Client, SeatSlot, Table, TilesSettings
 log = logging.getLogger("herna.tiles")
 
 GAME = "tiles"
+if TYPE_CHECKING:
+    from herna.servers.tiles.workers import TilesFront
+
 LEVELS = STRATEGIES
 """The house bots' levels a seek may name (the tile bots' strategies)."""
 SEEK_CANCELLED = "SEEK_CANCELLED"
@@ -101,6 +104,7 @@ class TableSeating:
 
         _clients: set[Client]
         rules_checker: RulesChecker
+        elsewhere: TilesFront | None
 
         def shipped(self, name: str) -> Rules | None: ...
 
@@ -118,6 +122,9 @@ class TableSeating:
 
     # -- sitting down ------------------------------------------------------------------------
     def _join(self, client: Client, msg: proto.Join) -> None:
+        elsewhere = self.elsewhere
+        if msg.secret is not None and elsewhere is not None and elsewhere.resume(client, msg):
+            return  # its game runs in a worker: the connection went there
         if client.checking:
             self._error(client, "BUSY", "your last rules file is still being checked", msg.id)
             return

@@ -139,6 +139,11 @@ class Table:
     """The table's open seek in the hall's lobby while it waits (tables of 2-8 seats)."""
     tournament: str | None = None
     """The board's tag when a live tournament booked this table (its record carries it)."""
+    elsewhere: int | None = None
+    """The game worker that runs this table's game (the front keeps the table for the
+    lobby's lists and for players who come back); None: it runs in this process."""
+    shown: dict[str, Any] | None = field(default=None, repr=False)
+    """The last spectator view of a table that runs elsewhere (from its worker's events)."""
     codec: TilesCodec = field(init=False)
 
     def __post_init__(self) -> None:
