@@ -10,6 +10,9 @@ import os
 import signal
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 from herna.clients.onitama import run_bot
 from herna.core.clock import MonotonicClock
@@ -17,10 +20,12 @@ from herna.games.onitama.bots import make_strategy
 from herna.games.onitama.state import Move, OnitamaState
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
-from herna.servers.onitama import OnitamaSettings, serve
+from herna.servers.onitama import OnitamaService, OnitamaSettings, serve
 from herna.servers.onitama.workers import OnitamaFront
+from herna.web.plugin import WebHall
 from tests.onitama.test_final_dialect import check_clean, play_final
-from tests.onitama.wire import Server
+from tests.onitama.wire import Server, Wire
+from tests.serve import serving
 
 
 def fixed_start() -> OnitamaState:
@@ -169,3 +174,45 @@ async def test_the_published_clients_dialect_plays_rematches_through_the_workers
         check_clean(final)
         assert final.games == line.games == 3 and line.invalid == 0
         assert elsewhere(server).handed >= 3
+
+
+async def test_the_web_hall_shows_the_workers_games_live_and_in_history(tmp_path: Path) -> None:
+    """``herna serve --workers 1`` with the web hall: the worker's games are listed live (its
+    events reach the front's bus) and, once over, in the history (its own records writer)."""
+    async with serving(tmp_path, "onitama,web", workers=1, no_house_bots=True) as hall:
+        web = hall.service("web")
+        onitama = hall.service("onitama")
+        assert isinstance(web, WebHall) and isinstance(onitama, OnitamaService)
+        port = onitama.port
+        ann, bob = await Wire.open(port), await Wire.open(port)
+        assert await ann.login("ann") == "LOGIN_OK|ann"
+        assert await bob.login("bob") == "LOGIN_OK|bob"
+        assert (await ann.line()).startswith("START|")
+        async with httpx.AsyncClient(base_url=web.url, timeout=10) as http:
+            live: list[dict[str, Any]] = []
+            async with asyncio.timeout(20):
+                while not live:
+                    shown = (await http.get("/api/live")).json()
+                    live = [t for t in shown if t["game"] == "onitama"]
+                    await asyncio.sleep(0.05)
+            assert live[0]["view"]["players"] == {"white": "ann", "black": "bob"} or live[0][
+                "view"
+            ]["players"] == {"white": "bob", "black": "ann"}
+            pool = onitama.hub.elsewhere
+            assert pool is not None and pool.handed == 1
+            await asyncio.gather(
+                *(
+                    run_bot("127.0.0.1", port, name, make_strategy("random", seed=i), games=2)
+                    for i, name in enumerate(("cid", "dan"))
+                )
+            )
+            listed: list[dict[str, Any]] = []
+            async with asyncio.timeout(20):
+                while len(listed) < 2:
+                    await asyncio.sleep(0.2)
+                    found = await http.get("/api/matches", params={"game": "onitama"})
+                    listed = found.json()["matches"]
+            assert pool.handed >= 3
+            assert {p["name"] for m in listed for p in m["players"]} == {"cid", "dan"}
+        await ann.close()
+        await bob.close()
