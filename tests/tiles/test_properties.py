@@ -49,6 +49,9 @@ def check_invariants(state: TilesState, items: Counter[str]) -> None:
         assert 0 <= p.point < 4 * rules.n
     view = state.view(None)
     json.dumps(view)
+    # The board of a state is made once and shared by every view of it: the same as anew.
+    state._board_view = None
+    assert state.view(None) == view
     for pv in view["players"]:
         assert "hand" not in pv
         for i, goal in enumerate(pv["goals"]):

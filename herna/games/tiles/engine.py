@@ -19,7 +19,8 @@ the seed leaves open are decided in ``docs/games/tiles.md``.
 
 from __future__ import annotations
 
-from collections import deque
+import threading
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -131,11 +132,13 @@ class KindInfo:
         "can_turn_around",
         "canon",
         "distinct",
+        "effect_texts",
         "effects",
         "face_down",
         "index",
         "items",
         "movement_ending",
+        "named",
         "paths",
         "point_path",
     )
@@ -163,6 +166,13 @@ class KindInfo:
         self.effects: tuple[Effect, ...] = kind.effects if kind else ()
         self.items: Items = kind.items if kind else ()
         self.face_down = bool(kind and kind.face_down)
+        # What views show of the kind, spelled out once (every view of every seat shows
+        # every tile on the board).
+        self.named = tuple(
+            tuple(",".join(point_name(q, n) for q in path) for path in paths)
+            for paths in self.paths
+        )
+        self.effect_texts = tuple(e.text for e in self.effects)
 
 
 class Geometry:
@@ -194,10 +204,31 @@ class _Shared:
     max_rounds: int
 
 
+_SHARED: OrderedDict[tuple[int, int], _Shared] = OrderedDict()
+_SHARED_KEPT = 64
+"""Rules objects whose precomputed geometry is kept (a server starts game after game of the
+same few rules files; custom ones come and go)."""
+
+
+_SHARED_LOCK = threading.Lock()  # bots search in worker threads
+
+
 def _shared(rules: Rules, max_rounds: int) -> _Shared:
+    key = (id(rules), max_rounds)
+    with _SHARED_LOCK:
+        found = _SHARED.get(key)
+        if found is not None and found.rules is rules:
+            _SHARED.move_to_end(key)
+            return found
     kinds = tuple(KindInfo(k, i, rules.n) for i, k in enumerate(rules.tiles))
     blank = KindInfo(None, len(kinds), rules.n)
-    return _Shared(rules, (*kinds, blank), Geometry(rules.width, rules.height, rules.n), max_rounds)
+    geo = Geometry(rules.width, rules.height, rules.n)
+    shared = _Shared(rules, (*kinds, blank), geo, max_rounds)
+    with _SHARED_LOCK:
+        _SHARED[key] = shared
+        while len(_SHARED) > _SHARED_KEPT:
+            _SHARED.popitem(last=False)
+    return shared
 
 
 # -- the state --------------------------------------------------------------------------------
@@ -209,6 +240,7 @@ class TilesState:
     """One position of a tile/path game. Treat as immutable: :meth:`apply` returns a new one."""
 
     __slots__ = (
+        "_board_view",
         "_legal",
         "_legal_set",
         "_targets",
@@ -270,6 +302,8 @@ class TilesState:
         self._legal: list[PlayerAction] = []
         self._legal_set: dict[PlayerAction, PlayerAction] = {}
         self._targets: dict[Move, Target] = {}
+        self._board_view: list[list[dict[str, Any] | None]] | None = None
+        """The board as views show it, made once per state (every seat's view has it)."""
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -324,6 +358,7 @@ class TilesState:
         new._legal = []
         new._legal_set = {}
         new._targets = {}
+        new._board_view = None
         return new
 
     # -- GameState protocol ------------------------------------------------------------------
@@ -1322,19 +1357,15 @@ class TilesState:
         tile = self.tiles[tid]
         if tile.face_down or hidden:
             return {"face_down": True}
-        rules = self.rules
         info = self.s.kinds[tile.kind]
-        n = rules.n
         return {
             "id": tile.id,
             "kind": tile.kind,
             "rotation": tile.rotation,
-            "connections": [
-                ",".join(point_name(q, n) for q in path) for path in info.paths[tile.rotation]
-            ],
+            "connections": list(info.named[tile.rotation]),
             "items": dict(tile.items),
             "store": dict(tile.store),
-            "effects": [e.text for e in info.effects],
+            "effects": list(info.effect_texts),
             "movement_ending": info.movement_ending,
             "can_turn_around": info.can_turn_around,
         }
@@ -1342,13 +1373,17 @@ class TilesState:
     def view(self, player: PlayerId | None) -> dict[str, Any]:
         rules = self.rules
         n, w = rules.n, rules.width
-        board = [
-            [
-                self.tile_view(self.board[y * w + x]) if self.board[y * w + x] >= 0 else None
-                for x in range(w)
+        if self._board_view is None:
+            self._board_view = [
+                [
+                    self.tile_view(self.board[y * w + x]) if self.board[y * w + x] >= 0 else None
+                    for x in range(w)
+                ]
+                for y in range(rules.height)
             ]
-            for y in range(rules.height)
-        ]
+        # Each view has its own rows; the tiles in them are shared (views are read, not
+        # changed; a reader that changes one copies it).
+        board = [row[:] for row in self._board_view]
         players = []
         for seat, p in enumerate(self.players):
             spec = rules.players[seat]

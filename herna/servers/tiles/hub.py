@@ -461,7 +461,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             "seat": seat,
             "action": state.current_action(),
             "actions": [table.codec.encode(a) for a in state.legal_actions()],
-            "view": state.view(seat),
+            "view": table.view_of(state, seat),
             "timeout": self.settings.turn_timeout,
             **self._grace_of(table, seat),
         }
@@ -590,8 +590,8 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
                 continue
             # Each player's story in its own words, kept for the seat (not only sent): a
             # player back after a lost connection gets the lines it missed (``started``).
-            view = state.view(other)
-            line = said(wire, old.view(other), view, seat, names)
+            view = table.view_of(state, other)
+            line = said(wire, table.view_of(old, other), view, seat, names)
             table.remember_said(other, line)
             c = clients.get(other)
             if c is not None:

@@ -145,6 +145,9 @@ class Table:
     shown: dict[str, Any] | None = field(default=None, repr=False)
     """The last spectator view of a table that runs elsewhere (from its worker's events)."""
     codec: TilesCodec = field(init=False)
+    seen: dict[int, tuple[TilesState, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    """Each seat's last view and the state it shows: a state's view is made once per seat,
+    though ``state``, ``your_turn`` and the next action's ``said`` all show it."""
 
     def __post_init__(self) -> None:
         self.codec = TilesCodec(self.rules.n)
@@ -156,6 +159,16 @@ class Table:
         state = self.match.state
         assert isinstance(state, TilesState)
         return state
+
+    def view_of(self, state: TilesState, seat: int) -> dict[str, Any]:
+        """``state.view(seat)``, made once per state and seat (only read, never changed:
+        it is sent as it is)."""
+        last = self.seen.get(seat)
+        if last is not None and last[0] is state:
+            return last[1]
+        view = state.view(seat)
+        self.seen[seat] = (state, view)
+        return view
 
     def names(self) -> list[str]:
         return [s.name if s else "" for s in self.seats]
