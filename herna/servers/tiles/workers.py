@@ -106,6 +106,7 @@ class TilesFront(Front):
             slot.client = None
             self.away[slot.name] = client
         table.seek = None
+        table.seen.clear()  # views for this process's readers: the worker makes its own
         self.hand(worker, table.id, ("table", {"table": table, "seats": seats}), socks)
         table.elsewhere = worker.index
         return True
