@@ -142,5 +142,4 @@ def _all_gametypes() -> dict[Contract, list[GameType]]:
 
 
 GAMETYPES_FROM = _all_gametypes()
-GAMETYPE_CACHE: dict[tuple[Contract, bool, int], tuple[GameType, ...]] = {}
 ALL_GAMETYPES: tuple[GameType, ...] = tuple(GAMETYPES_FROM[Contract.G])
