@@ -46,9 +46,73 @@ from herna.games.marias.rules import (
 DEFAULT_RULES = Rules()
 """The digest's DEFAULT choices: ČSM tariff, fleks up to boty (16)."""
 
-_DEAL, _DONE = Phase.DEAL, Phase.DONE
+# Enum members as module constants: ``Phase.PLAY`` is an attribute look-up on the enum class
+# (tens of ns), a module global is one dictionary hit.
+_DEAL, _AUCTION, _DISCARD, _GAMETYPE, _FLEK, _PLAY, _DONE = Phase
+_PASS, _G, _BIG, _B27 = Contract.PASS, Contract.G, Contract.BIG, Contract.B27
 # MATE[card]: the bit of the other half of a marriage (for an ober or a king), else 0.
 _MATE: tuple[int, ...] = tuple(BIT[c ^ 3] if c & 7 in (OBER, KING) else 0 for c in range(32))
+
+
+SeatLevels = tuple[tuple[int, ...], ...]
+RaiseSets = tuple[frozenset[int], frozenset[int]]
+FlekStep = tuple[SeatLevels, int, int, str]
+_FLEK_STEPS: dict[tuple[SeatLevels, int, int, int, tuple[int, ...], RaiseSets], FlekStep] = {}
+"""Memo of :func:`_flek_step` (a few hundred keys at most: levels are small powers of two)."""
+
+
+def _flek_step(
+    seat_levels: SeatLevels,
+    declined: int,
+    seat: int,
+    decl: int,
+    levels: tuple[int, ...],
+    raise_sets: RaiseSets,
+) -> FlekStep:
+    """Seat ``seat`` answers a flek with ``levels``: the new levels per seat, the seats that
+    declined (bits), who answers next (-1: the play starts) and the CGML text."""
+    text = FLEK_TEXT.get(levels)
+    if text is None:
+        text = FLEK_TEXT[levels] = format_flek(levels)
+    old = seat_levels[seat]
+    if levels == old:
+        declined |= 1 << seat
+    else:
+        seats = list(seat_levels)
+        d0, d1 = NEXT_SEAT[decl], NEXT_SEAT[NEXT_SEAT[decl]]
+        if seat != decl:
+            seats[seat] = levels
+        else:  # re/boty doubles the level of every defender at the highest level
+            for d in (d0, d1):
+                seats[d] = tuple(
+                    new if mine == was else mine
+                    for mine, new, was in zip(seats[d], levels, old, strict=True)
+                )
+        a, b = seats[d0], seats[d1]
+        seats[decl] = a if a == b else tuple(map(max, a, b))
+        seat_levels = (seats[0], seats[1], seats[2])
+        declined = 1 << seat
+    return (
+        seat_levels,
+        declined,
+        _next_flek_seat(seat_levels, declined, seat, decl, raise_sets),
+        text,
+    )
+
+
+def _next_flek_seat(
+    seat_levels: SeatLevels, declined: int, seat: int, decl: int, raise_sets: RaiseSets
+) -> int:
+    """The next seat after ``seat`` that has not declined and may still raise, or -1."""
+    by_defender, by_aktér = raise_sets
+    for s in SEATS_AFTER[seat]:
+        if declined >> s & 1:
+            continue
+        allowed = by_aktér if s == decl else by_defender
+        for x in seat_levels[s]:
+            if x in allowed:
+                return s
+    return -1
 
 
 class MariasCore:
@@ -224,7 +288,7 @@ class MariasCore:
     def pending_bid(self) -> Contract | None:
         """In the auction: the contract the holder is asked about (CGML ``<licite
         type="ask">CODE</licite>``), or None when the bidder is asked to offer."""
-        if self.phase == Phase.AUCTION and self.pending:
+        if self.phase == _AUCTION and self.pending:
             return self.bid
         return None
 
@@ -290,7 +354,7 @@ class MariasCore:
     def reserved_mask(self, seat: int) -> int:
         """Announced sevens the aktér must hold back in the current trick: the trump seven
         until the tenth trick, the strkací seven (dvě sedmy) until the ninth."""
-        if seat != self.reserve_seat or self.phase != Phase.PLAY:
+        if seat != self.reserve_seat or self.phase != _PLAY:
             return 0
         number = len(self.tricks)  # 0-based index of the current trick
         if number >= 9:
@@ -334,9 +398,9 @@ class MariasCore:
     def discard_allowed_mask(self) -> int:
         """Cards the auction winner may lay into the talon (before the contract is known)."""
         hand = self.hands[self.declarer]
-        if self.won_rung > Contract.BIG:
+        if self.won_rung > _BIG:
             hand &= ~TENS_ACES_MASK
-            if self.won_rung >= Contract.B27:
+            if self.won_rung >= _B27:
                 hand &= ~BIT[0]  # R07 is the announced trump seven of every B27/B127
         return hand
 
@@ -367,7 +431,7 @@ class MariasCore:
     def deal_all(self, order: Sequence[Card]) -> None:
         """Deal a whole shuffled deck at once (same result as 32 ``Deal`` actions in order,
         not recorded in :meth:`history`: for a client that does not see the deal)."""
-        assert self.phase == Phase.DEAL and self.ndealt == 0 and len(order) == 32
+        assert self.phase == _DEAL and self.ndealt == 0 and len(order) == 32
         d = self.dealer
         f = NEXT_SEAT[d]
         m = NEXT_SEAT[f]
@@ -379,13 +443,13 @@ class MariasCore:
         self.talon_mask = bits[15] + bits[16]
         self.ndealt = 32
         self._undealt = 0
-        self.phase = Phase.AUCTION
+        self.phase = _AUCTION
         self.current = self.bidder
 
     def _bid(self, contract: Contract) -> None:
         seat = self.current
         self.auction_log += ((seat, CONTRACT_CODES[contract]),)
-        if contract == Contract.PASS:
+        if contract == _PASS:
             self._drop(seat)
         else:
             self.bid = contract
@@ -415,15 +479,15 @@ class MariasCore:
         winner = self.holder if seat == self.bidder else self.bidder
         self.pending = False
         self.declarer = winner
-        self.won_rung = self.bid if self.bid != Contract.PASS else Contract.G
+        self.won_rung = self.bid if self.bid != _PASS else _G
         self.hands[winner] |= self.talon_mask
-        self.phase = Phase.DISCARD
+        self.phase = _DISCARD
         self.current = winner
 
     def _discard(self, mask: int) -> None:
         self.hands[self.declarer] &= ~mask
         self.discarded = mask
-        self.phase = Phase.GAMETYPE
+        self.phase = _GAMETYPE
 
     def _gametype(self, contract: Contract, trumps: int | None, second: int | None) -> None:
         self.contract = contract
@@ -435,57 +499,38 @@ class MariasCore:
         self.flek_levels = (1,) * n
         self.seat_levels = (self.flek_levels,) * 3
         self._flek_declined = 0
-        self.phase = Phase.FLEK
+        self.phase = _FLEK
         self.current = self.declarer
         self._next_flek()
 
     def _flek(self, levels: tuple[int, ...]) -> None:
         seat = self.current
-        old = self.seat_levels[seat]
-        text = FLEK_TEXT.get(levels)
-        if text is None:
-            text = FLEK_TEXT[levels] = format_flek(levels)
+        key = (self.seat_levels, self._flek_declined, seat, self.declarer, levels, self._raise_sets)
+        step = _FLEK_STEPS.get(key)
+        if step is None:
+            step = _FLEK_STEPS[key] = _flek_step(*key)
+        seat_levels, declined, nxt, text = step
         self.flek_log += ((seat, text),)
-        if levels == old:
-            self._flek_declined |= 1 << seat
+        self.seat_levels = seat_levels
+        self.flek_levels = seat_levels[self.declarer]
+        self._flek_declined = declined
+        if nxt < 0:
+            self._start_play()
         else:
-            decl = self.declarer
-            seats = list(self.seat_levels)
-            d0, d1 = NEXT_SEAT[decl], NEXT_SEAT[NEXT_SEAT[decl]]
-            if seat != decl:
-                seats[seat] = levels
-            else:  # re/boty doubles the level of every defender at the highest level
-                for d in (d0, d1):
-                    seats[d] = tuple(
-                        new if mine == was else mine
-                        for mine, new, was in zip(seats[d], levels, old, strict=True)
-                    )
-            a, b = seats[d0], seats[d1]
-            top = a if a == b else tuple(map(max, a, b))
-            seats[decl] = top
-            self.flek_levels = top
-            self.seat_levels = (seats[0], seats[1], seats[2])
-            self._flek_declined = 1 << seat
-        self._next_flek()
+            self.current = nxt
 
     def _next_flek(self) -> None:
-        seat = self.current
-        declined = self._flek_declined
-        by_defender, by_aktér = self._raise_sets
-        decl = self.declarer
-        for s in SEATS_AFTER[seat]:
-            if declined >> s & 1:
-                continue
-            allowed = by_aktér if s == decl else by_defender
-            for x in self.seat_levels[s]:
-                if x in allowed:
-                    self.current = s
-                    return
-        self._start_play()
+        nxt = _next_flek_seat(
+            self.seat_levels, self._flek_declined, self.current, self.declarer, self._raise_sets
+        )
+        if nxt < 0:
+            self._start_play()
+        else:
+            self.current = nxt
 
     def _start_play(self) -> None:
         self._legal = -1
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.leader = self.forhont if self.order == 0 else self.declarer
         self.current = self.leader
 
@@ -536,7 +581,7 @@ class MariasCore:
             self._finish()
 
     def _finish(self) -> None:
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self.current = TERMINAL
         self._settlement = settle_played(
             contract=self.contract,

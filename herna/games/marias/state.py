@@ -120,13 +120,15 @@ class MariasState(MariasCore):
     Two ways to move on, with the same rules and the same checks:
 
     * :meth:`apply_action` changes the state **in place** (as OpenSpiel's
-      ``State.apply_action``). Servers and search use it on a state they own; search takes a
-      :meth:`clone` first when it needs the position again. It is the fast path: legal
-      actions come from precomputed tables indexed by card-mask bytes, and a card or a deal
-      is validated by one bit test.
+      ``State.apply_action``): for code that owns one state and moves it on — bots' search
+      and rollouts, sampled worlds, benchmarks — taking a :meth:`clone` first when it needs
+      the position again. It is the fast path: legal actions come from precomputed tables
+      indexed by card-mask bytes, a card or a deal is checked by one bit test.
     * :meth:`apply` returns a **new** state and leaves the receiver alone (= ``clone()`` +
-      ``apply_action``): the :class:`herna.core.game.GameState` protocol, for value-style
-      code such as the hall's :class:`~herna.hall.match.Match`, replays and tests.
+      ``apply_action``, about a microsecond more): the :class:`herna.core.game.GameState`
+      protocol, for value-style code that keeps the state before and after a move — the
+      hall's :class:`~herna.hall.match.Match` (and so the CGML server, which announces what
+      changed between the two), replays, tests.
 
     Both raise :class:`IllegalAction` (reason, code) on an illegal action and then change
     nothing. Both record the action in :meth:`history`. ``returns()`` is the money per seat
@@ -214,8 +216,8 @@ class MariasState(MariasCore):
         rare action such as a claim or a renonc).
         """
         phase = self.phase
-        if isinstance(action, Play):
-            if phase is _PLAY:
+        if phase is _PLAY:
+            if type(action) is Play:
                 card = action.card
                 m = self._legal
                 if m < 0:
@@ -224,13 +226,14 @@ class MariasState(MariasCore):
                     self._log = (self.current, action, self._log)
                     self._play(card)
                     return
-        elif isinstance(action, Deal):
-            if phase is _DEAL:
+        elif phase is _DEAL:
+            if type(action) is Deal:
                 card = action.card
-                if card >= 0 and self._undealt >> card & 1:
+                u = self._undealt
+                if card >= 0 and u >> card & 1:
                     self._log = (CHANCE, action, self._log)
                     bit = BIT[card]
-                    self._undealt ^= bit
+                    self._undealt = u ^ bit
                     n = self.ndealt
                     place = DEAL_PLACES[self.dealer][n]
                     if place == 3:
@@ -242,34 +245,34 @@ class MariasState(MariasCore):
                         self.phase = _AUCTION
                         self.current = self.bidder
                     return
-        elif isinstance(action, Flek):
-            if phase is _FLEK and action.levels in self._flek_answers()[1]:
+        elif phase is _FLEK:
+            if type(action) is Flek and action.levels in self._flek_answers()[1]:
                 self._log = (self.current, action, self._log)
                 self._flek(action.levels)
                 return
-        elif isinstance(action, Discard):
-            if phase is _DISCARD:
+        elif phase is _AUCTION:
+            if self.pending:
+                if type(action) is Answer:
+                    self._log = (self.current, action, self._log)
+                    self._answer(action.yes)
+                    return
+            elif type(action) is Bid:
+                c = action.contract
+                if c == 0 or c > self.bid:
+                    self._log = (self.current, action, self._log)
+                    self._bid(c)
+                    return
+        elif phase is _DISCARD:
+            if type(action) is Discard:
                 a, b = action.cards
                 allowed = self.discard_allowed_mask()
                 if a != b and 0 <= a < 32 and 0 <= b < 32 and allowed >> a & allowed >> b & 1:
                     self._log = (self.current, action, self._log)
                     self._discard(BIT[a] | BIT[b])
                     return
-        elif isinstance(action, GameType):
-            if phase is _GAMETYPE and is_listed_gametype(self, action):
-                self._log = (self.current, action, self._log)
-                self._gametype(action.contract, action.trumps, action.second)
-                return
-        elif isinstance(action, Bid):
-            if phase is _AUCTION and not self.pending:
-                c = action.contract
-                if c == 0 or c > self.bid:
-                    self._log = (self.current, action, self._log)
-                    self._bid(c)
-                    return
-        elif isinstance(action, Answer) and phase is _AUCTION and self.pending:
+        elif phase is _GAMETYPE and type(action) is GameType and is_listed_gametype(self, action):
             self._log = (self.current, action, self._log)
-            self._answer(action.yes)
+            self._gametype(action.contract, action.trumps, action.second)
             return
         self._apply_checked(action)
 
