@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from herna.core.errors import IllegalAction
-from herna.core.game import CHANCE, Outcome, PlayerId
+from herna.core.game import CHANCE, TERMINAL, Outcome, PlayerId
 from herna.games.marias.actions import (
     BIDS_ABOVE,
     CHANCE_BYTES,
@@ -344,7 +344,7 @@ class MariasState(MariasCore):
             contract, seat_levels = self.contract, self.seat_levels
         self.renonc = RenoncInfo(seat, found[0], found[1], encode_action(inner))
         self.phase = Phase.DONE
-        self.current = -2
+        self.current = TERMINAL
         self._settlement = settle_renonc(
             contract=contract,
             trumps=self.trumps_or_none,
