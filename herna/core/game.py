@@ -6,6 +6,10 @@ card draws) are ordinary actions taken by the :data:`CHANCE` player: the match d
 its seeded RNG, applies them like any other action and records them, so ``seed + action log``
 replays a game exactly.
 
+Engines may add a richer API. Mariáš adds OpenSpiel's in-place one (``apply_action``,
+``clone``, ``returns``), its fast path for servers, bots and search; it is not part of this
+protocol because the other engines' states are immutable values and gain nothing from it.
+
 >>> from herna.core.game import CHANCE, TERMINAL
 >>> CHANCE, TERMINAL
 (-1, -2)

@@ -47,11 +47,14 @@ State (:mod:`~herna.games.marias.state`)
     dealer clockwise: ``next_dealer(d) == (d + 1) % 3``, ``dealer_of_game(first, i)``.
     ``MariasState`` implements :class:`herna.core.game.GameState`: ``num_players`` (3),
     ``current_player()`` (seat, ``CHANCE`` or ``TERMINAL``), ``legal_actions()``,
-    ``chance_outcomes()``, ``apply(action) -> MariasState`` (never mutates; raises
-    ``IllegalAction(reason, code)`` with a seed-style reason such as
+    ``chance_outcomes()``, ``apply(action) -> MariasState`` (a new state, the receiver
+    unchanged; raises ``IllegalAction(reason, code)`` with a seed-style reason such as
     ``"You must play red!"``), ``is_terminal()``, ``outcome()`` (``Outcome.returns`` = money
     per seat in tariff units, summing to zero) and ``view(player | None)`` (JSON-ready, only
-    what that seat may see; ``None`` = spectator). Also: ``phase`` (``Phase``),
+    what that seat may see; ``None`` = spectator). And OpenSpiel's in-place API, the fast
+    path that servers, bots and search use: ``apply_action(action)`` (mutates; same checks,
+    an illegal action changes nothing), ``clone()``, ``is_chance_node()``, ``returns()``
+    (money per seat as floats once terminal, zeros before). Also: ``phase`` (``Phase``),
     ``check(action) -> str | None`` (reason when illegal), ``claim_holds(player)``,
     ``settlement()`` → ``Settlement`` (money, parts, renonc, tricks for the CGML
     ``<result>``), ``auction_winner``, ``declarer``, ``contract``, ``trumps``, ``second``,
@@ -66,7 +69,8 @@ State (:mod:`~herna.games.marias.state`)
     Renonc: ``state.apply(Renonc(Play(card)))`` ends the game; ``settlement().renonc`` has the
     offender and the reason.
 
-Rules tables (:mod:`~herna.games.marias.rules`), views (:mod:`~herna.games.marias.view`)
+Rules tables (:mod:`~herna.games.marias.rules`), views (:mod:`~herna.games.marias.view`),
+reasons (:mod:`~herna.games.marias.legality`), the deal's facts (:mod:`~herna.games.marias.core`)
     ``Phase``; ``legal_play_mask(hand_mask, trick, trumps, order)`` (the seed's 11 steps on
     masks; ``trumps`` -1 and ``order`` 1 for betl/durch), ``trick_winner_index``,
     ``DEAL_TO`` (deal position → seat offset from the dealer, -1 talon), ``STRENGTH``;
@@ -89,17 +93,17 @@ Bots (:mod:`~herna.games.marias.bots`)
 Example::
 
     >>> import random
-    >>> from herna.games.marias import new_game, RandomBot, CHANCE
+    >>> from herna.games.marias import new_game, RandomBot
     >>> rng = random.Random(7)
     >>> state, bot = new_game(dealer=0), RandomBot()
     >>> while not state.is_terminal():
-    ...     if state.current_player() == CHANCE:
-    ...         state = state.apply(rng.choice([a for a, _ in state.chance_outcomes()]))
+    ...     if state.is_chance_node():
+    ...         state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
     ...     else:
     ...         view = state.view(state.current_player())
-    ...         state = state.apply(bot.choose(view, state.legal_actions(), rng))
-    >>> sum(state.outcome().returns)
-    0.0
+    ...         state.apply_action(bot.choose(view, state.legal_actions(), rng))
+    >>> sum(state.returns()), state.returns() == list(state.outcome().returns)
+    (0.0, True)
 """
 
 from herna.core.game import CHANCE, TERMINAL

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from herna.games.marias.cards import (
+    BYTE_CARDS,
     CARD_CODES,
     Card,
     CardError,
@@ -128,7 +129,56 @@ YES = Answer(True)
 NO = Answer(False)
 
 
+# Tables for listing legal actions from card masks: a mask is four suit bytes, and each table
+# maps (suit, byte) to the tuple of interned actions of those cards, ascending.
+DEAL_BYTES: tuple[tuple[tuple[Deal, ...], ...], ...] = tuple(
+    tuple(tuple(DEAL[c] for c in cards) for cards in suit) for suit in BYTE_CARDS
+)
+PLAY_BYTES: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAY[c] for c in cards) for cards in suit) for suit in BYTE_CARDS
+)
+BIDS_ABOVE: tuple[tuple[Bid, ...], ...] = tuple((BID[0], *BID[b + 1 :]) for b in range(len(BID)))
+"""BIDS_ABOVE[bid]: the offers open after ``bid`` (PASS, then every higher contract)."""
+YES_NO: tuple[Answer, Answer] = (YES, NO)
+# DISCARDS[c1 * 32 + c2]: the discard of two cards, interned (sorted ascending).
+DISCARDS: tuple[Discard, ...] = tuple(
+    Discard((a, b) if a < b else (b, a)) for a in range(32) for b in range(32)
+)
+DISCARD_OF_PAIR: dict[tuple[Card, Card], Discard] = {
+    (a, b): DISCARDS[a * 32 + b] for a in range(32) for b in range(32)
+}
+"""(c1, c2) -> the interned discard of those two cards."""
+_FLEKS: dict[tuple[int, ...], Flek] = {}
+
+
+def flek_of(levels: tuple[int, ...]) -> Flek:
+    """The interned flek answer of ``levels``."""
+    f = _FLEKS.get(levels)
+    if f is None:
+        f = _FLEKS[levels] = Flek(levels)
+    return f
+
+
+CHANCE_BYTES: list[tuple[tuple[tuple[Deal, float], ...], ...] | None] = [None] * 33
+
+
+def chance_bytes(n: int) -> tuple[tuple[tuple[Deal, float], ...], ...]:
+    """``chance_bytes(n)[suit << 8 | byte]``: the chance outcomes (deal action, probability
+    ``1/n``) of one suit's undealt cards when ``n`` cards are left to deal. Built on first
+    use: 1,024 tuples per ``n``."""
+    table = CHANCE_BYTES[n]
+    if table is None:
+        pairs = tuple((DEAL[c], 1.0 / n) for c in range(32))
+        table = tuple(tuple(pairs[c] for c in cards) for suit in BYTE_CARDS for cards in suit)
+        CHANCE_BYTES[n] = table
+    return table
+
+
 def discard_of(c1: Card, c2: Card) -> Discard:
+    return DISCARDS[c1 * 32 + c2] if 0 <= c1 < 32 and 0 <= c2 < 32 else _discard(c1, c2)
+
+
+def _discard(c1: Card, c2: Card) -> Discard:
     return Discard((c1, c2) if c1 < c2 else (c2, c1))
 
 

@@ -12,19 +12,14 @@ legal card.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from herna.games.marias.cards import BIT, SUIT_MASK, Card, cards_of
 from herna.games.marias.contracts import Contract
-
-if TYPE_CHECKING:
-    from herna.games.marias.state import MariasState
+from herna.games.marias.core import MariasCore
+from herna.games.marias.rules import STRENGTH, Phase, legal_play_mask, trick_winner_index
 
 
 class _Search:
-    def __init__(self, state: MariasState, claimant: int) -> None:
-        from herna.games.marias.rules import STRENGTH, legal_play_mask, trick_winner_index
-
+    def __init__(self, state: MariasCore, claimant: int) -> None:
         self.legal_play_mask = legal_play_mask
         self.trick_winner_index = trick_winner_index
         self.claimant = claimant
@@ -153,9 +148,7 @@ class _Search:
         return result
 
 
-def _search(state: MariasState, claimant: int) -> _Search | None:
-    from herna.games.marias.state import Phase
-
+def _search(state: MariasCore, claimant: int) -> _Search | None:
     if state.phase != Phase.PLAY or state.current != claimant:
         return None
     s = _Search(state, claimant)
@@ -167,7 +160,7 @@ def _search(state: MariasState, claimant: int) -> _Search | None:
     return s
 
 
-def claim_strategy(state: MariasState, claimant: int) -> list[Card] | None:
+def claim_strategy(state: MariasCore, claimant: int) -> list[Card] | None:
     """The canonical completion (every remaining card in play order) if the claim holds."""
     s = _search(state, claimant)
     if s is None:
@@ -195,7 +188,7 @@ def claim_strategy(state: MariasState, claimant: int) -> list[Card] | None:
     return out
 
 
-def complete_claim(state: MariasState, claimant: int) -> list[Card]:
+def complete_claim(state: MariasCore, claimant: int) -> list[Card]:
     """Cards to play, in order, to finish the deal after an accepted claim."""
     line = claim_strategy(state, claimant)
     if line is None:

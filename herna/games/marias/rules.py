@@ -1,6 +1,6 @@
 """The rules as tables and pure functions: deal order, rank orders, the seed's 11-step follow
-rule, trick winners, flek raising, the possible announcements. Shared by the state, the fast
-playouts, the claim search and the bots.
+rule, trick winners, flek raising, the possible announcements. Shared by the state, the claim
+search and the bots.
 """
 
 from __future__ import annotations
@@ -142,5 +142,4 @@ def _all_gametypes() -> dict[Contract, list[GameType]]:
 
 
 GAMETYPES_FROM = _all_gametypes()
-GAMETYPE_CACHE: dict[tuple[Contract, bool, int], tuple[GameType, ...]] = {}
 ALL_GAMETYPES: tuple[GameType, ...] = tuple(GAMETYPES_FROM[Contract.G])

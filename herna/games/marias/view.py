@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from herna.core.game import CHANCE, PlayerId
 from herna.games.marias.actions import Discard, Renonc, encode_action
 from herna.games.marias.cards import CARD_CODES, SUIT_CODES, mask_codes
 from herna.games.marias.contracts import Contract, Rules, Tariff, format_flek
+from herna.games.marias.core import MariasCore
 from herna.games.marias.rules import Phase
 
-if TYPE_CHECKING:
-    from herna.games.marias.state import MariasState
 
-
-def state_view(state: MariasState, player: PlayerId | None) -> dict[str, Any]:
+def state_view(state: MariasCore, player: PlayerId | None) -> dict[str, Any]:
     """What ``player`` may see (``None``: a spectator), JSON-ready.
 
     Own hand; the public auction, contract, fleks and tricks; the talon only for the
@@ -79,7 +77,7 @@ def state_view(state: MariasState, player: PlayerId | None) -> dict[str, Any]:
     return out
 
 
-def public_history(state: MariasState, player: PlayerId | None) -> list[list[Any]]:
+def public_history(state: MariasCore, player: PlayerId | None) -> list[list[Any]]:
     out: list[list[Any]] = []
     for seat, action in state.history():
         if seat == CHANCE:

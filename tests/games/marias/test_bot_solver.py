@@ -68,7 +68,7 @@ def _brute_force(state: MariasState) -> int:
     results = []
     for action in state.legal_actions():
         child = state.clone()
-        child._apply(action)
+        child.apply_action(action)
         results.append(_brute_force(child))
     return max(results) if state.current == state.declarer else min(results)
 
@@ -97,7 +97,7 @@ def test_solver_agrees_with_brute_force(tricks_left: int) -> None:
         values = solve_cards(s, cards)
         for card in cards:
             child = s.clone()
-            child._apply(Play(card))
+            child.apply_action(Play(card))
             assert values[card] == _brute_force(child), (s, card)
 
 

@@ -2,27 +2,41 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from herna.core.errors import IllegalAction
 from herna.core.game import CHANCE
 from herna.games.marias import (
+    BID,
+    DEAL,
+    NO,
+    PLAY,
+    YES,
     Action,
+    Claim,
     Contract,
+    Deal,
+    Discard,
+    Flek,
     GameLog,
+    GameType,
     MariasState,
     Phase,
     Play,
+    Renonc,
+    encode_action,
     new_game,
     play_log,
 )
 from herna.games.marias.cards import CARD_CODES, POINTS, cards_of
-from herna.games.marias.playout import random_game, random_playout
 
 TRUMP_RANK = ["07", "08", "09", "0J", "0Q", "0K", "10", "0A"]
 BETL_RANK = ["07", "08", "09", "10", "0J", "0Q", "0K", "0A"]
@@ -207,35 +221,131 @@ def test_no_view_shows_a_card_its_player_may_not_see(seed: int) -> None:
             assert seen <= {CARD_CODES[c] for c in allowed}, (viewer, seen, state)
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32))
-def test_fast_playouts_settle_like_the_engine(seed: int) -> None:
+def snapshot(state: MariasState) -> dict[str, object]:
+    """Every fact of a state (all slots, private ones too), copied."""
+    out: dict[str, object] = {}
+    for cls in type(state).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            value = getattr(state, name)
+            out[name] = list(value) if isinstance(value, list) else value
+    return out
+
+
+def in_place_states(seed: int) -> Iterator[tuple[MariasState, Action]]:
+    """One random game driven in place like the bench (and OpenSpiel): each state (a clone)
+    with the action chosen there."""
     rng = random.Random(seed)
-    result = random_game(rng, dealer=seed % 3)
-    assert sum(result.money) == 0 and len(result.tricks) == 10
-    # A playout from the middle of a game leaves the original state alone.
-    states = list(random_states(seed))
-    middle = states[len(states) // 2]
-    before = middle.view(None)
-    finished = random_playout(middle, rng)
-    assert middle.view(None) == before
-    assert sum(finished.money) == 0
+    state = new_game(rng.randrange(3))
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = outcomes[rng.randrange(len(outcomes))][0]
+        else:
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+        yield state.clone(), action
+        state.apply_action(action)
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32))
-def test_fused_playout_loop_plays_exactly_like_the_engine(seed: int) -> None:
-    from herna.games.marias.playout import _random_tricks
+def test_apply_action_in_place_agrees_with_apply(seed: int) -> None:
+    for state, action in in_place_states(seed):
+        before = snapshot(state)
+        after = state.apply(action)
+        assert snapshot(state) == before  # apply leaves the receiver alone
+        state.apply_action(action)
+        assert snapshot(state) == snapshot(after)
+        assert state.history() == after.history()
+        assert state.returns() == after.returns()
+        if state.is_terminal():
+            outcome = state.outcome()
+            assert outcome is not None and list(outcome.returns) == state.returns()
+            assert sum(state.returns()) == 0
+        else:
+            assert state.returns() == [0.0, 0.0, 0.0]
 
-    states = [s for s in random_states(seed) if s.phase == Phase.PLAY]
-    start = states[random.Random(seed).randrange(len(states))]
-    fast = start.clone()
-    cards: list[int] = []
-    _random_tricks(fast, random.Random(seed).random, cards)
-    slow = start
-    for card in cards:
-        slow = slow.apply(Play(card))  # raises if the fused loop played an illegal card
-    assert slow.is_terminal()
-    assert slow.tricks == fast.tricks and slow.marriages == fast.marriages
-    assert slow.settlement().money == fast.settlement().money
-    assert slow.won == fast.won and slow.played == fast.played
+
+def _illegal_candidates(state: MariasState) -> list[Action]:
+    legal = state.legal_actions()
+    others: list[Action] = [
+        *(DEAL[c] for c in range(32)),
+        *(PLAY[c] for c in range(32)),
+        Play(-1),
+        Play(40),
+        Deal(-3),
+        YES,
+        NO,
+        *BID,
+        Discard((0, 0)),
+        Discard((0, 31)),
+        GameType(Contract.G, 0),
+        GameType(Contract.G, 1),
+        GameType(Contract.SMALL, 2),
+        Flek((2,)),
+        Flek((16, 16)),
+        Claim(()),
+        Renonc(Play(0)),
+    ]
+    return [a for a in others if a not in legal]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32))
+def test_an_illegal_action_leaves_the_state_unchanged(seed: int) -> None:
+    for state, _ in in_place_states(seed):
+        before = snapshot(state)
+        for action in _illegal_candidates(state):
+            try:
+                state.apply_action(action)
+            except IllegalAction as e:
+                assert e.code and e.reason
+                assert snapshot(state) == before, action
+            else:  # only a renonc (or a claim) is accepted though not listed
+                assert isinstance(action, Renonc | Claim), action
+                break  # (``state`` is a copy: the game itself goes on)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32))
+def test_every_listed_legal_action_applies(seed: int) -> None:
+    for state, _ in in_place_states(seed):
+        legal = state.legal_actions()
+        assert legal and len(set(legal)) == len(legal)
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert [a for a, _ in outcomes] == legal
+            assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        else:
+            assert state.chance_outcomes() == []
+        for action in legal:
+            child = state.clone()
+            child.apply_action(action)
+            assert child.history()[-1] == (state.current_player(), action)
+
+
+def test_seeded_random_games_play_as_recorded() -> None:
+    """300 seeded random games through the public API, in place, give the actions and the
+    money recorded (data/random_games.json) with the engine as it was before the in-place
+    API: the same legal actions in the same order, the same chance outcomes, the same
+    transitions and settlement."""
+    recorded = json.loads((Path(__file__).parent / "data" / "random_games.json").read_text())
+    assert len(recorded) == 300
+    for game in recorded:
+        seed = game["seed"]
+        rng = random.Random(seed)
+        state = new_game(seed % 3)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        log = " | ".join(f"{p} {encode_action(a)}" for p, a in state.history())
+        if "log" in game:
+            assert log == game["log"]
+        assert hashlib.sha256(log.encode()).hexdigest()[:16] == game["log_sha256"], seed
+        assert state.returns() == [float(m) for m in game["money"]], seed
+        outcome = state.outcome()
+        assert outcome is not None and outcome.reason == game["reason"]

@@ -311,7 +311,7 @@ def _rebuild(obs: Observation, hidden: list[int], history: list[tuple[int, str]]
         return None
     state = new_game(obs.dealer, rules)
     for a in deal:
-        state._deal(a.card)
+        state.apply_action(a)
     try:
         for seat, text in history:
             action: Action
@@ -325,7 +325,7 @@ def _rebuild(obs: Observation, hidden: list[int], history: list[tuple[int, str]]
                 action = decode_action(text)
             if state.current != seat:
                 return None
-            state._apply(action)
+            state.apply_action(action)
     except Exception:
         return None
     if state.hands[me] != obs.hand:

@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from herna.core.errors import IllegalAction
 from herna.games.marias.actions import (
     NO,
     YES,
@@ -79,7 +80,7 @@ def rollout(
             action = override(state, legal)
         if action is None:
             action = rule_policy(Observation.from_state(state, seat), legal, rng, careful)
-        state._apply(action)
+        state.apply_action(action)
     return state.settlement().money[me]
 
 
@@ -189,8 +190,8 @@ class SearchBot:
                     continue
                 s = world.clone()
                 try:
-                    s._apply(action)
-                except Exception:
+                    s.apply_action(action)
+                except IllegalAction:
                     totals[i] = float("-inf")
                     continue
                 money = rollout(s, obs.seat, random.Random(seed), override, self.careful)
