@@ -59,6 +59,12 @@ BENCHES = (
     Bench("log_volume", ("--seconds", "20"), r"lines/min|per hour|bytes per"),
     Bench("durability", ("--runs", "1", "--seconds", "3"), r"stored|lost|missing"),
     Bench("live_tournament", ("--bots", "8", "--repeat", "3"), r"^live round robin"),
+    Bench(
+        "workers",
+        ("--rounds", "1", "--seconds", "3", "--warmup", "1.5"),
+        r"^(onitama|tiles) ",
+        timeout=240.0,
+    ),
 )
 
 
