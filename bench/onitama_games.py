@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, cast
 
 from herna.core.rng import SeededRng
 from herna.games.onitama.board import SQUARE_NAMES
@@ -45,7 +45,21 @@ from herna.protocols.onitama import ClientGame
 
 
 # -- the server process -------------------------------------------------------------------------
-def server_main(conn: Connection, database: str | None, tuned_gc: bool = True) -> None:
+def use_loop(loop: str) -> None:
+    """Run every later ``asyncio.run`` of this process on ``loop``: ``asyncio`` (the standard
+    selector loop) or ``uvloop`` (libuv; ``pip install uvloop``). The anchor, the server and
+    the bots of one bench run all use the same loop, so the ratio compares like with like."""
+    if loop == "uvloop":
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    else:
+        asyncio.set_event_loop_policy(None)
+
+
+def server_main(
+    conn: Connection, database: str | None, tuned_gc: bool = True, loop: str = "asyncio"
+) -> None:
     """The server under test. Commands on ``conn``: ``"measure"`` starts the measuring
     window (CPU, moves, garbage collection and event-loop lag counted from then on),
     ``"stop"`` ends it and gets the report."""
@@ -116,6 +130,7 @@ def server_main(conn: Connection, database: str | None, tuned_gc: bool = True) -
             }
         )
 
+    use_loop(loop)
     asyncio.run(main())
 
 
@@ -163,8 +178,7 @@ class Bot(asyncio.BufferedProtocol):
         self._view = memoryview(bytearray(16384))
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)
 
     def login(self) -> None:
         assert self.transport is not None
@@ -306,14 +320,17 @@ async def run_bots(
     return measure, elapsed, cpu
 
 
-# -- the baseline: a bare asyncio relay ---------------------------------------------------------
-def relay_main(conn: Connection) -> None:
-    """No game at all: every line is answered with one line to its sender and one to the
-    sender's partner, which is the least any server of this protocol does per move."""
+# -- the anchor: a bare asyncio relay -----------------------------------------------------------
+def relay_main(conn: Connection, loop: str = "asyncio") -> None:
+    """The anchor: no game at all. Every line is answered with one line to its sender and one
+    to the sender's partner, the least any server of this protocol does per move. Like the
+    server it runs in its own process and reports its CPU and the lines it relayed within the
+    measuring window (commands ``"measure"`` and ``"stop"`` on ``conn``)."""
 
     async def main() -> None:
         peers: list[Relay] = []
         reply = b"MOVE_WAS_MADE|Tiger|c1|c3\n"
+        relayed = [0]
 
         class Relay(asyncio.BufferedProtocol):
             def __init__(self) -> None:
@@ -323,32 +340,58 @@ def relay_main(conn: Connection) -> None:
                 peers.append(self)
 
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
-                assert isinstance(transport, asyncio.Transport)
-                self.transport = transport
+                self.transport = cast(asyncio.Transport, transport)
 
             def get_buffer(self, sizehint: int) -> memoryview:
                 return self.view
 
             def buffer_updated(self, nbytes: int) -> None:
-                bytes(self.view[:nbytes])
-                partner = peers[self.index ^ 1]
-                assert self.transport is not None and partner.transport is not None
-                self.transport.write(reply)
-                partner.transport.write(reply)
+                data = bytes(self.view[:nbytes])
+                relayed[0] += data.count(b"\n")
+                transport = self.transport
+                if transport is None or transport.is_closing():
+                    return
+                transport.write(reply)
+                # The partner may be gone already (the clients close one by one at the end).
+                index = self.index ^ 1
+                partner = peers[index].transport if index < len(peers) else None
+                if partner is not None and not partner.is_closing():
+                    partner.write(reply)
 
-        server = await asyncio.get_running_loop().create_server(Relay, "127.0.0.1", 0, backlog=4096)
+            def connection_lost(self, exc: Exception | None) -> None:
+                self.transport = None
+
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(Relay, "127.0.0.1", 0, backlog=4096)
         conn.send(server.sockets[0].getsockname()[1])
-        await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+        await loop.run_in_executor(None, conn.recv)  # "measure"
+        moves0 = relayed[0]
+        cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+        await loop.run_in_executor(None, conn.recv)  # "stop"
+        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        moves = relayed[0] - moves0
         server.close()
-        conn.send(None)
+        conn.send(
+            {
+                "moves": moves,
+                "cpu_seconds": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
+            }
+        )
 
+    use_loop(loop)
     asyncio.run(main())
 
 
-async def relay_clients(port: int, pairs: int, seconds: float) -> tuple[int, list[float]]:
+async def relay_clients(
+    port: int, pairs: int, seconds: float, warmup: float, relay: Connection
+) -> tuple[int, list[float], float]:
+    """The relay's clients: one side of each pair sends a move line as soon as the reply to
+    the previous one is back (an instant bot). Returns the moves, their latencies and the
+    length of the measuring window."""
     loop = asyncio.get_running_loop()
     latencies: list[float] = []
     recording = [False]
+    moves = [0]
 
     class Player(asyncio.Protocol):
         def __init__(self) -> None:
@@ -357,20 +400,21 @@ async def relay_clients(port: int, pairs: int, seconds: float) -> tuple[int, lis
             self.transport: asyncio.Transport | None = None
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            assert isinstance(transport, asyncio.Transport)
-            self.transport = transport
+            self.transport = cast(asyncio.Transport, transport)
 
         def data_received(self, data: bytes) -> None:
             for _ in range(data.count(b"\n")):
                 if self.sent is not None:
                     if recording[0]:
                         latencies.append(time.perf_counter() - self.sent)
+                        moves[0] += 1
                     self.sent = None
                     if self.mover:
                         self.go()
 
         def go(self) -> None:
-            assert self.transport is not None
+            if self.transport is None or self.transport.is_closing():
+                return
             self.sent = time.perf_counter()
             self.transport.write(b"MAKE_MOVE|Tiger|c1|c3\n")
 
@@ -381,41 +425,70 @@ async def relay_clients(port: int, pairs: int, seconds: float) -> tuple[int, lis
     for player in players[::2]:
         player.mover = True
         player.go()
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(warmup)
+    relay.send("measure")
     recording[0] = True
+    start = time.perf_counter()
     await asyncio.sleep(seconds)
     recording[0] = False
+    elapsed = time.perf_counter() - start
+    relay.send("stop")
+    for player in players:
+        player.mover = False
     for player in players:
         if player.transport is not None:
             player.transport.close()
-    return len(latencies), latencies
+    await asyncio.sleep(0.1)
+    return moves[0], latencies, elapsed
 
 
-def baseline(pairs: int, seconds: float) -> dict[str, float]:
+def anchor_run(pairs: int, seconds: float, warmup: float, loop: str) -> dict[str, Any]:
+    """One measuring window of the bare relay with ``2 * pairs`` connections."""
     ctx = mp.get_context("spawn")
     parent, child = ctx.Pipe()
-    server = ctx.Process(target=relay_main, args=(child,))
+    load_before = os.getloadavg()[0]
+    server = ctx.Process(target=relay_main, args=(child, loop))
     server.start()
     port = parent.recv()
-    count, lat = asyncio.run(relay_clients(port, pairs, seconds))
-    parent.send("stop")
-    parent.recv()
+    use_loop(loop)
+    count, lat, elapsed = asyncio.run(relay_clients(port, pairs, seconds, warmup, parent))
+    report: dict[str, Any] = parent.recv() if parent.poll(60) else {}
     server.join(10)
+    if server.is_alive():
+        server.terminate()
     ms = [x * 1000 for x in lat]
-    out = {
-        "moves_per_second": round(count / seconds),
-        "p50": round(percentile(ms, 0.5), 2),
-        "p99": round(percentile(ms, 0.99), 2),
+    cpu = report.get("cpu_seconds", 0.0)
+    relayed = report.get("moves", 0)
+    return {
+        "moves": count,
+        "seconds": round(elapsed, 2),
+        "moves_per_second": round(count / elapsed) if elapsed else 0,
+        "latency_ms": {"p50": round(percentile(ms, 0.5), 2), "p99": round(percentile(ms, 0.99), 2)},
+        "server_cpu_seconds": round(cpu, 2),
+        "server_cpu_us_per_move": round(cpu / relayed * 1e6, 2) if relayed else None,
+        "moves_per_core_second": round(relayed / cpu) if cpu else None,
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
+
+
+def print_anchor(run: dict[str, Any]) -> None:
+    lat = run["latency_ms"]
     print(
-        f"baseline (bare asyncio relay, no game): {out['moves_per_second']:,} moves/s, "
-        f"p50 {out['p50']:.1f} ms, p99 {out['p99']:.1f} ms"
+        f"anchor (bare asyncio relay, no game): {run['moves_per_second']:,} moves/s, "
+        f"p50 {lat['p50']} ms, p99 {lat['p99']} ms; relay {run['server_cpu_us_per_move']} µs "
+        f"CPU per move = {run['moves_per_core_second']:,} moves per core-second; load average "
+        f"{run['load_average'][0]} before, {run['load_average'][1]} after"
     )
-    return out
 
 
 def one_run(
-    games: int, seconds: float, warmup: float, think_ms: float, records: bool, tuned_gc: bool
+    games: int,
+    seconds: float,
+    warmup: float,
+    think_ms: float,
+    records: bool,
+    tuned_gc: bool,
+    loop: str = "asyncio",
 ) -> dict[str, Any]:
     """One server process, 2 x ``games`` bots, one measuring window: the figures."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -427,13 +500,14 @@ def one_run(
         database = f"sqlite:///{tmp}/bench.db" if records else None
         ctx = mp.get_context("spawn")
         parent, child = ctx.Pipe()
-        server = ctx.Process(target=server_main, args=(child, database, tuned_gc))
+        server = ctx.Process(target=server_main, args=(child, database, tuned_gc, loop))
         server.start()
         port = parent.recv()
         print(
             f"Onitama server on port {port}; {games} games, {2 * games} connections, "
             f"{seconds:g} s measured after {warmup:g} s warm-up, think {think_ms:g} ms"
         )
+        use_loop(loop)
         measure, elapsed, bots_cpu = asyncio.run(
             run_bots(port, games, seconds, warmup, think_ms / 1000, parent)
         )
@@ -473,6 +547,7 @@ def one_run(
         "server_cpu_us_per_move": round(server_cpu / server_moves * 1e6, 1)
         if server_moves
         else None,
+        "moves_per_core_second": round(server_moves / server_cpu) if server_cpu else None,
         "server_gc_seconds": round(report.get("gc_seconds", 0.0), 2),
         "server_gc": "herna serve" if tuned_gc else "default",
         "bots_cpu_seconds": round(bots_cpu, 2),
@@ -510,10 +585,95 @@ SWEEP = [(100, 0.0), (250, 0.0), (500, 0.0), (1000, 0.0), (1000, 100.0), (1000, 
 """(games, think ms) of ``--sweep``: where the p99 target holds on this machine."""
 
 
+def spread(values: list[float]) -> dict[str, float]:
+    """Median, min and max of one figure over the repeated runs."""
+    return {
+        "median": round(statistics.median(values), 2),
+        "min": round(min(values), 2),
+        "max": round(max(values), 2),
+    }
+
+
+def fmt_spread(s: dict[str, float], unit: str = "", digits: int = 0) -> str:
+    def f(x: float) -> str:
+        return f"{x:,.{digits}f}"
+
+    if s["min"] == s["max"]:
+        return f"{f(s['median'])}{unit}"
+    return f"{f(s['median'])}{unit} ({f(s['min'])}–{f(s['max'])})"
+
+
+def summarize(
+    games: int, runs: list[dict[str, Any]], anchors: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Medians with min/max over the repeats, and the ratios to the anchor run beside each
+    server run (per core: moves per CPU-second of each server process; wall: moves/s)."""
+    out: dict[str, Any] = {
+        "games": games,
+        "repeats": len(runs),
+        "moves_per_second": spread([r["moves_per_second"] for r in runs]),
+        "moves_per_core_second": spread([r["moves_per_core_second"] or 0 for r in runs]),
+        "server_cpu_us_per_move": spread([r["server_cpu_us_per_move"] or 0 for r in runs]),
+        "p50_ms": spread([r["latency_ms"]["p50"] for r in runs]),
+        "p99_ms": spread([r["latency_ms"]["p99"] for r in runs]),
+        "p99_under_50ms": statistics.median([r["latency_ms"]["p99"] for r in runs]) < 50.0,
+    }
+    if anchors:
+        out["anchor"] = {
+            "moves_per_second": spread([a["moves_per_second"] for a in anchors]),
+            "moves_per_core_second": spread([a["moves_per_core_second"] or 0 for a in anchors]),
+            "server_cpu_us_per_move": spread([a["server_cpu_us_per_move"] or 0 for a in anchors]),
+            "p50_ms": spread([a["latency_ms"]["p50"] for a in anchors]),
+            "p99_ms": spread([a["latency_ms"]["p99"] for a in anchors]),
+        }
+        out["ratio_per_core"] = spread(
+            [
+                (r["moves_per_core_second"] or 0) / a["moves_per_core_second"]
+                for r, a in zip(runs, anchors, strict=True)
+                if a["moves_per_core_second"]
+            ]
+        )
+        out["ratio_wall"] = spread(
+            [
+                r["moves_per_second"] / a["moves_per_second"]
+                for r, a in zip(runs, anchors, strict=True)
+                if a["moves_per_second"]
+            ]
+        )
+    return out
+
+
+def print_summary(s: dict[str, Any], loop: str) -> None:
+    n = s["repeats"]
+    head = f"{s['games']} games, median of {n} runs (min–max)" if n > 1 else f"{s['games']} games"
+    print(f"\n== {head}; event loop {loop} for anchor, server and bots ==")
+    print(
+        f"Herna server: {fmt_spread(s['moves_per_second'])} moves/s wall, "
+        f"{fmt_spread(s['moves_per_core_second'])} moves/s per core "
+        f"({fmt_spread(s['server_cpu_us_per_move'], ' µs', 1)} CPU per move), "
+        f"p50 {fmt_spread(s['p50_ms'], ' ms', 1)}, p99 {fmt_spread(s['p99_ms'], ' ms', 1)}"
+    )
+    anchor = s.get("anchor")
+    if anchor is not None:
+        print(
+            f"anchor relay: {fmt_spread(anchor['moves_per_second'])} moves/s wall, "
+            f"{fmt_spread(anchor['moves_per_core_second'])} moves/s per core "
+            f"({fmt_spread(anchor['server_cpu_us_per_move'], ' µs', 1)} CPU per move), "
+            f"p50 {fmt_spread(anchor['p50_ms'], ' ms', 1)}, "
+            f"p99 {fmt_spread(anchor['p99_ms'], ' ms', 1)}"
+        )
+        print(
+            f"ratio to the anchor: {fmt_spread(s['ratio_per_core'], '×', 2)} per core "
+            f"(target ≥ 0.6×), {fmt_spread(s['ratio_wall'], '×', 2)} wall moves/s"
+        )
+    print(f"load average now {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (shared machine)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Simultaneous Onitama games of instant bots over TCP loopback: moves/s "
-        "and MAKE_MOVE -> MOVE_WAS_MADE latency percentiles."
+        "(wall and per core), MAKE_MOVE -> MOVE_WAS_MADE latency percentiles, and the same "
+        "figures of a bare asyncio relay measured in the same run (the anchor)."
     )
     parser.add_argument(
         "--games",
@@ -525,10 +685,16 @@ def main(argv: list[str] | None = None) -> int:
         "--full", action="store_true", help="the target run: 1,000 games (2,000 connections)"
     )
     parser.add_argument(
-        "--seconds", type=float, default=8.0, help="measuring time after the warm-up (default 8)"
+        "--seconds", type=float, default=5.0, help="measuring time after the warm-up (default 5)"
     )
     parser.add_argument(
         "--warmup", type=float, default=2.0, help="seconds of play before measuring (default 2)"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="anchor and server runs, interleaved; figures are medians with min/max (default 1)",
     )
     parser.add_argument(
         "--think-ms",
@@ -537,11 +703,20 @@ def main(argv: list[str] | None = None) -> int:
         help="bots wait this long before each move (default 0: instant)",
     )
     parser.add_argument(
-        "--baseline",
-        action="store_true",
-        help="first measure a bare asyncio relay (no game logic) with the same number of "
-        "connections: the floor this machine allows right now",
+        "--loop",
+        choices=("asyncio", "uvloop"),
+        default="asyncio",
+        help="event loop of the anchor, the server and the bots alike (default asyncio, what "
+        "`herna serve` runs; uvloop needs `pip install uvloop`)",
     )
+    parser.add_argument(
+        "--no-anchor",
+        action="store_true",
+        help="skip the bare asyncio relay (measured before each server run by default)",
+    )
+    parser.add_argument(
+        "--baseline", action="store_true", help=argparse.SUPPRESS
+    )  # the anchor used to be optional; it runs by default now
     parser.add_argument(
         "--no-records",
         action="store_true",
@@ -562,32 +737,49 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     games = 1000 if args.full else args.games
-    base = baseline(games, args.seconds) if args.baseline else None
     configs = SWEEP if args.sweep else [(games, args.think_ms)]
-    runs = []
+    summaries = []
     for n, think in configs:
-        run = one_run(n, args.seconds, args.warmup, think, not args.no_records, not args.default_gc)
-        print_run(run)
-        runs.append(run)
-    if args.sweep:
-        print("\n games  think   moves/s   p50 ms   p99 ms  loop lag p99  server µs/move")
-        for r in runs:
-            print(
-                f"{r['games']:6} {r['think_ms']:6g} {r['moves_per_second']:9,} "
-                f"{r['latency_ms']['p50']:8} {r['latency_ms']['p99']:8} "
-                f"{r['server_loop_lag_ms']['p99']:13} {r['server_cpu_us_per_move']:15}"
+        runs: list[dict[str, Any]] = []
+        anchors: list[dict[str, Any]] = []
+        for _ in range(max(1, args.repeat)):
+            if not args.no_anchor:
+                anchor = anchor_run(n, args.seconds, args.warmup, args.loop)
+                print_anchor(anchor)
+                anchors.append(anchor)
+            run = one_run(
+                n,
+                args.seconds,
+                args.warmup,
+                think,
+                not args.no_records,
+                not args.default_gc,
+                args.loop,
             )
-    summary: dict[str, Any] = (
-        {"benchmark": "onitama_games", **runs[0]}
-        if len(runs) == 1
-        else {
-            "benchmark": "onitama_games",
-            "runs": runs,
-        }
-    )
-    summary["baseline_relay"] = base
-    summary["cpus"] = os.cpu_count()
-    print(json.dumps(summary))
+            print_run(run)
+            runs.append(run)
+        summary = summarize(n, runs, anchors)
+        summary["think_ms"] = think
+        summary["loop"] = args.loop
+        print_summary(summary, args.loop)
+        summaries.append({"summary": summary, "runs": runs, "anchor_runs": anchors})
+    if args.sweep:
+        print("\n games  think   moves/s  per core   p50 ms   p99 ms  server µs/move  ratio/core")
+        for item in summaries:
+            s = item["summary"]
+            ratio = s.get("ratio_per_core", {}).get("median", float("nan"))
+            print(
+                f"{s['games']:6} {s['think_ms']:6g} {s['moves_per_second']['median']:9,.0f} "
+                f"{s['moves_per_core_second']['median']:9,.0f} {s['p50_ms']['median']:8} "
+                f"{s['p99_ms']['median']:8} {s['server_cpu_us_per_move']['median']:15} "
+                f"{ratio:11.2f}"
+            )
+    out: dict[str, Any] = {"benchmark": "onitama_games", "cpus": os.cpu_count()}
+    if len(summaries) == 1:
+        out.update(summaries[0])
+    else:
+        out["configs"] = summaries
+    print(json.dumps(out))
     return 0
 
 

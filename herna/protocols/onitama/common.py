@@ -115,10 +115,16 @@ class LineBuffer:
         return len(self._buf)
 
     def feed(self, data: bytes) -> list[bytes | Garbage]:
+        sep = self.separator
+        n = len(data)
+        if n and not self._buf and not self._skipping and data.find(sep) == n - 1:
+            # The usual read: exactly one whole record.
+            line = data[:-1]
+            if self._strip_cr and line.endswith(b"\r"):
+                line = line[:-1]
+            return [Garbage(LINE_TOO_LONG) if len(line) > self.max_line else line]
         out: list[bytes | Garbage] = []
         start = 0
-        n = len(data)
-        sep = self.separator
         while start < n:
             end = data.find(sep, start)
             if end == -1:

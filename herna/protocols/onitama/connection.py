@@ -215,6 +215,8 @@ class ServerConnection:
         return out
 
     def _phase_problem(self, msg: Request) -> str | None:
+        if self.phase is Phase.GAME and not isinstance(msg, Login):
+            return None  # a move (or a claim) in a game: the usual record
         if isinstance(msg, Login):
             if self.phase is not Phase.LOGIN:
                 return ALREADY_LOGGED_IN
