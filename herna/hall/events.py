@@ -19,7 +19,7 @@ from typing import Any
 _seq = itertools.count(1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameEvent:
     """One thing that happened at a table, as spectators may see it (never hidden info).
 

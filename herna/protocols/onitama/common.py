@@ -114,6 +114,11 @@ class LineBuffer:
         """Bytes held for an unfinished record."""
         return len(self._buf)
 
+    @property
+    def idle(self) -> bool:
+        """Nothing held and nothing being skipped: the next byte starts a new record."""
+        return not self._buf and not self._skipping
+
     def feed(self, data: bytes) -> list[bytes | Garbage]:
         sep = self.separator
         n = len(data)
