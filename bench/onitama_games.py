@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Many simultaneous Onitama games over TCP loopback: moves per second and the latency from
-MAKE_MOVE to MOVE_WAS_MADE.
+"""Many simultaneous Onitama games over TCP loopback: moves per second (wall and per core),
+the latency from MAKE_MOVE to MOVE_WAS_MADE, and the same figures of a bare relay measured in
+the same run (the anchor).
 
 The server (the real one, with records going to a SQLite file and spectator events on the
 bus) runs in a child process; the main process runs 2 x --games "instant" bots that answer
@@ -8,17 +9,26 @@ their turn at once with a random legal move (after --think-ms, default 0). All b
 get paired, and play game after game for --seconds; every MAKE_MOVE the bots send is timed
 until its MOVE_WAS_MADE comes back.
 
-The server process also reports, for the measuring window only, its CPU per move, the time
-its garbage collector took and its event-loop lag (how late a 5 ms timer fires: how long a
-message that has just arrived waits before the server gets to it).
+The server process also reports, for the measuring window only, its CPU per move (so its
+moves per core-second: what one core of this machine does when it does nothing else), the
+time its garbage collector took and its event-loop lag (how late a 5 ms timer fires: how long
+a message that has just arrived waits before the server gets to it).
 
-With no arguments: 200 games (400 connections) for 8 s. The issue's target is --full (1,000
+The anchor, run before each server run with as many connections: a bare asyncio relay in its
+own process that answers every line with one line to its sender and one to the sender's
+partner, the least any server of this protocol does per move (same reads and writes, no
+game). It reports the same figures, and the ratios printed are Herna's over the relay's from
+the runs side by side: per core (moves per server-CPU-second) and wall (moves/s). --repeat N
+interleaves N anchor and server runs and prints medians with min/max. --loop uvloop runs the
+anchor, the server and the bots on uvloop alike (`pip install uvloop`; Herna serves on the
+standard loop).
+
+With no arguments: 200 games (400 connections) for 5 s. The issue's target is --full (1,000
 games, 2,000 connections) with p99 < 50 ms. Mind Little's law: with instant bots every game
-always has one move in flight, so mean latency = games / moves per second, and p99 < 50 ms
-at 1,000 games needs well over 20,000 moves/s; --baseline measures what a relay that does no
-game work at all manages here. --sweep shows where the target holds (fewer games, or bots
-that think). Other people share this machine: the load average is printed with the figures.
-The last line is one JSON object.
+always has one move in flight, so mean latency = games / moves per second, and p99 < 50 ms at
+1,000 games needs well over 20,000 moves/s. --sweep shows where the target holds (fewer
+games, or bots that think). Other people share this machine: the load average is printed with
+the figures. The last line is one JSON object.
 """
 
 from __future__ import annotations
