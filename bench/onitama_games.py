@@ -40,6 +40,7 @@ import multiprocessing as mp
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -330,155 +331,21 @@ async def run_bots(
     return measure, elapsed, cpu
 
 
-# -- the anchor: a bare asyncio relay -----------------------------------------------------------
-def relay_main(conn: Connection, loop: str = "asyncio") -> None:
-    """The anchor: no game at all. Every line is answered with one line to its sender and one
-    to the sender's partner, the least any server of this protocol does per move. Like the
-    server it runs in its own process and reports its CPU and the lines it relayed within the
-    measuring window (commands ``"measure"`` and ``"stop"`` on ``conn``)."""
-
-    async def main() -> None:
-        peers: list[Relay] = []
-        reply = b"MOVE_WAS_MADE|Tiger|c1|c3\n"
-        relayed = [0]
-
-        class Relay(asyncio.BufferedProtocol):
-            def __init__(self) -> None:
-                self.view = memoryview(bytearray(16384))
-                self.index = len(peers)
-                self.transport: asyncio.Transport | None = None
-                peers.append(self)
-
-            def connection_made(self, transport: asyncio.BaseTransport) -> None:
-                self.transport = cast(asyncio.Transport, transport)
-
-            def get_buffer(self, sizehint: int) -> memoryview:
-                return self.view
-
-            def buffer_updated(self, nbytes: int) -> None:
-                data = bytes(self.view[:nbytes])
-                relayed[0] += data.count(b"\n")
-                transport = self.transport
-                if transport is None or transport.is_closing():
-                    return
-                transport.write(reply)
-                # The partner may be gone already (the clients close one by one at the end).
-                index = self.index ^ 1
-                partner = peers[index].transport if index < len(peers) else None
-                if partner is not None and not partner.is_closing():
-                    partner.write(reply)
-
-            def connection_lost(self, exc: Exception | None) -> None:
-                self.transport = None
-
-        loop = asyncio.get_running_loop()
-        server = await loop.create_server(Relay, "127.0.0.1", 0, backlog=4096)
-        conn.send(server.sockets[0].getsockname()[1])
-        await loop.run_in_executor(None, conn.recv)  # "measure"
-        moves0 = relayed[0]
-        cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        await loop.run_in_executor(None, conn.recv)  # "stop"
-        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
-        moves = relayed[0] - moves0
-        server.close()
-        conn.send(
-            {
-                "moves": moves,
-                "cpu_seconds": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
-            }
-        )
-
-    use_loop(loop)
-    asyncio.run(main())
-
-
-async def relay_clients(
-    port: int, pairs: int, seconds: float, warmup: float, relay: Connection
-) -> tuple[int, list[float], float]:
-    """The relay's clients: one side of each pair sends a move line as soon as the reply to
-    the previous one is back (an instant bot). Returns the moves, their latencies and the
-    length of the measuring window."""
-    loop = asyncio.get_running_loop()
-    latencies: list[float] = []
-    recording = [False]
-    moves = [0]
-
-    class Player(asyncio.Protocol):
-        def __init__(self) -> None:
-            self.sent: float | None = None
-            self.mover = False
-            self.transport: asyncio.Transport | None = None
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            self.transport = cast(asyncio.Transport, transport)
-
-        def data_received(self, data: bytes) -> None:
-            for _ in range(data.count(b"\n")):
-                if self.sent is not None:
-                    if recording[0]:
-                        latencies.append(time.perf_counter() - self.sent)
-                        moves[0] += 1
-                    self.sent = None
-                    if self.mover:
-                        self.go()
-
-        def go(self) -> None:
-            if self.transport is None or self.transport.is_closing():
-                return
-            self.sent = time.perf_counter()
-            self.transport.write(b"MAKE_MOVE|Tiger|c1|c3\n")
-
-    players: list[Player] = []
-    for _ in range(2 * pairs):
-        _, player = await loop.create_connection(Player, "127.0.0.1", port)
-        players.append(player)
-    for player in players[::2]:
-        player.mover = True
-        player.go()
-    await asyncio.sleep(warmup)
-    relay.send("measure")
-    recording[0] = True
-    start = time.perf_counter()
-    await asyncio.sleep(seconds)
-    recording[0] = False
-    elapsed = time.perf_counter() - start
-    relay.send("stop")
-    for player in players:
-        player.mover = False
-    for player in players:
-        if player.transport is not None:
-            player.transport.close()
-    await asyncio.sleep(0.1)
-    return moves[0], latencies, elapsed
-
-
+# -- the anchor: a bare asyncio relay (bench/relay_anchor.py) ----------------------------------
 def anchor_run(pairs: int, seconds: float, warmup: float, loop: str) -> dict[str, Any]:
-    """One measuring window of the bare relay with ``2 * pairs`` connections."""
-    ctx = mp.get_context("spawn")
-    parent, child = ctx.Pipe()
-    load_before = os.getloadavg()[0]
-    server = ctx.Process(target=relay_main, args=(child, loop))
-    server.start()
-    port = parent.recv()
-    use_loop(loop)
-    count, lat, elapsed = asyncio.run(relay_clients(port, pairs, seconds, warmup, parent))
-    report: dict[str, Any] = parent.recv() if parent.poll(60) else {}
-    server.join(10)
-    if server.is_alive():
-        server.terminate()
-    ms = [x * 1000 for x in lat]
-    cpu = report.get("cpu_seconds", 0.0)
-    relayed = report.get("moves", 0)
-    return {
-        "moves": count,
-        "seconds": round(elapsed, 2),
-        "moves_per_second": round(count / elapsed) if elapsed else 0,
-        "latency_ms": {"p50": round(percentile(ms, 0.5), 2), "p99": round(percentile(ms, 0.99), 2)},
-        "server_cpu_seconds": round(cpu, 2),
-        "server_cpu_us_per_move": round(cpu / relayed * 1e6, 2) if relayed else None,
-        "moves_per_core_second": round(relayed / cpu) if cpu else None,
-        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-    }
+    """One measuring window of the bare relay with ``2 * pairs`` connections, run as its own
+    program (it imports nothing from Herna: the anchor does not change with Herna's code)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "relay_anchor.py")
+    args = ["--pairs", str(pairs), "--seconds", str(seconds), "--warmup", str(warmup)]
+    proc = subprocess.run(
+        [sys.executable, script, *args, "--loop", loop],
+        capture_output=True,
+        text=True,
+        timeout=seconds + warmup + 300,
+        check=True,
+    )
+    out: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out
 
 
 def print_anchor(run: dict[str, Any]) -> None:

@@ -6,8 +6,9 @@ events on the bus) through in-memory peers: 2 x --games instant bots play game a
 every MAKE_MOVE line goes to ``hub.receive`` exactly as the TCP transport would hand it over,
 and only the CPU time inside ``hub.receive`` is counted (the wall clock inside it is printed
 too: on a shared machine it also counts moments another process had the CPU). So the figure
-is the server's own CPU per move (parsing, rules, match log, replies, spectator events, records, pairing the next game),
-the part Herna's code decides; ``bench/onitama_games.py`` adds sockets and the event loop.
+is the server's own CPU per move (parsing, rules, match log, replies, spectator events,
+records, pairing the next game), the part Herna's code decides; ``bench/onitama_games.py``
+adds sockets and the event loop.
 
 With no arguments: 200 games for about 5 s of server time. The last line is one JSON object.
 """
