@@ -125,21 +125,21 @@ def server_main(
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         moves = service.hub.stats.moves - moves0
         probe.cancel()
-        stats = dict(service.hub.stats.__dict__)
-        published = hall.bus.published
-        await service.stop()
-        store.close()
+        # The report goes first: shutting down thousands of connections and the records
+        # writer may take longer than the bench waits.
         conn.send(
             {
-                "stats": stats,
+                "stats": dict(service.hub.stats.__dict__),
                 "moves": moves,
                 "records_written": store.written,
                 "cpu_seconds": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
-                "events_published": published,
+                "events_published": hall.bus.published,
                 "gc_seconds": gc_seconds,
                 "loop_lag_ms": [x * 1000 for x in lags],
             }
         )
+        await service.stop()
+        store.close()
 
     use_loop(loop)
     asyncio.run(main())
