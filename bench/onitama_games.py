@@ -125,8 +125,9 @@ def server_main(
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         moves = service.hub.stats.moves - moves0
         probe.cancel()
-        # The report goes first: shutting down thousands of connections and the records
-        # writer may take longer than the bench waits.
+        # The report goes before the shutdown (thousands of connections to close), once
+        # every record of the run is committed.
+        store.flush()
         conn.send(
             {
                 "stats": dict(service.hub.stats.__dict__),
