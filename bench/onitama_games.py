@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Many simultaneous Onitama games over TCP loopback: moves per second and the latency from
-MAKE_MOVE to MOVE_WAS_MADE.
+"""Many simultaneous Onitama games over TCP loopback: moves per second (wall and per core),
+the latency from MAKE_MOVE to MOVE_WAS_MADE, and the same figures of a bare relay measured in
+the same run (the anchor).
 
 The server (the real one, with records going to a SQLite file and spectator events on the
 bus) runs in a child process; the main process runs 2 x --games "instant" bots that answer
@@ -8,17 +9,26 @@ their turn at once with a random legal move (after --think-ms, default 0). All b
 get paired, and play game after game for --seconds; every MAKE_MOVE the bots send is timed
 until its MOVE_WAS_MADE comes back.
 
-The server process also reports, for the measuring window only, its CPU per move, the time
-its garbage collector took and its event-loop lag (how late a 5 ms timer fires: how long a
-message that has just arrived waits before the server gets to it).
+The server process also reports, for the measuring window only, its CPU per move (so its
+moves per core-second: what one core of this machine does when it does nothing else), the
+time its garbage collector took and its event-loop lag (how late a 5 ms timer fires: how long
+a message that has just arrived waits before the server gets to it).
 
-With no arguments: 200 games (400 connections) for 8 s. The issue's target is --full (1,000
+The anchor, run before each server run with as many connections: a bare asyncio relay in its
+own process that answers every line with one line to its sender and one to the sender's
+partner, the least any server of this protocol does per move (same reads and writes, no
+game). It reports the same figures, and the ratios printed are Herna's over the relay's from
+the runs side by side: per core (moves per server-CPU-second) and wall (moves/s). --repeat N
+interleaves N anchor and server runs and prints medians with min/max. --loop uvloop runs the
+anchor, the server and the bots on uvloop alike (`pip install uvloop`; Herna serves on the
+standard loop).
+
+With no arguments: 200 games (400 connections) for 5 s. The issue's target is --full (1,000
 games, 2,000 connections) with p99 < 50 ms. Mind Little's law: with instant bots every game
-always has one move in flight, so mean latency = games / moves per second, and p99 < 50 ms
-at 1,000 games needs well over 20,000 moves/s; --baseline measures what a relay that does no
-game work at all manages here. --sweep shows where the target holds (fewer games, or bots
-that think). Other people share this machine: the load average is printed with the figures.
-The last line is one JSON object.
+always has one move in flight, so mean latency = games / moves per second, and p99 < 50 ms at
+1,000 games needs well over 20,000 moves/s. --sweep shows where the target holds (fewer
+games, or bots that think). Other people share this machine: the load average is printed with
+the figures. The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -30,11 +40,12 @@ import multiprocessing as mp
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, cast
 
 from herna.core.rng import SeededRng
 from herna.games.onitama.board import SQUARE_NAMES
@@ -45,7 +56,21 @@ from herna.protocols.onitama import ClientGame
 
 
 # -- the server process -------------------------------------------------------------------------
-def server_main(conn: Connection, database: str | None, tuned_gc: bool = True) -> None:
+def use_loop(loop: str) -> None:
+    """Run every later ``asyncio.run`` of this process on ``loop``: ``asyncio`` (the standard
+    selector loop) or ``uvloop`` (libuv; ``pip install uvloop``). The anchor, the server and
+    the bots of one bench run all use the same loop, so the ratio compares like with like."""
+    if loop == "uvloop":
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    else:
+        asyncio.set_event_loop_policy(None)
+
+
+def server_main(
+    conn: Connection, database: str | None, tuned_gc: bool = True, loop: str = "asyncio"
+) -> None:
     """The server under test. Commands on ``conn``: ``"measure"`` starts the measuring
     window (CPU, moves, garbage collection and event-loop lag counted from then on),
     ``"stop"`` ends it and gets the report."""
@@ -100,22 +125,24 @@ def server_main(conn: Connection, database: str | None, tuned_gc: bool = True) -
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         moves = service.hub.stats.moves - moves0
         probe.cancel()
-        stats = dict(service.hub.stats.__dict__)
-        published = hall.bus.published
-        await service.stop()
-        store.close()
+        # The report goes before the shutdown (thousands of connections to close), once
+        # every record of the run is committed.
+        store.flush()
         conn.send(
             {
-                "stats": stats,
+                "stats": dict(service.hub.stats.__dict__),
                 "moves": moves,
                 "records_written": store.written,
                 "cpu_seconds": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
-                "events_published": published,
+                "events_published": hall.bus.published,
                 "gc_seconds": gc_seconds,
                 "loop_lag_ms": [x * 1000 for x in lags],
             }
         )
+        await service.stop()
+        store.close()
 
+    use_loop(loop)
     asyncio.run(main())
 
 
@@ -163,8 +190,7 @@ class Bot(asyncio.BufferedProtocol):
         self._view = memoryview(bytearray(16384))
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)
 
     def login(self) -> None:
         assert self.transport is not None
@@ -306,116 +332,41 @@ async def run_bots(
     return measure, elapsed, cpu
 
 
-# -- the baseline: a bare asyncio relay ---------------------------------------------------------
-def relay_main(conn: Connection) -> None:
-    """No game at all: every line is answered with one line to its sender and one to the
-    sender's partner, which is the least any server of this protocol does per move."""
-
-    async def main() -> None:
-        peers: list[Relay] = []
-        reply = b"MOVE_WAS_MADE|Tiger|c1|c3\n"
-
-        class Relay(asyncio.BufferedProtocol):
-            def __init__(self) -> None:
-                self.view = memoryview(bytearray(16384))
-                self.index = len(peers)
-                self.transport: asyncio.Transport | None = None
-                peers.append(self)
-
-            def connection_made(self, transport: asyncio.BaseTransport) -> None:
-                assert isinstance(transport, asyncio.Transport)
-                self.transport = transport
-
-            def get_buffer(self, sizehint: int) -> memoryview:
-                return self.view
-
-            def buffer_updated(self, nbytes: int) -> None:
-                bytes(self.view[:nbytes])
-                partner = peers[self.index ^ 1]
-                assert self.transport is not None and partner.transport is not None
-                self.transport.write(reply)
-                partner.transport.write(reply)
-
-        server = await asyncio.get_running_loop().create_server(Relay, "127.0.0.1", 0, backlog=4096)
-        conn.send(server.sockets[0].getsockname()[1])
-        await asyncio.get_running_loop().run_in_executor(None, conn.recv)
-        server.close()
-        conn.send(None)
-
-    asyncio.run(main())
-
-
-async def relay_clients(port: int, pairs: int, seconds: float) -> tuple[int, list[float]]:
-    loop = asyncio.get_running_loop()
-    latencies: list[float] = []
-    recording = [False]
-
-    class Player(asyncio.Protocol):
-        def __init__(self) -> None:
-            self.sent: float | None = None
-            self.mover = False
-            self.transport: asyncio.Transport | None = None
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            assert isinstance(transport, asyncio.Transport)
-            self.transport = transport
-
-        def data_received(self, data: bytes) -> None:
-            for _ in range(data.count(b"\n")):
-                if self.sent is not None:
-                    if recording[0]:
-                        latencies.append(time.perf_counter() - self.sent)
-                    self.sent = None
-                    if self.mover:
-                        self.go()
-
-        def go(self) -> None:
-            assert self.transport is not None
-            self.sent = time.perf_counter()
-            self.transport.write(b"MAKE_MOVE|Tiger|c1|c3\n")
-
-    players: list[Player] = []
-    for _ in range(2 * pairs):
-        _, player = await loop.create_connection(Player, "127.0.0.1", port)
-        players.append(player)
-    for player in players[::2]:
-        player.mover = True
-        player.go()
-    await asyncio.sleep(1.0)
-    recording[0] = True
-    await asyncio.sleep(seconds)
-    recording[0] = False
-    for player in players:
-        if player.transport is not None:
-            player.transport.close()
-    return len(latencies), latencies
-
-
-def baseline(pairs: int, seconds: float) -> dict[str, float]:
-    ctx = mp.get_context("spawn")
-    parent, child = ctx.Pipe()
-    server = ctx.Process(target=relay_main, args=(child,))
-    server.start()
-    port = parent.recv()
-    count, lat = asyncio.run(relay_clients(port, pairs, seconds))
-    parent.send("stop")
-    parent.recv()
-    server.join(10)
-    ms = [x * 1000 for x in lat]
-    out = {
-        "moves_per_second": round(count / seconds),
-        "p50": round(percentile(ms, 0.5), 2),
-        "p99": round(percentile(ms, 0.99), 2),
-    }
-    print(
-        f"baseline (bare asyncio relay, no game): {out['moves_per_second']:,} moves/s, "
-        f"p50 {out['p50']:.1f} ms, p99 {out['p99']:.1f} ms"
+# -- the anchor: a bare asyncio relay (bench/relay_anchor.py) ----------------------------------
+def anchor_run(pairs: int, seconds: float, warmup: float, loop: str) -> dict[str, Any]:
+    """One measuring window of the bare relay with ``2 * pairs`` connections, run as its own
+    program (it imports nothing from Herna: the anchor does not change with Herna's code)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "relay_anchor.py")
+    args = ["--pairs", str(pairs), "--seconds", str(seconds), "--warmup", str(warmup)]
+    proc = subprocess.run(
+        [sys.executable, script, *args, "--loop", loop],
+        capture_output=True,
+        text=True,
+        timeout=seconds + warmup + 300,
+        check=True,
     )
+    out: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return out
 
 
+def print_anchor(run: dict[str, Any]) -> None:
+    lat = run["latency_ms"]
+    print(
+        f"anchor (bare asyncio relay, no game): {run['moves_per_second']:,} moves/s, "
+        f"p50 {lat['p50']} ms, p99 {lat['p99']} ms; relay {run['server_cpu_us_per_move']} µs "
+        f"CPU per move = {run['moves_per_core_second']:,} moves per core-second; load average "
+        f"{run['load_average'][0]} before, {run['load_average'][1]} after"
+    )
+
+
 def one_run(
-    games: int, seconds: float, warmup: float, think_ms: float, records: bool, tuned_gc: bool
+    games: int,
+    seconds: float,
+    warmup: float,
+    think_ms: float,
+    records: bool,
+    tuned_gc: bool,
+    loop: str = "asyncio",
 ) -> dict[str, Any]:
     """One server process, 2 x ``games`` bots, one measuring window: the figures."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -427,13 +378,14 @@ def one_run(
         database = f"sqlite:///{tmp}/bench.db" if records else None
         ctx = mp.get_context("spawn")
         parent, child = ctx.Pipe()
-        server = ctx.Process(target=server_main, args=(child, database, tuned_gc))
+        server = ctx.Process(target=server_main, args=(child, database, tuned_gc, loop))
         server.start()
         port = parent.recv()
         print(
             f"Onitama server on port {port}; {games} games, {2 * games} connections, "
             f"{seconds:g} s measured after {warmup:g} s warm-up, think {think_ms:g} ms"
         )
+        use_loop(loop)
         measure, elapsed, bots_cpu = asyncio.run(
             run_bots(port, games, seconds, warmup, think_ms / 1000, parent)
         )
@@ -473,6 +425,7 @@ def one_run(
         "server_cpu_us_per_move": round(server_cpu / server_moves * 1e6, 1)
         if server_moves
         else None,
+        "moves_per_core_second": round(server_moves / server_cpu) if server_cpu else None,
         "server_gc_seconds": round(report.get("gc_seconds", 0.0), 2),
         "server_gc": "herna serve" if tuned_gc else "default",
         "bots_cpu_seconds": round(bots_cpu, 2),
@@ -510,10 +463,95 @@ SWEEP = [(100, 0.0), (250, 0.0), (500, 0.0), (1000, 0.0), (1000, 100.0), (1000, 
 """(games, think ms) of ``--sweep``: where the p99 target holds on this machine."""
 
 
+def spread(values: list[float]) -> dict[str, float]:
+    """Median, min and max of one figure over the repeated runs."""
+    return {
+        "median": round(statistics.median(values), 2),
+        "min": round(min(values), 2),
+        "max": round(max(values), 2),
+    }
+
+
+def fmt_spread(s: dict[str, float], unit: str = "", digits: int = 0) -> str:
+    def f(x: float) -> str:
+        return f"{x:,.{digits}f}"
+
+    if s["min"] == s["max"]:
+        return f"{f(s['median'])}{unit}"
+    return f"{f(s['median'])}{unit} ({f(s['min'])}–{f(s['max'])})"
+
+
+def summarize(
+    games: int, runs: list[dict[str, Any]], anchors: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Medians with min/max over the repeats, and the ratios to the anchor run beside each
+    server run (per core: moves per CPU-second of each server process; wall: moves/s)."""
+    out: dict[str, Any] = {
+        "games": games,
+        "repeats": len(runs),
+        "moves_per_second": spread([r["moves_per_second"] for r in runs]),
+        "moves_per_core_second": spread([r["moves_per_core_second"] or 0 for r in runs]),
+        "server_cpu_us_per_move": spread([r["server_cpu_us_per_move"] or 0 for r in runs]),
+        "p50_ms": spread([r["latency_ms"]["p50"] for r in runs]),
+        "p99_ms": spread([r["latency_ms"]["p99"] for r in runs]),
+        "p99_under_50ms": statistics.median([r["latency_ms"]["p99"] for r in runs]) < 50.0,
+    }
+    if anchors:
+        out["anchor"] = {
+            "moves_per_second": spread([a["moves_per_second"] for a in anchors]),
+            "moves_per_core_second": spread([a["moves_per_core_second"] or 0 for a in anchors]),
+            "server_cpu_us_per_move": spread([a["server_cpu_us_per_move"] or 0 for a in anchors]),
+            "p50_ms": spread([a["latency_ms"]["p50"] for a in anchors]),
+            "p99_ms": spread([a["latency_ms"]["p99"] for a in anchors]),
+        }
+        out["ratio_per_core"] = spread(
+            [
+                (r["moves_per_core_second"] or 0) / a["moves_per_core_second"]
+                for r, a in zip(runs, anchors, strict=True)
+                if a["moves_per_core_second"]
+            ]
+        )
+        out["ratio_wall"] = spread(
+            [
+                r["moves_per_second"] / a["moves_per_second"]
+                for r, a in zip(runs, anchors, strict=True)
+                if a["moves_per_second"]
+            ]
+        )
+    return out
+
+
+def print_summary(s: dict[str, Any], loop: str) -> None:
+    n = s["repeats"]
+    head = f"{s['games']} games, median of {n} runs (min–max)" if n > 1 else f"{s['games']} games"
+    print(f"\n== {head}; event loop {loop} for anchor, server and bots ==")
+    print(
+        f"Herna server: {fmt_spread(s['moves_per_second'])} moves/s wall, "
+        f"{fmt_spread(s['moves_per_core_second'])} moves/s per core "
+        f"({fmt_spread(s['server_cpu_us_per_move'], ' µs', 1)} CPU per move), "
+        f"p50 {fmt_spread(s['p50_ms'], ' ms', 1)}, p99 {fmt_spread(s['p99_ms'], ' ms', 1)}"
+    )
+    anchor = s.get("anchor")
+    if anchor is not None:
+        print(
+            f"anchor relay: {fmt_spread(anchor['moves_per_second'])} moves/s wall, "
+            f"{fmt_spread(anchor['moves_per_core_second'])} moves/s per core "
+            f"({fmt_spread(anchor['server_cpu_us_per_move'], ' µs', 1)} CPU per move), "
+            f"p50 {fmt_spread(anchor['p50_ms'], ' ms', 1)}, "
+            f"p99 {fmt_spread(anchor['p99_ms'], ' ms', 1)}"
+        )
+        print(
+            f"ratio to the anchor: {fmt_spread(s['ratio_per_core'], '×', 2)} per core "
+            f"(target ≥ 0.6×), {fmt_spread(s['ratio_wall'], '×', 2)} wall moves/s"
+        )
+    print(f"load average now {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (shared machine)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Simultaneous Onitama games of instant bots over TCP loopback: moves/s "
-        "and MAKE_MOVE -> MOVE_WAS_MADE latency percentiles."
+        "(wall and per core), MAKE_MOVE -> MOVE_WAS_MADE latency percentiles, and the same "
+        "figures of a bare asyncio relay measured in the same run (the anchor)."
     )
     parser.add_argument(
         "--games",
@@ -525,10 +563,16 @@ def main(argv: list[str] | None = None) -> int:
         "--full", action="store_true", help="the target run: 1,000 games (2,000 connections)"
     )
     parser.add_argument(
-        "--seconds", type=float, default=8.0, help="measuring time after the warm-up (default 8)"
+        "--seconds", type=float, default=5.0, help="measuring time after the warm-up (default 5)"
     )
     parser.add_argument(
         "--warmup", type=float, default=2.0, help="seconds of play before measuring (default 2)"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="anchor and server runs, interleaved; figures are medians with min/max (default 1)",
     )
     parser.add_argument(
         "--think-ms",
@@ -537,11 +581,20 @@ def main(argv: list[str] | None = None) -> int:
         help="bots wait this long before each move (default 0: instant)",
     )
     parser.add_argument(
-        "--baseline",
-        action="store_true",
-        help="first measure a bare asyncio relay (no game logic) with the same number of "
-        "connections: the floor this machine allows right now",
+        "--loop",
+        choices=("asyncio", "uvloop"),
+        default="asyncio",
+        help="event loop of the anchor, the server and the bots alike (default asyncio, what "
+        "`herna serve` runs; uvloop needs `pip install uvloop`)",
     )
+    parser.add_argument(
+        "--no-anchor",
+        action="store_true",
+        help="skip the bare asyncio relay (measured before each server run by default)",
+    )
+    parser.add_argument(
+        "--baseline", action="store_true", help=argparse.SUPPRESS
+    )  # the anchor used to be optional; it runs by default now
     parser.add_argument(
         "--no-records",
         action="store_true",
@@ -562,32 +615,49 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     games = 1000 if args.full else args.games
-    base = baseline(games, args.seconds) if args.baseline else None
     configs = SWEEP if args.sweep else [(games, args.think_ms)]
-    runs = []
+    summaries = []
     for n, think in configs:
-        run = one_run(n, args.seconds, args.warmup, think, not args.no_records, not args.default_gc)
-        print_run(run)
-        runs.append(run)
-    if args.sweep:
-        print("\n games  think   moves/s   p50 ms   p99 ms  loop lag p99  server µs/move")
-        for r in runs:
-            print(
-                f"{r['games']:6} {r['think_ms']:6g} {r['moves_per_second']:9,} "
-                f"{r['latency_ms']['p50']:8} {r['latency_ms']['p99']:8} "
-                f"{r['server_loop_lag_ms']['p99']:13} {r['server_cpu_us_per_move']:15}"
+        runs: list[dict[str, Any]] = []
+        anchors: list[dict[str, Any]] = []
+        for _ in range(max(1, args.repeat)):
+            if not args.no_anchor:
+                anchor = anchor_run(n, args.seconds, args.warmup, args.loop)
+                print_anchor(anchor)
+                anchors.append(anchor)
+            run = one_run(
+                n,
+                args.seconds,
+                args.warmup,
+                think,
+                not args.no_records,
+                not args.default_gc,
+                args.loop,
             )
-    summary: dict[str, Any] = (
-        {"benchmark": "onitama_games", **runs[0]}
-        if len(runs) == 1
-        else {
-            "benchmark": "onitama_games",
-            "runs": runs,
-        }
-    )
-    summary["baseline_relay"] = base
-    summary["cpus"] = os.cpu_count()
-    print(json.dumps(summary))
+            print_run(run)
+            runs.append(run)
+        summary = summarize(n, runs, anchors)
+        summary["think_ms"] = think
+        summary["loop"] = args.loop
+        print_summary(summary, args.loop)
+        summaries.append({"summary": summary, "runs": runs, "anchor_runs": anchors})
+    if args.sweep:
+        print("\n games  think   moves/s  per core   p50 ms   p99 ms  server µs/move  ratio/core")
+        for item in summaries:
+            s = item["summary"]
+            ratio = s.get("ratio_per_core", {}).get("median", float("nan"))
+            print(
+                f"{s['games']:6} {s['think_ms']:6g} {s['moves_per_second']['median']:9,.0f} "
+                f"{s['moves_per_core_second']['median']:9,.0f} {s['p50_ms']['median']:8} "
+                f"{s['p99_ms']['median']:8} {s['server_cpu_us_per_move']['median']:15} "
+                f"{ratio:11.2f}"
+            )
+    out: dict[str, Any] = {"benchmark": "onitama_games", "cpus": os.cpu_count()}
+    if len(summaries) == 1:
+        out.update(summaries[0])
+    else:
+        out["configs"] = summaries
+    print(json.dumps(out))
     return 0
 
 

@@ -45,7 +45,7 @@ class Bench:
 BENCHES = (
     Bench("onitama_perft", ("--depth", "6"), r"^(perft's own counter|server's path)"),
     Bench("onitama_hub", (), r"µs|us per action|actions/s"),
-    Bench("onitama_games", (), r"moves/s"),
+    Bench("onitama_games", (), r"^(Herna server|anchor relay|ratio to the anchor)"),
     Bench("onitama_ws_roundtrip", (), r"round trip|µs"),
     Bench("onitama_strength", ("--deals", "3"), r"score|vs"),
     Bench("mia_rounds", ("--bots", "10", "50", "--seconds", "4", "--repeat", "3"), r"median"),

@@ -135,3 +135,30 @@ def test_a_flush_waits_for_records_past_a_journal_segment(tmp_path: Path) -> Non
         assert store.count("mia") == n
     finally:
         store.close()
+
+
+def test_the_writer_works_when_the_server_holds_over_1024_descriptors(tmp_path: Path) -> None:
+    """A server with 1,000 games has 2,000 connections open when its first record starts the
+    writer process, whose control pipe then gets a descriptor number past 1,024 (the writer
+    used select(), which cannot watch it: it died at once, again and again, and nothing was
+    committed)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1400:
+        import pytest
+
+        pytest.skip("this test needs 1,400 descriptors")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    store = RecordStore(f"sqlite:///{tmp_path}/r.db")
+    try:
+        for i in range(5):
+            store.submit(_record(i, "alice", "bob"))
+        store.flush()
+        assert store.count("mia") == 5
+    finally:
+        store.close()
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -19,7 +19,7 @@ from typing import Any
 _seq = itertools.count(1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameEvent:
     """One thing that happened at a table, as spectators may see it (never hidden info).
 
@@ -118,8 +118,9 @@ class EventBus:
     def publish(self, event: GameEvent) -> None:
         self.published += 1
         self.recent.append(event)
-        for sub in list(self._subscriptions):
-            sub._offer(event)
+        if self._subscriptions:
+            for sub in list(self._subscriptions):
+                sub._offer(event)
 
     def emit(self, game: str, table: str, kind: str, **data: Any) -> GameEvent:
         """Build and publish an event in one call."""

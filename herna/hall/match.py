@@ -62,15 +62,16 @@ class Match(Generic[A]):
         :class:`IllegalAction` (and changes nothing) when it is not ``seat``'s turn or the
         rules forbid the action.
         """
-        if self.state.is_terminal():
-            raise IllegalAction("the game is over", "GAME_OVER")
-        current = self.state.current_player()
-        if current != seat:
+        state = self.state
+        if state.current_player() != seat:  # TERMINAL and CHANCE are never a seat
+            if state.is_terminal():
+                raise IllegalAction("the game is over", "GAME_OVER")
             raise IllegalAction("it is not your turn", "NOT_YOUR_TURN")
-        self.state = self.state.apply(action)
+        self.state = state = state.apply(action)
         applied: list[tuple[PlayerId, A]] = [(seat, action)]
         self._logged(seat, action)
-        applied.extend(self.resolve_chance())
+        if state.current_player() == CHANCE:
+            applied.extend(self.resolve_chance())
         return applied
 
     def resolve_chance(self) -> list[tuple[PlayerId, A]]:

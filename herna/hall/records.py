@@ -437,8 +437,11 @@ class RecordStore:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise RuntimeError(f"the record writer did not finish in time ({command})")
-            readable, _, _ = io_select.select([self._replies], [], [], min(left, 0.5))
-            if readable:
+            # poll(), not select(): past 1,024 open connections the pipe's descriptor is
+            # beyond what select() can watch.
+            replies = io_select.poll()
+            replies.register(self._replies, io_select.POLLIN)
+            if replies.poll(min(left, 0.5) * 1000):
                 chunk = os.read(self._replies, 4096)
                 if not chunk:
                     return False

@@ -507,13 +507,17 @@ def writer_main(control_fd: int, reply_fd: int) -> None:
     flushes: list[str] = []
     stop = False
     state = "progress"
+    # poll(), not select(): a server with more than 1,024 connections open when it starts the
+    # writer hands it a descriptor select() cannot watch (ValueError, the writer died at once).
+    control = io_select.poll()
+    control.register(control_fd, io_select.POLLIN)
     try:
         while True:
             if state == "progress" or (stop and state == "partial"):
                 wait = 0.0
             else:
                 wait = RETRY if state == "blocked" else POLL
-            readable, _, _ = io_select.select([control_fd], [], [], wait)
+            readable = control.poll(wait * 1000)
             if readable:
                 chunk = os.read(control_fd, 65536)
                 if not chunk:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +67,8 @@ class TcpPeer(asyncio.BufferedProtocol, Generic[C]):
         return self.address
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # A stream transport (uvloop's are not subclasses of asyncio.Transport).
+        self.transport = cast(asyncio.Transport, transport)
         peername = transport.get_extra_info("peername")
         if isinstance(peername, tuple) and len(peername) >= 2:
             self.address = f"{peername[0]}:{peername[1]}"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from herna.core.errors import IllegalAction
 from herna.core.game import CHANCE, TERMINAL
 from herna.core.rng import SeededRng
-from herna.games.onitama.board import START_BOARD, parse_square
+from herna.games.onitama.board import START_BOARD, board_string, parse_square
 from herna.games.onitama.cards import BLACK, CARD_NAMES, CARDS, TARGETS, WHITE, card_index
 from herna.games.onitama.notation import format_position, parse_position
 from herna.games.onitama.state import (
@@ -343,6 +343,8 @@ def test_random_playouts_keep_the_invariants(seed: int, plies: int) -> None:
         cards = state.cards()
         assert len(set(cards)) == 5
         board = state.board
+        # A move draws its board from the one before: the same as drawing it afresh.
+        assert board == board_string(*state.raw()[:2])
         assert board.count("W") <= 1 and board.count("B") <= 1
         assert board.count("w") <= 4 and board.count("b") <= 4
         if not state.is_terminal():

@@ -273,3 +273,45 @@ def test_client_game_follows_the_official_pass() -> None:
     assert game.state.spare == "Tiger" and game.state.rule == "pass" and game.my_turn()
     with pytest.raises(ValueError):
         game.feed(proto.StalemateCard("Ox", "Tiger", "Crab"))  # not what a pass gives
+
+
+move_payloads = st.one_of(
+    st.sampled_from(
+        [
+            b"Ox|c1|c2",
+            b" tiger | C1 |c3 \r",
+            b"Ox|c1|c2|",
+            b"Ox|c1",
+            b"Ox|c1|c2\r\r",
+            b"\xff|c1|c2",
+            "Ó|č1|c2".encode(),
+            b"Ox|c1|" + b"x" * 40,
+        ]
+    ),
+    st.binary(max_size=50).filter(lambda b: b"\n" not in b),
+    st.text(max_size=30).map(lambda t: t.replace("\n", "").encode()),
+)
+
+
+@settings(deadline=None, max_examples=300)
+@given(move_payloads, st.booleans())
+def test_one_move_per_read_is_read_as_the_general_way_reads_it(
+    payload: bytes, skipping: bool
+) -> None:
+    """A read of exactly one ``MAKE_MOVE`` line in a game takes a shortcut; whatever the line
+    holds, the answer is the one the general record-by-record way gives (also while the rest
+    of a too-long line is being skipped)."""
+    data = b"MAKE_MOVE|" + payload + b"\n"
+    fast, general = ServerConnection(max_line=48), ServerConnection(max_line=48)
+    for conn in (fast, general):
+        assert conn.receive(b"LOGIN|eva\n") == [Login("eva")]
+        conn.logged_in("eva")
+        conn.game_started()
+        conn.errors_in_a_row = 3
+        if skipping:
+            assert errors(conn.receive(b"x" * 60)) == [b"ERROR|LINE_TOO_LONG\n"]
+    records = general._records
+    assert records is not None
+    assert fast.receive(data) == general._handle(records.feed(data))
+    assert fast.errors_in_a_row == general.errors_in_a_row
+    assert fast.pending == general.pending

@@ -32,13 +32,16 @@ def square_name(square: int) -> str:
 
 def parse_square(text: str) -> int:
     """``"c1"`` → 2; any case, blanks trimmed; raises ``ValueError`` off the board."""
+    square = _SQUARES.get(text)  # already as written by square_name: the usual case
+    if square is not None:
+        return square
     try:
         return _SQUARES[text.strip().lower()]
     except KeyError:
         raise ValueError(f"not a square: {text!r} (files a-e, ranks 1-5)") from None
 
 
-_CELL = tuple((4 - sq // 5) * 5 + sq % 5 for sq in range(25))
+CELL_INDEX: tuple[int, ...] = tuple((4 - sq // 5) * 5 + sq % 5 for sq in range(25))
 """Square -> index of its character in the board string."""
 
 _EMPTY = "." * 25
@@ -51,9 +54,9 @@ def board_string(pieces: tuple[int, int], masters: tuple[int, int]) -> str:
         while bits:
             low = bits & -bits
             bits ^= low
-            cells[_CELL[low.bit_length() - 1]] = student
+            cells[CELL_INDEX[low.bit_length() - 1]] = student
         if masters[color] != -1:
-            cells[_CELL[masters[color]]] = master
+            cells[CELL_INDEX[masters[color]]] = master
     return "".join(cells)
 
 

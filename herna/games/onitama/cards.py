@@ -53,6 +53,7 @@ CARDS: tuple[Card, ...] = (
 
 CARD_NAMES: tuple[str, ...] = tuple(c.name for c in CARDS)
 _BY_KEY: dict[str, int] = {c.name.casefold(): i for i, c in enumerate(CARDS)}
+_NAMES = frozenset(CARD_NAMES)
 
 
 def card_index(name: str) -> int:
@@ -70,6 +71,8 @@ def card_index(name: str) -> int:
 
 def canonical_card(name: str) -> str:
     """The capitalised name of a card given in any case (``"ox"`` → ``"Ox"``)."""
+    if name in _NAMES:  # already capitalised: the usual case
+        return name
     return CARD_NAMES[card_index(name)]
 
 

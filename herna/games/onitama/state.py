@@ -33,6 +33,7 @@ from typing import Any, Literal
 from herna.core.errors import IllegalAction
 from herna.core.game import CHANCE, TERMINAL, Outcome, PlayerId
 from herna.games.onitama.board import (
+    CELL_INDEX,
     SQUARE_NAMES,
     START_MASTERS,
     START_PIECES,
@@ -113,9 +114,18 @@ class Draw:
 
 Action = Move | Stalemate | Pass | Deal | Draw
 
+_DEALS: tuple[Deal, ...] = tuple(Deal(name) for name in CARD_NAMES)
+_DRAWS: tuple[Draw, ...] = tuple(Draw(name) for name in CARD_NAMES)
+"""Every card's chance action, made once (actions are immutable values)."""
+
 _OFFSETS_JSON: tuple[list[list[int]], ...] = tuple([list(o) for o in c.offsets] for c in CARDS)
 """Each card's offsets as JSON lists, shared by every view (read-only by convention)."""
 PlayerAction = Move | Stalemate | Pass
+
+
+_CARD_IDS: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
+_STUDENT = ("w", "b")
+_MASTER = ("W", "B")
 
 
 def _bits(mask: int) -> Iterable[int]:
@@ -360,11 +370,15 @@ class OnitamaState:
         if self._winner != -1:
             return []
         if self.dealing:
-            rest = [name for i, name in enumerate(CARD_NAMES) if i not in self._dealt]
-            return [(Deal(name), 1.0 / len(rest)) for name in rest]
+            dealt = self._dealt
+            deals = [deal for i, deal in enumerate(_DEALS) if i not in dealt]
+            p = 1.0 / len(deals)
+            return [(deal, p) for deal in deals]
         if self._pending != -1:
-            rest = self.unused()
-            return [(Draw(name), 1.0 / len(rest)) for name in rest]
+            used = {*self._hands[0], *self._hands[1], self._spare}
+            draws = [draw for i, draw in enumerate(_DRAWS) if i not in used]
+            p = 1.0 / len(draws)
+            return [(draw, p) for draw in draws]
         return []
 
     def legal_moves(self) -> list[Move]:
@@ -442,12 +456,16 @@ class OnitamaState:
         else:
             (w0, w1), (b0, b1) = self._hands
             spare = self._spare
-            cards = {
-                "white": [CARD_NAMES[w0], CARD_NAMES[w1]],
-                "black": [CARD_NAMES[b0], CARD_NAMES[b1]],
-                "spare": CARD_NAMES[spare],
+            names, offsets = CARD_NAMES, _OFFSETS_JSON
+            nw0, nw1, nb0, nb1, ns = names[w0], names[w1], names[b0], names[b1], names[spare]
+            cards = {"white": [nw0, nw1], "black": [nb0, nb1], "spare": ns}
+            moves = {
+                nw0: offsets[w0],
+                nw1: offsets[w1],
+                nb0: offsets[b0],
+                nb1: offsets[b1],
+                ns: offsets[spare],
             }
-            moves = {CARD_NAMES[c]: _OFFSETS_JSON[c] for c in (w0, w1, b0, b1, spare)}
             phase = "over" if self._winner != -1 else ("draw" if self._pending != -1 else "play")
         winner = self._winner
         return {
@@ -510,16 +528,20 @@ class OnitamaState:
         return self._to_move
 
     def _hand_card(self, color: int, name: str) -> int:
-        try:
-            card = card_index(name)
-        except ValueError:
-            raise IllegalAction(f"unknown card {name!r}", "UNKNOWN_CARD") from None
+        card = _CARD_IDS.get(name)  # a card name as written in CARD_NAMES: no casefold
+        if card is None:
+            try:
+                card = card_index(name)
+            except ValueError:
+                raise IllegalAction(f"unknown card {name!r}", "UNKNOWN_CARD") from None
         if card not in self._hands[color]:
             raise IllegalAction(f"{CARD_NAMES[card]} is not in your hand", "CARD_NOT_HELD")
         return card
 
     def _apply_move(self, move: Move) -> OnitamaState:
-        color = self._require_player()
+        if self._dealing or self._pending != -1:
+            self._require_player()  # raises why it is nobody's move
+        color = self._to_move
         card = self._hand_card(color, move.card)
         frm, to = move.frm, move.to
         if not (0 <= frm < 25 and 0 <= to < 25):
@@ -540,14 +562,16 @@ class OnitamaState:
         new_own = (own & ~(1 << frm)) | (1 << to)
         new_opp = opp_bits & ~(1 << to)
         pieces = (new_own, new_opp) if color == WHITE else (new_opp, new_own)
-        masters = list(self._masters)
+        masters = self._masters
         winner, reason = -1, ""
+        moved = _STUDENT[color]
         if masters[color] == frm:
-            masters[color] = to
+            moved = _MASTER[color]
+            masters = (to, masters[1]) if color == WHITE else (masters[0], to)
             if to == TEMPLE[opp]:
                 winner, reason = color, REASON_STREAM
         if masters[opp] == to:
-            masters[opp] = -1
+            masters = (-1, masters[1]) if opp == WHITE else (masters[0], -1)
             winner, reason = color, REASON_STONE
         hand = self._hands[color]
         new_hand = (self._spare, hand[1]) if hand[0] == card else (hand[0], self._spare)
@@ -560,9 +584,9 @@ class OnitamaState:
             "to": SQUARE_NAMES[to],
             "capture": capture,
         }
-        return OnitamaState(
+        after = OnitamaState(
             pieces,
-            (masters[0], masters[1]),
+            masters,
             hands,
             card,
             opp,
@@ -572,6 +596,16 @@ class OnitamaState:
             ply=self._ply + 1,
             last=last,
         )
+        board = self._board
+        if board is not None:
+            # Two cells change: cheaper than drawing the board again (servers show every
+            # position to spectators).
+            a, b = CELL_INDEX[frm], CELL_INDEX[to]
+            if a < b:
+                after._board = f"{board[:a]}.{board[a + 1 : b]}{moved}{board[b + 1 :]}"
+            else:
+                after._board = f"{board[:b]}{moved}{board[b + 1 : a]}.{board[a + 1 :]}"
+        return after
 
     def _apply_no_move(self, action: Stalemate | Pass) -> OnitamaState:
         color = self._require_player()

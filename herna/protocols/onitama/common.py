@@ -123,11 +123,22 @@ class LineBuffer:
         self._buf = bytearray(held[0])
         self._skipping = held[1]
 
+    @property
+    def idle(self) -> bool:
+        """Nothing held and nothing being skipped: the next byte starts a new record."""
+        return not self._buf and not self._skipping
+
     def feed(self, data: bytes) -> list[bytes | Garbage]:
+        sep = self.separator
+        n = len(data)
+        if n and not self._buf and not self._skipping and data.find(sep) == n - 1:
+            # The usual read: exactly one whole record.
+            line = data[:-1]
+            if self._strip_cr and line.endswith(b"\r"):
+                line = line[:-1]
+            return [Garbage(LINE_TOO_LONG) if len(line) > self.max_line else line]
         out: list[bytes | Garbage] = []
         start = 0
-        n = len(data)
-        sep = self.separator
         while start < n:
             end = data.find(sep, start)
             if end == -1:

@@ -32,6 +32,7 @@ from herna.protocols.onitama.common import (
     Garbage,
     LineBuffer,
     Login,
+    MakeMove,
     Phase,
     Ping,
     Reply,
@@ -41,6 +42,8 @@ from herna.protocols.onitama.final import FINAL
 from herna.protocols.onitama.seed import SEED
 
 Output = Request | Reply | Close
+
+_MOVE = b"MAKE_MOVE|"
 
 
 class Dialect(Protocol):
@@ -161,11 +164,32 @@ class ServerConnection:
         out: list[Output] = []
         if self.phase is Phase.CLOSED:
             return out
-        if self._records is None:
+        records = self._records
+        if records is None:
             data = self._detect(data)
-            if self._records is None:
+            records = self._records
+            if records is None:
                 return out
-        return self._handle(self._records.feed(data))
+        elif self.phase is Phase.GAME and data.startswith(_MOVE) and self.dialect is SEED:
+            move = self._one_move(records, data)
+            if move is not None:
+                return [move]
+        return self._handle(records.feed(data))
+
+    def _one_move(self, records: LineBuffer, data: bytes) -> MakeMove | None:
+        """A read that is exactly one well-formed ``MAKE_MOVE`` line in a game (what players
+        send all game long), read the way :meth:`_handle` would read it; None for anything
+        else, which then takes the general way."""
+        if not records.idle or data.find(b"\n") != len(data) - 1 or len(data) > self.max_line:
+            return None
+        try:
+            fields = data[len(_MOVE) : -1].decode("utf-8").split("|")
+        except UnicodeDecodeError:
+            return None
+        if len(fields) != 3:
+            return None
+        self.errors_in_a_row = 0
+        return MakeMove(fields[0].strip(), fields[1].strip(), fields[2].strip())
 
     def receive_frame(self, data: bytes | str) -> list[Output]:
         """One whole record from a message-framed transport (a WebSocket frame: ``str`` for a
@@ -215,6 +239,8 @@ class ServerConnection:
         return out
 
     def _phase_problem(self, msg: Request) -> str | None:
+        if self.phase is Phase.GAME and not isinstance(msg, Login):
+            return None  # a move (or a claim) in a game: the usual record
         if isinstance(msg, Login):
             if self.phase is not Phase.LOGIN:
                 return ALREADY_LOGGED_IN

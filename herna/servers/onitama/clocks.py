@@ -47,6 +47,13 @@ class TableClocks:
         hub = self.hub
         seat = table.state.to_move
         left = table.clock_left
+        limit = hub.settings.move_clock
+        if (
+            left is None
+            and table.decision is None
+            and (limit <= 0 or not table.players[seat].person)
+        ):
+            return  # no clock runs at this table now: the usual case between bots
         if left is not None:
             table.turn_started = hub.clock.now()
             if table.clock_timer is not None:
@@ -56,7 +63,6 @@ class TableClocks:
             )
         self._cancel_move(table)
         player = table.players[seat]
-        limit = hub.settings.move_clock
         if limit > 0 and player.person:
             table.decision = DecisionClock(
                 hub.clock,

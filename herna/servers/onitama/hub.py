@@ -28,7 +28,7 @@ from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction
 from herna.core.game import CHANCE
 from herna.core.rng import SeedSource
-from herna.games.onitama.board import parse_square
+from herna.games.onitama.board import SQUARE_NAMES, parse_square
 from herna.games.onitama.bots import LEVEL_NAMES
 from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE, canonical_card
 from herna.games.onitama.notation import format_position
@@ -45,7 +45,7 @@ from herna.games.onitama.state import (
     Rule,
     Stalemate,
 )
-from herna.hall.events import EventBus
+from herna.hall.events import EventBus, GameEvent
 from herna.hall.identity import Identity, Refusal, SeatKey
 from herna.hall.lobby import (
     HOUSE_BOT,
@@ -199,7 +199,9 @@ class OnitamaHub(LobbySeats):
 
     def _act(self, client: Client, outputs: list[proto.Output]) -> None:
         for out in outputs:
-            if isinstance(out, Reply):
+            if isinstance(out, MakeMove):  # by far the most frequent
+                self._make_move(client, out)
+            elif isinstance(out, Reply):
                 self.stats.errors += 1
                 name = client.player.name if client.player else ""
                 line = out.data.decode(errors="replace").strip()
@@ -211,8 +213,6 @@ class OnitamaHub(LobbySeats):
                 return
             elif isinstance(out, Login):
                 self._login(client, out)
-            elif isinstance(out, MakeMove):
-                self._make_move(client, out)
             elif isinstance(out, ClaimWin):
                 self._claim(client)
             else:
@@ -499,18 +499,20 @@ class OnitamaHub(LobbySeats):
         if found is None:
             return
         player, table = found
+        seat = player.seat
         try:
-            move = Move(canonical_card(msg.card), parse_square(msg.frm), parse_square(msg.to))
-            table.match.act(player.seat, move)
+            card = canonical_card(msg.card)
+            frm, to = parse_square(msg.frm), parse_square(msg.to)
+            table.match.act(seat, Move(card, frm, to))
         except (ValueError, IllegalAction) as exc:
             self._invalid(client, table, player, exc)
             return
-        self.clocks.stop(table, player.seat)
+        self.clocks.stop(table, seat)
         self.stats.moves += 1
         table.moves += 1
         state = table.state
-        last = state.last or {}
-        card, frm, to = move.card, move.frm, move.to
+        last = state.last
+        held: list[Client] = []
         if state.is_terminal():
             # The last move and GAME_OVER leave in one write: a client that answered the move
             # before it read GAME_OVER would be told it is not in a game any more.
@@ -520,11 +522,11 @@ class OnitamaHub(LobbySeats):
             table,
             "move",
             player=player.name,
-            color=COLOR_NAMES[player.seat],
-            card=move.card,
-            frm=last["from"],
-            to=last["to"],
-            capture=bool(last.get("capture")),
+            color=COLOR_NAMES[seat],
+            card=card,
+            frm=SQUARE_NAMES[frm],
+            to=SQUARE_NAMES[to],
+            capture=bool(last is not None and last.get("capture")),
         )
         if state.is_terminal():
             self._finish(table)
@@ -754,16 +756,18 @@ class OnitamaHub(LobbySeats):
         self._emit(table, kind, **data)
 
     def _emit(self, table: Table, kind: str, **data: Any) -> None:
+        white, black = table.players[WHITE].name, table.players[BLACK].name
         view = table.state.view(None)
-        view["players"] = {"white": table.players[WHITE].name, "black": table.players[BLACK].name}
+        view["players"] = {"white": white, "black": black}
         data["view"] = view
-        data["white"] = table.players[WHITE].name
-        data["black"] = table.players[BLACK].name
+        data["white"] = white
+        data["black"] = black
         data["moves"] = table.moves
         tag = table.match.meta.get("tournament")
         if tag is not None:
             data["tournament"] = tag
-        self.bus.emit("onitama", table.id, kind, **data)
+        # ``data`` is this call's own dict: published as it is (``bus.emit`` would copy it).
+        self.bus.publish(GameEvent("onitama", table.id, kind, data))
 
     def snapshot(self) -> dict[str, Any]:
         games = []

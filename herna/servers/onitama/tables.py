@@ -215,8 +215,17 @@ class Table:
         return state
 
     def tell_both(self, message: Callable[[Dialect], bytes]) -> None:
+        """``message`` to both players, formatted once per dialect (nothing to one away)."""
+        said: Dialect | None = None
+        data = b""
         for p in self.players:
-            p.tell(message)
+            client = p.client
+            if client is not None:
+                out = client.conn.out
+                if out is not said:
+                    data = message(out)
+                    said = out
+                client.send(data)
 
 
 @dataclass
