@@ -15,7 +15,9 @@ client, a NUL client and a house bot can share a table. Who may use a name and t
 back is the hall's :class:`~herna.hall.identity.Identity`; every seat gets a
 :class:`~herna.hall.identity.SeatKey` whose secret only its player receives. The clocks and
 who stands in for a late or absent player are :mod:`~herna.servers.onitama.clocks`; the
-plain data (settings, connections, players, tables) is :mod:`~herna.servers.onitama.tables`.
+plain data (settings, connections, players, tables) is :mod:`~herna.servers.onitama.tables`;
+seats and names taken back after a lost connection are :mod:`~herna.servers.onitama.returns`;
+games handed to worker processes are :mod:`~herna.servers.onitama.workers`.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ from herna.protocols import onitama as proto
 from herna.protocols.onitama import ClaimWin, Close, Login, MakeMove, Reply
 from herna.servers.deadlines import LoginDeadlines
 from herna.servers.gamelog import duration, game_finished, refused
-from herna.servers.onitama.clocks import ABANDONED, OUT_OF_TIME, TableClocks
+from herna.servers.onitama.clocks import OUT_OF_TIME, TableClocks
+from herna.servers.onitama.returns import SeatReturns
 from herna.servers.onitama.seating import GAME, LobbySeats
 from herna.servers.onitama.tables import (
     DEFAULT_HOUSE_BOT_DELAY,
@@ -117,7 +120,7 @@ _WIRE_REASONS = {
 }
 
 
-class OnitamaHub(LobbySeats):
+class OnitamaHub(SeatReturns, LobbySeats):
     """Lobby, games and reconnects for every connection, without I/O (see the module doc)."""
 
     def __init__(
@@ -311,81 +314,6 @@ class OnitamaHub(LobbySeats):
         self.stats.refused_logins += 1
         refused(log, "onitama", name, client.peer.describe(), code, text)
         client.send(client.conn.out.login_failed(code, text))
-
-    def _seat_opens(self, client: Client, existing: Player, proof: str | None) -> bool:
-        """A login for the seat of ``existing``, proven with the seat secret or the name's
-        token, takes the seat back (True: answered)."""
-        table = existing.table
-        if table is None or table.over or proof is None:
-            return False
-        key = existing.seat_key
-        if key is None or not key.opens(existing.name, proof, self.identity):
-            spelled = self.identity.reserved_spelling(existing.name)
-            if spelled is None or not self.identity.proves(spelled, proof):
-                return False
-        if table.state.rule not in client.conn.out.rules:
-            self._refuse(
-                client,
-                proto.WRONG_DIALECT,
-                f"this game plays the {table.state.rule} rule, which your client's dialect "
-                "cannot follow; come back with the client you started with",
-                existing.name,
-            )
-            return True
-        self._reconnect(client, existing, table)
-        return True
-
-    def _name_taken(
-        self,
-        client: Client,
-        existing: Player,
-        proof: str | None,
-        verified: bool,
-        spec: SeekSpec | None = None,
-    ) -> None:
-        """A login with the name of a player the hub knows that did not open a seat: only the
-        name's token holder may take over a connected lobby player; everyone else is told
-        why not."""
-        seated = existing.table is not None and not existing.table.over
-        if verified and not seated and existing.client is not None:
-            # The player waits on: the seek of the old connection dies with it, the new
-            # connection's takes its place.
-            self._unseek(existing)
-            self._take_over(client, existing)
-            existing.verified = True
-            existing.spec = spec
-            existing.kind = PERSON if spec is not None and spec.person else existing.kind
-            client.send(client.conn.out.login_ok(existing.name))
-            self._enqueue(existing)
-            return
-        if proof is not None and not verified:
-            code = proto.BAD_TOKEN
-            text = f"that is neither the seat secret nor the token of {existing.name!r}"
-        elif existing.client is None:
-            code = proto.NAME_IN_USE
-            text = (
-                f"{existing.name!r} has a game waiting for them; only their own client can "
-                "take the seat back, with the seat secret it got at START (or the name's token)"
-            )
-        else:
-            code = proto.NAME_IN_USE
-            text = f"{existing.name!r} is logged in already"
-        self._refuse(client, code, text, existing.name)
-
-    def _take_over(self, client: Client, player: Player) -> None:
-        """Attach ``player`` to ``client``; its old connection, if any, is told and closed."""
-        old = player.client
-        if old is not None and old is not client:
-            old.player = None
-            old.send(old.conn.out.error(proto.SEAT_TAKEN_OVER))
-            old.resume()
-            old.conn.closed()
-            hang_up(old.peer, proto.SEAT_TAKEN_OVER)
-        player.client = client
-        player.kind = client.peer.kind
-        client.player = player
-        self.deadlines.done(client)
-        client.conn.logged_in(player.name)
 
     def _forget(self, player: Player) -> None:
         if self.players.get(player.key) is player:
@@ -711,45 +639,6 @@ class OnitamaHub(LobbySeats):
                 client.resume()
                 client.peer.close()
         self._pair()
-
-    # -- reconnects -------------------------------------------------------------------------
-    def _reconnect(self, client: Client, player: Player, table: Table) -> None:
-        if table.elsewhere is not None and self.elsewhere is not None:
-            self.elsewhere.reconnect(client, player, table)
-            return
-        if player.timer is not None:
-            player.timer.cancel()
-            player.timer = None
-        self._take_over(client, player)
-        client.conn.game_started()
-        self.stats.reconnects += 1
-        state = table.state
-        white, black = (p.name for p in table.players)
-        seat, board, cards, to_move = player.seat, state.board, state.cards(), state.to_move
-        client.send(client.conn.out.reconnected(white, black, seat, board, cards, to_move))
-        self._settle(client)
-        table.players[1 - seat].tell(
-            lambda d: d.opponent_back(white, black, seat, board, cards, to_move)
-        )
-        if table.claimable is not None and table.claimable[1] == ABANDONED:
-            table.claimable = None  # back in time: nothing to claim any more
-        self.clocks.tell_clock(table, player)
-        table.match.note("reconnect", name=player.name, player=player.seat)
-        self._emit(table, "reconnect", name=player.name, color=COLOR_NAMES[player.seat])
-        log.info("%s is back at table %s", player.name, table.id)
-
-    def _reconnect_expired(self, player: Player) -> None:
-        player.timer = None
-        table = player.table
-        if player.client is not None or table is None or table.over:
-            return
-        opponent = table.players[1 - player.seat]
-        if opponent.client is None:
-            log.info("table %s: both players gone; aborted", table.id)
-            self._abort(table, "both players left")
-            return
-        log.info("table %s: %s did not come back", table.id, player.name)
-        self.clocks.stand_in(table, player.seat, ABANDONED)
 
     # -- spectators and the hall ------------------------------------------------------------
     def emit_table(self, table: Table, kind: str, **data: Any) -> None:
