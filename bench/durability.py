@@ -114,6 +114,16 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
+def tree_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) the processes ``pids`` have used so far (Linux /proc)."""
+    ticks = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def alive(pid: int) -> bool:
     """Running (a zombie waiting for a reaper counts as gone)."""
     try:

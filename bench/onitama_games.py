@@ -45,8 +45,12 @@ import sys
 import tempfile
 import time
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any, cast
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.durability import descendants, tree_cpu
 from herna.core.rng import SeededRng
 from herna.games.onitama.board import SQUARE_NAMES
 from herna.games.onitama.cards import CARD_NAMES, TARGETS
@@ -69,7 +73,11 @@ def use_loop(loop: str) -> None:
 
 
 def server_main(
-    conn: Connection, database: str | None, tuned_gc: bool = True, loop: str = "asyncio"
+    conn: Connection,
+    database: str | None,
+    tuned_gc: bool = True,
+    loop: str = "asyncio",
+    workers: int = 0,
 ) -> None:
     """The server under test. Commands on ``conn``: ``"measure"`` starts the measuring
     window (CPU, moves, garbage collection and event-loop lag counted from then on),
@@ -88,7 +96,7 @@ def server_main(
         store = RecordStore(database or "sqlite:///:memory:")
         hall = Hall(records=store)
         settings = OnitamaSettings(seed=1, reconnect_window=1.0)
-        service = await serve(hall, "127.0.0.1", 0, settings)
+        service = await serve(hall, "127.0.0.1", 0, settings, workers=workers)
         if tuned_gc:
             tune_gc()  # as `herna serve` does once its servers are up
         measuring = False
@@ -119,10 +127,13 @@ def server_main(
         await loop.run_in_executor(None, conn.recv)  # "measure"
         measuring = True
         moves0 = service.hub.stats.moves
+        tree = [os.getpid(), *descendants(os.getpid())]  # workers and records writers
+        tree0 = tree_cpu(tree)
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
         await loop.run_in_executor(None, conn.recv)  # "stop"
         measuring = False
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        tree1 = tree_cpu(tree)
         moves = service.hub.stats.moves - moves0
         probe.cancel()
         # The report goes before the shutdown (thousands of connections to close), once
@@ -134,6 +145,8 @@ def server_main(
                 "moves": moves,
                 "records_written": store.written,
                 "cpu_seconds": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
+                "tree_cpu_seconds": tree1 - tree0,
+                "processes": len(tree),
                 "events_published": hall.bus.published,
                 "gc_seconds": gc_seconds,
                 "loop_lag_ms": [x * 1000 for x in lags],
@@ -367,8 +380,10 @@ def one_run(
     records: bool,
     tuned_gc: bool,
     loop: str = "asyncio",
+    workers: int = 0,
 ) -> dict[str, Any]:
-    """One server process, 2 x ``games`` bots, one measuring window: the figures."""
+    """One server process (and its ``workers`` game workers), 2 x ``games`` bots, one
+    measuring window: the figures."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = 2 * games + 100
     if soft < need:
@@ -378,7 +393,7 @@ def one_run(
         database = f"sqlite:///{tmp}/bench.db" if records else None
         ctx = mp.get_context("spawn")
         parent, child = ctx.Pipe()
-        server = ctx.Process(target=server_main, args=(child, database, tuned_gc, loop))
+        server = ctx.Process(target=server_main, args=(child, database, tuned_gc, loop, workers))
         server.start()
         port = parent.recv()
         print(
@@ -398,6 +413,11 @@ def one_run(
     lags = report.get("loop_lag_ms", [])
     server_moves = report.get("moves", 0)
     server_cpu = report.get("cpu_seconds", 0.0)
+    if workers:
+        # The serving process counts a worker's moves only when its game is over; the bots
+        # count every one. The CPU is the whole tree: the front, the workers, the writers.
+        server_moves = measure.moves
+        server_cpu = report.get("tree_cpu_seconds", 0.0)
     return {
         "games": games,
         "connections": 2 * games,
@@ -430,6 +450,8 @@ def one_run(
         "server_gc": "herna serve" if tuned_gc else "default",
         "bots_cpu_seconds": round(bots_cpu, 2),
         "load_average": [round(load_before, 2), round(load_after, 2)],
+        "workers": workers,
+        "front_cpu_seconds": round(report.get("cpu_seconds", 0.0), 2),
     }
 
 
@@ -588,6 +610,13 @@ def main(argv: list[str] | None = None) -> int:
         "`herna serve` runs; uvloop needs `pip install uvloop`)",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="game worker processes (herna serve --workers N; default 0: every game in the "
+        "serving process). With workers the server's CPU is that of its whole process tree",
+    )
+    parser.add_argument(
         "--no-anchor",
         action="store_true",
         help="skip the bare asyncio relay (measured before each server run by default)",
@@ -633,6 +662,7 @@ def main(argv: list[str] | None = None) -> int:
                 not args.no_records,
                 not args.default_gc,
                 args.loop,
+                args.workers,
             )
             print_run(run)
             runs.append(run)

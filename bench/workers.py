@@ -37,12 +37,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.durability import descendants  # noqa: E402
+from bench.durability import descendants, tree_cpu  # noqa: E402
 from herna.clients import onitama as onitama_client  # noqa: E402
 from herna.clients import tiles as tiles_client  # noqa: E402
 from herna.games.onitama.bots import make_strategy  # noqa: E402
 
-TICKS = os.sysconf("SC_CLK_TCK")
 TILES_RULES = "tsuro"
 TILES_SEATS = 4
 
@@ -51,15 +50,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    total = 0
-    for pid in pids:
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / TICKS
 
 
 def start_server(game: str, workers: int, port: int, tmp: str) -> subprocess.Popen[bytes]:
@@ -160,12 +150,12 @@ def one(game: str, workers: int, pairs: int, seconds: float, warmup: float) -> d
                 task = asyncio.create_task(bots(port, pairs, count))
                 await asyncio.sleep(warmup)
                 tree = [server.pid, *descendants(server.pid)]
-                cpu0, front0, t0 = cpu_seconds(tree), cpu_seconds([server.pid]), time.monotonic()
+                cpu0, front0, t0 = tree_cpu(tree), tree_cpu([server.pid]), time.monotonic()
                 count.on = True
                 await asyncio.sleep(seconds)
                 count.on = False
                 t1 = time.monotonic()
-                cpu1, front1 = cpu_seconds(tree), cpu_seconds([server.pid])
+                cpu1, front1 = tree_cpu(tree), tree_cpu([server.pid])
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
