@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import logging
 import socket
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -298,7 +299,7 @@ class Front:
 
 
 # -- the worker -----------------------------------------------------------------------------
-class WorkerProcess:
+class WorkerProcess(ABC):
     """The worker's side: its control link, records and event forwarding. Subclasses build
     their hub in :meth:`hello` and take the game's messages in :meth:`received`."""
 
@@ -326,12 +327,15 @@ class WorkerProcess:
             for s in socks:
                 s.close()
 
+    @abstractmethod
     def hello(self, settings: Any) -> None:
-        raise NotImplementedError
+        """The front's settings: build the hub (its records store is open by now)."""
 
+    @abstractmethod
     def received(self, kind: str, body: Any, socks: list[socket.socket]) -> bool:
-        return False
+        """A message of the game's own; False: not one it knows."""
 
+    @abstractmethod
     def shutdown(self) -> None:
         """End every game (the worker is stopping)."""
 

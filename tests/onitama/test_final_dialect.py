@@ -18,8 +18,7 @@ from herna.hall.identity import ReservedNames
 from herna.hall.replays import replay_steps
 from tests.onitama.final_client import FinalClient, Report
 from tests.onitama.helpers import blocked_state
-from tests.onitama.test_server import fixed_start
-from tests.onitama.wire import TIMEOUT, Server, real_clock, running
+from tests.onitama.wire import TIMEOUT, Server, fixed_start, real_clock, running
 
 PIECES = {"W": "wK", "w": "wP", "B": "bK", "b": "bP", ".": "--"}
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from herna.hall.identity import ReservedNames
-from tests.onitama.test_server import fixed_start
-from tests.onitama.wire import running
+from tests.onitama.wire import fixed_start, running
 
 
 async def test_a_stranger_cannot_take_a_dropped_seat(tmp_path: Path) -> None:

@@ -8,49 +8,32 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from herna.clients.onitama import run_bot
-from herna.core.clock import MonotonicClock
 from herna.games.onitama.bots import make_strategy
-from herna.games.onitama.state import Move, OnitamaState
-from herna.hall.hall import Hall
+from herna.games.onitama.state import OnitamaState
 from herna.hall.records import RecordStore
-from herna.servers.onitama import OnitamaService, OnitamaSettings, serve
+from herna.servers.onitama import OnitamaService
 from herna.servers.onitama.workers import OnitamaFront
 from herna.web.plugin import WebHall
 from tests.onitama.test_final_dialect import check_clean, play_final
-from tests.onitama.wire import Server, Wire
+from tests.onitama.wire import Server, Wire, fixed_start, real_clock, running
 from tests.serve import serving
 
 
-def fixed_start() -> OnitamaState:
-    return OnitamaState.setup(["Ox", "Boar"], ["Horse", "Elephant"], "Crab")
-
-
-@contextlib.asynccontextmanager
-async def with_workers(
+def with_workers(
     tmp_path: Path,
     workers: int = 2,
     initial_state: Callable[[], OnitamaState] | None = None,
-    **settings: object,
-) -> AsyncIterator[Server]:
-    store = RecordStore(f"sqlite:///{tmp_path / 'onitama.db'}")
-    hall = Hall(records=store, clock=MonotonicClock())
-    opts = OnitamaSettings(**{"seed": 1, **settings})  # type: ignore[arg-type]
-    service = await serve(hall, "127.0.0.1", 0, opts, initial_state=initial_state, workers=workers)
-    server = Server(hall, service)
-    try:
-        yield server
-    finally:
-        for wire in server.wires:
-            await wire.close()
-        await service.stop()
-        store.close()
+    **settings: Any,
+) -> contextlib.AbstractAsyncContextManager[Server]:
+    """A server with ``workers`` game workers, on the real clock (the workers' clock)."""
+    return running(tmp_path, real_clock(), initial_state, workers=workers, **settings)
 
 
 def elsewhere(server: Server) -> OnitamaFront:
@@ -110,18 +93,8 @@ async def test_a_dropped_player_takes_the_seat_back_in_the_worker_and_a_stranger
         guess = await server.wire()
         await guess.send(f"LOGIN|{black_name}|not-the-secret")
         assert (await guess.line()).startswith("LOGIN_FAILED|")
-        back = await server.wire()
-        await back.send(f"LOGIN|{black_name}|{black.secret}")
-        assert await back.line() == f"LOGIN_OK|{black_name}"
-        expected = fixed_start().apply(Move("Ox", 2, 7))
-        reconnect = (
-            f"RECONNECT|{black_name}|black|{expected.board}|Crab,Boar,Horse,Elephant,Ox|black"
-        )
-        assert await back.line() == reconnect
-        assert await white.line() == reconnect
-        await back.send("MAKE_MOVE|Horse|c5|c4")
-        assert await back.line() == "MOVE_WAS_MADE|Horse|c5|c4"
-        assert await white.line() == "MOVE_WAS_MADE|Horse|c5|c4"
+        assert black.secret is not None
+        await server.take_black_seat_back(white, black_name, black.secret)
         await asyncio.sleep(0.1)
         [game] = server.service.snapshot()["games"]
         assert game["moves"] == 2 and game["to_move"] == "white"

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from herna.core.clock import Clock, FakeClock, MonotonicClock
-from herna.games.onitama.state import OnitamaState
+from herna.games.onitama.state import Move, OnitamaState
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
 from herna.servers.onitama import OnitamaService, OnitamaSettings, serve
@@ -103,6 +103,25 @@ class Server:
         black = wb if white is wa else wa
         return white, black, fields
 
+    async def take_black_seat_back(
+        self, white: Wire, name: str, secret: str, login_as: str | None = None
+    ) -> Wire:
+        """Black (``name``; logging in as ``login_as``, another spelling) comes back with its
+        seat ``secret`` after ``MAKE_MOVE|Ox|c1|c2`` from :func:`fixed_start`: both players
+        are told the whole game, and black's next move reaches both. Returns black's new
+        connection."""
+        back = await self.wire()
+        await back.send(f"LOGIN|{login_as or name}|{secret}")
+        assert await back.line() == f"LOGIN_OK|{name}"
+        board = fixed_start().apply(Move("Ox", 2, 7)).board
+        reconnect = f"RECONNECT|{name}|black|{board}|Crab,Boar,Horse,Elephant,Ox|black"
+        assert await back.line() == reconnect
+        assert await white.line() == reconnect
+        await back.send("MAKE_MOVE|Horse|c5|c4")
+        assert await back.line() == "MOVE_WAS_MADE|Horse|c5|c4"
+        assert await white.line() == "MOVE_WAS_MADE|Horse|c5|c4"
+        return back
+
     async def settle(self) -> None:
         """Let the server process what is in flight."""
         for _ in range(5):
@@ -116,13 +135,22 @@ async def running(
     initial_state: Callable[[], OnitamaState] | None = None,
     house_bots: int = 0,
     port: int = 0,
+    workers: int = 0,
     **settings: object,
 ) -> AsyncIterator[Server]:
+    """A server with its own SQLite file; ``workers`` game worker processes run on the real
+    clock (pass ``clock=real_clock()``)."""
     store = RecordStore(f"sqlite:///{tmp_path / 'onitama.db'}")
     hall = Hall(records=store, clock=clock if clock is not None else FakeClock())
     opts = OnitamaSettings(**{"seed": 1, **settings})  # type: ignore[arg-type]
     service = await serve(
-        hall, "127.0.0.1", port, opts, house_bots=house_bots, initial_state=initial_state
+        hall,
+        "127.0.0.1",
+        port,
+        opts,
+        house_bots=house_bots,
+        initial_state=initial_state,
+        workers=workers,
     )
     server = Server(hall, service)
     try:
@@ -132,6 +160,11 @@ async def running(
             await wire.close()
         await service.stop()
         store.close()
+
+
+def fixed_start() -> OnitamaState:
+    """White Ox and Boar, Black Horse and Elephant, Crab spare: White may open Ox c1-c2."""
+    return OnitamaState.setup(["Ox", "Boar"], ["Horse", "Elephant"], "Crab")
 
 
 def real_clock() -> MonotonicClock:
