@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import array
 import asyncio
+import contextlib
 import logging
 import os
 import pickle
@@ -34,7 +35,10 @@ from typing import Any
 log = logging.getLogger("herna.handoff")
 
 MAX_MESSAGE = 1 << 20
-"""Largest control message (bytes); a batch of events is cut well below it."""
+"""Largest control message (bytes) where the kernel allows it; see :attr:`Channel.limit`."""
+BUFFER = 4 << 20
+"""Socket buffer asked for: the kernel caps it at ``net.core.wmem_max`` (212,992 bytes on a
+stock Debian), and a datagram of a ``SOCK_SEQPACKET`` socket must fit in it."""
 MAX_FDS = 16
 """Most descriptors one message carries (a table hands over two)."""
 
@@ -79,6 +83,14 @@ class Channel:
     def __init__(self, sock: socket.socket, received: Received, closed: Callable[[], None]):
         self.sock = sock
         self.sock.setblocking(False)
+        for option in (socket.SO_SNDBUF, socket.SO_RCVBUF):
+            with contextlib.suppress(OSError):
+                self.sock.setsockopt(socket.SOL_SOCKET, option, BUFFER)
+        # What the kernel granted (it reports twice the usable size) less room for its
+        # bookkeeping: a longer message would be refused (EMSGSIZE).
+        granted = self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) // 2
+        self.limit = min(MAX_MESSAGE, max(granted - 4096, 16_384))
+        """Largest message this link carries (bytes): :meth:`pack` says None above it."""
         self._received = received
         self._closed = closed
         self._queue: deque[tuple[bytes, list[int]]] = deque()
@@ -93,16 +105,29 @@ class Channel:
     def pair() -> tuple[socket.socket, socket.socket]:
         return socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 
-    def send(self, obj: Any, socks: Sequence[socket.socket] = ()) -> None:
+    def pack(self, obj: Any) -> bytes | None:
+        """``obj`` as one message, or None when it is longer than this link carries."""
+        data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+        return data if len(data) <= self.limit else None
+
+    def send(self, obj: Any, socks: Sequence[socket.socket] = ()) -> bool:
         """Queue ``obj`` (and the descriptors of ``socks``, duplicated: the caller may close
-        its own) for the other end."""
+        its own) for the other end; False (and ``socks`` closed) when it is too long."""
+        data = self.pack(obj)
+        if data is None:
+            log.error("a control message longer than %d bytes was not sent", self.limit)
+            for s in socks:
+                s.close()
+            return False
+        self.send_packed(data, socks)
+        return True
+
+    def send_packed(self, data: bytes, socks: Sequence[socket.socket] = ()) -> None:
+        """Queue a message made by :meth:`pack` (see :meth:`send`)."""
         if self.is_closed:
             for s in socks:
                 s.close()
             return
-        data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-        if len(data) > MAX_MESSAGE:
-            raise ValueError(f"control message of {len(data)} bytes (at most {MAX_MESSAGE})")
         fds = [os.dup(s.fileno()) for s in socks]
         for s in socks:
             s.close()

@@ -222,8 +222,12 @@ class Front:
             return None
         return min(self.workers.values(), key=lambda w: (len(w.tables), w.index))
 
-    def hand(self, worker: Worker, table_id: str, message: Any, socks: list[socket.socket]) -> None:
-        worker.channel.send(message, socks)
+    def hand(
+        self, worker: Worker, table_id: str, packed: bytes, socks: list[socket.socket]
+    ) -> None:
+        """Send a table (packed by ``worker.channel.pack`` before its sockets were taken out
+        of this process: one too long to send stays here) and its sockets."""
+        worker.channel.send_packed(packed, socks)
         worker.tables.add(table_id)
         self.handed += 1
 
@@ -352,7 +356,23 @@ class WorkerProcess(ABC):
             return
         events = self._events.drain()
         for i in range(0, len(events), EVENTS_PER_MESSAGE):
-            self.channel.send(("events", events[i : i + EVENTS_PER_MESSAGE]))
+            self._send_batch(events[i : i + EVENTS_PER_MESSAGE])
+
+    def _send_batch(self, events: list[GameEvent]) -> None:
+        """As many messages as the link's size limit needs; an event that does not fit even
+        alone is not shown live (its record is complete anyway), as over the PostgreSQL
+        bridge."""
+        packed = self.channel.pack(("events", events))
+        if packed is not None:
+            self.channel.send_packed(packed)
+        elif len(events) > 1:
+            half = len(events) // 2
+            self._send_batch(events[:half])
+            self._send_batch(events[half:])
+        else:
+            log.warning(
+                "event %s of table %s too long to show live", events[0].kind, events[0].table
+            )
 
     async def run(self) -> None:
         await self.stopped.wait()

@@ -90,7 +90,7 @@ class OnitamaFront(Front):
             return False
         if not all(can_move(p.client) for p in table.players):
             return False
-        seats, socks = [], []
+        seats = []
         for player in table.players:
             client = player.client
             assert client is not None and player.seat_key is not None
@@ -105,12 +105,18 @@ class OnitamaFront(Front):
                     "conn": client.conn.export(),
                 }
             )
-            sock = leave(self.hub, client)
+        plan = {"match": table.match, "seats": seats, "clock_left": table.clock_left}
+        packed = worker.channel.pack(("table", plan))
+        if packed is None:
+            return False
+        socks = []
+        for player in table.players:
+            assert player.client is not None
+            sock = leave(self.hub, player.client)
             assert sock is not None  # can_move said so, in this same step
             socks.append(sock)
             player.client = None
-        plan = {"match": table.match, "seats": seats, "clock_left": table.clock_left}
-        self.hand(worker, table.id, ("table", plan), socks)
+        self.hand(worker, table.id, packed, socks)
         table.elsewhere = worker.index
         return True
 

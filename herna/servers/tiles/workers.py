@@ -91,23 +91,25 @@ class TilesFront(Front):
             return False
         if not all(s.bot is not None if s.client is None else can_move(s.client) for s in slots):
             return False
-        seats: list[tuple[int, dict[str, Any]]] = []
+        clients = {i: s.client for i, s in enumerate(slots) if s.client is not None}
+        seats = [(i, client.conn.export()) for i, client in clients.items()]
+        for slot in slots:
+            slot.client = None  # the table travels without this process's connections
+        table.seek = None
+        table.seen.clear()  # views for this process's readers: the worker makes its own
+        packed = worker.channel.pack(("table", {"table": table, "seats": seats}))
+        if packed is None:  # too long for the link (a huge rules file): it stays here
+            for i, client in clients.items():
+                slots[i].client = client
+            return False
         socks: list[socket.socket] = []
-        for i, slot in enumerate(table.seats):
-            assert slot is not None
-            client = slot.client
-            if client is None:
-                continue
-            seats.append((i, client.conn.export()))
+        for i, client in clients.items():
             sock = leave(self.hub, client)
             assert sock is not None  # can_move said so, in this same step
             socks.append(sock)
             client.table, client.seat = None, -1
-            slot.client = None
-            self.away[slot.name] = client
-        table.seek = None
-        table.seen.clear()  # views for this process's readers: the worker makes its own
-        self.hand(worker, table.id, ("table", {"table": table, "seats": seats}), socks)
+            self.away[slots[i].name] = client
+        self.hand(worker, table.id, packed, socks)
         table.elsewhere = worker.index
         return True
 
