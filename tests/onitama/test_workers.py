@@ -56,6 +56,7 @@ async def test_bots_play_whole_games_in_the_workers_and_every_game_is_recorded(
         assert all(r.games == 3 and r.invalid == 0 for r in results)
         pool = elsewhere(server)
         assert pool.handed >= 6
+        assert server.service.snapshot()["workers"]["handed"] == pool.handed  # /status
         pids = {w.process.pid for w in pool.workers.values()}
         assert len(pids) == 2 and os.getpid() not in pids
         # Both workers ran games (the least busy one gets the next table).

@@ -86,6 +86,8 @@ class OnitamaService:
         snap = self.hub.snapshot()
         snap["endpoints"] = self.endpoints()
         snap["house_bots"] = [b.name for b in self.house_bots]
+        if self.hub.elsewhere is not None:
+            snap["workers"] = self.hub.elsewhere.snapshot()
         return snap
 
     def summon_house_bot(self, seek: Seek, level: str) -> None:

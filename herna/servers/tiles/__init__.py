@@ -109,6 +109,8 @@ class TilesService:
     def snapshot(self) -> dict[str, Any]:
         snap = self.hub.snapshot()
         snap["endpoints"] = self.endpoints()
+        if self.hub.elsewhere is not None:
+            snap["workers"] = self.hub.elsewhere.snapshot()
         return snap
 
     async def stop(self) -> None:
