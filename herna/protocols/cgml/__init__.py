@@ -1,10 +1,12 @@
 """CGML (seed 001): the XML protocol of the card-game hall where licitovaný mariáš is played.
 
 - :mod:`~herna.protocols.cgml.cards`: card codes (chapter 5);
-- :mod:`~herna.protocols.cgml.messages`: typed messages (chapters 2-4) and their XML;
+- :mod:`~herna.protocols.cgml.messages`: typed messages (chapters 2-4) and their XML, a
+  package by message family (values, nodes, login, play, control);
 - :mod:`~herna.protocols.cgml.decoding`: parsed XML back to typed messages;
 - :mod:`~herna.protocols.cgml.codec`: framing, safe parsing, encoding (chapter 1);
 - :mod:`~herna.protocols.cgml.lobby`: the login server's matchmaking (sans-I/O);
+- :mod:`~herna.protocols.cgml.matching`: the lobby's preference matching (pure);
 - :mod:`~herna.protocols.cgml.player`: a player's view of a group, for bots and clients.
 
 See docs/protocols/cgml.md for every message with an example and Herna's extensions.

@@ -5,7 +5,8 @@ The transport calls :meth:`Lobby.connection_made`, :meth:`Lobby.received` and
 :meth:`Lobby.connection_lost`; the lobby answers through the ``send`` and ``close`` callbacks
 it was given and sets timers on its :class:`~herna.core.clock.Clock`.
 
-Matchmaking (spec-notes, "Matchmaking"):
+Matchmaking (spec-notes, "Matchmaking"; which members make a group is the pure
+:mod:`herna.protocols.cgml.matching`, :meth:`~herna.protocols.cgml.matching.Pool.plan`):
 
 - ``active`` players want a game now; ``passive`` ones (bots, people who do not mind) only
   fill groups around an active player. A connection that reports ``<load>`` is a *bot server*:
@@ -39,12 +40,25 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, cast
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
 
 from herna.core.clock import Clock, TimerHandle
 from herna.hall.identity import Admission, Refusal, new_public_id
 from herna.hall.lobby import Lobby as HallLobby
+from herna.protocols.cgml.matching import (
+    Conn,
+    Entry,
+    Member,
+    Pool,
+    bot_servers,
+)
+from herna.protocols.cgml.matching import (
+    ConnKey as ConnKey,
+)
+from herna.protocols.cgml.matching import (
+    Role as Role,
+)
 from herna.protocols.cgml.messages import (
     ConnectComplete,
     ConnectPlayer,
@@ -63,8 +77,6 @@ from herna.protocols.cgml.seeks import NO_SUCH_TOURNAMENT, SEEK_CANCELLED, HallS
 
 log = logging.getLogger("herna.cgml.login")
 
-ConnKey = int
-Role = Literal["player", "server"]
 
 ID_IN_USE = "ID_IN_USE"
 WRONG_PHASE = "WRONG_PHASE"
@@ -104,39 +116,6 @@ class LobbySettings:
 
 
 @dataclass
-class _Conn:
-    key: ConnKey
-    role: Role
-    player: PlayerRef | None = None
-    """The identity sent in ``connect`` (player port)."""
-    load: int | None = None
-    """Latest ``<load>``: set means this connection is a bot server."""
-    inflight: int = 0
-    """Bots requested from this bot server since its latest ``<load>``."""
-    bot_seq: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
-    reserved: str | None = None
-    """Group id while this player is part of a group awaiting ``ack``."""
-
-
-@dataclass
-class _Waiting:
-    key: ConnKey
-    player: PlayerRef
-    status: str
-    game: str
-    opponents: tuple[PlayerRef, ...]
-    since: float
-    fill: float | None = None
-    """Its own fill wait (``<connect fill>``, Herna extension); None: the login server's."""
-    tournament: str | None = None
-    """The live tournament it waits for (``<connect tournament>``, Herna extension): it is
-    grouped only when the tournament books it, never by preferences or with bots."""
-
-    def fill_wait(self, default: float) -> float:
-        return default if self.fill is None else self.fill
-
-
-@dataclass
 class _GameServer:
     key: ConnKey
     game: str
@@ -146,22 +125,11 @@ class _GameServer:
 
 
 @dataclass
-class _Member:
-    player: PlayerRef
-    key: ConnKey
-    """The player's connection, or the bot server's for a bot."""
-    bot: bool
-    entry: _Waiting | None = None
-    source: _Conn | None = None
-    """The bot server that supplies this bot."""
-
-
-@dataclass
 class _Pending:
     group: str
     server: _GameServer
     game: str
-    members: list[_Member]
+    members: list[Member]
     timer: TimerHandle | None = None
 
 
@@ -191,13 +159,13 @@ class Lobby:
         self.close = close
         self.settings = settings or LobbySettings()
         self.names: NameGuard = names or _FreeNames()
-        self._conns: dict[ConnKey, _Conn] = {}
+        self._conns: dict[ConnKey, Conn] = {}
         self._ids: dict[str, ConnKey] = {}
         self._seated: dict[str, str] = {}
         """Player id -> group, for every member of a group being formed or played (bots
         included): such an id is nobody else's until the group ends."""
         self._live: dict[str, _Live] = {}
-        self._queue: list[_Waiting] = []
+        self._queue: list[Entry] = []
         self._servers: dict[ConnKey, _GameServer] = {}
         self._rr = 0
         self._pending: dict[str, _Pending] = {}
@@ -215,7 +183,7 @@ class Lobby:
 
     # -- transport interface ---------------------------------------------------------------
     def connection_made(self, key: ConnKey, role: Role) -> None:
-        self._conns[key] = _Conn(key, role)
+        self._conns[key] = Conn(key, role)
 
     def identified(self, key: ConnKey) -> bool:
         """Whether the connection has had a ``connect`` accepted: a player, bot or bot server
@@ -258,7 +226,7 @@ class Lobby:
             self._player_message(conn, message)
 
     # -- super game servers ----------------------------------------------------------------
-    def _server_message(self, conn: _Conn, message: Message) -> None:
+    def _server_message(self, conn: Conn, message: Message) -> None:
         if isinstance(message, ConnectServer):
             if message.numplayers < 2 or not message.url or not message.game:
                 self.send(
@@ -289,7 +257,7 @@ class Lobby:
                 Error(f"<{message.tag}> is not expected from a super game server", UNEXPECTED),
             )
 
-    def _ack(self, conn: _Conn, message: NewGroupAck) -> None:
+    def _ack(self, conn: Conn, message: NewGroupAck) -> None:
         server = self._servers.get(conn.key)
         pending: _Pending | None = None
         if message.group is not None:
@@ -338,7 +306,7 @@ class Lobby:
         )
 
     # -- players and bot servers -----------------------------------------------------------
-    def _player_message(self, conn: _Conn, message: Message) -> None:
+    def _player_message(self, conn: Conn, message: Message) -> None:
         if isinstance(message, ConnectPlayer):
             self._connect(conn, message)
         elif isinstance(message, Load):
@@ -364,7 +332,7 @@ class Lobby:
     def _taken(self, pid: str) -> bool:
         return pid in self._ids or pid in self._seated
 
-    def _connect(self, conn: _Conn, message: ConnectPlayer) -> None:
+    def _connect(self, conn: Conn, message: ConnectPlayer) -> None:
         if conn.reserved is not None:
             self.send(conn.key, Error("a group is being formed for you", WRONG_PHASE))
             return
@@ -424,7 +392,7 @@ class Lobby:
         if conn.load is not None:
             return  # a bot server re-introducing itself stays a bot server
         old = next((w for w in self._queue if w.key == conn.key), None)
-        entry = _Waiting(
+        entry = Entry(
             conn.key,
             conn.player,
             message.status,
@@ -439,70 +407,8 @@ class Lobby:
         self._match()
 
     # -- matchmaking -----------------------------------------------------------------------
-    def _bot_servers(self) -> list[_Conn]:
-        return [c for c in self._conns.values() if c.load is not None and c.player is not None]
-
-    def _least_loaded(
-        self, tentative: dict[ConnKey, int], only: _Conn | None = None
-    ) -> _Conn | None:
-        """The bot server with the lowest latest load (then fewest requests since)."""
-        candidates = (
-            [only]
-            if only is not None
-            else [
-                c
-                for c in self._bot_servers()
-                if c.player is None or c.player.name not in self.settings.named_only
-            ]
-        )
-        usable = [c for c in candidates if c.load is not None and c.load < self.settings.full_load]
-        if not usable:
-            return None
-        return min(usable, key=lambda c: (c.load, c.inflight + tentative.get(c.key, 0), c.key))
-
-    @staticmethod
-    def _names(pref: PlayerRef, player: PlayerRef) -> bool:
-        if pref.id is not None:
-            return pref.id == player.id
-        if pref.name is not None:
-            return pref.name == player.name
-        return False
-
-    def _pref_bot_server(self, pref: PlayerRef) -> _Conn | None:
-        if pref.id is None and pref.name is None:
-            return None
-        for c in self._bot_servers():
-            assert c.player is not None
-            if self._names(pref, c.player):
-                return c
-        return None
-
-    def _fulfils(self, pref: PlayerRef, member: _Member) -> bool:
-        """Whether ``member`` is the wanted player, a bot of the wanted bot server or of the
-        wanted race."""
-        if pref.id is None and pref.name is None:
-            return pref.race is not None and member.player.race == pref.race
-        if self._names(pref, member.player):
-            return True
-        src = member.source
-        return src is not None and src.player is not None and self._names(pref, src.player)
-
-    def _satisfied(self, pref: PlayerRef, members: list[_Member]) -> bool:
-        return any(self._fulfils(pref, m) for m in members)
-
-    def _all_satisfied(self, owner: _Member, members: list[_Member]) -> bool:
-        """Each of ``owner``'s preferences is fulfilled by a different other member (named
-        players first, then "any bot"/"any human")."""
-        if owner.entry is None or not owner.entry.opponents:
-            return True
-        prefs = sorted(owner.entry.opponents, key=lambda p: p.id is None and p.name is None)
-        free = [m for m in members if m is not owner]
-        for pref in prefs:
-            match = next((m for m in free if self._fulfils(pref, m)), None)
-            if match is None:
-                return False
-            free.remove(match)
-        return True
+    def _bot_servers(self) -> list[Conn]:
+        return bot_servers(self._conns.values())
 
     def _match(self) -> None:
         if self.plan is not None:
@@ -528,7 +434,13 @@ class Lobby:
                 plain = not entry.opponents
                 plan = None
                 if not (plain and (entry.game, allow_bots) in stuck):
-                    plan = self._plan(entry, servers[0].numplayers, allow_bots)
+                    pool = Pool(
+                        self._queue,
+                        self._conns.values(),
+                        self.settings.full_load,
+                        self.settings.named_only,
+                    )
+                    plan = pool.plan(entry, servers[0].numplayers, allow_bots)
                 if plan is None:
                     if plain:
                         stuck.add((entry.game, allow_bots))
@@ -597,7 +509,7 @@ class Lobby:
         servers = [s for s in self._servers.values() if s.game == game]
         if not servers or servers[0].numplayers != len(waiting):
             return False
-        members = [_Member(w.player, w.key, False, w) for w in waiting]
+        members = [Member(w.player, w.key, False, w) for w in waiting]
         self._start_group(game, servers, members, tag, games)
         self._show_seeks()
         return True
@@ -615,74 +527,8 @@ class Lobby:
         game = entries[0].game
         servers = [s for s in self._servers.values() if s.game == game]
         if servers and servers[0].numplayers == len(entries):
-            members = [_Member(w.player, w.key, False, w) for w in entries]
+            members = [Member(w.player, w.key, False, w) for w in entries]
             self._start_group(game, servers, members)
-
-    def _plan(self, first: _Waiting, size: int, allow_bots: bool) -> list[_Member] | None:
-        """A group around ``first`` that satisfies everyone's preferences, or None."""
-        members = [_Member(first.player, first.key, False, first)]
-        taken = {first.key}
-        tentative: dict[ConnKey, int] = {}
-
-        def add_waiting(w: _Waiting) -> None:
-            members.append(_Member(w.player, w.key, False, w))
-            taken.add(w.key)
-
-        def add_bot(server: _Conn) -> None:
-            assert server.player is not None
-            tentative[server.key] = tentative.get(server.key, 0) + 1
-            members.append(
-                _Member(PlayerRef(None, server.player.name, "bot"), server.key, True, None, server)
-            )
-
-        # 1. The first player's preferences must all be fulfilled, each by its own member.
-        for pref in sorted(first.opponents, key=lambda p: p.id is None and p.name is None):
-            candidate = next(
-                (
-                    w
-                    for w in self._queue
-                    if w.key not in taken
-                    and not w.tournament
-                    and w.game == first.game
-                    and self._fulfils(pref, _Member(w.player, w.key, False, w))
-                ),
-                None,
-            )
-            if candidate is not None:
-                add_waiting(candidate)
-                continue
-            server = self._pref_bot_server(pref)
-            if server is not None:
-                server = self._least_loaded(tentative, server)
-            elif pref.id is None and pref.name is None and pref.race == "bot":
-                server = self._least_loaded(tentative)
-            if server is None:
-                return None  # a wanted opponent is not available (yet)
-            add_bot(server)
-        if len(members) > size:
-            return None
-        # 2. Other people: active first, then passive, oldest first.
-        for status in ("active", "passive"):
-            for w in self._queue:
-                if len(members) >= size:
-                    break
-                if w.key in taken or w.status != status or w.game != first.game or w.tournament:
-                    continue
-                newcomer = _Member(w.player, w.key, False, w)
-                if all(self._satisfied(p, [*members, newcomer]) for p in w.opponents):
-                    add_waiting(w)
-        # 3. Bots from the least-loaded bot server.
-        while len(members) < size:
-            if not allow_bots:
-                return None
-            server = self._least_loaded(tentative)
-            if server is None:
-                return None
-            add_bot(server)
-        # Everyone's preferences must hold in the final group.
-        if not all(self._all_satisfied(m, members) for m in members):
-            return None
-        return members
 
     def _load(self, server: _GameServer) -> int:
         """Groups a super game server runs or is creating: what balancing compares."""
@@ -693,7 +539,7 @@ class Lobby:
         self,
         game: str,
         servers: list[_GameServer],
-        members: list[_Member],
+        members: list[Member],
         tournament: str | None = None,
         games: int | None = None,
     ) -> None:
@@ -705,7 +551,7 @@ class Lobby:
         group = new_public_id()
         while group in self._pending or group in self._live:
             group = new_public_id()
-        final: list[_Member] = []
+        final: list[Member] = []
         for m in members:
             if m.bot:
                 source = self._conns[m.key]
@@ -715,7 +561,7 @@ class Lobby:
                 while self._taken(pid):
                     pid = f"{source.player.id}.{next(source.bot_seq)}"
                 name = source.player.name or source.player.id
-                final.append(_Member(PlayerRef(pid, name, "bot"), m.key, True, None, source))
+                final.append(Member(PlayerRef(pid, name, "bot"), m.key, True, None, source))
                 source.inflight += 1
                 self.bots_requested += 1
             else:
@@ -749,7 +595,7 @@ class Lobby:
         if pending.timer is not None:
             pending.timer.cancel()
         self._release(pending.group, tuple(m.player.id or "" for m in pending.members))
-        back: list[_Waiting] = []
+        back: list[Entry] = []
         for m in pending.members:
             conn = self._conns.get(m.key)
             if conn is not None and m.bot and conn.inflight > 0:

@@ -36,6 +36,7 @@ from herna.protocols.cgml.messages import (
 )
 from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_login_timeout
 from herna.servers.cgml.group import Group, GroupHooks
+from herna.servers.cgml.group_core import GroupCore
 from herna.servers.cgml.seats import GroupSettings, Member
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.gamelog import refused
@@ -227,7 +228,7 @@ class SuperGameServer:
             self.reported.add(group_id)
         conn.send(NewGroupAck(message.game, group_id, message.players, group.tickets()))
 
-    def _group_closed(self, group: Group) -> None:
+    def _group_closed(self, group: GroupCore) -> None:
         self.groups.pop(group.id, None)
         if group.id in self.reported:
             self.reported.discard(group.id)

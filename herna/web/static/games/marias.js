@@ -1,8 +1,8 @@
 /* Licitovaný mariáš renderer for the Herna web hall (no build step, no external scripts).
  *
  * Draws the spectator view the CGML super game server publishes with every event
- * (herna/servers/cgml/group.py: data.view = the engine's state.view(None)) and the replay
- * steps (herna/games/marias/replay.py). Fields used:
+ * (herna/servers/cgml/group_core.py, GroupCore._emit: data.view = the engine's
+ * state.view(None)) and the replay steps (herna/games/marias/replay.py). Fields used:
  *   view.phase          "deal" | "auction" | "discard" | "gametype" | "flek" | "play" | "done"
  *   view.dealer, forhont, middle, zadak, current_player, declarer   seats 0..2 (or null)
  *   view.hand_sizes     [n0, n1, n2]  (live views never carry anybody's cards)
