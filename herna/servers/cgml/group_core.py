@@ -13,6 +13,7 @@ clock. :class:`GroupCore` is the base of :class:`~herna.servers.cgml.group.Group
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,7 +60,7 @@ class GroupHooks:
     house_names: frozenset[str] = frozenset()
 
 
-class GroupCore:
+class GroupCore(ABC):
     """A group's state and its ways to members, spectators and records."""
 
     def __init__(
@@ -192,6 +193,6 @@ class GroupCore:
         except Exception:  # the database must not stop the table
             log.exception("group %s: could not record game %s", self.id, match.table_id)
 
+    @abstractmethod
     def _join_timeout(self) -> None:
         """Not every member joined in time (:class:`~herna.servers.cgml.group.Group`)."""
-        raise NotImplementedError
