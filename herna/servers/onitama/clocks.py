@@ -19,15 +19,13 @@ whether the opponent claimed it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from herna.core.clock import Clock
 from herna.games.onitama.cards import COLOR_NAMES
 from herna.hall.clocks import DecisionClock
 from herna.protocols.onitama import fmt
-from herna.servers.onitama.tables import Player, Table
-
-if TYPE_CHECKING:
-    from herna.servers.onitama.hub import OnitamaHub
+from herna.servers.onitama.tables import OnitamaSettings, Player, Table
 
 OUT_OF_TIME = "out_of_time"
 """``GAME_OVER`` reason of a game lost on time (Herna extension value)."""
@@ -35,10 +33,28 @@ ABANDONED = "abandoned"
 """How a game ended whose loser left and did not come back (``result.ended``)."""
 
 
+class ClockedHub(Protocol):
+    """What the clocks need of the hub (:class:`~herna.servers.onitama.hub.OnitamaHub`)."""
+
+    clock: Clock
+    settings: OnitamaSettings
+
+    def emit_table(self, table: Table, kind: str, **data: Any) -> None: ...
+
+    def forfeit(
+        self,
+        table: Table,
+        seat: int,
+        reason: str | None,
+        ended: str | None = None,
+        claimed: bool = False,
+    ) -> None: ...
+
+
 class TableClocks:
     """The clocks of the hub's tables (see the module doc)."""
 
-    def __init__(self, hub: OnitamaHub) -> None:
+    def __init__(self, hub: ClockedHub) -> None:
         self.hub = hub
 
     # -- turns --------------------------------------------------------------------------------

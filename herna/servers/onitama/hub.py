@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction
@@ -75,6 +75,7 @@ from herna.servers.onitama.tables import (
     DEFAULT_RECONNECT_WINDOW,
     DEFAULT_START_PAUSE,
     Client,
+    Elsewhere,
     GamePlan,
     HubStats,
     OnitamaSettings,
@@ -83,9 +84,6 @@ from herna.servers.onitama.tables import (
     hang_up,
 )
 from herna.servers.tcp import Peer
-
-if TYPE_CHECKING:
-    from herna.servers.onitama.workers import OnitamaFront
 
 __all__ = [
     "DEFAULT_HOUSE_BOT_DELAY",
@@ -166,7 +164,7 @@ class OnitamaHub(SeatReturns, LobbySeats):
         self.closing = False
         self.give_back: Callable[[Table], None] | None = None
         """In a game worker: hands a finished table's players back to the front."""
-        self.elsewhere: OnitamaFront | None = None
+        self.elsewhere: Elsewhere | None = None
         """The game workers (``--workers``; :mod:`~herna.servers.onitama.workers`): they may
         take a new table's connections and run its game; unset, every game runs here."""
         self.plan: Callable[[str, str], GamePlan | None] | None = None

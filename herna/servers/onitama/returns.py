@@ -21,10 +21,7 @@ from herna.hall.lobby import PERSON, SeekSpec
 from herna.protocols import onitama as proto
 from herna.servers.deadlines import LoginDeadlines
 from herna.servers.onitama.clocks import ABANDONED, TableClocks
-from herna.servers.onitama.tables import Client, HubStats, Player, Table, hang_up
-
-if TYPE_CHECKING:
-    from herna.servers.onitama.workers import OnitamaFront
+from herna.servers.onitama.tables import Client, Elsewhere, HubStats, Player, Table, hang_up
 
 log = logging.getLogger("herna.onitama")
 
@@ -34,7 +31,7 @@ class SeatReturns:
 
     if TYPE_CHECKING:
         identity: Identity
-        elsewhere: OnitamaFront | None
+        elsewhere: Elsewhere | None
         clocks: TableClocks
         stats: HubStats
         deadlines: LoginDeadlines[Client]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from herna.core.clock import Clock, TimerHandle
 from herna.games.onitama.state import Action, OnitamaState
@@ -240,3 +240,24 @@ class HubStats:
     errors: int = 0
     reconnects: int = 0
     refused_logins: int = 0
+
+
+class Elsewhere(Protocol):
+    """Where games may run besides this hub: the game workers
+    (:class:`~herna.servers.onitama.workers.OnitamaFront`)."""
+
+    def take(self, table: Table) -> bool:
+        """Run ``table``'s game (just formed, before ``START``) elsewhere; False: it stays."""
+        ...
+
+    def reconnect(self, client: Client, player: Player, table: Table) -> None:
+        """``player`` proved the seat of ``table``, which runs elsewhere, on ``client``."""
+        ...
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the hall's status page shows of them."""
+        ...
+
+    async def stop(self) -> None:
+        """End them (their games are ended and recorded there)."""
+        ...

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.core.errors import IllegalAction, ProtocolError
@@ -65,15 +65,13 @@ from herna.servers.tiles.tables import (
     DEFAULT_SHOWCASE_PAUSE,
     DEFAULT_TURN_TIMEOUT,
     Client,
+    Elsewhere,
     ExplainsClose,
     HubStats,
     SeatSlot,
     Table,
     TilesSettings,
 )
-
-if TYPE_CHECKING:
-    from herna.servers.tiles.workers import TilesFront
 from herna.servers.tiles.tournament import TournamentSeats
 
 __all__ = [
@@ -143,7 +141,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
         """Players waiting for their next tournament table (:mod:`.tournament`)."""
         self.lobby.listen(GAME, self._seek_closed, self._pair_booked)
         self.stats = HubStats()
-        self.elsewhere: TilesFront | None = None
+        self.elsewhere: Elsewhere | None = None
         """The game workers (``--workers``; :mod:`~herna.servers.tiles.workers`): they may
         take a table whose game starts; unset, every game runs here."""
         self.give_back: Callable[[str | None, list[Client]], None] | None = None

@@ -52,13 +52,11 @@ from herna.protocols import tiles as proto
 from herna.servers.deadlines import LoginDeadlines
 from herna.servers.tiles.checker import RulesChecker
 from herna.servers.tiles.names import NameBook
-from herna.servers.tiles.tables import Client, SeatSlot, Table, TilesSettings
+from herna.servers.tiles.tables import Client, Elsewhere, SeatSlot, Table, TilesSettings
 
 log = logging.getLogger("herna.tiles")
 
 GAME = "tiles"
-if TYPE_CHECKING:
-    from herna.servers.tiles.workers import TilesFront
 
 LEVELS = STRATEGIES
 """The house bots' levels a seek may name (the tile bots' strategies)."""
@@ -104,7 +102,7 @@ class TableSeating:
 
         _clients: set[Client]
         rules_checker: RulesChecker
-        elsewhere: TilesFront | None
+        elsewhere: Elsewhere | None
 
         def shipped(self, name: str) -> Rules | None: ...
 

@@ -214,3 +214,25 @@ class HubStats:
     errors: int = 0
     timeouts: int = 0
     reconnects: int = 0
+
+
+class Elsewhere(Protocol):
+    """Where games may run besides this hub: the game workers
+    (:class:`~herna.servers.tiles.workers.TilesFront`)."""
+
+    def take(self, table: Table) -> bool:
+        """Run ``table``'s game (just set up, before ``started``) elsewhere; False: it stays."""
+        ...
+
+    def resume(self, client: Client, msg: proto.Join) -> bool:
+        """A ``join`` taking a seat back at a table that runs elsewhere: passed on there
+        (True); False: not such a table."""
+        ...
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the hall's status page shows of them."""
+        ...
+
+    async def stop(self) -> None:
+        """End them (their games are ended and recorded there)."""
+        ...
