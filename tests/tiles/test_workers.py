@@ -109,10 +109,21 @@ async def test_a_house_bot_table_a_dropped_player_comes_back_and_names_stay_take
         turn = await back.expect("your_turn")
         await back.act(turn["actions"][0])
         await back.expect("state")
-        # ann leaves the table: a house bot finishes the game, ann is in the front's lobby.
+        # ann leaves the table: a house bot finishes the game, ann is in the front's lobby,
+        # and sits down at a new table, whose game runs in a worker too.
         await back.send({"type": "leave"})
         await back.expect("left")
-        joined = await back.join("ann", RULES)
+        joined = await back.join("ann", race())
         assert joined["name"] == "ann" and joined["table"] != table_id
+        await back.start()
+        await back.expect("started")
+        for _ in range(200):  # the house bot finishes the first table's game
+            if table_id not in server.hub.tables:
+                break
+            await asyncio.sleep(0.05)
+        assert table_id not in server.hub.tables
+        # That table's end frees none of the names of its players who play on elsewhere.
+        await stranger.send({"type": "join", "name": "ann", "rules": RULES})
+        assert (await stranger.expect("error"))["code"] == "NAME_TAKEN"
         await stranger.close()
         await back.close()

@@ -72,9 +72,9 @@ class TilesFront(Front):
     ) -> None:
         super().__init__(hub.bus, hub.settings, count, database_url, log_args)
         self.hub = hub
-        self.away: dict[str, Client] = {}
-        """Players in a worker, by name: the connection object that holds the name in the
-        front's book meanwhile."""
+        self.away: dict[str, tuple[str, Client]] = {}
+        """Players in a worker, by name: their table and the connection object that holds
+        the name in the front's book meanwhile."""
 
     async def start(self) -> None:
         await super().start()
@@ -108,7 +108,7 @@ class TilesFront(Front):
             assert sock is not None  # can_move said so, in this same step
             socks.append(sock)
             client.table, client.seat = None, -1
-            self.away[slots[i].name] = client
+            self.away[slots[i].name] = (table.id, client)
         self.hand(worker, table.id, packed, socks)
         table.elsewhere = worker.index
         return True
@@ -148,9 +148,9 @@ class TilesFront(Front):
         hub = self.hub
         for (name, conn), sock in zip(info["clients"], socks, strict=True):
             client = await arrived(hub, sock, conn)
-            old = self.away.pop(name, None) if name else None
-            if old is not None:
-                hub.names.release(old)
+            away = self.away.pop(name, None) if name else None
+            if away is not None:
+                hub.names.release(away[1])
             if name and not hub.closing:
                 hub.names.claim(client, name)
             go_on(client.peer)
@@ -166,10 +166,11 @@ class TilesFront(Front):
         del self.hub.tables[table_id]
         self.hub.stats.games_finished += 1
         for slot in table.seats:
-            old = self.away.get(slot.name) if slot is not None else None
-            if slot is not None and old is not None:
+            away = self.away.get(slot.name) if slot is not None else None
+            # Only this table's: a player who left it may be playing elsewhere by now.
+            if slot is not None and away is not None and away[0] == table_id:
                 del self.away[slot.name]
-                self.hub.names.release(old)
+                self.hub.names.release(away[1])
 
     def lost(self, tables: set[str]) -> None:
         for table_id in tables:
