@@ -61,7 +61,9 @@ async def test_a_person_and_a_bot_play_a_tournament_made_on_the_web_page(
         frames = Frames().watch(page)
         await page.click("#join")
         await page.wait_for_url("**/play/onitama*")
-        await page.wait_for_function("window.HernaPlay && window.HernaPlay.state.phase === 'lobby'")
+        await page.wait_for_function(
+            "() => window.HernaPlay && window.HernaPlay.state.phase === 'lobby'"
+        )
         assert re.fullmatch(rf"LOGIN\|Vendula\|[\w-]+\|person,tournament={tid}", frames.sent[0])
 
         bot = onitama_entrant(onitama.port, "robo", token, tid, 3)
