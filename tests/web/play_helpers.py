@@ -18,7 +18,7 @@ from herna.servers.onitama import OnitamaService, OnitamaSettings, serve
 from herna.web.live import LiveSettings
 from herna.web.plugin import WebHall
 
-PHASE = "document.getElementById('play').dataset.phase"
+PHASE = "document.getElementById('play')?.dataset.phase"
 MY_TURN_OR_OVER = (
     "() => { const p = document.getElementById('play');"
     " return p.dataset.myTurn === '1' || p.dataset.phase === 'over'; }"

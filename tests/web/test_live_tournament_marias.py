@@ -30,7 +30,7 @@ async def test_a_person_plays_a_mariáš_tournament_table_with_two_bots(
         await page.click("#join")
         await page.wait_for_url("**/play/marias*")
         await page.wait_for_function(
-            "() => document.getElementById('play').dataset.status === 'waiting'"
+            "() => document.getElementById('play')?.dataset.status === 'waiting'"
         )
         assert f"tournament {tid}" in await page.locator("#play-status").inner_text()
 

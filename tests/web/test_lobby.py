@@ -27,7 +27,7 @@ from tests.web.play_helpers import (
 
 pytestmark = pytest.mark.browser
 
-IN_GAME = "() => document.getElementById('play').dataset.phase === 'game'"
+IN_GAME = "() => document.getElementById('play')?.dataset.phase === 'game'"
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -190,6 +190,7 @@ async def test_a_challenge_only_its_target_can_accept(tmp_path: Path, browser: B
         assert seeks(h) == [seek]
         row_b = bob.locator(f'li.lobby-seek[data-owner="{ann_name}"]')
         await row_b.locator("button.lobby-accept").click()
+        await bob.wait_for_url("**/play/onitama*")
         await bob.wait_for_function(IN_GAME)
         await ann.wait_for_function(IN_GAME)
         assert await opponent(ann) == bob_name

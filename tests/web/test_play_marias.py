@@ -31,7 +31,7 @@ MY_TURN_OR_DEALS = (
     "(n) => { const p = document.getElementById('play');"
     " return p.dataset.myTurn === '1' || Number(p.dataset.deals) >= n; }"
 )
-MY_TURN = "() => document.getElementById('play').dataset.myTurn === '1'"
+MY_TURN = "() => document.getElementById('play')?.dataset.myTurn === '1'"
 
 
 @dataclass
@@ -120,8 +120,8 @@ async def press(page: Any, locator: Any) -> None:
 async def answer(page: Any, by_keyboard: bool = False) -> str:
     """Answer the question on the screen by clicking (or with the keyboard): a highlighted
     card, two cards for the talon, or the first choice button. The kind of question."""
-    kind: str = await page.evaluate("document.getElementById('play').dataset.decision")
-    seq = int(await page.evaluate("document.getElementById('play').dataset.seq"))
+    kind: str = await page.evaluate("document.getElementById('play')?.dataset.decision")
+    seq = int(await page.evaluate("document.getElementById('play')?.dataset.seq"))
     keyboard_pair = False
     if by_keyboard and kind == "discard":
         st = await page_state(page)
@@ -168,7 +168,7 @@ async def answer(page: Any, by_keyboard: bool = False) -> str:
     else:
         await page.locator("button.mar-choice").first.click()
     await page.wait_for_function(
-        f"() => Number(document.getElementById('play').dataset.seq) > {seq}"
+        f"() => Number(document.getElementById('play')?.dataset.seq) > {seq}"
     )
     return kind
 
@@ -181,9 +181,9 @@ async def play_until_deals(
     kinds: list[str] = []
     while True:
         await page.wait_for_function(MY_TURN_OR_DEALS, arg=deals, timeout=30_000)
-        if int(await page.evaluate("document.getElementById('play').dataset.deals")) >= deals:
+        if int(await page.evaluate("document.getElementById('play')?.dataset.deals")) >= deals:
             return kinds
-        kind = await page.evaluate("document.getElementById('play').dataset.decision")
+        kind = await page.evaluate("document.getElementById('play')?.dataset.decision")
         by_keyboard = keyboard and (len(kinds) % 2 == 1 or kind == "discard")
         kinds.append(await answer(page, by_keyboard))
         assert len(kinds) < limit
@@ -446,7 +446,7 @@ async def test_two_people_at_one_table_and_one_leaves(tmp_path: Path, browser: B
         assert guests[0] != guests[1]
         for p in pages:
             await p.wait_for_function(
-                "() => document.getElementById('play').dataset.status === 'playing'",
+                "() => document.getElementById('play')?.dataset.status === 'playing'",
                 timeout=20_000,
             )
         for p in pages:
@@ -466,7 +466,7 @@ async def test_two_people_at_one_table_and_one_leaves(tmp_path: Path, browser: B
         stays, leaves = pages[asked], pages[1 - asked]
         await leaves.get_by_role("button", name="Leave the table").click()
         await stays.wait_for_function(
-            "() => document.getElementById('play').dataset.status === 'over'", timeout=20_000
+            "() => document.getElementById('play')?.dataset.status === 'over'", timeout=20_000
         )
         status = await stays.locator("#play-status").inner_text()
         assert "aborted (disconnected)" in status, status
@@ -495,7 +495,7 @@ async def test_a_waiting_person_is_taken_from_the_lobby_page(
         await second.wait_for_url("**/play/marias?seek=*")
         for p in (first, second):
             await p.wait_for_function(
-                "() => document.getElementById('play').dataset.status === 'playing'",
+                "() => document.getElementById('play')?.dataset.status === 'playing'",
                 timeout=20_000,
             )
         bea = await second.locator("#play-name").inner_text()
@@ -530,7 +530,7 @@ async def test_anyone_with_a_wait_of_the_persons_choosing(tmp_path: Path, browse
         assert frames.sent[0]["seek"] == "person,opponent=anyone,fill=2"
         # then house bots sit down and the deal starts
         await page.wait_for_function(
-            "() => document.getElementById('play').dataset.status === 'playing'", timeout=20_000
+            "() => document.getElementById('play')?.dataset.status === 'playing'", timeout=20_000
         )
         names = [x["name"] for x in (await page_state(page))["players"]]
         assert sum(n.startswith("house-") for n in names) == 2

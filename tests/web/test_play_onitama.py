@@ -25,7 +25,7 @@ from tests.web.play_helpers import (
 
 pytestmark = pytest.mark.browser
 
-IN_GAME = "() => document.getElementById('play').dataset.phase === 'game'"
+IN_GAME = "() => document.getElementById('play')?.dataset.phase === 'game'"
 
 SENT = re.compile(
     r"^(LOGIN\|guest-[a-z2-9]{8}\|(-|[A-Za-z0-9_-]{32})\|person(,[a-z]+=[a-z0-9.]+)*"

@@ -37,7 +37,7 @@ MY_TURN_OR_OVER = (
     " return (p.dataset.myTurn === '1' && !window.HernaTilesPlay.state.pending)"
     " || p.dataset.phase === 'over'; }"
 )
-PHASE = "document.getElementById('play').dataset.phase"
+PHASE = "document.getElementById('play')?.dataset.phase"
 
 
 @dataclass
@@ -103,7 +103,7 @@ async def play_one(page: Any, rnd: random.Random, by_keyboard: bool = False) -> 
     """One action through the page: an arrow, a highlighted cell (and a way in), a hand tile
     and a rotation where the action has them; then wait for the server's answer."""
     before = len((await page_state(page))["said"])
-    action = await page.evaluate("document.getElementById('play').dataset.action")
+    action = await page.evaluate("document.getElementById('play')?.dataset.action")
     hand = page.locator("button.tp-hand-tile")
     if await hand.count() > 1 and rnd.random() < 0.5:
         await hand.nth(rnd.randrange(await hand.count())).click()
@@ -310,7 +310,7 @@ async def test_two_people_wait_for_each_other_and_play_at_one_table(
             while await first.evaluate(PHASE) != "over" or await second.evaluate(PHASE) != "over":
                 for page in (first, second):
                     ready = await page.evaluate(
-                        "() => document.getElementById('play').dataset.myTurn === '1'"
+                        "() => document.getElementById('play')?.dataset.myTurn === '1'"
                         " && !window.HernaTilesPlay.state.pending"
                     )
                     if ready and await page.evaluate(PHASE) == "game":

@@ -61,7 +61,7 @@ CUT = """(path) => {
   for (const ws of window.__sockets) if (ws.url.includes(path)) ws.close();
 }"""
 
-IN_GAME = "() => document.getElementById('play').dataset.phase === 'game'"
+IN_GAME = "() => document.getElementById('play')?.dataset.phase === 'game'"
 CONNECTS = "() => document.getElementById('live').dataset.connects === '{}'"
 
 NOT_RELOADED = (
