@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -45,11 +46,12 @@ class PlayerRef:
         return Node("player", _attrs(("id", self.id)), None, tuple(children))
 
 
-class Message:
+class Message(ABC):
     """Base of every CGML message."""
 
     __slots__ = ()
     tag: ClassVar[str] = ""
 
+    @abstractmethod
     def nodes(self) -> tuple[Node, ...]:
-        raise NotImplementedError
+        """The message as XML nodes (what the codec writes)."""
