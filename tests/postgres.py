@@ -28,6 +28,22 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def fresh_database(url: str) -> str:
+    """The URL of a new, empty database on the server of ``url`` (tests stay independent)."""
+    import uuid
+
+    from sqlalchemy import create_engine, text
+
+    from herna.hall.db import normalise_url
+
+    name = "t_" + uuid.uuid4().hex[:12]
+    admin = create_engine(normalise_url(url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return url.rsplit("/", 1)[0] + f"/{name}"
+
+
 @contextmanager
 def postgres_server() -> Iterator[str]:
     url = os.environ.get("HERNA_TEST_POSTGRES_URL")

@@ -12,7 +12,10 @@ the hall already needs — so that one web hall shows every process's live table
   (counted in :attr:`PostgresBridge.too_large`); the record in the database is complete
   anyway — the bus only feeds live views.
 * Receiving: a second connection listens; events from other processes are published on the
-  local bus with their original publish time, and are never sent back out.
+  local bus with their original publish time and their table's stream and version (numbered
+  by the process that hosts the table, :mod:`herna.hall.events`), and are never sent back
+  out. An event left out or lost shows as a gap in the versions: the web hall then gives a
+  browser a fresh snapshot of that table instead of a resume.
 * A lost database connection is retried with backoff; live events published meanwhile are
   not replayed (spectators catch up from the next event, as after any reconnect).
 
@@ -64,7 +67,16 @@ def encode(origin: str, events: list[GameEvent]) -> tuple[list[str], int]:
     size = left_out = 0
     for event in events:
         item = json.dumps(
-            [event.game, event.table, event.kind, event.data, event.ts], separators=(",", ":")
+            [
+                event.game,
+                event.table,
+                event.kind,
+                event.data,
+                event.ts,
+                event.stream,
+                event.version,
+            ],
+            separators=(",", ":"),
         )
         if len(item) > room:
             item = json.dumps("z" + base64.b64encode(zlib.compress(item.encode(), 6)).decode())
@@ -92,8 +104,20 @@ def decode(payload: str) -> tuple[str, list[GameEvent]]:
     for item in message["e"]:
         if isinstance(item, str) and item.startswith("z"):
             item = json.loads(zlib.decompress(base64.b64decode(item[1:])))
-        game, table, kind, data, ts = item
-        events.append(GameEvent(str(game), str(table), str(kind), dict(data), float(ts)))
+        game, table, kind, data, ts, stream, version = item
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise ValueError(f"not an event version: {version!r}")
+        events.append(
+            GameEvent(
+                str(game),
+                str(table),
+                str(kind),
+                dict(data),
+                float(ts),
+                stream=str(stream),
+                version=version,
+            )
+        )
     return str(message["o"]), events
 
 

@@ -4,19 +4,34 @@ terminal watcher, the web hall) subscribe.
 Publishing never blocks and never waits for a subscriber: each subscription has a bounded
 queue, and a subscriber that falls behind is *dropped* (its ``dropped`` flag is set and it
 stops receiving) so that a slow browser can never slow a game server down.
+
+Versions
+--------
+The bus of the process that hosts a table numbers the table's events: ``version`` 1, 2, 3 …
+within a ``stream`` (this bus's random id and the table's incarnation here). Every other
+process sees the same numbers: the PostgreSQL bridge (:mod:`herna.hall.bridge`) carries them
+and a bus never renumbers an event that has them, and events of a table that runs in a game
+worker are numbered by the front's bus, which forwards them in order. So any live process can
+tell a browser which events it missed (:mod:`herna.web.live`), whichever process numbered
+them. A table the bus has not seen for :data:`STREAMS` other tables starts a new stream: a
+browser holding the old one gets a fresh snapshot, never wrong events.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 _seq = itertools.count(1)
+
+STREAMS = 20_000
+"""Tables whose numbering a bus keeps (the least recently published are forgotten first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +41,10 @@ class GameEvent:
     ``game`` is ``"mia"``, ``"marias"``, ``"onitama"`` or ``"tiles"``; ``table`` identifies the
     match/round/table within that game's server; ``kind`` is a short verb
     (``"round_started"``, ``"move"``, ``"game_over"``); ``data`` is JSON-ready.
+
+    ``stream`` and ``version`` are the table's numbering (module doc), set when the event is
+    first published; ``seq`` counts every event this process made and means nothing
+    elsewhere.
     """
 
     game: str
@@ -34,6 +53,8 @@ class GameEvent:
     data: dict[str, Any]
     ts: float = field(default_factory=time.time)
     seq: int = field(default_factory=lambda: next(_seq))
+    stream: str = ""
+    version: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,13 +135,37 @@ class EventBus:
         self._subscriptions: list[Subscription] = []
         self.recent: deque[GameEvent] = deque(maxlen=history)
         self.published = 0
+        self.id = secrets.token_hex(4)
+        """This bus's part of the streams it numbers (module doc)."""
+        self._streams: OrderedDict[tuple[str, str], list[Any]] = OrderedDict()
+        """(game, table) -> [stream, newest version] of the tables this bus numbers."""
+        self._incarnations = itertools.count(1)
 
     def publish(self, event: GameEvent) -> None:
+        """Number ``event`` unless it is numbered already (relayed from another process),
+        then offer it to every subscription."""
+        if not event.version:
+            self._number(event)
         self.published += 1
         self.recent.append(event)
         if self._subscriptions:
             for sub in list(self._subscriptions):
                 sub._offer(event)
+
+    def _number(self, event: GameEvent) -> None:
+        key = (event.game, event.table)
+        streams = self._streams
+        entry = streams.get(key)
+        if entry is None:
+            entry = streams[key] = [f"{self.id}.{next(self._incarnations)}", 0]
+            if len(streams) > STREAMS:
+                streams.popitem(last=False)
+        else:
+            streams.move_to_end(key)
+        entry[1] += 1
+        # Frozen for everyone else; the bus that publishes an event first gives its number.
+        object.__setattr__(event, "stream", entry[0])
+        object.__setattr__(event, "version", entry[1])
 
     def emit(self, game: str, table: str, kind: str, **data: Any) -> GameEvent:
         """Build and publish an event in one call."""

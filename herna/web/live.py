@@ -16,19 +16,15 @@ and resumes (below).
 
 Versions and resuming
 ---------------------
-Every event of a table gets a **version**: 1, 2, 3 … per table, consecutive, in the order
-this hub folds them. The hub numbers them, not the game server, because the hub is the one
-place where the order a browser sees is decided: events reach it through the bus in
-publish order, from the table's one authority (the game server process hosting it), also
-when that authority is another ``herna serve`` whose events arrive over the PostgreSQL
-bridge (:mod:`herna.hall.bridge`: one sending connection per process, notifications
-delivered in order, so a table's events keep their order). ``GameEvent.seq`` cannot serve:
-it counts every event of the publishing process and is not carried across the bridge (a
-relayed event gets the receiving process's next number). Numbers from one hub mean nothing
-to another, so each table also has a **stream**: this hub's random id and the table's
-incarnation here (a table forgotten and seen again starts a new stream). A browser
-reconnecting to another live process, or to a restarted one, presents a stream that process
-does not know and gets a snapshot — never wrong events.
+Every event of a table has a **version** (1, 2, 3 … per table, consecutive) within a
+**stream**, given by the bus of the process that hosts the table (:mod:`herna.hall.events`)
+and carried unchanged over the PostgreSQL bridge (:mod:`herna.hall.bridge`). So every live
+process — the web hall of the game's own ``herna serve``, or a web hall in another process on
+the same database — knows a table's events by the same numbers, and a browser that
+reconnects to any of them resumes where it was. A stream that changes (a restarted process, a
+table its bus forgot and saw again) starts the table's history afresh; so does a gap in the
+versions (an event this process never got, e.g. while its bridge was reconnecting): the hub
+keeps only unbroken runs of events, so it never claims to have events it lacks.
 
 The hub keeps the newest ``history`` events of each table (200 by default). A browser that
 reconnects says, per table it follows, the stream and the newest version it has
@@ -37,7 +33,9 @@ whose stream matches and whose missing events are all still kept, the first fram
 exactly the events after that version (``"mode": "resume"``), otherwise a fresh snapshot of
 the table (``"mode": "snapshot"``). The first frame never lists an event that the next
 update will list: it covers the events up to the last flush (``LiveTable.flushed``), the
-next update the ones after.
+next update the ones after. A browser that comes from a live process further ahead than
+this one (it has versions this hub has not flushed yet) resumes with no events: the updates
+that follow list the versions it already has again, and the page skips those.
 
 Frames (JSON text)::
 
@@ -75,7 +73,6 @@ import contextlib
 import itertools
 import json
 import logging
-import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable
@@ -153,11 +150,11 @@ def encode_table(part: dict[str, Any]) -> str:
         return encode(safe)
 
 
-def _event_json(event: GameEvent, version: int) -> dict[str, Any]:
+def _event_json(event: GameEvent) -> dict[str, Any]:
     out = event.to_json()
     if "view" in event.data:
         out["data"] = {k: v for k, v in event.data.items() if k != "view"}
-    out["v"] = version
+    out["v"] = event.version
     return out
 
 
@@ -199,14 +196,15 @@ class LiveTable:
     updated: float = 0.0
     last: GameEvent | None = None
     version: int = 0
-    """Version of the newest event folded (events are numbered 1, 2, … per table)."""
+    """Version of the newest event folded (its stream's numbering, module doc)."""
     flushed: int = 0
     """Version of the newest event already accounted for in an update frame; the next
     update starts after it."""
     history: deque[GameEvent] = field(default_factory=deque)
-    """The newest events, versions ``version - len(history) + 1`` … ``version``."""
+    """The newest events, an unbroken run of versions ``version - len(history) + 1`` …
+    ``version``."""
     pending: deque[GameEvent] = field(default_factory=deque)
-    """Events for the next update, versions ``version - len(pending) + 1`` … ``version``."""
+    """Events for the next update (the newest ``frame_events`` of them), oldest first."""
     skipped: int = 0
     since: float | None = None
     errors: int = 0
@@ -227,19 +225,35 @@ class LiveTable:
 
     def can_resume(self, stream: str, version: int) -> bool:
         """Whether every event after ``version`` of ``stream`` up to the last flush is
-        still kept."""
-        return stream == self.stream and self.oldest - 1 <= version <= self.flushed
+        still kept (none is needed when the browser is ahead of this hub)."""
+        return stream == self.stream and self.oldest - 1 <= version
+
+    def follow(self, event: GameEvent) -> None:
+        """Account for the table's next event: a new stream or a gap in the versions starts
+        the history afresh (only unbroken runs are kept, module doc)."""
+        if event.stream != self.stream:
+            self.stream = event.stream
+            self.history.clear()
+            self.pending.clear()
+            self.skipped = 0
+            self.since = None
+            self.flushed = event.version - 1
+        elif event.version != self.version + 1:
+            self.history.clear()
+            if event.version <= self.flushed:  # numbered again from lower: start afresh
+                self.flushed = event.version - 1
+        self.version = event.version
+        self.history.append(event)
 
     def to_json(
         self,
         events: Iterable[GameEvent],
-        first: int,
         last: int,
         skipped: int = 0,
         since: float | None = None,
         mode: str | None = None,
     ) -> dict[str, Any]:
-        """The table's part of a frame: ``events`` are versions ``first`` …, and the frame
+        """The table's part of a frame: ``events`` (each with its version), and the frame
         accounts for the events up to version ``last``."""
         out = {
             "game": self.game,
@@ -247,7 +261,7 @@ class LiveTable:
             "status": self.status,
             "view": self.fold.view(),
             "event": self.last.to_json() if self.last else None,
-            "events": [_event_json(e, v) for v, e in enumerate(events, first)],
+            "events": [_event_json(e) for e in events],
             "skipped": skipped,
             "since": since,
             "stream": self.stream,
@@ -261,12 +275,12 @@ class LiveTable:
     def snapshot_json(self, recent: int) -> dict[str, Any]:
         """A fresh start: the newest ``recent`` events up to the last flush."""
         first = max(self.oldest, self.flushed - recent + 1)
-        return self.to_json(self.kept(first, self.flushed), first, self.flushed, mode="snapshot")
+        return self.to_json(self.kept(first, self.flushed), self.flushed, mode="snapshot")
 
     def resume_json(self, version: int) -> dict[str, Any]:
         """Every event after ``version`` up to the last flush (see :meth:`can_resume`)."""
         events = self.kept(version + 1, self.flushed)
-        return self.to_json(events, version + 1, self.flushed, mode="resume")
+        return self.to_json(events, max(version, self.flushed), mode="resume")
 
 
 Sender = Callable[[str], Awaitable[None]]
@@ -368,9 +382,6 @@ class LiveHub:
         self.resubscribed = 0
         self.resumed = 0
         self.meter = CpuMeter()
-        self.id = secrets.token_hex(4)
-        """This hub's part of every stream id (module doc: versions are this hub's own)."""
-        self._incarnations = itertools.count(1)
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -404,8 +415,7 @@ class LiveHub:
         key = (event.game, event.table)
         table = self.tables.get(key)
         if table is None:
-            stream = f"{self.id}.{next(self._incarnations)}"
-            table = LiveTable(event.game, event.table, fold_for(event.game), stream)
+            table = LiveTable(event.game, event.table, fold_for(event.game))
             table.history = deque(maxlen=max(1, self.settings.history))
             table.pending = deque(maxlen=self.settings.frame_events)
             self.tables[key] = table
@@ -430,8 +440,7 @@ class LiveHub:
             table.status = "over"
         elif event.kind == "game_started":
             table.status = "live"
-        table.version += 1
-        table.history.append(event)
+        table.follow(event)
         if len(table.pending) == table.pending.maxlen:
             table.skipped += 1
         if table.since is None:
@@ -484,8 +493,7 @@ class LiveHub:
             return
         parts: dict[TableKey, str] = {}
         for t in changed:
-            first = t.version - len(t.pending) + 1
-            part = t.to_json(t.pending, first, t.version, t.skipped, t.since)
+            part = t.to_json(t.pending, t.version, t.skipped, t.since)
             parts[(t.game, t.table)] = encode_table(part)
             t.flushed = t.version
             t.pending.clear()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,7 +22,10 @@ json_values = st.recursive(
 
 @given(st.lists(st.dictionaries(st.text(max_size=8), json_values, max_size=6), max_size=40))
 def test_encode_decode_round_trip_within_the_payload_limit(datas: list[dict]) -> None:  # type: ignore[type-arg]
-    events = [GameEvent("mia", f"t{i}", "move", d, ts=1000.0 + i) for i, d in enumerate(datas)]
+    bus = EventBus()
+    events = [GameEvent("mia", f"t{i % 3}", "move", d, ts=1000.0 + i) for i, d in enumerate(datas)]
+    for e in events:
+        bus.publish(e)  # numbered: as the bridge gets them from its bus
     payloads, left_out = encode("origin", events)
     assert left_out == 0
     back = []
@@ -30,14 +34,29 @@ def test_encode_decode_round_trip_within_the_payload_limit(datas: list[dict]) ->
         origin, got = decode(p)
         assert origin == "origin"
         back += got
-    assert [(e.game, e.table, e.kind, e.data, e.ts) for e in back] == [
-        (e.game, e.table, e.kind, json.loads(json.dumps(e.data)), e.ts) for e in events
+    assert [(e.game, e.table, e.kind, e.data, e.ts, e.stream, e.version) for e in back] == [
+        (e.game, e.table, e.kind, json.loads(json.dumps(e.data)), e.ts, e.stream, e.version)
+        for e in events
     ]
 
 
+def test_a_payload_without_event_versions_is_refused() -> None:
+    bus = EventBus()
+    event = bus.emit("onitama", "7", "move", n=1)
+    [payload] = encode("o", [event])[0]
+    message = json.loads(payload)
+    message["e"][0][-1] = 0
+    with pytest.raises(ValueError, match="version"):
+        decode(json.dumps(message))
+    message["e"][0] = message["e"][0][:5]  # the old five-field form
+    with pytest.raises(ValueError):
+        decode(json.dumps(message))
+
+
 def test_a_big_event_is_compressed_and_one_too_big_is_left_out() -> None:
-    big = GameEvent("tiles", "t1", "turn", {"board": "ab" * 20_000})  # compresses well
-    huge = GameEvent("tiles", "t2", "turn", {"noise": [str(i * 7919) for i in range(5_000)]})
+    bus = EventBus()
+    big = bus.emit("tiles", "t1", "turn", board="ab" * 20_000)  # compresses well
+    huge = bus.emit("tiles", "t2", "turn", noise=[str(i * 7919) for i in range(5_000)])
     payloads, left_out = encode("o", [big, huge])
     assert left_out == 1
     [(_, [event])] = [decode(p) for p in payloads]
@@ -61,6 +80,12 @@ async def test_two_processes_see_each_others_events_and_never_echo(postgres_url:
             await asyncio.sleep(0.05)
         got_b = seen_b.drain()
         assert [e.data["n"] for e in got_b if e.game == "onitama"] == list(range(50))
+        # B has A's table by A's numbers: the same stream and versions 1-50.
+        mine = [e for e in bus_a.recent if e.game == "onitama"]
+        theirs = [e for e in got_b if e.game == "onitama"]
+        assert [(e.stream, e.version) for e in theirs] == [(e.stream, e.version) for e in mine]
+        assert [e.version for e in theirs] == list(range(1, 51))
+        assert theirs[0].stream.startswith(bus_a.id)
         got_a = seen_a.drain()
         assert [e.data for e in got_a if e.game == "marias"] == [{"money": [1, -2, 1]}]
         await asyncio.sleep(0.3)

@@ -121,6 +121,24 @@ async def _check_log(page: Any, table: LiveTable) -> list[tuple[int, str]]:
     return log
 
 
+async def open_watch_page(page: Any, url: str) -> list[str]:
+    """Open a watch page whose sockets the test can cut (:data:`SOCKETS`), wait for its first
+    events and mark it (:data:`NOT_RELOADED`); the list fills with every ``/ws/live`` frame
+    the page receives."""
+    await page.add_init_script(SOCKETS)
+    received: list[str] = []
+
+    def on_socket(ws: Any) -> None:
+        if "/ws/live" in ws.url:
+            ws.on("framereceived", lambda payload: received.append(str(payload)))
+
+    page.on("websocket", on_socket)
+    await page.goto(url)
+    await page.wait_for_selector("section.table ol.events li", state="attached")
+    await page.evaluate("() => { window.__marker = 'still here'; }")
+    return received
+
+
 def _first_after_reconnect(received: list[str], connects: int) -> dict[str, Any]:
     """The first frame of the ``connects``-th /ws/live connection."""
     frames = [json.loads(f) for f in received]
@@ -140,17 +158,7 @@ async def test_a_watch_page_resumes_after_a_drop_and_gets_a_snapshot_after_a_lon
         address = await _marias_table(web)
         table = web.hub.tables[("marias", address)]
         page = browser.page
-        await page.add_init_script(SOCKETS)
-        received: list[str] = []
-
-        def on_socket(ws: Any) -> None:
-            if "/ws/live" in ws.url:
-                ws.on("framereceived", lambda payload: received.append(str(payload)))
-
-        page.on("websocket", on_socket)
-        await page.goto(f"{web.url}/live/marias/{address}")
-        await page.wait_for_selector("section.table ol.events li", state="attached")
-        await page.evaluate("() => { window.__marker = 'still here'; }")
+        received = await open_watch_page(page, f"{web.url}/live/marias/{address}")
         await _check_log(page, table)
 
         # 1. A short drop: the events missed are still kept, so the page resumes.

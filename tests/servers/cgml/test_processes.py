@@ -19,16 +19,16 @@ import subprocess
 import sys
 import time
 import urllib.request
-import uuid
 from collections import Counter
 from pathlib import Path
 
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import create_engine, func, select
 
 from herna.clients.cgml import BotDecider, CgmlClientError, login, play_group
 from herna.hall.db import MatchRow, normalise_url
 from herna.protocols.cgml import messages as m
 from herna.protocols.cgml.messages import PlayerRef
+from tests.postgres import fresh_database
 
 ROOT = Path(__file__).resolve().parents[3]
 HOST = "127.0.0.1"
@@ -38,15 +38,6 @@ def _port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
         return int(s.getsockname()[1])
-
-
-def _fresh_database(url: str) -> str:
-    name = "t_" + uuid.uuid4().hex[:12]
-    admin = create_engine(normalise_url(url), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    return url.rsplit("/", 1)[0] + f"/{name}"
 
 
 def _serve(db: str, workdir: Path, log: Path, *options: str) -> subprocess.Popen[bytes]:
@@ -138,7 +129,7 @@ def _deals(db: str) -> int:
 async def test_a_second_super_game_server_process_shares_the_load_and_its_death_loses_nothing(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    db = _fresh_database(postgres_url)
+    db = fresh_database(postgres_url)
     # Both processes run in one directory, so they share the journal directory a PostgreSQL
     # database gets under the working directory (var/records-journal/...).
     journal = tmp_path
