@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from types import ModuleType
 
 
 def package_imports(package: str, root: Path) -> dict[str, set[str]]:
@@ -41,6 +42,17 @@ def assert_no_circle(graph: dict[str, set[str]], starts: list[str]) -> set[str]:
     for start in starts:
         visit(start, [])
     return done
+
+
+def assert_package_without_circle(package: ModuleType) -> None:
+    """Fail with the circle when modules of ``package`` import each other in a circle."""
+    graph = package_imports(package.__name__, package_root(package))
+    assert_no_circle(graph, sorted(graph))
+
+
+def package_root(package: ModuleType) -> Path:
+    assert package.__file__ is not None
+    return Path(package.__file__).parent
 
 
 def assert_small(root: Path, names: tuple[str, ...], limit: int = 800) -> None:

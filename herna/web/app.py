@@ -50,7 +50,7 @@ from herna.hall.hall import Hall
 from herna.hall.people import People, hall_key
 from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, match_summary, match_text, replay_steps
-from herna.web import openapi, pages, params, play_tiles
+from herna.web import openapi, pages, params
 from herna.web.accounts import Accounts, SessionContext, account_box
 from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.errors import ErrorPages
@@ -60,6 +60,7 @@ from herna.web.lobby import LobbyRoutes
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
 from herna.web.play_marias import MariasPlay, MariasPlaySettings
+from herna.web.play_tiles import TilesPlay
 from herna.web.queries import (
     count_matches,
     counts_per_game,
@@ -249,6 +250,7 @@ class WebApp:
         self.marias = MariasPlay(
             hall, self.guests, lambda t, b, d: self.page(t, b, d), self.settings.marias
         )
+        self.tiles = TilesPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.lobby = LobbyRoutes(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
@@ -264,7 +266,7 @@ class WebApp:
                 methods=get,
             ),
             Route("/play/onitama", self.play_onitama, methods=get),
-            Route("/play/tiles", play_tiles.endpoint(self), methods=get),
+            Route("/play/tiles", self.tiles.page, methods=get),
             Route("/signin", acc.signin_page, methods=get),
             Route("/signin", acc.signin, methods=post),
             Route("/signup", acc.signup_page, methods=get),

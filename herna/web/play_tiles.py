@@ -12,19 +12,18 @@ narration of each action).
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import cache
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES, LEVEL_WORDS
 from herna.games.tiles.rules import load_rules_file, shipped_rules
-
-if TYPE_CHECKING:
-    from herna.web.app import WebApp
+from herna.hall.hall import Hall
+from herna.web.guests import Guests
 
 DESCRIPTIONS = {
     "labyrinth": "push a row or column with the spare tile, then walk to your secret "
@@ -152,24 +151,30 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
     )
 
 
-def endpoint(app: WebApp) -> Callable[[Request], Awaitable[Response]]:
-    """The route handler of ``/play/tiles`` over one web app (its guests, hall and layout)."""
+class TilesPlay:
+    """The play page of ``/play/tiles`` (one per web hall; the game itself goes over
+    ``/ws/tiles``)."""
 
-    async def play_tiles(request: Request) -> Response:
-        guest, new = app.guests.of(request)
-        hub = getattr(app.hall.service("tiles"), "hub", None)
+    def __init__(
+        self, hall: Hall, guests: Guests, render: Callable[[str, str, dict[str, Any]], Response]
+    ) -> None:
+        self.hall = hall
+        self.guests = guests
+        self.render = render
+
+    async def page(self, request: Request) -> Response:
+        guest, new = self.guests.of(request)
+        hub = getattr(self.hall.service("tiles"), "hub", None)
         running = hub is not None and not getattr(hub, "closing", True)
         settings = getattr(hub, "settings", None)
         window = getattr(settings, "reconnect_window", None)
         wait = getattr(settings, "lobby_wait", None)
         data = page_data(guest, running, window, wait)
-        token = app.guests.token(request)
+        token = self.guests.token(request)
         if token is not None:
             data["token"] = token  # a proof of the signed-in person's name, for join
-        response = app.page("Play a tile game", page_body(guest, running, window), data)
+        response = self.render("Play a tile game", page_body(guest, running, window), data)
         if new:
-            app.guests.remember(response, guest, request.url.scheme == "https")
+            self.guests.remember(response, guest, request.url.scheme == "https")
         response.headers["cache-control"] = "no-store"
         return response
-
-    return play_tiles

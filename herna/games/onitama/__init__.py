@@ -6,6 +6,7 @@
 * :mod:`.notation` text forms of moves and positions,
 * :mod:`.perft` move-path counts that match the published figures,
 * :mod:`.bots` random, greedy and alpha-beta bots,
+* :mod:`.levels` the compiled engine's levels for people (:mod:`.engine` plays them),
 * :mod:`.replay` replays of recorded games.
 """
 

@@ -20,12 +20,10 @@ from typing import Protocol
 from herna.core.rng import SeededRng
 from herna.games.onitama.board import TEMPLE
 from herna.games.onitama.cards import CARD_NAMES, TARGETS
+from herna.games.onitama.levels import DEFAULT_LEVEL, LEVEL_NAMES
 from herna.games.onitama.state import Move, OnitamaState, PlayerAction
 
 STRATEGIES = ("random", "greedy", "alphabeta", "engine")
-LEVEL_NAMES = ("easy", "medium", "hard", "strongest")
-"""The engine's levels for people, weakest first (defined in :mod:`.engine`; named here so
-option parsers need not load numba)."""
 
 WIN = 1_000_000
 """Score of a won position (minus the plies it takes, so quicker wins score higher)."""
@@ -368,7 +366,26 @@ def make_strategy(
         return AlphaBetaBot(depth=depth, budget=budget, now=now, rng=rng)
     if key == "engine":
         # Imported here: numba loads in about a second, and only the engine needs it.
-        from herna.games.onitama.engine import DEFAULT_LEVEL, EngineBot
+        from herna.games.onitama.engine import EngineBot
 
         return EngineBot(level or DEFAULT_LEVEL, budget=budget, max_depth=depth, rng=rng)
     raise ValueError(f"unknown strategy {name!r}; one of {', '.join(STRATEGIES)}")
+
+
+# The engine's level names too (from :mod:`.levels`): option parsers take them from here.
+__all__ = [
+    "CENTER",
+    "DISTANCE",
+    "LEVEL_NAMES",
+    "REVERSE",
+    "STRATEGIES",
+    "WIN",
+    "AlphaBetaBot",
+    "GreedyBot",
+    "Pos",
+    "RandomBot",
+    "RawMove",
+    "Strategy",
+    "evaluate",
+    "make_strategy",
+]

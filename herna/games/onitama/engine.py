@@ -5,8 +5,8 @@ bot reads a state, searches, and answers with an action from ``state.legal_actio
 the player to move has no move, the bot answers under the state's own rule, exactly as the
 referee expects: a :class:`Pass` (official rule) or a :class:`Stalemate` (seed 003).
 
-Levels for people (``LEVELS``) trade strength for speed and a little randomness; each level
-is measured against the next by ``bench/onitama_strength.py`` (see docs/games/onitama.md).
+Levels for people (``LEVELS``, defined in :mod:`.levels`) trade strength for speed and a
+little randomness.
 
 The first call compiles the core (or loads it from numba's on-disk cache); :func:`warm_up`
 does that at start-up so no timed move pays for it.
@@ -16,38 +16,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
 from herna.core.rng import SeededRng
 from herna.games.onitama import engine_core as core
-from herna.games.onitama.bots import LEVEL_NAMES
 from herna.games.onitama.cards import CARD_NAMES
+from herna.games.onitama.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
 from herna.games.onitama.state import Move, OnitamaState, Pass, PlayerAction, Stalemate
-
-
-@dataclass(frozen=True)
-class Level:
-    """How a level plays: a time budget per move, a depth cap and a chance of a random
-    reasonable move instead of the best one (so people can beat the lower levels)."""
-
-    name: str
-    budget: float
-    max_depth: int
-    blunder: float
-    description: str
-
-
-LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 0.05, 2, 0.25, "looks two plies ahead; one move in four is a guess"),
-    "medium": Level("medium", 0.05, 3, 0.0, "looks three plies ahead"),
-    "hard": Level("hard", 0.03, 64, 0.0, "full engine, 30 ms per move"),
-    "strongest": Level("strongest", 0.1, 64, 0.0, "full engine, 100 ms per move"),
-}
-assert tuple(LEVELS) == LEVEL_NAMES
-DEFAULT_LEVEL = "strongest"
-
 
 DEADLINE = 0.95
 """Searches stop at this share of the budget (the rest is slack for the answer)."""
@@ -309,3 +285,22 @@ def make_engine_bot(
     keeps time itself)."""
     del now
     return EngineBot(level, budget=budget, rng=SeededRng(seed))
+
+
+# The levels too: the engine's callers (the strength bench, the tests) take them from here.
+__all__ = [
+    "DEADLINE",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "LEVEL_NAMES",
+    "START_LIMIT",
+    "EngineBot",
+    "Searcher",
+    "core_moves",
+    "core_perft",
+    "decode",
+    "encode",
+    "make_engine_bot",
+    "mover_view",
+    "warm_up",
+]

@@ -1,7 +1,7 @@
 """The tile games' search bot: the goal bot's one-turn look-ahead, then the opponents' replies
 and its own next turn.
 
-The goal bot (:class:`~herna.games.tiles.bots.GoalBot`) scores each action of its turn by where
+The goal bot (:class:`~herna.games.tiles.goal.GoalBot`) scores each action of its turn by where
 it stands afterwards. What it cannot see is what happens next: an opponent's push that tears
 its path apart, a Tsuro tile placed in front of it, a bank it can reach now but not after the
 next move. The search bot keeps the goal bot's few best actions (``width``) and plays each on:
@@ -31,8 +31,8 @@ from typing import Any
 from herna.core.game import CHANCE
 from herna.core.rng import SeededRng
 from herna.games.tiles.actions import TilesCodec
-from herna.games.tiles.bots import WIN, GoalBot, deciding_seat
 from herna.games.tiles.engine import TilesState
+from herna.games.tiles.goal import WIN, GoalBot, deciding_seat
 from herna.games.tiles.rules import Rules
 
 log = logging.getLogger(__name__)
