@@ -71,7 +71,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--send-budget",
         type=float,
         default=None,
-        help="web hall --web-send-budget: frames/s to all spectators together (default 500)",
+        help="web hall --web-send-budget: frames/s to all spectators together (the web "
+        "hall's default: 500, or 10000 with --web-process)",
     )
     p.add_argument(
         "--web-process",
@@ -188,8 +189,12 @@ async def spectators(url: str, count: int, measure: int) -> None:
         watchers.skipped = 0
         watchers.frames = 0
         print("READY", watchers.opened, flush=True)
+        cpu, wall = time.process_time(), time.perf_counter()
         await reader.readline()  # STOP
         figures = watchers.figures()
+        # What the spectators themselves took: on a small machine they share the cores with
+        # the hall, and a spectator process short of CPU reads its frames late.
+        figures["cores"] = (time.process_time() - cpu) / (time.perf_counter() - wall)
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -254,7 +259,7 @@ class WebProcess:
         from herna.web.live import LiveSettings
 
         self.proc, self.port = proc, port
-        defaults = LiveSettings()
+        defaults = LiveSettings.live_tier()  # a web hall alone in its process
         self.settings = LiveSettings(
             interval=defaults.interval if args.interval is None else args.interval,
             send_budget=defaults.send_budget if args.send_budget is None else args.send_budget,
@@ -395,6 +400,7 @@ async def run_hall(args: argparse.Namespace, postgres: str | None) -> dict[str, 
             "dropped_clients": hub["dropped_clients"],
             "web_process": bool(web_process),
             "web_cores_with": round(statistics.median(p.web_cores for p in with_), 2),
+            "spectator_process_cores": round(statistics.median(r["cores"] for r in results), 2),
             "failed_connections": sum(r["failed"] for r in results),
             "frames_received": sum(r["frames"] for r in results),
             "events_measured": sum(r["events_measured"] for r in results),
@@ -450,6 +456,10 @@ def run() -> int:
             f"The live views took {f['web_cpu_share_with_percent']} % of the event loop's CPU "
             f"with spectators, {f['web_cpu_share_without_percent']} % without."
         )
+    cost += (
+        f" The spectators' own process used {f['spectator_process_cores']} cores (on this "
+        "machine, beside the hall)."
+    )
     print(
         f"Rounds/s (median) {f['rounds_per_s_median_without']} without, "
         f"{f['rounds_per_s_median_with']} with spectators: drop {f['drop_percent']} % "

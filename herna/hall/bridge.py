@@ -128,6 +128,8 @@ class PostgresBridge:
         self.url = url
         self.bus = bus
         self.origin = secrets.token_hex(8)
+        self._own = _join(self.origin, [])[: -len("[]}")]
+        """How this process's own notifications begin."""
         self.sent = 0
         self.received = 0
         self.too_large = 0
@@ -212,6 +214,10 @@ class PostgresBridge:
                 delay = min(delay * 2, 10.0)
 
     def _received(self, payload: str) -> None:
+        # Every process hears its own notifications too: known by their first bytes (see
+        # _join), they are dropped before anything is decoded.
+        if payload.startswith(self._own):
+            return
         try:
             origin, events = decode(payload)
         except (ValueError, KeyError, TypeError, zlib.error) as e:

@@ -126,6 +126,15 @@ class LiveSettings:
     (``clients / send_budget`` seconds) so that watching never costs the game servers more
     than a bounded share of the event loop."""
 
+    @classmethod
+    def live_tier(cls) -> LiveSettings:
+        """The defaults of a web hall that has its process to itself (``herna serve --only
+        web``, fed over the PostgreSQL bridge, docs/scaling.md): no game server shares its
+        event loop, so the send budget only has to keep it within its own core — 10,000
+        frames/s cost it about 0.3 of a core (bench/web_spectators.py --web-process) and give
+        5,000 spectators a frame every 0.5 s — and it takes more spectators."""
+        return cls(send_budget=10_000.0, max_clients=10_000)
+
     def interval_for(self, clients: int) -> float:
         """Seconds between two flushes with ``clients`` spectators connected."""
         return max(self.interval, clients / self.send_budget if self.send_budget > 0 else 0.0)

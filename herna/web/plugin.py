@@ -163,14 +163,15 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         default=None,
         metavar="FRAMES",
         help="live frames per second to all spectators together; with many spectators "
-        "each gets fewer (default 500)",
+        "each gets fewer (default 500; 10000 when the web hall is alone in its process)",
     )
     group.add_argument(
         "--web-max-spectators",
         type=int,
         default=None,
         metavar="N",
-        help="live WebSocket spectators accepted at once (default 2000)",
+        help="live WebSocket spectators accepted at once (default 2000; 10000 when the web "
+        "hall is alone in its process)",
     )
     group.add_argument(
         "--web-history",
@@ -210,7 +211,10 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
 async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) -> WebHall:
     port = int(option(args, config, "web_port", DEFAULT_PORT))
     host = str(option(args, config, "web_host", getattr(args, "host", None) or "127.0.0.1"))
-    live = LiveSettings()
+    # The send budget keeps spectators from slowing the game servers on the same event
+    # loop; a web hall alone in its process (a live tier of its own) may use more of it.
+    alone = all(service.game == "web" for service in hall.services)
+    live = LiveSettings.live_tier() if alone else LiveSettings()
     live.interval = float(option(args, config, "web_interval", live.interval))
     live.send_budget = float(
         option(args, config, "web_send_budget", config.get("send-budget", live.send_budget))

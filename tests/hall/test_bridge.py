@@ -95,3 +95,21 @@ async def test_two_processes_see_each_others_events_and_never_echo(postgres_url:
     finally:
         await a.stop()
         await b.stop()
+
+
+def test_own_notifications_are_dropped_before_they_are_decoded(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Every process hears its own notifications: they cost no decoding (a busy game process
+    would otherwise decode all its events twice)."""
+    bus = EventBus()
+    bridge = PostgresBridge("postgresql://herna@127.0.0.1/none", bus)
+    [mine] = encode(bridge.origin, [bus.emit("onitama", "7", "move", n=1)])[0]
+    seen = bus.subscribe()
+    bridge._received(mine)
+    bridge._received(mine[:-5] + "not json at all")  # not even looked at
+    assert seen.drain() == [] and bridge.received == 0
+    assert "not Herna's" not in caplog.text
+    other = PostgresBridge("postgresql://herna@127.0.0.1/none", EventBus())
+    other._received(mine)
+    assert other.received == 1

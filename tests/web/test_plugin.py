@@ -64,6 +64,28 @@ async def test_options_come_from_the_command_line_or_the_config(tmp_path: Path) 
         hall.records.close()
 
 
+async def test_a_web_hall_alone_in_its_process_sends_more_frames(tmp_path: Path) -> None:
+    """With game servers on its event loop the web hall keeps to 500 frames/s; alone in its
+    process (the live tier of docs/scaling.md) it may send 10,000 and takes more
+    spectators."""
+    from tests.serve import serving
+
+    async with serving(tmp_path, "web") as alone, serving(tmp_path / "b", "mia,web") as shared:
+        web_alone, web_shared = alone.service("web"), shared.service("web")
+        assert isinstance(web_alone, WebHall) and isinstance(web_shared, WebHall)
+        assert (web_alone.hub.settings.send_budget, web_alone.hub.settings.max_clients) == (
+            10_000.0,
+            10_000,
+        )
+        assert (web_shared.hub.settings.send_budget, web_shared.hub.settings.max_clients) == (
+            500.0,
+            2000,
+        )
+        # 5,000 spectators: a frame every 0.5 s from a live tier, every 10 s beside games
+        assert web_alone.hub.settings.interval_for(5000) == 0.5
+        assert web_shared.hub.settings.interval_for(5000) == 10.0
+
+
 async def test_a_busy_port_is_a_clean_error(tmp_path: Path) -> None:
     hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'w.db'}"))
     with socket.socket() as busy:
