@@ -52,7 +52,7 @@ class GameEvent:
     kind: str
     data: dict[str, Any]
     ts: float = field(default_factory=time.time)
-    seq: int = field(default_factory=lambda: next(_seq))
+    seq: int = field(default_factory=_seq.__next__)
     stream: str = ""
     version: int = 0
 
