@@ -75,11 +75,10 @@ class Forwarder:
     @staticmethod
     async def _pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
         try:
-            while data := await src.read(65536):
-                dst.write(data)
-                await dst.drain()
-        except (ConnectionError, OSError):
-            pass
+            with contextlib.suppress(ConnectionError, OSError):  # either side went away
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
         finally:
             dst.close()
 
