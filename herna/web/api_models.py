@@ -256,9 +256,10 @@ class SessionPage(ApiModel):
 # -- standings and players ---------------------------------------------------------------
 
 
-class Standing(ApiModel):
+class GameRecord(ApiModel):
+    """Someone's record in one game, as the standings keep it."""
+
     game: str
-    name: str
     points: float
     games: int
     """Rated games."""
@@ -266,25 +267,22 @@ class Standing(ApiModel):
     win_rate: float | None
     """Wins per rated game (null before the first)."""
     mu: float | None
-    """OpenSkill mean."""
+    """OpenSkill mean (null before the first rated game)."""
     sigma: float | None
     """OpenSkill uncertainty."""
     ordinal: float | None
     """mu - 3 sigma (OpenSkill)."""
 
 
-class GameStats(ApiModel):
+class Standing(GameRecord):
+    """A row of a game's standings."""
+
+    name: str
+
+
+class GameStats(GameRecord):
     """A player's record in one game: the standings row plus counts from the matches."""
 
-    game: str
-    points: float
-    games: int
-    """Rated games (standings)."""
-    wins: int
-    win_rate: float | None
-    mu: float | None
-    sigma: float | None
-    ordinal: float | None
     matches: int
     """Recorded matches, any status."""
     canceled: int

@@ -115,48 +115,43 @@ MATCHES = ApiOperation(
     m.MatchPage,
     params=p.MATCHES,
 )
-MATCH = ApiOperation(
-    "GET",
-    "/api/matches/{match_id}",
-    "One recorded match (without its raw event log)",
-    "The match",
-    m.Match,
-    params=(p.MATCH_ID,),
-    errors=(404,),
-)
-REPLAY = ApiOperation(
-    "GET",
-    "/api/matches/{match_id}/replay",
+
+
+def _of_one_match(
+    tail: str, summary: str, returns: str, response: Any, description: str = "", **more: Any
+) -> ApiOperation:
+    """A GET of one recorded match: its id in the path, 404 when no match has it."""
+    path = "/api/matches/{match_id}" + tail
+    return ApiOperation(
+        "GET", path, summary, returns, response, description, (p.MATCH_ID,), errors=(404,), **more
+    )
+
+
+MATCH = _of_one_match("", "One recorded match (without its raw event log)", "The match", m.Match)
+REPLAY = _of_one_match(
+    "/replay",
     "Replay steps of a recorded match",
     "Steps",
     m.MatchReplay,
     "The spectator view after every step, from the game's `replay_steps` (see "
     "herna/hall/replays.py).",
-    (p.MATCH_ID,),
-    errors=(404,),
 )
-EXPORT = ApiOperation(
-    "GET",
-    "/api/matches/{match_id}/export",
+EXPORT = _of_one_match(
+    "/export",
     "A recorded match as one JSON document",
     "The export",
     m.MatchExport,
     "Match, result in words, the match told as text, the replay steps and (Onitama) the game "
     "record. Schema `herna-match/1`, described in docs/web.md.",
-    (p.MATCH_ID,),
-    errors=(404,),
 )
-TEXT = ApiOperation(
-    "GET",
-    "/api/matches/{match_id}/text",
+TEXT = _of_one_match(
+    "/text",
     "A recorded match as plain text",
     "text/plain; charset=utf-8",
     str,
     "Onitama: the game record in Herna's notation (tags, then the numbered moves), to paste "
     "elsewhere. Other games: the match told in words.",
-    (p.MATCH_ID,),
     media_type="text/plain",
-    errors=(404,),
 )
 SESSIONS = ApiOperation(
     "GET",
@@ -219,29 +214,30 @@ CREATE_TOURNAMENT = ApiOperation(
     status=201,
     errors=(400, 404, 413, 415),
 )
-# The admin routes read their tournament id themselves: any id without its admin token is a
-# 403, so nobody learns which tournaments exist.
-START_TOURNAMENT = ApiOperation(
-    "POST",
-    "/api/tournaments/{tournament_id}/start",
-    "Start a live tournament",
-    "Its new status",
-    m.TournamentStatus,
-    "Pairs the entrants that entered (a Mia session: starts its clock).",
-    (p.TOURNAMENT_ID,),
-    errors=(403, 409),
-    checks_params=False,
-    admin_token=True,
+
+
+def _admin_action(action: str, description: str) -> ApiOperation:
+    """``start`` or ``abort`` of a live tournament, for the holder of its admin token.
+
+    The handler reads the tournament id itself: any id without its admin token is a 403, so
+    nobody learns which tournaments exist."""
+    return ApiOperation(
+        "POST",
+        f"/api/tournaments/{{tournament_id}}/{action}",
+        f"{action.capitalize()} a live tournament",
+        "Its new status",
+        m.TournamentStatus,
+        description,
+        (p.TOURNAMENT_ID,),
+        errors=(403, 409),
+        checks_params=False,
+        admin_token=True,
+    )
+
+
+START_TOURNAMENT = _admin_action(
+    "start", "Pairs the entrants that entered (a Mia session: starts its clock)."
 )
-ABORT_TOURNAMENT = ApiOperation(
-    "POST",
-    "/api/tournaments/{tournament_id}/abort",
-    "Abort a live tournament",
-    "Its new status",
-    m.TournamentStatus,
-    "Ends it now; the entrants still waiting are told it is over.",
-    (p.TOURNAMENT_ID,),
-    errors=(403, 409),
-    checks_params=False,
-    admin_token=True,
+ABORT_TOURNAMENT = _admin_action(
+    "abort", "Ends it now; the entrants still waiting are told it is over."
 )
