@@ -67,40 +67,13 @@ def api_operations(routes: Iterable[BaseRoute]) -> list[ApiOperation]:
 
 def spec(operations: Sequence[ApiOperation]) -> dict[str, Any]:
     """The OpenAPI 3.1 document of ``operations`` (see :func:`api_operations`)."""
-    inputs: list[tuple[tuple[str, int], JsonSchemaMode, CoreSchema]] = [
-        (("error", 0), "serialization", _core(Error))
-    ]
-    for i, op in enumerate(operations):
-        inputs.append((("response", i), "serialization", _core(op.response)))
-        if op.body is not None:
-            inputs.append((("body", i), "validation", _core(op.body)))
-    schemas, definitions = _SchemaGenerator(ref_template=REF_TEMPLATE).generate_definitions(inputs)
-    definitions = _one_line_descriptions(definitions)
-    error = schemas[(("error", 0), "serialization")]
+    schemas, definitions = _schemas(operations)
     paths: dict[str, dict[str, Any]] = {}
     for i, op in enumerate(operations):
-        out: dict[str, Any] = {"summary": op.summary}
-        if op.description:
-            out["description"] = op.description
-        if op.params:
-            out["parameters"] = [q.openapi() for q in op.params]
-        if op.body is not None:
-            body = schemas[(("body", i), "validation")]
-            out["requestBody"] = {
-                "required": True,
-                "content": {"application/json": {"schema": body}},
-            }
-        if op.admin_token:
-            out["security"] = [{ADMIN_TOKEN: []}]
-        response = schemas[(("response", i), "serialization")]
-        out["responses"] = {
-            str(op.status): _answer(op.returns, op.media_type, response),
-            **{
-                str(code): _answer(ERROR_TEXTS[code], "application/json", error)
-                for code in op.error_codes()
-            },
-        }
-        paths.setdefault(op.openapi_path, {})[op.method.lower()] = out
+        response, body = schemas[("response", i)], schemas.get(("body", i))
+        paths.setdefault(op.openapi_path, {})[op.method.lower()] = _operation(
+            op, response, body, schemas[("error", 0)]
+        )
     return {
         "openapi": "3.1.0",
         "info": {"title": "Herna web hall API", "version": __version__, "description": DESCRIPTION},
@@ -117,6 +90,50 @@ def spec(operations: Sequence[ApiOperation]) -> dict[str, Any]:
             },
         },
     }
+
+
+SchemaKey = tuple[str, int]
+"""``("response", i)`` or ``("body", i)`` of the i-th operation, or ``("error", 0)``."""
+
+
+def _schemas(
+    operations: Sequence[ApiOperation],
+) -> tuple[dict[SchemaKey, dict[str, Any]], dict[str, Any]]:
+    """The schema of every answer and body (mostly a ``$ref``) and the definitions they
+    refer to, written by pydantic in one go so that every model has one name."""
+    inputs: list[tuple[SchemaKey, JsonSchemaMode, CoreSchema]] = [
+        (("error", 0), "serialization", _core(Error))
+    ]
+    for i, op in enumerate(operations):
+        inputs.append((("response", i), "serialization", _core(op.response)))
+        if op.body is not None:
+            inputs.append((("body", i), "validation", _core(op.body)))
+    generator = _SchemaGenerator(ref_template=REF_TEMPLATE)
+    schemas, definitions = generator.generate_definitions(inputs)
+    by_key = {key: schema for (key, _mode), schema in schemas.items()}
+    return by_key, _one_line_descriptions(definitions)
+
+
+def _operation(
+    op: ApiOperation,
+    response: dict[str, Any],
+    body: dict[str, Any] | None,
+    error: dict[str, Any],
+) -> dict[str, Any]:
+    """The OpenAPI operation object of ``op``."""
+    out: dict[str, Any] = {"summary": op.summary}
+    if op.description:
+        out["description"] = op.description
+    if op.params:
+        out["parameters"] = [q.openapi() for q in op.params]
+    if body is not None:
+        out["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+    if op.admin_token:
+        out["security"] = [{ADMIN_TOKEN: []}]
+    out["responses"] = {str(op.status): _answer(op.returns, op.media_type, response)}
+    for code in op.error_codes():
+        out["responses"][str(code)] = _answer(ERROR_TEXTS[code], "application/json", error)
+    return out
 
 
 def _one_line_descriptions(value: Any) -> Any:
