@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ from herna.hall.hall import Hall
 from herna.hall.people import People, hall_key
 from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, match_summary, match_text, replay_steps
+from herna.web import api_operations as api
 from herna.web import openapi, pages, params
 from herna.web.accounts import Accounts, SessionContext, account_box
 from herna.web.charts import rating_charts, rating_history, versions
@@ -285,34 +287,21 @@ class WebApp:
             Route("/docs", self.api_docs, methods=get),
             Route("/favicon.svg", self.favicon, methods=get),
             Route("/openapi.json", self.openapi_json, methods=get),
-            Route("/api/services", self.api_services, methods=get),
-            Route("/api/games", self.api_games, methods=get),
-            Route("/api/live", async_endpoint(self.api_live, p.LIVE), methods=get),
-            Route("/api/matches", endpoint(self.api_matches, p.MATCHES), methods=get),
-            Route("/api/matches/{match_id}", endpoint(self.api_match, [p.MATCH_ID]), methods=get),
-            Route(
-                "/api/matches/{match_id}/replay",
-                endpoint(self.api_replay, [p.MATCH_ID]),
-                methods=get,
-            ),
-            Route("/api/standings/{game}", endpoint(self.api_standings, p.STANDINGS), methods=get),
-            Route("/api/players", endpoint(self.api_players, p.PLAYERS), methods=get),
-            Route("/api/sessions", endpoint(self.api_sessions, p.SESSIONS), methods=get),
-            Route(
-                "/api/matches/{match_id}/export",
-                endpoint(self.api_export, [p.MATCH_ID]),
-                methods=get,
-            ),
-            Route(
-                "/api/matches/{match_id}/text", endpoint(self.api_text, [p.MATCH_ID]), methods=get
-            ),
-            # Before /api/players/{name:path}, which would take ".../results.csv" as a name.
-            Route(
-                "/api/players/{name:path}/results.csv",
-                endpoint(self.api_results_csv, p.RESULTS_CSV),
-                methods=get,
-            ),
-            Route("/api/players/{name:path}", endpoint(self.api_player, p.PLAYER), methods=get),
+            # The JSON API: each route binds a declaration of herna.web.api_operations, which
+            # /openapi.json is generated from.
+            api.SERVICES.route(self.api_services),
+            api.GAMES.route(self.api_games),
+            api.LIVE.route(self.api_live),
+            api.MATCHES.route(self.api_matches),
+            api.MATCH.route(self.api_match),
+            api.REPLAY.route(self.api_replay),
+            api.STANDINGS.route(self.api_standings),
+            api.PLAYERS.route(self.api_players),
+            api.SESSIONS.route(self.api_sessions),
+            api.EXPORT.route(self.api_export),
+            api.TEXT.route(self.api_text),
+            api.RESULTS_CSV.route(self.api_results_csv),
+            api.PLAYER.route(self.api_player),
             Mount("/static", app=StaticFiles(directory=self.settings.static_dir), name="static"),
             WebSocketRoute("/ws/tiles", self.tiles_socket),
             WebSocketRoute("/ws/onitama", self.onitama_socket),
@@ -599,8 +588,13 @@ class WebApp:
             return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
         return self.page(rel, pages.doc(rel, render_markdown(text), f"/doc/{quote(rel)}?raw=1"))
 
+    @functools.cached_property
+    def api_spec(self) -> dict[str, Any]:
+        """The OpenAPI document of the routes this app serves (they never change)."""
+        return openapi.spec(openapi.api_operations(self.starlette.routes))
+
     def api_docs(self, request: Request) -> Response:
-        return self.page("API", openapi.docs_html(), {"kind": "docs"}, "/docs")
+        return self.page("API", openapi.docs_html(self.api_spec), {"kind": "docs"}, "/docs")
 
     def favicon(self, request: Request) -> Response:
         return Response(
@@ -608,13 +602,13 @@ class WebApp:
         )
 
     def openapi_json(self, request: Request) -> Response:
-        return JSONResponse(openapi.spec())
+        return JSONResponse(self.api_spec)
 
     # -- API --------------------------------------------------------------------------------
-    async def api_services(self, request: Request) -> Response:
+    async def api_services(self, request: Request, args: dict[str, Any]) -> Response:
         return JSONResponse([self.service_json(s) for s in self.hall.services])
 
-    async def api_games(self, request: Request) -> Response:
+    async def api_games(self, request: Request, args: dict[str, Any]) -> Response:
         counts = await run_in_threadpool(matches_per_game, self.store.engine)
         running = {s.game for s in self.game_services()}
         renderers = set(self.renderers())

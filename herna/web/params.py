@@ -147,6 +147,9 @@ def _text(name: str, where: Literal["path", "query"], description: str) -> Param
 MATCH_ID = Param(
     "match_id", "path", "id", "Match id.", missing="no such match: match ids are 1 to 2147483647"
 )
+TOURNAMENT_ID = Param(
+    "tournament_id", "path", "id", "A tournament's id.", missing="No such tournament."
+)
 GAME = _text("game", "query", "Only this game (mia, marias, onitama, tiles).")
 MATCH_FILTERS = (
     GAME,

@@ -32,6 +32,7 @@ from herna.hall.tournament_live import (
     TournamentError,
 )
 from herna.hall.tournament_store import Tournament
+from herna.web import api_operations as api
 from herna.web.accounts import FormError, bounded_body, ensure_csrf, read_form
 from herna.web.guests import session_of
 
@@ -66,15 +67,15 @@ class TournamentAdmin:
             Route("/tournaments/new", self.new_page, methods=["GET"]),
             Route("/tournaments/new", self.create, methods=["POST"]),
             Route("/tournaments/{tournament_id}/admin", self.admin, methods=["POST"]),
-            Route("/api/tournaments", self.api_create, methods=["POST"]),
-            Route("/api/tournaments/{tournament_id}/start", self.api_action, methods=["POST"]),
-            Route("/api/tournaments/{tournament_id}/abort", self.api_action, methods=["POST"]),
+            api.CREATE_TOURNAMENT.route(self.api_create),
+            api.START_TOURNAMENT.route(self.api_action),
+            api.ABORT_TOURNAMENT.route(self.api_action),
         ]
 
     # -- the JSON API (herna tournament create/start/abort) -----------------------------------
     # JSON bodies only: a page of another site cannot send one without a CORS preflight that
     # this hall never answers, so no CSRF token is needed; the admin token is the credential.
-    async def api_create(self, request: Request) -> Response:
+    async def api_create(self, request: Request, args: dict[str, Any]) -> Response:
         director = self.hall.tournaments
         if director is None:
             return _json_error(404, "this hall holds no live tournaments")
@@ -91,7 +92,7 @@ class TournamentAdmin:
             status_code=201,
         )
 
-    async def api_action(self, request: Request) -> Response:
+    async def api_action(self, request: Request, args: dict[str, Any]) -> Response:
         director = self.hall.tournaments
         tid_text = str(request.path_params.get("tournament_id", ""))
         tid = int(tid_text) if tid_text.isdigit() else -1

@@ -25,14 +25,11 @@ from herna.hall.tournament.export import table_csv, table_json
 from herna.hall.tournament_store import Tournament, TournamentStore
 from herna.web import pages
 from herna.web.accounts import ensure_csrf
-from herna.web.params import NotFound, Param, endpoint
+from herna.web.params import TOURNAMENT_ID, NotFound, endpoint
 from herna.web.tournament_admin import TournamentAdmin, admin_box, entry_html, page_person
 
 e = html.escape
 
-TOURNAMENT_ID = Param(
-    "tournament_id", "path", "id", "a tournament's id", missing="No such tournament."
-)
 FORMAT_TITLES = {
     "round-robin": "round robin",
     "swiss": "Swiss",
