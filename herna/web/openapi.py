@@ -61,8 +61,10 @@ class _SchemaGenerator(GenerateJsonSchema):
 
 
 def api_operations(routes: Iterable[BaseRoute]) -> list[ApiOperation]:
-    """The declarations of the JSON API's routes, in routing order."""
-    return [r.operation for r in routes if isinstance(r, ApiRoute)]
+    """The declarations of the JSON API's routes: the reading ones first, each group in
+    routing order (a reader looks for the records before the tournaments' admin)."""
+    declared = [r.operation for r in routes if isinstance(r, ApiRoute)]
+    return sorted(declared, key=lambda op: op.method != "GET")
 
 
 def spec(operations: Sequence[ApiOperation]) -> dict[str, Any]:
@@ -209,7 +211,7 @@ def docs_html(document: dict[str, Any]) -> str:
             for code, resp in op["responses"].items():
                 media, content = next(iter(resp["content"].items()))  # JSON, CSV, text
                 out.append(
-                    f"<li><code>{e(code)}</code> {e(resp['description'])}: "
+                    f"<li><code>{e(code)}</code> {e(resp['description'].rstrip('.'))}: "
                     f"{_schema_link(content['schema'])} <small>({e(media)})</small></li>"
                 )
             out.append("</ul></section>")
