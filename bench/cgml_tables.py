@@ -13,7 +13,8 @@ once and the figure measures a saturated server instead of a hall. Figures:
 * the server's own handling time per answer (parse to the last write queued), p99;
 * timeout aborts and errors (both must be 0).
 
-The bench bots bid nothing (the forhont plays a plain game), lay two low cards, keep every
+The servers run with the garbage-collector tuning of ``herna serve`` (``tune_gc``), as users
+run them. The bench bots bid nothing (the forhont plays a plain game), lay two low cards, keep every
 flek and play a random legal card (legality from the rules engine's ``legal_play_mask``): a
 cheap load generator, so the clients do not eat the CPU the server is measured with.
 
@@ -41,6 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from herna.cli.serve import tune_gc
 from herna.clients.cgml import CgmlClient, CgmlClientError, login
 from herna.core.clock import MonotonicClock
 from herna.games.marias.cards import ACE, SUIT_MASK, TEN, mask_of
@@ -220,6 +222,7 @@ async def run_bench(args: argparse.Namespace) -> dict[str, Any]:
     await asyncio.wait_for(sgs.registered.wait(), 10)
     while not login_server.snapshot()["game_servers"]:
         await asyncio.sleep(0.01)
+    tune_gc()  # as `herna serve` does once it has started: what users run
 
     players = args.tables * 3
     now = time.time()

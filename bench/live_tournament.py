@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from herna.cli.serve import embedded_args, start_hall  # noqa: E402
+from herna.cli.serve import embedded_args, start_hall, tune_gc  # noqa: E402
 from herna.hall.identity import ReservedNames  # noqa: E402
 from herna.hall.tournament_live import LiveOptions  # noqa: E402
 from herna.hall.tournament_store import TournamentStore  # noqa: E402
@@ -39,6 +39,7 @@ from herna.servers.onitama import OnitamaService  # noqa: E402
 async def one_run(bots: int, strategy: str, folder: Path) -> dict[str, float]:
     db = f"sqlite:///{folder / 'herna.db'}"
     hall = await start_hall(embedded_args("onitama", db, onitama_house_bots=0), {})
+    tune_gc()  # as `herna serve` does once it has started: what users run
     procs: list[subprocess.Popen[bytes]] = []
     try:
         director = hall.tournaments

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from herna.cli.serve import embedded_args, start_hall
+from herna.cli.serve import embedded_args, start_hall, tune_gc
 from herna.clients.marias_seat import SeatRelay
 from herna.protocols.cgml.messages import PlayerRef
 
@@ -42,6 +42,7 @@ def serve_args(tmp: Path) -> argparse.Namespace:
 async def run(seats: int, deals: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         hall = await start_hall(serve_args(Path(tmp)), {})
+        tune_gc()  # as `herna serve` does once it has started: what users run
         try:
             service: Any = hall.service("marias")
             for _ in range(200):

@@ -309,7 +309,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def run_hall(args: argparse.Namespace, postgres: str | None) -> dict[str, Any]:
-    from herna.cli.serve import start_hall
+    from herna.cli.serve import start_hall, tune_gc
 
     tmp = tempfile.mkdtemp(prefix="herna-bench-web-")
     serve_args = argparse.Namespace(
@@ -328,6 +328,7 @@ async def run_hall(args: argparse.Namespace, postgres: str | None) -> dict[str, 
         web_send_budget=args.send_budget,
     )
     hall = await start_hall(serve_args, {})
+    tune_gc()  # as `herna serve` does once it has started: what users run
     proc = None
     web_process = start_web_process(postgres, args, tmp) if postgres else None
     try:
