@@ -222,3 +222,31 @@ def test_serve_never_logs_the_database_password(postgres_url: str) -> None:
     assert proc.returncode == 0, log
     assert "postgresql://herna:***@127.0.0.1" in log
     assert SECRET not in log
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["tournament", "show", "1", "--csv"], ["tournament", "list"], ["replay"], ["replay", "3"]],
+)
+def test_commands_that_only_read_never_create_a_database(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """Run outside the hall's folder, a reading command says which database it looked for
+    instead of creating an empty ``./var/herna.db`` and answering "no tournament 1"."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [*HERNA, *command], capture_output=True, text=True, timeout=90, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 1
+    assert f"there is no database file {tmp_path / 'var' / 'herna.db'}" in done.stderr
+    assert "--database-url" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_tournament_show_names_the_database_it_read(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'hall.db'}"
+    make_engine(url).dispose()
+    done = run_herna("tournament", "show", "7", "--database-url", url)
+    assert done.returncode == 1
+    assert f"no tournament 7 in {url}" in done.stdout

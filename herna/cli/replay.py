@@ -83,7 +83,7 @@ def _listing(store: RecordStore, args: argparse.Namespace) -> list[tuple[str, li
 
 
 def run(args: argparse.Namespace) -> int:
-    store = RecordStore(args.database_url)
+    store = RecordStore(args.database_url, create=False)
     console = Console(highlight=False)
     if args.match_id is None:
         listing = _listing(store, args)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from datetime import datetime
+from pathlib import Path
 from typing import Any, ClassVar
 
 from sqlalchemy import (
@@ -25,6 +26,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from herna.hall.schema import SchemaTooNew, upgrade
 
 
 class Base(DeclarativeBase):
@@ -228,6 +231,10 @@ def normalise_url(url: str) -> str:
     return url
 
 
+class DatabaseMissing(Exception):
+    """A command that only reads was pointed at a SQLite file that does not exist."""
+
+
 class DatabaseUnavailable(Exception):
     """The database cannot be used. ``str()`` is what a person needs, in at most two lines:
     the database (password masked), what is wrong, what to do."""
@@ -259,6 +266,11 @@ def _diagnose(exc: BaseException) -> tuple[str, str]:
     text = str(cause).strip()
     detail = text.splitlines()[0] if text else type(cause).__name__
     low = text.lower()
+    if isinstance(exc, DatabaseMissing):
+        return (
+            text,
+            "Run the command in the hall's folder, or name the database with --database-url",
+        )
     if isinstance(exc, ImportError):
         return f"its driver is not installed ({detail})", f"Install it, or use {_URLS}"
     if isinstance(exc, ArgumentError | ValueError) or "can't load plugin" in low:
@@ -296,14 +308,29 @@ def _diagnose(exc: BaseException) -> tuple[str, str]:
     return detail, "Check the database and --database-url"
 
 
-def make_engine(url: str) -> Engine:
-    """Create the engine and the schema (idempotent).
+def make_engine(url: str, *, create: bool = True) -> Engine:
+    """Open the database and bring its schema to this Herna's (:mod:`herna.hall.schema`:
+    Alembic migrations; a new database gets every table).
 
-    Raises :class:`DatabaseUnavailable` (with a short explanation, never a password) when
-    the URL is unusable or the database cannot be opened, created or reached."""
+    With ``create=False`` (commands that only read) a SQLite file that does not exist is an
+    error instead of a new, empty database. Raises :class:`DatabaseUnavailable` (with a
+    short explanation, never a password) when the URL is unusable or the database cannot be
+    opened, created or reached, or was written by a newer Herna."""
     try:
-        return _make_engine(url)
-    except (SQLAlchemyError, OSError, ImportError, ValueError, sqlite3.Error) as exc:
+        return _make_engine(url, create)
+    except SchemaTooNew as exc:
+        raise DatabaseUnavailable(
+            f"cannot use the database {shown_url(url)}: {exc}.\nUse that Herna, or a copy of "
+            "the database made before it opened it."
+        ) from exc
+    except (
+        SQLAlchemyError,
+        OSError,
+        ImportError,
+        ValueError,
+        sqlite3.Error,
+        DatabaseMissing,
+    ) as exc:
         problem, advice = _diagnose(exc)
         password = _password(url)
         if password:  # a driver may quote the URL, or the host it took from a misparsed one
@@ -315,14 +342,14 @@ def make_engine(url: str) -> Engine:
         ) from exc
 
 
-def _make_engine(url: str) -> Engine:
+def _make_engine(url: str, create: bool) -> Engine:
     url = normalise_url(url)
     if url.startswith("sqlite:///"):
-        from pathlib import Path
-
-        path = url[len("sqlite:///") :]
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        path = Path(url[len("sqlite:///") :].partition("?")[0])
+        if str(path) and str(path) != ":memory:":
+            if not create and not path.is_file():
+                raise DatabaseMissing(f"there is no database file {path.resolve()}")
+            path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, future=True, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
 
@@ -336,5 +363,5 @@ def _make_engine(url: str) -> Engine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
-    Base.metadata.create_all(engine)
+    upgrade(engine, Base.metadata)
     return engine

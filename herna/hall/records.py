@@ -210,12 +210,16 @@ class RecordStore:
         batch_size: int = 500,
         journal_dir: str | Path | None = None,
         keep: dict[str, int] | None = None,
+        *,
+        create: bool = True,
     ) -> None:
+        """``create=False``: a command that only reads; a missing SQLite file is an error
+        (:class:`herna.hall.db.DatabaseUnavailable`), not a new database."""
         self.url = url
         self.keep = dict(keep or {})
         """Per game, how many of its newest records the writer keeps (``--keep-mia-rounds``);
         older ones are deleted. Standings and ratings are not records: they keep counting."""
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, create=create)
         self._batch_size = batch_size
         self._journal_dir = Path(journal_dir) if journal_dir else journal_dir_for(url)
         self._temp_journal: tempfile.TemporaryDirectory[str] | None = None

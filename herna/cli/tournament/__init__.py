@@ -25,7 +25,7 @@ from rich.live import Live
 from rich.table import Table
 
 from herna.core.rng import SeedSource
-from herna.hall.db import DatabaseUnavailable
+from herna.hall.db import DatabaseUnavailable, shown_url
 from herna.hall.hall import Hall
 from herna.hall.identity import Identity, ReservedNames
 from herna.hall.records import RecordStore
@@ -463,7 +463,8 @@ def print_tournament(console: Console, tour: Tournament) -> None:
 
 # -- list / show -------------------------------------------------------------------------------
 def _store(args: argparse.Namespace) -> tuple[RecordStore, TournamentStore]:
-    records = RecordStore(args.database_url)
+    """The stores of a command that only reads: it never creates a database."""
+    records = RecordStore(args.database_url, create=False)
     return records, TournamentStore(records.engine)
 
 
@@ -471,7 +472,7 @@ def list_tournaments(args: argparse.Namespace) -> int:
     console = Console(highlight=False, soft_wrap=True)
     records, store = _store(args)
     try:
-        table = Table(title="tournaments")
+        table = Table(title="tournaments", caption=f"in {shown_url(records.url)}")
         for col in ("id", "name", "game", "format", "status", "entrants", "created"):
             table.add_column(col)
         for t in store.recent():
@@ -496,7 +497,10 @@ def show(args: argparse.Namespace) -> int:
     try:
         tour = store.get(args.id)
         if tour is None:
-            console.print(f"herna tournament: no tournament {args.id}", style="red")
+            console.print(
+                f"herna tournament: no tournament {args.id} in {shown_url(records.url)}",
+                style="red",
+            )
             return 1
         rows = tour.standings()
         if args.csv:
@@ -507,6 +511,7 @@ def show(args: argparse.Namespace) -> int:
             sys.stdout.write(json.dumps(data, indent=2) + "\n")
         else:
             print_tournament(console, tour)
+            console.print(f"(read from {shown_url(records.url)})", style="dim")
     finally:
         records.close()
     return 0
