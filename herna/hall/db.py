@@ -197,6 +197,9 @@ class TournamentRow(Base):
     format: Mapped[str] = mapped_column(String(16))
     status: Mapped[str] = mapped_column(String(16), default="running")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When play began: a live tournament takes entrants between its creation and its start
+    (``None``: not started, or recorded before Herna kept the start, migration 0002)."""
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     entrants: Mapped[list[Any]] = mapped_column(JSON, default=list)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -366,7 +366,17 @@ class LiveTournaments:
         held.status = RUNNING
         self.store.set_status(held.id, RUNNING)
         held.task = asyncio.create_task(self._run(held), name=f"tournament-{held.id}")
-        log.info("tournament %d started with %d entrants", held.id, len(held.entrants))
+        if held.options.format == SESSION:
+            # A session has no entry list: whoever proves its name at the table takes part.
+            log.info(
+                "tournament %d started: a %s session of %s; every player at the table who "
+                "proves its name takes part",
+                held.id,
+                held.options.game,
+                _duration(held.options.duration),
+            )
+        else:
+            log.info("tournament %d started with %d entrants", held.id, len(held.entrants))
 
     def abort(self, tid: int) -> None:
         held = self.held.get(tid)
@@ -442,7 +452,7 @@ class LiveTournaments:
         held.status = status
         self.store.finish(held.id, status)
         self.lobby.close_tournament(held.options.game, str(held.id))
-        log.info("tournament %d %s", held.id, status)
+        log.info("tournament %d %s with %d entrants", held.id, status, len(held.entrants))
 
     async def _play(self, held: Held, board: Board) -> Game:
         game = held.options.game
@@ -511,3 +521,14 @@ def _decided(board: Board, event: GameEvent) -> Game:
         ranks = tuple(1.0 if name_key(n) == name_key(winner) else 0.0 for n in board.seats)
     forfeit = FORFEITS.get(str(data.get("reason")))
     return Game(board, ranks, forfeit, None, event.table)
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    return (
+        f"{minutes} min {rest} s"
+        if minutes and rest
+        else f"{minutes} min"
+        if minutes
+        else f"{rest} s"
+    )

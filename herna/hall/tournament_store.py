@@ -70,6 +70,8 @@ class Tournament:
     """``entry`` (a live tournament taking entrants), ``running``, ``finished`` or
     ``aborted``."""
     created_at: datetime
+    started_at: datetime | None
+    """When play began (``None``: still taking entrants, or stored before Herna kept it)."""
     finished_at: datetime | None
     entrants: tuple[Entrant, ...]
     settings: dict[str, Any]
@@ -115,6 +117,7 @@ class Tournament:
             "format": self.format,
             "status": self.status,
             "created_at": self.created_at.isoformat(),
+            "started_at": self.started_at.isoformat() if self.started_at else None,
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
             "entrants": [e.to_json() for e in self.entrants],
             "settings": {k: v for k, v in self.settings.items() if k not in PRIVATE_SETTINGS},
@@ -135,13 +138,15 @@ class TournamentStore:
         settings: dict[str, Any],
         status: str = "running",
     ) -> int:
+        now = _utcnow()
         with Session(self.engine) as session:
             row = TournamentRow(
                 name=name,
                 game=game,
                 format=format,
                 status=status,
-                created_at=_utcnow(),
+                created_at=now,
+                started_at=None if status == "entry" else now,
                 entrants=[e.to_json() for e in entrants],
                 settings=settings,
             )
@@ -193,6 +198,8 @@ class TournamentStore:
             row = session.get(TournamentRow, tournament_id)
             if row is not None:
                 row.status = status
+                if status == "running" and row.started_at is None:
+                    row.started_at = _utcnow()
                 session.commit()
 
     def finish(self, tournament_id: int, status: str = "finished") -> None:
@@ -289,6 +296,7 @@ def _tournament(row: TournamentRow, games: tuple[Game, ...]) -> Tournament:
         format=row.format,
         status=row.status,
         created_at=created,
+        started_at=_as_utc(row.started_at),
         finished_at=_as_utc(row.finished_at),
         entrants=tuple(
             Entrant(str(e["name"]), str(e.get("kind", "bot")), str(e.get("spec", "")))

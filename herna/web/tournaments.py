@@ -149,13 +149,15 @@ def list_html(tours: Sequence[Tournament], can_create: bool = False) -> str:
             f'<td data-label="format">{e(FORMAT_TITLES.get(t.format, t.format))}</td>'
             f'<td data-label="entrants">{len(t.entrants)}</td>'
             f'<td data-label="status">{_status(t.status)}</td>'
-            f'<td data-label="started">{pages.when(t.created_at)}</td></tr>'
+            f'<td data-label="created">{pages.when(t.created_at)}</td>'
+            f'<td data-label="started">{pages.when(t.started_at) or "–"}</td></tr>'
             for t in tours
         )
     table = (
         '<div class="scroll"><table class="grid results" id="tournaments"><thead><tr>'
         "<th>tournament</th>"
-        "<th>game</th><th>format</th><th>entrants</th><th>status</th><th>started</th></tr>"
+        "<th>game</th><th>format</th><th>entrants</th><th>status</th><th>created</th>"
+        "<th>started</th></tr>"
         f"</thead><tbody>{rows}</tbody></table></div>"
         if rows
         else '<p class="muted" id="tournaments">No tournament on record yet.</p>'
@@ -222,7 +224,8 @@ def _head(tour: Tournament, facts: list[str], live: bool) -> str:
     return (
         f"<h1>{e(tour.name)} {_status(tour.status)}</h1>"
         f'<p class="muted">{e(" · ".join(facts))} · '
-        f"{'created' if tour.status == 'entry' else 'started'} {pages.when(tour.created_at)}"
+        f"created {pages.when(tour.created_at)}"
+        + (f" · started {pages.when(tour.started_at)}" if tour.started_at else "")
         + (f" · finished {pages.when(tour.finished_at)}" if tour.finished_at else "")
         + "</p>"
         + (
@@ -318,7 +321,8 @@ def standings_html(rows: Sequence[Row], tie_breaks: Sequence[str]) -> str:
     return (
         '<div class="scroll"><table class="grid standings" id="standings"><thead><tr>'
         f'<th>#</th><th>entrant</th><th class="num">points</th>{head}<th class="num">games</th>'
-        '<th class="num" title="won / in between / lost">+/=/−</th><th class="num">byes</th>'
+        '<th class="num" title="won / drawn / lost (mariáš: by the money)">+/=/−</th>'
+        '<th class="num">byes</th>'
         f"</tr></thead><tbody>{body}</tbody></table></div>"
     )
 

@@ -177,3 +177,37 @@ def test_opening_one_database_from_many_threads_at_once(database_url: str) -> No
         t.join(60)
     assert errors == []
     assert _revision(database_url) == head()
+
+
+def test_tournaments_get_started_at_from_the_revision_before(database_url: str) -> None:
+    """Migration 0002: a tournament ``herna tournament run`` played started when it was
+    created; a live one's start was never written (it stays empty), nor one still taking
+    entrants."""
+    engine = create_engine(normalise_url(database_url))
+    created = "2026-03-01 10:00:00+00:00"
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0001")
+        for name, status, settings in (
+            ("cli", "finished", "{}"),
+            ("live", "finished", '{"live": true}'),
+            ("open", "entry", '{"live": true}'),
+        ):
+            conn.execute(
+                text(
+                    "INSERT INTO tournaments (name, game, format, status, created_at, entrants,"
+                    " settings) VALUES (:n, 'onitama', 'swiss', :s, :t, '[]', :j)"
+                ),
+                {"n": name, "s": status, "t": created, "j": settings},
+            )
+    engine.dispose()
+
+    store = TournamentStore(make_engine(database_url))
+    started = {t.name: t.started_at for t in store.recent()}
+    assert started["live"] is None and started["open"] is None
+    assert started["cli"] is not None and started["cli"].isoformat().startswith("2026-03-01T10")
+    # From now on a live tournament's start is written when it starts.
+    live = next(t.id for t in store.recent() if t.name == "open")
+    store.set_status(live, "running")
+    tour = store.get(live)
+    assert tour is not None and tour.started_at is not None
+    assert tour.started_at > tour.created_at

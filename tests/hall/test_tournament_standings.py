@@ -129,7 +129,27 @@ def test_unknown_tie_break() -> None:
 
 def test_fmt_points() -> None:
     assert [fmt_points(F(x, 2)) for x in (0, 1, 2, 3)] == ["0", "½", "1", "1½"]
-    assert fmt_points(F(1, 3)) == "0.33"
+    # A table of three shares quarters, of four sixths: one format beside "1½", not "2.25".
+    assert [fmt_points(F(x, 4)) for x in (1, 3, 9)] == ["¼", "¾", "2¼"]
+    assert [fmt_points(F(x, 6)) for x in (1, 2, 5, 13)] == ["⅙", "⅓", "⅚", "2⅙"]
+    assert fmt_points(F(3, 10)) == "0.30"  # no fraction sign for tenths
+
+
+def test_mariáš_tables_are_won_and_lost_by_money() -> None:
+    """A player who paid in every deal lost every deal (it used to be "3 drawn": both
+    defenders who paid tie each other for last, which the pairwise points call half)."""
+    deals = [
+        Game(Board(1, 1, ("ann", "bob", "cyd")), (4.0, -2.0, -2.0)),  # ann's game made
+        Game(Board(2, 1, ("bob", "cyd", "ann")), (-6.0, 3.0, 3.0)),  # bob's failed
+        Game(Board(3, 1, ("cyd", "ann", "bob")), (2.0, -1.0, -1.0)),  # cyd's made
+    ]
+    rows = {r.name: r for r in standings(["ann", "bob", "cyd"], deals, ("wins",))}
+    assert (rows["bob"].wins, rows["bob"].draws, rows["bob"].losses) == (0, 0, 3)
+    assert (rows["ann"].wins, rows["ann"].draws, rows["ann"].losses) == (2, 0, 1)
+    assert (rows["cyd"].wins, rows["cyd"].draws, rows["cyd"].losses) == (2, 0, 1)
+    # A tiles table (ranks are places, not money): a tie for last between first and last.
+    tiles = Game(Board(1, 1, ("ann", "bob", "cyd")), (2.0, 1.0, 1.0))
+    assert [tiles.result(i) for i in range(3)] == ["won", "drawn", "drawn"]
 
 
 def test_csv_export_never_carries_a_spreadsheet_formula() -> None:

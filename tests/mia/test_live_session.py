@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,10 @@ from tests.live_tournaments import entered, finished
 from tests.serve import serving
 
 
-async def test_a_session_counts_the_points_proven_players_make_in_it(tmp_path: Path) -> None:
+async def test_a_session_counts_the_points_proven_players_make_in_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="herna.tournament")
     async with serving(
         tmp_path, "mia", mia_house_bots=2, mia_round_pause=0.0, mia_house_round_pause=0.0
     ) as hall:
@@ -50,6 +54,13 @@ async def test_a_session_counts_the_points_proven_players_make_in_it(tmp_path: P
                     await task
         assert tour.status == "finished"
         names = {e.name: e.kind for e in tour.entrants}
+        # The log tells a session as one (it used to say "started with 0 entrants").
+        said = [r.getMessage() for r in caplog.records if r.name.startswith("herna")]
+        assert (
+            f"tournament {tid} started: a mia session of 10 s; every player at the table "
+            "who proves its name takes part" in said
+        )
+        assert f"tournament {tid} finished with {len(names)} entrants" in said
         assert names.get("dojo1") == "bot" and "stranger" not in names
         assert sum(kind == "house-bot" for kind in names.values()) == 2
         scores = tour.settings["scores"]

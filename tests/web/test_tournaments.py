@@ -226,3 +226,32 @@ async def test_mia_session_page_shows_the_scoreboard_and_its_rounds(tmp_path: Pa
             assert 'id="live-note"' in live and "<strong>17</strong>" in live
     finally:
         await stop_web(hall)
+
+
+async def test_a_live_tournament_shows_when_it_was_created_and_when_it_started(
+    tmp_path: Path,
+) -> None:
+    """It takes entrants between the two: "started" used to show the creation time."""
+    db = f"sqlite:///{tmp_path / 'live.db'}"
+    store = TournamentStore(make_engine(db))
+    tid = store.create("Class contest", "onitama", "swiss", [], {"live": True}, status="entry")
+    hall, web = await start_web(db)
+    try:
+        async with httpx.AsyncClient(base_url=web.url) as http:
+            page = (await http.get(f"/tournaments/{tid}")).text
+            assert "created <time" in page and "started <time" not in page
+            await asyncio.sleep(1.1)
+            store.set_status(tid, "running")
+            tour = store.get(tid)
+            assert tour is not None and tour.started_at is not None
+            page = (await http.get(f"/tournaments/{tid}")).text
+            shown = re.findall(r"(created|started) <time datetime=\"([^\"]+)\"", page)
+            assert [k for k, _ in shown] == ["created", "started"]
+            assert shown[0][1] == tour.created_at.isoformat()
+            assert shown[1][1] == tour.started_at.isoformat() != shown[0][1]
+            listing = (await http.get("/tournaments")).text
+            assert tour.started_at.isoformat() in listing
+            data = (await http.get(f"/tournaments/{tid}/table.json")).json()
+            assert data["started_at"] == tour.started_at.isoformat()
+    finally:
+        await stop_web(hall)

@@ -61,6 +61,18 @@ class Game:
         a, b = self.ranks[i], self.ranks[j]
         return Fraction(1) if a > b else Fraction(1, 2) if a == b else Fraction(0)
 
+    def result(self, i: int) -> str:
+        """``won``, ``drawn`` or ``lost`` for seat ``i`` (the standings' W/D/L and the Wins
+        tie-break). Two seats: by the points (1, ½, 0). A larger table whose ranks add up to
+        zero, as mariáš money does (what each seat won or paid): by the sign of the seat's
+        rank, so both defenders who paid the aktér lost. Other tables: a sole first place
+        won, a sole last place lost, anything between drawn."""
+        if len(self.seats) > 2 and self.ranks and abs(sum(self.ranks)) < 1e-9:
+            rank = self.ranks[i]
+            return WON if rank > 0 else LOST if rank < 0 else DRAWN
+        points = self.points(i)
+        return WON if points == 1 else LOST if points == 0 else DRAWN
+
     def points(self, i: int) -> Fraction:
         """Seat ``i``'s tournament points for this game (see the module's docstring)."""
         n = len(self.seats)
@@ -70,6 +82,7 @@ class Game:
 
 
 NO_SHOW = "no-show"
+WON, DRAWN, LOST = "won", "drawn", "lost"
 
 
 def no_show(board: Board, present: Sequence[str]) -> Game:

@@ -7,7 +7,8 @@ Tie-breaks (named on every standings table):
 * **Sonneborn–Berger**: the sum, over one's games and opponents, of what one took from that
   opponent (1, 1/2 or 0, divided by the number of opponents at the table) times the
   opponent's final score: beating strong players counts more than beating weak ones.
-* **Wins**: games won outright (a sole first place).
+* **Wins**: games won (a sole first place; at mariáš tables, a game that took money: see
+  :meth:`Game.result <herna.hall.tournament.model.Game.result>`).
 
 Byes count their points (:func:`bye_points` of the format) but nothing in Buchholz or
 Sonneborn–Berger: there was no opponent. Forfeited games count like games played out.
@@ -19,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .model import Game
+from .model import DRAWN, LOST, WON, Game
 
 TIE_BREAK_NAMES = {
     "buchholz": "Buchholz",
@@ -129,13 +130,7 @@ def standings(
         for i, name in enumerate(seats):
             c = counts[name]
             c[0] += 1
-            points = game.points(i)
-            if points == 1:
-                c[1] += 1
-            elif points == 0:
-                c[3] += 1
-            else:
-                c[2] += 1
+            c[(WON, DRAWN, LOST).index(game.result(i)) + 1] += 1
             for j, other in enumerate(seats):
                 if j == i:
                     continue
@@ -196,11 +191,28 @@ def crosstable(rows: Sequence[Row], games: Sequence[Game], bye_points: Fraction)
     )
 
 
+_VULGAR = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+    Fraction(1, 6): "⅙",
+    Fraction(5, 6): "⅚",
+    Fraction(1, 8): "⅛",
+    Fraction(3, 8): "⅜",
+    Fraction(5, 8): "⅝",
+    Fraction(7, 8): "⅞",
+}
+
+
 def fmt_points(value: Fraction) -> str:
-    """``1½``, ``½``, ``2``, ``0.33`` (thirds of a table of four…): how points are printed."""
+    """How points are printed, one way everywhere: ``2``, ``1½``, ``2¼`` (a table of three
+    shares quarters), ``⅙`` (a table of four, sixths), and two decimals only where no
+    fraction sign exists (tables of six and more)."""
     whole, part = divmod(value, 1)
     if part == 0:
         return str(int(whole))
-    if part == Fraction(1, 2):
-        return ("" if whole == 0 else str(int(whole))) + "½"
+    if part in _VULGAR:
+        return ("" if whole == 0 else str(int(whole))) + _VULGAR[part]
     return f"{float(value):.2f}"
