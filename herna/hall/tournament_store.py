@@ -61,6 +61,16 @@ class Entrant:
 
 
 @dataclass(frozen=True)
+class MatchPlace:
+    """Where a tournament game stands in its tournament."""
+
+    tournament_id: int
+    tournament: str
+    round: int
+    board: int
+
+
+@dataclass(frozen=True)
 class Tournament:
     id: int
     name: str
@@ -233,6 +243,21 @@ class TournamentStore:
                     missing += 1
             session.commit()
             return missing
+
+    def place_of_match(self, match_id: int) -> MatchPlace | None:
+        """The tournament, round and board a recorded game was played for (``None``: it was
+        not a tournament game), so its replay can link back."""
+        with Session(self.engine) as session:
+            found = session.execute(
+                select(TournamentRow.id, TournamentRow.name, TournamentGameRow)
+                .join(TournamentGameRow, TournamentGameRow.tournament_id == TournamentRow.id)
+                .where(TournamentGameRow.match_id == match_id)
+                .limit(1)
+            ).first()
+            if found is None:
+                return None
+            tid, name, game = found
+            return MatchPlace(tid, name, game.round, game.board)
 
     def last_match_id(self, game: str) -> int:
         """The newest stored match of ``game`` (0: none), to find a Mia session's rounds."""

@@ -51,6 +51,7 @@ from herna.hall.hall import Hall
 from herna.hall.people import People, hall_key
 from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, ReplayStep, match_summary, match_text, replay_steps
+from herna.hall.tournament_store import TournamentStore
 from herna.web import api_operations as api
 from herna.web import openapi, pages, params
 from herna.web.accounts import Accounts, SessionContext, account_box
@@ -539,7 +540,9 @@ class WebApp:
         if match is None:
             raise NotFound(f"No recorded game #{match_id}.")
         data = {"kind": "replay", "match": match.id, "game": match.game}
-        return self.page(f"{match.game} #{match.id}", pages.match_page(match), data, "/history")
+        place = TournamentStore(self.store.engine).place_of_match(match.id)
+        body = pages.match_page(match, place)
+        return self.page(f"{match.game} #{match.id}", body, data, "/history")
 
     def players_page(self, request: Request, args: dict[str, Any]) -> Response:
         if args["name"]:

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from herna.hall.records import Standing, StoredMatch
+from herna.hall.tournament_store import MatchPlace
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
 
 SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
@@ -574,7 +575,7 @@ class MatchFilterView:
     last_id: int
 
 
-def match_page(m: StoredMatch) -> str:
+def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
     players = "".join(
         f'<tr><td>{p.seat}</td><td><a href="{e(player_url(p.name))}">{e(p.name)}</a></td>'
         f"<td>{e(p.kind)}</td><td>{e(num(p.score))}</td><td>{'★' if p.winner else ''}</td></tr>"
@@ -584,7 +585,13 @@ def match_page(m: StoredMatch) -> str:
         f"<h1>{e(m.game)} #{m.id}</h1>"
         f'<p class="muted">table {e(m.table_id)} · {e(m.status)} · started '
         f"{when(m.started_at)} · finished {when(m.finished_at)} · seed {e(str(m.seed))}</p>"
-        '<table class="grid"><tr><th>seat</th><th>player</th><th>kind</th><th>score</th>'
+        + (
+            f'<p id="tournament-place">A game of <a href="/tournaments/{place.tournament_id}">'
+            f"{e(place.tournament)}</a>: round {place.round}, board {place.board}.</p>"
+            if place is not None
+            else ""
+        )
+        + '<table class="grid"><tr><th>seat</th><th>player</th><th>kind</th><th>score</th>'
         f"<th>winner</th></tr>{players}</table>"
         f'<details><summary>result</summary><pre id="result">'
         f"{e(json.dumps(m.result, indent=2, ensure_ascii=False))}</pre></details>"

@@ -58,9 +58,16 @@ async def test_pages_show_standings_crosstable_replays_and_exports(
                 assert f">{row['name']}</a>" in text
             links = set(re.findall(r'href="/matches/(\d+)"', text))
             assert links == {str(g["match_id"]) for g in result["games"]}
+            boards = {str(g["match_id"]): (g["round"], g["board"]) for g in result["games"]}
             for match_id in links:
                 replay = await http.get(f"/matches/{match_id}")
                 assert replay.status_code == 200
+                # ... and each replay links back to its tournament, round and board.
+                rnd, board = boards[match_id]
+                assert (
+                    f'A game of <a href="/tournaments/{tid}">{result["name"]}</a>: '
+                    f"round {rnd}, board {board}." in replay.text
+                )
 
             exported = await http.get(f"/tournaments/{tid}/table.csv")
             assert exported.headers["content-type"].startswith("text/csv")
