@@ -46,5 +46,5 @@ def setup_logging(level: str = "INFO", as_json: bool = False) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     # Library chatter stays at WARNING unless asked for.
-    for noisy in ("sqlalchemy", "uvicorn.access", "websockets", "asyncio"):
+    for noisy in ("sqlalchemy", "alembic", "uvicorn.access", "websockets", "asyncio"):
         logging.getLogger(noisy).setLevel(max(logging.WARNING, root.level))

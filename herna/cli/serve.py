@@ -181,13 +181,16 @@ async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     if replayed:
         log.warning("%d records of an earlier run were recovered from the journal", replayed)
     hall = Hall(records=records)
-    hall.hold_tournaments().abort_orphans()
+    director = hall.hold_tournaments()
     if args.shared_events and is_postgres(args.database_url):
         await hall.share_events()
     for plugin in selected(load_plugins(), args.only):
         service = await plugin.start(hall, args, config.get(plugin.name, {}))
         hall.add(service)
         log.info("%s listening on %s", service.protocol, ", ".join(service.endpoints()))
+    # Once the game servers run (they seat the tournaments' house bots): live tournaments
+    # an earlier run of this hall left go on.
+    director.take_over_orphans()
     return hall
 
 

@@ -35,12 +35,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from herna.hall.events import EventBus, GameEvent, Subscription
@@ -58,8 +60,8 @@ from herna.hall.lobby import (
     name_key,
 )
 from herna.hall.tournament import FORMATS, Board, Game, no_show
-from herna.hall.tournament_runner import Runner, RunOptions
-from herna.hall.tournament_store import Entrant, TournamentStore
+from herna.hall.tournament_runner import Resume, Runner, RunOptions
+from herna.hall.tournament_store import Entrant, Tournament, TournamentStore
 
 log = logging.getLogger("herna.tournament")
 
@@ -180,6 +182,8 @@ class Held:
     """By name key, in the order they entered."""
     runner: Runner | None = None
     task: asyncio.Task[None] | None = None
+    elapsed: float = 0.0
+    """A session taken up after a restart: seconds of it played before."""
 
 
 class LiveTournaments:
@@ -208,14 +212,18 @@ class LiveTournaments:
         """Per game played as a session (Mia), its table's points of proven players."""
         lobby.desk = self
 
-    def abort_orphans(self) -> list[int]:
-        """Mark aborted the live tournaments a dead process of this host left taking entrants
-        or running (after ``kill -9``: a live tournament cannot outlive its process). Those
-        of live processes, and of other hosts sharing a PostgreSQL database, are left be."""
-        orphans = []
+    def take_over_orphans(self) -> tuple[list[int], list[int]]:
+        """Take up the live tournaments a stopped process of this host left taking entrants or
+        running (a restart of ``herna serve``, or ``kill -9``): each goes on here from where
+        its records stand, its decided games counted and the board under way played again.
+        One written by a Herna that did not keep its options cannot be taken up and is marked
+        aborted. Those of live processes, and of other hosts sharing a PostgreSQL database,
+        are left be. Call it once the game servers run (house bots are seated again).
+        Returns (taken up, aborted)."""
+        taken, aborted = [], []
         for tour in self.store.recent(1000):
             holder = tour.settings.get("holder") or {}
-            if (
+            if not (
                 tour.status in (ENTRY, RUNNING)
                 and tour.settings.get("live")
                 and holder.get("host") == HOLDER["host"]
@@ -223,11 +231,56 @@ class LiveTournaments:
                 and holder["pid"] != HOLDER["pid"]
                 and not _alive(holder["pid"])
             ):
+                continue
+            try:
+                whole = self.store.get(tour.id)  # with its games
+                assert whole is not None
+                self._take_up(whole)
+                taken.append(tour.id)
+            except (KeyError, TypeError, ValueError, TournamentError) as exc:
+                log.warning("tournament %d cannot be taken up (%s): marked aborted", tour.id, exc)
                 self.store.finish(tour.id, ABORTED)
-                orphans.append(tour.id)
-        if orphans:
-            log.warning("live tournaments %s of a stopped process marked aborted", orphans)
-        return orphans
+                aborted.append(tour.id)
+        if taken:
+            log.warning("live tournaments %s of a stopped process go on here", taken)
+        return taken, aborted
+
+    def _take_up(self, tour: Tournament) -> None:
+        options = _options_from(tour.settings["options"])
+        options.check()
+        held = Held(tour.id, options, str(tour.settings["admin_digest"]), tour.status)
+        held.entrants = {name_key(e.name): e for e in tour.entrants}
+        self.store.update_settings(tour.id, holder=HOLDER)
+        self.held[tour.id] = held
+        seat = self.house_seats.get(options.game)
+        for i, level in enumerate(options.house, 1):
+            if seat is None:
+                raise TournamentError(f"this hall seats no house bots for {options.game}")
+            seat(f"house-{level}-t{tour.id}-{i}", level, f"tournament={tour.id}")
+        if tour.status != RUNNING:
+            log.info("tournament %d takes entrants again (%d entered)", tour.id, len(tour.entrants))
+            return
+        started = tour.started_at or tour.created_at
+        elapsed = max(0.0, (_utcnow() - started).total_seconds())
+        if options.format == SESSION:
+            if options.game not in self.sessions:
+                raise TournamentError(f"no {options.game} table runs in this hall")
+            held.elapsed = elapsed
+        else:
+            self._listen()
+            planned = tour.settings.get("pairings") or {}
+            pairings = {
+                int(n): [Board(int(n), i, tuple(seats)) for i, seats in enumerate(boards, 1)]
+                for n, boards in planned.items()
+            }
+            held.runner = self._runner(held, Resume(tour.games, pairings, elapsed))
+        held.status = RUNNING
+        held.task = asyncio.create_task(self._run(held), name=f"tournament-{held.id}")
+        log.info(
+            "tournament %d goes on: %d games on record, the ones under way are played again",
+            tour.id,
+            len([g for g in tour.games if not g.board.bye]),
+        )
 
     # -- the desk (called by the lobby for every tournament seek) ------------------------------
     def admit(self, game: str, tournament: str, owner: str, kind: str) -> None:
@@ -301,6 +354,8 @@ class LiveTournaments:
             "table_size": options.seats,
             "rules": options.rules,
             "admin_digest": digest,
+            # Everything it was created with, so that a restarted hall can hold it again.
+            "options": _options_json(options),
         }
         tid = self.store.create(
             options.name.strip(), options.game, options.format, [], settings, status=ENTRY
@@ -349,9 +404,19 @@ class LiveTournaments:
         if len(held.entrants) < size:
             raise TournamentError(f"it takes at least {size} entrants; {len(held.entrants)} came")
         self._listen()
-        o = held.options
+
+        held.runner = self._runner(held, Resume())
+        self._started(held)
+
+    def _runner(self, held: Held, resume: Resume) -> Runner:
+        o, tid = held.options, held.id
         names = [e.name for e in held.entrants.values()]
-        run_options = RunOptions(o.game, o.format, size, o.rounds, o.cycles, o.duration, 10_000)
+        run_options = RunOptions(o.game, o.format, o.seats, o.rounds, o.cycles, o.duration, 10_000)
+        pairings = {n: [list(b.seats) for b in boards] for n, boards in resume.pairings.items()}
+
+        def paired(number: int, boards: list[Board]) -> None:
+            pairings[number] = [list(b.seats) for b in boards]
+            self.store.update_settings(tid, pairings={str(n): p for n, p in pairings.items()})
 
         async def play(board: Board, serial: int) -> Game:
             return await self._play(held, board)
@@ -359,8 +424,8 @@ class LiveTournaments:
         def ready(name: str) -> bool:
             return name_key(name) in self.lobby.tournament_seeks(o.game, str(tid))
 
-        held.runner = Runner(self.store, tid, names, run_options, play, ready=ready)
-        self._started(held)
+        resume.on_paired = paired
+        return Runner(self.store, tid, names, run_options, play, ready=ready, resume=resume)
 
     def _started(self, held: Held) -> None:
         held.status = RUNNING
@@ -387,11 +452,17 @@ class LiveTournaments:
         self._end(held, ABORTED)
 
     async def stop(self) -> None:
-        """The hall stops: tournaments still going are aborted."""
+        """The hall stops: tournaments still going are held over, as they stand in the
+        database, for the next start of the hall to take up (:meth:`take_over_orphans`)."""
         for held in list(self.held.values()):
             if held.status in (ENTRY, RUNNING):
-                self.abort(held.id)
+                log.info(
+                    "tournament %d is held over (%s): it goes on when the hall starts again",
+                    held.id,
+                    held.status,
+                )
             if held.task is not None:
+                held.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await held.task
         if self._reader is not None:
@@ -422,21 +493,29 @@ class LiveTournaments:
         """A Mia session: for its duration, every player at the table who proved its name is
         an entrant, scored by the points it makes meanwhile (written every second)."""
         source = self.sessions[held.options.game]
-        await asyncio.to_thread(self.flush)
-        before = self.store.last_match_id(held.options.game)
+        tour = self.store.get(held.id)
+        settings = tour.settings if tour is not None else {}
+        # Taken up after a restart: the points made before it are kept and added to.
+        carried = {str(n): int(v) for n, v in (settings.get("scores") or {}).items()}
+        before = settings.get("session_from")
+        if not isinstance(before, int):
+            await asyncio.to_thread(self.flush)
+            before = self.store.last_match_id(held.options.game)
+            self.store.update_settings(held.id, session_from=before)
         start: dict[str, int] = {}
-        last: dict[str, int] = {}
-        end = time.monotonic() + held.options.duration
+        scores = dict(carried)
+        end = time.monotonic() + held.options.duration - held.elapsed
         while True:
             for name, points in source().items():
                 if name not in start:
-                    start[name] = points
-                    kind = "house-bot" if name.startswith("house-") else "bot"
-                    entrant = Entrant(name, kind, "at the Mia table")
-                    held.entrants[name_key(name)] = entrant
-                    self.store.add_entrant(held.id, entrant)
-                last[name] = points
-            self.store.update_settings(held.id, scores={n: last[n] - start[n] for n in start})
+                    start[name] = points - carried.get(name, 0)
+                    if name_key(name) not in held.entrants:
+                        kind = "house-bot" if name.startswith("house-") else "bot"
+                        entrant = Entrant(name, kind, "at the Mia table")
+                        held.entrants[name_key(name)] = entrant
+                        self.store.add_entrant(held.id, entrant)
+                scores[name] = points - start[name]
+            self.store.update_settings(held.id, scores=scores)
             left = end - time.monotonic()
             if left <= 0:
                 break
@@ -532,3 +611,24 @@ def _duration(seconds: float) -> str:
         if minutes
         else f"{rest} s"
     )
+
+
+def _options_json(options: LiveOptions) -> dict[str, Any]:
+    data = dataclasses.asdict(options)
+    data["house"] = list(options.house)
+    return data
+
+
+def _options_from(data: Any) -> LiveOptions:
+    """The options :func:`_options_json` kept (raises ``TypeError``/``ValueError`` when they
+    are not such options)."""
+    if not isinstance(data, dict):
+        raise TypeError("no options kept")
+    known = {f.name for f in dataclasses.fields(LiveOptions)}
+    fields = {k: v for k, v in data.items() if k in known}
+    fields["house"] = tuple(str(level) for level in fields.get("house") or ())
+    return LiveOptions(**fields)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)

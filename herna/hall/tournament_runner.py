@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from herna.hall.tournament import (
@@ -57,6 +57,21 @@ class RunOptions:
         return tuple(FORMAT_TIE_BREAKS[self.format])
 
 
+@dataclass
+class Resume:
+    """What a tournament taken up again after a restart already has (``herna serve`` holds
+    live tournaments across restarts, :mod:`herna.hall.tournament_live`)."""
+
+    games: Sequence[Game] = ()
+    """The boards decided before: not played again (a board under way at the restart is)."""
+    pairings: dict[int, list[Board]] = field(default_factory=dict)
+    """Swiss rounds paired before, by round number."""
+    elapsed: float = 0.0
+    """Arena: seconds of its duration gone before."""
+    on_paired: Callable[[int, list[Board]], None] = lambda number, boards: None
+    """Called with a Swiss round's boards before it is played, to keep them."""
+
+
 class Runner:
     def __init__(
         self,
@@ -67,6 +82,7 @@ class Runner:
         play_board: PlayBoard,
         on_change: Callable[[], None] = lambda: None,
         ready: Callable[[str], bool] = lambda name: True,
+        resume: Resume | None = None,
     ) -> None:
         self.store = store
         self.id = tournament_id
@@ -77,9 +93,11 @@ class Runner:
         self.ready = ready
         """Whether an entrant is there to be paired now (an arena pairs only those)."""
         self.size = options.size
-        self.games: list[Game] = []
+        self.resume = resume or Resume()
+        self.games: list[Game] = list(self.resume.games)
+        self._decided = {(g.board.round, g.board.number): g for g in self.resume.games}
         self.playing: set[Board] = set()
-        self.serial = 0
+        self.serial = len(self.games)
         self._slots = asyncio.Semaphore(options.concurrency)
 
     # -- formats -------------------------------------------------------------------------------
@@ -95,7 +113,12 @@ class Runner:
         elif fmt == "swiss":
             rounds = self.options.rounds or _swiss_rounds(len(self.names))
             for number in range(1, rounds + 1):
-                await self.play_round(self.swiss_boards(number))
+                boards = self.resume.pairings.get(number) or self.swiss_boards(number)
+                if number not in self.resume.pairings:
+                    # Kept before the round is played: a round paired again after a restart
+                    # would pair differently with some of its results already in.
+                    self.resume.on_paired(number, boards)
+                await self.play_round(boards)
         elif fmt == "arena":
             await self.arena()
         else:
@@ -130,6 +153,9 @@ class Runner:
         await asyncio.gather(*(self.play(board) for board in boards))
 
     async def play(self, board: Board) -> Game:
+        decided = self._decided.pop((board.round, board.number), None)
+        if decided is not None and decided.seats == board.seats:
+            return decided  # decided before a restart: in self.games already
         if board.bye:
             game = Game(board)
         else:
@@ -148,10 +174,11 @@ class Runner:
 
     async def arena(self) -> None:
         """Pair whoever is free, by rank, until the time is up; games running then finish."""
-        end = time.monotonic() + self.options.duration
+        end = time.monotonic() + self.options.duration - self.resume.elapsed
         waiting = list(self.names)
         running: dict[asyncio.Task[Game], Board] = {}
-        number = 0
+        number = max((g.board.round for g in self.games), default=0)
+        self._decided.clear()  # an arena numbers its games as they start: none is planned
         while True:
             free = [n for n in waiting if self.ready(n)]
             if time.monotonic() < end and len(free) >= self.size:

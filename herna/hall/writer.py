@@ -549,6 +549,7 @@ def main() -> None:
     logging.basicConfig(
         level=logging.INFO, format="herna-records %(levelname)s %(message)s", stream=sys.stderr
     )
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # its "Context impl" lines
     writer_main(int(sys.argv[-2]), int(sys.argv[-1]))
 
 

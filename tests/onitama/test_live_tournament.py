@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from fractions import Fraction
@@ -221,8 +222,9 @@ async def test_house_bots_enter_as_the_admin_asked_and_play_a_bot_over_tcp(
             director.create(LiveOptions("t", "onitama", "arena", admits="people", house=("easy",)))
 
 
-def test_a_live_tournament_of_a_killed_process_is_marked_aborted(tmp_path: Path) -> None:
-    """After kill -9 nothing marks its tournaments; the next start on the host does."""
+def test_a_live_tournament_of_a_killed_process_is_taken_up(tmp_path: Path) -> None:
+    """After kill -9 its tournaments stay as they were; the next start on the host takes them
+    up (one an earlier Herna wrote without its options is marked aborted)."""
     db = f"sqlite:///{tmp_path / 'hall.db'}"
     code = (
         "import sys; from herna.hall.hall import Hall; from herna.hall.records import "
@@ -242,9 +244,15 @@ def test_a_live_tournament_of_a_killed_process_is_marked_aborted(tmp_path: Path)
         ours, _ = (
             Hall(records=records).hold_tournaments().create(LiveOptions("ours", "onitama", "arena"))
         )
-        assert LiveTournaments(Lobby(), EventBus(), store).abort_orphans() == [tid]
-        after, mine = store.get(tid), store.get(ours)
-        assert after is not None and after.status == "aborted"
+        # As an earlier Herna wrote one: without its options.
+        settings = {k: v for k, v in before.settings.items() if k != "options"}
+        older = store.create("older", "onitama", "arena", [], settings, "entry")
+        director = LiveTournaments(Lobby(), EventBus(), store)
+        assert director.take_over_orphans() == ([tid], [older])
+        after, mine, old = store.get(tid), store.get(ours), store.get(older)
+        assert after is not None and after.status == "entry" and tid in director.held
+        assert after.settings["holder"]["pid"] == os.getpid()
+        assert old is not None and old.status == "aborted"
         assert mine is not None and mine.status == "entry"  # this process is alive
     finally:
         records.close()
