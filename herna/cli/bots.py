@@ -9,7 +9,7 @@ from rich.table import Table
 
 from herna.cli.serve import DEFAULT_DATABASE
 from herna.hall.db import make_engine
-from herna.hall.identity import NameTaken, ReservedNames
+from herna.hall.identity import NameTaken, ReservedNames, valid_name
 
 NAME_HELP = (
     "the bot's name exactly as it logs in (Mia, Onitama, CGML and tiles share one book of names)"
@@ -59,12 +59,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _book(args: argparse.Namespace) -> ReservedNames:
     return ReservedNames(make_engine(args.database_url))
-
-
-def valid_name(name: str) -> bool:
-    """A name every protocol can carry: 1-64 printable characters, none that a protocol uses
-    as a separator or markup."""
-    return 0 < len(name) <= 64 and name.isprintable() and not any(c in name for c in " ;|<>&\"'")
 
 
 def run_add(args: argparse.Namespace) -> int:

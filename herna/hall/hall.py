@@ -78,7 +78,11 @@ class Hall:
         seeks); returns the director."""
         if self.tournaments is None:
             self.tournaments = LiveTournaments(
-                self.lobby, self.bus, TournamentStore(self.records.engine), self.records.flush
+                self.lobby,
+                self.bus,
+                TournamentStore(self.records.engine),
+                self.records.flush,
+                self.identity,
             )
         return self.tournaments
 

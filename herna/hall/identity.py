@@ -314,3 +314,9 @@ class SeatKey:
         if name != self.holder or proof is None:
             return False
         return same_secret(proof, self.secret) or identity.proves(name, proof)
+
+
+def valid_name(name: str) -> bool:
+    """A name every protocol can carry: 1-64 printable characters, none that a protocol uses
+    as a separator or markup (what ``herna bots add`` and a tournament's entry list take)."""
+    return 0 < len(name) <= 64 and name.isprintable() and not any(c in name for c in " ;|<>&\"'")

@@ -46,7 +46,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from herna.hall.events import EventBus, GameEvent, Subscription
-from herna.hall.identity import new_secret, same_secret, token_digest
+from herna.hall.identity import (
+    Identity,
+    NameTaken,
+    new_secret,
+    same_secret,
+    token_digest,
+    valid_name,
+)
 from herna.hall.lobby import (
     HOUSE_BOT,
     NO_SUCH_TOURNAMENT,
@@ -77,6 +84,8 @@ TICK = 1.0
 ANYONE, BOTS, PEOPLE = "anyone", "bots", "people"
 ADMITS = (ANYONE, BOTS, PEOPLE)
 ENTRY, RUNNING, FINISHED, ABORTED = "entry", "running", "finished", "aborted"
+ENTRY_ORDER, BY_RATING = "entry", "rating"
+SEEDINGS = (ENTRY_ORDER, BY_RATING)
 MAX_ENTRANTS = 256
 POLL = 0.1
 """Seconds between tries to book a board whose entrants are not all waiting."""
@@ -131,6 +140,10 @@ class LiveOptions:
     """Mariáš: games a table (a CGML group) plays; 3 lets each seat deal once."""
     seats: int = 2
     """Seats at a table (tiles: the rules file's players)."""
+    seeding: str = ENTRY_ORDER
+    """The order the field is paired in from the start (a round robin's schedule, Swiss round
+    1): ``entry`` (the entry list's order, then as the others entered) or ``rating`` (the
+    OpenSkill ordinal in the game, best first; the unrated after, in entry order)."""
 
     def check(self) -> None:
         if self.game not in LIVE_GAMES:
@@ -166,6 +179,8 @@ class LiveOptions:
             raise TournamentError("the start timeout is 1 second to an hour")
         if len(self.house) > 16:
             raise TournamentError("at most 16 house bots")
+        if self.seeding not in SEEDINGS:
+            raise TournamentError(f"seeding is one of {', '.join(SEEDINGS)}")
         if self.house and self.admits == PEOPLE:
             raise TournamentError("a tournament for people only takes no house bots")
 
@@ -184,6 +199,8 @@ class Held:
     task: asyncio.Task[None] | None = None
     elapsed: float = 0.0
     """A session taken up after a restart: seconds of it played before."""
+    order: list[str] = field(default_factory=list)
+    """The field in its seeding order, fixed at the start (kept, so a restart pairs alike)."""
 
 
 class LiveTournaments:
@@ -195,8 +212,11 @@ class LiveTournaments:
         bus: EventBus,
         store: TournamentStore,
         flush: Callable[[], None] = lambda: None,
+        identity: Identity | None = None,
     ) -> None:
         self.lobby = lobby
+        self.identity = identity
+        """The hall's names: an entry list reserves the names nobody has yet."""
         self.bus = bus
         self.store = store
         self.flush = flush
@@ -250,6 +270,7 @@ class LiveTournaments:
         options.check()
         held = Held(tour.id, options, str(tour.settings["admin_digest"]), tour.status)
         held.entrants = {name_key(e.name): e for e in tour.entrants}
+        held.order = [str(n) for n in tour.settings.get("order") or []]
         self.store.update_settings(tour.id, holder=HOLDER)
         self.held[tour.id] = held
         seat = self.house_seats.get(options.game)
@@ -317,6 +338,64 @@ class LiveTournaments:
         if entrant is not None:
             self.store.remove_entrant(held.id, entrant.name)
             log.info("tournament %d: %s withdrew", held.id, entrant.name)
+
+    # -- the organiser's entry list ------------------------------------------------------------
+    def pre_enter(self, tid: int, names: list[str]) -> dict[str, str]:
+        """Enter the names of an entry list now, before anyone connects (a teacher's class
+        list). A name nobody has yet is reserved for its entrant, and its token is returned
+        (shown only now, like every token); a name already reserved, a signed-up person's,
+        is entered without one: its owner plays with what they have. Returns each name with
+        its new token, or ``""``. Raises :class:`TournamentError` for a bad list."""
+        held = self.held.get(tid)
+        if held is None or held.status != ENTRY:
+            raise TournamentError(f"tournament {tid} is not taking entrants")
+        if held.options.format == SESSION:
+            raise TournamentError("a Mia session has no entry list: the table is the field")
+        listed = list(dict.fromkeys(n.strip() for n in names if n.strip()))
+        bad = [n for n in listed if not valid_name(n)]
+        if bad:
+            raise TournamentError(
+                f"not a name every protocol can carry: {bad[0]!r} (1-64 characters, no "
+                "spaces or ; | < > & quotes)"
+            )
+        if len(held.entrants) + len(listed) > MAX_ENTRANTS:
+            raise TournamentError(f"a tournament takes at most {MAX_ENTRANTS} entrants")
+        identity = self.identity
+        book = identity.book if identity is not None else None
+        if identity is None or book is None:
+            raise TournamentError("this hall keeps no book of names: entry lists need one")
+        for name in listed:
+            if identity.is_house_bot(name) or name.startswith("house-"):
+                raise TournamentError(f"{name!r} is a house bot's name")
+        people = self.store.people_among(listed)
+        tokens: dict[str, str] = {}
+        for name in listed:
+            token = ""
+            if identity.reserved_spelling(name) is None:
+                try:
+                    token = book.add(name, note=f"entrant of tournament {tid}")
+                except NameTaken:
+                    token = ""  # reserved meanwhile: its owner has the token
+            tokens[name] = token
+            if name_key(name) not in held.entrants:
+                kind = PERSON if name in people else "bot"
+                entrant = Entrant(name, kind, "on the entry list")
+                held.entrants[name_key(name)] = entrant
+                self.store.add_entrant(tid, entrant)
+        identity.reload()
+        log.info("tournament %d: %d entrants listed by the organiser", tid, len(listed))
+        return tokens
+
+    def remove_entrant(self, tid: int, name: str) -> None:
+        """The organiser withdraws an entrant before the start."""
+        held = self.held.get(tid)
+        if held is None or held.status != ENTRY:
+            raise TournamentError(f"tournament {tid} is not taking entrants: too late to withdraw")
+        entrant = held.entrants.pop(name_key(name), None)
+        if entrant is None:
+            raise TournamentError(f"{name!r} has not entered tournament {tid}")
+        self.store.remove_entrant(tid, entrant.name)
+        log.info("tournament %d: %s withdrawn by the organiser", tid, entrant.name)
 
     def setting(self, tournament: str, key: str) -> Any:
         held = self.held.get(int(tournament)) if tournament.isdigit() else None
@@ -405,12 +484,22 @@ class LiveTournaments:
             raise TournamentError(f"it takes at least {size} entrants; {len(held.entrants)} came")
         self._listen()
 
+        held.order = self._seeded(held)
+        self.store.update_settings(tid, order=held.order)
         held.runner = self._runner(held, Resume())
         self._started(held)
 
+    def _seeded(self, held: Held) -> list[str]:
+        names = [e.name for e in held.entrants.values()]
+        if held.options.seeding != BY_RATING:
+            return names
+        ordinal = self.store.ordinals(held.options.game, names)
+        rated = sorted((n for n in names if n in ordinal), key=lambda n: -ordinal[n])
+        return rated + [n for n in names if n not in ordinal]
+
     def _runner(self, held: Held, resume: Resume) -> Runner:
         o, tid = held.options, held.id
-        names = [e.name for e in held.entrants.values()]
+        names = held.order or [e.name for e in held.entrants.values()]
         run_options = RunOptions(o.game, o.format, o.seats, o.rounds, o.cycles, o.duration, 10_000)
         pairings = {n: [list(b.seats) for b in boards] for n, boards in resume.pairings.items()}
 

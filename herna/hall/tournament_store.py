@@ -20,7 +20,7 @@ from sqlalchemy import func, select, tuple_
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from herna.hall.db import MatchRow, TournamentGameRow, TournamentRow
+from herna.hall.db import MatchRow, PersonRow, RatingRow, TournamentGameRow, TournamentRow
 from herna.hall.tournament import (
     FORMAT_TIE_BREAKS,
     Board,
@@ -258,6 +258,23 @@ class TournamentStore:
                 return None
             tid, name, game = found
             return MatchPlace(tid, name, game.round, game.board)
+
+    def ordinals(self, game: str, names: list[str]) -> dict[str, float]:
+        """OpenSkill ordinals (mu - 3 sigma) in ``game`` of those of ``names`` who have one:
+        seeding by rating."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(RatingRow.name, RatingRow.mu, RatingRow.sigma).where(
+                    RatingRow.game == game, RatingRow.name.in_(names)
+                )
+            ).all()
+        return {name: mu - 3 * sigma for name, mu, sigma in rows}
+
+    def people_among(self, names: list[str]) -> set[str]:
+        """Which of ``names`` are people who signed up (an entry list's kinds)."""
+        with Session(self.engine) as session:
+            found = session.scalars(select(PersonRow.name).where(PersonRow.name.in_(names)))
+            return set(found)
 
     def last_match_id(self, game: str) -> int:
         """The newest stored match of ``game`` (0: none), to find a Mia session's rounds."""

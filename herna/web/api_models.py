@@ -329,6 +329,11 @@ class NewTournament(ApiModel):
     """Tiles: a shipped rules file (required for tiles)."""
     deals: int | str = 3
     """Mariáš: deals a table plays, 1 to 20."""
+    entrants: list[str] | str = []
+    """An entry list: these names are entered now; a name nobody has yet is reserved for its
+    entrant, its token in the answer's `entrant_tokens` (a list, or one name a line)."""
+    seeding: str = Field("entry", json_schema_extra=_choices(("entry", "rating")))
+    """The order of the first round: the entry list's (then as entrants came), or by rating."""
 
 
 class TournamentCreated(ApiModel):
@@ -338,6 +343,9 @@ class TournamentCreated(ApiModel):
     url: str = Field(examples=["/tournaments/3"])
     status: str = Field(json_schema_extra=_choices((ENTRY,)))
     """Always `entry`: it takes entrants until its admin starts it."""
+    entrant_tokens: dict[str, str] = {}
+    """The entry list's names, each with its new token (shown only now), or "" for a name
+    that keeps its own (reserved already, or a person's)."""
 
 
 class TournamentStatus(ApiModel):

@@ -9,8 +9,10 @@ origin, the session's CSRF token; :func:`herna.web.accounts.read_form`).
 
 from __future__ import annotations
 
+import csv
 import functools
 import html
+import io
 import json
 from typing import Any
 from urllib.parse import quote
@@ -48,6 +50,10 @@ FORMAT_HELP = {
     "arena": "paired again as soon as a game ends, for a fixed time",
     "session": "Mia: everyone at the Mia table for a fixed time, by points made",
 }
+SEEDING_HELP = {
+    "entry": "the entry list's order, then as they entered",
+    "rating": "by rating in this game, best first",
+}
 ADMITS_HELP = {
     "anyone": "bots and people",
     "bots": "bots only",
@@ -83,12 +89,19 @@ class TournamentAdmin:
         if isinstance(body, Response):
             return body
         try:
-            options = _options({k: _text(v) for k, v in body.items()})
-            tid, token = _create(director, options)
+            form = {k: _text(v, "\n") for k, v in body.items()}
+            options = _options(form)
+            tid, token, tokens = _create(director, options, form.get("entrants", ""))
         except TournamentError as exc:
             return _json_error(400, str(exc))
         return JSONResponse(
-            {"id": tid, "admin_token": token, "url": f"/tournaments/{tid}", "status": ENTRY},
+            {
+                "id": tid,
+                "admin_token": token,
+                "url": f"/tournaments/{tid}",
+                "status": ENTRY,
+                "entrant_tokens": tokens,
+            },
             status_code=201,
         )
 
@@ -132,10 +145,11 @@ class TournamentAdmin:
         csrf = ensure_csrf(request)
         try:
             options = _options(form)
-            tid, token = _create(director, options)
+            tid, token, tokens = _create(director, options, form.get("entrants", ""))
         except TournamentError as exc:
             return self._respond("New tournament", new_form(csrf, str(exc), form), 400)
-        return self._respond("Tournament created", created_html(tid, options, token, csrf))
+        body = created_html(tid, options, token, csrf, tokens)
+        return self._respond("Tournament created", body)
 
     async def admin(self, request: Request) -> Response:
         director = self.hall.tournaments
@@ -153,7 +167,7 @@ class TournamentAdmin:
                 403,
             )
         try:
-            _act(director, tid, form.get("action", ""))
+            _act(director, tid, form.get("action", ""), form.get("name", ""))
         except TournamentError as exc:
             return self._respond(
                 "Tournament",
@@ -164,24 +178,47 @@ class TournamentAdmin:
         return RedirectResponse(f"/tournaments/{tid}", status_code=303)
 
 
-def _create(director: LiveTournaments, options: LiveOptions) -> tuple[int, str]:
-    """A new live tournament (id, admin token), unless too many take entrants already."""
+def _create(
+    director: LiveTournaments, options: LiveOptions, entry_list: str = ""
+) -> tuple[int, str, dict[str, str]]:
+    """A new live tournament (id, admin token, the tokens of the entry list's new names),
+    unless too many take entrants already. ``entry_list``: names, one a line (or a CSV whose
+    first column is the name; a first line ``name`` is a header)."""
     taking = sum(1 for h in director.held.values() if h.status == ENTRY)
     if taking >= MAX_TAKING_ENTRANTS:
         raise TournamentError(
             f"{taking} tournaments are taking entrants already; start or abort one first"
         )
-    return director.create(options)
+    names = entry_names(entry_list)
+    tid, token = director.create(options)
+    if not names:
+        return tid, token, {}
+    try:
+        return tid, token, director.pre_enter(tid, names)
+    except TournamentError:
+        director.abort(tid)  # not half made: the organiser corrects the list and sends again
+        raise
 
 
-def _act(director: LiveTournaments, tid: int, action: str) -> None:
-    """The admin's ``start`` or ``abort`` (the token was checked)."""
+def entry_names(text: str) -> list[str]:
+    """The names of an entry list: one a line, or CSV rows whose first cell is the name."""
+    rows = list(csv.reader(io.StringIO(text.replace("\r\n", "\n"))))
+    names = [row[0].strip() for row in rows if row and row[0].strip()]
+    if names and names[0].casefold() == "name":
+        names = names[1:]
+    return names
+
+
+def _act(director: LiveTournaments, tid: int, action: str, name: str = "") -> None:
+    """The admin's ``start``, ``abort`` or ``withdraw`` (of ``name``): the token was checked."""
     if action == "start":
         director.begin(tid)
     elif action == "abort":
         director.abort(tid)
+    elif action == "withdraw":
+        director.remove_entrant(tid, name.strip())
     else:
-        raise TournamentError("the action is start or abort")
+        raise TournamentError("the action is start, abort or withdraw")
 
 
 def _options(form: dict[str, str]) -> LiveOptions:
@@ -209,7 +246,8 @@ def _options(form: dict[str, str]) -> LiveOptions:
         if rules not in shipped:
             raise TournamentError(f"the rules file is one of {', '.join(shipped)}")
         seats = shipped[rules]
-    house = tuple(w.strip() for w in form.get("house", "").split(",") if w.strip())
+    house_text = form.get("house", "").replace("\n", ",")
+    house = tuple(w.strip() for w in house_text.split(",") if w.strip())
     levels = HOUSE_LEVELS.get(form.get("game", "onitama"), ())
     if any(level not in levels for level in house):
         raise TournamentError(f"house bots' levels are {', '.join(levels) or 'none here'}")
@@ -226,6 +264,7 @@ def _options(form: dict[str, str]) -> LiveOptions:
         rules=rules,
         seats=seats,
         deals=int(deals),
+        seeding=form.get("seeding", "").strip() or "entry",
     )
 
 
@@ -237,7 +276,8 @@ def _shipped_seats() -> dict[str, int]:
     }
 
 
-MAX_JSON_BYTES = 8192
+MAX_JSON_BYTES = 32_768
+"""A tournament with an entry list of a few hundred names fits."""
 
 
 async def _json_body(request: Request) -> dict[str, Any] | Response:
@@ -257,10 +297,10 @@ async def _json_body(request: Request) -> dict[str, Any] | Response:
     return data
 
 
-def _text(value: object) -> str:
-    """A JSON value as the form field it stands for (lists: comma-separated)."""
+def _text(value: object, joiner: str = ",") -> str:
+    """A JSON value as the form field it stands for (lists: one item a line)."""
     if isinstance(value, list):
-        return ",".join(str(v) for v in value)
+        return joiner.join(str(v) for v in value)
     return "" if value is None else str(value)
 
 
@@ -326,21 +366,52 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         '<label for="t-minutes">Arena or Mia session: minutes</label>'
         f'<input id="t-minutes" name="minutes" inputmode="decimal" '
         f'value="{e(f.get("minutes", "10"))}">'
-        '<label for="t-start">Seconds an entrant has to come when its game is due</label>'
+        '<label for="t-entrants">Entry list (optional): one name a line, or a CSV whose '
+        "first column is the name. Each is entered now; a name nobody has yet is reserved "
+        "for its entrant and gets a token, shown once on the next page.</label>"
+        f'<textarea id="t-entrants" name="entrants" rows="5">{e(f.get("entrants", ""))}'
+        "</textarea>"
+        '<label for="t-seeding">Seeding: the order of the first round</label>'
+        + _select("seeding", SEEDING_HELP, f.get("seeding", "entry"))
+        + '<label for="t-start">Seconds an entrant has to come when its game is due</label>'
         f'<input id="t-start" name="start_timeout" inputmode="decimal" '
         f'value="{e(f.get("start_timeout", "60"))}">'
         '<button type="submit">Create</button></form>'
     )
 
 
-def created_html(tid: int, options: LiveOptions, token: str, csrf: str) -> str:
+def created_html(
+    tid: int, options: LiveOptions, token: str, csrf: str, tokens: dict[str, str] | None = None
+) -> str:
     return (
         f"<h1>{e(options.name)}: created</h1>"
-        '<p class="lead">Keep this <strong>admin token</strong>; it is shown only now. '
+        + (entrant_tokens_html(tokens) if tokens else "")
+        + '<p class="lead">Keep this <strong>admin token</strong>; it is shown only now. '
         "Whoever holds it can start or abort the tournament.</p>"
         f'<p><code id="admin-token">{e(token)}</code></p>'
         f'<p><a id="tournament-link" href="/tournaments/{tid}">The tournament\'s page</a> '
         "says how to enter; send its address to the entrants.</p>" + admin_form(tid, csrf, token)
+    )
+
+
+def entrant_tokens_html(tokens: dict[str, str]) -> str:
+    """The entry list's names with their new tokens, to hand out (shown only now)."""
+    rows = "".join(
+        f"<tr><td>{e(name)}</td><td>"
+        + (f"<code>{e(token)}</code>" if token else '<span class="muted">has its own</span>')
+        + "</td></tr>"
+        for name, token in tokens.items()
+    )
+    listing = "\n".join(["name,token", *(f"{n},{t}" for n, t in tokens.items())])
+    return (
+        '<section id="entrant-tokens"><h2>The entrants\' tokens</h2>'
+        '<p class="lead">Every listed name is entered. Hand each entrant its token: a bot '
+        "logs in with it (<code>--token</code>), and nobody else can play under that name. "
+        "Names that were reserved already, or belong to people who signed up, keep their "
+        "own. Shown only now.</p>"
+        f'<table class="grid"><tr><th>entrant</th><th>token</th></tr>{rows}</table>'
+        '<label for="entrant-csv">The same as CSV, to copy</label>'
+        f'<textarea id="entrant-csv" readonly rows="4">{e(listing)}</textarea></section>'
     )
 
 
@@ -353,7 +424,10 @@ def admin_form(tid: int, csrf: str, token: str = "") -> str:
         f'value="{e(token)}" required>'
         '<button type="submit" name="action" value="start" id="admin-start">Start now</button>'
         '<button type="submit" name="action" value="abort" id="admin-abort">Abort</button>'
-        "</form>"
+        '<label for="admin-withdraw-name">Before the start: withdraw the entrant</label>'
+        '<input id="admin-withdraw-name" name="name" autocomplete="off">'
+        '<button type="submit" name="action" value="withdraw" id="admin-withdraw">'
+        "Withdraw</button></form>"
     )
 
 

@@ -186,3 +186,18 @@ def test_arena_pairs_neighbours_in_rank() -> None:
     history = History.of([Board(1, 1, ("a", "b")), Board(1, 2, ("c", "d"))])
     pairs = arena_pairings(["a", "b", "c", "d"], history)
     assert {frozenset(p) for p in pairs} == {frozenset("ac"), frozenset("bd")}
+
+
+def test_swiss_round_one_folds_the_seeding_order() -> None:
+    """What docs/tournaments.md says of seeding: in round 1 the first seeded meets the last,
+    the second the second last, the higher seeded with White; an odd field's bye goes to the
+    last seeded."""
+    from herna.hall.tournament import History
+
+    for n in (4, 6, 7, 8):
+        names = [f"p{i}" for i in range(1, n + 1)]
+        boards = swiss_round(1, names, {x: Fraction(0) for x in names}, History.of([]))
+        field = names[:-1] if n % 2 else names
+        expect = [(field[i], field[-1 - i]) for i in range(len(field) // 2)]
+        assert [b.seats for b in boards if not b.bye] == expect
+        assert [b.seats for b in boards if b.bye] == ([(names[-1],)] if n % 2 else [])

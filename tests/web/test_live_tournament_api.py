@@ -10,9 +10,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy.orm import Session
 
 from herna.cli import main
+from herna.hall.db import RatingRow
 from herna.hall.identity import ReservedNames
+from herna.hall.tournament_live import TournamentError
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.onitama import OnitamaService
 from tests.live_tournaments import entered, finished, onitama_entrant
@@ -67,7 +70,7 @@ async def test_the_json_api_answers_bad_requests_in_json(tmp_path: Path) -> None
             assert (await http.post("/api/tournaments", json=[1])).status_code == 400
             game = await http.post("/api/tournaments", json={"game": "chess", "format": "swiss"})
             assert game.status_code == 400 and "live tournaments are held" in game.json()["error"]
-            big = await http.post("/api/tournaments", json={"name": "x" * 9000})
+            big = await http.post("/api/tournaments", json={"name": "x" * 40_000})
             assert big.status_code == 413
             made = await http.post(
                 "/api/tournaments", json={"game": "mia", "format": "session", "minutes": 1}
@@ -84,3 +87,86 @@ async def test_the_json_api_answers_bad_requests_in_json(tmp_path: Path) -> None
             again = await http.post(f"/api/tournaments/{tid}/abort", headers=auth)
             assert again.status_code == 409
             assert (await http.get("/api/tournaments")).status_code == 405
+
+
+async def test_an_entry_list_enters_reserves_and_seeds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A teacher's class list (``herna tournament create --entrants FILE``): every name is
+    entered at once; names nobody had are reserved for their entrants and their tokens printed
+    once; a name reserved before keeps its own token; a list with a bad name makes nothing;
+    the organiser withdraws one before the start; the field is seeded by rating; the listed
+    bots then play under their names with those tokens, and nobody else can."""
+    async with serving(tmp_path, "onitama,web", onitama_house_bots=0) as hall:
+        web = _web(hall)
+        onitama = hall.service("onitama")
+        director = hall.tournaments
+        assert isinstance(onitama, OnitamaService) and director is not None
+        robo_token = ReservedNames(hall.records.engine).add("robo")
+        hall.identity.reload()
+        entry_list = tmp_path / "class.csv"
+        entry_list.write_text("name,group\nada,A\nbea,B\nrobo,A\n\nada,A\n", encoding="utf-8")
+        argv = ["tournament", "create", "--hall", web.url, "--name", "class 4B"]
+        argv += ["--entrants", str(entry_list), "--seeding", "rating"]
+        assert await asyncio.to_thread(main, argv) == 0
+        out = capsys.readouterr().out
+        tid = int(re.search(r"tournament (\d+):", out).group(1))  # type: ignore[union-attr]
+        tokens = dict(re.findall(r"^(ada|bea|robo),(\S*)$", out, re.MULTILINE))
+        assert set(tokens) == {"ada", "bea", "robo"} and tokens["robo"] == ""
+        assert len(tokens["ada"]) > 20 and tokens["ada"] != tokens["bea"]
+        store = TournamentStore(hall.records.engine)
+        tour = store.get(tid)
+        assert tour is not None
+        assert [(e.name, e.kind) for e in tour.entrants] == [
+            ("ada", "bot"),
+            ("bea", "bot"),
+            ("robo", "bot"),
+        ]
+
+        async with httpx.AsyncClient(base_url=web.url) as http:
+            refused = await http.post(
+                "/api/tournaments",
+                json={"name": "x", "entrants": ["ok", "two words"]},
+            )
+            assert refused.status_code == 400 and "two words" in refused.json()["error"]
+        # The refused list left no tournament taking entrants behind it.
+        assert [t.status for t in store.recent() if t.name == "x"] == ["aborted"]
+
+        director.remove_entrant(tid, "bea")
+        with pytest.raises(TournamentError, match="has not entered"):
+            director.remove_entrant(tid, "nobody")
+        # Seeding by rating: robo is rated higher than ada, so robo is first.
+        with Session(hall.records.engine) as session:
+            session.add_all(
+                [
+                    RatingRow(game="onitama", name="robo", mu=30.0, sigma=2.0, games=9),
+                    RatingRow(game="onitama", name="ada", mu=20.0, sigma=2.0, games=9),
+                ]
+            )
+            session.commit()
+        stolen = await onitama_wire_login(onitama.port, "ada")
+        assert stolen.startswith("LOGIN_FAILED|")  # a listed name is its entrant's alone
+        bots = [
+            onitama_entrant(onitama.port, "ada", tokens["ada"], tid, 1),
+            onitama_entrant(onitama.port, "robo", robo_token, tid, 2),
+        ]
+        await entered(director, tid, 2)
+        director.begin(tid)
+        done = await finished(store, tid, timeout=90)
+        for bot in bots:
+            await asyncio.wait_for(bot, 10)
+        assert done.status == "finished"
+        assert done.settings["order"] == ["robo", "ada"]
+        assert [e.name for e in done.entrants] == ["ada", "robo"]
+        assert len([g for g in done.games if not g.board.bye]) == 1
+        with pytest.raises(TournamentError, match="too late"):
+            director.remove_entrant(tid, "ada")
+
+
+async def onitama_wire_login(port: int, name: str) -> str:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"LOGIN|{name}\n".encode())
+    await writer.drain()
+    line = await asyncio.wait_for(reader.readline(), 10)
+    writer.close()
+    return line.decode().strip()

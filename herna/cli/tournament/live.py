@@ -8,6 +8,7 @@ import argparse
 import json
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 DEFAULT_HALL = "http://127.0.0.1:8080"
@@ -49,6 +50,21 @@ def register(tsub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     create.add_argument("--rules", default="gold_rush", help="tiles: the shipped rules file")
     create.add_argument("--deals", type=int, default=3, help="mariáš: deals a table plays")
+    create.add_argument(
+        "--entrants",
+        type=Path,
+        metavar="FILE",
+        help="an entry list: one name a line, or a CSV whose first column is the name (a "
+        "header 'name' is skipped). Each is entered now; a name nobody has yet is reserved for "
+        "its entrant and its token printed (shown only now)",
+    )
+    create.add_argument(
+        "--seeding",
+        choices=("entry", "rating"),
+        default="entry",
+        help="the order of the first round: the entry list's (then as entrants came), or by "
+        "rating in the game, best first (default entry)",
+    )
     create.set_defaults(func=run_create)
     for verb, what in (("start", "start pairing its entrants"), ("abort", "end it now")):
         p = tsub.add_parser(verb, help=f"{what} (a live tournament; needs its admin token)")
@@ -99,7 +115,14 @@ def run_create(args: argparse.Namespace) -> int:
         "start_timeout": args.start_timeout,
         "house": [w for w in args.house.split(",") if w.strip()],
         "deals": args.deals,
+        "seeding": args.seeding,
     }
+    if args.entrants is not None:
+        try:
+            body["entrants"] = args.entrants.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"herna tournament: cannot read the entry list {args.entrants}: {exc}")
+            return 2
     if args.rounds is not None:
         body["rounds"] = args.rounds
     if args.game == "tiles":
@@ -110,6 +133,12 @@ def run_create(args: argparse.Namespace) -> int:
         return 1
     print(f"tournament {answer['id']}: {hall}{answer['url']} (taking entrants)")
     print(f"admin token (shown only now): {answer['admin_token']}")
+    tokens = answer.get("entrant_tokens") or {}
+    if tokens:
+        print("entrants (entered now) and their tokens, shown only now (empty: it keeps its own):")
+        print("name,token")
+        for name, token in tokens.items():
+            print(f"{name},{token}")
     print(f"start it: herna tournament start {answer['id']} --hall {hall} --token TOKEN")
     return 0
 
