@@ -112,6 +112,11 @@ class Want:
     tournament: str | None = None
     """The id of the tournament whose games the owner is here for: such a seek pairs only
     when the tournament books it (:meth:`Lobby.book`)."""
+    again: bool = True
+    """After its game the player waits with this seek again, paired by the server at once
+    (what the seeds describe for network clients). False (the word ``once``): one game, then
+    the player waits for nothing until it asks for the next one itself (a person at a play
+    page or a terminal, who reads the result first)."""
 
     def check(self) -> None:
         if self.opponent not in OPPONENTS:
@@ -450,11 +455,12 @@ def parse_seek(text: str, levels: Iterable[str] = ()) -> SeekSpec:
     """The seek a client sends in one protocol field: comma-separated words, each a flag or
     ``key=value`` — ``person``; ``opponent=anyone|people|bots``; ``level=NAME`` (one of
     ``levels`` when given); ``fill=SECONDS``; ``seats=N``; ``challenge=NAME``;
-    ``accept=SEEK_ID``; ``tournament=ID``. The empty text is the default (anyone, at once).
+    ``accept=SEEK_ID``; ``tournament=ID``; ``once`` (no new game after this one until the
+    player asks: :attr:`Want.again`). The empty text is the default (anyone, at once).
 
     >>> parse_seek("person,opponent=bots,level=easy", ["easy"])
     SeekSpec(want=Want(opponent='bots', level='easy', seats=2, fill=0.0, challenge=None, \
-accept=None, tournament=None), person=True)
+accept=None, tournament=None, again=True), person=True)
     >>> try:
     ...     parse_seek("fill=ten")
     ... except LobbyError as exc:
@@ -463,6 +469,7 @@ accept=None, tournament=None), person=True)
     """
     values: dict[str, str] = {}
     person = False
+    once = False
     for word in (w.strip() for w in text.split(",")):
         if not word:
             continue
@@ -470,6 +477,8 @@ accept=None, tournament=None), person=True)
         key = key.strip().lower()
         if key == "person" and not eq:
             person = True
+        elif key == "once" and not eq:
+            once = True
         elif eq and key in _SPEC_KEYS and key not in values and value.strip():
             values[key] = value.strip()
         else:
@@ -496,12 +505,23 @@ accept=None, tournament=None), person=True)
         challenge=values.get("challenge"),
         accept=values.get("accept"),
         tournament=values.get("tournament"),
+        again=not once,
     )
     want.check()
     return SeekSpec(want, person)
 
 
-_SPEC_KEYS = ("person", "opponent", "level", "fill", "seats", "challenge", "accept", "tournament")
+_SPEC_KEYS = (
+    "person",
+    "once",
+    "opponent",
+    "level",
+    "fill",
+    "seats",
+    "challenge",
+    "accept",
+    "tournament",
+)
 
 
 def _fill_due(seek: Seek, now: float) -> bool:

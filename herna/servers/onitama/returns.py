@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from herna.games.onitama.cards import COLOR_NAMES
 from herna.hall.identity import Identity
-from herna.hall.lobby import PERSON, SeekSpec
+from herna.hall.lobby import PERSON, SeekSpec, Want
 from herna.protocols import onitama as proto
 from herna.servers.deadlines import LoginDeadlines
 from herna.servers.onitama.clocks import ABANDONED, TableClocks
@@ -40,7 +40,9 @@ class SeatReturns:
 
         def _unseek(self, player: Player) -> None: ...
 
-        def _enqueue(self, player: Player, again: bool = False) -> None: ...
+        def _enqueue(
+            self, player: Player, again: bool = False, want: Want | None = None
+        ) -> None: ...
 
         def _settle(self, client: Client) -> None: ...
 

@@ -7,7 +7,7 @@ Plain data that :class:`~herna.servers.onitama.hub.OnitamaHub` (the lobby and th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from herna.core.clock import Clock, TimerHandle
@@ -84,6 +84,18 @@ be: the name of the player who takes White and the position (cards dealt) the ga
 from (None: dealt from the game's seed)."""
 
 
+@dataclass(frozen=True)
+class LastGame:
+    """What a player remembers of its finished game, for a rematch."""
+
+    opponent: str
+    opponent_kind: str
+    seat: int
+    """The seat it had (0: White)."""
+    level: str | None
+    """The house bots' level this player's seek asked for (None: the server's default)."""
+
+
 class Client:
     """A connection: its peer, its protocol state and the player it logged in as."""
 
@@ -133,8 +145,10 @@ class Player:
         "client",
         "key",
         "kind",
+        "last_game",
         "name",
         "one_game",
+        "rematch",
         "seat",
         "seat_key",
         "seek",
@@ -159,6 +173,10 @@ class Player:
         """Its open seek in the hall's lobby while it waits for a game."""
         self.one_game = False
         """A house bot seated for one person's seek: it leaves after its game."""
+        self.last_game: LastGame | None = None
+        """Its finished game's opponent, for a rematch."""
+        self.rematch: tuple[str, int] | None = None
+        """It asked for a rematch: (the opponent's name key, the seat it takes then)."""
         self.verified = False
         """It proved its name (a reserved name's token or a proof the hall issued): only
         such a player may wait for tournament games."""
@@ -205,6 +223,10 @@ class Table:
     elsewhere: int | None = None
     """The game worker that runs this table's game (the front keeps the table for the
     lobby, reconnects and the hall's lists); None: it runs in this process."""
+    draw_offer: int | None = None
+    """The seat whose draw offer is open (its opponent may accept it)."""
+    offered_at: list[int] = field(default_factory=lambda: [-1, -1])
+    """The ply at which each seat last offered a draw (once per position)."""
     shown: dict[str, Any] | None = None
     """The last spectator view of a table that runs elsewhere (from its worker's events)."""
 
