@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 IN_GAME = "() => document.getElementById('play')?.dataset.phase === 'game'"
 
 SENT = re.compile(
-    r"^(LOGIN\|guest-[a-z2-9]{8}\|(-|[A-Za-z0-9_-]{32})\|person(,[a-z]+=[a-z0-9.]+)*"
+    r"^(LOGIN\|guest-[a-z2-9]{8}\|(-|[A-Za-z0-9_-]{32})\|person(,[a-z]+(=[a-z0-9.]+)?)*"
     r"|MAKE_MOVE\|[A-Z][a-z]+\|[a-e][1-5]\|[a-e][1-5]|STALEMATE\|[A-Z][a-z]+)$"
 )
 
@@ -71,7 +71,7 @@ async def test_a_whole_game_from_the_home_page_against_a_house_bot(
         moves = await page.locator("#play-moves li").all_inner_texts()
         assert len(moves) >= mine and any(m.startswith(guest + ": ") for m in moves)
         # the frames: a login, then moves only; the server's START carried this seat's secret
-        assert frames.sent[0] == f"LOGIN|{guest}|-|person,opponent=anyone,fill=0"
+        assert frames.sent[0] == f"LOGIN|{guest}|-|person,opponent=anyone,fill=0,once"
         assert all(SENT.match(f) for f in frames.sent), frames.sent
         assert sum(f.startswith("MAKE_MOVE|") for f in frames.sent) == mine
         start = next(f for f in frames.received if f.startswith("START|"))

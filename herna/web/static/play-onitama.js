@@ -29,6 +29,14 @@
  * `OVERTIME|color|s` (the move clock, counted down here), `CLAIMABLE|name|reason` (the
  * opponent is gone or out of time past the grace period: a "Claim the win" button sends
  * `CLAIM_WIN`).
+ *
+ * The seek always carries the word `once`: after GAME_OVER the server gives this seat no new
+ * game until the person asks for one (the result stays on the screen). In a game the person
+ * may resign (`RESIGN`, after a confirm) and offer a draw (`OFFER_DRAW`; the opponent's offer
+ * arrives as `DRAW_OFFERED|name` and is answered with `ACCEPT_DRAW` / `DECLINE_DRAW`). After
+ * the game the result panel offers a rematch (`REMATCH`: the same opponent, colours swapped;
+ * a person's offer arrives as `REMATCH_OFFERED|name`) and "Play again" (`PLAY_AGAIN`: the same
+ * choice of opponent in the lobby again). The server decides all of it.
  */
 "use strict";
 
@@ -172,7 +180,9 @@
       board: null, cards: null, toMove: null,
       moves: [], last: null, result: null,
       selected: null, choice: null, pending: false, away: null,
-      held: [], retries: 0, note: "",
+      retries: 0, note: "",
+      confirming: false, drawOffered: null, drawSent: false, rematchFrom: null, rematching: null,
+      lastOpponent: null,
     };
     let ws = null;
     let closedByUs = false;
@@ -204,7 +214,9 @@
     function loginLine() {
       const seat = saved();
       const proof = (seat && seat.secret) || page.token || "-";
-      return `LOGIN|${me}|${proof}|${wish || "person"}`;
+      const words = (wish || "person").split(",");
+      if (!words.includes("once")) words.push("once"); // a new game only when asked for
+      return `LOGIN|${me}|${proof}|${words.join(",")}`;
     }
 
     function choose(note) {
@@ -266,17 +278,7 @@
     }
 
     function receive(line) {
-      const fields = line.split("|");
-      const command = fields[0];
-      if (S.phase === "over" && (S.held.length || command === "START")) {
-        // The server pairs the players again at once; the finished game stays on the screen
-        // until the person asks for the next one. Its seat secret is kept right away.
-        if (command === "START") rememberStart(fields);
-        S.held.push(line);
-        draw();
-        return;
-      }
-      handle(fields);
+      handle(line.split("|"));
       draw();
     }
 
@@ -317,8 +319,26 @@
         S.pending = false;
         S.selected = null;
         S.choice = null;
+        S.confirming = false;
+        S.drawOffered = null;
+        S.drawSent = false;
+        S.rematchFrom = null;
+        S.rematching = null;
         S.phase = "game";
         S.note = "";
+      } else if (command === "DRAW_OFFERED") {
+        S.drawOffered = f[1] || "";
+      } else if (command === "DRAW_DECLINED") {
+        S.drawSent = false;
+        S.note = `${f[1]} declined your draw offer.`;
+      } else if (command === "REMATCH_OFFERED") {
+        S.rematchFrom = f[1] || "";
+      } else if (command === "REMATCH_DECLINED") {
+        S.rematching = null;
+        S.rematchFrom = null;
+        S.seek = null;
+        if (S.phase === "lobby") S.phase = "over";
+        S.note = `${f[1]} does not want a rematch now.`;
       } else if (command === "MOVE_WAS_MADE") {
         applyMove(f[1], f[2], f[3]);
       } else if (command === "STALEMATE_CARD") {
@@ -343,6 +363,14 @@
           gone("This seat was taken over by another tab or window; play on there.");
         } else if (code === "SERVER_SHUTDOWN") {
           gone("The server is shutting down; the game was aborted.");
+        } else if (code === "NO_DRAW_OFFER") {
+          S.drawOffered = null;
+          S.note = "That draw offer is no longer open.";
+        } else if (code === "DRAW_NOT_NOW") {
+          S.note = "You offered a draw already; make a move before you offer again.";
+        } else if (code === "NO_REMATCH") {
+          S.phase = "over";
+          S.note = "There is nobody here to play again.";
         } else {
           S.pending = false;
           S.note = `The server answered ERROR ${code}; nothing changed.`;
@@ -471,6 +499,10 @@
 
     function gameOver(winner, reason) {
       S.phase = "over";
+      S.lastOpponent = S.color === "white" ? S.black : S.white;
+      S.confirming = false;
+      S.drawOffered = null;
+      S.drawSent = false;
       S.clock = null;
       S.claimable = null;
       S.result = { winner, reason };
@@ -506,6 +538,10 @@
         return won ? "You won: your opponent ran out of time."
           : `${lost}${winner} won: you ran out of time.`;
       }
+      if (reason === "resigned") {
+        return won ? "You won: your opponent resigned." : "You resigned. The game is lost.";
+      }
+      if (reason === "draw_agreed" || !winner) return "A draw: you both agreed to end the game.";
       return `${lost}${who}.`;
     }
 
@@ -558,16 +594,51 @@
       draw();
     }
 
-    function nextGame() {
-      const held = S.held;
-      S.held = [];
+    /* After the game: the same choice of opponent again, or the same opponent again. */
+    function playAgain() {
       S.result = null;
+      S.rematchFrom = null;
+      S.note = "";
       S.phase = "lobby";
       if (!ws) {
         connect();
         return;
       }
-      for (const line of held) handle(line.split("|"));
+      send("PLAY_AGAIN");
+      draw();
+    }
+
+    function rematch() {
+      if (!ws) return;
+      S.rematching = S.lastOpponent;
+      S.note = "";
+      S.phase = "lobby";
+      send("REMATCH");
+      draw();
+    }
+
+    function declineRematch() {
+      S.rematchFrom = null;
+      send("DECLINE_REMATCH");
+      draw();
+    }
+
+    function resign() {
+      S.confirming = false;
+      send("RESIGN");
+      draw();
+    }
+
+    function offerDraw() {
+      S.drawSent = true;
+      S.note = "You offered a draw; your opponent may accept it or play on.";
+      send("OFFER_DRAW");
+      draw();
+    }
+
+    function answerDraw(accept) {
+      S.drawOffered = null;
+      send(accept ? "ACCEPT_DRAW" : "DECLINE_DRAW");
       draw();
     }
 
@@ -597,6 +668,9 @@
       if (S.phase === "choosing") return "Choose whom to play, then sit down.";
       if (S.phase === "gone") return S.note;
       if (S.phase === "connecting") return S.note || "Connecting to the Onitama server…";
+      if (S.phase === "lobby" && S.rematching) {
+        return `Waiting for ${S.rematching} to accept a rematch…`;
+      }
       if (S.phase === "lobby") {
         return `Waiting for an opponent… (you are ${me}${S.seek ? `, seat ${S.seek} in the lobby` : ""})`;
       }
@@ -689,10 +763,39 @@
           el("span", {}, " or keep waiting for them."));
       }
       if (S.phase === "over") {
+        const offer = S.rematchFrom
+          ? el("p", { class: "play-offer", id: "play-rematch-offer" },
+            `${S.rematchFrom} wants a rematch. `,
+            el("button", { type: "button", id: "play-rematch-accept", onclick: rematch },
+              "Accept the rematch"),
+            el("button", { type: "button", id: "play-rematch-decline", onclick: declineRematch },
+              "Decline"))
+          : null;
         return el("div", { class: "play-result" },
           el("p", { class: "play-result-text", id: "play-result" }, resultText()),
-          el("button", { type: "button", id: "play-next", onclick: nextGame },
-            S.held.length ? "Next game (ready)" : "Play again"));
+          offer,
+          el("p", { class: "play-after" },
+            S.lastOpponent && !S.rematchFrom && ws
+              ? el("button", { type: "button", id: "play-rematch", onclick: rematch },
+                `Rematch ${S.lastOpponent}`) : null,
+            el("button", { type: "button", id: "play-next", onclick: playAgain }, "Play again"),
+            el("button", { type: "button", id: "play-other", onclick: () => choose("") },
+              "Choose another opponent")));
+      }
+      if (S.phase === "game" && S.drawOffered) {
+        return el("div", { class: "play-offer", id: "play-draw-offer" },
+          el("span", {}, `${S.drawOffered} offers a draw. `),
+          el("button", { type: "button", id: "play-draw-accept", onclick: () => answerDraw(true) },
+            "Accept the draw"),
+          el("button", { type: "button", id: "play-draw-decline", onclick: () => answerDraw(false) },
+            "Decline"));
+      }
+      if (S.phase === "game" && S.confirming) {
+        return el("div", { class: "play-confirm", id: "play-resign-confirm" },
+          el("span", {}, "Resign this game? You lose it. "),
+          el("button", { type: "button", id: "play-resign-yes", onclick: resign }, "Yes, resign"),
+          el("button", { type: "button", id: "play-resign-no",
+            onclick: () => { S.confirming = false; draw(); } }, "No, play on"));
       }
       if (S.choice) {
         return el("div", { class: "play-choice" },
@@ -710,6 +813,16 @@
       return null;
     }
 
+    /* Resign and offer a draw: below the board all game long. */
+    function gameButtons() {
+      if (S.phase !== "game" || S.confirming || S.drawOffered) return null;
+      return el("p", { class: "play-game-buttons" },
+        el("button", { type: "button", id: "play-draw", disabled: S.drawSent ? "" : null,
+          onclick: offerDraw }, S.drawSent ? "Draw offered" : "Offer a draw"),
+        el("button", { type: "button", id: "play-resign",
+          onclick: () => { S.confirming = true; draw(); } }, "Resign"));
+    }
+
     function draw() {
       root.dataset.phase = S.phase;
       root.dataset.color = S.color || "";
@@ -725,7 +838,7 @@
         const svgNode = boardBox.querySelector("svg.oni-board");
         const all = moves();
         if (svgNode) decorate(svgNode, all);
-        promptBox.replaceChildren(...[promptNode(all)].filter(Boolean));
+        promptBox.replaceChildren(...[promptNode(all), gameButtons()].filter(Boolean));
         const want = hadFocus ? focusSquare || hadFocus : null;
         if (want) {
           const target = boardBox.querySelector(`rect[data-square="${want}"][tabindex="0"]`) ||
@@ -737,6 +850,7 @@
         if (!promptBox.querySelector("#play-choose")) promptBox.replaceChildren(choiceNode());
       } else if (S.phase === "lobby") {
         boardBox.replaceChildren();
+        S.confirming = false;
         promptBox.replaceChildren(el("button", { type: "button", id: "play-cancel",
           onclick: () => choose("") }, "Cancel"));
       } else {
