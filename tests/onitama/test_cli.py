@@ -209,3 +209,32 @@ def test_herna_serve_and_herna_bot_end_to_end(tmp_path: Path) -> None:
         assert {"tester", "house-1"} <= names
     finally:
         store.close()
+
+
+async def test_in_the_terminal_resign_then_rematch_then_quit(tmp_path: Path) -> None:
+    async with running(
+        tmp_path, clock=real_clock(), house_bots=1, house_bot_delay=0.0, house_bot_depth=1
+    ) as server:
+        # resign at the first move (after changing one's mind once), a rematch, resign, quit
+        answers = iter(["accept", "resign", "n", "resign", "y", "r", "resign", "yes", "q"])
+        asked: list[str] = []
+
+        async def ask(prompt: str) -> str | None:
+            asked.append(prompt)
+            return next(answers, "q")
+
+        console = Console(width=110, record=True, color_system=None)
+        code = await play_terminal("127.0.0.1", server.port, "eva", ask, console)
+        assert code == 0
+        text = console.export_text()
+        assert "The server says: your opponent has not offered a draw." in text
+        assert text.count("Game over: you resigned; house-1 wins.") == 2
+        assert "Asking for a rematch…" in text
+        assert asked.count("Resign this game? You lose it. [y/N] ") == 3
+        assert asked.count("Next: [p]lay again (a new opponent), [r]ematch, [q]uit? ") == 2
+        server.hall.records.flush()
+        matches = server.hall.records.matches(game="onitama")
+        assert len(matches) == 2 and all(m.result["reason"] == "resigned" for m in matches)
+        # colours swapped in the rematch
+        seats = [[p.name for p in m.players] for m in matches]
+        assert seats[0] == seats[1][::-1]
