@@ -54,6 +54,7 @@ from herna.servers.deadlines import LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.gamelog import duration, game_finished, refused
 from herna.servers.tcp import Peer
 from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
+from herna.servers.tiles.endings import Resigning
 from herna.servers.tiles.names import NameBook
 from herna.servers.tiles.returns import SeatReturns
 from herna.servers.tiles.seating import GAME, MAX_PROBLEMS_SENT, TableSeating, house_bot_name
@@ -97,7 +98,7 @@ log = logging.getLogger("herna.tiles")
 """Problems listed in a ``BAD_RULES`` error (the reason still counts them all)."""
 
 
-class TilesHub(SeatReturns, TableSeating, TournamentSeats):
+class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
     """Tables, games and house bots for every connection, without I/O."""
 
     def __init__(
@@ -265,6 +266,8 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             client.send(reply)
         elif isinstance(message, proto.Back):
             self._back(client, message)
+        elif isinstance(message, proto.Resign):
+            self._resign(client, message)
         elif isinstance(message, proto.Leave):
             self._leave_wait(client)
             self._leave(client)

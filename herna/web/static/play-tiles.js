@@ -99,7 +99,7 @@
       table: null, seat: null, seats: [], rulesName: null, view: null,
       turn: null, pending: false, said: [], result: null, note: "",
       rotation: 0, tile: null, choice: null, aim: null, retries: 0, upload: null,
-      standIn: false, deadline: null, late: false,
+      standIn: false, deadline: null, late: false, confirming: false, lastJoin: null,
     };
     let ws = null;
     let closedByUs = false;
@@ -584,6 +584,10 @@
 
     function resultText() {
       const r = S.result || {};
+      if (r.reason === "you resigned") return "You resigned. The game goes on without you.";
+      if (r.reason === "the other player resigned" && !(r.winners || []).includes(S.seat)) {
+        return `You resigned. ${(r.winner_names || []).join(" and ")} won.`;
+      }
       const winners = r.winners || [];
       const names = r.winner_names || winners.map(nameOf);
       const reason = r.reason ? ` (${r.reason})` : "";
@@ -678,9 +682,22 @@
               rows.map(([i, v]) => `${i === S.seat ? "you" : nameOf(i)} ${v}`).join(", "), "."));
           }
           if (!tournament) {
-            bits.push(el("button", { type: "button", id: "play-next", onclick: () => {
+            // Rematch: the same rules at a new table, the house bots of the same level
+            // taking the other seats at once (tables with other people: Play again).
+            const botsOnly = S.lastJoin && S.seats.every((slot, i) => i === S.seat ||
+              (slot && slot.kind === "house-bot"));
+            const after = el("p", { class: "play-after" });
+            if (botsOnly) {
+              after.append(el("button", { type: "button", id: "play-rematch", onclick: () => {
+                S.view = null; S.result = null; S.said = []; S.note = "";
+                send(Object.assign({}, S.lastJoin));
+                draw();
+              } }, "Rematch (same rules, same house bots)"));
+            }
+            after.append(el("button", { type: "button", id: "play-next", onclick: () => {
               S.phase = "setup"; S.view = null; S.result = null; S.said = []; S.note = ""; draw();
             } }, "Play again"));
+            bits.push(after);
           }
         } else if (S.standIn) {
           bits.push(el("button", { type: "button", id: "tp-back", onclick: () => send({ type: "back" }) },
@@ -688,6 +705,7 @@
         } else if (S.turn && !S.pending) {
           bits.push(tilePicker(), choicePrompt(), otherPrompt());
         }
+        if (S.phase === "game" && !tournament) bits.push(resignNode());
         promptBox.replaceChildren(...bits.filter(Boolean));
       } else {
         boardBox.replaceChildren();
@@ -704,6 +722,24 @@
           boardBox.querySelector('[tabindex="0"]');
         if (target) target.focus();
       }
+    }
+
+    /* Resign (with a confirm): the server takes the seat out of the game. */
+    function resignNode() {
+      if (S.confirming) {
+        return el("div", { class: "play-confirm", id: "play-resign-confirm" },
+          el("span", {}, "Resign this game? You lose it. "),
+          el("button", { type: "button", id: "play-resign-yes", onclick: () => {
+            S.confirming = false; send({ type: "resign" }); draw();
+          } }, "Yes, resign"),
+          el("button", { type: "button", id: "play-resign-no", onclick: () => {
+            S.confirming = false; draw();
+          } }, "No, play on"));
+      }
+      return el("p", { class: "play-game-buttons" },
+        el("button", { type: "button", id: "play-resign", onclick: () => {
+          S.confirming = true; draw();
+        } }, "Resign"));
     }
 
     /* -- setup form ------------------------------------------------------------------------ */
@@ -774,7 +810,9 @@
         const data = typeof rules === "string" ? examples.get(rules).data : rules;
         rules = Object.assign({}, data, { players: data.players.slice(0, wanted) });
       }
-      send(withToken({ type: "join", name: me, rules, kind: "human", seek: seekWords(), id: "sit" }));
+      S.lastJoin = withToken({ type: "join", name: me, rules, kind: "human", seek: seekWords(),
+        id: "sit" });
+      send(S.lastJoin);
     });
 
     /* The hall lobby's seek for the table this person opens (docs/protocols/tiles.md, "The
