@@ -194,3 +194,37 @@ async def test_a_house_bot_declines_a_draw_when_it_is_not_behind(tmp_path: Path)
 
 def fixed() -> OnitamaState:
     return OnitamaState.setup(["Ox", "Boar"], ["Horse", "Elephant"], "Crab")
+
+
+async def test_a_game_clock_with_an_increment_chosen_at_the_table_and_a_loss_on_time(
+    tmp_path: Path,
+) -> None:
+    async with running(tmp_path, move_clock=60, initial_state=fixed) as server:
+        late = await server.wire()
+        await late.send("LOGIN|zed|-|person,clock=5+x")
+        assert (await late.line()).startswith("LOGIN_FAILED|BAD_SEEK|clock=5+x: a clock is")
+        await late.send("LOGIN|zed|-|person,clock=500+3")
+        assert (await late.line()).startswith("LOGIN_FAILED|BAD_SEEK|")
+        # a seek with another clock is not paired with these two
+        other, _ = await person(server, "zed", "person,once,opponent=people,clock=10+5")
+        white, black, fields = await game_of_two(server, "person,once,opponent=people,clock=0.05+1")
+        assert await other.quiet()
+        # a game clock of 3 s each, +1 s a move; no move clock at this table
+        assert await white.line() == "GAME_CLOCK|3.0|3.0|white"
+        assert await black.line() == "GAME_CLOCK|3.0|3.0|white"
+        server.clock.advance(1.0)
+        await white.send("MAKE_MOVE|Ox|c1|c2")
+        assert await white.line() == "MOVE_WAS_MADE|Ox|c1|c2"
+        assert await white.line() == "GAME_CLOCK|3.0|3.0|black"  # 3 - 1 + 1
+        assert await black.line() == "MOVE_WAS_MADE|Ox|c1|c2"
+        assert await black.line() == "GAME_CLOCK|3.0|3.0|black"
+        server.clock.advance(2.9)
+        assert await black.quiet()
+        server.clock.advance(0.2)
+        over = f"GAME_OVER|{fields[1]}|out_of_time"
+        assert await white.line() == over and await black.line() == over
+        [result] = records(server)
+        assert result["reason"] == "out_of_time"
+        store = server.hall.records
+        [match] = store.matches(game="onitama")
+        assert match.meta["time_control"] == "0.05+1"

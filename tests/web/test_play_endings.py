@@ -186,3 +186,34 @@ async def test_a_draw_offer_accepted_by_a_house_bot_that_is_behind(
         assert record.result["reason"] == "draw agreed"
         assert not any(p.winner for p in record.players)
         assert browser.errors == []
+
+
+async def test_a_game_clock_chosen_at_the_table_and_a_loss_on_time(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with play_hall(tmp_path, time_controls=("0.1+2", "5+3")) as h:
+        page = browser.page
+        frames = Frames().watch(page)
+        await page.goto(h.url + "/")
+        await page.get_by_role("link", name="Play Onitama").click()
+        await page.wait_for_url("**/play/onitama")
+        guest = str(await page.locator("#play-name").inner_text())
+        await page.wait_for_selector("#play-sit")
+        await page.select_option("#play-opponent", "bots:easy")
+        options = await page.locator("#play-clock-choice option").all_inner_texts()
+        assert options == ["60 s a move", "0.1 min + 2 s a move (0.1+2)", "5 min + 3 s a move (5+3)"]
+        await page.select_option("#play-clock-choice", "0.1+2")
+        await page.click("#play-sit")
+        await page.wait_for_function(IN_GAME)
+        assert frames.sent[0].endswith(",clock=0.1+2,once")
+        clock = await page.locator("#play-clock").inner_text()
+        assert clock.startswith("Clock: ") and "(white) 0:0" in clock and "(black) 0:0" in clock
+        await page.screenshot(path=screenshot_path("endings-game-clock-1280"), full_page=True)
+        # the person does not move: 6 s, then the loss on time
+        await page.wait_for_function(OVER, timeout=20_000)
+        result = await page.locator("#play-result").inner_text()
+        assert re.fullmatch(r"You lost\. house-easy-\d+ won: you ran out of time\.", result)
+        [record] = stored(h, guest)
+        assert record.result["reason"] == "out_of_time"
+        assert record.meta["time_control"] == "0.1+2"
+        assert browser.errors == []

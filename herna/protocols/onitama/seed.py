@@ -160,6 +160,12 @@ class fmt:
         return _line("OVERTIME", color, f"{seconds:.1f}")
 
     @staticmethod
+    def game_clock(white: float, black: float, to_move: str) -> bytes:
+        """``GAME_CLOCK|white|black|to_move``: both game clocks (seconds left) as ``to_move``
+        starts thinking."""
+        return _line("GAME_CLOCK", f"{white:.1f}", f"{black:.1f}", to_move)
+
+    @staticmethod
     def draw_offered(name: str) -> bytes:
         """``DRAW_OFFERED|name``: your opponent offers a draw (``ACCEPT_DRAW`` or
         ``DECLINE_DRAW``; a move declines it too)."""

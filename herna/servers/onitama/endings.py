@@ -163,7 +163,7 @@ class GameEndings:
         if opponent is None and last.opponent_kind == HOUSE_BOT:
             # The house bot seated for this person's seek left after its game: the same
             # level again, under the same name.
-            want = Want(opponent=BOTS, level=last.level, again=False)
+            want = Want(opponent=BOTS, level=last.level, again=False, clock=last.clock)
             self._enqueue(player, want=want)
             if player.seek is not None:
                 self.bot_names[player.seek.id] = last.opponent
@@ -172,7 +172,7 @@ class GameEndings:
             player.rematch = None
             tell(player, fmt.rematch_declined(last.opponent))
             return
-        self._enqueue(player, want=Want(challenge=opponent.name, again=False))
+        self._enqueue(player, want=Want(challenge=opponent.name, again=False, clock=last.clock))
         if opponent.seek is None and opponent.rematch is None:
             tell(opponent, fmt.rematch_offered(player.name))
 
@@ -211,4 +211,4 @@ class GameEndings:
         for seat, player in enumerate(table.players):
             other = table.players[1 - seat]
             level = player.spec.want.level if player.spec is not None else None
-            player.last_game = LastGame(other.name, other.kind, seat, level)
+            player.last_game = LastGame(other.name, other.kind, seat, level, table.time_control)

@@ -57,6 +57,7 @@ from herna.hall.lobby import (
     LobbyError,
     Seek,
     SeekSpec,
+    parse_clock,
     parse_seek,
 )
 from herna.hall.match import Match, Seat
@@ -379,6 +380,13 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
         match.meta["kinds"] = [white.kind, black.kind]
         if self.settings.game_clock > 0:
             table.clock_left = [self.settings.game_clock, self.settings.game_clock]
+        chosen = next((c for p in (a, b) if (c := self._want(p).clock) is not None), None)
+        if chosen is not None:
+            # The time control its player chose when opening the table (the lobby pairs no
+            # seeks with different ones): it replaces the move clock at this table.
+            base, table.increment = parse_clock(chosen)
+            table.clock_left = [base, base]
+            table.time_control = match.meta["time_control"] = chosen
         self.tables[table_id] = table
         self.stats.games_started += 1
         for seat, player in enumerate((white, black)):

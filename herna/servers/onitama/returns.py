@@ -147,6 +147,7 @@ class SeatReturns:
         if table.claimable is not None and table.claimable[1] == ABANDONED:
             table.claimable = None  # back in time: nothing to claim any more
         self.clocks.tell_clock(table, player)
+        self.clocks.tell_game_clock(table, player)
         table.match.note("reconnect", name=player.name, player=player.seat)
         self._emit(table, "reconnect", name=player.name, color=COLOR_NAMES[player.seat])
         log.info("%s is back at table %s", player.name, table.id)

@@ -27,6 +27,7 @@ DEFAULT_HOUSE_BOT_STRATEGY = "engine"
 DEFAULT_HOUSE_BOT_LEVEL = "hard"
 DEFAULT_HOUSE_BOT_DELAY = 1.0
 DEFAULT_START_PAUSE = 0.25
+DEFAULT_TIME_CONTROLS = ("1+1", "3+2", "5+3", "10+5")
 
 
 def hang_up(peer: Peer, code: str) -> None:
@@ -76,6 +77,9 @@ class OnitamaSettings:
     """Seconds of thinking time each side has for a whole game (the time between being told of
     the opponent's move and sending its own); a side that uses it up loses with
     ``out_of_time``. 0: no clock."""
+    time_controls: tuple[str, ...] = DEFAULT_TIME_CONTROLS
+    """The game clocks the play page offers when a person opens a table (``MINUTES+SECONDS``;
+    any valid one may be asked for with the seek word ``clock=``)."""
 
 
 GamePlan = tuple[str, OnitamaState | None]
@@ -94,6 +98,8 @@ class LastGame:
     """The seat it had (0: White)."""
     level: str | None
     """The house bots' level this player's seek asked for (None: the server's default)."""
+    clock: str | None = None
+    """Its time control (a rematch keeps it)."""
 
 
 class Client:
@@ -211,7 +217,12 @@ class Table:
     over: bool = False
     started: float = 0.0
     clock_left: list[float] | None = None
-    """Thinking time left per seat (with :attr:`OnitamaSettings.game_clock`)."""
+    """Thinking time left per seat (with :attr:`OnitamaSettings.game_clock`, or the time
+    control chosen when the table was opened)."""
+    time_control: str | None = None
+    """The game clock a player chose for this table (``5+3``); then no move clock runs."""
+    increment: float = 0.0
+    """Seconds added to a side's game clock after each of its moves."""
     turn_started: float = 0.0
     clock_timer: TimerHandle | None = None
     decision: DecisionClock | None = None

@@ -182,7 +182,7 @@
       selected: null, choice: null, pending: false, away: null,
       retries: 0, note: "",
       confirming: false, drawOffered: null, drawSent: false, rematchFrom: null, rematching: null,
-      lastOpponent: null,
+      lastOpponent: null, gameClock: null,
     };
     let ws = null;
     let closedByUs = false;
@@ -299,6 +299,9 @@
       } else if (command === "CLOCK" || command === "OVERTIME") {
         S.clock = { color: f[1], until: Date.now() + 1000 * Number(f[2] || 0),
           overtime: command === "OVERTIME" };
+      } else if (command === "GAME_CLOCK") {
+        S.gameClock = { white: Number(f[1] || 0), black: Number(f[2] || 0), toMove: f[3],
+          at: Date.now() };
       } else if (command === "CLAIMABLE") {
         S.claimable = { name: f[1], reason: f[2] || "" };
         S.note = "";
@@ -316,6 +319,7 @@
         S.last = null;
         S.result = null;
         S.away = null;
+        S.gameClock = null;
         S.pending = false;
         S.selected = null;
         S.choice = null;
@@ -499,6 +503,12 @@
 
     function gameOver(winner, reason) {
       S.phase = "over";
+      if (S.gameClock) {
+        // the clocks as they stopped
+        const gc = S.gameClock;
+        gc[gc.toMove] = Math.max(0, gc[gc.toMove] - (Date.now() - gc.at) / 1000);
+        gc.toMove = null;
+      }
       S.lastOpponent = S.color === "white" ? S.black : S.white;
       S.confirming = false;
       S.drawOffered = null;
@@ -739,9 +749,19 @@
         step: "any", value: "0", inputmode: "numeric", "aria-label": "Seconds before house bots fill the seat" });
       const sync = () => { fill.disabled = opponent.value !== "anyone"; };
       opponent.addEventListener("change", sync);
+      // The time control of the table: the server's clock per move, or a game clock with an
+      // increment (seek word clock=MINUTES+SECONDS).
+      const perMove = page.move_clock > 0 ? `${page.move_clock} s a move` : "No clock";
+      const clock = el("select", { id: "play-clock-choice", "aria-label": "Clock" },
+        el("option", { value: "" }, perMove),
+        (page.clocks || []).map((c) => {
+          const [m, inc] = c.split("+");
+          return el("option", { value: c }, `${m} min + ${inc || 0} s a move (${c})`);
+        }));
       const form = el("form", { class: "play-choose", id: "play-choose" },
         el("label", {}, "Play against ", opponent),
         el("label", {}, " house bots fill the seat after ", fill, " s "),
+        el("label", {}, " Clock ", clock),
         el("button", { type: "submit", id: "play-sit" }, "Sit down"),
         " ", el("a", { href: "/lobby" }, "or pick someone in the lobby"));
       form.addEventListener("submit", (ev) => {
@@ -750,6 +770,7 @@
         const words = ["person", `opponent=${who}`];
         if (level) words.push(`level=${level}`);
         if (who === "anyone") words.push(`fill=${Math.max(0, Number(fill.value) || 0)}`);
+        if (clock.value) words.push(`clock=${clock.value}`);
         sitDown(words.join(","));
       });
       return form;
@@ -867,6 +888,20 @@
       if (!node) {
         node = el("p", { class: "play-clock", id: "play-clock", "aria-live": "off" });
         statusNode.after(node);
+      }
+      const gc = S.gameClock;
+      if (gc && (S.phase === "game" || S.phase === "over")) {
+        node.classList.remove("play-clock-over");
+        const shown = (color) => {
+          const left = gc.toMove === color ? Math.max(0, gc[color] - (Date.now() - gc.at) / 1000)
+            : gc[color];
+          const s = Math.ceil(left);
+          return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+        };
+        node.dataset.color = gc.toMove || "";
+        node.textContent = `Clock: ${playerName("white")} (white) ${shown("white")} · ` +
+          `${playerName("black")} (black) ${shown("black")}`;
+        return;
       }
       const c = S.clock;
       if (!c || S.phase !== "game") {
