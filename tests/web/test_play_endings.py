@@ -201,7 +201,11 @@ async def test_a_game_clock_chosen_at_the_table_and_a_loss_on_time(
         await page.wait_for_selector("#play-sit")
         await page.select_option("#play-opponent", "bots:easy")
         options = await page.locator("#play-clock-choice option").all_inner_texts()
-        assert options == ["60 s a move", "0.1 min + 2 s a move (0.1+2)", "5 min + 3 s a move (5+3)"]
+        assert options == [
+            "60 s a move",
+            "0.1 min + 2 s a move (0.1+2)",
+            "5 min + 3 s a move (5+3)",
+        ]
         await page.select_option("#play-clock-choice", "0.1+2")
         await page.click("#play-sit")
         await page.wait_for_function(IN_GAME)
