@@ -8,6 +8,8 @@ import asyncio
 from pathlib import Path
 
 from herna.games.onitama.state import OnitamaState
+from herna.games.onitama.text import match_text
+from herna.hall.replays import replay_steps
 from tests.onitama.test_lobby_seats import person, start
 from tests.onitama.wire import Server, Wire, real_clock, running
 
@@ -80,6 +82,9 @@ async def test_resign_is_recorded_with_its_reason_and_bad_requests_change_nothin
         assert await black.line() == over and await white.line() == over
         [result] = records(server)
         assert result["reason"] == "resigned" and result["winners"] == [0]
+        [listed] = server.hall.records.matches(game="onitama")
+        match = server.hall.records.get(listed.id)
+        assert match is not None and f"     {fields[2]} resigns" in match_text(match)
 
 
 async def test_a_draw_offer_declined_then_accepted_is_recorded_as_a_draw(tmp_path: Path) -> None:
@@ -110,6 +115,14 @@ async def test_a_draw_offer_declined_then_accepted_is_recorded_as_a_draw(tmp_pat
         [result] = records(server)
         assert result["reason"] == "draw agreed" and result["winners"] == []
         assert result["returns"] == [0.5, 0.5]
+        [listed] = server.hall.records.matches(game="onitama")
+        match = server.hall.records.get(listed.id)
+        assert match is not None
+        text = match_text(match)
+        assert "     both players agree to a draw" in text
+        assert text[-1] != "" and "Result: a draw, agreed by both players." in text
+        steps = replay_steps(match)
+        assert steps[-1]["label"] == "a draw, agreed by both players"
 
 
 async def test_a_draw_offer_to_a_seed_client_is_declined_at_once(tmp_path: Path) -> None:
