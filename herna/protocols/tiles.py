@@ -126,6 +126,7 @@ ClientMessage = Join | Start | Act | GetState | ListTables | Leave | Ping | Back
 
 CLIENT_TYPES = ("join", "start", "act", "state", "list", "leave", "ping", "back", "resign")
 SERVER_TYPES = (
+    "clock",
     "welcome",
     "waiting",
     "joined",

@@ -112,7 +112,7 @@ async def test_a_reload_mid_game_returns_to_the_same_seat_and_state(
         after = await state(page)
         for key in ("board", "cards", "color", "toMove", "moves", "white", "black"):
             assert after[key] == before[key], key
-        assert frames.sent[0] == f"LOGIN|{guest}|{secret}|person"
+        assert frames.sent[0] == f"LOGIN|{guest}|{secret}|person,once"
         assert frames.received[:2][-1].startswith(f"RECONNECT|{guest}|{before['color']}|")
         assert h.onitama.hub.stats.reconnects == 1
         assert (table_of(h.onitama.hub, guest) or ("",))[0] == table_id

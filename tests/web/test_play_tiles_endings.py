@@ -75,3 +75,45 @@ async def test_resign_a_tile_game_then_rematch_then_play_again(
         await page.wait_for_function(f"() => {PHASE} === 'setup'")
         assert await page.locator("#tp-sit").is_visible()
         assert browser.errors == []
+
+
+async def test_a_game_clock_chosen_for_a_tile_table_and_a_loss_on_time(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with tiles_hall(tmp_path, bot_delay=0.2, time_controls=("0.1+1", "5+3")) as h:
+        page = browser.page
+        await page.goto(h.url + "/")
+        await page.get_by_role("link", name="Play a tile game").click()
+        await page.wait_for_url("**/play/tiles")
+        await page.wait_for_function(f"() => {PHASE} === 'setup'")
+        await page.select_option("#tp-rules", "tsuro")
+        await page.select_option("#tp-players", "2")
+        options = await page.locator("#tp-clock-choice option").all_inner_texts()
+        assert options[1:] == ["0.1 min + 1 s a turn (0.1+1)", "5 min + 3 s a turn (5+3)"]
+        await page.select_option("#tp-clock-choice", "0.1+1")
+        frames = Frames().watch(page)
+        await page.click("#tp-sit")
+        try:
+            await page.wait_for_function(GAME)
+        except Exception:
+            raise AssertionError((frames.sent, frames.received, browser.errors)) from None
+        guest = str(await page.locator("#play-name").inner_text())
+        await page.wait_for_function(
+            "() => document.getElementById('tp-game-clock').textContent.startsWith('Clock: ')"
+        )
+        shown = await page.locator("#tp-game-clock").inner_text()
+        assert "you 0:0" in shown and "house-" in shown
+        await page.screenshot(path=screenshot_path("tiles-game-clock-1280"), full_page=True)
+        table = table_of(h.tiles, guest)
+        assert table is not None
+        [bot] = [n for n in table.names() if n != guest]
+        # the person does not act: 6 s (and whatever the house bot's turns added), then out
+        await page.wait_for_function(OVER, timeout=30_000)
+        assert await page.locator("#play-result").inner_text() == f"You ran out of time. {bot} won."
+        store = h.tiles.hub.records
+        assert store is not None
+        store.flush()
+        [match] = store.matches(game="tiles")
+        assert match.result["reason"] == "the other player ran out of time"
+        assert match.meta["time_control"] == "0.1+1"
+        assert browser.errors == []

@@ -374,6 +374,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
             del self.tables[table.id]
             return
         table.status = "playing"
+        self.start_game_clock(table)
         self.stats.games_started += 1
         for slot in table.seats:
             if slot is not None and slot.client is not None and slot.key is None:
@@ -417,9 +418,12 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
         # such as a seat waiting for its player or coming back, must not void the prompt).
         token = table.match.state if table.match else None
         table.cancel_timer()
+        clocked = self.game_clock_turn(table, seat)  # a chosen game clock: no turn clock
         if slot.bot is None and (slot.client is not None or slot.is_away):
             if slot.client is not None:
                 slot.client.send(self._your_turn(table, seat))
+            if clocked:
+                return  # the game clock alone decides
             if self._on_persons_clock(slot):
                 # A person: the hall's decision clock (the turn time, then the grace period,
                 # then a stand-in; see returns.py), not a random action.
@@ -463,8 +467,9 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
             "action": state.current_action(),
             "actions": [table.codec.encode(a) for a in state.legal_actions()],
             "view": table.view_of(state, seat),
-            "timeout": self.settings.turn_timeout,
-            **self._grace_of(table, seat),
+            # 0 at a table with a game clock: the "clock" message says how long is left
+            "timeout": self.settings.turn_timeout if table.clock_left is None else 0,
+            **({} if table.clock_left is not None else self._grace_of(table, seat)),
         }
 
     def _grace_of(self, table: Table, seat: int) -> dict[str, Any]:
@@ -581,6 +586,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
             return
         self.stats.actions += 1
         table.cancel_timer()
+        self.game_clock_acted(table, seat)
         state = table.state
         names = table.names()
         label = describe(state.happened, names)
