@@ -131,6 +131,12 @@ def register(commands: GameCommands) -> None:
     )
     p.add_argument("--games", type=int, help="leave after this many games (default: ask)")
     p.add_argument(
+        "--clock",
+        metavar="MINUTES+SECONDS",
+        help="a game clock with an increment for your games, e.g. 5+3 (default: the server's "
+        "clock per move)",
+    )
+    p.add_argument(
         "--no-flip",
         action="store_true",
         help="always draw White at the bottom (default: your side at the bottom)",
@@ -342,7 +348,19 @@ def describe_extension(text: str) -> str | None:
         "REMATCH_OFFERED": f"{name} wants a rematch: answer 'r' to play them again.",
         "REMATCH_DECLINED": f"{name} does not want a rematch now.",
         "CLAIMABLE": f"{name} is gone or out of time past the grace period.",
+        "GAME_CLOCK": _game_clock_words(fields),
     }.get(fields[0])
+
+
+def _game_clock_words(fields: list[str]) -> str | None:
+    """``GAME_CLOCK|white|black|to_move`` in words."""
+    if fields[0] != "GAME_CLOCK" or len(fields) < 4:
+        return None
+    try:
+        white, black = (int(float(f) + 0.999) for f in fields[1:3])
+    except ValueError:
+        return None
+    return f"Clock: white {white // 60}:{white % 60:02d}, black {black // 60}:{black % 60:02d}."
 
 
 def describe(msg: proto.ServerMessage | proto.Garbage, me: str) -> str | None:
@@ -388,8 +406,10 @@ async def play_terminal(
     console: Console,
     games: int | None = None,
     flip: bool = True,
+    clock: str | None = None,
 ) -> int:
-    """The whole ``herna play onitama`` session; ``ask`` reads one line (None = quit)."""
+    """The whole ``herna play onitama`` session; ``ask`` reads one line (None = quit);
+    ``clock``: a time control (``5+3``) for the games this person opens."""
     try:
         client = await OnitamaClient.connect(host, port)
     except OSError as exc:
@@ -398,7 +418,7 @@ async def play_terminal(
     async with client:
         try:
             # "once": after each game the server waits for this person to ask for the next.
-            await client.login(name, seek="once")
+            await client.login(name, seek="once" + (f",clock={clock}" if clock else ""))
         except ClientError as exc:
             console.print(f"[red]{exc}[/red]")
             return 1
@@ -571,5 +591,7 @@ def run_play_command(args: argparse.Namespace) -> int:
         console.print("herna play onitama: --name is needed to play on a server (or --level)")
         return 2
     return asyncio.run(
-        play_terminal(args.host, args.port, args.name, ask, console, args.games, not args.no_flip)
+        play_terminal(
+            args.host, args.port, args.name, ask, console, args.games, not args.no_flip, args.clock
+        )
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -238,3 +239,33 @@ async def test_in_the_terminal_resign_then_rematch_then_quit(tmp_path: Path) -> 
         # colours swapped in the rematch
         seats = [[p.name for p in m.players] for m in matches]
         assert seats[0] == seats[1][::-1]
+
+
+async def test_in_the_terminal_a_game_clock_and_a_loss_on_time(tmp_path: Path) -> None:
+    async with running(
+        tmp_path, clock=real_clock(), house_bots=1, house_bot_delay=0.0, house_bot_depth=1
+    ) as server:
+        asked: list[str] = []
+
+        async def ask(prompt: str) -> str | None:
+            asked.append(prompt)
+            if prompt == "your move> ":
+                await asyncio.sleep(4)  # longer than the 3 s on the clock
+                return "1"
+            return "q"
+
+        console = Console(width=110, record=True, color_system=None)
+        code = await play_terminal("127.0.0.1", server.port, "eva", ask, console, clock="0.05+1")
+        assert code == 0
+        text = console.export_text()
+        assert "Clock: white 0:03, black 0:03." in text
+        assert "Game over: house-1 wins on time." in text
+        server.hall.records.flush()
+        [match] = server.hall.records.matches(game="onitama")
+        assert match.result["reason"] == "out_of_time"
+        # a clock the lobby does not take is refused in words
+        code = await play_terminal("127.0.0.1", server.port, "ida", ask, console, clock="5+x")
+        assert code == 1
+        assert "login refused: BAD_SEEK (clock=5+x: a clock is MINUTES+SECONDS" in (
+            console.export_text()
+        )
