@@ -182,6 +182,7 @@ async def test_a_draw_offer_accepted_by_a_house_bot_that_is_behind(
             == "A draw: you both agreed to end the game."
         )
         await page.screenshot(path=screenshot_path("endings-draw-390"), full_page=True)
+        assert await page.locator("#play-note").inner_text() == ""
         [record] = stored(h, guest)
         assert record.result["reason"] == "draw agreed"
         assert not any(p.winner for p in record.players)

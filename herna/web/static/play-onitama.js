@@ -510,6 +510,7 @@
         gc.toMove = null;
       }
       S.lastOpponent = S.color === "white" ? S.black : S.white;
+      S.note = ""; // (an offer's note is stale now: the result says it)
       S.confirming = false;
       S.drawOffered = null;
       S.drawSent = false;
