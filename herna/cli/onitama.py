@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from typing import Literal, overload
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
@@ -110,8 +111,10 @@ def register(commands: GameCommands) -> None:
         help="play Onitama yourself in the terminal",
         description="Log in on an Onitama server and play. The board shows both hands, the "
         "spare card and the last move; when it is your turn the legal moves are listed: type "
-        "a number or a move like 'Tiger c1c3' ('q' quits). You play against whoever is "
-        "waiting in the lobby, or a house bot.",
+        "a number or a move like 'Tiger c1c3', 'resign', 'draw' to offer a draw, 'accept' to "
+        "take one offered to you ('q' quits). You play against whoever is waiting in the "
+        "lobby, or a house bot. After a game the server starts no new one until you ask: a "
+        "rematch with the same opponent, or another game.",
     )
     p.add_argument(
         "--name", help="your player name (1-32 letters, digits, _ - .); needed on a server"
@@ -127,6 +130,12 @@ def register(commands: GameCommands) -> None:
         "--port", type=int, default=DEFAULT_PORT, help=f"server TCP port (default {DEFAULT_PORT})"
     )
     p.add_argument("--games", type=int, help="leave after this many games (default: ask)")
+    p.add_argument(
+        "--clock",
+        metavar="MINUTES+SECONDS",
+        help="a game clock with an increment for your games, e.g. 5+3 (default: the server's "
+        "clock per move)",
+    )
     p.add_argument(
         "--no-flip",
         action="store_true",
@@ -317,6 +326,43 @@ def read_choice(text: str, actions: list[PlayerAction]) -> PlayerAction | None:
     return action if action in actions else None
 
 
+GAME_OVER_WORDS = {
+    proto.WAY_OF_THE_STONE: "by the Way of the Stone",
+    proto.WAY_OF_THE_STREAM: "by the Way of the Stream",
+    proto.OPPONENT_LEFT: "because the opponent did not come back in time",
+    "out_of_time": "on time",
+    proto.RESIGNED: "because the opponent resigned",
+}
+
+NEXT_PROMPT = "Next: [p]lay again (a new opponent), [r]ematch, [q]uit? "
+
+
+def describe_extension(text: str) -> str | None:
+    """A Herna extension line (draw offers, rematches) in words; None for lines a person at
+    the terminal need not read (the lobby's seek id, the move clock)."""
+    fields = text.split("|")
+    name = fields[1] if len(fields) > 1 else "your opponent"
+    return {
+        "DRAW_OFFERED": f"{name} offers a draw: type 'accept' to take it; a move declines it.",
+        "DRAW_DECLINED": f"{name} declined your draw offer.",
+        "REMATCH_OFFERED": f"{name} wants a rematch: answer 'r' to play them again.",
+        "REMATCH_DECLINED": f"{name} does not want a rematch now.",
+        "CLAIMABLE": f"{name} is gone or out of time past the grace period.",
+        "GAME_CLOCK": _game_clock_words(fields),
+    }.get(fields[0])
+
+
+def _game_clock_words(fields: list[str]) -> str | None:
+    """``GAME_CLOCK|white|black|to_move`` in words."""
+    if fields[0] != "GAME_CLOCK" or len(fields) < 4:
+        return None
+    try:
+        white, black = (int(float(f) + 0.999) for f in fields[1:3])
+    except ValueError:
+        return None
+    return f"Clock: white {white // 60}:{white % 60:02d}, black {black // 60}:{black % 60:02d}."
+
+
 def describe(msg: proto.ServerMessage | proto.Garbage, me: str) -> str | None:
     """One line for the person at the terminal."""
     if isinstance(msg, proto.Start):
@@ -334,14 +380,20 @@ def describe(msg: proto.ServerMessage | proto.Garbage, me: str) -> str | None:
     if isinstance(msg, proto.Reconnect):
         return f"{msg.name} is back."
     if isinstance(msg, proto.GameOver):
-        who = (
-            "You win" if proto.name_key(msg.winner) == proto.name_key(me) else f"{msg.winner} wins"
-        )
-        reason = (msg.reason or "").replace("_", " ")
-        return f"Game over: {who}" + (f" ({reason})." if reason else ".")
+        if not msg.winner:
+            return "Game over: a draw, agreed by both players."
+        mine = proto.name_key(msg.winner) == proto.name_key(me)
+        if msg.reason == proto.RESIGNED and not mine:
+            return f"Game over: you resigned; {msg.winner} wins."
+        who = "You win" if mine else f"{msg.winner} wins"
+        reason = GAME_OVER_WORDS.get(msg.reason or "", (msg.reason or "").replace("_", " "))
+        return f"Game over: {who}" + (f" {reason}." if reason else ".")
     if isinstance(msg, proto.Error):
-        return f"Server error: {msg.reason}"
+        text = proto.ERROR_TEXT.get(msg.reason)
+        return f"The server says: {text}." if text else f"Server error: {msg.reason}"
     if isinstance(msg, proto.Garbage):
+        if msg.reason == proto.UNKNOWN_COMMAND:
+            return describe_extension(msg.text)
         return f"(unreadable line from the server: {msg.text})"
     return None
 
@@ -354,8 +406,10 @@ async def play_terminal(
     console: Console,
     games: int | None = None,
     flip: bool = True,
+    clock: str | None = None,
 ) -> int:
-    """The whole ``herna play onitama`` session; ``ask`` reads one line (None = quit)."""
+    """The whole ``herna play onitama`` session; ``ask`` reads one line (None = quit);
+    ``clock``: a time control (``5+3``) for the games this person opens."""
     try:
         client = await OnitamaClient.connect(host, port)
     except OSError as exc:
@@ -363,7 +417,8 @@ async def play_terminal(
         return 1
     async with client:
         try:
-            await client.login(name)
+            # "once": after each game the server waits for this person to ask for the next.
+            await client.login(name, seek="once" + (f",clock={clock}" if clock else ""))
         except ClientError as exc:
             console.print(f"[red]{exc}[/red]")
             return 1
@@ -375,9 +430,17 @@ async def play_terminal(
             state = game.state
             if game.my_turn() and not waiting and state is not None:
                 console.print(render_state(state, _names(client), game.color, flip))
-                action = await ask_move(state, ask, console)
+                action = await ask_move(state, ask, console, online=True)
                 if action is None:
                     return 0
+                if isinstance(action, str):
+                    if action == "resign":
+                        sure = await ask("Resign this game? You lose it. [y/N] ")
+                        if sure is None or not sure.strip().lower().startswith("y"):
+                            continue
+                    await client.send_raw(ONLINE_COMMANDS[action])
+                    waiting = action != "draw"  # an offer: the move is still to be made
+                    continue
                 await client.send_action(action)
                 waiting = True
             msg = await client.recv()
@@ -390,6 +453,7 @@ async def play_terminal(
             if isinstance(
                 msg,
                 proto.InvalidMove
+                | proto.Error
                 | proto.MoveWasMade
                 | proto.StalemateCard
                 | proto.Start
@@ -413,21 +477,56 @@ async def play_terminal(
                     )
                 if games is not None and played >= games:
                     return 0
+                answer = "p"
                 if games is None:
-                    again = await ask("Another game? [Y/n] ")
-                    if again is None or again.strip().lower().startswith("n"):
+                    answer = ((await ask(NEXT_PROMPT)) or "q").strip().lower()[:1]
+                    if answer not in ("p", "r", ""):
                         console.print("Bye.")
                         return 0
-                console.print("Waiting for the next opponent…")
+                if answer == "r":
+                    await client.send_raw(b"REMATCH\n")
+                    console.print("Asking for a rematch…")
+                else:
+                    await client.send_raw(b"PLAY_AGAIN\n")
+                    console.print("Waiting for the next opponent…")
+            if isinstance(msg, proto.Garbage) and msg.text.startswith("REMATCH_DECLINED"):
+                answer = ((await ask(NEXT_PROMPT)) or "q").strip().lower()[:1]
+                if answer not in ("p", "r", ""):
+                    console.print("Bye.")
+                    return 0
+                await client.send_raw(b"REMATCH\n" if answer == "r" else b"PLAY_AGAIN\n")
 
 
 def _names(client: OnitamaClient) -> tuple[str, str]:
     return (client.game.white or "white", client.game.black or "black")
 
 
-async def ask_move(state: OnitamaState, ask: Ask, console: Console) -> PlayerAction | None:
+ONLINE_COMMANDS = {
+    "resign": b"RESIGN\n",
+    "draw": b"OFFER_DRAW\n",
+    "accept": b"ACCEPT_DRAW\n",
+}
+"""What a person may type instead of a move in a game on a server."""
+
+
+@overload
+async def ask_move(
+    state: OnitamaState, ask: Ask, console: Console, online: Literal[False] = ...
+) -> PlayerAction | None: ...
+
+
+@overload
+async def ask_move(
+    state: OnitamaState, ask: Ask, console: Console, online: bool
+) -> PlayerAction | str | None: ...
+
+
+async def ask_move(
+    state: OnitamaState, ask: Ask, console: Console, online: bool = False
+) -> PlayerAction | str | None:
     """Offer the legal moves of ``state`` and read one; ``None`` when the person quits (the
-    one move prompt of online and local play)."""
+    one move prompt of online and local play). ``online``: 'resign', 'draw' and 'accept'
+    are answers too (returned as they are)."""
     actions = action_menu(state)
     console.print(
         "  ".join(f"[cyan]{i}[/cyan]) {format_action(a)}" for i, a in enumerate(actions, 1))
@@ -437,6 +536,8 @@ async def ask_move(state: OnitamaState, ask: Ask, console: Console) -> PlayerAct
         if text is None or text.strip().lower() in ("q", "quit", "exit"):
             console.print("Bye.")
             return None
+        if online and text.strip().lower() in ONLINE_COMMANDS:
+            return text.strip().lower()
         action = read_choice(text, actions)
         if action is not None:
             return action
@@ -490,5 +591,7 @@ def run_play_command(args: argparse.Namespace) -> int:
         console.print("herna play onitama: --name is needed to play on a server (or --level)")
         return 2
     return asyncio.run(
-        play_terminal(args.host, args.port, args.name, ask, console, args.games, not args.no_flip)
+        play_terminal(
+            args.host, args.port, args.name, ask, console, args.games, not args.no_flip, args.clock
+        )
     )

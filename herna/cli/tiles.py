@@ -339,13 +339,19 @@ def _label(action: Mapping[str, Any], view: Mapping[str, Any] | None) -> str:
     return label
 
 
+RESIGN: Mapping[str, Any] = {"type": "resign"}
+"""What :func:`choose` returns when the person resigns (online only, after a confirm)."""
+
+
 def choose(
     actions: Sequence[Mapping[str, Any]],
     action_name: str | None,
     ask: Ask = _input,
     view: Mapping[str, Any] | None = None,
+    online: bool = False,
 ) -> Mapping[str, Any] | None:
-    """Let the person pick one of ``actions``; None when they quit."""
+    """Let the person pick one of ``actions``; None when they quit; ``online``: 'r' resigns
+    (:data:`RESIGN`, after a confirm)."""
     labels = [_label(a, view) for a in actions]
     width = max(len(label) for label in labels) + 6
     per_row = max(1, 100 // width)
@@ -358,10 +364,17 @@ def choose(
             )
         )
     while True:
-        answer = ask("choose a number (q quits): ")
+        answer = ask(
+            "choose a number (r resigns, q quits): " if online else "choose a number (q quits): "
+        )
         if answer is None or answer.strip().lower() in ("q", "quit"):
             return None
         text = answer.strip()
+        if online and text.lower() in ("r", "resign"):
+            sure = ask("Resign this game? You lose it. [y/N] ")
+            if sure is not None and sure.strip().lower().startswith("y"):
+                return RESIGN
+            continue
         if text.isdigit() and 1 <= int(text) <= len(actions):
             return actions[int(text) - 1]
         matches = [a for a, label in zip(actions, labels, strict=True) if label.startswith(text)]
@@ -555,6 +568,9 @@ async def play_online(
                     print(line)
                 show(message["view"], names)
                 result = message["result"]
+                if result.get("reason") == "you resigned":
+                    print("You resigned; the others play on without you.")
+                    return 0
                 winners = ", ".join(result.get("winner_names") or []) or "nobody"
                 print(f"Game over: {result.get('reason')}. Winner(s): {winners}")
                 return 0
@@ -568,9 +584,14 @@ async def _answer(
     ask: Ask,
     view: Mapping[str, Any] | None = None,
 ) -> bool:
-    picked = await asyncio.to_thread(choose, message["actions"], message.get("action"), ask, view)
+    picked = await asyncio.to_thread(
+        choose, message["actions"], message.get("action"), ask, view, True
+    )
     if picked is None:
         return False
+    if picked is RESIGN:
+        await client.send(dict(RESIGN))
+        return True
     await client.act(dict(picked))
     return True
 

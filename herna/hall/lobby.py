@@ -112,6 +112,15 @@ class Want:
     tournament: str | None = None
     """The id of the tournament whose games the owner is here for: such a seek pairs only
     when the tournament books it (:meth:`Lobby.book`)."""
+    again: bool = True
+    """After its game the player waits with this seek again, paired by the server at once
+    (what the seeds describe for network clients). False (the word ``once``): one game, then
+    the player waits for nothing until it asks for the next one itself (a person at a play
+    page or a terminal, who reads the result first)."""
+    clock: str | None = None
+    """A game clock with an increment chosen when the table is opened, ``MINUTES+SECONDS``
+    (``5+3``: five minutes each, three seconds more after each move); None: the server's own
+    clock (a clock per move for people). Seeks with different clocks are not paired."""
 
     def check(self) -> None:
         if self.opponent not in OPPONENTS:
@@ -124,6 +133,8 @@ class Want:
             raise LobbyError(BAD_SEEK, "a seek either challenges a player or accepts a seek")
         if self.opponent == BOTS and (self.challenge or self.accept):
             raise LobbyError(BAD_SEEK, "a seek for house bots names no opponent")
+        if self.clock is not None:
+            parse_clock(self.clock)
         if self.tournament is not None and (
             self.challenge or self.accept or self.opponent != ANYONE
         ):
@@ -450,11 +461,13 @@ def parse_seek(text: str, levels: Iterable[str] = ()) -> SeekSpec:
     """The seek a client sends in one protocol field: comma-separated words, each a flag or
     ``key=value`` — ``person``; ``opponent=anyone|people|bots``; ``level=NAME`` (one of
     ``levels`` when given); ``fill=SECONDS``; ``seats=N``; ``challenge=NAME``;
-    ``accept=SEEK_ID``; ``tournament=ID``. The empty text is the default (anyone, at once).
+    ``accept=SEEK_ID``; ``tournament=ID``; ``once`` (no new game after this one until the
+    player asks: :attr:`Want.again`); ``clock=MINUTES+SECONDS`` (:attr:`Want.clock`). The
+    empty text is the default (anyone, at once).
 
     >>> parse_seek("person,opponent=bots,level=easy", ["easy"])
     SeekSpec(want=Want(opponent='bots', level='easy', seats=2, fill=0.0, challenge=None, \
-accept=None, tournament=None), person=True)
+accept=None, tournament=None, again=True, clock=None), person=True)
     >>> try:
     ...     parse_seek("fill=ten")
     ... except LobbyError as exc:
@@ -463,6 +476,7 @@ accept=None, tournament=None), person=True)
     """
     values: dict[str, str] = {}
     person = False
+    once = False
     for word in (w.strip() for w in text.split(",")):
         if not word:
             continue
@@ -470,6 +484,8 @@ accept=None, tournament=None), person=True)
         key = key.strip().lower()
         if key == "person" and not eq:
             person = True
+        elif key == "once" and not eq:
+            once = True
         elif eq and key in _SPEC_KEYS and key not in values and value.strip():
             values[key] = value.strip()
         else:
@@ -496,12 +512,50 @@ accept=None, tournament=None), person=True)
         challenge=values.get("challenge"),
         accept=values.get("accept"),
         tournament=values.get("tournament"),
+        again=not once,
+        clock=values.get("clock"),
     )
     want.check()
     return SeekSpec(want, person)
 
 
-_SPEC_KEYS = ("person", "opponent", "level", "fill", "seats", "challenge", "accept", "tournament")
+_SPEC_KEYS = (
+    "person",
+    "once",
+    "opponent",
+    "level",
+    "fill",
+    "seats",
+    "challenge",
+    "accept",
+    "tournament",
+    "clock",
+)
+
+MAX_CLOCK_MINUTES = 180.0
+MAX_INCREMENT = 60.0
+
+
+def parse_clock(text: str) -> tuple[float, float]:
+    """``MINUTES+SECONDS`` as (seconds for the game, seconds added after each move).
+
+    >>> parse_clock("5+3")
+    (300.0, 3.0)
+    """
+    minutes, _, increment = text.partition("+")
+    try:
+        base, inc = float(minutes), float(increment or "0")
+    except ValueError:
+        raise LobbyError(
+            BAD_SEEK, f"clock={text[:20]}: a clock is MINUTES+SECONDS, e.g. 5+3"
+        ) from None
+    if not (0 < base <= MAX_CLOCK_MINUTES and 0 <= inc <= MAX_INCREMENT):  # also refuses NaN
+        raise LobbyError(
+            BAD_SEEK,
+            f"clock={text[:20]}: 0 to {MAX_CLOCK_MINUTES:g} minutes, "
+            f"plus 0 to {MAX_INCREMENT:g} seconds a move",
+        )
+    return base * 60.0, inc
 
 
 def _fill_due(seek: Seek, now: float) -> bool:
@@ -538,6 +592,8 @@ def _pair_ok(a: Seek, b: Seek, now: float) -> bool:
         return False
     if a.want.tournament is not None or b.want.tournament is not None:
         return False  # tournament games are booked (Lobby.book), never paired at random
+    if a.want.clock is not None and b.want.clock is not None and a.want.clock != b.want.clock:
+        return False  # each asked for its own time control
     if a.want.accept is not None and a.want.accept != b.id:
         return False
     if b.want.accept is not None and b.want.accept != a.id:

@@ -114,10 +114,19 @@ class Back:
     id: Any = None
 
 
-ClientMessage = Join | Start | Act | GetState | ListTables | Leave | Ping | Back
+@dataclass(frozen=True)
+class Resign:
+    """**[Herna extension]** Give up the game in progress: the seat is out of it (the last
+    player left wins; with more players the others play on)."""
 
-CLIENT_TYPES = ("join", "start", "act", "state", "list", "leave", "ping", "back")
+    id: Any = None
+
+
+ClientMessage = Join | Start | Act | GetState | ListTables | Leave | Ping | Back | Resign
+
+CLIENT_TYPES = ("join", "start", "act", "state", "list", "leave", "ping", "back", "resign")
 SERVER_TYPES = (
+    "clock",
     "welcome",
     "waiting",
     "joined",
@@ -241,13 +250,14 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
         if not isinstance(action, dict):
             return ProtocolError("'act' needs an 'action' object", "BAD_MESSAGE")
         return Act(action, mid)
-    simple: dict[str, type[Start | GetState | ListTables | Leave | Ping | Back]] = {
+    simple: dict[str, type[Start | GetState | ListTables | Leave | Ping | Back | Resign]] = {
         "start": Start,
         "state": GetState,
         "list": ListTables,
         "leave": Leave,
         "ping": Ping,
         "back": Back,
+        "resign": Resign,
     }
     if isinstance(kind, str) and kind in simple:
         return simple[kind](mid)
@@ -426,6 +436,8 @@ class ServerConnection:
             )
         if isinstance(message, Join) and self.phase != "lobby":
             return ProtocolError("already at a table; send 'leave' first", "WRONG_PHASE")
+        if isinstance(message, Resign) and self.phase != "playing":
+            return ProtocolError("'resign' needs a game in progress", "WRONG_PHASE")
         if isinstance(message, Back) and self.phase != "playing":
             return ProtocolError("'back' needs a game in progress", "WRONG_PHASE")
         if isinstance(message, Start) and self.phase != "seated":

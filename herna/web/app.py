@@ -477,6 +477,9 @@ class WebApp:
             "guest": guest,
             "running": running,
             "cards": {c.name: [list(o) for o in c.offsets] for c in CARDS},
+            # the clocks a person may choose when opening a table
+            "clocks": list(getattr(getattr(hub, "settings", None), "time_controls", ())),
+            "move_clock": getattr(getattr(hub, "settings", None), "move_clock", 0),
         }
         token = self.guests.token(request)
         if token is not None:

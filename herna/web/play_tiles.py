@@ -170,6 +170,9 @@ class TilesPlay:
         window = getattr(settings, "reconnect_window", None)
         wait = getattr(settings, "lobby_wait", None)
         data = page_data(guest, running, window, wait)
+        # the game clocks a person may choose when opening a table, and the turn clock
+        data["clocks"] = list(getattr(settings, "time_controls", ()))
+        data["turn_timeout"] = getattr(settings, "turn_timeout", 0)
         token = self.guests.token(request)
         if token is not None:
             data["token"] = token  # a proof of the signed-in person's name, for join

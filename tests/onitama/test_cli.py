@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -209,3 +210,62 @@ def test_herna_serve_and_herna_bot_end_to_end(tmp_path: Path) -> None:
         assert {"tester", "house-1"} <= names
     finally:
         store.close()
+
+
+async def test_in_the_terminal_resign_then_rematch_then_quit(tmp_path: Path) -> None:
+    async with running(
+        tmp_path, clock=real_clock(), house_bots=1, house_bot_delay=0.0, house_bot_depth=1
+    ) as server:
+        # resign at the first move (after changing one's mind once), a rematch, resign, quit
+        answers = iter(["accept", "resign", "n", "resign", "y", "r", "resign", "yes", "q"])
+        asked: list[str] = []
+
+        async def ask(prompt: str) -> str | None:
+            asked.append(prompt)
+            return next(answers, "q")
+
+        console = Console(width=110, record=True, color_system=None)
+        code = await play_terminal("127.0.0.1", server.port, "eva", ask, console)
+        assert code == 0
+        text = console.export_text()
+        assert "The server says: your opponent has not offered a draw." in text
+        assert text.count("Game over: you resigned; house-1 wins.") == 2
+        assert "Asking for a rematch…" in text
+        assert asked.count("Resign this game? You lose it. [y/N] ") == 3
+        assert asked.count("Next: [p]lay again (a new opponent), [r]ematch, [q]uit? ") == 2
+        server.hall.records.flush()
+        matches = server.hall.records.matches(game="onitama")
+        assert len(matches) == 2 and all(m.result["reason"] == "resigned" for m in matches)
+        # colours swapped in the rematch
+        seats = [[p.name for p in m.players] for m in matches]
+        assert seats[0] == seats[1][::-1]
+
+
+async def test_in_the_terminal_a_game_clock_and_a_loss_on_time(tmp_path: Path) -> None:
+    async with running(
+        tmp_path, clock=real_clock(), house_bots=1, house_bot_delay=0.0, house_bot_depth=1
+    ) as server:
+        asked: list[str] = []
+
+        async def ask(prompt: str) -> str | None:
+            asked.append(prompt)
+            if prompt == "your move> ":
+                await asyncio.sleep(4)  # longer than the 3 s on the clock
+                return "1"
+            return "q"
+
+        console = Console(width=110, record=True, color_system=None)
+        code = await play_terminal("127.0.0.1", server.port, "eva", ask, console, clock="0.05+1")
+        assert code == 0
+        text = console.export_text()
+        assert "Clock: white 0:03, black 0:03." in text
+        assert "Game over: house-1 wins on time." in text
+        server.hall.records.flush()
+        [match] = server.hall.records.matches(game="onitama")
+        assert match.result["reason"] == "out_of_time"
+        # a clock the lobby does not take is refused in words
+        code = await play_terminal("127.0.0.1", server.port, "ida", ask, console, clock="5+x")
+        assert code == 1
+        assert "login refused: BAD_SEEK (clock=5+x: a clock is MINUTES+SECONDS" in (
+            console.export_text()
+        )

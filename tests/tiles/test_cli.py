@@ -220,3 +220,34 @@ async def test_play_online_opens_a_table_at_a_level(tmp_path: Path) -> None:
     finally:
         await hall.stop()
         hall.records.close()
+
+
+async def test_play_online_resign_after_a_confirm(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'cli.db'}"))
+    settings = TilesSettings(bot_delay=0.0, showcase=False, lobby_wait=0.0, max_rounds=20)
+    service = await serve(hall, port=0, settings=settings)
+    hall.add(service)
+    try:
+        rules = json.loads(shipped_rules()["tsuro"].read_text())
+        rules["players"] = rules["players"][:2]
+        answers = iter(["r", "n", "resign", "y"])
+        asked: list[str] = []
+
+        def ask(prompt: str) -> str:
+            asked.append(prompt)
+            return next(answers, "1")
+
+        code = await play_online("127.0.0.1", service.port, "ann", rules, False, ask=ask)
+        assert code == 0
+        assert asked.count("Resign this game? You lose it. [y/N] ") == 2
+        out = capsys.readouterr().out
+        assert "Game over: the other player resigned. Winner(s): house-" in out
+        hall.records.flush()
+        [match] = hall.records.matches(game="tiles")
+        assert match.result["reason"] == "the other player resigned"
+        assert [p.name for p in match.players if not p.winner] == ["ann"]
+    finally:
+        await hall.stop()
+        hall.records.close()

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 IN_GAME = "() => document.getElementById('play')?.dataset.phase === 'game'"
 
 SENT = re.compile(
-    r"^(LOGIN\|guest-[a-z2-9]{8}\|(-|[A-Za-z0-9_-]{32})\|person(,[a-z]+=[a-z0-9.]+)*"
+    r"^(LOGIN\|guest-[a-z2-9]{8}\|(-|[A-Za-z0-9_-]{32})\|person(,[a-z]+(=[a-z0-9.]+)?)*"
     r"|MAKE_MOVE\|[A-Z][a-z]+\|[a-e][1-5]\|[a-e][1-5]|STALEMATE\|[A-Z][a-z]+)$"
 )
 
@@ -71,7 +71,7 @@ async def test_a_whole_game_from_the_home_page_against_a_house_bot(
         moves = await page.locator("#play-moves li").all_inner_texts()
         assert len(moves) >= mine and any(m.startswith(guest + ": ") for m in moves)
         # the frames: a login, then moves only; the server's START carried this seat's secret
-        assert frames.sent[0] == f"LOGIN|{guest}|-|person,opponent=anyone,fill=0"
+        assert frames.sent[0] == f"LOGIN|{guest}|-|person,opponent=anyone,fill=0,once"
         assert all(SENT.match(f) for f in frames.sent), frames.sent
         assert sum(f.startswith("MAKE_MOVE|") for f in frames.sent) == mine
         start = next(f for f in frames.received if f.startswith("START|"))
@@ -112,7 +112,7 @@ async def test_a_reload_mid_game_returns_to_the_same_seat_and_state(
         after = await state(page)
         for key in ("board", "cards", "color", "toMove", "moves", "white", "black"):
             assert after[key] == before[key], key
-        assert frames.sent[0] == f"LOGIN|{guest}|{secret}|person"
+        assert frames.sent[0] == f"LOGIN|{guest}|{secret}|person,once"
         assert frames.received[:2][-1].startswith(f"RECONNECT|{guest}|{before['color']}|")
         assert h.onitama.hub.stats.reconnects == 1
         assert (table_of(h.onitama.hub, guest) or ("",))[0] == table_id

@@ -89,13 +89,17 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
             steps.append({"label": label, "view": view(state)})
         elif kind == "forfeit":
             loser = int(data.get("player", 0))
-            state = state.forfeit(loser)
-            steps.append(
-                {
-                    "label": f"{who(loser)} did not come back; {who(1 - loser)} wins",
-                    "view": view(state),
-                }
+            reason = str(data.get("reason") or "")
+            state = state.forfeit(loser, reason) if reason else state.forfeit(loser)
+            why = {"resigned": "resigned", "out_of_time": "ran out of time"}.get(
+                reason, "did not come back"
             )
+            steps.append(
+                {"label": f"{who(loser)} {why}; {who(1 - loser)} wins", "view": view(state)}
+            )
+        elif kind == "draw_agreed":
+            state = state.agree_draw()
+            steps.append({"label": "a draw, agreed by both players", "view": view(state)})
         elif kind in ("logout", "reconnect"):
             verb = "disconnected" if kind == "logout" else "reconnected"
             steps.append({"label": f"{data.get('name', '?')} {verb}", "view": view(state)})

@@ -58,6 +58,9 @@ RULES: tuple[Rule, ...] = ("stalemate", "pass")
 REASON_STONE = "way of the stone"
 REASON_STREAM = "way of the stream"
 REASON_FORFEIT = "forfeit"
+REASON_DRAW = "draw agreed"
+_DRAWN = 2
+"""``_winner`` of a game both players agreed to end as a draw (-1: still running)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +262,7 @@ class OnitamaState:
 
     @property
     def winner(self) -> int | None:
-        return None if self._winner == -1 else self._winner
+        return None if self._winner in (-1, _DRAWN) else self._winner
 
     @property
     def reason(self) -> str:
@@ -432,6 +435,8 @@ class OnitamaState:
     def outcome(self) -> Outcome | None:
         if self._winner == -1:
             return None
+        if self._winner == _DRAWN:
+            return Outcome((0.5, 0.5), (), self._reason, {"winner": None, "plies": self._ply})
         returns = (1.0, 0.0) if self._winner == WHITE else (0.0, 1.0)
         return Outcome(
             returns,
@@ -467,11 +472,11 @@ class OnitamaState:
                 ns: offsets[spare],
             }
             phase = "over" if self._winner != -1 else ("draw" if self._pending != -1 else "play")
-        winner = self._winner
+        winner = -1 if self._winner == _DRAWN else self._winner
         return {
             "board": self.board,
             "cards": cards,
-            "to_move": None if winner != -1 else COLOR_NAMES[self._to_move],
+            "to_move": None if self._winner != -1 else COLOR_NAMES[self._to_move],
             "phase": phase,
             "last": dict(self._last) if self._last is not None else None,
             "ply": self._ply,
@@ -491,6 +496,12 @@ class OnitamaState:
         return self._copy(
             winner=1 - loser, reason=reason, last={"type": "forfeit", "player": COLOR_NAMES[loser]}
         )
+
+    def agree_draw(self) -> OnitamaState:
+        """Both players agreed to end the game as a draw (one offered, the other accepted)."""
+        if self._winner != -1:
+            raise IllegalAction("the game is over", "GAME_OVER")
+        return self._copy(winner=_DRAWN, reason=REASON_DRAW, last={"type": "draw_agreed"})
 
     def with_rule(self, rule: Rule) -> OnitamaState:
         """The same position under the other no-move rule: a server that seats a client able to
@@ -710,7 +721,7 @@ class OnitamaState:
         return (
             f"OnitamaState({self.board!r}, {','.join(self.cards())}, "
             f"{COLOR_NAMES[self._to_move]}, ply={self._ply}"
-            + (f", winner={COLOR_NAMES[self._winner]}" if self._winner != -1 else "")
+            + (f", winner={COLOR_NAMES[self._winner]}" if self.winner is not None else "")
             + ")"
         )
 

@@ -77,8 +77,16 @@ def rebuild(match: StoredMatch) -> Game:
                 plies.append(Ply(mover, format_action(action), capture, state))
         elif kind == "forfeit":
             loser = int(data.get("player", 0))
-            state = state.forfeit(loser)
-            notes.append(f"{names.get(loser, COLOR_NAMES[loser])} did not come back and forfeits")
+            reason = str(data.get("reason") or "")
+            state = state.forfeit(loser, reason) if reason else state.forfeit(loser)
+            who = names.get(loser, COLOR_NAMES[loser])
+            why = {"resigned": "resigns", "out_of_time": "runs out of time"}.get(
+                reason, "did not come back and forfeits"
+            )
+            notes.append(f"{who} {why}")
+        elif kind == "draw_agreed":
+            state = state.agree_draw()
+            notes.append("both players agree to a draw")
         elif kind in ("logout", "reconnect"):
             verb = "disconnected" if kind == "logout" else "reconnected"
             notes.append(f"{data.get('name', '?')} {verb} after {len(plies)} moves")
@@ -110,7 +118,7 @@ def _hand(state: OnitamaState, color: int) -> str:
 
 def _result(state: OnitamaState) -> str:
     if state.winner is None:
-        return "*"
+        return "1/2-1/2" if state.is_terminal() else "*"
     return "1-0" if state.winner == WHITE else "0-1"
 
 
@@ -132,6 +140,8 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
     if final.winner is not None:
         winner = white if final.winner == WHITE else black
         lines.append(f"Result: {winner} ({COLOR_NAMES[final.winner]}) wins by the {final.reason}.")
+    elif final.is_terminal():
+        lines.append("Result: a draw, agreed by both players.")
     else:
         lines.append(f"Result: no winner ({match.status}).")
     if move is None:

@@ -204,6 +204,24 @@ class TilesState(Applying, LegalActions, Views):
         new._advance()
         return new
 
+    def resign(self, seat: int, reason: str = "the other player resigned") -> TilesState:
+        """``seat`` gives up (or ran out of time): it is out of the game (as if eliminated);
+        the last player left in wins, for ``reason``; otherwise the others play on."""
+        if self.result is not None:
+            raise IllegalAction("the game is over", "GAME_OVER")
+        if not 0 <= seat < len(self.players) or self.players[seat].eliminated:
+            raise IllegalAction("that player is out of the game already", "ILLEGAL_ACTION")
+        new = self._clone()
+        new.happened = ()
+        new._eliminate(seat)
+        new.eliminated_now = ()
+        alive = [i for i, p in enumerate(new.players) if not p.eliminated]
+        if len(alive) == 1:
+            new._finish(alive, reason)
+            return new
+        new._advance()  # the legal actions again (the resigned seat's turn is skipped)
+        return new
+
     def is_terminal(self) -> bool:
         return self.result is not None
 

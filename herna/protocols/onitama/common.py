@@ -44,6 +44,10 @@ SEAT_TAKEN_OVER = "SEAT_TAKEN_OVER"
 SEEK_CANCELLED = "SEEK_CANCELLED"
 TOURNAMENT_OVER = "TOURNAMENT_OVER"
 NOTHING_TO_CLAIM = "NOTHING_TO_CLAIM"
+NO_DRAW_OFFER = "NO_DRAW_OFFER"
+DRAW_NOT_NOW = "DRAW_NOT_NOW"
+NO_REMATCH = "NO_REMATCH"
+ALREADY_WAITING = "ALREADY_WAITING"
 
 ERROR_TEXT = {
     LINE_TOO_LONG: f"a message may be at most {MAX_LINE} bytes",
@@ -61,6 +65,10 @@ ERROR_TEXT = {
     SEEK_CANCELLED: "you cancelled your seek in the lobby; closing",
     TOURNAMENT_OVER: "the tournament you waited for is over; closing",
     NOTHING_TO_CLAIM: "your opponent is neither away nor out of time past the grace period",
+    NO_DRAW_OFFER: "your opponent has not offered a draw",
+    DRAW_NOT_NOW: "you offered a draw already; make a move before you offer again",
+    NO_REMATCH: "there is no opponent of a finished game here to play again",
+    ALREADY_WAITING: "you are waiting for a game already",
 }
 """One English sentence per error code, for dialects that carry text rather than codes."""
 
@@ -68,6 +76,8 @@ ERROR_TEXT = {
 WAY_OF_THE_STONE = "way_of_the_stone"
 WAY_OF_THE_STREAM = "way_of_the_stream"
 OPPONENT_LEFT = "opponent_left"
+RESIGNED = "resigned"
+DRAW_AGREED = "draw_agreed"
 
 
 def name_problem(name: str) -> str | None:
@@ -211,6 +221,27 @@ class ClaimWin:
 
 
 @dataclass(frozen=True, slots=True)
+class GameRequest:
+    """**[Herna extension]** in a game: ``RESIGN``, ``OFFER_DRAW``, ``ACCEPT_DRAW`` or
+    ``DECLINE_DRAW`` (``command``); the server decides."""
+
+    command: str
+
+
+@dataclass(frozen=True, slots=True)
+class AfterGameRequest:
+    """**[Herna extension]** after a game on a seat that is not paired again by itself (seek
+    word ``once``): ``REMATCH`` (offer or accept the same opponent again), ``DECLINE_REMATCH``
+    or ``PLAY_AGAIN`` (wait in the lobby with the login's seek again)."""
+
+    command: str
+
+
+GAME_REQUESTS = ("RESIGN", "OFFER_DRAW", "ACCEPT_DRAW", "DECLINE_DRAW")
+AFTER_GAME_REQUESTS = ("REMATCH", "DECLINE_REMATCH", "PLAY_AGAIN")
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """A keepalive (NUL dialect): the connection answers it itself."""
 
@@ -223,7 +254,7 @@ class Garbage:
     text: str = ""
 
 
-Request = Login | MakeMove | StalemateRequest | ClaimWin
+Request = Login | MakeMove | StalemateRequest | ClaimWin | GameRequest | AfterGameRequest
 ClientMessage = Request | Ping | Garbage
 
 

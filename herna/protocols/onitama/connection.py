@@ -27,6 +27,7 @@ from herna.protocols.onitama.common import (
     NOT_IN_GAME,
     NOT_LOGGED_IN,
     TOO_MANY_ERRORS,
+    AfterGameRequest,
     ClientMessage,
     Close,
     Garbage,
@@ -250,7 +251,8 @@ class ServerConnection:
         if self.phase is Phase.LOGIN:
             return NOT_LOGGED_IN if self.name is None else NOT_IN_GAME
         if self.phase is Phase.LOBBY:
-            return NOT_IN_GAME
+            # After a game a seat that is not paired again asks for what comes next.
+            return None if isinstance(msg, AfterGameRequest) else NOT_IN_GAME
         return None
 
     def export(self) -> dict[str, Any]:

@@ -30,11 +30,15 @@ from herna.games.onitama.board import square_name
 from herna.games.onitama.cards import COLOR_NAMES
 from herna.games.onitama.state import Move, Pass, PlayerAction, Stalemate
 from herna.protocols.onitama.common import (
+    AFTER_GAME_REQUESTS,
+    GAME_REQUESTS,
     NOT_UTF8,
     UNKNOWN_COMMAND,
     WRONG_FIELD_COUNT,
+    AfterGameRequest,
     ClaimWin,
     ClientMessage,
+    GameRequest,
     Garbage,
     Login,
     MakeMove,
@@ -44,7 +48,13 @@ from herna.protocols.onitama.common import (
     split_fields,
 )
 
-_FIELD_COUNTS = {"LOGIN": (2, 3, 4), "MAKE_MOVE": (4,), "STALEMATE": (2,), "CLAIM_WIN": (1,)}
+_FIELD_COUNTS = {
+    "LOGIN": (2, 3, 4),
+    "MAKE_MOVE": (4,),
+    "STALEMATE": (2,),
+    "CLAIM_WIN": (1,),
+    **{command: (1,) for command in (*GAME_REQUESTS, *AFTER_GAME_REQUESTS)},
+}
 
 
 def parse_client(line: bytes | str) -> ClientMessage | None:
@@ -59,6 +69,10 @@ def parse_client(line: bytes | str) -> ClientMessage | None:
         return Login(fields[1], name_problem(fields[1]), proof, seek)
     if command == "CLAIM_WIN":
         return ClaimWin()
+    if command in GAME_REQUESTS:
+        return GameRequest(command)
+    if command in AFTER_GAME_REQUESTS:
+        return AfterGameRequest(command)
     if command == "MAKE_MOVE":
         return MakeMove(fields[1], fields[2], fields[3])
     return StalemateRequest(fields[1])
@@ -144,6 +158,33 @@ class fmt:
     def overtime(color: str, seconds: float) -> bytes:
         """``OVERTIME|color|seconds``: that side's clock ran out; it has this grace period."""
         return _line("OVERTIME", color, f"{seconds:.1f}")
+
+    @staticmethod
+    def game_clock(white: float, black: float, to_move: str) -> bytes:
+        """``GAME_CLOCK|white|black|to_move``: both game clocks (seconds left) as ``to_move``
+        starts thinking."""
+        return _line("GAME_CLOCK", f"{white:.1f}", f"{black:.1f}", to_move)
+
+    @staticmethod
+    def draw_offered(name: str) -> bytes:
+        """``DRAW_OFFERED|name``: your opponent offers a draw (``ACCEPT_DRAW`` or
+        ``DECLINE_DRAW``; a move declines it too)."""
+        return _line("DRAW_OFFERED", name)
+
+    @staticmethod
+    def draw_declined(name: str) -> bytes:
+        """``DRAW_DECLINED|name``: ``name`` declined your draw offer (or moved instead)."""
+        return _line("DRAW_DECLINED", name)
+
+    @staticmethod
+    def rematch_offered(name: str) -> bytes:
+        """``REMATCH_OFFERED|name``: your last opponent wants to play you again."""
+        return _line("REMATCH_OFFERED", name)
+
+    @staticmethod
+    def rematch_declined(name: str) -> bytes:
+        """``REMATCH_DECLINED|name``: ``name`` declined (or left, or sat down elsewhere)."""
+        return _line("REMATCH_DECLINED", name)
 
     @staticmethod
     def claimable(name: str, reason: str) -> bytes:

@@ -24,6 +24,7 @@ from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, make_strategy
 from herna.games.onitama.state import OnitamaState
 from herna.hall.hall import Hall
 from herna.hall.lobby import Seek
+from herna.protocols import onitama as proto
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.onitama.house_bot import HouseBot
 from herna.servers.onitama.hub import (
@@ -92,9 +93,13 @@ class OnitamaService:
 
     def summon_house_bot(self, seek: Seek, level: str) -> None:
         """A house bot of ``level`` for one person's seek: it logs in accepting that seek,
-        plays the one game and leaves (the hub's :attr:`~OnitamaHub.summon`)."""
+        plays the one game and leaves (the hub's :attr:`~OnitamaHub.summon`). A rematch asks
+        for the bot of the last game by name (:attr:`~OnitamaHub.bot_names`)."""
         self._summoned += 1
-        self._seat_house_bot(f"house-{level}-{self._summoned}", level, f"accept={seek.id}")
+        name = self.hub.bot_names.pop(seek.id, None)
+        if name is None or proto.name_key(name) in self.hub.players:
+            name = f"house-{level}-{self._summoned}"
+        self._seat_house_bot(name, level, f"accept={seek.id}")
 
     def enter_house_bot(self, name: str, level: str, seek: str) -> None:
         """A house bot of ``level`` that waits with ``seek`` (a live tournament's entrant:

@@ -64,6 +64,8 @@ class TableClocks:
         seat = table.state.to_move
         left = table.clock_left
         limit = hub.settings.move_clock
+        if table.time_control is not None:
+            limit = 0.0  # a game clock chosen for this table replaces the move clock
         if (
             left is None
             and table.decision is None
@@ -77,6 +79,7 @@ class TableClocks:
             table.clock_timer = hub.clock.call_later(
                 max(left[seat], 0.0), lambda: hub.forfeit(table, seat, OUT_OF_TIME)
             )
+            self.tell_game_clock(table)
         self._cancel_move(table)
         player = table.players[seat]
         if limit > 0 and player.person:
@@ -94,6 +97,7 @@ class TableClocks:
         """``seat`` decided: its game clock stops, its move clock (or grace) is over."""
         if table.clock_left is not None:
             table.clock_left[seat] -= self.hub.clock.now() - table.turn_started
+            table.clock_left[seat] += table.increment
             if table.clock_timer is not None:
                 table.clock_timer.cancel()
                 table.clock_timer = None
@@ -108,6 +112,22 @@ class TableClocks:
             table.clock_timer.cancel()
             table.clock_timer = None
         self._cancel_move(table)
+
+    def tell_game_clock(self, table: Table, only: Player | None = None) -> None:
+        """``GAME_CLOCK|white|black|to_move``: both sides' game clocks as the side to move
+        starts thinking (only at tables whose time control a player chose)."""
+        left = table.clock_left
+        if left is None or table.time_control is None or table.over:
+            return
+        now = self.hub.clock.now()
+        seat = table.state.to_move
+        shown = [
+            max(t - (now - table.turn_started if i == seat else 0.0), 0.0)
+            for i, t in enumerate(left)
+        ]
+        line = fmt.game_clock(shown[0], shown[1], COLOR_NAMES[seat])
+        for player in (only,) if only is not None else table.players:
+            player.tell_ext(line)
 
     def tell_clock(self, table: Table, only: Player | None = None) -> None:
         """``CLOCK|color|seconds`` (or ``OVERTIME``) of the side to move, to both players or

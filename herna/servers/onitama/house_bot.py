@@ -1,4 +1,8 @@
-"""House bots: in-process Onitama players, so a lone person always finds an opponent."""
+"""House bots: in-process Onitama players, so a lone person always finds an opponent.
+
+A house bot offered a draw (``DRAW_OFFERED``) accepts it when it has fewer pieces on the
+board than its opponent, and declines it otherwise: a simple rule a person can play to.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any
 
 from herna.core.clock import TimerHandle
 from herna.games.onitama.bots import Strategy
+from herna.games.onitama.cards import WHITE
 from herna.protocols import onitama as proto
 from herna.protocols.onitama import ClientGame
 from herna.servers.onitama.hub import OnitamaHub
@@ -60,6 +65,9 @@ class HouseBot:
 
     def send(self, data: bytes) -> None:
         for line in data.decode().splitlines():
+            if line.startswith("DRAW_OFFERED|"):
+                self.hub.clock.call_later(0, self._answer_draw)
+                continue
             msg = proto.parse_server(line)
             if isinstance(msg, proto.Garbage):
                 continue  # the lobby's extension lines (SEEK, CLOCK …): nothing to do
@@ -86,6 +94,21 @@ class HouseBot:
                 log.exception("house bot %s lost track of its game", self.name)
         if self.game.my_turn() and self._timer is None and not self._thinking and not self.closed:
             self._timer = self.hub.clock.call_later(self.delay, self._play)
+
+    def accepts_draw(self) -> bool:
+        """The house bots' rule: a draw is welcome when it has fewer pieces than you."""
+        state, color = self.game.state, self.game.color
+        if state is None or color is None:
+            return False
+        board = state.board
+        mine, theirs = ("Ww", "Bb") if color == WHITE else ("Bb", "Ww")
+        return sum(board.count(c) for c in mine) < sum(board.count(c) for c in theirs)
+
+    def _answer_draw(self) -> None:
+        if self.closed:
+            return
+        answer = b"ACCEPT_DRAW\n" if self.accepts_draw() else b"DECLINE_DRAW\n"
+        self.hub.receive(self.client, answer)
 
     def _play(self) -> None:
         self._timer = None

@@ -36,6 +36,7 @@ from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE, canonical_card
 from herna.games.onitama.notation import format_position
 from herna.games.onitama.state import (
     ACTION_CODEC,
+    REASON_DRAW,
     REASON_FORFEIT,
     REASON_STONE,
     REASON_STREAM,
@@ -56,6 +57,7 @@ from herna.hall.lobby import (
     LobbyError,
     Seek,
     SeekSpec,
+    parse_clock,
     parse_seek,
 )
 from herna.hall.match import Match, Seat
@@ -65,6 +67,7 @@ from herna.protocols.onitama import ClaimWin, Close, Login, MakeMove, Reply
 from herna.servers.deadlines import LoginDeadlines
 from herna.servers.gamelog import duration, game_finished, refused
 from herna.servers.onitama.clocks import OUT_OF_TIME, TableClocks
+from herna.servers.onitama.endings import GameEndings
 from herna.servers.onitama.returns import SeatReturns
 from herna.servers.onitama.seating import GAME, LobbySeats
 from herna.servers.onitama.tables import (
@@ -115,10 +118,11 @@ _WIRE_REASONS = {
     REASON_STONE: proto.WAY_OF_THE_STONE,
     REASON_STREAM: proto.WAY_OF_THE_STREAM,
     REASON_FORFEIT: proto.OPPONENT_LEFT,
+    REASON_DRAW: proto.DRAW_AGREED,
 }
 
 
-class OnitamaHub(SeatReturns, LobbySeats):
+class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
     """Lobby, games and reconnects for every connection, without I/O (see the module doc)."""
 
     def __init__(
@@ -155,6 +159,8 @@ class OnitamaHub(SeatReturns, LobbySeats):
         """Seats a house bot of the given level that accepts the seek (set by the service:
         house bots need the event loop); unset: seeks that want house bots wait."""
         self._fill_timer: TimerHandle | None = None
+        self.bot_names: dict[str, str] = {}
+        """The name a house bot summoned for a seek takes (a rematch: the same bot again)."""
         self.tables: dict[str, Table] = {}
         self.stats = HubStats()
         self._table_ids = 0
@@ -216,6 +222,10 @@ class OnitamaHub(SeatReturns, LobbySeats):
                 self._login(client, out)
             elif isinstance(out, ClaimWin):
                 self._claim(client)
+            elif isinstance(out, proto.GameRequest):
+                self._game_request(client, out)
+            elif isinstance(out, proto.AfterGameRequest):
+                self._after_game(client, out)
             else:
                 self._stalemate(client, out)
 
@@ -231,9 +241,10 @@ class OnitamaHub(SeatReturns, LobbySeats):
         client.player = None
         if player is None or player.client is not client:
             return
-        # The seek dies with its connection.
+        # The seek dies with its connection, and so does a rematch offered to it.
         self.lobby.drop(client)
         self._unseek(player)
+        self._drop_rematch(player)
         player.client = None
         table = player.table
         if table is None or table.over:
@@ -330,6 +341,9 @@ class OnitamaHub(SeatReturns, LobbySeats):
         tags a booked tournament game: its record and events carry the tag."""
         seed = self.seeds.next_seed()
         white, black = (b, a) if seed & 1 else (a, b)
+        if planned is None:
+            again = self.rematch_plan(a, b)
+            planned = (again, None) if again is not None else None
         if planned is not None:
             white, black = (a, b) if planned[0] == a.name else (b, a)
         # Numbered by the records' journal when there is one, so that no restart (even after
@@ -366,6 +380,13 @@ class OnitamaHub(SeatReturns, LobbySeats):
         match.meta["kinds"] = [white.kind, black.kind]
         if self.settings.game_clock > 0:
             table.clock_left = [self.settings.game_clock, self.settings.game_clock]
+        chosen = next((c for p in (a, b) if (c := self._want(p).clock) is not None), None)
+        if chosen is not None:
+            # The time control its player chose when opening the table (the lobby pairs no
+            # seeks with different ones): it replaces the move clock at this table.
+            base, table.increment = parse_clock(chosen)
+            table.clock_left = [base, base]
+            table.time_control = match.meta["time_control"] = chosen
         self.tables[table_id] = table
         self.stats.games_started += 1
         for seat, player in enumerate((white, black)):
@@ -459,6 +480,7 @@ class OnitamaHub(SeatReturns, LobbySeats):
             for client in held:
                 client.resume()
         else:
+            self.decline_draw(table, seat)  # moving instead of answering an offer
             self.clocks.start(table)
 
     def _invalid(self, client: Client, table: Table, player: Player, exc: Exception) -> None:
@@ -537,6 +559,7 @@ class OnitamaHub(SeatReturns, LobbySeats):
             spare=spare,
             rule=state.rule,
         )
+        self.decline_draw(table, player.seat)
         self.clocks.start(table)
 
     def _finish(self, table: Table, extra: dict[str, Any] | None = None) -> None:
@@ -544,24 +567,28 @@ class OnitamaHub(SeatReturns, LobbySeats):
         table.over = True
         self.clocks.cancel(table)
         winner_seat = state.winner
-        assert winner_seat is not None
-        winner = table.players[winner_seat]
+        # None: an agreed draw (only clients that can offer or accept one ever see that).
+        winner = table.players[winner_seat].name if winner_seat is not None else ""
         reason = _WIRE_REASONS.get(state.reason, state.reason)
         record = table.match.record(extra=extra)
         # Submitted (journaled) before the players hear the result: a game whose GAME_OVER
         # was sent must survive kill -9.
         self._submit(record)
-        table.tell_both(lambda d: d.game_over(winner.name, reason))
-        loser = table.players[1 - winner_seat]
+        table.tell_both(lambda d: d.game_over(winner, reason))
+        if winner_seat is None:
+            said = f"{' and '.join(p.name for p in table.players)} agreed to a draw"
+        else:
+            said = (
+                f"{winner} ({COLOR_NAMES[winner_seat]}) beat {table.players[1 - winner_seat].name}"
+            )
         game_finished(
             log,
             "onitama",
             f"table {table.id}",
             [p.name for p in table.players],
-            f"{winner.name} ({COLOR_NAMES[winner_seat]}) beat {loser.name} "
-            f"({reason.replace('_', ' ')}, {table.moves} moves)",
+            f"{said} ({reason.replace('_', ' ')}, {table.moves} moves)",
             duration(record.started_at, record.finished_at),
-            winner=winner.name,
+            winner=winner or None,
             reason=reason,
             moves=table.moves,
         )
@@ -569,8 +596,8 @@ class OnitamaHub(SeatReturns, LobbySeats):
             table,
             "game_over",
             result=record.result,
-            winner=winner.name,
-            color=COLOR_NAMES[winner_seat],
+            winner=winner or None,
+            color=COLOR_NAMES[winner_seat] if winner_seat is not None else None,
             reason=reason,
         )
         self.stats.games_finished += 1
@@ -611,6 +638,7 @@ class OnitamaHub(SeatReturns, LobbySeats):
         if self.give_back is not None:  # a game worker: the front has the lobby
             self.give_back(table)
             return
+        self.remember_game(table)
         for player in table.players:
             player.table = None
             player.seat = -1
@@ -627,8 +655,8 @@ class OnitamaHub(SeatReturns, LobbySeats):
                 self._forget(player)
                 client.player = None
                 continue
-            if not requeue or self.closing or player.one_game:
-                continue
+            if not requeue or self.closing or player.one_game or not self._want(player).again:
+                continue  # a seat paired again only when its player asks (seek word once)
             if self.settings.requeue or player.kind == HOUSE_BOT:
                 self._enqueue(player, again=True)
             else:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from herna.games.onitama.cards import COLOR_NAMES
 from herna.hall.identity import Identity
-from herna.hall.lobby import PERSON, SeekSpec
+from herna.hall.lobby import PERSON, SeekSpec, Want
 from herna.protocols import onitama as proto
 from herna.servers.deadlines import LoginDeadlines
 from herna.servers.onitama.clocks import ABANDONED, TableClocks
@@ -40,7 +40,9 @@ class SeatReturns:
 
         def _unseek(self, player: Player) -> None: ...
 
-        def _enqueue(self, player: Player, again: bool = False) -> None: ...
+        def _enqueue(
+            self, player: Player, again: bool = False, want: Want | None = None
+        ) -> None: ...
 
         def _settle(self, client: Client) -> None: ...
 
@@ -145,6 +147,7 @@ class SeatReturns:
         if table.claimable is not None and table.claimable[1] == ABANDONED:
             table.claimable = None  # back in time: nothing to claim any more
         self.clocks.tell_clock(table, player)
+        self.clocks.tell_game_clock(table, player)
         table.match.note("reconnect", name=player.name, player=player.seat)
         self._emit(table, "reconnect", name=player.name, color=COLOR_NAMES[player.seat])
         log.info("%s is back at table %s", player.name, table.id)

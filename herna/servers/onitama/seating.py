@@ -58,15 +58,16 @@ class LobbySeats:
     def _want(player: Player) -> Want:
         return player.spec.want if player.spec is not None else DEFAULT_WANT
 
-    def _enqueue(self, player: Player, again: bool = False) -> None:
-        """``player`` waits for a game: an open seek in the hall's lobby. After a game
-        (``again``) a challenge or an accepted seek is not repeated."""
+    def _enqueue(self, player: Player, again: bool = False, want: Want | None = None) -> None:
+        """``player`` waits for a game: an open seek in the hall's lobby (``want``, else the
+        one it logged in with). After a game (``again``) a challenge or an accepted seek is
+        not repeated."""
         client = player.client
         if client is None:
             return
-        want = self._want(player)
+        want = want or self._want(player)
         if again and (want.challenge is not None or want.accept is not None):
-            want = DEFAULT_WANT
+            want = Want(again=want.again)
         kind = self._lobby_kind(player)
         try:
             seek = self.lobby.open(
@@ -81,7 +82,12 @@ class LobbySeats:
                 return
             # The accepted seek is gone meanwhile: it waits for anyone instead.
             seek = self.lobby.open(
-                GAME, player.name, self._lobby_kind(player), DEFAULT_WANT, client, self.clock.now()
+                GAME,
+                player.name,
+                self._lobby_kind(player),
+                Want(again=want.again),
+                client,
+                self.clock.now(),
             )
         player.seek = seek
         self.waiting[seek.id] = player

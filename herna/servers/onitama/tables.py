@@ -7,7 +7,7 @@ Plain data that :class:`~herna.servers.onitama.hub.OnitamaHub` (the lobby and th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from herna.core.clock import Clock, TimerHandle
@@ -27,6 +27,7 @@ DEFAULT_HOUSE_BOT_STRATEGY = "engine"
 DEFAULT_HOUSE_BOT_LEVEL = "hard"
 DEFAULT_HOUSE_BOT_DELAY = 1.0
 DEFAULT_START_PAUSE = 0.25
+DEFAULT_TIME_CONTROLS = ("1+1", "3+2", "5+3", "10+5")
 
 
 def hang_up(peer: Peer, code: str) -> None:
@@ -76,12 +77,29 @@ class OnitamaSettings:
     """Seconds of thinking time each side has for a whole game (the time between being told of
     the opponent's move and sending its own); a side that uses it up loses with
     ``out_of_time``. 0: no clock."""
+    time_controls: tuple[str, ...] = DEFAULT_TIME_CONTROLS
+    """The game clocks the play page offers when a person opens a table (``MINUTES+SECONDS``;
+    any valid one may be asked for with the seek word ``clock=``)."""
 
 
 GamePlan = tuple[str, OnitamaState | None]
 """What a planner (:attr:`OnitamaHub.plan`) or a tournament booking wants the next game to
 be: the name of the player who takes White and the position (cards dealt) the game starts
 from (None: dealt from the game's seed)."""
+
+
+@dataclass(frozen=True)
+class LastGame:
+    """What a player remembers of its finished game, for a rematch."""
+
+    opponent: str
+    opponent_kind: str
+    seat: int
+    """The seat it had (0: White)."""
+    level: str | None
+    """The house bots' level this player's seek asked for (None: the server's default)."""
+    clock: str | None = None
+    """Its time control (a rematch keeps it)."""
 
 
 class Client:
@@ -133,8 +151,10 @@ class Player:
         "client",
         "key",
         "kind",
+        "last_game",
         "name",
         "one_game",
+        "rematch",
         "seat",
         "seat_key",
         "seek",
@@ -159,6 +179,10 @@ class Player:
         """Its open seek in the hall's lobby while it waits for a game."""
         self.one_game = False
         """A house bot seated for one person's seek: it leaves after its game."""
+        self.last_game: LastGame | None = None
+        """Its finished game's opponent, for a rematch."""
+        self.rematch: tuple[str, int] | None = None
+        """It asked for a rematch: (the opponent's name key, the seat it takes then)."""
         self.verified = False
         """It proved its name (a reserved name's token or a proof the hall issued): only
         such a player may wait for tournament games."""
@@ -193,7 +217,12 @@ class Table:
     over: bool = False
     started: float = 0.0
     clock_left: list[float] | None = None
-    """Thinking time left per seat (with :attr:`OnitamaSettings.game_clock`)."""
+    """Thinking time left per seat (with :attr:`OnitamaSettings.game_clock`, or the time
+    control chosen when the table was opened)."""
+    time_control: str | None = None
+    """The game clock a player chose for this table (``5+3``); then no move clock runs."""
+    increment: float = 0.0
+    """Seconds added to a side's game clock after each of its moves."""
     turn_started: float = 0.0
     clock_timer: TimerHandle | None = None
     decision: DecisionClock | None = None
@@ -205,6 +234,10 @@ class Table:
     elsewhere: int | None = None
     """The game worker that runs this table's game (the front keeps the table for the
     lobby, reconnects and the hall's lists); None: it runs in this process."""
+    draw_offer: int | None = None
+    """The seat whose draw offer is open (its opponent may accept it)."""
+    offered_at: list[int] = field(default_factory=lambda: [-1, -1])
+    """The ply at which each seat last offered a draw (once per position)."""
     shown: dict[str, Any] | None = None
     """The last spectator view of a table that runs elsewhere (from its worker's events)."""
 

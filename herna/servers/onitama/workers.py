@@ -105,7 +105,12 @@ class OnitamaFront(Front):
                     "conn": client.conn.export(),
                 }
             )
-        plan = {"match": table.match, "seats": seats, "clock_left": table.clock_left}
+        plan = {
+            "match": table.match,
+            "seats": seats,
+            "clock_left": table.clock_left,
+            "time_control": (table.time_control, table.increment),
+        }
         packed = worker.channel.pack(("table", plan))
         if packed is None:
             return False
@@ -236,6 +241,7 @@ class OnitamaWorker(WorkerProcess):
         white, black = players
         table = Table(match.table_id, match, (white, black), started=hub.clock.now())
         table.clock_left = plan["clock_left"]
+        table.time_control, table.increment = plan["time_control"]
         for i, player in enumerate(players):
             player.table = table
             player.seat = i

@@ -54,6 +54,7 @@ from herna.servers.deadlines import LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.gamelog import duration, game_finished, refused
 from herna.servers.tcp import Peer
 from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
+from herna.servers.tiles.endings import Resigning
 from herna.servers.tiles.names import NameBook
 from herna.servers.tiles.returns import SeatReturns
 from herna.servers.tiles.seating import GAME, MAX_PROBLEMS_SENT, TableSeating, house_bot_name
@@ -97,7 +98,7 @@ log = logging.getLogger("herna.tiles")
 """Problems listed in a ``BAD_RULES`` error (the reason still counts them all)."""
 
 
-class TilesHub(SeatReturns, TableSeating, TournamentSeats):
+class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
     """Tables, games and house bots for every connection, without I/O."""
 
     def __init__(
@@ -265,6 +266,8 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             client.send(reply)
         elif isinstance(message, proto.Back):
             self._back(client, message)
+        elif isinstance(message, proto.Resign):
+            self._resign(client, message)
         elif isinstance(message, proto.Leave):
             self._leave_wait(client)
             self._leave(client)
@@ -371,6 +374,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             del self.tables[table.id]
             return
         table.status = "playing"
+        self.start_game_clock(table)
         self.stats.games_started += 1
         for slot in table.seats:
             if slot is not None and slot.client is not None and slot.key is None:
@@ -414,9 +418,12 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
         # such as a seat waiting for its player or coming back, must not void the prompt).
         token = table.match.state if table.match else None
         table.cancel_timer()
+        clocked = self.game_clock_turn(table, seat)  # a chosen game clock: no turn clock
         if slot.bot is None and (slot.client is not None or slot.is_away):
             if slot.client is not None:
                 slot.client.send(self._your_turn(table, seat))
+            if clocked:
+                return  # the game clock alone decides
             if self._on_persons_clock(slot):
                 # A person: the hall's decision clock (the turn time, then the grace period,
                 # then a stand-in; see returns.py), not a random action.
@@ -460,8 +467,9 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             "action": state.current_action(),
             "actions": [table.codec.encode(a) for a in state.legal_actions()],
             "view": table.view_of(state, seat),
-            "timeout": self.settings.turn_timeout,
-            **self._grace_of(table, seat),
+            # 0 at a table with a game clock: the "clock" message says how long is left
+            "timeout": self.settings.turn_timeout if table.clock_left is None else 0,
+            **({} if table.clock_left is not None else self._grace_of(table, seat)),
         }
 
     def _grace_of(self, table: Table, seat: int) -> dict[str, Any]:
@@ -578,6 +586,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats):
             return
         self.stats.actions += 1
         table.cancel_timer()
+        self.game_clock_acted(table, seat)
         state = table.state
         names = table.names()
         label = describe(state.happened, names)

@@ -42,6 +42,9 @@ class TilesSettings:
     """Seconds a house bot waits before each action, so people can follow."""
     turn_timeout: float = DEFAULT_TURN_TIMEOUT
     """Seconds a connected player has to act; then the server plays a random legal action."""
+    time_controls: tuple[str, ...] = ("1+1", "3+2", "5+3", "10+5")
+    """The game clocks the play page offers when a person opens a table (``MINUTES+SECONDS``,
+    the seek word ``clock=``); such a table has no turn clock."""
     lobby_wait: float = DEFAULT_LOBBY_WAIT
     """Seconds a table waits for more players before house bots fill it (0: only on start)."""
     max_rounds: int = DEFAULT_MAX_ROUNDS
@@ -144,6 +147,12 @@ class Table:
     lobby's lists and for players who come back); None: it runs in this process."""
     shown: dict[str, Any] | None = field(default=None, repr=False)
     """The last spectator view of a table that runs elsewhere (from its worker's events)."""
+    clock_left: list[float] | None = None
+    """Each seat's game clock (seconds) when the table's opener chose a time control."""
+    increment: float = 0.0
+    """Seconds added to a seat's game clock after each of its actions."""
+    turn_started: float = 0.0
+    clock_timer: TimerHandle | None = field(default=None, repr=False)
     codec: TilesCodec = field(init=False)
     seen: dict[int, tuple[TilesState, dict[str, Any]]] = field(default_factory=dict, repr=False)
     """Each seat's last view and the state it shows: a state's view is made once per seat,

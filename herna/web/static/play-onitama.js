@@ -29,6 +29,14 @@
  * `OVERTIME|color|s` (the move clock, counted down here), `CLAIMABLE|name|reason` (the
  * opponent is gone or out of time past the grace period: a "Claim the win" button sends
  * `CLAIM_WIN`).
+ *
+ * The seek always carries the word `once`: after GAME_OVER the server gives this seat no new
+ * game until the person asks for one (the result stays on the screen). In a game the person
+ * may resign (`RESIGN`, after a confirm) and offer a draw (`OFFER_DRAW`; the opponent's offer
+ * arrives as `DRAW_OFFERED|name` and is answered with `ACCEPT_DRAW` / `DECLINE_DRAW`). After
+ * the game the result panel offers a rematch (`REMATCH`: the same opponent, colours swapped;
+ * a person's offer arrives as `REMATCH_OFFERED|name`) and "Play again" (`PLAY_AGAIN`: the same
+ * choice of opponent in the lobby again). The server decides all of it.
  */
 "use strict";
 
@@ -172,7 +180,9 @@
       board: null, cards: null, toMove: null,
       moves: [], last: null, result: null,
       selected: null, choice: null, pending: false, away: null,
-      held: [], retries: 0, note: "",
+      retries: 0, note: "",
+      confirming: false, drawOffered: null, drawSent: false, rematchFrom: null, rematching: null,
+      lastOpponent: null, gameClock: null,
     };
     let ws = null;
     let closedByUs = false;
@@ -204,7 +214,9 @@
     function loginLine() {
       const seat = saved();
       const proof = (seat && seat.secret) || page.token || "-";
-      return `LOGIN|${me}|${proof}|${wish || "person"}`;
+      const words = (wish || "person").split(",");
+      if (!words.includes("once")) words.push("once"); // a new game only when asked for
+      return `LOGIN|${me}|${proof}|${words.join(",")}`;
     }
 
     function choose(note) {
@@ -266,17 +278,7 @@
     }
 
     function receive(line) {
-      const fields = line.split("|");
-      const command = fields[0];
-      if (S.phase === "over" && (S.held.length || command === "START")) {
-        // The server pairs the players again at once; the finished game stays on the screen
-        // until the person asks for the next one. Its seat secret is kept right away.
-        if (command === "START") rememberStart(fields);
-        S.held.push(line);
-        draw();
-        return;
-      }
-      handle(fields);
+      handle(line.split("|"));
       draw();
     }
 
@@ -297,6 +299,9 @@
       } else if (command === "CLOCK" || command === "OVERTIME") {
         S.clock = { color: f[1], until: Date.now() + 1000 * Number(f[2] || 0),
           overtime: command === "OVERTIME" };
+      } else if (command === "GAME_CLOCK") {
+        S.gameClock = { white: Number(f[1] || 0), black: Number(f[2] || 0), toMove: f[3],
+          at: Date.now() };
       } else if (command === "CLAIMABLE") {
         S.claimable = { name: f[1], reason: f[2] || "" };
         S.note = "";
@@ -314,11 +319,30 @@
         S.last = null;
         S.result = null;
         S.away = null;
+        S.gameClock = null;
         S.pending = false;
         S.selected = null;
         S.choice = null;
+        S.confirming = false;
+        S.drawOffered = null;
+        S.drawSent = false;
+        S.rematchFrom = null;
+        S.rematching = null;
         S.phase = "game";
         S.note = "";
+      } else if (command === "DRAW_OFFERED") {
+        S.drawOffered = f[1] || "";
+      } else if (command === "DRAW_DECLINED") {
+        S.drawSent = false;
+        S.note = `${f[1]} declined your draw offer.`;
+      } else if (command === "REMATCH_OFFERED") {
+        S.rematchFrom = f[1] || "";
+      } else if (command === "REMATCH_DECLINED") {
+        S.rematching = null;
+        S.rematchFrom = null;
+        S.seek = null;
+        if (S.phase === "lobby") S.phase = "over";
+        S.note = `${f[1]} does not want a rematch now.`;
       } else if (command === "MOVE_WAS_MADE") {
         applyMove(f[1], f[2], f[3]);
       } else if (command === "STALEMATE_CARD") {
@@ -343,6 +367,14 @@
           gone("This seat was taken over by another tab or window; play on there.");
         } else if (code === "SERVER_SHUTDOWN") {
           gone("The server is shutting down; the game was aborted.");
+        } else if (code === "NO_DRAW_OFFER") {
+          S.drawOffered = null;
+          S.note = "That draw offer is no longer open.";
+        } else if (code === "DRAW_NOT_NOW") {
+          S.note = "You offered a draw already; make a move before you offer again.";
+        } else if (code === "NO_REMATCH") {
+          S.phase = "over";
+          S.note = "There is nobody here to play again.";
         } else {
           S.pending = false;
           S.note = `The server answered ERROR ${code}; nothing changed.`;
@@ -471,6 +503,17 @@
 
     function gameOver(winner, reason) {
       S.phase = "over";
+      if (S.gameClock) {
+        // the clocks as they stopped
+        const gc = S.gameClock;
+        gc[gc.toMove] = Math.max(0, gc[gc.toMove] - (Date.now() - gc.at) / 1000);
+        gc.toMove = null;
+      }
+      S.lastOpponent = S.color === "white" ? S.black : S.white;
+      S.note = ""; // (an offer's note is stale now: the result says it)
+      S.confirming = false;
+      S.drawOffered = null;
+      S.drawSent = false;
       S.clock = null;
       S.claimable = null;
       S.result = { winner, reason };
@@ -506,6 +549,10 @@
         return won ? "You won: your opponent ran out of time."
           : `${lost}${winner} won: you ran out of time.`;
       }
+      if (reason === "resigned") {
+        return won ? "You won: your opponent resigned." : "You resigned. The game is lost.";
+      }
+      if (reason === "draw_agreed" || !winner) return "A draw: you both agreed to end the game.";
       return `${lost}${who}.`;
     }
 
@@ -558,16 +605,51 @@
       draw();
     }
 
-    function nextGame() {
-      const held = S.held;
-      S.held = [];
+    /* After the game: the same choice of opponent again, or the same opponent again. */
+    function playAgain() {
       S.result = null;
+      S.rematchFrom = null;
+      S.note = "";
       S.phase = "lobby";
       if (!ws) {
         connect();
         return;
       }
-      for (const line of held) handle(line.split("|"));
+      send("PLAY_AGAIN");
+      draw();
+    }
+
+    function rematch() {
+      if (!ws) return;
+      S.rematching = S.lastOpponent;
+      S.note = "";
+      S.phase = "lobby";
+      send("REMATCH");
+      draw();
+    }
+
+    function declineRematch() {
+      S.rematchFrom = null;
+      send("DECLINE_REMATCH");
+      draw();
+    }
+
+    function resign() {
+      S.confirming = false;
+      send("RESIGN");
+      draw();
+    }
+
+    function offerDraw() {
+      S.drawSent = true;
+      S.note = "You offered a draw; your opponent may accept it or play on.";
+      send("OFFER_DRAW");
+      draw();
+    }
+
+    function answerDraw(accept) {
+      S.drawOffered = null;
+      send(accept ? "ACCEPT_DRAW" : "DECLINE_DRAW");
       draw();
     }
 
@@ -597,6 +679,9 @@
       if (S.phase === "choosing") return "Choose whom to play, then sit down.";
       if (S.phase === "gone") return S.note;
       if (S.phase === "connecting") return S.note || "Connecting to the Onitama server…";
+      if (S.phase === "lobby" && S.rematching) {
+        return `Waiting for ${S.rematching} to accept a rematch…`;
+      }
       if (S.phase === "lobby") {
         return `Waiting for an opponent… (you are ${me}${S.seek ? `, seat ${S.seek} in the lobby` : ""})`;
       }
@@ -665,9 +750,19 @@
         step: "any", value: "0", inputmode: "numeric", "aria-label": "Seconds before house bots fill the seat" });
       const sync = () => { fill.disabled = opponent.value !== "anyone"; };
       opponent.addEventListener("change", sync);
+      // The time control of the table: the server's clock per move, or a game clock with an
+      // increment (seek word clock=MINUTES+SECONDS).
+      const perMove = page.move_clock > 0 ? `${page.move_clock} s a move` : "No clock";
+      const clock = el("select", { id: "play-clock-choice", "aria-label": "Clock" },
+        el("option", { value: "" }, perMove),
+        (page.clocks || []).map((c) => {
+          const [m, inc] = c.split("+");
+          return el("option", { value: c }, `${m} min + ${inc || 0} s a move (${c})`);
+        }));
       const form = el("form", { class: "play-choose", id: "play-choose" },
         el("label", {}, "Play against ", opponent),
         el("label", {}, " house bots fill the seat after ", fill, " s "),
+        el("label", {}, " Clock ", clock),
         el("button", { type: "submit", id: "play-sit" }, "Sit down"),
         " ", el("a", { href: "/lobby" }, "or pick someone in the lobby"));
       form.addEventListener("submit", (ev) => {
@@ -676,6 +771,7 @@
         const words = ["person", `opponent=${who}`];
         if (level) words.push(`level=${level}`);
         if (who === "anyone") words.push(`fill=${Math.max(0, Number(fill.value) || 0)}`);
+        if (clock.value) words.push(`clock=${clock.value}`);
         sitDown(words.join(","));
       });
       return form;
@@ -689,10 +785,39 @@
           el("span", {}, " or keep waiting for them."));
       }
       if (S.phase === "over") {
+        const offer = S.rematchFrom
+          ? el("p", { class: "play-offer", id: "play-rematch-offer" },
+            `${S.rematchFrom} wants a rematch. `,
+            el("button", { type: "button", id: "play-rematch-accept", onclick: rematch },
+              "Accept the rematch"),
+            el("button", { type: "button", id: "play-rematch-decline", onclick: declineRematch },
+              "Decline"))
+          : null;
         return el("div", { class: "play-result" },
           el("p", { class: "play-result-text", id: "play-result" }, resultText()),
-          el("button", { type: "button", id: "play-next", onclick: nextGame },
-            S.held.length ? "Next game (ready)" : "Play again"));
+          offer,
+          el("p", { class: "play-after" },
+            S.lastOpponent && !S.rematchFrom && ws
+              ? el("button", { type: "button", id: "play-rematch", onclick: rematch },
+                `Rematch ${S.lastOpponent}`) : null,
+            el("button", { type: "button", id: "play-next", onclick: playAgain }, "Play again"),
+            el("button", { type: "button", id: "play-other", onclick: () => choose("") },
+              "Choose another opponent")));
+      }
+      if (S.phase === "game" && S.drawOffered) {
+        return el("div", { class: "play-offer", id: "play-draw-offer" },
+          el("span", {}, `${S.drawOffered} offers a draw. `),
+          el("button", { type: "button", id: "play-draw-accept", onclick: () => answerDraw(true) },
+            "Accept the draw"),
+          el("button", { type: "button", id: "play-draw-decline", onclick: () => answerDraw(false) },
+            "Decline"));
+      }
+      if (S.phase === "game" && S.confirming) {
+        return el("div", { class: "play-confirm", id: "play-resign-confirm" },
+          el("span", {}, "Resign this game? You lose it. "),
+          el("button", { type: "button", id: "play-resign-yes", onclick: resign }, "Yes, resign"),
+          el("button", { type: "button", id: "play-resign-no",
+            onclick: () => { S.confirming = false; draw(); } }, "No, play on"));
       }
       if (S.choice) {
         return el("div", { class: "play-choice" },
@@ -710,6 +835,16 @@
       return null;
     }
 
+    /* Resign and offer a draw: below the board all game long. */
+    function gameButtons() {
+      if (S.phase !== "game" || S.confirming || S.drawOffered) return null;
+      return el("p", { class: "play-game-buttons" },
+        el("button", { type: "button", id: "play-draw", disabled: S.drawSent ? "" : null,
+          onclick: offerDraw }, S.drawSent ? "Draw offered" : "Offer a draw"),
+        el("button", { type: "button", id: "play-resign",
+          onclick: () => { S.confirming = true; draw(); } }, "Resign"));
+    }
+
     function draw() {
       root.dataset.phase = S.phase;
       root.dataset.color = S.color || "";
@@ -725,7 +860,7 @@
         const svgNode = boardBox.querySelector("svg.oni-board");
         const all = moves();
         if (svgNode) decorate(svgNode, all);
-        promptBox.replaceChildren(...[promptNode(all)].filter(Boolean));
+        promptBox.replaceChildren(...[promptNode(all), gameButtons()].filter(Boolean));
         const want = hadFocus ? focusSquare || hadFocus : null;
         if (want) {
           const target = boardBox.querySelector(`rect[data-square="${want}"][tabindex="0"]`) ||
@@ -737,6 +872,7 @@
         if (!promptBox.querySelector("#play-choose")) promptBox.replaceChildren(choiceNode());
       } else if (S.phase === "lobby") {
         boardBox.replaceChildren();
+        S.confirming = false;
         promptBox.replaceChildren(el("button", { type: "button", id: "play-cancel",
           onclick: () => choose("") }, "Cancel"));
       } else {
@@ -753,6 +889,20 @@
       if (!node) {
         node = el("p", { class: "play-clock", id: "play-clock", "aria-live": "off" });
         statusNode.after(node);
+      }
+      const gc = S.gameClock;
+      if (gc && (S.phase === "game" || S.phase === "over")) {
+        node.classList.remove("play-clock-over");
+        const shown = (color) => {
+          const left = gc.toMove === color ? Math.max(0, gc[color] - (Date.now() - gc.at) / 1000)
+            : gc[color];
+          const s = Math.ceil(left);
+          return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+        };
+        node.dataset.color = gc.toMove || "";
+        node.textContent = `Clock: ${playerName("white")} (white) ${shown("white")} · ` +
+          `${playerName("black")} (black) ${shown("black")}`;
+        return;
       }
       const c = S.clock;
       if (!c || S.phase !== "game") {

@@ -99,7 +99,8 @@
       table: null, seat: null, seats: [], rulesName: null, view: null,
       turn: null, pending: false, said: [], result: null, note: "",
       rotation: 0, tile: null, choice: null, aim: null, retries: 0, upload: null,
-      standIn: false, deadline: null, late: false,
+      standIn: false, deadline: null, late: false, confirming: false, lastJoin: null,
+      gameClock: null,
     };
     let ws = null;
     let closedByUs = false;
@@ -209,6 +210,7 @@
           break;
         case "started":
           S.standIn = false;
+          if (!m.said) S.gameClock = null; // a new game (not a return to the seat)
           S.table = m.table;
           S.seat = m.seat;
           S.seats = m.seats || S.seats;
@@ -248,6 +250,10 @@
             }
           }
           break;
+        case "clock":
+          // [Herna extension] the game clock chosen for this table (seek word clock=)
+          S.gameClock = { left: (m.left || []).map(Number), toAct: m.to_act, at: Date.now() };
+          break;
         case "stand_in":
           // [Herna extension] the turn clock and the grace period ran out: a house bot plays
           // this seat until "back" (or any action) gives it back.
@@ -258,6 +264,11 @@
           break;
         case "game_over":
           S.deadline = null;
+          if (S.gameClock) {
+            const gc = S.gameClock; // stopped where it was
+            gc.left[gc.toAct] = Math.max(0, gc.left[gc.toAct] - (Date.now() - gc.at) / 1000);
+            gc.toAct = null;
+          }
           S.view = m.view || S.view;
           S.result = m.result || {};
           S.turn = null;
@@ -584,6 +595,16 @@
 
     function resultText() {
       const r = S.result || {};
+      if (r.reason === "you resigned") return "You resigned. The game goes on without you.";
+      if (r.reason === "you ran out of time") {
+        return "You ran out of time. The game goes on without you.";
+      }
+      if (r.reason === "the other player ran out of time" && !(r.winners || []).includes(S.seat)) {
+        return `You ran out of time. ${(r.winner_names || []).join(" and ")} won.`;
+      }
+      if (r.reason === "the other player resigned" && !(r.winners || []).includes(S.seat)) {
+        return `You resigned. ${(r.winner_names || []).join(" and ")} won.`;
+      }
       const winners = r.winners || [];
       const names = r.winner_names || winners.map(nameOf);
       const reason = r.reason ? ` (${r.reason})` : "";
@@ -662,6 +683,12 @@
       form.hidden = S.phase !== "setup";
       statusNode.textContent = statusText();
       noteNode.textContent = S.phase === "gone" ? "" : S.note;
+      let clockNode = document.getElementById("tp-game-clock");
+      if (!clockNode) {
+        clockNode = el("p", { class: "play-clock", id: "tp-game-clock", "aria-live": "off" });
+        noteNode.after(clockNode);
+      }
+      clockNode.textContent = gameClockText();
       const hadFocus = document.activeElement && document.activeElement.dataset
         ? document.activeElement.dataset.key || null : null;
       if (S.view && ["game", "over"].includes(S.phase)) {
@@ -678,9 +705,22 @@
               rows.map(([i, v]) => `${i === S.seat ? "you" : nameOf(i)} ${v}`).join(", "), "."));
           }
           if (!tournament) {
-            bits.push(el("button", { type: "button", id: "play-next", onclick: () => {
+            // Rematch: the same rules at a new table, the house bots of the same level
+            // taking the other seats at once (tables with other people: Play again).
+            const botsOnly = S.lastJoin && S.seats.every((slot, i) => i === S.seat ||
+              (slot && slot.kind === "house-bot"));
+            const after = el("p", { class: "play-after" });
+            if (botsOnly) {
+              after.append(el("button", { type: "button", id: "play-rematch", onclick: () => {
+                S.view = null; S.result = null; S.said = []; S.note = "";
+                send(Object.assign({}, S.lastJoin));
+                draw();
+              } }, "Rematch (same rules, same house bots)"));
+            }
+            after.append(el("button", { type: "button", id: "play-next", onclick: () => {
               S.phase = "setup"; S.view = null; S.result = null; S.said = []; S.note = ""; draw();
             } }, "Play again"));
+            bits.push(after);
           }
         } else if (S.standIn) {
           bits.push(el("button", { type: "button", id: "tp-back", onclick: () => send({ type: "back" }) },
@@ -688,6 +728,7 @@
         } else if (S.turn && !S.pending) {
           bits.push(tilePicker(), choicePrompt(), otherPrompt());
         }
+        if (S.phase === "game" && !tournament) bits.push(resignNode());
         promptBox.replaceChildren(...bits.filter(Boolean));
       } else {
         boardBox.replaceChildren();
@@ -704,6 +745,24 @@
           boardBox.querySelector('[tabindex="0"]');
         if (target) target.focus();
       }
+    }
+
+    /* Resign (with a confirm): the server takes the seat out of the game. */
+    function resignNode() {
+      if (S.confirming) {
+        return el("div", { class: "play-confirm", id: "play-resign-confirm" },
+          el("span", {}, "Resign this game? You lose it. "),
+          el("button", { type: "button", id: "play-resign-yes", onclick: () => {
+            S.confirming = false; send({ type: "resign" }); draw();
+          } }, "Yes, resign"),
+          el("button", { type: "button", id: "play-resign-no", onclick: () => {
+            S.confirming = false; draw();
+          } }, "No, play on"));
+      }
+      return el("p", { class: "play-game-buttons" },
+        el("button", { type: "button", id: "play-resign", onclick: () => {
+          S.confirming = true; draw();
+        } }, "Resign"));
     }
 
     /* -- setup form ------------------------------------------------------------------------ */
@@ -774,7 +833,9 @@
         const data = typeof rules === "string" ? examples.get(rules).data : rules;
         rules = Object.assign({}, data, { players: data.players.slice(0, wanted) });
       }
-      send(withToken({ type: "join", name: me, rules, kind: "human", seek: seekWords(), id: "sit" }));
+      S.lastJoin = withToken({ type: "join", name: me, rules, kind: "human", seek: seekWords(),
+        id: "sit" });
+      send(S.lastJoin);
     });
 
     /* The hall lobby's seek for the table this person opens (docs/protocols/tiles.md, "The
@@ -783,11 +844,39 @@
       if (wish && /(^|,)challenge=/.test(wish)) return wish; // a challenge from the lobby page
       const who = form.querySelector('input[name="who"]:checked').value;
       const level = `level=${levelSelect.value}`; // the house bots that take free seats
-      if (who === "bots") return `person,opponent=bots,${level}`;
-      if (who === "people") return `person,opponent=people,${level}`;
+      if (who === "bots") return `person,opponent=bots,${level}${clockWord()}`;
+      if (who === "people") return `person,opponent=people,${level}${clockWord()}`;
       const fill = Math.max(0, Math.min(3600, Number(fillInput.value) || 0));
-      return `person,opponent=anyone,fill=${fill},${level}`;
+      return `person,opponent=anyone,fill=${fill},${level}${clockWord()}`;
     }
+
+    /* The time control of the table this person opens: the server's turn clock, or a game
+     * clock with an increment (seek word clock=MINUTES+SECONDS). */
+    const clockChoice = el("select", { id: "tp-clock-choice", name: "clock" },
+      el("option", { value: "" }, page.turn_timeout > 0 ? `${page.turn_timeout} s a turn`
+        : "No clock"),
+      (page.clocks || []).map((c) => {
+        const [m, inc] = c.split("+");
+        return el("option", { value: c }, `${m} min + ${inc || 0} s a turn (${c})`);
+      }));
+    form.querySelector("#tp-sit").before(
+      el("fieldset", {}, el("legend", {}, "Clock"), el("label", {}, "Time: ", clockChoice)));
+    function clockWord() { return clockChoice.value ? `,clock=${clockChoice.value}` : ""; }
+
+    /* Every seat's game clock, the one acting counting down between "clock" messages. */
+    function gameClockText() {
+      const gc = S.gameClock;
+      if (!gc || !["game", "over"].includes(S.phase)) return "";
+      return "Clock: " + gc.left.map((t, i) => {
+        const left = i === gc.toAct ? Math.max(0, t - (Date.now() - gc.at) / 1000) : t;
+        const s = Math.ceil(left);
+        return `${i === S.seat ? "you" : nameOf(i)} ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+      }).join(" · ");
+    }
+    setInterval(() => {
+      const node = document.getElementById("tp-game-clock");
+      if (node) node.textContent = gameClockText();
+    }, 250);
 
     /* A seek from the lobby page presets the choices; the person still picks the rules. */
     function preset(words) {
