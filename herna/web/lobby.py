@@ -283,8 +283,9 @@ def lobby_body(guest: str) -> str:
         '<form id="lobby-seek-form" class="lobby-form">'
         '<label>Game <select id="lobby-game" name="game"></select></label>'
         '<label>Opponent <select id="lobby-opponent" name="opponent"></select></label>'
-        '<label>Fill with house bots after <input id="lobby-fill" name="fill" type="number" '
-        'min="0" max="3600" step="any" value="30" inputmode="numeric"> s</label>'
+        '<label>Fill with house bots after <span class="lobby-seconds"><input id="lobby-fill" '
+        'name="fill" type="number" min="0" max="3600" step="any" value="30" '
+        'inputmode="numeric"> s</span></label>'
         '<button type="submit" id="lobby-seek">Sit down</button>'
         "</form>"
         '<form id="lobby-challenge-form" class="lobby-form">'

@@ -78,6 +78,7 @@
         S.state = "live";
         S.you = msg.you || S.you;
         S.games = msg.games || S.games;
+        fillGames();
         S.seeks = new Map(msg.seeks.map((s) => [s.id, s]));
       } else if (msg.type === "opened") {
         S.seeks.set(msg.seek.id, msg.seek);
@@ -138,13 +139,27 @@
       }
     }
 
-    function fillOptions() {
+    /* The menus keep what the person chose: the game list is rebuilt only when the hall's
+     * games change (a reconnect's hello), the opponents only when the game changes, and each
+     * keeps its value when that value is still offered. (Rebuilding the game menu on its own
+     * change sent every seek and challenge back to the first game.) */
+    function fillGames() {
+      const now = [...gameSelect.options].map((o) => o.value);
+      if (now.length === S.games.length && now.every((g, i) => g === S.games[i])) return;
+      const chosen = gameSelect.value;
       gameSelect.replaceChildren(...S.games.map((g) => el("option", { value: g }, GAME_NAMES[g] || g)));
+      if (S.games.includes(chosen)) gameSelect.value = chosen;
+      fillOpponents();
+    }
+
+    function fillOpponents() {
+      const chosen = opponentSelect.value;
       const levels = (page.levels || {})[gameSelect.value] || [];
       opponentSelect.replaceChildren(
         el("option", { value: "anyone" }, "Anyone (people first)"),
         el("option", { value: "people" }, "People only"),
         ...levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
+      if ([...opponentSelect.options].some((o) => o.value === chosen)) opponentSelect.value = chosen;
       syncFill();
     }
 
@@ -153,7 +168,7 @@
     }
 
     opponentSelect.addEventListener("change", syncFill);
-    gameSelect.addEventListener("change", fillOptions);
+    gameSelect.addEventListener("change", fillOpponents);
     document.getElementById("lobby-seek-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const [opponent, level] = opponentSelect.value.split(":");
@@ -169,7 +184,7 @@
     });
 
     window.HernaLobby = { state: S, send };
-    fillOptions();
+    fillGames();
     draw();
     connect();
   }
