@@ -179,3 +179,49 @@ async def test_nobody_sits_down_with_a_person_who_left_before_the_table_started(
         hall.records.flush()
         assert hall.records.matches(game="marias") == []
         assert browser.errors == []
+
+
+async def test_the_lobby_with_seeks_of_every_game_at_both_widths(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with lobby_hall(
+        tmp_path, "marias,onitama,tiles,web", tiles_no_showcase=True, tiles_bot_delay=0.0
+    ) as hall:
+        url = url_of(hall)
+        ctx, ann = await new_person(browser)
+        ann_name = await open_lobby(ann, url)
+        tabs = [ann, await ctx.new_page(), await ctx.new_page()]
+        for tab, game in zip(tabs, ("Mariáš", "Onitama", "Tiles"), strict=True):
+            if tab is not ann:
+                await open_lobby(tab, url)
+            await tab.select_option("#lobby-game", label=game)
+            await tab.select_option("#lobby-opponent", label="People only")
+            await tab.get_by_role("button", name="Sit down").click()
+            await tab.wait_for_url("**/play/*?seek=*")
+        await tabs[2].select_option("#tp-rules", "tsuro")
+        await tabs[2].click("#tp-sit")
+        await eventually(lambda: len(hall.lobby.snapshot()) == 3, 10)
+        bea = browser.page
+        for width, height in ((1280, 800), (390, 844)):
+            await bea.set_viewport_size({"width": width, "height": height})
+            await open_lobby(bea, url)
+            rows = bea.locator(f'li.lobby-seek[data-owner="{ann_name}"]')
+            await rows.nth(2).wait_for()
+            assert await rows.count() == 3
+            sizes = await bea.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            assert sizes[0] <= sizes[1], sizes
+            for i in range(3):
+                box = (
+                    await rows.nth(i).get_by_role("button", name=f"Play {ann_name}").bounding_box()
+                )
+                assert box is not None and box["x"] + box["width"] <= width, box
+            await bea.screenshot(path=screenshot_path(f"lobby-seeks-{width}"), full_page=True)
+        # at phone width: take the Onitama seek and play
+        onitama = bea.locator('div.lobby-game[data-game="onitama"] li.lobby-seek')
+        await onitama.get_by_role("button", name=f"Play {ann_name}").click()
+        await bea.wait_for_function(
+            "() => document.getElementById('play')?.dataset.phase === 'game'", timeout=20_000
+        )
+        await bea.screenshot(path=screenshot_path("lobby-took-onitama-390"), full_page=True)
+        await ctx.close()
+        assert browser.errors == []
