@@ -289,7 +289,8 @@ def lobby_body(guest: str) -> str:
         '<button type="submit" id="lobby-seek">Sit down</button>'
         "</form>"
         '<form id="lobby-challenge-form" class="lobby-form">'
-        '<label>Challenge <input id="lobby-challenge" name="opponent" maxlength="32" '
+        '<label><span>Challenge a player to <span id="lobby-challenge-game">the game above'
+        '</span></span><input id="lobby-challenge" name="opponent" maxlength="32" '
         'autocomplete="off" placeholder="a player\'s name" required></label>'
         '<button type="submit" id="lobby-challenge-send">Challenge</button>'
         "</form>"

@@ -95,6 +95,8 @@ async def test_the_game_chosen_in_the_lobby_survives_live_updates(
             assert await page.locator("#lobby-game").input_value() == "onitama"
             assert await page.locator("#lobby-opponent").input_value() == "people"
             assert await page.locator("#lobby-challenge").input_value() == "somebody"
+            label = page.locator("label").filter(has=page.locator("#lobby-challenge"))
+            assert "Challenge a player to Onitama" in await label.inner_text()
             await page.get_by_role("button", name="Sit down").click()
             await page.wait_for_url("**/play/onitama?seek=*")
             await eventually(lambda: any(s["owner"] == me for s in hall.lobby.snapshot()), 10)

@@ -22,6 +22,7 @@
     const gameSelect = document.getElementById("lobby-game");
     const opponentSelect = document.getElementById("lobby-opponent");
     const fillInput = document.getElementById("lobby-fill");
+    const challengeGame = document.getElementById("lobby-challenge-game");
     const S = { you: page.guest, seeks: new Map(), games: page.games || [], state: "connecting",
       retries: 0 };
     for (const seek of page.seeks || []) S.seeks.set(seek.id, seek);
@@ -160,6 +161,8 @@
         el("option", { value: "people" }, "People only"),
         ...levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
       if ([...opponentSelect.options].some((o) => o.value === chosen)) opponentSelect.value = chosen;
+      // The challenge form uses the same game: say which.
+      challengeGame.textContent = GAME_NAMES[gameSelect.value] || gameSelect.value;
       syncFill();
     }
 
