@@ -137,7 +137,8 @@ async def test_a_mariáš_seek_ends_when_its_page_is_gone_but_not_on_a_reload(
         # and it cannot be accepted any more: the lobby says so in words
         await bea.evaluate(f"window.HernaLobby.send({{type: 'accept', seek: '{seek['id']}'}})")
         error = bea.locator("#lobby-error")
-        await error.filter(has_text="no open seek").wait_for()
+        await error.filter(has_text="That seek is no longer open").wait_for()
+        assert await error.get_attribute("data-code") == "NO_SUCH_SEEK"
         await bea.screenshot(path=screenshot_path("lobby-seek-gone-1280"), full_page=True)
         await ctx_a.close()
         hall.records.flush()

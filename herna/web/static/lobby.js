@@ -12,6 +12,17 @@
 (function () {
   const LABELS = { person: "person", bot: "bot", "house-bot": "house bot" };
   const GAME_NAMES = { onitama: "Onitama", marias: "Mariáš", tiles: "Tiles", mia: "Mia" };
+  const ERROR_WORDS = {
+    NO_SUCH_SEEK: "That seek is no longer open: its player left or has found a game.",
+    NOT_FOR_YOU: "That seek is not for you: it waits for someone else.",
+    OWN_SEEK: "That is your own seek.",
+    NO_NAME: "Reload the page: this browser has no name in the hall yet.",
+  };
+
+  function sentence(text) {
+    const s = String(text || "Refused.");
+    return s.charAt(0).toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".");
+  }
 
   function start(page) {
     const { el } = window.Herna;
@@ -55,6 +66,7 @@
 
     function send(frame) {
       errorNode.textContent = "";
+      delete errorNode.dataset.code;
       if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
       else errorNode.textContent = "Not connected to the lobby; trying again…";
     }
@@ -91,7 +103,9 @@
       } else if (msg.type === "cancelled") {
         S.seeks.delete(msg.seek);
       } else if (msg.type === "error") {
-        errorNode.textContent = `${msg.reason} (${msg.code})`;
+        // Words for the person; the code stays on the node for scripts and tests.
+        errorNode.dataset.code = msg.code;
+        errorNode.textContent = ERROR_WORDS[msg.code] || sentence(msg.reason);
       }
       draw();
     }
