@@ -25,29 +25,6 @@ def rules_from_meta(meta: dict[str, Any]) -> Rules:
     return Rules(tariff=tariff, max_flek=int(meta.get("max_flek", 16)))
 
 
-STOPPED_WORDS = {
-    "disconnected": "left the table",
-    "timeout": "did not answer in time",
-    "pause too long": "paused for too long",
-    "rejected": "did not want to play on",
-}
-"""Why a deal stopped (the super game server's ``abort`` note), as a sentence's end."""
-
-
-def note_words(kind: str, data: dict[str, Any], names: list[str]) -> str:
-    """A note of the record in words: ``The deal was stopped: ann left the table.``"""
-    seat = data.get("player")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
-    reason = str(data.get("reason") or "")
-    if kind == "abort":
-        if who is None:
-            return f"The deal was stopped ({reason or 'no reason given'})."
-        return f"The deal was stopped: {who} {STOPPED_WORDS.get(reason, f'({reason})')}."
-    said = [who] if who else []
-    said += [f"{k} {v}" for k, v in data.items() if k != "player"]
-    return f"{kind.capitalize()}: {', '.join(said)}." if said else f"{kind.capitalize()}."
-
-
 def replay_steps(match: StoredMatch) -> list[ReplayStep]:
     names = [p.name for p in sorted(match.players, key=lambda p: p.seat)] or ["0", "1", "2"]
     state = new_game(int(match.meta.get("dealer", 0)), rules_from_meta(match.meta))
@@ -56,8 +33,7 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
     for kind, data in match.events:
         if kind != "action":
             if kind in ("timeout", "abort", "disconnect", "note"):
-                label = note_words(kind, data, names)
-                steps.append({"label": label, "view": _view(state, names)})
+                steps.append({"label": f"{kind}: {data}", "view": _view(state, names)})
             continue
         action = codec.decode(data["action"])
         seat = state.current_player()

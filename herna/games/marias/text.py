@@ -27,7 +27,7 @@ from herna.games.marias.actions import (
 )
 from herna.games.marias.cards import SUIT_NAMES_CS, Card, cards_of
 from herna.games.marias.contracts import Contract
-from herna.games.marias.replay import note_words, rules_from_meta
+from herna.games.marias.replay import rules_from_meta
 from herna.games.marias.state import MariasState, Phase, new_game
 from herna.hall.records import StoredMatch
 
@@ -98,7 +98,7 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
     for kind, data in match.events:
         if kind != "action":
             if kind in ("timeout", "abort", "disconnect", "note"):
-                lines.append(note_words(kind, data, names))
+                lines.append(f"({kind}: {', '.join(f'{k}={v}' for k, v in data.items())})")
             continue
         action = codec.decode(data["action"])
         seat = state.current_player()

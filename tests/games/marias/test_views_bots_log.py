@@ -39,7 +39,6 @@ from herna.games.marias import (
 )
 from herna.games.marias.bots.observation import Observation
 from herna.games.marias.log import deal_actions, deal_for, play_actions
-from herna.games.marias.text import match_text
 from herna.hall.match import Match, replay
 from herna.hall.records import PlayerResult, StoredMatch
 from herna.hall.replays import replay_steps
@@ -232,29 +231,3 @@ def test_sampled_worlds_respect_what_the_play_revealed() -> None:
         assert world.hands[0] & 1 << c("G07")  # he holds his announced seven
         # The sampled world looks the same from my seat, its action history included.
         assert dict(world.view(2)) == dict(view)
-
-
-def test_a_stopped_deal_is_told_in_words() -> None:
-    """The record of a deal the server stopped (a player left) says so in words in the
-    replay and in the text, never as a dict."""
-    rule = RuleBot()
-    match: Match[Action] = Match(
-        game="marias", table_id="t1", state=new_game(0), seats=[], seed=7,
-        codec=MariasCodec(), meta={"dealer": 0},
-    )  # fmt: skip
-    rng = random.Random(2)
-    for _ in range(4):
-        seat = match.state.current_player()
-        match.act(seat, rule.choose(match.state.view(seat), match.state.legal_actions(), rng))
-    match.note("abort", player=1, reason="disconnected")
-    stored = StoredMatch(
-        id=1, game="marias", table_id="t1", seed=7, status="aborted",
-        started_at=datetime.now(UTC), finished_at=datetime.now(UTC),
-        result={}, meta={"dealer": 0},
-        players=tuple(PlayerResult(i, f"p{i}", 0.0, False, "human") for i in range(3)),
-        events=tuple(match.log),
-    )  # fmt: skip
-    said = "The deal was stopped: p1 left the table."
-    assert replay_steps(stored)[-1]["label"] == said
-    lines = match_text(stored)
-    assert said in lines and not any("{" in line for line in lines)
