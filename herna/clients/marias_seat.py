@@ -38,14 +38,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from herna.clients.cgml import (
-    TOURNAMENT_OVER,
-    CgmlClient,
-    CgmlClientError,
-    decline,
-    login,
-    parse_url,
-)
+import herna.clients.cgml as cgml_client
+from herna.clients.cgml import TOURNAMENT_OVER, CgmlClient, CgmlClientError, login, parse_url
 from herna.clients.marias_text import (
     CONTRACT_WORD,
     RANK_WORD,
@@ -289,7 +283,7 @@ class SeatRelay:
                 if complete is None:
                     continue  # the web hall sent the seat back to waiting (rewait)
                 if not self.present and self.tournament is None:
-                    await decline(complete, self.player)
+                    await cgml_client.decline(complete, self.player)
                     self.message = "You left before the table started."
                     break
                 self.group = complete.group
