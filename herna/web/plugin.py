@@ -255,11 +255,10 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     timeout = float(option(args, config, "web_request_timeout", DEFAULT_REQUEST_TIMEOUT))
     grace = float(option(args, config, "web_marias_grace", GRACE))
     clock = float(option(args, config, "web_marias_clock", MOVE_CLOCK))
-    seek_grace = float(option(args, config, "web_seek_grace", SEEK_GRACE))
-    ping = float(option(args, config, "web_ping", DEFAULT_PING))
-    marias = MariasPlaySettings(grace=grace, move_clock=clock, seek_grace=seek_grace)
-    settings = WebSettings(marias=marias)
-    web = WebHall(hall, live, settings, request_timeout=timeout, ping=ping)
+    settings = WebSettings(marias=MariasPlaySettings(grace=grace, move_clock=clock))
+    web = WebHall(hall, live, settings, request_timeout=timeout)
+    settings.marias.seek_grace = float(option(args, config, "web_seek_grace", SEEK_GRACE))
+    web.ping = float(option(args, config, "web_ping", DEFAULT_PING))
     try:
         await web.start(host, port)
     except OSError as exc:
