@@ -5,8 +5,9 @@ and close seeks there for their connections. This page shows them and lets a per
 
 * **new seek** and **challenge**: the lobby checks the request (a clear error otherwise) and
   answers with the play page to go to, whose connection then opens the seek in the game's own
-  protocol (``LOGIN``'s lobby field for Onitama): a seek lives exactly as long as the
-  connection that plays it, so it can never outlive the person waiting for it;
+  protocol (``LOGIN``'s lobby field for Onitama): a seek lives as long as the connection
+  that plays it (a mariáš seat's for its page plus ``--web-seek-grace``, for a reload), so
+  it never outlives the person waiting for it for long;
 * **accept**: an open seek that takes this person (not a challenge to somebody else, not
   one's own, not people-only for a bot) — checked here, then again by the game server when
   the play page sits down, since another person may have taken it meanwhile;

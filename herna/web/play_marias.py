@@ -20,7 +20,12 @@ The JSON frames (docs/web.md, "Play mariáš"):
   change) and ``{"type": "error", "code", "message", "seq"}`` (nothing changed: ``seq`` is
   still the state's).
 
-A seat outlives its page: when the last page of a seat is gone, the seat waits ``grace``
+A seat still waiting for its table ends ``seek_grace`` seconds after its last page is gone
+(its seek leaves the lobby; a reload within that takes it back), and declines a table formed
+for it while nobody is there (:attr:`SeatRelay.present`). A seat that took a waiting player's
+seek whose player left first waits for people instead, and says so (``_watch_accepted``).
+
+A seated seat outlives its page: when the last page of a seat is gone, the seat waits ``grace``
 seconds for a page that resumes it with the seat secret; after that a stand-in (a house-bot
 strategy) answers for the person, and the deal's record says so (``<standin>``, a Herna CGML
 extension). A page that resumes later takes the seat back. Every question has a move clock
