@@ -414,17 +414,24 @@ class MariasPlay:
                     seek = event.data.get("seek") or {}
                     if event.kind == "seek_closed" and seek.get("id") == seek_id:
                         break
-            # Grouped together, this seat's login completes right after the seek is seated;
-            # a seat that got a table meanwhile is past this.
-            await asyncio.sleep(2.0)
-            if seat.relay.group:
-                return
-            seat.relay.rewait(
-                f"{owner} left before the table started. You are waiting for another person."
-            )
+            # This seat's connect may still be on its way to the login server.
+            await asyncio.sleep(1.0)
+            if not seat.relay.group and self._queued(seat.name):
+                seat.relay.rewait(
+                    f"{owner} is no longer waiting: they left, or somebody else took the seat. "
+                    "You are waiting for another person."
+                )
         finally:
             sub.close()
             seat.watch = None
+
+    def _queued(self, name: str) -> bool:
+        """Whether ``name`` still waits in the login server's queue (not in a group)."""
+        service = self._service()
+        if service is None:
+            return False
+        waiting = service.login.lobby.snapshot()["waiting"]
+        return any(w["id"] == name for w in waiting)
 
     # -- seats and pages ---------------------------------------------------------------------
     def _attach(self, seat: _Seat, vid: int) -> None:

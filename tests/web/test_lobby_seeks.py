@@ -69,7 +69,7 @@ async def new_person(browser: Browser) -> tuple[Any, Any]:
     """A second person: a browser context of its own (its own cookies)."""
     context = await browser.page.context.browser.new_context()
     page = await context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(30_000)
     return context, page
 
 

@@ -76,6 +76,7 @@ async def test_two_people_play_mariáš_through_the_lobby(tmp_path: Path, browse
     async with lobby_hall(tmp_path, "marias,web", web_marias_clock=0.0) as hall:
         ctx, b = await new_person(browser)
         a = browser.page
+        a.set_default_timeout(30_000)  # a whole game on a busy CI machine
         ann, bea = await seek_and_accept(a, b, url_of(hall), "Mariáš")
         await take(b, ann)
         playing = "() => document.getElementById('play')?.dataset.status === 'playing'"
@@ -109,6 +110,7 @@ async def test_two_people_play_onitama_through_the_lobby(tmp_path: Path, browser
     async with lobby_hall(tmp_path, "onitama,web") as hall:
         ctx, b = await new_person(browser)
         a = browser.page
+        a.set_default_timeout(30_000)  # a whole game on a busy CI machine
         ann, bea = await seek_and_accept(a, b, url_of(hall), "Onitama")
         await take(b, ann)
         in_game = "() => document.getElementById('play')?.dataset.phase === 'game'"
@@ -140,6 +142,7 @@ async def test_two_people_play_tiles_through_the_lobby(tmp_path: Path, browser: 
     ) as hall:
         ctx, b = await new_person(browser)
         a = browser.page
+        a.set_default_timeout(30_000)  # a whole game on a busy CI machine
         ann, bea = await seek_and_accept(a, b, url_of(hall), "Tiles")
         # the lobby chose the opponents; the person picks the rules and sits down
         await a.wait_for_function(f"() => {TILES_PHASE} === 'setup'")
