@@ -230,6 +230,17 @@ async def login(
                 raise CgmlClientError(f"login server disconnected: {message.reason}")
 
 
+async def decline(complete: ConnectComplete, player: PlayerRef) -> None:
+    """Say no to the group of ``complete`` (``newgroup status="reject"``): the super game
+    server calls it off before it starts and tells the others; nothing is recorded."""
+    me = PlayerRef(complete.playerid or player.id, player.name, player.race)
+    host, port = parse_url(complete.url)
+    with contextlib.suppress(CgmlClientError, OSError):
+        async with await CgmlClient.connect(host, port) as client:
+            await client.send(NewGroupAnswer(False, complete.group, complete.game, me))
+            await client.recv(2.0)
+
+
 # -- playing a group -----------------------------------------------------------------------------
 
 

@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+import herna.clients.cgml as cgml_client
 from herna.clients.cgml import TOURNAMENT_OVER, CgmlClient, CgmlClientError, login, parse_url
 from herna.clients.marias_text import (
     CONTRACT_WORD,
@@ -248,6 +249,15 @@ class SeatRelay:
         self._told = False
         """What the server was last told with ``<standin>`` (it starts with no stand-in)."""
         self._task: asyncio.Task[None] | None = None
+        self.present = True
+        """Whether the person has a page open (the web hall says so). A group formed while
+        nobody is there is declined: nobody sits down with a person who already left."""
+        self.again: tuple[PlayerRef, ...] | None = None
+        """The opponents to wait for when a table is called off before its first deal (a
+        player of the group left); None: the same as before. A seat that accepted a waiting
+        player's seek waits for people instead of for that player."""
+        self._login: asyncio.Task[ConnectComplete] | None = None
+        self._rewait: str | None = None
 
     # -- running ----------------------------------------------------------------------------
     def start(self) -> asyncio.Task[None]:
@@ -264,24 +274,29 @@ class SeatRelay:
             self._changed()
             while True:
                 try:
-                    complete = await login(
-                        self.host,
-                        self.port,
-                        self.player,
-                        "active",
-                        self.opponents,
-                        token=self.token,
-                        fill=self.fill,
-                        tournament=self.tournament,
-                    )
+                    complete = await self._wait_for_group()
                 except CgmlClientError as e:
                     if self.tournament is None or e.code != TOURNAMENT_OVER:
                         raise
                     self.message = "The tournament is over: its page has the standings."
                     break
+                if complete is None:
+                    continue  # the web hall sent the seat back to waiting (rewait)
+                if not self.present and self.tournament is None:
+                    await cgml_client.decline(complete, self.player)
+                    self.message = "You left before the table started."
+                    break
                 self.group = complete.group
                 self.message = ""
                 await self._play(complete)
+                if self.tournament is None and self.status == "waiting":
+                    # Called off before its first deal (a player of the group left, or
+                    # declined): nobody played, nothing was recorded; wait again.
+                    self._waiting_again(
+                        "The table did not start: a player left before the first deal. "
+                        "You are waiting for another table."
+                    )
+                    continue
                 if self.tournament is None:
                     break
                 self._next_group()
@@ -300,16 +315,64 @@ class SeatRelay:
             self._cancel_pending()
             self._changed()
 
-    def _next_group(self) -> None:
-        """A tournament's group is over: wait for the next table it books (the deals count
-        on through the evening, the last vyúčtování stays on the page until the next deal)."""
+    async def _wait_for_group(self) -> ConnectComplete | None:
+        """Log in and wait for a group; None when :meth:`rewait` ended the wait. A login
+        refused because this id is still in the group just called off is tried again."""
+        for attempt in range(20):
+            self._login = asyncio.get_running_loop().create_task(
+                login(
+                    self.host,
+                    self.port,
+                    self.player,
+                    "active",
+                    self.opponents,
+                    token=self.token,
+                    fill=self.fill,
+                    tournament=self.tournament,
+                )
+            )
+            try:
+                return await self._login
+            except asyncio.CancelledError:
+                if self._rewait is None:
+                    raise
+                self._waiting_again(self._rewait)
+                self._rewait = None
+                return None
+            except CgmlClientError as e:
+                if e.code != "ID_IN_USE" or not self.group or attempt == 19:
+                    raise
+                await asyncio.sleep(0.1)
+            finally:
+                self._login = None
+        raise AssertionError("unreachable")
+
+    def rewait(self, message: str) -> None:
+        """Stop waiting for the group asked for (the seek this seat accepted is gone) and
+        wait again for :attr:`again`, telling the person ``message``."""
+        login_task = self._login
+        if login_task is None or login_task.done():
+            return
+        self._rewait = message
+        login_task.cancel()
+
+    def _waiting_again(self, message: str) -> None:
+        """Back to waiting for a group (a fresh tracker: a new table), telling ``message``."""
+        if self.again is not None:
+            self.opponents = self.again
+            self.fill = None
         self.tracker = PlayerTracker(self.me)
         self._joined = False
         self._told = False
         self.status = "waiting"
-        self.message = "Your table is over; waiting for your next table of the tournament."
-        self._say(self.message)
+        self.message = message
+        self._say(message)
         self._changed()
+
+    def _next_group(self) -> None:
+        """A tournament's group is over: wait for the next table it books (the deals count
+        on through the evening, the last vyúčtování stays on the page until the next deal)."""
+        self._waiting_again("Your table is over; waiting for your next table of the tournament.")
 
     async def _play(self, complete: ConnectComplete) -> None:
         """Join the group and play it. Unlike :func:`~herna.clients.cgml.play_group` (whose
@@ -329,6 +392,8 @@ class SeatRelay:
                     message = await client.recv()
                     if message is None:
                         break
+                    if not self._joined and isinstance(message, Error):
+                        break  # refused at the door: the group was called off meanwhile
                     decision = self.tracker.feed(message)
                     refusals = refusals + 1 if isinstance(message, Error) else 0
                     if refusals > 20:

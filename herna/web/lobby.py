@@ -5,8 +5,9 @@ and close seeks there for their connections. This page shows them and lets a per
 
 * **new seek** and **challenge**: the lobby checks the request (a clear error otherwise) and
   answers with the play page to go to, whose connection then opens the seek in the game's own
-  protocol (``LOGIN``'s lobby field for Onitama): a seek lives exactly as long as the
-  connection that plays it, so it can never outlive the person waiting for it;
+  protocol (``LOGIN``'s lobby field for Onitama): a seek lives as long as the connection
+  that plays it (a mariáš seat's for its page plus ``--web-seek-grace``, for a reload), so
+  it never outlives the person waiting for it for long;
 * **accept**: an open seek that takes this person (not a challenge to somebody else, not
   one's own, not people-only for a bot) — checked here, then again by the game server when
   the play page sits down, since another person may have taken it meanwhile;
@@ -283,12 +284,14 @@ def lobby_body(guest: str) -> str:
         '<form id="lobby-seek-form" class="lobby-form">'
         '<label>Game <select id="lobby-game" name="game"></select></label>'
         '<label>Opponent <select id="lobby-opponent" name="opponent"></select></label>'
-        '<label>Fill with house bots after <input id="lobby-fill" name="fill" type="number" '
-        'min="0" max="3600" step="any" value="30" inputmode="numeric"> s</label>'
+        '<label>Fill with house bots after <span class="lobby-seconds"><input id="lobby-fill" '
+        'name="fill" type="number" min="0" max="3600" step="any" value="30" '
+        'inputmode="numeric"> s</span></label>'
         '<button type="submit" id="lobby-seek">Sit down</button>'
         "</form>"
         '<form id="lobby-challenge-form" class="lobby-form">'
-        '<label>Challenge <input id="lobby-challenge" name="opponent" maxlength="32" '
+        '<label><span>Challenge a player to <span id="lobby-challenge-game">the game above'
+        '</span></span><input id="lobby-challenge" name="opponent" maxlength="32" '
         'autocomplete="off" placeholder="a player\'s name" required></label>'
         '<button type="submit" id="lobby-challenge-send">Challenge</button>'
         "</form>"

@@ -20,7 +20,12 @@ The JSON frames (docs/web.md, "Play mariáš"):
   change) and ``{"type": "error", "code", "message", "seq"}`` (nothing changed: ``seq`` is
   still the state's).
 
-A seat outlives its page: when the last page of a seat is gone, the seat waits ``grace``
+A seat still waiting for its table ends ``seek_grace`` seconds after its last page is gone
+(its seek leaves the lobby; a reload within that takes it back), and declines a table formed
+for it while nobody is there (:attr:`SeatRelay.present`). A seat that took a waiting player's
+seek whose player left first waits for people instead, and says so (``_watch_accepted``).
+
+A seated seat outlives its page: when the last page of a seat is gone, the seat waits ``grace``
 seconds for a page that resumes it with the seat secret; after that a stand-in (a house-bot
 strategy) answers for the person, and the deal's record says so (``<standin>``, a Herna CGML
 extension). A page that resumes later takes the seat back. Every question has a move clock
@@ -63,6 +68,9 @@ period that is 2.5 minutes, inside the super game server's own 300 s for people
 (``--cgml-human-timeout``), so the table never waits for the server's timeout."""
 ABANDON = 600.0
 """Seconds of stand-in play after which the seat leaves the table at the next deal."""
+SEEK_GRACE = 15.0
+"""Seconds a seat that is still waiting for its table keeps its seek after its page is gone
+(a reload comes back within it); then the seat leaves the login server and the seek ends."""
 MAX_SEATS = 200
 """Browser seats one web hall keeps at once (each holds a CGML connection)."""
 MAX_FRAME = 4096
@@ -96,6 +104,7 @@ class MariasPlaySettings:
     move_clock: float = MOVE_CLOCK
     abandon: float = ABANDON
     max_seats: int = MAX_SEATS
+    seek_grace: float = SEEK_GRACE
 
 
 @dataclass
@@ -117,6 +126,8 @@ class _Seat:
     viewers: set[int] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
     abandon: asyncio.TimerHandle | None = None
+    watch: asyncio.Task[None] | None = None
+    """Follows the seek this seat accepted, until the table starts (see ``_watch_accepted``)."""
 
 
 class MariasPlay:
@@ -295,11 +306,13 @@ class MariasPlay:
         fill: int | None = None
         tournament: str | None = None
         seek = frame.get("seek")
+        accepted: str | None = None
         if seek is not None:
             if not isinstance(seek, str) or len(seek) > 200:
                 return None, ("BAD_SEEK", "seek is the lobby's words (at most 200 characters).")
             try:
                 opponents, fill, tournament = self._seek_opponents(service, name, seek)
+                accepted = parse_seek(seek, list(LEVELS)).want.accept
             except LobbyError as exc:
                 return None, (exc.code, exc.reason)
         elif wanted == PEOPLE:
@@ -335,6 +348,14 @@ class MariasPlay:
         self.seats[secret] = seat
         task = relay.start()
         task.add_done_callback(lambda _: self._relay_done(seat))
+        if accepted is not None:
+            # Taking a waiting player's seat: should that player leave first, this person
+            # waits for people rather than for somebody who is gone.
+            relay.again = (PlayerRef(None, None, "human"),)
+            owner = opponents[0].id or "The player"
+            seat.watch = asyncio.get_running_loop().create_task(
+                self._watch_accepted(seat, accepted, owner)
+            )
         viewer.queue.put_nowait({"type": "seat", "seat": secret, "seq": relay.seq})
         self._attach(seat, vid)
         return seat, None
@@ -382,7 +403,37 @@ class MariasPlay:
             return (PlayerRef(bots.name), PlayerRef(bots.name)), None, None
         return (), round(want.fill), None
 
-    # -- seats and pages --------------------------------------------------------------------
+    async def _watch_accepted(self, seat: _Seat, seek_id: str, owner: str) -> None:
+        """The seek this seat accepted closed without a table for it (its player left, or
+        somebody else was quicker): the person is told so in words and waits for people."""
+        lobby = self.hall.lobby
+        sub = lobby.bus.subscribe(limit=1000)
+        try:
+            if seek_id in lobby.seeks:
+                async for event in sub:
+                    seek = event.data.get("seek") or {}
+                    if event.kind == "seek_closed" and seek.get("id") == seek_id:
+                        break
+            # This seat's connect may still be on its way to the login server.
+            await asyncio.sleep(1.0)
+            if not seat.relay.group and self._queued(seat.name):
+                seat.relay.rewait(
+                    f"{owner} is no longer waiting: they left, or somebody else took the seat. "
+                    "You are waiting for another person."
+                )
+        finally:
+            sub.close()
+            seat.watch = None
+
+    def _queued(self, name: str) -> bool:
+        """Whether ``name`` still waits in the login server's queue (not in a group)."""
+        service = self._service()
+        if service is None:
+            return False
+        waiting = service.login.lobby.snapshot()["waiting"]
+        return any(w["id"] == name for w in waiting)
+
+    # -- seats and pages ---------------------------------------------------------------------
     def _attach(self, seat: _Seat, vid: int) -> None:
         seat.viewers.add(vid)
         viewer = self._viewers.get(vid)
@@ -395,6 +446,7 @@ class MariasPlay:
             seat.abandon.cancel()
             seat.abandon = None
         seat.relay.abandon = False
+        seat.relay.present = True
         seat.relay.set_stand_in(False)
         self._push(vid)
 
@@ -402,8 +454,30 @@ class MariasPlay:
         seat.viewers.discard(vid)
         if seat.viewers or seat.secret not in self.seats:
             return
+        seat.relay.present = False
         loop = asyncio.get_running_loop()
+        if _still_waiting(seat.relay):
+            # Nobody is at the table yet: the seek must not outlive its page for long.
+            seat.timer = loop.call_later(self.settings.seek_grace, self._seek_grace_over, seat)
+            return
         seat.timer = loop.call_later(self.settings.grace, self._grace_over, seat)
+
+    def _seek_grace_over(self, seat: _Seat) -> None:
+        """The page of a seat still waiting for its table did not come back: the seat leaves
+        the login server (its seek in the lobby ends) and is forgotten."""
+        seat.timer = None
+        if seat.viewers:
+            return
+        if not _still_waiting(seat.relay):
+            loop = asyncio.get_running_loop()
+            rest = max(0.0, self.settings.grace - self.settings.seek_grace)
+            seat.timer = loop.call_later(rest, self._grace_over, seat)
+            return
+        log.info("browser seat %s: the page left before the table started", seat.name)
+        self.seats.pop(seat.secret, None)
+        if seat.watch is not None:
+            seat.watch.cancel()
+        asyncio.get_running_loop().create_task(seat.relay.stop())
 
     def _grace_over(self, seat: _Seat) -> None:
         seat.timer = None
@@ -464,11 +538,19 @@ class MariasPlay:
 
     async def stop(self) -> None:
         for seat in list(self.seats.values()):
+            if seat.watch is not None:
+                seat.watch.cancel()
             for timer in (seat.timer, seat.abandon):
                 if timer is not None:
                     timer.cancel()
             await seat.relay.stop()
         self.seats.clear()
+
+
+def _still_waiting(relay: SeatRelay) -> bool:
+    """Whether a seat waits for its first table (not a tournament's: those wait for their
+    pairings, and their boards count a person who is not there as absent)."""
+    return not relay.done and relay.status in ("connecting", "waiting") and not relay.tournament
 
 
 def _tariff_of(service: Any) -> str:

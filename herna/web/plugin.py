@@ -4,9 +4,9 @@ inside the same process and event loop as the game servers.
 It is the last entry of ``PLUGIN_PATHS`` so that it starts after (and stops before) every
 game server. Options: ``--web-port`` (default 8080; 0 picks a free port), ``--web-host``
 (default: ``--host``), ``--web-interval``, ``--web-send-budget``, ``--web-max-spectators``,
-``--web-history`` and ``--web-request-timeout``; in ``herna.toml`` the ``[web]`` section
-takes ``port``, ``host``, ``interval``, ``send-budget``, ``max-spectators``, ``history`` and
-``request_timeout``.
+``--web-history``, ``--web-request-timeout``, ``--web-ping`` and ``--web-seek-grace``; in
+``herna.toml`` the ``[web]`` section takes ``port``, ``host``, ``interval``, ``send-budget``,
+``max-spectators``, ``history``, ``request_timeout``, ``ping`` and ``seek_grace``.
 """
 
 from __future__ import annotations
@@ -27,11 +27,14 @@ from herna.web.app import WEB_GAME, WebApp, WebSettings
 from herna.web.http import DEFAULT_REQUEST_TIMEOUT, with_request_timeout
 from herna.web.live import LiveHub, LiveSettings
 from herna.web.play import MAX_FRAME_BYTES
-from herna.web.play_marias import GRACE, MOVE_CLOCK, MariasPlaySettings
+from herna.web.play_marias import GRACE, MOVE_CLOCK, SEEK_GRACE, MariasPlaySettings
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 8080
+DEFAULT_PING = 10.0
+"""Seconds between WebSocket pings to every page and bot on the web hall's sockets; one that
+has not answered a ping after as many seconds again is dropped (see ``WebHall``)."""
 
 
 class _EmbeddedServer(uvicorn.Server):
@@ -69,9 +72,16 @@ class WebHall:
         live: LiveSettings | None = None,
         settings: WebSettings | None = None,
         request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+        ping: float = DEFAULT_PING,
     ) -> None:
         self.hall = hall
         self.request_timeout = request_timeout
+        self.ping = ping
+        """Protocol-level pings (uvicorn's keepalive): a page whose network went silent (a
+        laptop asleep, a cable pulled) sends no close, so only an unanswered ping shows it is
+        gone, and only then do its seat and its seek learn it. Browsers answer pings in their
+        network stack, even in a background tab whose timers are throttled, so this cannot
+        drop a living page as an application-level ping from JavaScript could. 0: none."""
         """Seconds a new connection has to send its first request (``408`` after that)."""
         self.hub = LiveHub(hall.bus, live)
         self.web = WebApp(hall, self.hub, settings)
@@ -97,6 +107,8 @@ class WebHall:
             ws="websockets-sansio",
             ws_max_size=MAX_FRAME_BYTES,  # /ws/tiles carries rules files; /ws/live reads nothing
             ws_per_message_deflate=False,  # compressing every frame for every client is CPU
+            ws_ping_interval=self.ping if self.ping > 0 else None,
+            ws_ping_timeout=self.ping if self.ping > 0 else None,
             timeout_graceful_shutdown=3,
             server_header=False,
             proxy_headers=False,
@@ -190,6 +202,23 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         f"408 (default {DEFAULT_REQUEST_TIMEOUT:g}; 0: never)",
     )
     group.add_argument(
+        "--web-ping",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="ping every WebSocket this often; one that does not answer within as many "
+        f"seconds again is dropped, and its seat and seek learn it (default {DEFAULT_PING:g}; "
+        "0: no pings)",
+    )
+    group.add_argument(
+        "--web-seek-grace",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how long a seek whose page is gone stays in the lobby, for a reload to come "
+        f"back to it (default {SEEK_GRACE:g})",
+    )
+    group.add_argument(
         "--web-marias-grace",
         type=float,
         default=None,
@@ -228,6 +257,8 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     clock = float(option(args, config, "web_marias_clock", MOVE_CLOCK))
     settings = WebSettings(marias=MariasPlaySettings(grace=grace, move_clock=clock))
     web = WebHall(hall, live, settings, request_timeout=timeout)
+    settings.marias.seek_grace = float(option(args, config, "web_seek_grace", SEEK_GRACE))
+    web.ping = float(option(args, config, "web_ping", DEFAULT_PING))
     try:
         await web.start(host, port)
     except OSError as exc:

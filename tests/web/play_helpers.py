@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -111,9 +112,11 @@ async def state(page: Any) -> dict[str, Any]:
     return result
 
 
-async def play_one(page: Any, by_keyboard: bool = False) -> None:
+async def play_one(page: Any, by_keyboard: bool = False, rnd: random.Random | None = None) -> None:
     """Make the person's move through the page: a pawn, then a highlighted target (and a card
-    when both cards reach it), or give up a card when there is no move."""
+    when both cards reach it), or give up a card when there is no move. With ``rnd`` the pawn
+    and the target are chosen at random (two people playing the first move each could walk
+    in circles for ever), else the first ones."""
     give_up = page.locator("button.play-give-up")
     if await give_up.count():
         await give_up.first.click()
@@ -126,6 +129,11 @@ async def play_one(page: Any, by_keyboard: bool = False) -> None:
         target = page.locator("rect.oni-target").first
         await target.focus()
         await page.keyboard.press("Enter")
+    elif rnd is not None:
+        pawns = page.locator("rect.oni-movable")
+        await pawns.nth(rnd.randrange(await pawns.count())).click()
+        targets = page.locator("rect.oni-target")
+        await targets.nth(rnd.randrange(await targets.count())).click()
     else:
         await pawn.click()
         await page.locator("rect.oni-target").first.click()

@@ -185,7 +185,7 @@ async def test_a_challenge_only_its_target_can_accept(tmp_path: Path, browser: B
         assert await row_c.locator("button").count() == 0
         await carl.evaluate(f"window.HernaLobby.send({{type: 'accept', seek: '{seek['id']}'}})")
         await carl.wait_for_function(
-            "() => document.getElementById('lobby-error').textContent.includes('NOT_FOR_YOU')"
+            "() => document.getElementById('lobby-error').dataset.code === 'NOT_FOR_YOU'"
         )
         assert seeks(h) == [seek]
         row_b = bob.locator(f'li.lobby-seek[data-owner="{ann_name}"]')

@@ -12,6 +12,17 @@
 (function () {
   const LABELS = { person: "person", bot: "bot", "house-bot": "house bot" };
   const GAME_NAMES = { onitama: "Onitama", marias: "Mariáš", tiles: "Tiles", mia: "Mia" };
+  const ERROR_WORDS = {
+    NO_SUCH_SEEK: "That seek is no longer open: its player left or has found a game.",
+    NOT_FOR_YOU: "That seek is not for you: it waits for someone else.",
+    OWN_SEEK: "That is your own seek.",
+    NO_NAME: "Reload the page: this browser has no name in the hall yet.",
+  };
+
+  function sentence(text) {
+    const s = String(text || "Refused.");
+    return s.charAt(0).toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".");
+  }
 
   function start(page) {
     const { el } = window.Herna;
@@ -22,6 +33,7 @@
     const gameSelect = document.getElementById("lobby-game");
     const opponentSelect = document.getElementById("lobby-opponent");
     const fillInput = document.getElementById("lobby-fill");
+    const challengeGame = document.getElementById("lobby-challenge-game");
     const S = { you: page.guest, seeks: new Map(), games: page.games || [], state: "connecting",
       retries: 0 };
     for (const seek of page.seeks || []) S.seeks.set(seek.id, seek);
@@ -54,6 +66,7 @@
 
     function send(frame) {
       errorNode.textContent = "";
+      delete errorNode.dataset.code;
       if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
       else errorNode.textContent = "Not connected to the lobby; trying again…";
     }
@@ -78,6 +91,7 @@
         S.state = "live";
         S.you = msg.you || S.you;
         S.games = msg.games || S.games;
+        fillGames();
         S.seeks = new Map(msg.seeks.map((s) => [s.id, s]));
       } else if (msg.type === "opened") {
         S.seeks.set(msg.seek.id, msg.seek);
@@ -89,7 +103,9 @@
       } else if (msg.type === "cancelled") {
         S.seeks.delete(msg.seek);
       } else if (msg.type === "error") {
-        errorNode.textContent = `${msg.reason} (${msg.code})`;
+        // Words for the person; the code stays on the node for scripts and tests.
+        errorNode.dataset.code = msg.code;
+        errorNode.textContent = ERROR_WORDS[msg.code] || sentence(msg.reason);
       }
       draw();
     }
@@ -138,13 +154,29 @@
       }
     }
 
-    function fillOptions() {
+    /* The menus keep what the person chose: the game list is rebuilt only when the hall's
+     * games change (a reconnect's hello), the opponents only when the game changes, and each
+     * keeps its value when that value is still offered. (Rebuilding the game menu on its own
+     * change sent every seek and challenge back to the first game.) */
+    function fillGames() {
+      const now = [...gameSelect.options].map((o) => o.value);
+      if (now.length === S.games.length && now.every((g, i) => g === S.games[i])) return;
+      const chosen = gameSelect.value;
       gameSelect.replaceChildren(...S.games.map((g) => el("option", { value: g }, GAME_NAMES[g] || g)));
+      if (S.games.includes(chosen)) gameSelect.value = chosen;
+      fillOpponents();
+    }
+
+    function fillOpponents() {
+      const chosen = opponentSelect.value;
       const levels = (page.levels || {})[gameSelect.value] || [];
       opponentSelect.replaceChildren(
         el("option", { value: "anyone" }, "Anyone (people first)"),
         el("option", { value: "people" }, "People only"),
         ...levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
+      if ([...opponentSelect.options].some((o) => o.value === chosen)) opponentSelect.value = chosen;
+      // The challenge form uses the same game: say which.
+      challengeGame.textContent = GAME_NAMES[gameSelect.value] || gameSelect.value;
       syncFill();
     }
 
@@ -153,7 +185,7 @@
     }
 
     opponentSelect.addEventListener("change", syncFill);
-    gameSelect.addEventListener("change", fillOptions);
+    gameSelect.addEventListener("change", fillOpponents);
     document.getElementById("lobby-seek-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const [opponent, level] = opponentSelect.value.split(":");
@@ -169,7 +201,7 @@
     });
 
     window.HernaLobby = { state: S, send };
-    fillOptions();
+    fillGames();
     draw();
     connect();
   }

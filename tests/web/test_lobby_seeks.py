@@ -1,0 +1,230 @@
+"""What a person chooses on the lobby page survives live updates, and a seek ends when its page
+is gone (after a short grace for a reload) — real Chromium, real sockets, the servers as
+``herna serve`` starts them."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herna.clients.onitama import run_bot
+from herna.games.onitama.bots import make_strategy
+from herna.hall.hall import Hall
+from herna.servers.cgml import CgmlService
+from herna.web.plugin import WebHall
+from tests.serve import serving
+from tests.web.conftest import Browser, screenshot_path
+from tests.web.play_helpers import eventually
+
+pytestmark = pytest.mark.browser
+
+LIVE = "() => document.getElementById('lobby').dataset.state === 'live'"
+PLAYING = "() => document.getElementById('play')?.dataset.status === 'playing'"
+
+
+@asynccontextmanager
+async def lobby_hall(tmp_path: Path, only: str, **options: Any) -> AsyncIterator[Hall]:
+    """``herna serve --only <only>``: fast house bots, no standing house players, a short
+    grace for seeks whose page is gone."""
+    settings: dict[str, Any] = {"web_seek_grace": 2.0}
+    if "marias" in only:
+        settings.update(cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05)
+    if "onitama" in only:
+        settings.update(
+            onitama_house_bots=0,
+            onitama_house_bot_strategy="greedy",
+            onitama_house_bot_delay=0.0,
+        )
+    settings.update(options)
+    async with serving(tmp_path, only, **settings) as hall:
+        service = hall.service("marias")
+        if isinstance(service, CgmlService):
+            snap = service.login.lobby.snapshot
+            await eventually(lambda: bool(snap()["game_servers"]) and snap()["bot_servers"], 10)
+        yield hall
+
+
+def url_of(hall: Hall) -> str:
+    web = hall.service("web")
+    assert isinstance(web, WebHall)
+    return web.url
+
+
+async def open_lobby(page: Any, url: str) -> str:
+    """From the home page to the lobby by its button; the person's name there."""
+    await page.goto(url + "/")
+    await page.get_by_role("link", name="Lobby", exact=True).click()
+    await page.wait_for_url("**/lobby")
+    await page.wait_for_function(LIVE)
+    return str(await page.locator("#lobby-name").inner_text())
+
+
+async def new_person(browser: Browser) -> tuple[Any, Any]:
+    """A second person: a browser context of its own (its own cookies)."""
+    context = await browser.page.context.browser.new_context()
+    page = await context.new_page()
+    page.set_default_timeout(30_000)
+    return context, page
+
+
+async def test_the_game_chosen_in_the_lobby_survives_live_updates(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with lobby_hall(tmp_path, "marias,onitama,web") as hall:
+        page = browser.page
+        me = await open_lobby(page, url_of(hall))
+        assert await page.locator("#lobby-game").input_value() == "marias"  # the first game
+        await page.select_option("#lobby-game", label="Onitama")
+        await page.select_option("#lobby-opponent", label="People only")
+        await page.fill("#lobby-challenge", "somebody")
+        # live updates: a bot connects over TCP and waits; the list shows it without a reload
+        service = hall.service("onitama")
+        port = service.port  # type: ignore[union-attr]
+        bot = asyncio.ensure_future(
+            run_bot("127.0.0.1", port, "tcpbot", make_strategy("greedy"), games=1)
+        )
+        try:
+            await page.locator('li.lobby-seek[data-owner="tcpbot"]').wait_for()
+            await asyncio.sleep(0.3)
+            assert await page.locator("#lobby-game").input_value() == "onitama"
+            assert await page.locator("#lobby-opponent").input_value() == "people"
+            assert await page.locator("#lobby-challenge").input_value() == "somebody"
+            label = page.locator("label").filter(has=page.locator("#lobby-challenge"))
+            assert "Challenge a player to Onitama" in await label.inner_text()
+            await page.get_by_role("button", name="Sit down").click()
+            await page.wait_for_url("**/play/onitama?seek=*")
+            await eventually(lambda: any(s["owner"] == me for s in hall.lobby.snapshot()), 10)
+            [seek] = [s for s in hall.lobby.snapshot() if s["owner"] == me]
+            assert seek["game"] == "onitama" and seek["opponent"] == "people"
+        finally:
+            bot.cancel()
+            await asyncio.gather(bot, return_exceptions=True)
+        assert browser.errors == []
+
+
+async def test_a_mariáš_seek_ends_when_its_page_is_gone_but_not_on_a_reload(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with lobby_hall(tmp_path, "marias,web") as hall:
+        url = url_of(hall)
+        ctx_a, ann = await new_person(browser)
+        bea = browser.page
+        ann_name = await open_lobby(ann, url)
+        await open_lobby(bea, url)
+        await ann.select_option("#lobby-opponent", label="People only")
+        await ann.get_by_role("button", name="Sit down").click()
+        await ann.wait_for_url("**/play/marias?seek=*")
+        row = bea.locator(f'li.lobby-seek[data-owner="{ann_name}"]')
+        await row.wait_for()
+        [seek] = hall.lobby.snapshot("marias")
+        # a reload within the grace keeps the seek (the page takes its seat back)
+        await ann.reload()
+        await ann.locator("#play-status").filter(has_text=re.compile("[Ww]ait")).wait_for()
+        await asyncio.sleep(2.5)  # longer than the grace
+        assert [s["id"] for s in hall.lobby.snapshot("marias")] == [seek["id"]]
+        # the page is gone: after the grace the seek leaves bea's lobby, live
+        await ann.close()
+        await asyncio.sleep(1.0)
+        assert await row.count() == 1  # still within the grace
+        await row.wait_for(state="detached", timeout=5_000)
+        assert hall.lobby.snapshot("marias") == []
+        # and it cannot be accepted any more: the lobby says so in words
+        await bea.evaluate(f"window.HernaLobby.send({{type: 'accept', seek: '{seek['id']}'}})")
+        error = bea.locator("#lobby-error")
+        await error.filter(has_text="That seek is no longer open").wait_for()
+        assert await error.get_attribute("data-code") == "NO_SUCH_SEEK"
+        await bea.screenshot(path=screenshot_path("lobby-seek-gone-1280"), full_page=True)
+        await ctx_a.close()
+        hall.records.flush()
+        assert hall.records.matches(game="marias") == []
+
+
+async def test_nobody_sits_down_with_a_person_who_left_before_the_table_started(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Within the grace the seek is still listed; taking it then gives no table with an empty
+    seat: the table is called off before its first deal, the person who took the seek is told
+    so in words and waits for people again, and nothing is recorded."""
+    async with lobby_hall(tmp_path, "marias,web", web_seek_grace=30.0) as hall:
+        url = url_of(hall)
+        ctx_a, ann = await new_person(browser)
+        bea = browser.page
+        ann_name = await open_lobby(ann, url)
+        bea_name = await open_lobby(bea, url)
+        await ann.select_option("#lobby-opponent", label="People only")
+        await ann.get_by_role("button", name="Sit down").click()
+        await ann.wait_for_url("**/play/marias?seek=*")
+        row = bea.locator(f'li.lobby-seek[data-owner="{ann_name}"]')
+        await row.wait_for()
+        await ctx_a.close()  # ann leaves; the seek stays for the grace
+        await asyncio.sleep(0.5)
+        await row.get_by_role("button", name=f"Play {ann_name}").click()
+        await bea.wait_for_url("**/play/marias?seek=*accept=*")
+        status = bea.locator("#play-status")
+        await status.filter(has_text="did not start").wait_for(timeout=15_000)
+        assert "waiting for another table" in await status.inner_text()
+        assert await bea.evaluate("document.getElementById('play').dataset.status") == "waiting"
+        await bea.screenshot(path=screenshot_path("lobby-left-before-start-1280"), full_page=True)
+        # bea waits again, for people; ann's seek is gone
+        await eventually(
+            lambda: (
+                [(s["owner"], s["opponent"]) for s in hall.lobby.snapshot("marias")]
+                == [(bea_name, "people")]
+            ),
+            10,
+        )
+        hall.records.flush()
+        assert hall.records.matches(game="marias") == []
+        assert browser.errors == []
+
+
+async def test_the_lobby_with_seeks_of_every_game_at_both_widths(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with lobby_hall(
+        tmp_path, "marias,onitama,tiles,web", tiles_no_showcase=True, tiles_bot_delay=0.0
+    ) as hall:
+        url = url_of(hall)
+        ctx, ann = await new_person(browser)
+        ann_name = await open_lobby(ann, url)
+        tabs = [ann, await ctx.new_page(), await ctx.new_page()]
+        for tab, game in zip(tabs, ("Mariáš", "Onitama", "Tiles"), strict=True):
+            if tab is not ann:
+                await open_lobby(tab, url)
+            await tab.select_option("#lobby-game", label=game)
+            await tab.select_option("#lobby-opponent", label="People only")
+            await tab.get_by_role("button", name="Sit down").click()
+            await tab.wait_for_url("**/play/*?seek=*")
+        await tabs[2].select_option("#tp-rules", "tsuro")
+        await tabs[2].click("#tp-sit")
+        await eventually(lambda: len(hall.lobby.snapshot()) == 3, 10)
+        bea = browser.page
+        for width, height in ((1280, 800), (390, 844)):
+            await bea.set_viewport_size({"width": width, "height": height})
+            await open_lobby(bea, url)
+            rows = bea.locator(f'li.lobby-seek[data-owner="{ann_name}"]')
+            await rows.nth(2).wait_for()
+            assert await rows.count() == 3
+            sizes = await bea.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            assert sizes[0] <= sizes[1], sizes
+            for i in range(3):
+                box = (
+                    await rows.nth(i).get_by_role("button", name=f"Play {ann_name}").bounding_box()
+                )
+                assert box is not None and box["x"] + box["width"] <= width, box
+            await bea.screenshot(path=screenshot_path(f"lobby-seeks-{width}"), full_page=True)
+        # at phone width: take the Onitama seek and play
+        onitama = bea.locator('div.lobby-game[data-game="onitama"] li.lobby-seek')
+        await onitama.get_by_role("button", name=f"Play {ann_name}").click()
+        await bea.wait_for_function(
+            "() => document.getElementById('play')?.dataset.phase === 'game'", timeout=20_000
+        )
+        await bea.screenshot(path=screenshot_path("lobby-took-onitama-390"), full_page=True)
+        await ctx.close()
+        assert browser.errors == []
