@@ -138,13 +138,13 @@
     ];
   }
 
-  function legend(names) {
+  function legend(names, paint = colour) {
     return el("ul", { class: "mia-legend" }, names.map((n) =>
-      el("li", {}, el("span", { class: "mia-swatch", style: `background: ${colour(n)}` }), " ", n)));
+      el("li", {}, el("span", { class: "mia-swatch", style: `background: ${paint(n)}` }), " ", n)));
   }
 
-  /* Points (rounds survived) after each of the newest rounds. */
-  function historyChart(view) {
+  /* Points (rounds survived) after each of the newest rounds (`paint`: a colour per name). */
+  function historyChart(view, paint = colour) {
     const history = view.history || [];
     const W = 520, H = 200, L = 48, R = 10, T = 10, B = 34;
     const box = svg("svg", { class: "mia-chart mia-history", viewBox: `0 0 ${W} ${H}`, width: "100%",
@@ -172,11 +172,12 @@
     }
     const lines = names.map((n) => svg("polyline", {
       points: history.filter(([, pts]) => n in pts).map(([r, pts]) => `${x(r).toFixed(1)},${y(pts[n]).toFixed(1)}`).join(" "),
-      fill: "none", stroke: colour(n), "stroke-width": 2, "data-name": n,
+      fill: "none", stroke: paint(n), "stroke-width": 2, "data-name": n,
     }, svg("title", {}, n)));
     box.append(...grid, ...axes(W, H, L, B, "round (number)", "points"), ...lines);
     return el("figure", { class: "mia-figure" }, box,
-      el("figcaption", {}, "Points over the last rounds (a point per round survived)"), legend(names));
+      el("figcaption", {}, "Points over the last rounds (a point per round survived)"),
+      legend(names, paint));
   }
 
   function chart(view) {
@@ -254,6 +255,7 @@
   }
 
   window.HernaGames.mia = {
+    historyChart, // the play page (static/play-mia.js) draws its points chart with it
     render(container, view, event) {
       if (view && view.kind === "mia-live") renderLive(container, view);
       else if (view && (view.phase || view.players)) renderReplay(container, view);
