@@ -102,6 +102,10 @@ class MiaSeat:
         self.scores: dict[str, int] = {}
         self.history: deque[tuple[int, dict[str, int]]] = deque(maxlen=CHART_ROUNDS)
         self.story: deque[str] = deque(maxlen=LOG_LINES)
+        self.said = 0
+        """Lines said so far (the story keeps the last :data:`LOG_LINES`)."""
+        self.scored = 0
+        """Rounds whose scores came (a SCORE after a round's result)."""
         self.rounds = 0
         self.lost = 0
         self._task: asyncio.Task[None] | None = None
@@ -168,6 +172,7 @@ class MiaSeat:
 
     def say(self, line: str) -> None:
         self.story.append(line)
+        self.said += 1
 
     # -- the server's messages -----------------------------------------------------------------
     def fold(self, msg: ServerMessage) -> bool:
@@ -223,6 +228,7 @@ class MiaSeat:
             self.scores = dict(msg.scores)
             if self.history and self.history[-1][0] == self.round and not self.history[-1][1]:
                 self.history[-1] = (self.round, dict(msg.scores))
+                self.scored += 1
         else:
             return False
         return True

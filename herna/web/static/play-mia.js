@@ -198,11 +198,11 @@
     function drawScores(st) {
       const rows = Object.entries(st.scores).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
       scoresTable.replaceChildren(
+        el("caption", { class: "muted" }, // the first child of a table; CSS shows it below
+          `You played ${st.rounds} round${st.rounds === 1 ? "" : "s"} here and lost ${st.lost}.`),
         el("tr", {}, el("th", {}, "player"), el("th", {}, "points")),
         ...rows.map(([n, p]) => el("tr", { class: n === me ? "mia-me-row" : null, dataset: { name: n } },
-          el("td", {}, who(n)), el("td", { class: "num" }, String(p)))),
-        el("caption", { class: "muted" },
-          `You played ${st.rounds} round${st.rounds === 1 ? "" : "s"} here and lost ${st.lost}.`));
+          el("td", {}, who(n)), el("td", { class: "num" }, String(p)))));
       const mia = (window.HernaGames || {}).mia;
       if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history: st.history }, colour));
     }

@@ -162,10 +162,10 @@
     const x = (r) => L + ((r - r0) / Math.max(1, r1 - r0)) * (W - L - R);
     const y = (v) => T + (1 - (v - ymin) / (ymax - ymin)) * (H - T - B);
     const grid = [];
-    for (let i = 0; i <= 4; i++) {
-      const v = ymin + ((ymax - ymin) * i) / 4;
+    const step = Math.max(1, Math.ceil((ymax - ymin) / 4)); // whole points, each tick once
+    for (let v = Math.ceil(ymin); v <= ymax; v += step) {
       grid.push(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid-line" }));
-      grid.push(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "mia-tick" }, Math.round(v)));
+      grid.push(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "mia-tick" }, v));
     }
     for (const r of [r0, Math.round((r0 + r1) / 2), r1]) {
       grid.push(svg("text", { x: x(r), y: H - B + 14, "text-anchor": "middle", class: "mia-tick" }, r));
