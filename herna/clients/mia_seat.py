@@ -51,6 +51,15 @@ LOG_LINES = 30
 CHART_ROUNDS = 40
 """Rounds whose scores the state keeps for the chart."""
 
+REFUSALS = {
+    "NAME_ALREADY_TAKEN": "somebody else plays under this name at the table now",
+    "INVALID_NAME": "a name is 1-20 characters without blanks, ';', ':' or ','",
+    "RESERVED_NAME": "this name is reserved: sign in to play under it",
+    "BAD_TOKEN": "the proof of this reserved name was not accepted: sign in again",
+    "HOUSE_BOT_NAME": "that is the name of one of the house bots",
+}
+"""The table's REJECTED reasons in words."""
+
 SeatError = tuple[str, str]
 """``(code, message)`` of a refused action (nothing was sent)."""
 
@@ -138,7 +147,7 @@ class MiaSeat:
             await self.client.connect()
             await self.client.register()
         except MiaRejected as exc:
-            self.status, self.problem = "rejected", exc.reason
+            self.status, self.problem = "rejected", REFUSALS.get(exc.reason, exc.reason)
             self._changed()
             return
         except (MiaError, OSError) as exc:

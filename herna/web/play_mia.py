@@ -83,6 +83,8 @@ class MiaPlay:
         self.render = render
         self.grace = grace
         self.seats: dict[str, _Seat] = {}
+        self._leaving: set[asyncio.Task[None]] = set()
+        """Seats leaving after their grace (kept so the tasks are not collected midway)."""
         self._pages: dict[int, _Page] = {}
         self._next = 0
 
@@ -230,7 +232,9 @@ class MiaPlay:
         seat.timer = None
         if not seat.pages:
             log.info("mia browser seat %s: no page for %g s; it leaves", seat.name, self.grace)
-            asyncio.get_running_loop().create_task(self._leave(seat))
+            task = asyncio.get_running_loop().create_task(self._leave(seat))
+            self._leaving.add(task)
+            task.add_done_callback(self._leaving.discard)
 
     def _changed(self, seat: _Seat) -> None:
         for pid in list(seat.pages):

@@ -191,3 +191,51 @@ async def test_play_mia_on_a_phone_joined_from_the_lobby(tmp_path: Path, browser
         again = await seat_state(page)
         assert again["rounds"] == st["rounds"] and again["scores"] == st["scores"]
         assert browser.errors == []
+
+
+async def test_the_seat_is_the_sessions_and_a_name_in_use_is_refused_in_words(
+    tmp_path: Path, browser: Browser
+) -> None:
+    from playwright.async_api import Browser as Chromium
+
+    from tests.mia.helpers import RawPeer
+
+    async with mia_hall(tmp_path) as hall:
+        service = hall.service("mia")
+        assert isinstance(service, MiaService) and service.people is not None
+        page = browser.page
+        await page.goto(url_of(hall) + "/")
+        await page.get_by_role("link", name="Play Mia").click()
+        guest = await page.locator("#play-name").inner_text()
+        # Somebody on another machine plays under this guest's name at the table already.
+        impostor = RawPeer(service.people.port, ip="127.0.0.2")
+        try:
+            assert await impostor.ask(f"REGISTER;{guest}") == "REGISTERED"
+            await page.get_by_role("button", name="Sit down at the table").click()
+            status = page.locator("#play-status")
+            await page.wait_for_function(
+                "() => document.getElementById('play-status').textContent.includes('refused')"
+            )
+            assert "somebody else plays under this name" in await status.inner_text()
+            assert "NAME_ALREADY_TAKEN" not in await page.locator("body").inner_text()
+            assert await impostor.ask("UNREGISTER") == "UNREGISTERED"
+        finally:
+            impostor.close()
+        # Once the name is free, the person sits down after all.
+        await page.get_by_role("button", name="Sit down at the table").click()
+        await page.wait_for_function(STEP, timeout=40_000)
+        # Another browser is another person: its own name and seat, never this one.
+        chromium: Chromium = page.context.browser
+        other = await (await chromium.new_context()).new_page()
+        await other.goto(url_of(hall) + "/")
+        await other.get_by_role("link", name="Play Mia").click()
+        await other.wait_for_function("() => window.HernaMia.state.phase === 'away'")
+        second = await other.locator("#play-name").inner_text()
+        assert second != guest
+        await other.get_by_role("button", name="Sit down at the table").click()
+        await other.wait_for_function("() => window.HernaMia.state.phase === 'seated'")
+        st = await other.evaluate("() => window.HernaMia.state.state")
+        assert st["name"] == second
+        mine = await seat_state(page)
+        assert mine["name"] == guest and mine["step"] in ("turn", "announce")
+        assert browser.errors == []

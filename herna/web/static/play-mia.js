@@ -138,7 +138,7 @@
       if (S.phase === "connecting") return "Connecting…";
       if (S.phase === "away") return "Sit down to play.";
       if (st.status === "connecting") return "Sitting down…";
-      if (st.status === "rejected") return `The table refused your name (${st.problem}).`;
+      if (st.status === "rejected") return `The table refused your name: ${st.problem}.`;
       if (st.status === "gone") return "You left the table.";
       if (st.step === "turn") return "Your turn: roll the dice, or see the last announcement.";
       if (st.step === "announce") return "Announce your throw: the truth or a bluff.";
@@ -214,7 +214,8 @@
       root.dataset.round = st ? String(st.round) : "0";
       root.dataset.rounds = st ? String(st.rounds) : "0";
       statusNode.textContent = status(st);
-      seatBox.hidden = S.phase !== "away";
+      // Sit down: no seat yet, or the table refused or lost this one.
+      seatBox.hidden = !(S.phase === "away" || (st && ["rejected", "gone"].includes(st.status)));
       sitButton.disabled = S.pending;
       tableBox.hidden = !(S.phase === "seated" && st);
       if (!st) {
