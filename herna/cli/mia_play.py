@@ -164,8 +164,13 @@ async def play_terminal(
     try:
         while True:
             if seat.status in ("rejected", "gone") and task.done():
+                for line in list(seat.story)[max(0, len(seat.story) - (seat.said - said)) :]:
+                    console.print(line)
                 why = seat.problem or "the table is gone"
-                console.print(f"[red]Cannot sit at {host}:{port}: {why}[/red]")
+                if seat.registered.is_set():
+                    console.print(f"[red]You left the table at {host}:{port}: {why}.[/red]")
+                else:
+                    console.print(f"[red]Cannot sit at {host}:{port}: {why}.[/red]")
                 return 1
             story = list(seat.story)
             new = seat.said - said

@@ -60,6 +60,11 @@ REFUSALS = {
 }
 """The table's REJECTED reasons in words."""
 
+MAX_MISSED = 3
+"""Turns in a row the person let the clock run out on before the seat leaves the table (it
+would make everybody wait a whole answer window on every round)."""
+TIMEOUTS = ("DID_NOT_TAKE_TURN", "DID_NOT_ANNOUNCE")
+
 SeatError = tuple[str, str]
 """``(code, message)`` of a refused action (nothing was sent)."""
 
@@ -117,6 +122,8 @@ class MiaSeat:
         """Rounds whose scores came (a SCORE after a round's result)."""
         self.rounds = 0
         self.lost = 0
+        self.missed = 0
+        """The person's turns in a row that ran out of time."""
         self._task: asyncio.Task[None] | None = None
         self.registered = asyncio.Event()
 
@@ -173,6 +180,16 @@ class MiaSeat:
                 return
             if self.fold(msg):
                 self._changed()
+            if self.missed >= MAX_MISSED:
+                self.client.unregister()
+                self.client.close()
+                self.status = "gone"
+                self.problem = (
+                    f"you let the clock run out {MAX_MISSED} times in a row, so you left the table"
+                )
+                self.say(f"You left the table: the clock ran out {MAX_MISSED} times in a row.")
+                self._changed()
+                return
 
     def _changed(self) -> None:
         self.seq += 1
@@ -264,6 +281,8 @@ class MiaSeat:
         if self.in_round:
             self.rounds += 1
             self.lost += self.name in msg.names
+        if self.name in msg.names and msg.reason in TIMEOUTS:
+            self.missed += 1
         self.say(sentence + ".")
         self.history.append((self.round, {}))  # the SCORE that follows fills it
 
@@ -309,6 +328,7 @@ class MiaSeat:
             return ("ROLL_OR_SEE", "Roll the dice or see the last announcement.")
         else:
             return ("ANNOUNCE", "Announce your dice (the truth or a bluff).")
+        self.missed = 0
         self._changed()
         return None
 

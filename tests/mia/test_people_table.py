@@ -123,3 +123,25 @@ async def test_bad_people_table_option_starts_nothing(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="mia-people-timeout"):
         async with serving(tmp_path, "mia", mia_people_timeout=0.0):
             pass
+
+
+async def test_a_seat_that_lets_the_clock_run_out_three_times_leaves_the_table(
+    tmp_path: Path,
+) -> None:
+    from herna.clients.mia_seat import MAX_MISSED, MiaSeat
+
+    async with serving(tmp_path, "mia", mia_people_timeout=1.5, mia_people_round_pause=0.1) as hall:
+        service = hall.service("mia")
+        assert isinstance(service, MiaService) and service.people is not None
+        seat = MiaSeat("127.0.0.1", service.people.port, "dozy", window=1.5)
+        task = seat.start()
+        await asyncio.wait_for(task, 60)  # it never acts: three timeouts, then it leaves
+        assert seat.status == "gone" and "clock run out 3 times" in seat.problem
+        assert seat.missed == MAX_MISSED and seat.rounds >= MAX_MISSED
+        assert seat.last_result is not None
+        assert "did not roll or look in time" in seat.last_result["words"] or (
+            "did not announce in time" in seat.last_result["words"]
+        )
+        await asyncio.sleep(0.3)
+        assert "dozy" not in service.people.table.clients  # UNREGISTER reached the table
+        await seat.stop()

@@ -139,7 +139,7 @@
       if (S.phase === "away") return "Sit down to play.";
       if (st.status === "connecting") return "Sitting down…";
       if (st.status === "rejected") return `The table refused your name: ${st.problem}.`;
-      if (st.status === "gone") return "You left the table.";
+      if (st.status === "gone") return st.problem ? `You left the table: ${st.problem}.` : "You left the table.";
       if (st.step === "turn") return "Your turn: roll the dice, or see the last announcement.";
       if (st.step === "announce") return "Announce your throw: the truth or a bluff.";
       if (!st.round) return "Waiting for the first round…";
