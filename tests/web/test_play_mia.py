@@ -177,6 +177,17 @@ async def test_play_mia_on_a_phone_joined_from_the_lobby(tmp_path: Path, browser
         await page.get_by_role("button", name="Sit down at the table").click()
         await page.wait_for_function(STEP, timeout=40_000)
         results = await play_rounds(page, 2)
+        # The keyboard way: the new question has the focus on its first choice; Enter.
+        await page.wait_for_function(STEP, timeout=40_000)
+        before = await seat_state(page)
+        focused = await page.evaluate("() => document.activeElement.className")
+        assert "mia-act" in focused, focused
+        await page.keyboard.press("Enter")
+        await page.wait_for_function(
+            "(s) => { const st = window.HernaMia.state.state;"
+            " return st.step !== s.step || st.round !== s.round; }",
+            arg={"step": before["step"], "round": before["round"]},
+        )
         await page.wait_for_function(STEP, timeout=40_000)
         width = await page.evaluate(
             "() => [document.documentElement.scrollWidth, window.innerWidth]"

@@ -43,7 +43,7 @@
     const me = page.guest;
 
     const S = { phase: "connecting", state: null, seq: -1, error: null, pending: false,
-      retries: 0, clockAt: 0 };
+      retries: 0, clockAt: 0, asked: null };
     let ws = null;
 
     function send(obj) {
@@ -229,6 +229,13 @@
       saidList.replaceChildren(...st.announcements.map((a) =>
         el("li", {}, who(a.name), " announced ", el("b", {}, a.words))));
       drawPrompt(st);
+      // A new question puts the focus on its first choice: Enter answers, Tab moves on.
+      const ask = st.step ? `${st.round}:${st.step}:${st.announcements.length}` : null;
+      if (ask && ask !== S.asked) {
+        const first = promptBox.querySelector("button.mia-act");
+        if (first) first.focus({ preventScroll: true });
+      }
+      S.asked = ask;
       const r = st.result;
       resultNode.replaceChildren();
       if (r) {
