@@ -267,7 +267,9 @@ class MiaSeat:
 
     def _round_over(self, msg: PlayerLost) -> None:
         last = self.announcements[-1][1] if self.announcements else None
-        sentence = loss_sentence(msg.names, msg.reason, self.players, last, self.shown)
+        sentence = loss_sentence(
+            msg.names, msg.reason, self.players, last, self.shown, you=self.name
+        )
         self.last_result = {
             "round": self.round,
             "losers": list(msg.names),

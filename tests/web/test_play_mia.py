@@ -25,7 +25,7 @@ KEYWORDS = re.compile(
     r"ANNOUNCED_LOSING_DICE|CAUGHT_BLUFFING|SEE_FAILED|LIED_ABOUT_MIA|DID_NOT_\w+|INVALID_TURN"
 )
 LOSS_WORDS = re.compile(
-    r"was caught bluffing|looked and lost|had Mia: everyone else lost|announced Mia without"
+    r"caught bluffing|looked and lost|had Mia: everyone else lost|announced Mia without"
     r"|not higher than the announcement before|did not roll or look in time"
 )
 

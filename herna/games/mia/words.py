@@ -31,11 +31,14 @@ def announcements_above(last: Dice | None) -> list[Dice]:
     return [d for d in ALL_DICE if last is None or d > last]
 
 
-def _names(names: Sequence[str]) -> str:
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def _names(names: Sequence[str], you: str | None = None) -> str:
+    """``ann``, ``ann and bob``, ``ann, bob and cy``; ``you`` is said as "you"."""
+    said = ["you" if n == you else n for n in names]
+    if said and said[0] == "you":
+        said[0] = "You"
+    if len(said) <= 1:
+        return "".join(said)
+    return ", ".join(said[:-1]) + " and " + said[-1]
 
 
 def loss_sentence(
@@ -44,15 +47,22 @@ def loss_sentence(
     players: Sequence[str] = (),
     announced: Dice | None = None,
     actual: Dice | None = None,
+    you: str | None = None,
 ) -> str:
     """Who lost and why, as a sentence (no seed keyword in it). ``announced`` is the last
-    announcement, ``actual`` the dice shown when they were uncovered."""
-    who = _names(losers)
+    announcement, ``actual`` the dice shown when they were uncovered; the player ``you`` is
+    told as "you".
+
+    >>> loss_sentence(["ann"], "CAUGHT_BLUFFING", ["ann", "bob"], you="ann")
+    'You were caught bluffing'
+    """
+    who = _names(losers, you)
     said = dice_words(announced) if announced is not None else ""
     shown = dice_words(actual) if actual is not None else ""
     if reason == "CAUGHT_BLUFFING":
         detail = f": announced {said}, the dice were {shown}" if said and shown else ""
-        return f"{who} was caught bluffing{detail}"
+        verb = "were" if who == "You" or len(losers) > 1 else "was"
+        return f"{who} {verb} caught bluffing{detail}"
     if reason == "SEE_FAILED":
         if announced is not None and actual is not None and actual > announced:
             return f"{who} looked and lost: the dice ({shown}) were better than announced ({said})"
@@ -61,7 +71,7 @@ def loss_sentence(
         )
     if reason == "MIA":
         winners = [p for p in players if p not in losers]
-        return f"{_names(winners) or 'The roller'} had Mia: everyone else lost"
+        return f"{_names(winners, you) or 'The roller'} had Mia: everyone else lost"
     if reason == "LIED_ABOUT_MIA":
         return f"{who} announced Mia without having it" + (
             f" (the dice were {shown})" if shown else ""
