@@ -13,6 +13,7 @@ from rich.text import Text
 
 from herna.cli import GameCommands
 from herna.cli.botout import BotOutput, add_quiet
+from herna.cli.mia_play import add_play_parser
 from herna.cli.tokens import add_token_option
 from herna.clients.mia import DEFAULT_SILENCE, MiaClient, MiaError, run_bot
 from herna.clients.mia_watch import Scoreboard
@@ -48,6 +49,8 @@ def register(commands: GameCommands) -> None:
     )
     add_quiet(bot)
     bot.set_defaults(func=run_bot_command)
+
+    add_play_parser(commands)
 
     watch = commands.watch.add_parser(
         "mia",

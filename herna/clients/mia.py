@@ -181,11 +181,13 @@ async def play(
     rounds: int | None = None,
     silence: float | None = None,
     on_round: Callable[[tuple[str, ...], tuple[str, ...]], None] | None = None,
+    think: Callable[[], float] | None = None,
 ) -> int:
     """Answer the server for ``bot`` until ``rounds`` rounds ended (forever if None).
     Returns the number of rounds seen end. With ``silence``, raises :class:`ServerSilent`
     when no datagram came for that many seconds. ``on_round`` hears each finished round's
-    players and losers."""
+    players and losers. ``think`` gives the seconds to wait before each ROLL, SEE or
+    ANNOUNCE (the people's table: a bot answering in a millisecond is hard to follow)."""
     players: tuple[str, ...] = ()
     announcements: list[tuple[str, Dice]] = []
     revealed: Dice | None = None
@@ -206,12 +208,16 @@ async def play(
         elif isinstance(msg, RoundStarted):
             players, announcements, revealed = msg.players, [], None
         elif isinstance(msg, YourTurn):
+            if think is not None:
+                await asyncio.sleep(think())
             client.send(f"{bot.decide(view())};{msg.token}")
         elif isinstance(msg, Rolled):
             try:
                 rolled = Dice.parse(msg.dice)
             except InvalidDice:
                 continue
+            if think is not None:
+                await asyncio.sleep(think())
             client.send(f"ANNOUNCE;{bot.announce(view(), rolled)};{msg.token}")
         elif isinstance(msg, Announced):
             with contextlib.suppress(InvalidDice):
@@ -241,6 +247,7 @@ async def run_bot(
     silence: float = DEFAULT_SILENCE,
     report: Callable[[str], None] | None = None,
     on_round: Callable[[tuple[str, ...], tuple[str, ...]], None] | None = None,
+    think: Callable[[], float] | None = None,
 ) -> int:
     """Register ``name`` (with ``token`` for a reserved name) and play with ``strategy``.
 
@@ -259,7 +266,7 @@ async def run_bot(
             while True:
                 left = None if rounds is None else rounds - played
                 try:
-                    return played + await play(client, bot, left, silence, on_round)
+                    return played + await play(client, bot, left, silence, on_round, think)
                 except ServerSilent as exc:
                     played += exc.rounds
                     say(f"{exc}; registering {name} again")
@@ -312,15 +319,25 @@ def run_house_bots(
     house: list[tuple[str, str]],
     tokens: Mapping[str, str],
     silence: float = DEFAULT_SILENCE,
+    think: Callable[[], float] | None = None,
 ) -> list[asyncio.Task[None]]:
     """Start the ``(name, strategy)`` house bots as background tasks. Each registers with its
     token from ``tokens`` (its name is reserved for it) and comes back by itself: a silent
-    server makes it register again, anything else restarts it after a second."""
+    server makes it register again, anything else restarts it after a second. ``think``: as
+    for :func:`play`."""
 
     async def keep_playing(name: str, strategy: str) -> None:
         while True:
             try:
-                await run_bot(host, port, name, strategy, token=tokens.get(name), silence=silence)
+                await run_bot(
+                    host,
+                    port,
+                    name,
+                    strategy,
+                    token=tokens.get(name),
+                    silence=silence,
+                    think=think,
+                )
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # a house bot must not die for good

@@ -63,6 +63,7 @@ from herna.web.lobby import LobbyRoutes
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
 from herna.web.play_marias import MariasPlay, MariasPlaySettings
+from herna.web.play_mia import MiaPlay
 from herna.web.play_tiles import TilesPlay
 from herna.web.queries import (
     count_matches,
@@ -254,6 +255,7 @@ class WebApp:
             hall, self.guests, lambda t, b, d: self.page(t, b, d), self.settings.marias
         )
         self.tiles = TilesPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
+        self.mia = MiaPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.lobby = LobbyRoutes(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
@@ -277,6 +279,7 @@ class WebApp:
             Route("/signout", acc.signout, methods=post),
             Route("/status", self.status_page, methods=get),
             Route("/play/marias", self.marias.page, methods=get),
+            Route("/play/mia", self.mia.page, methods=get),
             Route("/lobby", self.lobby.page, methods=get),
             Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
@@ -307,6 +310,7 @@ class WebApp:
             WebSocketRoute("/ws/tiles", self.tiles_socket),
             WebSocketRoute("/ws/onitama", self.onitama_socket),
             WebSocketRoute("/ws/marias", self.marias.socket),
+            WebSocketRoute("/ws/mia", self.mia.socket),
             WebSocketRoute("/ws/lobby", self.lobby.socket),
         ]
         self.errors = ErrorPages(self.error_page)

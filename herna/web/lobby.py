@@ -256,12 +256,26 @@ class LobbyRoutes:
 
     async def page(self, request: Request) -> Response:
         guest, new = self.guests.of(request)
-        response = self.render("Lobby", lobby_body(guest), lobby_data(self.hall, guest))
+        body = lobby_body(guest) + open_tables(self.hall)
+        response = self.render("Lobby", body, lobby_data(self.hall, guest))
         if new:
             # The same guest name as the play pages: the lobby's actions are this name's.
             self.guests.remember(response, guest, request.url.scheme == "https")
         response.headers["cache-control"] = "no-store"
         return response
+
+
+def open_tables(hall: Hall) -> str:
+    """Tables anyone may join at any time, without a seek: Mia's people's table."""
+    if getattr(hall.service("mia"), "people", None) is None:
+        return ""
+    return (
+        '<section class="lobby-tables" aria-labelledby="lobby-tables-h">'
+        '<h2 id="lobby-tables-h">Open tables</h2>'
+        '<p><a id="lobby-mia" href="/play/mia">Join the Mia table</a> '
+        "Mia (Mäxchen) dice with house bots and whoever sits down: join and leave any "
+        'time (<a href="/live/mia/people">watch it</a>).</p></section>'
+    )
 
 
 def lobby_body(guest: str) -> str:

@@ -8,6 +8,14 @@ from typing import Any
 
 from herna.clients.mia import house_bot_names, run_house_bots
 from herna.hall.hall import Hall
+from herna.servers.mia.people import (
+    DEFAULT_PEOPLE_BOTS,
+    DEFAULT_PEOPLE_ROUND_PAUSE,
+    DEFAULT_PEOPLE_TIMEOUT,
+    PeopleTable,
+    parse_strategies,
+    start_people_table,
+)
 from herna.servers.mia.summary import DEFAULT_SUMMARY_SECONDS
 from herna.servers.mia.table import MiaSettings, MiaTable
 from herna.servers.mia.udp import MiaUdpServer
@@ -28,14 +36,28 @@ class MiaService:
         self.table = table
         self.host = host
         self.house_bots: list[asyncio.Task[None]] = []
+        self.people: PeopleTable | None = None
+        """The people's table (its own port, a person's answer window)."""
 
     def endpoints(self) -> list[str]:
-        return [f"udp://{self.host}:{self.server.address[1]}"]
+        out = [f"udp://{self.host}:{self.server.address[1]}"]
+        if self.people is not None:
+            out.append(f"udp://{self.host}:{self.people.port} (the people's table)")
+        return out
 
     def snapshot(self) -> dict[str, Any]:
-        return self.table.snapshot()
+        snap = self.table.snapshot()
+        if self.people is not None:
+            snap["people_table"] = {
+                "port": self.people.port,
+                "answer_window": self.people.answer_window,
+                **self.people.table.snapshot(),
+            }
+        return snap
 
     async def stop(self) -> None:
+        if self.people is not None:
+            await self.people.stop()
         for task in self.house_bots:
             task.cancel()
         await asyncio.gather(*self.house_bots, return_exceptions=True)
@@ -88,6 +110,34 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "bytes a round, 1,000,000 rounds are about 0.5 GB",
     )
     group.add_argument(
+        "--mia-people-port",
+        type=int,
+        metavar="PORT",
+        help="UDP port of the people's table, where people play (the web page /play/mia, "
+        "herna play mia) with house bots at a person's pace (default: the Mia port + 1; "
+        "-1: no people's table)",
+    )
+    group.add_argument(
+        "--mia-people-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="seconds a player has to answer at the people's table "
+        f"(default {DEFAULT_PEOPLE_TIMEOUT:g}; the bots' table keeps --mia-answer-window)",
+    )
+    group.add_argument(
+        "--mia-people-bots",
+        metavar="STRATEGIES",
+        help="the house bots at the people's table, by strategy, comma-separated "
+        f"(default {','.join(DEFAULT_PEOPLE_BOTS)}; choose from random, honest, probability)",
+    )
+    group.add_argument(
+        "--mia-people-round-pause",
+        type=float,
+        metavar="SECONDS",
+        help="seconds between rounds at the people's table, to read the result "
+        f"(default {DEFAULT_PEOPLE_ROUND_PAUSE:g})",
+    )
+    group.add_argument(
         "--mia-seed",
         type=int,
         metavar="N",
@@ -116,6 +166,15 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         seed=_optional_int(option(args, config, "mia_seed", None)),
         log_summary_seconds=float(option(args, config, "mia_log_every", DEFAULT_SUMMARY_SECONDS)),
     )
+    # The people's table's options are checked before anything starts.
+    people_port = int(option(args, config, "mia_people_port", port + 1 if port else 0))
+    strategies = parse_strategies(
+        option(args, config, "mia_people_bots", ",".join(DEFAULT_PEOPLE_BOTS))
+    )
+    window = float(option(args, config, "mia_people_timeout", DEFAULT_PEOPLE_TIMEOUT))
+    if window <= 0:
+        raise ValueError(f"--mia-people-timeout must be more than 0 seconds, not {window:g}")
+    people_pause = float(option(args, config, "mia_people_round_pause", DEFAULT_PEOPLE_ROUND_PAUSE))
     # House bot names are reserved before the first datagram is read: nobody can register
     # one (and UNREGISTER it), and the bots present their tokens like any other client.
     tokens = {name: hall.identity.reserve_house_bot(name) for name, _ in house}
@@ -136,6 +195,20 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         hall.tournaments.sessions["mia"] = table.proven_points
     if bots:
         service.house_bots = run_house_bots(host, server.address[1], house, tokens)
+    if people_port >= 0:
+        try:
+            service.people = start_people_table(
+                hall,
+                host,
+                people_port,
+                window,
+                () if getattr(args, "no_house_bots", False) else strategies,
+                people_pause,
+                settings.seed,
+            )
+        except BaseException:
+            await service.stop()  # the bots' table is up already: no half-started server
+            raise
     return service
 
 

@@ -104,6 +104,12 @@ class MiaSettings:
     log_summary_seconds: float = DEFAULT_SUMMARY_SECONDS
     """Longest stretch one INFO summary line covers (``--mia-log-every``); a new set of
     players starts a new line at once."""
+    live_table: str = "mia"
+    """The table its spectator events are published under (``/live/mia/<live_table>``):
+    the people's table is a second table of the same game."""
+    wait_for_people: bool = False
+    """Start rounds only while somebody other than the house bots is registered (the
+    people's table: its house bots do not play on alone)."""
     seed: int | None = None
     """Fixed seed (``--mia-seed``): the same run deals the same dice. ``None``: every round's
     seed comes from :mod:`secrets`, so the seeds published with finished rounds tell nothing
@@ -371,11 +377,17 @@ class MiaTable:
         if self._running and self.phase == "idle" and self._players():
             self._begin_round()
 
+    def _wants_rounds(self, players: list[Client]) -> bool:
+        if not self.settings.wait_for_people:
+            return bool(players)
+        house = self.settings.house_names
+        return any(c.name not in house for c in players)
+
     def _begin_round(self) -> None:
         if not self._running:
             return
         players = self._players()
-        if not players:
+        if not self._wants_rounds(players):
             self.phase = "idle"
             return
         # Numbers come from the record store, which journals each one before it is used, so
@@ -731,7 +743,7 @@ class MiaTable:
 
     def _emit(self, kind: str, **data: Any) -> None:
         if self.bus is not None:
-            self.bus.emit("mia", "mia", kind, **data)
+            self.bus.emit("mia", self.settings.live_table, kind, **data)
 
     # -- for the hall ------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

@@ -138,13 +138,13 @@
     ];
   }
 
-  function legend(names) {
+  function legend(names, paint = colour) {
     return el("ul", { class: "mia-legend" }, names.map((n) =>
-      el("li", {}, el("span", { class: "mia-swatch", style: `background: ${colour(n)}` }), " ", n)));
+      el("li", {}, el("span", { class: "mia-swatch", style: `background: ${paint(n)}` }), " ", n)));
   }
 
-  /* Points (rounds survived) after each of the newest rounds. */
-  function historyChart(view) {
+  /* Points (rounds survived) after each of the newest rounds (`paint`: a colour per name). */
+  function historyChart(view, paint = colour) {
     const history = view.history || [];
     const W = 520, H = 200, L = 48, R = 10, T = 10, B = 34;
     const box = svg("svg", { class: "mia-chart mia-history", viewBox: `0 0 ${W} ${H}`, width: "100%",
@@ -162,21 +162,22 @@
     const x = (r) => L + ((r - r0) / Math.max(1, r1 - r0)) * (W - L - R);
     const y = (v) => T + (1 - (v - ymin) / (ymax - ymin)) * (H - T - B);
     const grid = [];
-    for (let i = 0; i <= 4; i++) {
-      const v = ymin + ((ymax - ymin) * i) / 4;
+    const step = Math.max(1, Math.ceil((ymax - ymin) / 4)); // whole points, each tick once
+    for (let v = Math.ceil(ymin); v <= ymax; v += step) {
       grid.push(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid-line" }));
-      grid.push(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "mia-tick" }, Math.round(v)));
+      grid.push(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "mia-tick" }, v));
     }
     for (const r of [r0, Math.round((r0 + r1) / 2), r1]) {
       grid.push(svg("text", { x: x(r), y: H - B + 14, "text-anchor": "middle", class: "mia-tick" }, r));
     }
     const lines = names.map((n) => svg("polyline", {
       points: history.filter(([, pts]) => n in pts).map(([r, pts]) => `${x(r).toFixed(1)},${y(pts[n]).toFixed(1)}`).join(" "),
-      fill: "none", stroke: colour(n), "stroke-width": 2, "data-name": n,
+      fill: "none", stroke: paint(n), "stroke-width": 2, "data-name": n,
     }, svg("title", {}, n)));
     box.append(...grid, ...axes(W, H, L, B, "round (number)", "points"), ...lines);
     return el("figure", { class: "mia-figure" }, box,
-      el("figcaption", {}, "Points over the last rounds (a point per round survived)"), legend(names));
+      el("figcaption", {}, "Points over the last rounds (a point per round survived)"),
+      legend(names, paint));
   }
 
   function chart(view) {
@@ -254,6 +255,7 @@
   }
 
   window.HernaGames.mia = {
+    historyChart, // the play page (static/play-mia.js) draws its points chart with it
     render(container, view, event) {
       if (view && view.kind === "mia-live") renderLive(container, view);
       else if (view && (view.phase || view.players)) renderReplay(container, view);

@@ -1,0 +1,366 @@
+"""One person's seat at a Mia table, for a screen: a UDP client of the seed's protocol that
+keeps what this player may know and turns the person's choices into the seed's messages.
+
+:class:`MiaSeat` registers a name (with a reserved name's token when there is one), JOINs every
+round, and folds every datagram into :meth:`MiaSeat.state`: the round's order of play, who is
+acting, the announcements so far, **this player's own dice** after ``ROLLED`` (nobody else's:
+the server sends them to the roller only), the dice uncovered by a ``SEE`` or a Mia, each
+round's result as a sentence (:func:`herna.games.mia.words.loss_sentence`), the scores and the
+scores after each round (the page's chart), and the decision the server waits for with its
+clock. The person acts with :meth:`MiaSeat.act` (``roll``, ``see``, ``announce``); the choices
+offered are the announcements strictly higher than the last one (the seed's rule for a good
+announcement), and the server, the one place where the rules are applied, judges each
+message. The web hall (:mod:`herna.web.play_mia`) and ``herna play mia`` both drive it.
+
+A server that falls silent for :data:`~herna.clients.mia.DEFAULT_SILENCE` seconds (it sends
+``HEARTBEAT`` every 2 s) is registered with again, as the bots do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from herna.clients.mia import DEFAULT_SILENCE, MiaClient, MiaError, MiaRejected, register_again
+from herna.games.mia.dice import Dice, InvalidDice
+from herna.games.mia.words import CANCEL_WORDS, announcements_above, dice_words, loss_sentence
+from herna.protocols.mia import (
+    ActualDice,
+    Announced,
+    PlayerLost,
+    PlayerRolls,
+    PlayerWantsToSee,
+    Rolled,
+    RoundCanceled,
+    RoundStarted,
+    RoundStarting,
+    Score,
+    ServerMessage,
+    YourTurn,
+)
+
+log = logging.getLogger("herna.mia.seat")
+
+LOG_LINES = 30
+"""Lines of the table's story kept in the state."""
+CHART_ROUNDS = 40
+"""Rounds whose scores the state keeps for the chart."""
+
+REFUSALS = {
+    "NAME_ALREADY_TAKEN": "somebody else plays under this name at the table now",
+    "INVALID_NAME": "a name is 1-20 characters without blanks, ';', ':' or ','",
+    "RESERVED_NAME": "this name is reserved: sign in to play under it",
+    "BAD_TOKEN": "the proof of this reserved name was not accepted: sign in again",
+    "HOUSE_BOT_NAME": "that is the name of one of the house bots",
+}
+"""The table's REJECTED reasons in words."""
+
+MAX_MISSED = 3
+"""Turns in a row the person let the clock run out on before the seat leaves the table (it
+would make everybody wait a whole answer window on every round)."""
+TIMEOUTS = ("DID_NOT_TAKE_TURN", "DID_NOT_ANNOUNCE")
+
+SeatError = tuple[str, str]
+"""``(code, message)`` of a refused action (nothing was sent)."""
+
+
+def dice_json(dice: Dice) -> dict[str, str]:
+    return {"dice": str(dice), "words": dice_words(dice)}
+
+
+def _parse(text: str) -> Dice | None:
+    try:
+        return Dice.parse(text)
+    except InvalidDice:
+        return None
+
+
+class MiaSeat:
+    """A registered player at a Mia table, driven by a person somewhere else."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        token: str | None = None,
+        window: float = 20.0,
+        silence: float = DEFAULT_SILENCE,
+    ) -> None:
+        self.client = MiaClient(host, port, name, token=token)
+        self.name = name
+        self.window = window
+        """The table's answer window (the clock the state shows)."""
+        self.silence = silence
+        self.on_change: Callable[[], None] | None = None
+        self.seq = 0
+        self.status = "connecting"
+        """connecting, playing, rejected, gone."""
+        self.problem = ""
+        self.round = 0
+        self.players: tuple[str, ...] = ()
+        self.acting: str | None = None
+        self.announcements: list[tuple[str, Dice]] = []
+        self.my_dice: Dice | None = None
+        self.shown: Dice | None = None
+        self.in_round = False
+        self.pending: tuple[str, str, float] | None = None
+        """``(step, token, deadline)``: the step the server waits for from this player
+        (``turn``: ROLL or SEE, ``announce``), its token and when it runs out (monotonic)."""
+        self.last_result: dict[str, Any] | None = None
+        self.scores: dict[str, int] = {}
+        self.history: deque[tuple[int, dict[str, int]]] = deque(maxlen=CHART_ROUNDS)
+        self.story: deque[str] = deque(maxlen=LOG_LINES)
+        self.said = 0
+        """Lines said so far (the story keeps the last :data:`LOG_LINES`)."""
+        self.scored = 0
+        """Rounds whose scores came (a SCORE after a round's result)."""
+        self.rounds = 0
+        self.lost = 0
+        self.missed = 0
+        """The person's turns in a row that ran out of time."""
+        self._task: asyncio.Task[None] | None = None
+        self.registered = asyncio.Event()
+
+    # -- running -------------------------------------------------------------------------------
+    def start(self) -> asyncio.Task[None]:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"mia-{self.name}")
+        return self._task
+
+    @property
+    def done(self) -> bool:
+        return self._task is not None and self._task.done()
+
+    async def stop(self) -> None:
+        """UNREGISTER and close (the score stays in the hall's records)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        with contextlib.suppress(MiaError):
+            self.client.unregister()
+        self.client.close()
+        if self.status != "rejected":
+            self.status = "gone"
+        self._changed()
+
+    async def _run(self) -> None:
+        try:
+            await self.client.connect()
+            await self.client.register()
+        except MiaRejected as exc:
+            self.status, self.problem = "rejected", REFUSALS.get(exc.reason, exc.reason)
+            self._changed()
+            return
+        except (MiaError, OSError) as exc:
+            self.status, self.problem = "gone", str(exc)
+            self._changed()
+            return
+        self.status = "playing"
+        self.registered.set()
+        self.say("You sat down; the next round deals you in.")
+        self._changed()
+        while True:
+            try:
+                async with asyncio.timeout(self.silence):
+                    msg = await self.client.receive()
+            except TimeoutError:
+                self.say("The table fell silent; sitting down again…")
+                self._changed()
+                await register_again(self.client, lambda text: log.info("%s", text))
+                continue
+            except MiaError:
+                self.status = "gone"
+                self._changed()
+                return
+            if self.fold(msg):
+                self._changed()
+            if self.missed >= MAX_MISSED:
+                self.client.unregister()
+                self.client.close()
+                self.status = "gone"
+                self.problem = (
+                    f"you let the clock run out {MAX_MISSED} times in a row, so you left the table"
+                )
+                self.say(f"You left the table: the clock ran out {MAX_MISSED} times in a row.")
+                self._changed()
+                return
+
+    def _changed(self) -> None:
+        self.seq += 1
+        if self.on_change is not None:
+            self.on_change()
+
+    def say(self, line: str) -> None:
+        self.story.append(line)
+        self.said += 1
+
+    # -- the server's messages -----------------------------------------------------------------
+    def fold(self, msg: ServerMessage) -> bool:
+        """Take one server message into the seat; True when the state changed."""
+        if isinstance(msg, RoundStarting):
+            self.client.send(f"JOIN;{msg.token}")
+            return False
+        if isinstance(msg, RoundStarted):
+            self.round, self.players = msg.number, msg.players
+            self.announcements, self.my_dice, self.shown = [], None, None
+            self.in_round = self.name in msg.players
+            self.acting = msg.players[0] if len(msg.players) > 1 else None
+            self.pending = None
+            self.say(f"Round {msg.number}: {', '.join(msg.players)} (in this order).")
+        elif isinstance(msg, YourTurn):
+            self.acting = self.name
+            self.pending = ("turn", msg.token, time.monotonic() + self.window)
+        elif isinstance(msg, PlayerRolls):
+            self.acting = msg.name
+            if msg.name != self.name:
+                self.my_dice = None  # the cup holds someone else's throw now
+                self.say(f"{msg.name} rolls the dice under the cup.")
+        elif isinstance(msg, Rolled):
+            self.my_dice = _parse(msg.dice)
+            self.pending = ("announce", msg.token, time.monotonic() + self.window)
+            if self.my_dice is not None:
+                self.say(f"You rolled {dice_words(self.my_dice)} (only you see it).")
+        elif isinstance(msg, Announced):
+            dice = _parse(msg.dice)
+            if dice is not None:
+                self.announcements.append((msg.name, dice))
+                who = "You" if msg.name == self.name else msg.name
+                self.say(f"{who} announced {dice_words(dice)}.")
+            self.acting = self._next_after(msg.name)
+        elif isinstance(msg, PlayerWantsToSee):
+            self.acting = msg.name
+            self.pending = None
+            who = "You want" if msg.name == self.name else f"{msg.name} wants"
+            self.say(f"{who} to see the dice.")
+        elif isinstance(msg, ActualDice):
+            self.shown = _parse(msg.dice)
+            if self.shown is not None:
+                self.say(f"Under the cup: {dice_words(self.shown)}.")
+        elif isinstance(msg, PlayerLost):
+            if not self.round:
+                return False  # the end of a round that started before this seat sat down
+            self._round_over(msg)
+        elif isinstance(msg, RoundCanceled):
+            self.acting, self.pending = None, None
+            why = CANCEL_WORDS.get(msg.reason, "")
+            self.say(f"Round {self.round} canceled" + (f": {why}." if why else "."))
+        elif isinstance(msg, Score):
+            self.scores = dict(msg.scores)
+            if self.history and self.history[-1][0] == self.round and not self.history[-1][1]:
+                self.history[-1] = (self.round, dict(msg.scores))
+                self.scored += 1
+        else:
+            return False
+        return True
+
+    def _next_after(self, name: str) -> str | None:
+        if name not in self.players:
+            return None
+        i = self.players.index(name)
+        return self.players[(i + 1) % len(self.players)]
+
+    def _round_over(self, msg: PlayerLost) -> None:
+        last = self.announcements[-1][1] if self.announcements else None
+        sentence = loss_sentence(
+            msg.names, msg.reason, self.players, last, self.shown, you=self.name
+        )
+        self.last_result = {
+            "round": self.round,
+            "losers": list(msg.names),
+            "reason": msg.reason,
+            "words": sentence,
+            "you_lost": self.name in msg.names,
+            "you_played": self.in_round,
+            "shown": dice_json(self.shown) if self.shown is not None else None,
+        }
+        self.acting, self.pending = None, None
+        if self.in_round:
+            self.rounds += 1
+            self.lost += self.name in msg.names
+        if self.name in msg.names and msg.reason in TIMEOUTS:
+            self.missed += 1
+        self.say(sentence + ".")
+        self.history.append((self.round, {}))  # the SCORE that follows fills it
+
+    # -- the person's choices ------------------------------------------------------------------
+    def choices(self) -> list[dict[str, Any]]:
+        """What the person may do now: roll/see on a turn, the announcements above the last
+        one after rolling (each with the dice and their words)."""
+        if self.pending is None:
+            return []
+        step = self.pending[0]
+        if step == "turn":
+            out: list[dict[str, Any]] = [{"action": "roll", "words": "Roll the dice"}]
+            if self.announcements:
+                name, dice = self.announcements[-1]
+                out.append({"action": "see", "words": f"See: check {name}'s {dice_words(dice)}"})
+            return out
+        last = self.announcements[-1][1] if self.announcements else None
+        return [
+            {"action": "announce", **dice_json(d), "truth": d == self.my_dice}
+            for d in announcements_above(last)
+        ]
+
+    def act(self, action: object, dice: object = None) -> SeatError | None:
+        """Send the person's choice; ``(code, message)`` when it is not one on offer (nothing
+        is sent then)."""
+        pending = self.pending
+        if pending is None:
+            return ("NOT_YOUR_TURN", "It is not your turn.")
+        step, token, _ = pending
+        if step == "turn" and action in ("roll", "see"):
+            if action == "see" and not self.announcements:
+                return ("NOTHING_TO_SEE", "Nobody has announced anything yet: roll.")
+            self.pending = None
+            self.client.send(f"{'ROLL' if action == 'roll' else 'SEE'};{token}")
+        elif step == "announce" and action == "announce":
+            chosen = _parse(dice) if isinstance(dice, str) else None
+            last = self.announcements[-1][1] if self.announcements else None
+            if chosen is None or chosen not in announcements_above(last):
+                return ("NOT_OFFERED", "Announce one of the dice offered (higher than the last).")
+            self.pending = None
+            self.client.send(f"ANNOUNCE;{chosen};{token}")
+        elif step == "turn":
+            return ("ROLL_OR_SEE", "Roll the dice or see the last announcement.")
+        else:
+            return ("ANNOUNCE", "Announce your dice (the truth or a bluff).")
+        self.missed = 0
+        self._changed()
+        return None
+
+    # -- the state -----------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """Everything this player may know, JSON-ready."""
+        left = None
+        if self.pending is not None:
+            left = max(0.0, round(self.pending[2] - time.monotonic(), 1))
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "name": self.name,
+            "status": self.status,
+            "problem": self.problem,
+            "window": self.window,
+            "round": self.round,
+            "players": list(self.players),
+            "in_round": self.in_round,
+            "acting": self.acting,
+            "announcements": [{"name": n, **dice_json(d)} for n, d in self.announcements],
+            "my_dice": dice_json(self.my_dice) if self.my_dice is not None else None,
+            "shown": dice_json(self.shown) if self.shown is not None else None,
+            "step": self.pending[0] if self.pending is not None else None,
+            "left": left,
+            "choices": self.choices(),
+            "result": self.last_result,
+            "scores": dict(self.scores),
+            "history": [[n, dict(s)] for n, s in self.history if s],
+            "rounds": self.rounds,
+            "lost": self.lost,
+            "story": list(self.story),
+        }

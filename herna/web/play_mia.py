@@ -1,0 +1,329 @@
+"""``/play/mia`` and ``/ws/mia``: people play Mia (Mäxchen) in the browser.
+
+One authority per table: the browser seat is one more UDP client of the hall's **people's
+table** (:mod:`herna.servers.mia.people`, a person's answer window). For each seat the web
+hall runs a :class:`~herna.clients.mia_seat.MiaSeat`, which registers the person's name with
+the seed's ``REGISTER`` over UDP and speaks the seed's messages; the page talks JSON with the
+web hall over ``/ws/mia``. The seat sends the page what this player may know (its own dice
+only) and turns clicks into ``ROLL``, ``SEE`` and ``ANNOUNCE``; the table judges every one.
+
+The seat belongs to the session: it is found by the name the signed session cookie gives
+(the signed-in person's, else the guest's), so a reload, a second tab or a page that lost
+its connection is back at the same seat with its score, and no other browser can reach it.
+When the last page of a seat is gone, the seat waits ``grace`` seconds for one to come
+back, then leaves the table (``UNREGISTER``; the points stay in the hall's records and count
+again when the person sits down).
+
+Frames (docs/web.md, "Play Mia"): page → hall ``{"type": "hello"}`` (which seat this session
+has), ``{"type": "sit"}``, ``{"type": "act", "action": "roll" | "see" | "announce",
+"dice"?: "6,5"}``, ``{"type": "leave"}``; hall → page ``{"type": "state", "seq", ...}`` (the
+seat's whole state, :meth:`MiaSeat.state`), ``{"type": "away"}`` (this session has no seat)
+and ``{"type": "error", "code", "message"}`` (nothing changed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape as e
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from herna.clients.mia_seat import MiaSeat
+from herna.games.mia.words import STRATEGY_WORDS
+from herna.hall.hall import Hall
+from herna.web.guests import Guests
+
+log = logging.getLogger(__name__)
+
+GRACE = 15.0
+"""Seconds a seat waits for a page of its person before it leaves the table: a reload is
+back within a second or two, and a seat nobody watches makes the table wait for its answers
+(the people's table's window each time)."""
+MAX_SEATS = 200
+MAX_FRAME = 512
+MAX_BAD_FRAMES = 50
+
+
+@dataclass
+class _Seat:
+    name: str
+    seat: MiaSeat
+    pages: set[int] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class _Page:
+    ws: WebSocket
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    state_due: bool = False
+    seat: _Seat | None = None
+
+
+class MiaPlay:
+    """The play page and the WebSocket of browser seats at the people's table."""
+
+    def __init__(
+        self,
+        hall: Hall,
+        guests: Guests,
+        render: Callable[[str, str, dict[str, Any]], HTMLResponse],
+        grace: float = GRACE,
+    ) -> None:
+        self.hall = hall
+        self.guests = guests
+        self.render = render
+        self.grace = grace
+        self.seats: dict[str, _Seat] = {}
+        self._leaving: set[asyncio.Task[None]] = set()
+        """Seats leaving after their grace (kept so the tasks are not collected midway)."""
+        self._pages: dict[int, _Page] = {}
+        self._next = 0
+
+    def _people(self) -> Any:
+        """The people's table of the hall's Mia server, if it runs here."""
+        return getattr(self.hall.service("mia"), "people", None)
+
+    # -- the page ---------------------------------------------------------------------------
+    async def page(self, request: Request) -> Response:
+        name, new = self.guests.of(request)
+        people = self._people()
+        data: dict[str, Any] = {"kind": "play", "game": "mia", "guest": name}
+        data["running"] = people is not None
+        if people is not None:
+            data["window"] = people.answer_window
+        response = self.render("Play Mia", page_html(name, people, self.grace), data)
+        if new:
+            self.guests.remember(response, name, request.url.scheme == "https")
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    # -- the WebSocket ----------------------------------------------------------------------
+    async def socket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        pid = self._next
+        self._next += 1
+        page = _Page(ws)
+        self._pages[pid] = page
+        name, _ = self.guests.of(ws)
+        sender = asyncio.get_running_loop().create_task(self._send_loop(page))
+        bad = 0
+        try:
+            while True:
+                received = await ws.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                problem = await self._frame(pid, page, name, received.get("text"))
+                if problem is None:
+                    bad = 0
+                    continue
+                bad += 1
+                page.queue.put_nowait({"type": "error", "code": problem[0], "message": problem[1]})
+                if bad >= MAX_BAD_FRAMES:
+                    page.queue.put_nowait(None)
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(asyncio.shield(sender), 2.0)
+                    await ws.close(1008, "too many bad messages")
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            page.queue.put_nowait(None)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+            self._pages.pop(pid, None)
+            if page.seat is not None:
+                self._detach(page.seat, pid)
+
+    async def _frame(
+        self, pid: int, page: _Page, name: str, text: str | None
+    ) -> tuple[str, str] | None:
+        if text is None or len(text.encode("utf-8")) > MAX_FRAME:
+            return ("BAD_MESSAGE", f"Messages are JSON text of at most {MAX_FRAME} bytes.")
+        try:
+            frame = json.loads(text)
+        except ValueError:
+            frame = None
+        if not isinstance(frame, dict):
+            return ("BAD_MESSAGE", "Messages are JSON objects with a type.")
+        kind = frame.get("type")
+        if kind == "hello":
+            found = self.seats.get(name)
+            if found is not None and not found.seat.done:
+                self._attach(found, pid)
+            else:
+                page.queue.put_nowait({"type": "away"})
+            return None
+        if kind == "sit":
+            return self._sit(pid, page, name)
+        seat = page.seat
+        if kind == "act":
+            if seat is None:
+                return ("NO_SEAT", "Sit down at the table first.")
+            return seat.seat.act(frame.get("action"), frame.get("dice"))
+        if kind == "leave":
+            if seat is None:
+                return ("NO_SEAT", "You have no seat to leave.")
+            await self._leave(seat)
+            return None
+        return ("BAD_MESSAGE", f"Unknown message type {str(kind)[:20]!r}.")
+
+    def _sit(self, pid: int, page: _Page, name: str) -> tuple[str, str] | None:
+        found = self.seats.get(name)
+        if found is not None and not found.seat.done:
+            self._attach(found, pid)  # the session's seat: the same one, wherever it is opened
+            return None
+        people = self._people()
+        if people is None:
+            return ("NOT_RUNNING", "The Mia people's table is not running in this hall.")
+        if len(self.seats) >= MAX_SEATS:
+            return ("FULL", "The hall has no room for another browser seat now; try later.")
+        host, port = people.server.address[:2]
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        token = self.guests.token(page.ws)  # a signed-in person's proof of the name
+        seat = _Seat(name, MiaSeat(host, port, name, token=token, window=people.answer_window))
+        seat.seat.on_change = lambda: self._changed(seat)
+        self.seats[name] = seat
+        seat.seat.start()
+        self._attach(seat, pid)
+        return None
+
+    async def _leave(self, seat: _Seat) -> None:
+        if self.seats.get(seat.name) is seat:
+            del self.seats[seat.name]
+        if seat.timer is not None:
+            seat.timer.cancel()
+            seat.timer = None
+        await seat.seat.stop()
+        for pid in list(seat.pages):
+            page = self._pages.get(pid)
+            if page is not None:
+                page.seat = None
+                page.queue.put_nowait({"type": "away"})
+        seat.pages.clear()
+
+    def _attach(self, seat: _Seat, pid: int) -> None:
+        seat.pages.add(pid)
+        page = self._pages.get(pid)
+        if page is not None:
+            page.seat = seat
+        if seat.timer is not None:
+            seat.timer.cancel()
+            seat.timer = None
+        self._push(pid)
+
+    def _detach(self, seat: _Seat, pid: int) -> None:
+        seat.pages.discard(pid)
+        if seat.pages or self.seats.get(seat.name) is not seat:
+            return
+        seat.timer = asyncio.get_running_loop().call_later(self.grace, self._grace_over, seat)
+
+    def _grace_over(self, seat: _Seat) -> None:
+        seat.timer = None
+        if not seat.pages:
+            log.info("mia browser seat %s: no page for %g s; it leaves", seat.name, self.grace)
+            task = asyncio.get_running_loop().create_task(self._leave(seat))
+            self._leaving.add(task)
+            task.add_done_callback(self._leaving.discard)
+
+    def _changed(self, seat: _Seat) -> None:
+        for pid in list(seat.pages):
+            self._push(pid)
+
+    def _push(self, pid: int) -> None:
+        page = self._pages.get(pid)
+        if page is None or page.state_due:
+            return
+        page.state_due = True
+        page.queue.put_nowait({"type": "state"})
+
+    async def _send_loop(self, page: _Page) -> None:
+        ws = page.ws
+        while True:
+            item = await page.queue.get()
+            if item is None or ws.application_state != WebSocketState.CONNECTED:
+                return
+            if item.get("type") == "state" and len(item) == 1:
+                page.state_due = False
+                if page.seat is None:
+                    continue
+                item = page.seat.seat.state()
+            try:
+                await ws.send_text(json.dumps(item, ensure_ascii=False))
+            except Exception:  # the page is gone; its receive loop cleans up
+                return
+
+    async def stop(self) -> None:
+        for seat in list(self.seats.values()):
+            await self._leave(seat)
+
+
+def page_html(name: str, people: Any, grace: float) -> str:
+    """The page where a person plays Mia (drawn and driven by static/play-mia.js)."""
+    head = (
+        '<link rel="stylesheet" href="/static/play.css">'
+        '<link rel="stylesheet" href="/static/play-mia.css">'
+        "<h1>Play Mia</h1>"
+    )
+    if people is None:
+        return head + (
+            '<p class="error" id="play-status">The Mia server is not running in this hall '
+            "(start <code>herna serve</code> with it).</p>"
+        )
+    bots = ", ".join(f"<b>{e(n)}</b> ({e(STRATEGY_WORDS.get(s, s))})" for n, s in people.house)
+    company = f"with the house bots {bots} " if bots else ""
+    return head + (
+        f'<p class="lead">You play Mia (Mäxchen) as <b id="play-name">{e(name)}</b> at the '
+        f"people's table {company}and anyone else who sits down. Roll under the cup, then "
+        "announce the truth or a bluff higher than the last announcement, or doubt the last "
+        f"one and see. You have {people.answer_window:g} seconds for each decision. A reload, "
+        f"or closing the tab and coming back within {grace:g} seconds, returns you to your "
+        'seat. <a href="/live/mia/people">Watch the table</a>.</p>'
+        '<details class="mia-rules"><summary>How to play</summary><p>Each round the players '
+        "take turns in the order shown. On your turn you either <b>roll</b> the two dice "
+        "under the cup (only you see them) and announce a throw, or <b>see</b>: lift the cup "
+        "of the player before you. Your announcement must be higher than the one before; "
+        "you may announce what you rolled or bluff. Throws from low to high: 3-1, 3-2, 4-1 … "
+        "6-5 (the higher die first, read as a number), then the doubles (pasch) 1-1 … 6-6, "
+        "then <b>Mia</b> (2-1), the highest. When somebody sees, a bluff loses for the "
+        "bluffer; a true announcement (or a better throw) loses for the one who looked. "
+        "Announcing Mia lifts the cup at once: a real Mia makes everyone else lose, a false "
+        "one loses. Everyone who does not lose a round gets a point.</p></details>"
+        '<div class="play mia-play" id="play" data-phase="connecting">'
+        '<div class="play-main mia-main">'
+        '<p class="play-status" id="play-status" role="status" aria-live="polite">'
+        "Connecting…</p>"
+        '<p class="play-clock" id="mia-clock" role="timer" hidden></p>'
+        '<div class="mia-seat" id="mia-seat">'
+        '<button type="button" class="play-button" id="mia-sit">Sit down at the table</button>'
+        "</div>"
+        '<div id="mia-table" class="mia-table" hidden>'
+        '<ol class="mia-order" id="mia-order" aria-label="Order of play"></ol>'
+        '<div class="mia-cup" id="mia-cup" aria-live="polite"></div>'
+        '<ol class="mia-said" id="mia-said" aria-label="Announcements this round"></ol>'
+        '<div class="play-prompt mia-prompt" id="play-prompt"></div>'
+        '<p class="mia-result-line" id="mia-result" role="status" aria-live="polite"></p>'
+        '<p><button type="button" class="mia-leave" id="mia-leave">Leave the table</button></p>'
+        "</div></div>"
+        '<div class="play-side mia-side">'
+        '<h2>Scores</h2><table class="grid mia-score-table" id="mia-scores"></table>'
+        '<div id="mia-chart"></div>'
+        '<h2>At the table</h2><ol class="play-moves" id="mia-story"></ol></div>'
+        "</div>"
+        "<noscript><p>Playing needs JavaScript; <code>herna play mia</code> plays in a "
+        "terminal.</p></noscript>"
+        '<script src="/static/play-mia.js" defer></script>'
+    )
+
+
+__all__ = ["MiaPlay", "page_html"]

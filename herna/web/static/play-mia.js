@@ -1,0 +1,270 @@
+/* Play Mia in the browser, over /ws/mia (herna/web/play_mia.py).
+ *
+ * The web hall keeps this person's seat at the people's table (a UDP client of the seed's
+ * protocol) and sends its whole state after every change: the order of play, who acts, the
+ * announcements, this player's own dice, the dice shown when the cup is lifted, each round's
+ * result in words, the scores and the choices the seat may make now. The page draws it and
+ * sends back the choice clicked; the Mia table judges every move.
+ *
+ * Frames (JSON): page -> hall {type: "hello"} | {type: "sit"} | {type: "act", action, dice?}
+ * | {type: "leave"}; hall -> page {type: "state", seq, ...} | {type: "away"} (no seat) |
+ * {type: "error", code, message}.
+ *
+ * The seat is the session's (the signed cookie's name): a reload says hello and is back.
+ */
+"use strict";
+
+(function () {
+  const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+  const PALETTE = ["#c0392b", "#1f6fb2", "#1f8a4c", "#b7791f", "#7d3c98", "#138d90", "#c2185b", "#5d6d7e"];
+
+  function start(page) {
+    const { el } = window.Herna;
+    const colours = new Map(); // players keep the colour they got first, on this page
+    const colour = (name) => {
+      if (!colours.has(name)) colours.set(name, PALETTE[colours.size % PALETTE.length]);
+      return colours.get(name);
+    };
+    const root = document.getElementById("play");
+    const statusNode = document.getElementById("play-status");
+    const clockNode = document.getElementById("mia-clock");
+    const seatBox = document.getElementById("mia-seat");
+    const sitButton = document.getElementById("mia-sit");
+    const tableBox = document.getElementById("mia-table");
+    const orderList = document.getElementById("mia-order");
+    const cupBox = document.getElementById("mia-cup");
+    const saidList = document.getElementById("mia-said");
+    const promptBox = document.getElementById("play-prompt");
+    const resultNode = document.getElementById("mia-result");
+    const leaveButton = document.getElementById("mia-leave");
+    const scoresTable = document.getElementById("mia-scores");
+    const chartBox = document.getElementById("mia-chart");
+    const storyList = document.getElementById("mia-story");
+    const me = page.guest;
+
+    const S = { phase: "connecting", state: null, seq: -1, error: null, pending: false,
+      retries: 0, clockAt: 0, asked: null };
+    let ws = null;
+
+    function send(obj) {
+      if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+    }
+
+    function connect() {
+      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+      const socket = new WebSocket(`${scheme}//${location.host}/ws/mia`);
+      ws = socket;
+      socket.onopen = () => send({ type: "hello" });
+      socket.onmessage = (ev) => receive(JSON.parse(String(ev.data)));
+      socket.onclose = () => {
+        if (ws !== socket) return;
+        ws = null;
+        const wait = Math.min(5000, 500 * 2 ** S.retries);
+        S.retries += 1;
+        S.error = `Connection lost; reconnecting in ${(wait / 1000).toFixed(1)} s…`;
+        draw();
+        setTimeout(connect, wait);
+      };
+    }
+
+    function receive(msg) {
+      if (msg.type === "state") {
+        S.retries = 0;
+        S.phase = "seated";
+        S.state = msg;
+        S.seq = msg.seq;
+        S.clockAt = performance.now();
+        S.pending = false;
+        S.error = null;
+      } else if (msg.type === "away") {
+        S.retries = 0;
+        S.phase = "away";
+        S.state = null;
+        S.pending = false;
+        S.error = null;
+      } else if (msg.type === "error") {
+        S.pending = false;
+        S.error = msg.message;
+      }
+      draw();
+    }
+
+    function act(action, dice) {
+      if (S.pending) return;
+      S.pending = true;
+      send(dice ? { type: "act", action, dice } : { type: "act", action });
+      draw();
+    }
+
+    function faces(d) {
+      const [a, b] = d.dice.split(",").map(Number);
+      return el("span", { class: "mia-faces", "aria-hidden": "true" }, FACES[a], FACES[b]);
+    }
+
+    function who(name) {
+      return el("span", { class: name === me ? "mp-name mia-me" : "mp-name" },
+        el("span", { class: "mia-swatch", style: `background: ${colour(name)}` }), " ",
+        name === me ? `${name} (you)` : name);
+    }
+
+    function secondsLeft() {
+      const st = S.state;
+      if (!st || st.left === null || st.left === undefined) return null;
+      return Math.max(0, st.left - (performance.now() - S.clockAt) / 1000);
+    }
+
+    function drawClock() {
+      const st = S.state;
+      const left = secondsLeft();
+      if (!st || st.status !== "playing") {
+        clockNode.hidden = true;
+        return;
+      }
+      clockNode.hidden = false;
+      if (left !== null) {
+        const whole = Math.ceil(left);
+        clockNode.textContent = `Your turn: ${whole} s left of ${st.window} s`;
+        clockNode.classList.toggle("play-clock-over", left <= 5);
+      } else if (st.acting && st.acting !== me) {
+        clockNode.textContent = `${st.acting} is deciding (up to ${st.window} s)…`;
+        clockNode.classList.remove("play-clock-over");
+      } else {
+        clockNode.textContent = "";
+      }
+    }
+
+    function status(st) {
+      if (S.error) return S.error;
+      if (S.phase === "connecting") return "Connecting…";
+      if (S.phase === "away") return "Sit down to play.";
+      if (st.status === "connecting") return "Sitting down…";
+      if (st.status === "rejected") return `The table refused your name: ${st.problem}.`;
+      if (st.status === "gone") return st.problem ? `You left the table: ${st.problem}.` : "You left the table.";
+      if (st.step === "turn") return "Your turn: roll the dice, or see the last announcement.";
+      if (st.step === "announce") return "Announce your throw: the truth or a bluff.";
+      if (!st.round) return "Waiting for the first round…";
+      if (!st.acting) return "The round is over; the next one starts in a moment.";
+      if (!st.in_round) return "You sit out this round; the next one deals you in.";
+      return `${st.acting}'s turn.`;
+    }
+
+    function drawPrompt(st) {
+      const buttons = [];
+      if (st.step === "turn") {
+        for (const c of st.choices) {
+          buttons.push(el("button", { type: "button", class: `mia-act mia-${c.action}`,
+            disabled: S.pending, onclick: () => act(c.action) }, c.words));
+        }
+        promptBox.replaceChildren(...buttons);
+        return;
+      }
+      if (st.step === "announce") {
+        const truth = st.choices.find((c) => c.truth);
+        const bluffs = st.choices.filter((c) => !c.truth);
+        const parts = [];
+        if (truth) {
+          parts.push(el("p", {}, el("button", { type: "button", class: "mia-act mia-truth",
+            disabled: S.pending, onclick: () => act("announce", truth.dice) },
+          `Announce the truth: ${truth.words}`)));
+        } else if (st.my_dice) {
+          parts.push(el("p", { class: "mia-note" },
+            `Your ${st.my_dice.words} is not higher than the last announcement: bluff.`));
+        }
+        parts.push(el("p", { class: "mia-bluff-title" }, truth ? "Or bluff:" : "Announce:"));
+        parts.push(el("div", { class: "mia-bluffs" }, bluffs.map((c) =>
+          el("button", { type: "button", class: "mia-act mia-bluff", "data-dice": c.dice,
+            disabled: S.pending, onclick: () => act("announce", c.dice) }, c.words))));
+        promptBox.replaceChildren(...parts);
+        return;
+      }
+      promptBox.replaceChildren();
+    }
+
+    function drawCup(st) {
+      if (st.my_dice) {
+        cupBox.replaceChildren(faces(st.my_dice),
+          el("span", { class: "mia-cup-words" }, `You rolled ${st.my_dice.words}`,
+            el("span", { class: "muted" }, " (only you see this)")));
+      } else if (st.shown) {
+        cupBox.replaceChildren(faces(st.shown),
+          el("span", { class: "mia-cup-words" }, `Under the cup: ${st.shown.words}`));
+      } else {
+        cupBox.replaceChildren(el("span", { class: "mia-cup-closed", "aria-hidden": "true" }),
+          el("span", { class: "mia-cup-words muted" },
+            st.announcements.length ? "The cup is closed." : "Nobody has rolled yet."));
+      }
+    }
+
+    function drawScores(st) {
+      const rows = Object.entries(st.scores).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+      scoresTable.replaceChildren(
+        el("caption", { class: "muted" }, // the first child of a table; CSS shows it below
+          `You played ${st.rounds} round${st.rounds === 1 ? "" : "s"} here and lost ${st.lost}.`),
+        el("tr", {}, el("th", {}, "player"), el("th", {}, "points")),
+        ...rows.map(([n, p]) => el("tr", { class: n === me ? "mia-me-row" : null, dataset: { name: n } },
+          el("td", {}, who(n)), el("td", { class: "num" }, String(p)))));
+      const mia = (window.HernaGames || {}).mia;
+      if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history: st.history }, colour));
+    }
+
+    function draw() {
+      const st = S.state;
+      root.dataset.phase = S.phase;
+      root.dataset.step = (st && st.step) || "";
+      root.dataset.round = st ? String(st.round) : "0";
+      root.dataset.rounds = st ? String(st.rounds) : "0";
+      statusNode.textContent = status(st);
+      // Sit down: no seat yet, or the table refused or lost this one.
+      seatBox.hidden = !(S.phase === "away" || (st && ["rejected", "gone"].includes(st.status)));
+      sitButton.disabled = S.pending;
+      tableBox.hidden = !(S.phase === "seated" && st);
+      if (!st) {
+        drawClock();
+        return;
+      }
+      Object.keys(st.scores).sort().forEach(colour); // colours in name order, stable on reload
+      orderList.replaceChildren(...st.players.map((n) => el("li", {
+        class: n === st.acting ? "mia-acting" : null }, who(n), n === st.acting ? " ◀" : "")));
+      drawCup(st);
+      saidList.replaceChildren(...st.announcements.map((a) =>
+        el("li", {}, who(a.name), " announced ", el("b", {}, a.words))));
+      drawPrompt(st);
+      // A new question puts the focus on its first choice: Enter answers, Tab moves on.
+      const ask = st.step ? `${st.round}:${st.step}:${st.announcements.length}` : null;
+      if (ask && ask !== S.asked) {
+        const first = promptBox.querySelector("button.mia-act");
+        if (first) first.focus({ preventScroll: true });
+      }
+      S.asked = ask;
+      const r = st.result;
+      resultNode.replaceChildren();
+      if (r) {
+        const verdict = !r.you_played ? "" : r.you_lost ? " You lost this round." : " You get a point.";
+        resultNode.append(`Round ${r.round}: ${r.words}.`, el("b", {}, verdict));
+        resultNode.className = `mia-result-line ${r.you_lost ? "mia-lost" : "mia-won"}`;
+      }
+      leaveButton.disabled = st.status !== "playing";
+      drawScores(st);
+      storyList.replaceChildren(...st.story.map((line) => el("li", {}, line)));
+      storyList.scrollTop = storyList.scrollHeight;
+      drawClock();
+    }
+
+    sitButton.addEventListener("click", () => {
+      S.pending = true;
+      send({ type: "sit" });
+      draw();
+    });
+    leaveButton.addEventListener("click", () => send({ type: "leave" }));
+    setInterval(drawClock, 250);
+    window.HernaMia = { state: S, act };
+    connect();
+    draw();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const block = document.getElementById("herna-page");
+    const page = block ? JSON.parse(block.textContent) : {};
+    if (page.kind === "play" && page.game === "mia" && page.running) start(page);
+  });
+})();

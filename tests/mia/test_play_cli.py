@@ -1,0 +1,110 @@
+"""``herna play mia``: a person at the people's table in a terminal (a real pty, a real
+``herna`` process, a real hall with house bots)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pty
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from herna.cli import build_parser
+from herna.servers.mia import MiaService
+from tests.serve import serving
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+KEYWORDS = ("CAUGHT_BLUFFING", "SEE_FAILED", "ANNOUNCED_LOSING_DICE", "DID_NOT_TAKE_TURN")
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["play", "mia", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "--name" in out and "--port" in out and "people's table" in out
+
+
+class Terminal:
+    """A ``herna`` process on a pty: what it printed (colours stripped) and typing."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "COLUMNS": "110", "LINES": "50", "TERM": "xterm"}
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+        )
+        os.close(slave)
+        self.text = ""
+        os.set_blocking(self.master, False)
+
+    def read(self) -> str:
+        try:
+            while True:
+                data = os.read(self.master, 65536)
+                if not data:
+                    break
+                self.text += ANSI.sub("", data.decode("utf-8", "replace")).replace("\r", "")
+        except (BlockingIOError, OSError):
+            pass
+        return self.text
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.master)
+
+
+async def test_a_person_plays_rounds_in_the_terminal(tmp_path: Path) -> None:
+    async with serving(
+        tmp_path, "mia", mia_people_timeout=12.0, mia_people_round_pause=0.2
+    ) as hall:
+        service = hall.service("mia")
+        assert isinstance(service, MiaService) and service.people is not None
+        port = service.people.port
+        argv = ["play", "mia", "--name", "tess", "--port", str(port), "--rounds", "4"]
+        term = Terminal([sys.executable, "-m", "herna.cli", *argv, "--window", "12"])
+        try:
+            turns = 0
+            typed_nonsense = False
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 150
+            while term.proc.poll() is None and loop.time() < deadline:
+                await asyncio.sleep(0.1)
+                text = term.read()
+                if text.count("Your turn:") <= turns:
+                    continue
+                turns += 1
+                panel = text[text.rindex("Your turn:") :]
+                if not typed_nonsense:
+                    typed_nonsense = True
+                    term.type("banana")
+                if "Roll or see?" in panel:
+                    term.type("s" if "See:" in panel and turns % 3 == 0 else "r")
+                else:
+                    truth = re.search(r"(\d+)\) ([^│\n]*?) ← the truth", panel)
+                    if truth and turns % 2:
+                        term.type(truth.group(1))
+                    else:
+                        term.type("1")  # the lowest throw above the last announcement
+            await asyncio.sleep(0.3)
+            text = term.read()
+            assert term.proc.wait(timeout=10) == 0, text[-3000:]
+        finally:
+            term.close()
+    assert "You played 4 rounds" in text, text[-3000:]
+    assert "You sat down" in text
+    assert "Type a number from the list" in text  # the nonsense was answered in words
+    assert "You rolled" in text and "(only you see it)" in text
+    assert re.search(r"\d+\) [^\n]*(double \ds \(pasch\)|Mia)", text)  # dice in words
+    assert "Scores: " in text and "tess" in text
+    assert re.search(r"(caught bluffing|looked and lost|had Mia|announced Mia)", text)
+    assert not any(k in text for k in KEYWORDS)
