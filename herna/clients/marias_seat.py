@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from herna.clients.cgml import TOURNAMENT_OVER, CgmlClient, CgmlClientError, login, parse_url
+from herna.clients.marias_score import points_so_far
 from herna.clients.marias_text import (
     CONTRACT_WORD,
     RANK_WORD,
@@ -150,7 +151,9 @@ def option_json(index: int, action: Action) -> dict[str, Any]:
         label = CONTRACT_WORD.get(code, code)
         title = f"announce {code}"
         out["group"] = label
+        out["contract"] = code  # the page builds its steps (game, trumps, additions) from it
         out["suit"] = "" if action.trumps is None else "RBGA"[action.trumps]
+        out["second"] = "" if action.second is None else "RBGA"[action.second]
         if action.trumps is not None:
             suit = "RBGA"[action.trumps]
             label += f", {SUIT_CS[suit]}"
@@ -622,6 +625,7 @@ class SeatRelay:
             "auction": [],
             "contract": None,
             "marriages": [],
+            "points": None,
             "decision": None,
         }
         if t.seat < 0 or not t.players:
@@ -692,6 +696,7 @@ class SeatRelay:
                 "aktér": self._name(declarer) if declarer is not None else "",
             }
         out["marriages"] = self._marriages(view)
+        out["points"] = points_so_far(view, out["marriages"])
         pending = self.pending
         if pending is not None and not pending.future.done():
             out["decision"] = self._decision_json(pending)
@@ -719,6 +724,7 @@ class SeatRelay:
                     found |= {(seat, s) for s in "RBGA" if {f"{s}0K", f"{s}0Q"} <= cards}
         return [
             {
+                "seat": seat,
                 "name": "you" if seat == t.seat else self._name(seat),
                 "suit": suit,
                 "words": f"{SUIT_CS[suit]} ({SUIT_WORD[suit]})",

@@ -65,3 +65,127 @@ async def test_onitama_two_card_choice_opens_in_view(
         await page.wait_for_function("() => window.HernaPlay.state.moves.length >= 1")
         assert await page.locator(".play-choice").count() == 0
         assert browser.errors == []
+
+
+async def to_the_announcement(page: Any, deals: int = 8) -> dict[str, Any]:
+    """Bid the lowest game (or say mám) until this seat wins a licitace, answering everything
+    else with the first choice; the state at the announcement question."""
+    from tests.web.test_play_marias import MY_TURN, answer, page_state
+
+    for _ in range(400):
+        await page.wait_for_function(MY_TURN, timeout=30_000)
+        st = await page_state(page)
+        d = st["decision"]
+        if d["kind"] == "gametype":
+            return st
+        assert st["deals"] < deals, "never the aktér"
+        if d["kind"] == "licite":
+            options = d["options"]
+            pick = next((o for o in options if o["kind"] == "answer" and "mám" in o["label"]), None)
+            bids = [o for o in options if o["kind"] == "bid" and o["label"] != "pass"]
+            pick = pick or (bids[0] if bids else options[0])
+            seq = st["seq"]
+            await page.locator(f'#mar-prompt button[data-choice="{pick["id"]}"]').click()
+            await page.wait_for_function(
+                f"() => Number(document.getElementById('play')?.dataset.seq) > {seq}"
+            )
+        elif d["kind"] == "discard":
+            # two cards that leave every game open (no eso or 10 in the talon)
+            pair = next(
+                (
+                    o["cards"]
+                    for o in d["options"]
+                    if not any(c[1:] in ("0A", "10") for c in o["cards"])
+                ),
+                d["options"][0]["cards"],
+            )
+            seq = st["seq"]
+            for code in pair:
+                await page.locator(f'#mar-hand button[data-code="{code}"]').click()
+            await page.locator("button.mar-discard").click()
+            await page.wait_for_function(
+                f"() => Number(document.getElementById('play')?.dataset.seq) > {seq}"
+            )
+        else:
+            await answer(page)
+    raise AssertionError("no announcement question")
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+async def test_marias_announcement_in_steps_in_view_talon_readable_points_shown(
+    tmp_path: Path, browser: Browser, width: int, height: int
+) -> None:
+    from tests.web.test_play_marias import MY_TURN, answer, marias_hall, sit
+
+    async with marias_hall(tmp_path) as h:
+        page = browser.page
+        await page.set_viewport_size({"width": width, "height": height})
+        await sit(page, h.url, level="easy")
+        st = await to_the_announcement(page)
+        prompt = page.locator("#mar-prompt")
+        # step 1: the game, a handful of buttons, on the screen
+        steps = prompt.locator("button.mar-step")
+        kinds = await steps.all_inner_texts()
+        assert 1 <= len(kinds) <= 5 and set(kinds) <= {"hra", "kilo", "betl", "durch", "dvě sedmy"}
+        assert await prompt.locator("button").count() <= 6
+        assert await in_viewport(page, "#mar-prompt .mar-steps")
+        # the talon the person laid away is readable: drawn as large as the hand's cards
+        talon = page.locator(".mar-talon img")
+        assert await talon.count() == 2
+        for i in range(2):
+            box = await talon.nth(i).bounding_box()
+            assert box is not None and box["width"] >= 44, box
+        trick_before = await page.locator("#mar-trick").bounding_box()
+        await page.screenshot(path=f"/tmp/words-marias-step1-{width}.png")
+        # step 2: trumps (a trump game), then what may be added, then the announcement
+        if "hra" in kinds:
+            await steps.filter(has_text="hra").first.click()
+            await prompt.locator("button.mar-step").first.wait_for()
+            suits = prompt.locator("button.mar-step[data-suit]")
+            assert 1 <= await suits.count() <= 4
+            assert await in_viewport(page, "#mar-prompt .mar-steps")
+            await page.screenshot(path=f"/tmp/words-marias-step2-{width}.png")
+            hand = {c["code"] for c in st["hand"]}
+            # a suit whose seven the person does not hold, when there is one: the warning
+            codes = await suits.evaluate_all("bs => bs.map(b => b.dataset.suit)")
+            missing = [s for s in codes if f"{s}07" not in hand]
+            suit = missing[0] if missing else codes[0]
+            await prompt.locator(f'button.mar-step[data-suit="{suit}"]').click()
+            extra = prompt.locator('button.mar-step[data-extra="sedma"]')
+            if await extra.count():
+                await extra.click()
+                if suit in missing:
+                    warning = await prompt.locator(".mar-warning").inner_text()
+                    assert "trump seven" in warning
+                    assert (await prompt.locator("button.mar-choice").inner_text()).startswith(
+                        "Announce anyway"
+                    )
+                await extra.click()  # sedma off again: the plain game
+            await page.screenshot(path=f"/tmp/words-marias-step3-{width}.png")
+        else:
+            await steps.first.click()
+        assert await prompt.locator("button").count() <= 8
+        trick_now = await page.locator("#mar-trick").bounding_box()
+        assert trick_before and trick_now and trick_now["height"] == trick_before["height"]
+        assert trick_now["height"] <= 220
+        announce = prompt.locator("button.mar-choice")
+        assert (await announce.inner_text()).startswith("Announce")
+        assert await in_viewport(page, "#mar-prompt button.mar-choice")
+        await announce.click()
+        # play: the card points of each side are on the page once the first trick is taken
+        points = page.locator("#mar-points")
+        for _ in range(60):
+            if await points.count() and "aktér" in await points.inner_text():
+                text = await points.inner_text()
+                if "obrana" in text and any(ch.isdigit() for ch in text):
+                    st = await page.evaluate("() => window.HernaMarias.state.state")
+                    if st["points"] and st["points"]["tricks"] >= 1:
+                        break
+            await page.wait_for_function(MY_TURN, timeout=30_000)
+            await answer(page)
+        else:
+            raise AssertionError("no card points on the page")
+        box = await page.locator("#mar-trick").bounding_box()
+        assert box is not None and box["height"] == trick_before["height"]
+        await page.screenshot(path=f"/tmp/words-marias-points-{width}.png")
+        assert browser.errors == []
