@@ -21,6 +21,7 @@ from herna.games.onitama.state import (
     Rule,
     Stalemate,
 )
+from herna.games.onitama.words import end_words, win_words
 
 if TYPE_CHECKING:
     from herna.hall.records import StoredMatch
@@ -85,14 +86,14 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
             else:  # pragma: no cover - every action type is handled above
                 label = str(action)
             if state.is_terminal() and state.winner is not None:
-                label += f"; {who(state.winner)} wins by the {state.reason}"
+                label += f"; {who(state.winner)} wins {win_words(state.reason)}"
             steps.append({"label": label, "view": view(state)})
         elif kind == "forfeit":
             loser = int(data.get("player", 0))
             state = state.forfeit(loser)
             steps.append(
                 {
-                    "label": f"{who(loser)} did not come back; {who(1 - loser)} wins",
+                    "label": f"{who(1 - loser)} wins {win_words(data.get('reason') or 'forfeit')}",
                     "view": view(state),
                 }
             )
@@ -100,5 +101,6 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
             verb = "disconnected" if kind == "logout" else "reconnected"
             steps.append({"label": f"{data.get('name', '?')} {verb}", "view": view(state)})
         elif kind == "aborted":
-            steps.append({"label": f"game aborted ({data.get('reason', '')})", "view": view(state)})
+            label = f"the game was stopped: {end_words(data.get('reason'))}"
+            steps.append({"label": label, "view": view(state)})
     return steps

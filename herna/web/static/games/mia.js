@@ -53,8 +53,8 @@
     }
     if (rnd.actual_dice) bits.push(`the dice under the cup were ${rnd.actual_dice}`);
     const losers = rnd.losers || [];
-    if (losers.length) bits.push(`${losers.join(" and ")} lost: ${REASONS[rnd.reason] || rnd.reason || "?"}`);
-    else if (rnd.status === "canceled") bits.push(`the round was canceled: ${REASONS[rnd.reason] || rnd.reason || "?"}`);
+    if (losers.length) bits.push(`${losers.join(" and ")} lost: ${reasonText(rnd.reason) || "?"}`);
+    else if (rnd.status === "canceled") bits.push(`the round was canceled: ${reasonText(rnd.reason) || "?"}`);
     else if (!bits.length) return rnd.players && rnd.players.length ? `${rnd.players[0]} is about to roll.` : "";
     // no capital letter: a sentence may start with a player's name, written as the player wrote it
     return bits.join("; ") + (rnd.status === "playing" ? " …" : ".");
@@ -62,7 +62,7 @@
 
   function reasonText(reason) {
     if (!reason) return "";
-    return REASONS[reason] ? `${reason}: ${REASONS[reason]}` : String(reason);
+    return REASONS[reason] || String(reason).replace(/_/g, " ").toLowerCase();
   }
 
   function dice(text) {
@@ -114,7 +114,7 @@
     }));
     rows.sort((a, b) => b.points - a.points || a.name.localeCompare(b.name));
     const why = (reasons) => Object.entries(reasons || {}).sort((a, b) => b[1] - a[1])
-      .map(([r, c]) => el("span", { class: "mia-why", title: reasonText(r) }, `${c}× ${SHORT[r] || r}`));
+      .map(([r, c]) => el("span", { class: "mia-why", title: reasonText(r) }, `${c}× ${SHORT[r] || reasonText(r)}`));
     return el("table", { class: "grid mia-scores" },
       el("caption", {}, "Scoreboard (rounds and losses since the hall started watching)"),
       el("tr", {}, el("th", {}, "player"), el("th", {}, "points"), el("th", {}, "rounds"),
