@@ -16,16 +16,18 @@
   window.HernaGames = window.HernaGames || {};
   const { el, svg, colour } = window.Herna;
 
+  /* herna/games/mia/text.py's REASONS (the one formatter; tests/test_public_text.py checks
+   * these say the same). The keywords stay on the wire; a person reads the words. */
   const REASONS = {
-    SEE_BEFORE_FIRST_ROLL: "wanted to see before anyone announced",
+    SEE_BEFORE_FIRST_ROLL: "wanted to see before anyone had rolled",
     LIED_ABOUT_MIA: "announced Mia without having it",
-    ANNOUNCED_LOSING_DICE: "announced no more than the previous announcement",
-    DID_NOT_ANNOUNCE: "did not announce in time",
-    DID_NOT_TAKE_TURN: "did not take the turn in time",
-    INVALID_TURN: "sent an invalid turn",
-    SEE_FAILED: "wanted to see, but the announcement held",
+    ANNOUNCED_LOSING_DICE: "announced dice no higher than the previous announcement",
+    DID_NOT_ANNOUNCE: "rolled but did not announce in time",
+    DID_NOT_TAKE_TURN: "did not take their turn in time",
+    INVALID_TURN: "sent a move that was not allowed",
+    SEE_FAILED: "wanted to see, but the announcement was true",
     CAUGHT_BLUFFING: "was caught bluffing",
-    MIA: "Mia! Everybody else loses",
+    MIA: "Mia beats everyone",
     NO_PLAYERS: "nobody joined",
     ONLY_ONE_PLAYER: "only one player joined",
     NO_SPECTATOR: "no spectator",
