@@ -189,3 +189,73 @@ async def test_marias_announcement_in_steps_in_view_talon_readable_points_shown(
         assert box is not None and box["height"] == trick_before["height"]
         await page.screenshot(path=f"/tmp/words-marias-points-{width}.png")
         assert browser.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+async def test_tiles_next_goal_marked_and_labels_over_pawns(
+    tmp_path: Path, browser: Browser, width: int, height: int
+) -> None:
+    import random
+
+    from tests.web.test_play_tiles import MY_TURN_OR_OVER, PHASE, play_one, tiles_hall
+
+    async with tiles_hall(tmp_path, max_rounds=60) as h:
+        page = browser.page
+        await page.set_viewport_size({"width": width, "height": height})
+        await page.goto(h.url + "/")
+        await page.get_by_role("link", name="Play a tile game").click()
+        await page.wait_for_function(f"() => {PHASE} === 'setup'")
+        await page.select_option("#tp-rules", "labyrinth")
+        await page.click("#tp-sit")
+        await page.wait_for_function(f"() => {PHASE} === 'game'")
+        rnd = random.Random(3)
+        seen_next = 0
+        for turn in range(12):
+            await page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+            if await page.evaluate(PHASE) == "over":
+                break
+            st = await page.evaluate("() => window.HernaTilesPlay.state")
+            me = next(p for p in st["view"]["players"] if p["seat"] == st["seat"])
+            goal = me["goals"][me["goals_done"]]
+            # the next goal in the required order is marked in the list ...
+            mine = page.locator(f'.tp-player[data-seat="{st["seat"]}"]')
+            marked = mine.locator(".tp-goal-next")
+            assert await marked.count() == 1
+            assert (await marked.inner_text()).startswith("▶ next: ")
+            items = await mine.locator(".tp-goal").all()
+            assert items[me["goals_done"]] is not None
+            assert "tp-goal-next" in (await items[me["goals_done"]].get_attribute("class") or "")
+            # ... and framed on the board where it can be reached
+            frames = page.locator("rect.tp-next-goal")
+            text = goal["goal"]
+            if text.startswith("reach "):
+                _, x, y = text.split()
+                assert await frames.count() == 1
+                assert await frames.first.get_attribute("data-x") == x
+                assert await frames.first.get_attribute("data-y") == y
+                seen_next += 1
+            elif text.startswith("find "):
+                item = text[len("find ") :]
+                cells = [
+                    (str(x), str(y))
+                    for y, row in enumerate(st["view"]["board"])
+                    for x, tile in enumerate(row)
+                    if tile and not tile.get("face_down") and item in (tile.get("items") or {})
+                ]
+                got = await frames.evaluate_all(
+                    "rs => rs.map(r => [r.getAttribute('data-x'), r.getAttribute('data-y')])"
+                )
+                assert sorted(tuple(c) for c in got) == sorted(cells)
+                seen_next += bool(cells)
+            # every item's name is drawn after (over) every pawn: no pawn hides a label
+            order = await page.evaluate(
+                "() => { const b = document.querySelector('#play-board svg');"
+                " const all = [...b.querySelectorAll('.tiles-player-mark, .tiles-item')];"
+                " return all.map(n => n.classList.contains('tiles-item') ? 'i' : 'p').join(''); }"
+            )
+            assert "p" in order and "i" in order and "ip" not in order, order
+            if turn == 0:
+                await page.screenshot(path=f"/tmp/words-tiles-goal-{width}.png")
+            await play_one(page, rnd)
+        assert seen_next >= 1
+        assert browser.errors == []
