@@ -242,7 +242,8 @@
     const n = view.paths_on_tile_side || 1;
     const turn = view.turn || {};
     const side = el("div", { class: "tiles-side" });
-    side.appendChild(el("h4", {}, `${view.rules || "tiles"} · turn ${turn.number || 0}`
+    // A rules file's name in words ("gold_rush" reads "gold rush").
+    side.appendChild(el("h4", {}, `${String(view.rules || "tiles").replace(/_/g, " ")} · turn ${turn.number || 0}`
       + (turn.action ? ` · ${turn.action}` : "")
       + (turn.roll !== null && turn.roll !== undefined ? ` · rolled ${turn.roll}` : "")));
     const label = event && event.data && event.data.label;
