@@ -24,24 +24,12 @@ from herna.games.marias.actions import (
     Play,
     Renonc,
 )
-from herna.games.marias.cards import CARD_CODES, SUIT_CODES
+from herna.games.marias.cards import CARD_CODES, RANK_CS, SUIT_CODES, card_words
 from herna.games.marias.evaluation import Settlement
 
 SUIT_CS = {"R": "červené", "B": "kule", "G": "zelené", "A": "žaludy"}
 """The German suits in Czech, by CGML letter (hearts are the "lepší" suit)."""
 SUIT_EN = {"R": "hearts", "B": "bells", "G": "leaves", "A": "acorns"}
-RANK_CS = {
-    "07": "7",
-    "08": "8",
-    "09": "9",
-    "10": "10",
-    "0J": "spodek",
-    "0Q": "svršek",
-    "0K": "král",
-    "0A": "eso",
-}
-"""Pip cards by number, court cards and the ace by their Czech names."""
-
 CONTRACT_CS = {
     "PASS": "nic (pass)",
     "G": "hra",
@@ -75,11 +63,6 @@ END_WORDS = {
     "move limit": "too many moves",
 }
 """Why a deal or a table ended, by the reason the server records."""
-
-
-def card_words(code: str) -> str:
-    """``A0A`` -> ``žaludy eso``; ``R07`` -> ``červené 7``."""
-    return f"{SUIT_CS.get(code[:1], code[:1])} {RANK_CS.get(code[1:], code[1:])}"
 
 
 def cards_words(codes: Sequence[str]) -> str:

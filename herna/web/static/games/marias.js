@@ -53,6 +53,13 @@
     return String(levels || "1").split(":").map((n) => FLEKS[Number(n)] || `×${n}`).join(" : ");
   }
 
+  /* A part's note as older records wrote it ("R07 of seat 0 won the last trick"), in words. */
+  function noteWords(note, who) {
+    return String(note || "")
+      .replace(/\b([RBGA](?:0[789JQKA]|10))\b/g, (c) => cardName(c))
+      .replace(/ of seat (\d)/g, (_, n) => ` of ${who[Number(n)] || "seat " + n}`);
+  }
+
   function partName(name) {
     return PARTS[name] || name;
   }
@@ -177,7 +184,7 @@
     const rows = (r.parts || []).map((p) => el("tr", {},
       el("td", {}, partName(p.name)), el("td", {}, p.won ? "won" : "lost"), el("td", {}, String(p.units)),
       el("td", {}, (p.amounts || []).map((a) => (a > 0 ? "+" : "") + a).join(" / ")),
-      el("td", { class: "muted" }, p.note || "")));
+      el("td", { class: "muted" }, noteWords(p.note, who))));
     const money = (r.money || []).map((m, i) => `${who[i]} ${m > 0 ? "+" : ""}${m}`).join(", ");
     return el("div", { class: "mar-result" },
       el("div", { class: "mar-label" }, "result"),
