@@ -1,17 +1,29 @@
 """What the public forms of a record may show: Mia dice that stayed under the cup stay hidden
-in the public text, and a player's CSV cannot carry a spreadsheet formula."""
+in the public text, a player's CSV cannot carry a spreadsheet formula, and the pages a person
+walks (home, history, every game's replay, a player, live Mia) show results, reasons and cards
+in words, never internal codes (issue 26)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import random
+import re
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from herna.games.mia.text import match_text
 from herna.hall.export import results_csv
 from herna.hall.records import RecordStore
-from tests.records import at, mia_round, onitama_game
+from tests.records import at, marias_deal, mia_round, onitama_game, tiles_game
+from tests.web.conftest import Browser, browser, start_web, stop_web
+from tests.web.helpers import publish_mia_round
+
+STATIC = Path(__file__).resolve().parents[1] / "herna" / "web" / "static"
+__all__ = ["browser"]  # the Chromium fixture of the web tests
 
 
 def test_public_mia_text_shows_at_most_the_last_roll_and_only_if_it_was_revealed(
@@ -48,3 +60,204 @@ def test_results_csv_escapes_formulas_in_names(tmp_path: Path) -> None:
     assert not any(cell[:1] in "=+-@" for cell in rows[1] if cell)
     assert "'+evil" in rows[1]
     store.close()
+
+
+# -- no internals on the pages (issue 26) --------------------------------------------------
+
+BAD_TEXT = [
+    (re.compile(r"\b[a-z]+(?:_[a-z]+)+\b"), "a snake_case code"),
+    (re.compile(r"\b[A-Z]{2,}(?:_[A-Z]+)+\b"), "an upper-case enum code"),
+    (re.compile(r"\{'|'\s*:\s*'|\{\"\w+\"\s*:"), "a dict repr"),
+    (re.compile(r"[♠♣♥♦◆♤♧♡♢]"), "a French suit symbol"),
+    (re.compile(r"\((?:B?G|B?7|B?100|B?107|SMALL|BIG|B?27|B?127)\)"), "a contract code"),
+    (re.compile(r"\b[RBGA]-(?:7|8|9|10|spodek|svršek|král|eso)\b"), "a card code"),
+    (re.compile(r"\b[RBGA](?:0[789JQKA]|10)\b"), "a card code"),
+]
+
+
+def internals(text: str) -> list[str]:
+    """What in ``text`` is an internal code rather than words (with its surroundings)."""
+    found = []
+    for pattern, what in BAD_TEXT:
+        for m in pattern.finditer(text):
+            found.append(f"{what}: …{text[max(0, m.start() - 40) : m.end() + 40]}…")
+    return found
+
+
+def test_the_check_finds_what_issue_26_saw() -> None:
+    """The walk below can fail: each thing the issue found on a page is caught."""
+    for seen in (
+        "step 3: abort: {'player': 1, 'reason': 'disconnected'}",
+        "alice lost (out_of_time)",
+        "bob lost (ANNOUNCED_LOSING_DICE)",
+        "carol played lepší hra (BG): won hra",
+        "kilo a sedma (107)",
+        "alice A-eso, bob R-9",
+        "trumps ♦ bells, 7♣",
+    ):
+        assert internals(seen), seen
+    assert not internals("alice played lepší kilo a sedma, trumfy červené: won kilo; bob +4")
+
+
+def js_table(path: Path, name: str) -> dict[str, str]:
+    """A ``const NAME = {key: "words", ...}`` table of a static script, as a dict."""
+    source = path.read_text(encoding="utf-8")
+    block = source[source.index(f"const {name} = {{") :]
+    block = block[: block.index("};")]
+    pairs = re.findall(r'(?:"([^"]+)"|([\w]+))\s*:\s*"([^"]*)"', block)
+    return {a or b: words for a, b, words in pairs}
+
+
+def test_the_renderers_say_what_the_python_formatters_say() -> None:
+    """One formatter per game: the browser renderers carry copies of its tables; they match."""
+    from herna.games.marias.words import CONTRACT_CS, FLEK_CS, PART_CS, RANK_CS, SUIT_CS
+    from herna.games.mia.text import REASONS
+    from herna.games.onitama.words import WIN_WORDS
+
+    games = STATIC / "games"
+    marias = games / "marias.js"
+    assert js_table(marias, "GAMES") == {**CONTRACT_CS, "YES": "mám", "NO": "nemám"}
+    assert js_table(marias, "RANKS") == RANK_CS
+    assert js_table(marias, "PARTS") == PART_CS
+    assert {k: v for k, v in js_table(marias, "FLEKS").items()} == {
+        str(k): v for k, v in FLEK_CS.items()
+    }
+    suits = re.findall(r'(\w): \{ name: "([^"]+)"', marias.read_text(encoding="utf-8"))
+    assert dict(suits) == SUIT_CS
+    assert js_table(games / "mia.js", "REASONS") == REASONS
+    assert js_table(games / "onitama.js", "WIN_WORDS") == WIN_WORDS
+
+
+def _walk_records(url: str) -> None:
+    """Finished and aborted games of every game, as their servers record them."""
+    from herna.games.marias.actions import MariasCodec
+    from herna.games.marias.state import new_game as new_deal
+    from herna.games.onitama.state import ACTION_CODEC, OnitamaState
+    from herna.hall.match import Match, Seat
+
+    store = RecordStore(url)
+    now = datetime.now(UTC)
+    store.save(at(marias_deal(3), now))
+    # a deal stopped because a player's connection dropped (the CGML server's note and result)
+    deal: Match[Any] = Match(
+        "marias",
+        "g9.1",
+        new_deal(0),
+        [Seat(n, "bot") for n in ("alice", "bob", "carol")],
+        9,
+        MariasCodec(),
+        meta={"dealer": 0, "tariff": "csm", "max_flek": 16, "game_no": 1},
+    )
+    rnd = random.Random(9)
+    for _ in range(40):
+        deal.act(deal.state.current_player(), rnd.choice(list(deal.state.legal_actions())))
+    deal.note("abort", player=1, reason="disconnected")
+    store.save(at(deal.record("aborted", {"abort": "disconnected", "culprit": "bob"}), now))
+    store.save(at(onitama_game(5), now))
+    # lost on time, and aborted when the server stopped
+    game: Match[Any] = Match(
+        "onitama",
+        "g7",
+        OnitamaState.new("stalemate"),
+        [Seat("erin", "human"), Seat("dave", "bot")],
+        7,
+        ACTION_CODEC,
+        meta={"rule": "stalemate"},
+    )
+    for _ in range(4):
+        game.act(game.state.current_player(), next(iter(game.state.legal_actions())))
+    game.state = game.state.forfeit(1, "out_of_time")
+    game.note("forfeit", name="dave", player=1, reason="out_of_time")
+    store.save(at(game.record(), now))
+    stopped: Match[Any] = Match(
+        "onitama",
+        "g8",
+        OnitamaState.new("stalemate"),
+        [Seat("erin", "human"), Seat("dave", "bot")],
+        8,
+        ACTION_CODEC,
+        meta={"rule": "stalemate"},
+    )
+    for _ in range(3):
+        stopped.act(stopped.state.current_player(), next(iter(stopped.state.legal_actions())))
+    stopped.note("aborted", reason="server shutdown")
+    store.save(at(stopped.record("aborted", {"reason": "server shutdown"}), now))
+    store.save(at(tiles_game(7), now))
+    for n in range(6):
+        store.save(mia_round(n, ["alice", "bob", "carol"], 4000 + n, now))
+    store.close()
+
+
+@pytest.mark.browser
+async def test_no_internals_on_the_pages_a_person_walks(tmp_path: Path, browser: Browser) -> None:
+    """From the home page, by clicks: the history, the replay of every game (finished and
+    aborted, every step), a player's page and the live Mia table: no code, dict repr or
+    French suit in the visible text; the Mia scoreboard is not cut off at 1280 px."""
+    url = f"sqlite:///{tmp_path / 'walk.db'}"
+    _walk_records(url)
+    hall, web = await start_web(url)
+    try:
+        bus = web.hall.bus
+        scores: dict[str, int] = {}
+        for name in ("alice", "bob", "carol"):
+            bus.emit("mia", "mia", "player_registered", name=name, spectator=False)
+        for n in range(1, 8):
+            players = ["alice", "bob", "carol"][n % 3 :] + ["alice", "bob", "carol"][: n % 3]
+            publish_mia_round(bus, n, players, scores, see=n % 2 == 0)
+        page = browser.page
+        await page.set_viewport_size({"width": 1280, "height": 800})
+        problems: list[str] = []
+
+        async def check(where: str) -> None:
+            text = await page.locator("body").inner_text()
+            problems.extend(f"{where}: {p}" for p in internals(text))
+
+        await page.goto(web.url + "/")
+        await check("home")
+        await page.locator("header").get_by_role("link", name="History").click()
+        await page.wait_for_url("**/history")
+        await check("history")
+        links = await page.locator('a[href^="/matches/"]').evaluate_all(
+            "as => [...new Set(as.map(a => a.getAttribute('href')))]"
+        )
+        assert len(links) == 6, links  # two deals, three Onitama games, a tile game
+        # the Mia session opens to its rounds: the first round's replay too
+        await page.locator("tr[data-session] a").first.click()
+        await page.wait_for_url("**session=*")
+        await check("history of a Mia session")
+        await page.locator('a[href^="/matches/"]').first.click()
+        await page.locator("#replay[data-steps]").wait_for()
+        await page.keyboard.press("End")
+        await check("replay of a Mia round")
+        await page.go_back()
+        await page.go_back()
+        await page.wait_for_url("**/history")
+        for href in links:
+            await page.locator(f'a[href="{href}"]').first.click()
+            await page.locator("#replay[data-steps]").wait_for()
+            await page.keyboard.press("End")
+            await check(f"replay {href} (last step and the list of steps)")
+            await page.keyboard.press("Home")
+            await check(f"replay {href} (first step)")
+            await page.go_back()
+            await page.wait_for_url("**/history")
+        await page.goto(web.url + "/")  # home, then by clicks again
+        await page.locator("header").get_by_role("link", name="History").click()
+        await page.locator('a[href^="/players/"]').first.click()
+        await page.locator("#player-stats").wait_for()
+        await check("player page")
+        await page.locator("header").get_by_role("link", name="Live").click()
+        await page.get_by_role("link", name="mia", exact=True).first.click()
+        await page.locator(".mia-scores").first.wait_for()
+        await page.locator('.mia-round[data-round="7"]').first.wait_for()
+        await check("live Mia")
+        await page.screenshot(path="/tmp/words-walk-live-mia-1280.png", full_page=True)
+        cut = await page.evaluate(
+            "() => [...document.querySelectorAll('.mia-side')].some("
+            "s => s.scrollWidth > s.clientWidth + 1)"
+        )
+        assert not cut, "the Mia scoreboard is cut off at 1280 px"
+        assert not problems, "\n".join(problems)
+        assert browser.errors == []
+    finally:
+        await stop_web(hall)

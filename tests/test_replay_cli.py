@@ -55,7 +55,7 @@ def test_listing_shows_every_game(
     out = run(capsys, "--database-url", url, "--last", "3")
     for game in ("marias", "mia", "onitama", "tiles"):
         assert re.search(rf"^\s*{game}\s*$", out, re.M), game
-    assert "lost (" in out  # Mia's result in words
+    assert " lost: " in out  # Mia's result in words
     assert "played" in out  # mariáš: who played what
     only = run(capsys, "--database-url", url, "--game", "onitama", "--json")
     assert [m["id"] for m in json.loads(only)] == [ids["onitama"]]
@@ -145,7 +145,7 @@ def test_mia_rolls_and_announcements(
     assert "Order of play: " in out
     assert re.search(r"^\w+ rolls and gets [1-6],[1-6]$", out, re.M)  # the host sees the dice
     assert re.search(r"^\w+ announces [1-6],[1-6]", out, re.M)
-    assert re.search(r"^Result: .+ lost \([A-Z_]+: .+\)\.$", out, re.M)
+    assert re.search(r"^Result: .+ lost: [a-z][^_]+\.$", out, re.M)
 
 
 def test_missing_match_and_csv_without_player(

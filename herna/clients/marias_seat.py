@@ -40,6 +40,7 @@ from typing import Any, cast
 
 import herna.clients.cgml as cgml_client
 from herna.clients.cgml import TOURNAMENT_OVER, CgmlClient, CgmlClientError, login, parse_url
+from herna.clients.marias_score import points_so_far
 from herna.clients.marias_text import (
     CONTRACT_WORD,
     RANK_WORD,
@@ -151,7 +152,9 @@ def option_json(index: int, action: Action) -> dict[str, Any]:
         label = CONTRACT_WORD.get(code, code)
         title = f"announce {code}"
         out["group"] = label
+        out["contract"] = code  # the page builds its steps (game, trumps, additions) from it
         out["suit"] = "" if action.trumps is None else "RBGA"[action.trumps]
+        out["second"] = "" if action.second is None else "RBGA"[action.second]
         if action.trumps is not None:
             suit = "RBGA"[action.trumps]
             label += f", {SUIT_CS[suit]}"
@@ -687,6 +690,7 @@ class SeatRelay:
             "auction": [],
             "contract": None,
             "marriages": [],
+            "points": None,
             "decision": None,
         }
         if t.seat < 0 or not t.players:
@@ -757,6 +761,7 @@ class SeatRelay:
                 "aktér": self._name(declarer) if declarer is not None else "",
             }
         out["marriages"] = self._marriages(view)
+        out["points"] = points_so_far(view, out["marriages"])
         pending = self.pending
         if pending is not None and not pending.future.done():
             out["decision"] = self._decision_json(pending)
@@ -784,6 +789,7 @@ class SeatRelay:
                     found |= {(seat, s) for s in "RBGA" if {f"{s}0K", f"{s}0Q"} <= cards}
         return [
             {
+                "seat": seat,
                 "name": "you" if seat == t.seat else self._name(seat),
                 "suit": suit,
                 "words": f"{SUIT_CS[suit]} ({SUIT_WORD[suit]})",

@@ -22,6 +22,7 @@ from herna.games.marias import (
     Play,
     format_trumps,
 )
+from herna.games.marias.words import CONTRACT_CS, card_words, part_words
 from herna.protocols.cgml.breakdown import Breakdown
 from herna.protocols.cgml.messages import Result
 from herna.protocols.cgml.player import PlayerTracker
@@ -44,10 +45,10 @@ CARD_POINTS = {"10": 10, "0A": 10}
 FLEK_WORD = {1: "no flek", 2: "flek", 4: "re", 8: "tutti", 16: "boty", 32: "kalhoty"}
 """A flek level is the multiplier: 1 is no flek at all."""
 WORDS_HELP = (
-    "Cards are a suit letter and a Czech rank: R červené (hearts), B kule (bells), "
-    "G zelené (leaves), A žaludy (acorns); 7, 8, 9, 10, spodek (Unter), svršek (Ober), "
-    "král (king), eso (ace). Contracts: hra (game), sedma (win the last trick with the "
-    "trump 7), stovka/kilo (100 points), betl (take no trick), durch (take every trick), "
+    "Cards are named by suit and rank: červené (hearts), kule (bells), zelené (leaves), "
+    "žaludy (acorns); 7, 8, 9, 10, spodek (Unter), svršek (Ober), král (king), eso (ace). "
+    "Contracts: hra (game), sedma (win the last trick with the "
+    "trump 7), kilo (100 points), betl (take no trick), durch (take every trick), "
     "lepší = in hearts, paid double. Flek doubles a part (flek ×2, re ×4, tutti ×8 ...)."
 )
 
@@ -88,27 +89,13 @@ PART_WORD = {
 }
 """English for the parts of a settlement (evaluation's names are Czech)."""
 
-CONTRACT_WORD = {
-    "PASS": "pass",
-    "G": "hra",
-    "BG": "lepší hra (hearts)",
-    "7": "sedma",
-    "B7": "lepší sedma",
-    "100": "stovka",
-    "107": "stovka + sedma",
-    "B100": "lepší stovka",
-    "B107": "lepší stovka + sedma",
-    "SMALL": "betl",
-    "BIG": "durch",
-    "27": "dvě sedmy",
-    "127": "stovka + dvě sedmy",
-    "B27": "lepší dvě sedmy",
-    "B127": "lepší stovka + dvě sedmy",
-}
+CONTRACT_WORD = {**CONTRACT_CS, "PASS": "pass"}
+"""Contracts in the words of :mod:`herna.games.marias.words`, the one place they are named."""
 
 
 def card_name(code: str) -> str:
-    return f"{code[0]}-{RANK_WORD.get(code[1:], code[1:])}"
+    """``A0A`` -> ``žaludy eso``, as every page and the replays name it."""
+    return card_words(code)
 
 
 def action_text(action: Action) -> str:
@@ -240,7 +227,8 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
         aktér = part.money[s.declarer]
         out.append(
             (
-                f"  {part.name} ({PART_WORD.get(part.name, part.name)}): {outcome} by the aktér"
+                f"  {part_words(part.name)} ({PART_WORD.get(part.name, part.name)}): {outcome} "
+                "by the aktér"
                 f"{note}; {part.units} units × {flek} → aktér {aktér:+d}",
                 "",
             )

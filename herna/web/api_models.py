@@ -285,6 +285,8 @@ class GameStats(GameRecord):
 
     matches: int
     """Recorded matches, any status."""
+    rated_games: int
+    """Games that moved the OpenSkill rating (what the rating chart counts)."""
     canceled: int
     average_score: float | None
     first_played: datetime | None

@@ -127,7 +127,8 @@ def rating_chart(game: str, title: str, points: Sequence[RatingPoint]) -> str:
     dots = (
         "".join(
             f'<circle class="dot" cx="{px(p.games):.1f}" cy="{py(p.mu):.1f}" r="2.5">'
-            f"<title>after {p.games} rated games: μ {p.mu:.2f}, σ {p.sigma:.2f}"
+            f"<title>after {p.games} rated game{'s' if p.games != 1 else ''}: "
+            f"μ {p.mu:.2f}, σ {p.sigma:.2f}"
             + (f", {p.at:%Y-%m-%d %H:%M} UTC" if p.at else "")
             + "</title></circle>"
             for p in points

@@ -652,7 +652,7 @@ def players(game: str | None, games: Sequence[str], rows: Sequence[Standing]) ->
 def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch]) -> str:
     rows = "".join(
         f'<tr><td><a href="{e(url("/players", game=s.game))}">{e(s.game)}</a></td>'
-        f"<td>{e(num(s.points))}</td><td>{s.games}</td><td>{s.wins}</td>"
+        f"<td>{e(num(s.points))}</td><td>{s.games}</td><td>{s.rated_games}</td><td>{s.wins}</td>"
         f"<td>{e(num(s.wins / s.games if s.games else None))}</td>"
         f"<td>{e(num(s.mu))}</td><td>{e(num(s.sigma))}</td><td>{e(num(s.ordinal))}</td>"
         f"<td>{s.matches}</td><td>{s.canceled}</td><td>{e(num(s.average_score))}</td>"
@@ -661,7 +661,9 @@ def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch])
     )
     table = (
         '<div class="scroll"><table class="grid" id="player-stats"><tr><th>game</th>'
-        "<th>points</th><th>rated games</th><th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
+        "<th>points</th><th>games</th>"
+        '<th title="games that moved the rating, as the chart counts them">rated games</th>'
+        "<th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
         '<th title="μ − 3σ">rating</th><th>matches</th><th>canceled</th>'
         f"<th>avg score</th><th>last played</th></tr>{rows}</table></div>"
     )

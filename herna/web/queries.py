@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
-from herna.hall.db import MatchPlayerRow, MatchRow
+from herna.hall.db import MatchPlayerRow, MatchRow, RatingRow
 from herna.hall.records import RecordStore, Standing, StoredMatch, read_matches
 
 AnySelect = Select[*tuple[Any, ...]]
@@ -154,6 +154,8 @@ class GameStats:
     average_score: float | None
     first_played: datetime | None
     last_played: datetime | None
+    rated_games: int = 0
+    """Games that moved the OpenSkill rating (what the rating chart counts)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -166,6 +168,7 @@ class GameStats:
             "sigma": self.sigma,
             "ordinal": self.ordinal,
             "matches": self.matches,
+            "rated_games": self.rated_games,
             "canceled": self.canceled,
             "average_score": self.average_score,
             "first_played": self.first_played.isoformat() if self.first_played else None,
@@ -196,6 +199,11 @@ def player_stats(store: RecordStore, name: str) -> list[GameStats]:
             .where(MatchPlayerRow.name == name)
             .group_by(MatchRow.game)
         ).all()
+        rated = dict(
+            session.execute(
+                select(RatingRow.game, RatingRow.games).where(RatingRow.name == name)
+            ).all()
+        )
     counts = {r[0]: r for r in rows}
     out = []
     for game in sorted(set(standings) | set(counts)):
@@ -211,6 +219,7 @@ def player_stats(store: RecordStore, name: str) -> list[GameStats]:
                 sigma=s.sigma if s else None,
                 ordinal=s.ordinal if s else None,
                 matches=int(c[1]) if c else 0,
+                rated_games=int(rated.get(game, 0)),
                 canceled=int(c[2] or 0) if c else 0,
                 average_score=float(c[3]) if c and c[3] is not None else None,
                 first_played=_utc(c[4]) if c else None,

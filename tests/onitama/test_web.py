@@ -103,7 +103,8 @@ async def test_renderer_draws_board_hands_spare_and_last_move(browser: Page) -> 
     )
     over = over.apply(Move("Tiger", parse_square("c3"), parse_square("c5")))
     await render(page, over.view(None), {"data": {"white": "ann", "black": "bob"}})
-    assert "ann wins by the way of the stone" in await page.locator("#c").inner_text()
+    text = await page.locator("#c").inner_text()
+    assert "ann wins by the Way of the Stone (captured the master)" in text
     assert await page.locator("#c .oni-black.oni-master").count() == 0
     blocked = blocked_state()
     pending = blocked.apply(blocked.legal_actions()[0])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from herna.games.mia.text import reason_words
 from herna.web.plugin import WebHall
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.helpers import play_mia_round, publish_mia_round
@@ -39,7 +40,7 @@ async def test_live_view_updates_and_pages_load(web: WebHall, browser: Browser) 
     assert await current.get_attribute("data-status") == "playing"
     previous = card.locator('.mia-round[data-round="1"]')
     assert "bob lost" in await previous.inner_text()
-    assert "SEE_FAILED" in await previous.inner_text()
+    assert "wanted to see, but the announcement was true" in await previous.inner_text()
     score_row = card.locator('.mia-scores tr[data-name="alice"]')
     assert "1" in await score_row.inner_text()
     await page.screenshot(path=screenshot_path("live-mia"), full_page=True)
@@ -114,7 +115,7 @@ async def test_replay_stepper_steps_through_a_recorded_game(web: WebHall, browse
     losers = [p.name for p in record.players if not p.winner]
     result = await view.locator(".mia-result").inner_text()
     assert all(name in result for name in losers)
-    assert record.result["reason"] in result
+    assert reason_words(record.result["reason"]) in result
     await page.screenshot(path=screenshot_path("replay-mia"), full_page=True)
 
     await page.keyboard.press("Home")

@@ -143,7 +143,9 @@ async def answer(page: Any, by_keyboard: bool = False) -> str:
         await page.keyboard.press("Enter")
     elif by_keyboard and kind == "play":
         await press(page, page.locator("button.mar-legal").first)
-    elif by_keyboard and kind in ("licite", "gametype", "flek"):
+    elif kind == "gametype":
+        await announce(page, by_keyboard)
+    elif by_keyboard and kind in ("licite", "flek"):
         await press(page, page.locator("button.mar-choice").first)
     elif kind == "play":
         await page.locator("button.mar-legal").first.click()
@@ -171,6 +173,22 @@ async def answer(page: Any, by_keyboard: bool = False) -> str:
         f"() => Number(document.getElementById('play')?.dataset.seq) > {seq}"
     )
     return kind
+
+
+async def announce(page: Any, by_keyboard: bool = False) -> None:
+    """The announcement in steps (the game, trumps, additions): the first offer of each step,
+    then the button that announces it."""
+    for _ in range(6):
+        if await page.locator("button.mar-choice").count():
+            break
+        if by_keyboard:
+            await press(page, page.locator("button.mar-step").first)
+        else:
+            await page.locator("button.mar-step").first.click()
+    if by_keyboard:
+        await press(page, page.locator("button.mar-choice").first)
+    else:
+        await page.locator("button.mar-choice").first.click()
 
 
 async def play_until_deals(

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from herna.games.marias.cards import CARD_CODES, SUIT_CODES, TENS_ACES_MASK
+from herna.games.marias.cards import CARD_CODES, SUIT_CODES, TENS_ACES_MASK, card_words
 from herna.games.marias.contracts import Contract, Part, Tariff, format_flek, format_trumps
 
 
@@ -245,8 +245,9 @@ def settle_played(
             same_side = (earner == declarer) == (owner == declarer)
             if last.winner == owner or not same_side:
                 ticha = tariff.ticha_sedma * hf
-                note = f"{CARD_CODES[seven]} of seat {owner} " + (
-                    "won the last trick" if last.winner == owner else "killed"
+                side = "aktér" if owner == declarer else "obrana"
+                note = f"{card_words(CARD_CODES[seven])} ({side}) " + (
+                    "won the last trick" if last.winner == owner else "was killed in the last trick"
                 )
                 add(-1, "tichá sedma", earner == declarer, ticha, note)
 

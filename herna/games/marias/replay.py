@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from herna.core.game import CHANCE
-from herna.games.marias.actions import Deal, MariasCodec, Renonc, encode_action
+from herna.games.marias.actions import Deal, Flek, MariasCodec, Renonc
 from herna.games.marias.cards import CARD_CODES, mask_codes
 from herna.games.marias.contracts import TARIFFS, Rules
 from herna.games.marias.state import MariasState, Phase, new_game
+from herna.games.marias.words import action_words, event_words, settlement_words
 from herna.hall.records import StoredMatch
 from herna.hall.replays import ReplayStep
 
@@ -33,14 +34,14 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
     for kind, data in match.events:
         if kind != "action":
             if kind in ("timeout", "abort", "disconnect", "note"):
-                steps.append({"label": f"{kind}: {data}", "view": _view(state, names)})
+                steps.append({"label": event_words(kind, data, names), "view": _view(state, names)})
             continue
         action = codec.decode(data["action"])
         seat = state.current_player()
         try:
             state = state.apply(action)
         except Exception as exc:  # a damaged record: show where it stops
-            steps.append({"label": f"cannot replay {data['action']!r}: {exc}",
+            steps.append({"label": f"the record stops here: {exc}",
                           "view": _view(state, names)})  # fmt: skip
             break
         if seat == CHANCE and isinstance(action, Deal):
@@ -48,13 +49,15 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
                 steps.append({"label": "cards dealt", "view": _view(state, names)})
             continue
         who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-        text = encode_action(action)
+        parts = tuple(p.label for p in state.contract.parts) if isinstance(action, Flek) else ()
+        text = action_words(action, parts)
         if isinstance(action, Renonc):
             text = f"renonc: {state.renonc.reason}" if state.renonc else "renonc"
-        label = f"{who}: {text}"
+        label = f"{who} {text}"
         if state.is_terminal():
-            money = ", ".join(f"{names[i]} {m:+d}" for i, m in enumerate(state.settlement().money))
-            label += f" — {state.settlement().reason}; {money}"
+            s = state.settlement()
+            money = ", ".join(f"{names[i]} {m:+d}" for i, m in enumerate(s.money))
+            label += f" — {settlement_words(s, names)}; {money}"
         steps.append({"label": label, "view": _view(state, names)})
     return steps
 

@@ -23,59 +23,47 @@ from herna.games.marias.actions import (
     MariasCodec,
     Play,
     Renonc,
-    encode_action,
 )
-from herna.games.marias.cards import SUIT_NAMES_CS, Card, cards_of
+from herna.games.marias.cards import CARD_CODES, SUIT_NAMES_CS, Card, cards_of
 from herna.games.marias.contracts import Contract
 from herna.games.marias.replay import rules_from_meta
 from herna.games.marias.state import MariasState, Phase, new_game
+from herna.games.marias.words import (
+    FLEK_CS,
+    RANK_CS,
+    action_words,
+    card_words,
+    contract_words,
+    end_words,
+    event_words,
+    part_words,
+)
 from herna.hall.records import StoredMatch
-
-RANK_CS = ("sedma", "osma", "devítka", "desítka", "spodek", "svršek", "král", "eso")
-CONTRACT_CS = {
-    Contract.PASS: "nic",
-    Contract.G: "hra",
-    Contract.BG: "lepší hra",
-    Contract.C7: "sedma",
-    Contract.B7: "lepší sedma",
-    Contract.C100: "kilo (sto)",
-    Contract.C107: "kilo a sedma",
-    Contract.B100: "lepší kilo",
-    Contract.B107: "lepší kilo a sedma",
-    Contract.SMALL: "betl",
-    Contract.BIG: "durch",
-    Contract.C27: "dvě sedmy",
-    Contract.C127: "dvě sedmy a kilo",
-    Contract.B27: "lepší dvě sedmy",
-    Contract.B127: "lepší dvě sedmy a kilo",
-}
-FLEK_CS = {1: "bez fleku", 2: "flek", 4: "re", 8: "tutti", 16: "boty"}
-ROLES = ("forhont", "prostřední", "zadák")
 
 
 def card_cs(card: Card) -> str:
-    """``žaludy eso``, ``červené sedma``: the suit, then the card."""
-    return f"{SUIT_NAMES_CS[card >> 3]} {RANK_CS[card & 7]}"
+    """``žaludy eso``, ``červené 7``: the suit, then the card."""
+    return card_words(CARD_CODES[card])
 
 
 def hand_cs(cards: Iterable[Card]) -> str:
-    """Cards grouped by suit, best first: ``červené eso, král · kule sedma``."""
+    """Cards grouped by suit, best first: ``červené eso, král · kule 7``."""
     groups: dict[int, list[Card]] = {}
     for c in sorted(cards, reverse=True):
         groups.setdefault(c >> 3, []).append(c)
     return " · ".join(
-        f"{SUIT_NAMES_CS[s]} " + ", ".join(RANK_CS[c & 7] for c in cs)
+        f"{SUIT_NAMES_CS[s]} " + ", ".join(RANK_CS[CARD_CODES[c][1:]] for c in cs)
         for s, cs in sorted(groups.items())
     )
 
 
 def contract_cs(contract: Contract) -> str:
-    return f"{CONTRACT_CS[contract]} ({contract.code})"
+    return contract_words(contract.code)
 
 
 def _flek_words(levels: tuple[int, ...], parts: tuple[str, ...]) -> str:
     return ", ".join(
-        f"{part} {FLEK_CS.get(level, f'×{level}')}"
+        f"{part_words(part)} {FLEK_CS.get(level, f'×{level}')}"
         for part, level in zip(parts, levels, strict=False)
     )
 
@@ -98,7 +86,7 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
     for kind, data in match.events:
         if kind != "action":
             if kind in ("timeout", "abort", "disconnect", "note"):
-                lines.append(f"({kind}: {', '.join(f'{k}={v}' for k, v in data.items())})")
+                lines.append(event_words(kind, data, names))
             continue
         action = codec.decode(data["action"])
         seat = state.current_player()
@@ -123,7 +111,7 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
             else:
                 lines.append(f"  {name}: {contract_cs(action.contract)}?")
         elif isinstance(action, Answer):
-            lines.append(f"  {name}: {'mám (YES)' if action.yes else 'nemám (NO)'}")
+            lines.append(f"  {name}: {'mám' if action.yes else 'nemám'}")
         elif isinstance(action, Discard):
             lines.append(
                 f"{name} wins the licitace ({contract_cs(before.won_rung)}), takes the talon "
@@ -151,15 +139,15 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
             tricks_shown = len(state.tricks)
         elif isinstance(action, Renonc):
             reason = state.renonc.reason if state.renonc else ""
-            lines.append(f"{name}: renonc ({encode_action(action.action)}: {reason})")
+            lines.append(f"{name}: renonc ({action_words(action.action)}: {reason})")
         if before.phase != Phase.PLAY and state.phase == Phase.PLAY:
             parts = tuple(p.label for p in state.contract.parts)
             lines.append(f"Hraje se (play): {_flek_words(state.flek_levels, parts)}.")
     if state.is_terminal():
         lines += _settlement_lines(state, who)
     else:
-        reason = match.result.get("reason", match.status)
-        lines.append(f"The deal was not finished: {match.status} ({reason}).")
+        reason = match.result.get("reason") or match.result.get("abort") or match.status
+        lines.append(f"The deal was not finished: {end_words(reason)}.")
     return lines
 
 
@@ -180,7 +168,7 @@ def _settlement_lines(state: MariasState, who: object) -> list[str]:
     for part in s.parts:
         verdict = "aktér wins" if part.won else "aktér loses"
         note = f" ({part.note})" if part.note else ""
-        out.append(f"  {part.name}: {verdict}{note}")
+        out.append(f"  {part_words(part.name)}: {verdict}{note}")
     out.append(
         "  money: "
         + ", ".join(f"{who(i)} {m:+d}" for i, m in enumerate(s.money))
@@ -190,13 +178,14 @@ def _settlement_lines(state: MariasState, who: object) -> list[str]:
 
 
 def summary(match: StoredMatch) -> str:
-    """``alice played lepší dvě sedmy (B27): lost dvě sedmy; alice -480, bob +160, carol +320``."""
+    """``alice played lepší dvě sedmy: lost dvě sedmy; alice -480, bob +160, carol +320``."""
     details = match.result.get("details")
     # Servers store the engine's outcome: the settlement is its details.
     r = details if isinstance(details, dict) and "licite" in details else match.result
     names = [p.name for p in sorted(match.players, key=lambda p: p.seat)]
     if match.status != "finished" or "licite" not in r:
-        return f"{match.status}: {r.get('reason', '')}".rstrip(": ")
+        why = end_words(r.get("reason") or r.get("abort") or "")
+        return f"{match.status}: {why}".rstrip(": ")
     try:
         contract = contract_cs(Contract.parse(str(r["licite"])))
     except ValueError:
@@ -204,8 +193,8 @@ def summary(match: StoredMatch) -> str:
     declarer = int(r.get("declarer", -1))
     who = names[declarer] if 0 <= declarer < len(names) else "?"
     parts = r.get("parts") or []
-    won = [p["name"] for p in parts if p.get("won")]
-    lost = [p["name"] for p in parts if not p.get("won")]
+    won = [part_words(p["name"]) for p in parts if p.get("won")]
+    lost = [part_words(p["name"]) for p in parts if not p.get("won")]
     bits = [f"won {', '.join(won)}" if won else "", f"lost {', '.join(lost)}" if lost else ""]
     verdict = "; ".join(bit for bit in bits if bit)
     if r.get("renonc"):

@@ -6,6 +6,7 @@ from typing import Any
 
 from herna.core.game import CHANCE
 from herna.games.mia.round import DiceRoll, MiaActionCodec, MiaRound
+from herna.games.mia.text import reason_words
 from herna.hall.records import StoredMatch
 from herna.hall.replays import ReplayStep
 
@@ -36,7 +37,7 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
         else:
             label = f"{actor}: {action}"
         if state.is_terminal():
-            label += f" — {', '.join(state.losers)} lost ({state.reason})"
+            label += f" — {', '.join(state.losers)} lost: {reason_words(state.reason)}"
         steps.append({"label": label, "view": _view(state)})
     return steps
 

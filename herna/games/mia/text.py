@@ -22,8 +22,18 @@ REASONS = {
     "SEE_FAILED": "wanted to see, but the announcement was true",
     "CAUGHT_BLUFFING": "was caught bluffing",
     "MIA": "Mia beats everyone",
+    "NO_PLAYERS": "nobody joined",
+    "ONLY_ONE_PLAYER": "only one player joined",
+    "NO_SPECTATOR": "no spectator",
 }
-"""The seed's loss reasons in words (the keyword itself is printed too)."""
+"""The seed's loss and cancel reasons in words — the one formatter of Mia results, used by
+the history, the replays, ``herna replay`` and the logs (the keywords stay on the wire)."""
+
+
+def reason_words(reason: object) -> str:
+    """``CAUGHT_BLUFFING`` -> ``was caught bluffing``; an unknown keyword spaced out."""
+    text = str(reason or "")
+    return REASONS.get(text, text.replace("_", " ").lower())
 
 
 def match_text(match: StoredMatch, public: bool = False, move: int | None = None) -> list[str]:
@@ -37,7 +47,9 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
     for kind, data in match.events:
         if kind != "action":
             if kind not in ("round", "note"):
-                lines.append(f"  ({kind}: {data})")
+                lines.append(
+                    f"  ({kind.replace('_', ' ')}: {reason_words(data.get('reason', ''))})"
+                )
             continue
         action = codec.decode(data["action"])
         actor = state.current_name
@@ -62,24 +74,25 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
             if state.actual is not None and state.revealed:
                 lines.append(f"  under the cup: {state.actual}")
         elif isinstance(action, Fault):
-            lines.append(f"{actor} is faulted: {action.reason}")
+            lines.append(f"{actor} is faulted: {reason_words(action.reason)}")
         if state.is_terminal():
             losers = ", ".join(state.losers)
-            why = REASONS.get(state.reason, "")
-            lines.append(f"Result: {losers} lost ({state.reason}{': ' + why if why else ''}).")
+            lines.append(f"Result: {losers} lost: {reason_words(state.reason)}.")
     for i, (line, dice) in enumerate(rolls):
         # Only the last roll of a round can become public (by SEE or by announcing Mia).
         seen = not public or (i == len(rolls) - 1 and state.revealed)
         lines[line] += f" and gets {dice}" if seen else " (the dice stay under the cup)"
     if not state.is_terminal() and match.status != "finished":
-        lines.append(f"Round {match.status}: {match.result.get('reason', '')}".rstrip(": ") + ".")
+        why = reason_words(match.result.get("reason"))
+        lines.append(f"Round {match.status}: {why}".rstrip(": ") + ".")
     return lines
 
 
 def summary(match: StoredMatch) -> str:
-    """The round's result in one line (history lists): ``bob lost (CAUGHT_BLUFFING)``."""
+    """The round's result in one line (history lists): ``bob lost: was caught bluffing``."""
     result = match.result
     if match.status != "finished" or result.get("canceled"):
-        return f"canceled ({result.get('canceled') or result.get('reason') or match.status})"
+        why = result.get("canceled") or result.get("reason") or match.status
+        return f"canceled: {reason_words(why)}"
     losers = result.get("losers") or [p.name for p in match.players if not p.winner]
-    return f"{', '.join(losers)} lost ({result.get('reason', '')})"
+    return f"{', '.join(losers)} lost: {reason_words(result.get('reason'))}"

@@ -21,6 +21,7 @@ from herna.games.onitama.state import (
     Rule,
     Stalemate,
 )
+from herna.games.onitama.words import end_words, win_words
 
 if TYPE_CHECKING:
     from herna.hall.records import StoredMatch
@@ -85,17 +86,17 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
             else:  # pragma: no cover - every action type is handled above
                 label = str(action)
             if state.is_terminal() and state.winner is not None:
-                label += f"; {who(state.winner)} wins by the {state.reason}"
+                label += f"; {who(state.winner)} wins {win_words(state.reason)}"
             steps.append({"label": label, "view": view(state)})
         elif kind == "forfeit":
             loser = int(data.get("player", 0))
             reason = str(data.get("reason") or "")
             state = state.forfeit(loser, reason) if reason else state.forfeit(loser)
-            why = {"resigned": "resigned", "out_of_time": "ran out of time"}.get(
-                reason, "did not come back"
-            )
             steps.append(
-                {"label": f"{who(loser)} {why}; {who(1 - loser)} wins", "view": view(state)}
+                {
+                    "label": f"{who(1 - loser)} wins {win_words(reason or 'forfeit')}",
+                    "view": view(state),
+                }
             )
         elif kind == "draw_agreed":
             state = state.agree_draw()
@@ -104,5 +105,6 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
             verb = "disconnected" if kind == "logout" else "reconnected"
             steps.append({"label": f"{data.get('name', '?')} {verb}", "view": view(state)})
         elif kind == "aborted":
-            steps.append({"label": f"game aborted ({data.get('reason', '')})", "view": view(state)})
+            label = f"the game was stopped: {end_words(data.get('reason'))}"
+            steps.append({"label": label, "view": view(state)})
     return steps

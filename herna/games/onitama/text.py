@@ -29,6 +29,7 @@ from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE
 from herna.games.onitama.notation import format_action, format_cards, format_position
 from herna.games.onitama.replay import initial_state
 from herna.games.onitama.state import ACTION_CODEC, Deal, Draw, Move, OnitamaState, Pass, Stalemate
+from herna.games.onitama.words import end_words, win_words
 from herna.hall.records import StoredMatch
 
 
@@ -91,7 +92,7 @@ def rebuild(match: StoredMatch) -> Game:
             verb = "disconnected" if kind == "logout" else "reconnected"
             notes.append(f"{data.get('name', '?')} {verb} after {len(plies)} moves")
         elif kind == "aborted":
-            notes.append(f"game aborted ({data.get('reason', '')})")
+            notes.append(f"the game was stopped: {end_words(data.get('reason'))}")
     return Game(dealt or state, tuple(plies), state, tuple(notes))
 
 
@@ -139,7 +140,9 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
     final = game.final
     if final.winner is not None:
         winner = white if final.winner == WHITE else black
-        lines.append(f"Result: {winner} ({COLOR_NAMES[final.winner]}) wins by the {final.reason}.")
+        lines.append(
+            f"Result: {winner} ({COLOR_NAMES[final.winner]}) wins {win_words(final.reason)}."
+        )
     elif final.is_terminal():
         lines.append("Result: a draw, agreed by both players.")
     else:
@@ -206,13 +209,13 @@ def game_record(match: StoredMatch) -> str:
 
 
 def summary(match: StoredMatch) -> str:
-    """``dave (black) wins by the way of the stone in 54 moves``."""
+    """``dave (black) wins by the Way of the Stone (captured the master) in 54 moves``."""
     result = match.result
     winners = [p for p in match.players if p.winner]
     if not winners:
-        return f"{match.status}: {result.get('reason', '')}".rstrip(": ")
+        return f"{match.status}: {end_words(result.get('reason'))}".rstrip(": ")
     w = winners[0]
     plies = (result.get("details") or {}).get("plies")
     moves = f" in {plies} moves" if plies else ""
     color = COLOR_NAMES[w.seat] if w.seat in (WHITE, BLACK) else str(w.seat)
-    return f"{w.name} ({color}) wins by the {result.get('reason', '')}{moves}"
+    return f"{w.name} ({color}) wins {win_words(result.get('reason'))}{moves}"

@@ -14,7 +14,7 @@ from herna.hall.records import StoredMatch
 
 def match_text(match: StoredMatch, public: bool = False, move: int | None = None) -> list[str]:
     names = [p.name for p in sorted(match.players, key=lambda p: p.seat)]
-    rules = str(match.meta.get("rules_name", "")) or "custom rules"
+    rules = str(match.meta.get("rules_name", "")).replace("_", " ") or "custom rules"
     lines = [f"Rules: {rules}. Players: {', '.join(names) or 'none'}."]
     steps = replay_steps(match)
     for i, step in enumerate(steps):

@@ -6,6 +6,7 @@ unfinished game.
 
 from __future__ import annotations
 
+from herna.games.marias.words import end_words
 from herna.hall.records import utcnow
 from herna.protocols.cgml.messages import (
     Abort,
@@ -145,7 +146,7 @@ class GroupControl(GroupCore):
                 "mariáš",
                 f"group {self.id} deal {self.games}",
                 [m.id for m in self.members],
-                f"{status}: {reason}" + (f" ({culprit_id})" if culprit_id else ""),
+                f"{status}: " + (f"{culprit_id} " if culprit_id else "") + end_words(reason),
                 duration(match.started_at, utcnow()),
                 status=status,
             )

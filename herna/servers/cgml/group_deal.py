@@ -38,9 +38,9 @@ from herna.games.marias import (
     parse_flek as engine_parse_flek,
 )
 from herna.games.marias.cards import SUIT_NAMES_CS
-from herna.games.marias.contracts import format_flek
 from herna.games.marias.evaluation import Settlement
 from herna.games.marias.state import DEAL_TO
+from herna.games.marias.words import contract_words, flek_words
 from herna.hall.match import Match, Seat
 from herna.hall.records import utcnow
 from herna.protocols.cgml.cards import Card as CgmlCard
@@ -531,11 +531,12 @@ class DealFlow(GroupControl):
             culprit = ids[settlement.renonc.player]
             words = f"renonc by {culprit} ({settlement.renonc.reason}); money {settlement.money}"
         else:
-            what = ", ".join(dict.fromkeys(p.name for p in settlement.parts)) or "pass"
+            what = contract_words(settlement.contract.code)
             if settlement.trumps is not None:
                 what += f", {SUIT_NAMES_CS[settlement.trumps]}"
             if any(level > 1 for level in settlement.levels):  # level 1 is "no flek"
-                what += f", flek levels {format_flek(settlement.levels)}"
+                parts = [p.label for p in settlement.contract.parts]
+                what += f", {flek_words(settlement.levels, parts)}"
             verb = f"won {won} units from" if won > 0 else f"paid {-won} units to"
             words = f"{declarer} ({what}) {verb} {', '.join(defenders)}"
         game_finished(

@@ -43,6 +43,7 @@
     const S = {
       phase: "choose", // choose | connecting | seated | gone
       seat: null, seq: -1, state: null, error: null, picked: [], pending: false, confirmClaim: null,
+      announce: {}, // the steps of the announcement so far: {kind, trumps, second, extra}
       frames: 0, retries: 0, clock: null, clockAt: 0,
     };
     let ws = null;
@@ -113,7 +114,10 @@
         S.clockAt = performance.now();
         S.pending = false;
         const now = msg.decision ? msg.decision.number : null;
-        if (now !== before) S.picked = [];
+        if (now !== before) {
+          S.picked = [];
+          S.announce = {};
+        }
         if (msg.decision) S.error = null;
       } else if (msg.type === "error") {
         S.pending = false;
@@ -220,8 +224,18 @@
         bits.push(el("div", { class: "mar-marriages", title: "marriages: svršek + král of one suit in one hand (40 in trumps, else 20)" },
           "Hlášky: " + st.marriages.map((m) => `${m.name} ${m.words} ${m.points}`).join(", ")));
       }
+      if (st.points) {
+        const p = st.points;
+        const side = (cards, hlasky) => hlasky ? `${cards} + hlášky ${hlasky} = ${cards + hlasky}` : String(cards);
+        bits.push(el("div", { class: "mar-points", id: "mar-points",
+          title: "card points taken so far: eso and 10 count 10, the last trick 10; hlášky 20, in trumps 40" },
+        el("b", {}, "Body: "), `aktér ${side(p["aktér"], p["aktér_hlasky"])} · obrana ${side(p.obrana, p.obrana_hlasky)}`));
+      }
       if (st.talon.length) {
-        bits.push(el("div", { class: "mar-talon" }, "Your talon: ", st.talon.map((c) => cardImage(c, "mar-small"))));
+        // As large as the hand's cards: the two laid away must be readable.
+        bits.push(el("div", { class: "mar-talon" }, el("span", {}, "Your talon: "),
+          el("div", { class: "mar-talon-cards" }, st.talon.map((c) => el("figure", { class: "mar-played" },
+            cardImage(c), el("figcaption", {}, c.name))))));
       }
       contractBox.replaceChildren(...bits);
     }
@@ -299,9 +313,122 @@
       }
     }
 
+    /* -- announcing the game, in steps ------------------------------------------------------
+     * The server's list of legal announcements (up to ~40: every game with every choice of
+     * trumps) becomes three small questions: the game, its trumps (and the second suit of
+     * dvě sedmy), then the additions this choice allows. Each step offers only what some
+     * legal announcement has; the last button sends that announcement. */
+    const KIND_OF = { G: "hra", BG: "hra", 7: "hra", B7: "hra", 100: "kilo", 107: "kilo", B100: "kilo",
+      B107: "kilo", SMALL: "betl", BIG: "durch", 27: "dvě sedmy", 127: "dvě sedmy", B27: "dvě sedmy", B127: "dvě sedmy" };
+    const EXTRA_OF = { 7: "sedma", B7: "sedma", 107: "sedma", B107: "sedma", 127: "kilo", B127: "kilo" };
+    const KIND_TITLE = {
+      hra: "more points than the obrana (eso and 10 count 10, the last trick 10, hlášky 20/40)",
+      kilo: "100 points counting one hláška (stovka)",
+      betl: "take no trick (no trumps)",
+      durch: "take every trick (no trumps)",
+      "dvě sedmy": "win the last trick with the trump seven and the one before with the seven of a second suit",
+    };
+    const SUIT_ORDER = ["G", "B", "A", "R"];
+
+    function suitLabel(suit) {
+      return [el("img", { src: `/static/cards/suit-${suit}.svg`, alt: "", width: 18, height: 18, class: "mar-suit" }),
+        SUIT_WORDS[suit]];
+    }
+
+    function step(label, title, onclick, extra) {
+      return el("button", { type: "button", class: "mar-step", title, disabled: S.pending, onclick, ...extra }, label);
+    }
+
+    function announceSteps(st, d) {
+      const A = S.announce;
+      const hand = new Set(st.hand.map((c) => c.code));
+      const opts = d.options.filter((o) => o.kind === "gametype");
+      const kinds = [...new Set(opts.map((o) => KIND_OF[o.contract]))];
+      const out = [];
+      const again = (patch) => () => { S.announce = { ...patch }; draw(); };
+      const chosen = [];
+      if (A.kind) chosen.push(el("button", { type: "button", class: "mar-back-step", onclick: again({}) }, `Game: ${A.kind} ✕`));
+      if (A.trumps) chosen.push(el("button", { type: "button", class: "mar-back-step", onclick: again({ kind: A.kind }) },
+        `Trumfy: ${SUIT_WORDS[A.trumps]} ✕`));
+      if (A.second) chosen.push(el("button", { type: "button", class: "mar-back-step", onclick: again({ kind: A.kind, trumps: A.trumps }) },
+        `Second suit: ${SUIT_WORDS[A.second]} ✕`));
+      if (chosen.length) out.push(el("div", { class: "mar-chosen" }, chosen));
+      if (!A.kind) {
+        out.push(el("p", { class: "mar-step-ask" }, "1. Which game?"));
+        out.push(el("div", { class: "mar-steps" }, kinds.map((k) =>
+          step(k, KIND_TITLE[k], () => { S.announce = { kind: k }; draw(); }, { dataset: { kind: k } }))));
+        return out;
+      }
+      let fit = opts.filter((o) => KIND_OF[o.contract] === A.kind);
+      const trumpSuits = [...new Set(fit.map((o) => o.suit).filter(Boolean))];
+      if (trumpSuits.length && !A.trumps) {
+        out.push(el("p", { class: "mar-step-ask" }, "2. Which suit is trumps?"));
+        out.push(el("div", { class: "mar-steps" }, SUIT_ORDER.filter((x) => trumpSuits.includes(x)).map((x) =>
+          step(suitLabel(x), x === "R" ? "červené trumps: lepší, every part pays double" : `${SUIT_WORDS[x]} trumps`,
+            () => { S.announce = { kind: A.kind, trumps: x }; draw(); }, { dataset: { suit: x } }))));
+        if (trumpSuits.includes("R")) out.push(el("p", { class: "mar-hint" }, "Červené (hearts) trumps make it lepší: paid double."));
+        return out;
+      }
+      if (A.trumps) fit = fit.filter((o) => o.suit === A.trumps);
+      const seconds = [...new Set(fit.map((o) => o.second).filter(Boolean))];
+      if (seconds.length && !A.second) {
+        out.push(el("p", { class: "mar-step-ask" }, "3. The second suit: its seven wins the ninth trick"));
+        out.push(el("div", { class: "mar-steps" }, SUIT_ORDER.filter((x) => seconds.includes(x)).map((x) =>
+          step(suitLabel(x), `${SUIT_WORDS[x]} as the second (strkací) suit`,
+            () => { S.announce = { ...A, second: x }; draw(); }, { dataset: { suit: x } }))));
+        return out;
+      }
+      if (A.second) fit = fit.filter((o) => o.second === A.second);
+      // The additions: sedma on hra and kilo, kilo on dvě sedmy — only where the list has them.
+      const withExtra = fit.filter((o) => EXTRA_OF[o.contract]);
+      const without = fit.filter((o) => !EXTRA_OF[o.contract]);
+      const extraName = withExtra.length ? EXTRA_OF[withExtra[0].contract] : null;
+      const extra = extraName && (without.length === 0 || A.extra);
+      const hints = [];
+      const trumpSeven = A.trumps ? `${A.trumps}07` : null;
+      const marriages = ["R", "B", "G", "A"].filter((x) => hand.has(`${x}0K`) && hand.has(`${x}0Q`));
+      const kiloAsked = A.kind === "kilo" || (extra && extraName === "kilo");
+      if (A.trumps && A.kind !== "betl" && A.kind !== "durch") {
+        hints.push(marriages.length
+          ? `Your hlášky: ${marriages.map((x) => `${SUIT_WORDS[x].split(" ")[0]} ${x === A.trumps ? 40 : 20}`).join(", ")}.`
+          : "You hold no hláška (svršek + král of one suit).");
+      }
+      let warning = null;
+      if (extra && extraName === "sedma" && !hand.has(trumpSeven)) {
+        warning = `You do not hold the trump seven (${SUIT_WORDS[A.trumps].split(" ")[0]} 7): a sedma without it is lost and you pay it.`;
+      } else if (kiloAsked && !marriages.length) {
+        warning = "Without a hláška the kilo cannot be made: the cards hold 90 points at most.";
+      }
+      if (extraName) {
+        const can = extraName === "sedma" ? hand.has(trumpSeven) : true;
+        const label = extraName === "sedma"
+          ? `+ sedma${can ? " (you hold the trump seven)" : ""}`
+          : "+ kilo (100 points with one hláška)";
+        if (without.length) {
+          out.push(el("p", { class: "mar-step-ask" }, `${A.second ? "4" : A.trumps ? "3" : "2"}. Anything to add?`));
+          out.push(el("div", { class: "mar-steps" },
+            el("button", { type: "button", class: `mar-step mar-extra${A.extra ? " mar-on" : ""}`,
+              "aria-pressed": String(Boolean(A.extra)), dataset: { extra: extraName },
+              onclick: () => { S.announce = { ...A, extra: !A.extra }; draw(); } }, label)));
+        } else {
+          hints.push(`The licitace makes the ${extraName} part of this game.`);
+        }
+      }
+      const pick = (extra ? withExtra : without)[0];
+      hints.forEach((h) => out.push(el("p", { class: "mar-hint" }, h)));
+      if (warning) out.push(el("p", { class: "mar-note mar-warning", role: "alert" }, warning));
+      if (pick) {
+        out.push(el("button", {
+          type: "button", class: `mar-choice mar-gametype${warning ? " mar-risky" : ""}`, title: pick.title,
+          disabled: S.pending, dataset: { choice: pick.id }, onclick: () => act(pick.id),
+        }, `${warning ? "Announce anyway" : "Announce"}: ${pick.label}`));
+      }
+      return out;
+    }
+
     function drawPrompt(st) {
       const d = st.decision;
-      const key = JSON.stringify([d, st.stand_in, S.picked, S.pending, S.confirmClaim]);
+      const key = JSON.stringify([d, st.stand_in, S.picked, S.pending, S.confirmClaim, S.announce]);
       if (key === promptKey) return;
       promptKey = key;
       const parts = [];
@@ -329,24 +456,7 @@
             buttons.push(el("p", { class: "mar-note" }, "An eso or a 10 in the talon leaves you only betl or durch."));
           }
         } else if (d.kind === "gametype") {
-          // One row per game, one button per choice of trumps: the list stays short.
-          const rows = new Map();
-          for (const o of d.options) {
-            if (!rows.has(o.group)) rows.set(o.group, []);
-            rows.get(o.group).push(o);
-          }
-          for (const [group, options] of rows) {
-            buttons.push(el("div", { class: "mar-gt-row" },
-              el("span", { class: "mar-gt-name" }, group),
-              options.map((o) => el("button", {
-                type: "button", class: "mar-choice mar-gametype", title: o.title, disabled: S.pending,
-                "aria-label": o.label, dataset: { choice: o.id },
-                onclick: () => act(o.id),
-              },
-              o.suit ? el("img", { src: `/static/cards/suit-${o.suit}.svg`, alt: "", width: 16, height: 16, class: "mar-suit" }) : null,
-              o.suit ? o.label.slice(group.length + 2) : "play it")),
-            ));
-          }
+          buttons.push(el("div", { class: "mar-announce" }, announceSteps(st, d)));
         } else {
           for (const o of d.options) {
             if (o.kind === "play") continue; // cards are clicked in the hand
@@ -373,7 +483,15 @@
         }
         parts.push(el("div", { class: "mar-buttons" }, buttons));
       }
+      const had = promptBox.contains(document.activeElement);
       promptBox.replaceChildren(...parts);
+      // Each step of the announcement stays on the screen as it grows.
+      if (d && d.kind === "gametype" && focused === d.number) promptBox.scrollIntoView({ block: "nearest" });
+      if (had && d && d.kind === "gametype") {
+        // One step answered with the keyboard: the next step's first button takes the focus.
+        const next = promptBox.querySelector("button.mar-step, button.mar-choice");
+        if (next) next.focus({ preventScroll: true });
+      }
     }
 
     function drawResult(st) {
@@ -425,8 +543,10 @@
       focused = d.number;
       const first = d.kind === "play" || d.kind === "discard"
         ? handBox.querySelector("button.mar-legal")
-        : promptBox.querySelector("button.mar-choice, button.mar-claim");
+        : promptBox.querySelector("button.mar-step, button.mar-choice, button.mar-claim");
       if (first) first.focus({ preventScroll: true });
+      // A question asked with buttons is brought on screen (cards are in the hand, below).
+      if (d.kind !== "play" && d.kind !== "discard") promptBox.scrollIntoView({ block: "nearest" });
     }
 
     function draw() {

@@ -819,13 +819,7 @@
           el("button", { type: "button", id: "play-resign-no",
             onclick: () => { S.confirming = false; draw(); } }, "No, play on"));
       }
-      if (S.choice) {
-        return el("div", { class: "play-choice" },
-          el("span", {}, "Both cards reach that square. Play with: "),
-          S.choice.map((m) => el("button", { type: "button", class: "play-card-choice",
-            "data-card": m[0], onclick: () => play(m) }, m[0])),
-          el("button", { type: "button", onclick: () => { S.choice = null; draw(); } }, "Cancel"));
-      }
+      if (S.choice) return null; // asked over the board, where the square was clicked
       if (myTurn() && all.length === 0) {
         return el("div", { class: "play-stalemate" },
           el("span", {}, "No legal move: give up "),
@@ -845,6 +839,59 @@
           onclick: () => { S.confirming = true; draw(); } }, "Resign"));
     }
 
+    /* Two cards reach the clicked square: the question opens over the board next to that
+     * square (where the person is looking), inside the viewport at any width. */
+    function showChoice(svgNode) {
+      const [, from, to] = S.choice[0];
+      const cancel = () => { S.choice = null; draw(); };
+      const box = el("div", { class: "play-choice", id: "play-choice", role: "dialog",
+        "aria-label": `Which card moves ${from} to ${to}?` },
+        el("p", { class: "play-choice-ask" }, `Both your cards move ${from} to ${to}. Play which card?`),
+        el("div", { class: "play-choice-cards" },
+          S.choice.map((m) => {
+            // The card's move grid from the hand, so the choice shows what is given away.
+            const figure = [...boardBox.querySelectorAll(`.oni-hand-${S.color} .oni-card`)]
+              .find((f) => f.querySelector("figcaption")?.textContent === m[0]);
+            const picture = figure ? figure.querySelector("svg.oni-card-grid") : null;
+            return el("button", { type: "button", class: "play-card-choice",
+              "data-card": m[0], onclick: () => play(m) },
+            picture ? picture.cloneNode(true) : null, el("span", {}, m[0]));
+          })),
+        el("button", { type: "button", class: "play-choice-cancel", onclick: cancel },
+          "Cancel"));
+      box.addEventListener("keydown", (ev) => { if (ev.key === "Escape") cancel(); });
+      boardBox.appendChild(box);
+      const frame = boardBox.getBoundingClientRect();
+      const rectOf = (sq) => {
+        const node = svgNode.querySelector(`rect[data-square="${sq}"]`);
+        return node ? node.getBoundingClientRect() : frame;
+      };
+      const spot = rectOf(to);
+      const origin = rectOf(from);
+      const w = box.offsetWidth;
+      const h = box.offsetHeight;
+      const gap = 8;
+      const fits = (x, y) => x >= 0 && y >= 0 && x + w <= window.innerWidth && y + h <= window.innerHeight;
+      const middle = spot.top + spot.height / 2 - h / 2;
+      const centre = spot.left + spot.width / 2 - w / 2;
+      const clampX = (x) => Math.max(0, Math.min(x, window.innerWidth - w));
+      const clampY = (y) => Math.max(0, Math.min(y, window.innerHeight - h));
+      // Beside the target square, not over the pawn that moves; on the screen at any width.
+      const above = [clampX(centre), spot.top - h - gap];
+      const below = [clampX(centre), spot.bottom + gap];
+      const candidates = [
+        [spot.right + gap, clampY(middle)],
+        [spot.left - w - gap, clampY(middle)],
+        ...(origin.top > spot.top ? [above, below] : [below, above]),
+      ];
+      const [x, y] = candidates.find(([cx, cy]) => fits(cx, cy)) || [clampX(centre), clampY(spot.bottom + gap)];
+      box.style.left = `${Math.round(x - frame.left)}px`;
+      box.style.top = `${Math.round(y - frame.top)}px`;
+      box.scrollIntoView({ block: "nearest", inline: "nearest" });
+      const first = box.querySelector("button.play-card-choice");
+      if (first) first.focus({ preventScroll: true });
+    }
+
     function draw() {
       root.dataset.phase = S.phase;
       root.dataset.color = S.color || "";
@@ -861,6 +908,7 @@
         const all = moves();
         if (svgNode) decorate(svgNode, all);
         promptBox.replaceChildren(...[promptNode(all), gameButtons()].filter(Boolean));
+        if (S.choice && svgNode) showChoice(svgNode);
         const want = hadFocus ? focusSquare || hadFocus : null;
         if (want) {
           const target = boardBox.querySelector(`rect[data-square="${want}"][tabindex="0"]`) ||

@@ -427,6 +427,29 @@
         parts.tileGroup(shownTile, n, size, 0, 0, true));
     }
 
+    /* This seat's next goal in the required order (goals are done one after the other). */
+    function nextGoal() {
+      const me = (S.view.players || []).find((p) => p.seat === S.seat);
+      if (!me || me.eliminated) return null;
+      const g = (me.goals || [])[me.goals_done || 0];
+      return g && !g.hidden && !g.done ? g.goal : null;
+    }
+
+    /* The cells that fulfil it: the tile to reach, or the tiles holding what to find. */
+    function nextGoalCells() {
+      const goal = nextGoal();
+      if (!goal) return [];
+      let m = /^reach (\d+) (\d+)$/.exec(goal);
+      if (m) return [[Number(m[1]), Number(m[2])]];
+      m = /^(?:find|collect \d+) (.+)$/.exec(goal);
+      if (!m) return [];
+      const out = [];
+      S.view.board.forEach((row, y) => row.forEach((tile, x) => {
+        if (tile && !tile.face_down && tile.items && tile.items[m[1]]) out.push([x, y]);
+      }));
+      return out;
+    }
+
     function boardSvg() {
       const v = S.view;
       const n = v.paths_on_tile_side || 1;
@@ -444,11 +467,19 @@
           svg("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#a8966f", "stroke-width": 4 }))));
       const g = svg("g", { transform: `translate(${margin} ${margin})` });
       for (let y = 0; y < h; y++) {
-        for (let x = 0; x < w; x++) g.appendChild(parts.tileGroup(v.board[y][x], n, size, x * size, y * size, true));
+        for (let x = 0; x < w; x++) g.appendChild(parts.tileGroup(v.board[y][x], n, size, x * size, y * size, "no-items"));
       }
-      // pawns
+      // the next goal (goals are done in order): a gold frame on its tile(s)
+      for (const [x, y] of nextGoalCells()) {
+        g.appendChild(svg("rect", { x: x * size + 3, y: y * size + 3, width: size - 6, height: size - 6, rx: 5,
+          class: "tp-next-goal", "data-x": x, "data-y": y }, svg("title", {}, `your next goal: ${goalWords(nextGoal())}`)));
+      }
+      // pawns, then the items' names over them: a pawn never hides a label
       const names = S.seats.map((s, i) => (s ? s.name : `player ${i}`));
       for (const p of v.players || []) if (!p.eliminated) g.appendChild(parts.playerMark(p, n, size, names));
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) parts.itemLabels(v.board[y][x], size, x * size, y * size).forEach((t) => g.appendChild(t));
+      }
       // clickable cells (highlighted when a legal target)
       const cellKinds = ["move", "add", "exchange"];
       const targets = cellKinds.includes(kind()) && !S.pending ? shown() : [];
@@ -662,8 +693,11 @@
           if (p.eliminated) bits.push("eliminated");
           if (p.skip) bits.push(`misses ${p.skip} turn(s)`);
           const held = itemWords(p.items);
-          const goals = (p.goals || []).map((g) => el("li", { class: "tp-goal" + (g.done ? " done" : "") },
-            g.done ? "✓ " : "", g.hidden ? "a secret goal" : goalWords(g.goal)));
+          const goals = (p.goals || []).map((g, i) => {
+            const next = !g.done && i === (p.goals_done || 0) && !p.eliminated;
+            return el("li", { class: "tp-goal" + (g.done ? " done" : "") + (next ? " tp-goal-next" : "") },
+              g.done ? "✓ " : next ? "▶ next: " : "", g.hidden ? "a secret goal" : goalWords(g.goal));
+          });
           return el("div", { class: "tp-player tiles-player" + (p.seat === toAct ? " to-act" : "") + (p.eliminated ? " out" : ""),
             style: `border-color: ${parts.COLOURS[p.seat % parts.COLOURS.length]}`,
             dataset: { seat: p.seat } },

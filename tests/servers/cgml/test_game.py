@@ -287,7 +287,8 @@ async def test_a_persons_session_through_the_terminal_client(tmp_path: Path) -> 
     assert not re.search(r"\b[RBGA](ober|unter|king|ace)\b", text), text
     assert not re.search(r"\b[RBGA]0[JQKA]\b", text), text  # no raw codes beside the names
     assert "flek 1" not in text and "you discards" not in text and "you plays" not in text
-    assert re.search(r"\b[RBGA]-(spodek|svršek|král|eso|7|8|9|10)\b", text), text
+    card = r"\b(červené|kule|zelené|žaludy) (spodek|svršek|král|eso|7|8|9|10)\b"
+    assert re.search(card, text), text
     assert any(p.startswith("Your card") for p in prompts)
     # Only legal choices were offered: the server never refused a move.
     assert "Server:" not in text
@@ -384,4 +385,4 @@ def test_the_terminal_client_says_flek_trumps_and_verbs_in_words() -> None:
     assert trumps_words("R:B") == "červené (hearts), second suit kule (bells)"
     assert Terminal.verb("you", "discards") == "discard"
     assert Terminal.verb("anna", "discards") == "discards"
-    assert action_text(Play(parse_card("G0Q"))) == "G-svršek"
+    assert action_text(Play(parse_card("G0Q"))) == "zelené svršek"

@@ -22,29 +22,58 @@
   window.HernaGames = window.HernaGames || {};
   const { el } = window.Herna;
 
+  /* The words of herna/games/marias/words.py (the one formatter; tests/test_public_text.py
+   * checks that these tables say the same): German suits, Czech contract names. */
   const SUITS = {
-    R: { sym: "\u2665", name: "hearts", cls: "mar-r" },
-    B: { sym: "\u25C6", name: "bells", cls: "mar-b" },
-    G: { sym: "\u2660", name: "leaves", cls: "mar-g" },
-    A: { sym: "\u2663", name: "acorns", cls: "mar-a" },
+    R: { name: "červené", cls: "mar-r" },
+    B: { name: "kule", cls: "mar-b" },
+    G: { name: "zelené", cls: "mar-g" },
+    A: { name: "žaludy", cls: "mar-a" },
   };
-  const RANKS = { "07": "7", "08": "8", "09": "9", "10": "10", "0J": "U", "0Q": "O", "0K": "K", "0A": "A" };
+  const RANKS = { "07": "7", "08": "8", "09": "9", "10": "10", "0J": "spodek", "0Q": "svršek", "0K": "král", "0A": "eso" };
+  const SHORT = { "0J": "Sp", "0Q": "Sv", "0K": "K", "0A": "E" }; // as printed on the card images
   const GAMES = {
-    PASS: "pass", G: "hra", BG: "lepší hra", "7": "sedma", B7: "lepší sedma", "100": "stovka",
-    "107": "stovka a sedma", B100: "lepší stovka", B107: "lepší stovka a sedma", SMALL: "betl",
-    BIG: "durch", "27": "dvě sedmy", "127": "stovka a dvě sedmy", B27: "lepší dvě sedmy",
-    B127: "lepší stovka a dvě sedmy", YES: "mám", NO: "nemám",
+    PASS: "nic (pass)", G: "hra", BG: "lepší hra", 7: "sedma", B7: "lepší sedma", 100: "kilo",
+    107: "kilo a sedma", B100: "lepší kilo", B107: "lepší kilo a sedma", SMALL: "betl", BIG: "durch",
+    27: "dvě sedmy", 127: "dvě sedmy a kilo", B27: "lepší dvě sedmy", B127: "lepší dvě sedmy a kilo",
+    YES: "mám", NO: "nemám",
   };
+  const PARTS = { sto: "kilo" };
+  const FLEKS = { 1: "bez fleku", 2: "flek", 4: "re", 8: "tutti", 16: "boty", 32: "kalhoty" };
+
+  function cardName(code) {
+    return `${(SUITS[code[0]] || { name: code[0] }).name} ${RANKS[code.slice(1)] || code.slice(1)}`;
+  }
+
+  function suitIcon(letter) {
+    return SUITS[letter] ? el("img", { class: "mar-suit-icon", src: `/static/cards/suit-${letter}.svg`, alt: "", width: 12, height: 12 }) : null;
+  }
+
+  function flekWords(levels) {
+    return String(levels || "1").split(":").map((n) => FLEKS[Number(n)] || `×${n}`).join(" : ");
+  }
+
+  /* A part's note as older records wrote it ("R07 of seat 0 won the last trick"), in words. */
+  function noteWords(note, who) {
+    return String(note || "")
+      .replace(/\b([RBGA](?:0[789JQKA]|10))\b/g, (c) => cardName(c))
+      .replace(/ of seat (\d)/g, (_, n) => ` of ${who[Number(n)] || "seat " + n}`);
+  }
+
+  function partName(name) {
+    return PARTS[name] || name;
+  }
+
   const PHASES = {
     deal: "dealing", auction: "auction (licitace)", discard: "talon", gametype: "announcing",
     flek: "flek", play: "play", done: "game over",
   };
 
   function card(code, extra) {
-    const suit = SUITS[code[0]] || { sym: code[0], cls: "" };
-    const rank = RANKS[code.slice(1)] || code.slice(1);
-    return el("span", { class: `mar-card ${suit.cls}${extra ? " " + extra : ""}`, title: code,
-      "data-card": code }, rank, suit.sym);
+    const suit = SUITS[code[0]] || { cls: "" };
+    const rank = SHORT[code.slice(1)] || RANKS[code.slice(1)] || code.slice(1);
+    return el("span", { class: `mar-card ${suit.cls}${extra ? " " + extra : ""}`, title: cardName(code),
+      "aria-label": cardName(code), "data-card": code }, rank, suitIcon(code[0]));
   }
 
   function back(n) {
@@ -54,14 +83,14 @@
   }
 
   function gameName(code) {
-    return code ? `${code}${GAMES[code] ? " (" + GAMES[code] + ")" : ""}` : "—";
+    return code ? GAMES[code] || code : "—";
   }
 
   function trumfText(t) {
-    if (!t) return "no trumps";
+    if (!t) return "bez trumfů (no trumps)";
     const [a, b] = String(t).split(":");
-    const s = (x) => (SUITS[x] ? `${SUITS[x].sym} ${SUITS[x].name}` : x);
-    return b ? `trumps ${s(a)}, second suit ${s(b)}` : `trumps ${s(a)}`;
+    const s = (x) => (SUITS[x] ? SUITS[x].name : x);
+    return b ? `trumfy ${s(a)}, strkací ${s(b)}` : `trumfy ${s(a)}`;
   }
 
   function names(view, event) {
@@ -123,7 +152,7 @@
   function auctionNode(view, who) {
     const items = (view.auction || []).map((a) =>
       el("li", {}, `${who[a.player]}: ${gameName(a.licite)}`));
-    const fleks = (view.fleks || []).map((f) => el("li", {}, `${who[f.player]}: flek ${f.flek}`));
+    const fleks = (view.fleks || []).map((f) => el("li", {}, `${who[f.player]}: ${flekWords(f.flek)}`));
     return el("div", { class: "mar-bidding" },
       el("div", { class: "mar-label" }, "bidding"),
       items.length ? el("ol", {}, items) : el("p", { class: "muted" }, "—"),
@@ -138,14 +167,14 @@
         view.auction_result ? ` (auction won at ${gameName(view.auction_result)})` : ""));
     }
     if (view.licite) {
-      parts.push(el("div", { class: "mar-contract" }, `game ${gameName(view.licite)} · ${trumfText(view.trumf)} · flek ${view.flek || 1}`));
+      parts.push(el("div", { class: "mar-contract" }, `${gameName(view.licite)} · ${trumfText(view.trumf)} · ${flekWords(view.flek)}`));
     }
     const talon = Array.isArray(view.talon) && view.phase === "done" ? view.talon : null;
     parts.push(el("div", { class: "mar-talon" }, "talon: ",
       talon ? talon.map((c) => card(c)) : back(view.talon_size === 0 ? 0 : 2)));
     const marriages = (view.marriages || []).map((mm) =>
-      el("li", {}, `${who[mm.player]}: ${SUITS[mm.suit] ? SUITS[mm.suit].sym : mm.suit} ${mm.points}`));
-    if (marriages.length) parts.push(el("div", {}, "marriages", el("ul", {}, marriages)));
+      el("li", {}, `${who[mm.player]}: ${SUITS[mm.suit] ? SUITS[mm.suit].name : mm.suit} ${mm.points}`));
+    if (marriages.length) parts.push(el("div", {}, "hlášky", el("ul", {}, marriages)));
     return el("div", { class: "mar-info" }, parts);
   }
 
@@ -153,21 +182,21 @@
     const r = view.result;
     if (!r) return null;
     const rows = (r.parts || []).map((p) => el("tr", {},
-      el("td", {}, p.name), el("td", {}, p.won ? "won" : "lost"), el("td", {}, String(p.units)),
+      el("td", {}, partName(p.name)), el("td", {}, p.won ? "won" : "lost"), el("td", {}, String(p.units)),
       el("td", {}, (p.amounts || []).map((a) => (a > 0 ? "+" : "") + a).join(" / ")),
-      el("td", { class: "muted" }, p.note || "")));
+      el("td", { class: "muted" }, noteWords(p.note, who))));
     const money = (r.money || []).map((m, i) => `${who[i]} ${m > 0 ? "+" : ""}${m}`).join(", ");
     return el("div", { class: "mar-result" },
       el("div", { class: "mar-label" }, "result"),
       r.renonc ? el("p", { class: "mar-renonc" }, `renonc by ${who[r.renonc.player]}: ${r.renonc.reason}`) : null,
-      el("p", {}, r.reason || ""),
+      el("p", {}, r.renonc ? "" : `${gameName(r.licite)}: ${(r.parts || []).map((p) => `${partName(p.name)} ${p.won ? "won" : "lost"}`).join(", ")}`),
       rows.length ? el("table", { class: "mar-parts" },
         el("thead", {}, el("tr", {}, el("th", {}, "part"), el("th", {}, "aktér"), el("th", {}, "units"),
           el("th", {}, "per seat"), el("th", {}, ""))),
         el("tbody", {}, rows)) : null,
       el("p", { class: "mar-money-line" }, `money: ${money}`),
       r.declarer_points !== undefined && view.licite && !["SMALL", "BIG"].includes(view.licite)
-        ? el("p", { class: "muted" }, `points: aktér ${r.declarer_points}, defence ${r.defender_points}`) : null);
+        ? el("p", { class: "muted" }, `body (points): aktér ${r.declarer_points}, obrana ${r.defender_points}`) : null);
   }
 
   function tricksNode(view, who) {
@@ -224,6 +253,7 @@
   border-radius: .25rem; background: #fff; color: #222; text-align: center; font-weight: 600;
   font-variant-numeric: tabular-nums; }
 .mar-card.mar-back { background: repeating-linear-gradient(45deg, #36a, #36a 3px, #47b 3px, #47b 6px); }
+.mar-suit-icon { vertical-align: -1px; margin-left: 1px; }
 .mar-r { color: #c11; } .mar-b { color: #c70; } .mar-g { color: #282; } .mar-a { color: #743; }
 .mar-played { display: flex; flex-direction: column; align-items: center; gap: .1rem; }
 .mar-by { font-size: .75em; opacity: .8; }

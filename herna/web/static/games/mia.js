@@ -16,16 +16,18 @@
   window.HernaGames = window.HernaGames || {};
   const { el, svg, colour } = window.Herna;
 
+  /* herna/games/mia/text.py's REASONS (the one formatter; tests/test_public_text.py checks
+   * these say the same). The keywords stay on the wire; a person reads the words. */
   const REASONS = {
-    SEE_BEFORE_FIRST_ROLL: "wanted to see before anyone announced",
+    SEE_BEFORE_FIRST_ROLL: "wanted to see before anyone had rolled",
     LIED_ABOUT_MIA: "announced Mia without having it",
-    ANNOUNCED_LOSING_DICE: "announced no more than the previous announcement",
-    DID_NOT_ANNOUNCE: "did not announce in time",
-    DID_NOT_TAKE_TURN: "did not take the turn in time",
-    INVALID_TURN: "sent an invalid turn",
-    SEE_FAILED: "wanted to see, but the announcement held",
+    ANNOUNCED_LOSING_DICE: "announced dice no higher than the previous announcement",
+    DID_NOT_ANNOUNCE: "rolled but did not announce in time",
+    DID_NOT_TAKE_TURN: "did not take their turn in time",
+    INVALID_TURN: "sent a move that was not allowed",
+    SEE_FAILED: "wanted to see, but the announcement was true",
     CAUGHT_BLUFFING: "was caught bluffing",
-    MIA: "Mia! Everybody else loses",
+    MIA: "Mia beats everyone",
     NO_PLAYERS: "nobody joined",
     ONLY_ONE_PLAYER: "only one player joined",
     NO_SPECTATOR: "no spectator",
@@ -53,8 +55,8 @@
     }
     if (rnd.actual_dice) bits.push(`the dice under the cup were ${rnd.actual_dice}`);
     const losers = rnd.losers || [];
-    if (losers.length) bits.push(`${losers.join(" and ")} lost: ${REASONS[rnd.reason] || rnd.reason || "?"}`);
-    else if (rnd.status === "canceled") bits.push(`the round was canceled: ${REASONS[rnd.reason] || rnd.reason || "?"}`);
+    if (losers.length) bits.push(`${losers.join(" and ")} lost: ${reasonText(rnd.reason) || "?"}`);
+    else if (rnd.status === "canceled") bits.push(`the round was canceled: ${reasonText(rnd.reason) || "?"}`);
     else if (!bits.length) return rnd.players && rnd.players.length ? `${rnd.players[0]} is about to roll.` : "";
     // no capital letter: a sentence may start with a player's name, written as the player wrote it
     return bits.join("; ") + (rnd.status === "playing" ? " …" : ".");
@@ -62,7 +64,7 @@
 
   function reasonText(reason) {
     if (!reason) return "";
-    return REASONS[reason] ? `${reason}: ${REASONS[reason]}` : String(reason);
+    return REASONS[reason] || String(reason).replace(/_/g, " ").toLowerCase();
   }
 
   function dice(text) {
@@ -114,7 +116,7 @@
     }));
     rows.sort((a, b) => b.points - a.points || a.name.localeCompare(b.name));
     const why = (reasons) => Object.entries(reasons || {}).sort((a, b) => b[1] - a[1])
-      .map(([r, c]) => el("span", { class: "mia-why", title: reasonText(r) }, `${c}× ${SHORT[r] || r}`));
+      .map(([r, c]) => el("span", { class: "mia-why", title: reasonText(r) }, `${c}× ${SHORT[r] || reasonText(r)}`));
     return el("table", { class: "grid mia-scores" },
       el("caption", {}, "Scoreboard (rounds and losses since the hall started watching)"),
       el("tr", {}, el("th", {}, "player"), el("th", {}, "points"), el("th", {}, "rounds"),

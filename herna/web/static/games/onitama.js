@@ -17,6 +17,22 @@
   window.HernaGames = window.HernaGames || {};
   const { el, svg } = window.Herna;
 
+  /* herna/games/onitama/words.py's WIN_WORDS (the one formatter; tests/test_public_text.py
+   * checks these say the same). */
+  const WIN_WORDS = {
+    way_of_the_stone: "by the Way of the Stone (captured the master)",
+    "way of the stone": "by the Way of the Stone (captured the master)",
+    way_of_the_stream: "by the Way of the Stream (reached the temple)",
+    "way of the stream": "by the Way of the Stream (reached the temple)",
+    out_of_time: "on time (the opponent ran out of time)",
+    opponent_left: "because the opponent left",
+    forfeit: "because the opponent left",
+    abandoned: "because the opponent did not come back",
+    illegal_move: "because the opponent made an illegal move",
+    resigned: "because the opponent resigned",
+    resign: "because the opponent resigned",
+  };
+
   const CELL = 64;
   const FILES = "abcde";
 
@@ -182,7 +198,7 @@
     const spareUp = v.to_move !== "black";
     let status;
     if (v.winner) {
-      status = `${players[v.winner] || v.winner} wins` + (v.reason ? ` by the ${v.reason}` : "");
+      status = `${players[v.winner] || v.winner} wins` + (v.reason ? ` ${WIN_WORDS[v.reason] || v.reason.replace(/_/g, " ")}` : "");
     } else if (v.to_move) {
       status = `${players[v.to_move] || v.to_move} (${v.to_move}) to move`;
     } else {

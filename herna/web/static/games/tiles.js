@@ -111,23 +111,7 @@
         "stroke-width": Math.max(1.5, size * 0.09 / n), "stroke-linecap": "round" }));
     }
     if (!showBadges) return g;
-    const items = Object.entries(tile.items || {});
-    // Items by name (not a first letter): the name is squeezed to the tile's width when long,
-    // on a gold outline so it stays readable over the paths.
-    items.forEach(([name, count], i) => {
-      const text = `${name}${count > 1 ? " ×" + count : ""}`;
-      const fontSize = size * 0.14;
-      const widest = size * 0.88;
-      const attrs = { x: x0 + size / 2, y: y0 + size * (0.24 + 0.17 * i),
-        "text-anchor": "middle", "font-size": fontSize, "font-weight": 700,
-        class: "tiles-item", fill: "#3d2c00", stroke: "#f2c94c",
-        "stroke-width": fontSize * 0.35, "paint-order": "stroke" };
-      if (text.length * fontSize * 0.6 > widest) {
-        attrs.textLength = widest;
-        attrs.lengthAdjust = "spacingAndGlyphs";
-      }
-      g.appendChild(svg("text", attrs, text, svg("title", {}, text)));
-    });
+    if (showBadges !== "no-items") itemLabels(tile, size, x0, y0).forEach((t) => g.appendChild(t));
     const store = Object.entries(tile.store || {});
     if (store.length) {
       g.appendChild(svg("text", { x: x0 + size - 4, y: y0 + size - 5, "text-anchor": "end",
@@ -145,6 +129,27 @@
         "↻", svg("title", {}, "players may turn around here")));
     }
     return g;
+  }
+
+  /* Items by name (not a first letter): the name is squeezed to the tile's width when long,
+   * on a gold outline so it stays readable over the paths. A page that draws pawns draws
+   * these after them (tileGroup with "no-items"), so a pawn never hides a label. */
+  function itemLabels(tile, size, x0, y0) {
+    if (!tile || tile.face_down) return [];
+    return Object.entries(tile.items || {}).map(([name, count], i) => {
+      const text = `${name}${count > 1 ? " ×" + count : ""}`;
+      const fontSize = size * 0.14;
+      const widest = size * 0.88;
+      const attrs = { x: x0 + size / 2, y: y0 + size * (0.24 + 0.17 * i),
+        "text-anchor": "middle", "font-size": fontSize, "font-weight": 700,
+        class: "tiles-item", fill: "#3d2c00", stroke: "#f2c94c",
+        "stroke-width": fontSize * 0.35, "paint-order": "stroke" };
+      if (text.length * fontSize * 0.6 > widest) {
+        attrs.textLength = widest;
+        attrs.lengthAdjust = "spacingAndGlyphs";
+      }
+      return svg("text", attrs, text, svg("title", {}, text));
+    });
   }
 
   function playerMark(p, n, size, names) {
@@ -237,7 +242,8 @@
     const n = view.paths_on_tile_side || 1;
     const turn = view.turn || {};
     const side = el("div", { class: "tiles-side" });
-    side.appendChild(el("h4", {}, `${view.rules || "tiles"} · turn ${turn.number || 0}`
+    // A rules file's name in words ("gold_rush" reads "gold rush").
+    side.appendChild(el("h4", {}, `${String(view.rules || "tiles").replace(/_/g, " ")} · turn ${turn.number || 0}`
       + (turn.action ? ` · ${turn.action}` : "")
       + (turn.roll !== null && turn.roll !== undefined ? ` · rolled ${turn.roll}` : "")));
     const label = event && event.data && event.data.label;
@@ -275,7 +281,7 @@
 
   window.HernaGames.tiles = {
     /* The drawing pieces, for the play page (static/play-tiles.js). */
-    parts: { tileGroup, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
+    parts: { tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
     render(container, view, event) {
       addStyles();
       if (!view || !view.board) {
