@@ -121,3 +121,26 @@ async def test_reserved_names_need_their_token_and_names_in_use_stay_put(
         assert {"alice", "bob"} <= set(mia.table.clients)
         for peer in (here, other, bob, bob_moved, stranger):
             peer.close()
+
+
+async def test_look_alike_names_are_the_names_they_look_like(tmp_path: Path) -> None:
+    """``Аlice`` (Cyrillic А), ``alice`` and ``ALICE`` are ``Alice``; the same for house bots
+    and for names in use from another address. The names stay as their owners spelled them."""
+    async with serving(tmp_path, "mia", mia_house_round_pause=0.05) as hall:
+        mia = _mia(hall.service("mia"))
+        ReservedNames(hall.records.engine).add("Alice")
+        hall.identity.reload()
+        peer = RawPeer(mia_port := port_of(mia))
+        for name in ("Аlice", "alice", "ALICE", "Alice"):
+            assert await peer.ask(f"REGISTER;{name}") == "REJECTED;RESERVED_NAME", name
+        for name in ("hоuse-honest", "House-Honest", "HOUSE-PR0B"):
+            assert await peer.ask(f"REGISTER;{name}") == "REJECTED;HOUSE_BOT_NAME", name
+        assert await peer.ask("REGISTER;Bob") == "REGISTERED"
+        other = RawPeer(mia_port, "127.0.0.2")
+        for name in ("bob", "Воb", "BOB"):
+            assert await other.ask(f"REGISTER;{name}") == "REJECTED;NAME_ALREADY_TAKEN", name
+        assert await other.ask("REGISTER;Cleo") == "REGISTERED"
+        assert {"Bob", "Cleo"} <= set(mia.table.clients)
+        assert not {"bob", "Воb", "BOB", "Аlice"} & set(mia.table.clients)
+        peer.close()
+        other.close()

@@ -31,7 +31,7 @@ from herna.games.mia.round import (
     See,
 )
 from herna.hall.events import EventBus
-from herna.hall.identity import Identity, Refusal
+from herna.hall.identity import Identity, Refusal, name_key
 from herna.hall.match import Match, Seat
 from herna.hall.records import MatchRecord, PlayerResult, RecordStore, utcnow
 from herna.protocols.mia import (
@@ -173,6 +173,8 @@ class MiaTable:
         self.seeds = SeedSource(self.settings.seed)
         self._tokens = TokenSource()
         self.clients: dict[str, Client] = {}
+        self._spelled: dict[str, str] = {}
+        """Registered names by look-alike key: ``alice`` or ``Аlice`` is ``Alice`` in use."""
         self._by_addr: dict[Addr, Client] = {}
         self._rate: dict[Addr, tuple[float, float]] = {}  # (ip, port) -> (allowance, last time)
         self.scores: dict[str, int] = {}
@@ -272,7 +274,18 @@ class MiaTable:
             self._send(fmt.rejected(admission.code), addr)
             refused(log, "mia", msg.name, f"{addr[0]}:{addr[1]}", admission.code, admission.reason)
             return
-        existing = self.clients.get(msg.name)
+        existing = self.clients.get(self._spelled.get(name_key(msg.name), msg.name))
+        if existing is not None and existing.name != msg.name:
+            self._send(fmt.rejected(NAME_ALREADY_TAKEN), addr)
+            refused(
+                log,
+                "mia",
+                msg.name,
+                f"{addr[0]}:{addr[1]}",
+                NAME_ALREADY_TAKEN,
+                f"the name looks like {existing.name!r}, which is registered",
+            )
+            return
         if existing is not None:
             # The seed lets the same IP take a name over (the player moved to a new port).
             # From another IP only the reserved name's token does: an owner may move hosts,
@@ -304,6 +317,7 @@ class MiaTable:
                 self._remove(occupant)
             client = Client(msg.name, addr, msg.spectator, verified=admission.verified)
             self.clients[msg.name] = client
+            self._spelled[name_key(msg.name)] = msg.name
             self._by_addr[addr] = client
         if not msg.spectator and msg.name not in self.scores:
             self.scores[msg.name] = self._stored_points(msg.name)
@@ -334,6 +348,7 @@ class MiaTable:
 
     def _remove(self, client: Client) -> None:
         self.clients.pop(client.name, None)
+        self._spelled.pop(name_key(client.name), None)
         self._forget_addr(client.addr)
         self._addrs = self._ranked = None
         self._awaiting.discard(client.name)
