@@ -141,6 +141,15 @@ class WebHall:
 
 def add_arguments(group: argparse._ArgumentGroup) -> None:
     group.add_argument(
+        "--web-origin",
+        action="append",
+        default=None,
+        metavar="URL",
+        help="the public origin of the web hall behind a reverse proxy (https://herna.example); "
+        "pages of other origins may not open the WebSockets that act for a signed-in person "
+        "(default: only the origin the request names in Host; repeat for several)",
+    )
+    group.add_argument(
         "--web-port",
         type=int,
         default=None,
@@ -226,7 +235,11 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     timeout = float(option(args, config, "web_request_timeout", DEFAULT_REQUEST_TIMEOUT))
     grace = float(option(args, config, "web_marias_grace", GRACE))
     clock = float(option(args, config, "web_marias_clock", MOVE_CLOCK))
-    settings = WebSettings(marias=MariasPlaySettings(grace=grace, move_clock=clock))
+    origin: str | list[str] = option(args, config, "web_origin", [])
+    origins = [origin] if isinstance(origin, str) else list(origin)
+    settings = WebSettings(
+        marias=MariasPlaySettings(grace=grace, move_clock=clock), origins=tuple(origins)
+    )
     web = WebHall(hall, live, settings, request_timeout=timeout)
     try:
         await web.start(host, port)
