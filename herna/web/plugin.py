@@ -22,9 +22,10 @@ from typing import Any
 import uvicorn
 
 from herna.hall.hall import Hall
+from herna.servers.conncap import ConnectionCap
 from herna.servers.registry import ServerPlugin, option
 from herna.web.app import WEB_GAME, WebApp, WebSettings
-from herna.web.http import DEFAULT_REQUEST_TIMEOUT, with_request_timeout
+from herna.web.http import DEFAULT_REQUEST_TIMEOUT, websocket_protocol, with_request_timeout
 from herna.web.live import LiveHub, LiveSettings
 from herna.web.play import MAX_FRAME_BYTES
 from herna.web.play_marias import GRACE, MOVE_CLOCK, MariasPlaySettings
@@ -79,6 +80,7 @@ class WebHall:
         self.port = 0
         self._server: _EmbeddedServer | None = None
         self._task: asyncio.Task[None] | None = None
+        self.cap = ConnectionCap("web")
 
     @property
     def url(self) -> str:
@@ -93,8 +95,8 @@ class WebHall:
             lifespan="off",
             log_config=None,
             access_log=False,
-            http=with_request_timeout(self.request_timeout),
-            ws="websockets-sansio",
+            http=with_request_timeout(self.request_timeout, self.cap),
+            ws=websocket_protocol(self.cap),
             ws_max_size=MAX_FRAME_BYTES,  # /ws/tiles carries rules files; /ws/live reads nothing
             ws_per_message_deflate=False,  # compressing every frame for every client is CPU
             timeout_graceful_shutdown=3,
