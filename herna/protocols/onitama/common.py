@@ -273,6 +273,8 @@ class Reply:
     """Bytes the transport sends at once (an error, a keepalive answer)."""
 
     data: bytes
+    refusal: bool = True
+    """An error answer (counted and logged as a refusal); False for a keepalive answer."""
 
 
 @dataclass(frozen=True, slots=True)
