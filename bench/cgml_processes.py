@@ -61,6 +61,8 @@ def serve(workdir: Path, db: str, log: Path, *options: str) -> subprocess.Popen[
                 "--only",
                 "marias",
                 "--no-house-bots",
+                "--max-connections-per-address",  # every bench client comes from 127.0.0.1
+                "0",
                 "--database-url",
                 db,
                 "--cgml-bot-delay",

@@ -282,6 +282,7 @@ def start_web_process(database_url: str, args: argparse.Namespace, tmp: str) -> 
         port = int(s.getsockname()[1])
     cmd = [sys.executable, "-m", "herna.cli", "serve", "--only", "web", "--web-port", str(port),
            "--database-url", database_url, "--log-level", "WARNING",
+           "--max-connections-per-address", "0",  # every spectator comes from 127.0.0.1
            "--web-max-spectators", str(max(2000, args.spectators + 100))]  # fmt: skip
     if args.interval is not None:
         cmd += ["--web-interval", str(args.interval)]

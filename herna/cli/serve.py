@@ -18,6 +18,8 @@ from herna.hall.db import shown_url
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
 from herna.hall.writer import MIN_KEEP
+from herna.servers.conncap import DEFAULT_PER_ADDRESS
+from herna.servers.conncap import configure as configure_caps
 from herna.servers.registry import ServerPlugin, load_plugins, option
 
 log = logging.getLogger("herna.serve")
@@ -89,6 +91,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         const="json",
         help="same as --log-format json (kept for existing scripts)",
     )
+    p.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        metavar="N",
+        help="TCP connections one IP address may hold open on each port (every game server "
+        f"and the web hall); more are reset at once (default {DEFAULT_PER_ADDRESS}; 0: no "
+        "cap, e.g. behind a reverse proxy that connects from one address)",
+    )
     for plugin in plugins:
         plugin.add_arguments(p.add_argument_group(f"{plugin.name}: {plugin.help}"))
     p.set_defaults(func=run)
@@ -107,6 +117,8 @@ def embedded_args(only: str, database_url: str, **options: object) -> argparse.N
             setattr(args, name, 0)
     args.only = only
     args.database_url = database_url
+    # Tests and benchmarks connect thousands of clients from 127.0.0.1: no cap unless asked.
+    args.max_connections_per_address = 0
     for name, value in options.items():
         if not hasattr(args, name):
             raise TypeError(f"herna serve has no option {name!r}")
@@ -136,6 +148,7 @@ def resolve_common(args: argparse.Namespace, config: dict[str, Any]) -> None:
         "log_format": "text",
         "only": None,
         "workers": 0,
+        "max_connections_per_address": DEFAULT_PER_ADDRESS,
     }
     old_json = serve.get("log-json", serve.get("log_json"))  # the key before log-format
     if getattr(args, "log_format", None) is None and "log-format" not in serve and old_json:
@@ -175,6 +188,7 @@ def retention(args: argparse.Namespace, config: dict[str, Any]) -> dict[str, int
 async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     """Start the selected servers; returns the running hall (used by tests too)."""
     resolve_common(args, config)
+    configure_caps(int(args.max_connections_per_address))
     records = RecordStore(args.database_url, keep=retention(args, config))
     # Before any server reads scores or round numbers: write what a killed run left behind.
     replayed = records.recover()

@@ -28,11 +28,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import time
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 
+import icu
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
@@ -68,6 +72,69 @@ def new_secret() -> str:
 def new_public_id() -> str:
     """An id a client needs to know but nobody may guess (CGML group and game ids)."""
     return secrets.token_hex(8)
+
+
+_SPOOF = threading.local()
+
+
+def _skeleton(text: str) -> str:
+    # ICU's checker is not thread-safe; one per thread (the records writer and Argon2 run
+    # names through here off the event loop).
+    checker = getattr(_SPOOF, "checker", None)
+    if checker is None:
+        checker = _SPOOF.checker = icu.SpoofChecker()
+    return str(checker.getSkeleton(0, text))
+
+
+def _fold(char: str) -> str:
+    # Case-fold, except that a non-Latin capital first becomes the letter it looks like:
+    # Cyrillic "В" reads as "B", but its lower case "в" does not read as "b".
+    if char.isascii() or not char.isupper():
+        return char.casefold()
+    return _skeleton(char).casefold()
+
+
+@lru_cache(maxsize=65_536)
+def name_key(name: str) -> str:
+    """What ``name`` looks like, for telling names apart: names with one key look the same
+    to a reader and are one name to the hall (``Alice``, ``alice``, ``ALICE`` and ``Аlice``
+    with a Cyrillic ``А``; ``Bob`` and ``Воb``).
+
+    The Unicode TR39 confusable skeleton (ICU's) of the case-folded name. Names are kept and
+    shown as their owners spelled them; only comparisons use the key.
+    """
+    text = unicodedata.normalize("NFKC", name)
+    return _skeleton("".join(_fold(c) for c in text)).casefold()
+
+
+@lru_cache(maxsize=65_536)
+def look_alike_keys(name: str) -> frozenset[str]:
+    """Every key ``name`` is compared by against reserved and house names: :func:`name_key`
+    and, for shapes that only capitals share (``I`` and ``l``), the folded skeleton of the
+    name as written. A protected name is kept out in both."""
+    text = unicodedata.normalize("NFKC", name)
+    return frozenset({name_key(name), _skeleton(text).casefold()})
+
+
+class LookAlikes:
+    """Names indexed by every key they look like (:func:`look_alike_keys`)."""
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        self._by_key: dict[str, str] = {}
+        for name in names:
+            self.add(name)
+
+    def add(self, name: str) -> None:
+        for key in look_alike_keys(name):
+            self._by_key.setdefault(key, name)
+
+    def find(self, name: str) -> str | None:
+        """The indexed name that looks like ``name`` (``name`` itself when indexed)."""
+        for key in sorted(look_alike_keys(name)):
+            known = self._by_key.get(key)
+            if known is not None:
+                return known
+        return None
 
 
 def token_digest(token: str) -> str:
@@ -181,6 +248,8 @@ class Identity:
     _house: dict[str, str] = field(default_factory=dict)
     _reserved: dict[str, str] = field(default_factory=dict)
     _loaded_at: float | None = None
+    _look_alikes: LookAlikes | None = None
+    """House and reserved names by look-alike key, rebuilt when either changes."""
     _issued: dict[str, IssuedProof] = field(default_factory=dict)
     """Proofs issued to signed-in people, by token digest (in memory: they live as long as
     this process, and a play page opened after a restart gets a new one)."""
@@ -192,6 +261,7 @@ class Identity:
         restarts keeps its name)."""
         if name not in self._house:
             self._house[name] = new_secret()
+            self._look_alikes = None
         return self._house[name]
 
     def is_house_bot(self, name: str) -> bool:
@@ -207,9 +277,18 @@ class Identity:
             return self._reserved
         now = self.clock()
         if self._loaded_at is None or now - self._loaded_at >= self.refresh_seconds:
-            self._reserved = self.book.digests()
+            reserved = self.book.digests()
+            if reserved != self._reserved:
+                self._look_alikes = None
+            self._reserved = reserved
             self._loaded_at = now
         return self._reserved
+
+    def _protected(self) -> LookAlikes:
+        reserved = self._reserved_digests()
+        if self._look_alikes is None:
+            self._look_alikes = LookAlikes((*self._house, *reserved))
+        return self._look_alikes
 
     def reload(self) -> None:
         """Read the reserved names again at the next question (a name was just reserved here,
@@ -252,17 +331,14 @@ class Identity:
         return name in self._house or name in self._reserved_digests()
 
     def reserved_spelling(self, name: str) -> str | None:
-        """The reserved or house-bot name equal to ``name`` but for case, if there is one.
-        Servers whose names are unique regardless of case ask this first, so that ``EVA``
-        cannot slip past the reservation of ``eva``."""
+        """The reserved or house-bot name that ``name`` is or looks like (case and look-alike
+        letters aside: :func:`look_alike_keys`), if there is one. Servers whose names are
+        unique regardless of case ask this first, so that ``EVA`` is admitted as ``eva``
+        with the token of ``eva``."""
         reserved = self._reserved_digests()
         if name in self._house or name in reserved:
             return name
-        folded = name.casefold()
-        for known in (*self._house, *reserved):
-            if known.casefold() == folded:
-                return known
-        return None
+        return self._protected().find(name)
 
     def proves(self, name: str, token: str | None) -> bool:
         """True when ``token`` is the token of the reserved or house-bot ``name``."""
@@ -282,6 +358,12 @@ class Identity:
         ignore extra fields, and a bot that always sends its token must still play where its
         name was never reserved.
         """
+        original = self.reserved_spelling(name)
+        if original is not None and original != name:
+            # A look-alike of a protected name is that name to anyone reading a page, so it
+            # is refused even with the token: the owner logs in under its own spelling.
+            code = "HOUSE_BOT_NAME" if original in self._house else "RESERVED_NAME"
+            return Refusal(code, f"{name!r} looks like the protected name {original!r}")
         if name in self._house:
             if self.proves(name, token):
                 return Admission(name, verified=True, house=True)

@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from herna.hall.db import HallKeyRow, PersonRow, PersonSessionRow, ReservedNameRow, StandingRow
-from herna.hall.identity import Identity, new_secret, token_digest
+from herna.hall.identity import Identity, LookAlikes, new_secret, token_digest
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,23}")
 """A person's name: 3-24 letters, digits, ``_`` and ``-``, starting with a letter or digit;
@@ -110,12 +110,13 @@ class People:
             raise Refused("INVALID", problem)
         if self.identity.reserved_spelling(name) is not None:
             raise Refused("TAKEN", f"The name {name} is taken; choose another.")
-        folded = name.casefold()
         digest = self.hasher.hash(password)
         try:
             with Session(self.engine) as session, session.begin():
-                reserved = session.scalars(select(ReservedNameRow.name))
-                if any(r.casefold() == folded for r in reserved):
+                # Look-alikes too (case, Cyrillic "а" for Latin "a", ...): a page shows both
+                # names the same way, so only one of them may be reserved.
+                reserved = LookAlikes(session.scalars(select(ReservedNameRow.name)))
+                if reserved.find(name) is not None:
                     raise Refused("TAKEN", f"The name {name} is taken; choose another.")
                 played = session.scalars(
                     select(StandingRow.name).where(func.lower(StandingRow.name) == name.lower())

@@ -30,6 +30,8 @@ FORBIDDEN_NAME_CHARS = frozenset(":;,")
 
 INVALID_NAME = "INVALID_NAME"
 NAME_ALREADY_TAKEN = "NAME_ALREADY_TAKEN"
+TOO_MANY_NAMES = "TOO_MANY_NAMES"
+"""Herna: the address has as many names registered as one address may."""
 
 
 def name_problem(name: str) -> str | None:

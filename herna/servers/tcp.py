@@ -13,6 +13,8 @@ import logging
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar, cast
 
+from herna.servers.conncap import ConnectionCap
+
 log = logging.getLogger(__name__)
 
 READ_BUFFER = 16 * 1024
@@ -51,9 +53,15 @@ class TcpPeer(asyncio.BufferedProtocol, Generic[C]):
     is ``"unknown"`` until it tells."""
 
     def __init__(
-        self, hub: Hub[C], write_limit: int, adopt: Callable[[TcpPeer[C]], C] | None = None
+        self,
+        hub: Hub[C],
+        write_limit: int,
+        adopt: Callable[[TcpPeer[C]], C] | None = None,
+        cap: ConnectionCap | None = None,
     ) -> None:
         self.hub = hub
+        self.cap = cap
+        """The listening port's per-address cap (:mod:`herna.servers.conncap`)."""
         self.write_limit = write_limit
         self.adopt = adopt
         """For a connection that comes from another process in mid-session
@@ -68,6 +76,8 @@ class TcpPeer(asyncio.BufferedProtocol, Generic[C]):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # A stream transport (uvloop's are not subclasses of asyncio.Transport).
+        if self.cap is not None and not self.cap.admit(transport):
+            return  # reset: no client is made, nothing is logged per connection
         self.transport = cast(asyncio.Transport, transport)
         peername = transport.get_extra_info("peername")
         if isinstance(peername, tuple) and len(peername) >= 2:
@@ -89,6 +99,8 @@ class TcpPeer(asyncio.BufferedProtocol, Generic[C]):
             self.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.cap is not None and self.transport is not None:
+            self.cap.release(self.transport)
         if self.client is not None:
             try:
                 self.hub.disconnect(self.client)

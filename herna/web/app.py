@@ -60,6 +60,7 @@ from herna.web.errors import ErrorPages
 from herna.web.guests import COOKIE, MAX_AGE, Guests
 from herna.web.live import LiveHub, parse_resume
 from herna.web.lobby import LobbyRoutes
+from herna.web.origins import OriginCheck
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
 from herna.web.play import GameSocket
 from herna.web.play_marias import MariasPlay, MariasPlaySettings
@@ -129,6 +130,8 @@ class WebSettings:
     static_dir: Path = STATIC_DIR
     page_size: int = 50
     marias: MariasPlaySettings = field(default_factory=MariasPlaySettings)
+    origins: tuple[str, ...] = ()
+    """Origins besides the hall's own whose pages may open person WebSockets (herna.web.origins)."""
 
 
 class _Outer:
@@ -329,7 +332,8 @@ class WebApp:
         self.starlette = Starlette(
             routes=routes, middleware=middleware, exception_handlers=self.errors.handlers()
         )
-        self.app: ASGIApp = _Outer(self.starlette, self.ws_live)
+        outer = _Outer(self.starlette, self.ws_live)
+        self.app: ASGIApp = OriginCheck(outer, self.settings.origins)
 
     # -- helpers ----------------------------------------------------------------------------
     @property

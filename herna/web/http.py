@@ -13,6 +13,9 @@ import asyncio
 import logging
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from herna.servers.conncap import ConnectionCap
 
 log = logging.getLogger("herna.web")
 
@@ -22,18 +25,23 @@ DEFAULT_REQUEST_TIMEOUT = 20.0
 TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 
-def with_request_timeout(timeout: float) -> type[H11Protocol]:
-    """The protocol class to hand ``uvicorn.Config(http=...)``; ``timeout`` <= 0: no limit."""
+def with_request_timeout(timeout: float, cap: ConnectionCap | None = None) -> type[H11Protocol]:
+    """The protocol class to hand ``uvicorn.Config(http=...)``; ``timeout`` <= 0: no limit.
+    ``cap``: the web port's per-address connection cap (:mod:`herna.servers.conncap`)."""
 
     class H11WithRequestTimeout(H11Protocol):
         _first_request: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            if cap is not None and not cap.admit(transport):
+                return  # reset; uvicorn tidies up in connection_lost
             if timeout > 0:
                 self._first_request = self.loop.call_later(timeout, self._first_request_overdue)
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if cap is not None:
+                cap.release(self.transport)
             if self._first_request is not None:
                 self._first_request.cancel()
                 self._first_request = None
@@ -52,3 +60,17 @@ def with_request_timeout(timeout: float) -> type[H11Protocol]:
             transport.close()
 
     return H11WithRequestTimeout
+
+
+def websocket_protocol(cap: ConnectionCap | None) -> type[WebSocketsSansIOProtocol]:
+    """The class to hand ``uvicorn.Config(ws=...)``: a connection upgraded to a WebSocket
+    leaves the HTTP protocol without telling it, so the WebSocket gives its place in ``cap``
+    back when it closes."""
+
+    class CountedWebSocket(WebSocketsSansIOProtocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            if cap is not None:
+                cap.release(self.transport)
+            super().connection_lost(exc)
+
+    return CountedWebSocket

@@ -22,9 +22,10 @@ from typing import Any
 import uvicorn
 
 from herna.hall.hall import Hall
+from herna.servers.conncap import ConnectionCap
 from herna.servers.registry import ServerPlugin, option
 from herna.web.app import WEB_GAME, WebApp, WebSettings
-from herna.web.http import DEFAULT_REQUEST_TIMEOUT, with_request_timeout
+from herna.web.http import DEFAULT_REQUEST_TIMEOUT, websocket_protocol, with_request_timeout
 from herna.web.live import LiveHub, LiveSettings
 from herna.web.play import MAX_FRAME_BYTES
 from herna.web.play_marias import GRACE, MOVE_CLOCK, SEEK_GRACE, MariasPlaySettings
@@ -89,6 +90,7 @@ class WebHall:
         self.port = 0
         self._server: _EmbeddedServer | None = None
         self._task: asyncio.Task[None] | None = None
+        self.cap = ConnectionCap("web")
 
     @property
     def url(self) -> str:
@@ -103,8 +105,8 @@ class WebHall:
             lifespan="off",
             log_config=None,
             access_log=False,
-            http=with_request_timeout(self.request_timeout),
-            ws="websockets-sansio",
+            http=with_request_timeout(self.request_timeout, self.cap),
+            ws=websocket_protocol(self.cap),
             ws_max_size=MAX_FRAME_BYTES,  # /ws/tiles carries rules files; /ws/live reads nothing
             ws_per_message_deflate=False,  # compressing every frame for every client is CPU
             ws_ping_interval=self.ping if self.ping > 0 else None,
@@ -153,6 +155,15 @@ class WebHall:
 
 
 def add_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument(
+        "--web-origin",
+        action="append",
+        default=None,
+        metavar="URL",
+        help="the public origin of the web hall behind a reverse proxy (https://herna.example); "
+        "pages of other origins may not open the WebSockets that act for a signed-in person "
+        "(default: only the origin the request names in Host; repeat for several)",
+    )
     group.add_argument(
         "--web-port",
         type=int,
@@ -256,7 +267,11 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     timeout = float(option(args, config, "web_request_timeout", DEFAULT_REQUEST_TIMEOUT))
     grace = float(option(args, config, "web_marias_grace", GRACE))
     clock = float(option(args, config, "web_marias_clock", MOVE_CLOCK))
-    settings = WebSettings(marias=MariasPlaySettings(grace=grace, move_clock=clock))
+    origin: str | list[str] = option(args, config, "web_origin", [])
+    origins = [origin] if isinstance(origin, str) else list(origin)
+    settings = WebSettings(
+        marias=MariasPlaySettings(grace=grace, move_clock=clock), origins=tuple(origins)
+    )
     web = WebHall(hall, live, settings, request_timeout=timeout)
     settings.marias.seek_grace = float(option(args, config, "web_seek_grace", SEEK_GRACE))
     web.ping = float(option(args, config, "web_ping", DEFAULT_PING))

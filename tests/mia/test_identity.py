@@ -121,3 +121,53 @@ async def test_reserved_names_need_their_token_and_names_in_use_stay_put(
         assert {"alice", "bob"} <= set(mia.table.clients)
         for peer in (here, other, bob, bob_moved, stranger):
             peer.close()
+
+
+async def test_look_alike_names_are_the_names_they_look_like(tmp_path: Path) -> None:
+    """``Аlice`` (Cyrillic А), ``alice`` and ``ALICE`` are ``Alice``; the same for house bots
+    and for names in use from another address. The names stay as their owners spelled them."""
+    async with serving(tmp_path, "mia", mia_house_round_pause=0.05) as hall:
+        mia = _mia(hall.service("mia"))
+        ReservedNames(hall.records.engine).add("Alice")
+        hall.identity.reload()
+        peer = RawPeer(mia_port := port_of(mia))
+        for name in ("Аlice", "alice", "ALICE", "Alice"):
+            assert await peer.ask(f"REGISTER;{name}") == "REJECTED;RESERVED_NAME", name
+        for name in ("hоuse-honest", "House-Honest", "HOUSE-PR0B"):
+            assert await peer.ask(f"REGISTER;{name}") == "REJECTED;HOUSE_BOT_NAME", name
+        assert await peer.ask("REGISTER;Bob") == "REGISTERED"
+        other = RawPeer(mia_port, "127.0.0.2")
+        for name in ("bob", "Воb", "BOB"):
+            assert await other.ask(f"REGISTER;{name}") == "REJECTED;NAME_ALREADY_TAKEN", name
+        assert await other.ask("REGISTER;Cleo") == "REGISTERED"
+        assert {"Bob", "Cleo"} <= set(mia.table.clients)
+        assert not {"bob", "Воb", "BOB", "Аlice"} & set(mia.table.clients)
+        peer.close()
+        other.close()
+
+
+async def test_idle_registrations_neither_pile_up_nor_hold_rounds_up(tmp_path: Path) -> None:
+    """One host sends a hundred ``REGISTER;idleN`` and never joins: it gets at most its
+    share of names (``TOO_MANY_NAMES`` after that), and the house bots' rounds start as soon as
+    they have joined instead of waiting out every JOIN window for the idle names."""
+    async with serving(tmp_path, "mia", mia_house_round_pause=0.05, mia_answer_window=1.0) as hall:
+        mia = _mia(hall.service("mia"))
+        port = port_of(mia)
+        watcher = RawPeer(port)
+        assert await watcher.ask("REGISTER_SPECTATOR;watcher") == "REGISTERED"
+        await _house_rounds(watcher, 1)
+        floods = [RawPeer(port, "127.0.0.2") for _ in range(100)]  # one port per name
+        answers = [await f.ask(f"REGISTER;idle{i}") for i, f in enumerate(floods)]
+        assert answers.count("REGISTERED") == 32
+        assert set(answers[32:]) == {"REJECTED;TOO_MANY_NAMES"}
+        flood = floods[0]
+        # Another address still registers; the flood's own address re-registers a name it has.
+        other = RawPeer(port, "127.0.0.3")
+        assert await other.ask("REGISTER;cleo") == "REGISTERED"
+        assert await flood.ask("REGISTER;idle0") == "REGISTERED"
+        # The idle names cost at most the one round that waits for them (1 s), not every round.
+        started = asyncio.get_running_loop().time()
+        assert len(await _house_rounds(watcher, 6, limit=20)) >= 6
+        assert asyncio.get_running_loop().time() - started < 4.0
+        for peer in (watcher, other, *floods):
+            peer.close()

@@ -288,18 +288,19 @@ def test_start_early_and_inactive_players() -> None:
     w = World()
     for addr, name in ((A, "ann"), (B, "bob"), (C, "cy")):
         w.register(addr, name)
-    # cy never joins: rounds wait for it until it missed 5 windows (the first round, canceled
-    # because nobody joined, counts too).
-    for _ in range(4):
+    # cy never joins: only the first round it is sent waits for it (the first round, which
+    # started before cy registered, does not count); a name that never joined holds no later
+    # round up (issue 27: idle registrations stopped Mia).
+    for i in range(4):
         for addr in (A, B, C):
             w.net.take(addr)
         until(w, A, "ROUND STARTING")
         w.join_all(A, B)
-        assert w.table.phase == "joining"
+        assert w.table.phase == ("joining" if i == 0 else "playing"), i
         until(w, A, "ROUND STARTED")
         turn = w.whose_turn(A, B)
         w.say(turn, f"SEE;{w.token(turn, 'YOUR TURN')}")
-    assert not w.table.clients["cy"].active
+    assert w.table.clients["cy"].missed_joins == 4
     for addr in (A, B, C):
         w.net.take(addr)
     until(w, A, "ROUND STARTING")

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from pathlib import Path
+
+import pytest
 
 from herna.clients.onitama import run_bot
 from herna.core.rng import SeedSource
@@ -331,3 +334,25 @@ async def test_reconnect_with_the_seat_key(tmp_path: Path) -> None:
         await black.send("MAKE_MOVE|horse|0|2|1|2")
         assert await back.record() == "MOVE_WAS_MADE|horse|0|2|1|2"
         assert server.service.hub.stats.reconnects == 1
+
+
+async def test_keepalive_pings_are_answered_and_not_counted_as_errors(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The published client sends ``PING|PING`` every 10 s: an answer, not a refusal."""
+    caplog.set_level(logging.INFO)
+    async with running(tmp_path, initial_state=fixed_start) as server:
+        client = await Nul.open(server.port)
+        for _ in range(3):
+            await client.send("PING|PING")
+            assert await client.record() == "PING|PING"
+        await client.send("LOGIN|eva")
+        assert await client.record() == "WAITING|eva"
+        await client.send("PING|PING")
+        assert await client.record() == "PING|PING"
+        assert server.service.hub.stats.errors == 0
+        assert not [r for r in caplog.records if "PING" in r.getMessage()]
+        await client.send("MAKE_MOVE|ox|9|9|9|9")  # a real error still counts
+        assert (await client.record()).startswith("FAILED|")
+        assert server.service.hub.stats.errors == 1
+        await client.close()

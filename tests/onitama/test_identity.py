@@ -105,3 +105,23 @@ async def test_house_bot_names_are_reserved_and_the_bots_present_their_tokens(
             else:
                 assert answer.startswith("LOGIN_FAILED|HOUSE_BOT_NAME|"), answer
         assert hub.stats.refused_logins == 2
+
+
+async def test_look_alike_names_are_the_names_they_look_like(tmp_path: Path) -> None:
+    """``Ζora`` (Greek Ζ) is ``Zora``, ``hоuse-1`` (Cyrillic о) is ``house-1``, and ``Еva``
+    (Cyrillic Е) is the ``eva`` who is logged in; names stay as their owners spelled them."""
+    async with running(tmp_path, house_bots=2, house_bot_delay=30.0) as server:
+        token = ReservedNames(server.hall.records.engine).add("Zora")
+        server.hall.identity.reload()
+        wire = await server.wire()
+        for name in ("Ζora", "ZORA", "zora"):
+            assert (await wire.login(name)).startswith("LOGIN_FAILED|RESERVED_NAME|"), name
+        for name in ("hоuse-1", "HOUSE-2", "hоusе-2"):
+            assert (await wire.login(name)).startswith("LOGIN_FAILED|HOUSE_BOT_NAME|"), name
+        await wire.send(f"LOGIN|Zora|{token}")
+        assert await wire.line() == "LOGIN_OK|Zora"
+        eva = await server.wire()
+        assert await eva.login("eva") == "LOGIN_OK|eva"
+        other = await server.wire()
+        for name in ("Еva", "EVA", "еvа"):
+            assert (await other.login(name)).startswith("LOGIN_FAILED|NAME_IN_USE|"), name

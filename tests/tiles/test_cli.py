@@ -251,3 +251,18 @@ async def test_play_online_resign_after_a_confirm(
     finally:
         await hall.stop()
         hall.records.close()
+
+
+def test_rules_check_stops_at_the_size_limit_of_an_endless_file() -> None:
+    """``/dev/zero`` reports size 0 and never ends: the check reads up to its limit only."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "herna.cli", "rules", "check", "/dev/zero"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "/dev/zero: error: (file): larger than 4194304 bytes" in done.stdout

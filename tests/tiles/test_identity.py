@@ -191,3 +191,21 @@ async def test_a_bot_with_a_reserved_name_plays_with_its_token(tmp_path: Path) -
         for address, port in ((ws, 0), ("127.0.0.1", tiles.port)):
             run = await run_bot(address, port, "robo", race(), "random", token=tokens["robo"])
             assert len(run.games) == 1 and not run.errors
+
+
+async def test_look_alike_names_are_the_names_they_look_like(tmp_path: Path) -> None:
+    """``Аnn`` (Cyrillic А) and ``ann`` are the reserved ``Ann``; ``hоuse-1`` (Cyrillic о) is
+    the house's; ``Вeа`` is the ``bea`` playing over the other transport."""
+    async with running(tmp_path, reserve=("Ann",)) as (tiles, ws, tokens):
+        tcp, web = await both(tiles, ws)
+        for client in (tcp, web):
+            for name in ("Аnn", "ann", "ANN"):
+                assert (await refused(client, name, "tsuro"))["code"] == "RESERVED_NAME", name
+            for name in ("hоuse-1", "House-2"):
+                assert (await refused(client, name, "tsuro"))["code"] == "HOUSE_BOT_NAME", name
+        await tcp.join("bea", "tsuro")
+        for name in ("Вeа", "BEA"):
+            assert (await refused(web, name, "labyrinth"))["code"] == "NAME_TAKEN", name
+        await web.join("Ann", "labyrinth", token=tokens["Ann"])
+        await tcp.close()
+        await web.close()

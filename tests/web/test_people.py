@@ -273,6 +273,23 @@ async def test_names_that_cannot_be_had(tmp_path: Path) -> None:
             assert again.status_code == 400 and "is taken" in again.text
 
 
+async def test_look_alike_names_cannot_be_signed_up(tmp_path: Path) -> None:
+    """A name that looks like a reserved, house or signed-up one (``1`` for ``l``, ``0`` for
+    ``o``, any case) is taken; the owner's own spelling is kept."""
+    async with serving(tmp_path, "onitama,web", **ONITAMA) as hall:
+        from herna.hall.identity import ReservedNames
+
+        ReservedNames(hall.records.engine).add("Alice")
+        hall.identity.reload()
+        async with httpx.AsyncClient(base_url=_web(hall).url, timeout=20) as http:
+            assert (await sign_up(http, "Hana-M", "a long password")).status_code == 303
+        async with httpx.AsyncClient(base_url=_web(hall).url, timeout=20) as http:
+            for name in ("A1ice", "ALICE", "H0USE-1", "hana-rn", "HANA-M"):
+                answer = await sign_up(http, name, "a long password")
+                assert answer.status_code == 400 and "is taken" in answer.text, name
+        assert "Hana-M" in {r.name for r in ReservedNames(hall.records.engine).list()}
+
+
 def test_bots_list_shows_people(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from herna.hall.db import make_engine
     from herna.hall.identity import Identity, ReservedNames

@@ -380,10 +380,15 @@ def check_rules_text(text: str, name: str = "") -> RulesReport:
 def check_rules_file(path: str | Path) -> RulesReport:
     """Read and check a rules file; unreadable files are reported as problems too."""
     path = Path(path)
+    too_large = RulesReport(None, (Problem("(file)", f"larger than {MAX_FILE_BYTES} bytes"),))
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
-            return RulesReport(None, (Problem("(file)", f"larger than {MAX_FILE_BYTES} bytes"),))
-        raw = path.read_bytes()
+            return too_large
+        # Read no further than the limit: /dev/zero, a pipe or a growing file reports size 0.
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            return too_large
     except OSError as exc:
         return RulesReport(None, (Problem("(file)", f"cannot read {path}: {exc.strerror}"),))
     try:

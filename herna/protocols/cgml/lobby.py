@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from herna.core.clock import Clock, TimerHandle
-from herna.hall.identity import Admission, Refusal, new_public_id
+from herna.hall.identity import Admission, Refusal, name_key, new_public_id
 from herna.hall.lobby import Lobby as HallLobby
 from herna.protocols.cgml.matching import (
     Conn,
@@ -160,6 +160,7 @@ class Lobby:
         self.settings = settings or LobbySettings()
         self.names: NameGuard = names or _FreeNames()
         self._conns: dict[ConnKey, Conn] = {}
+        # Both by look-alike key: ``Alice``, ``alice`` and ``Аlice`` are one id in use.
         self._ids: dict[str, ConnKey] = {}
         self._seated: dict[str, str] = {}
         """Player id -> group, for every member of a group being formed or played (bots
@@ -198,8 +199,8 @@ class Lobby:
         if conn is None:
             return
         pid = conn.player.id if conn.player is not None else None
-        if pid is not None and self._ids.get(pid) == key:
-            del self._ids[pid]
+        if pid is not None and self._ids.get(name_key(pid)) == key:
+            del self._ids[name_key(pid)]
         self._queue = [w for w in self._queue if w.key != key]
         server = self._servers.pop(key, None)
         if server is not None:
@@ -330,7 +331,7 @@ class Lobby:
             )
 
     def _taken(self, pid: str) -> bool:
-        return pid in self._ids or pid in self._seated
+        return name_key(pid) in self._ids or name_key(pid) in self._seated
 
     def _connect(self, conn: Conn, message: ConnectPlayer) -> None:
         if conn.reserved is not None:
@@ -363,12 +364,12 @@ class Lobby:
                 self.send(conn.key, Error(verdict.reason, verdict.code))
                 return
             verified = verified and verdict.verified
-        holder = self._ids.get(pid)
+        holder = self._ids.get(name_key(pid))
         if holder is not None and holder != conn.key:
             log.warning("mariáš: %s refused at the login server: %s (in use)", pid, ID_IN_USE)
             self.send(conn.key, Error(f"player id {pid} is already in use", ID_IN_USE))
             return
-        if pid in self._seated:
+        if name_key(pid) in self._seated:
             self.send(
                 conn.key,
                 Error(
@@ -378,7 +379,7 @@ class Lobby:
             )
             return
         if conn.player is not None and conn.player.id not in (None, pid):
-            self._ids.pop(conn.player.id or "", None)
+            self._ids.pop(name_key(conn.player.id or ""), None)
         race = player.race or ("bot" if message.status == "passive" else "human")
         if message.tournament is not None and conn.load is None:
             problem = self._tournament_problem(pid, race, message.tournament, verified)
@@ -387,7 +388,7 @@ class Lobby:
                 log.warning("mariáš: %s refused for tournament: %s (%s)", pid, code, reason)
                 self.send(conn.key, Error(reason, code))
                 return
-        self._ids[pid] = conn.key
+        self._ids[name_key(pid)] = conn.key
         conn.player = PlayerRef(pid, player.name or pid, race)
         if conn.load is not None:
             return  # a bot server re-introducing itself stays a bot server
@@ -570,7 +571,7 @@ class Lobby:
                 self._conns[m.key].reserved = group
                 final.append(m)
         for m in final:
-            self._seated[m.player.id or ""] = group
+            self._seated[name_key(m.player.id or "")] = group
         pending = _Pending(group, server, game, final)
         self._pending[group] = pending
         pending.timer = self.clock.call_later(
@@ -610,8 +611,8 @@ class Lobby:
         """The group is over (or was never formed): its members' ids are free again."""
         live = self._live.pop(group, None)
         for pid in ids or (live.ids if live is not None else ()):
-            if self._seated.get(pid) == group:
-                del self._seated[pid]
+            if self._seated.get(name_key(pid)) == group:
+                del self._seated[name_key(pid)]
 
     def _schedule(self, at: float | None) -> None:
         if at is None or (self._timer_at is not None and self._timer_at <= at):

@@ -11,6 +11,8 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from herna.hall.identity import name_key as look_alike_key
+
 MAX_LINE = 1024
 """Longest record accepted, in bytes without its terminator (the longest legal one is ~120)."""
 
@@ -91,8 +93,9 @@ def name_problem(name: str) -> str | None:
 
 
 def name_key(name: str) -> str:
-    """Names are unique regardless of case: ``Eva`` and ``eva`` are the same player."""
-    return name.casefold()
+    """Names are unique regardless of case and look-alike letters: ``Eva``, ``eva`` and
+    ``Еva`` (Cyrillic ``Е``) are the same player (the hall's one comparison of names)."""
+    return look_alike_key(name)
 
 
 def printable(text: str, limit: int = 80) -> str:
@@ -301,6 +304,8 @@ class Reply:
     """Bytes the transport sends at once (an error, a keepalive answer)."""
 
     data: bytes
+    refusal: bool = True
+    """An error answer (counted and logged as a refusal); False for a keepalive answer."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ server's messages in that connection's dialect, so the server itself never looks
 
 >>> conn = ServerConnection()
 >>> conn.receive(b"LOGIN|eva\\0PING|PING\\0")
-[Login(name='eva', problem=None, proof=None), Reply(data=b'PING|PING\\x00')]
+[Login(name='eva', problem=None, proof=None), Reply(data=b'PING|PING\\x00', refusal=False)]
 >>> conn.out.name
 'nul'
 """
@@ -221,7 +221,7 @@ class ServerConnection:
                 continue
             if isinstance(msg, Ping):
                 self.errors_in_a_row = 0
-                out.append(Reply(dialect.pong()))
+                out.append(Reply(dialect.pong(), refusal=False))
                 continue
             problem = msg.reason if isinstance(msg, Garbage) else self._phase_problem(msg)
             if problem is None:

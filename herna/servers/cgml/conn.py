@@ -21,6 +21,7 @@ from typing import Any
 from herna.core.clock import Clock, TimerHandle
 from herna.protocols.cgml.codec import CgmlError, Decoder, encode
 from herna.protocols.cgml.messages import Disconnect, Error, Message
+from herna.servers.conncap import ConnectionCap
 from herna.servers.deadlines import LOGIN_TIMEOUT
 from herna.servers.gamelog import refused
 
@@ -65,10 +66,15 @@ class CgmlConnection(asyncio.Protocol):
         self.bad_input = 0
         self.context: Any = None
         """Whatever the server attaches (the player's seat, the group ...)."""
+        self.cap: ConnectionCap | None = None
+        """The listening port's connection cap (:mod:`herna.servers.conncap`); None for
+        connections this process opens."""
 
     # -- asyncio.Protocol ------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
+        if self.cap is not None and not self.cap.admit(transport):
+            return  # reset already; connection_lost tidies up as for any closed connection
         self.transport = transport
         sock = transport.get_extra_info("socket")
         if sock is not None:
@@ -98,6 +104,8 @@ class CgmlConnection(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self._cancel_stall()
+        if self.cap is not None and self.transport is not None:
+            self.cap.release(self.transport)
         self.transport = None
         if not self._reported:
             self._reported = True

@@ -38,6 +38,7 @@ from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_log
 from herna.servers.cgml.group import Group, GroupHooks
 from herna.servers.cgml.group_core import GroupCore
 from herna.servers.cgml.seats import GroupSettings, Member
+from herna.servers.conncap import ConnectionCap
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
 from herna.servers.gamelog import refused
 
@@ -76,6 +77,7 @@ class SuperGameServer:
         )
         """Player connections that have not joined their group yet."""
         self.server: asyncio.Server | None = None
+        self.cap: ConnectionCap | None = None
         self.address: tuple[str, int] = ("", 0)
         self.url = ""
         self.login: CgmlConnection | None = None
@@ -105,6 +107,7 @@ class SuperGameServer:
         loop = asyncio.get_running_loop()
         self.server = await loop.create_server(self._player_protocol, host, port)
         self.address = self.server.sockets[0].getsockname()[:2]
+        self.cap = ConnectionCap(f"{self.name} (port {self.address[1]})")
         self.url = f"{public_host or self.address[0]}:{self.address[1]}"
         self._login_task = asyncio.create_task(self._login_loop(login_host, login_port))
 
@@ -250,6 +253,7 @@ class SuperGameServer:
             self.stall_timeout,
             name=f"{self.name}-player",
         )
+        conn.cap = self.cap
         self.conns.add(conn)
         self.deadlines.start(conn)
         return conn

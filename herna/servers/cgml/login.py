@@ -23,6 +23,7 @@ from herna.hall.lobby import Lobby as HallLobby
 from herna.protocols.cgml.lobby import ConnKey, Lobby, LobbySettings, NameGuard
 from herna.protocols.cgml.messages import Message
 from herna.servers.cgml.conn import STALL_TIMEOUT, CgmlConnection, close_for_login_timeout
+from herna.servers.conncap import ConnectionCap
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT, LoginDeadlines
 
 log = logging.getLogger("herna.cgml.login")
@@ -51,6 +52,7 @@ class LoginServer:
         self.lobby = Lobby(clock, self._send, self._close, settings, names, hall_lobby)
         self.conns: dict[ConnKey, CgmlConnection] = {}
         self.servers: list[asyncio.Server] = []
+        self.caps: dict[str, ConnectionCap] = {}
         self.player_address: tuple[str, int] = ("", 0)
         self.server_address: tuple[str, int] = ("", 0)
 
@@ -61,6 +63,10 @@ class LoginServer:
         self.servers = [players, servers]
         self.player_address = players.sockets[0].getsockname()[:2]
         self.server_address = servers.sockets[0].getsockname()[:2]
+        self.caps = {
+            "player": ConnectionCap(f"mariáš login (port {self.player_address[1]})"),
+            "server": ConnectionCap(f"mariáš registrations (port {self.server_address[1]})"),
+        }
 
     def _protocol(self, role: str) -> CgmlConnection:
         conn = CgmlConnection(
@@ -69,6 +75,7 @@ class LoginServer:
         self.conns[conn.key] = conn
         self.lobby.connection_made(conn.key, "player" if role == "player" else "server")
         conn.context = role
+        conn.cap = self.caps.get(role)
         self.deadlines.start(conn)
         return conn
 

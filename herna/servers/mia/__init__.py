@@ -78,6 +78,13 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
     )
     group.add_argument("--mia-round-pause", type=float, help="seconds between rounds (default 0)")
     group.add_argument(
+        "--mia-names-per-address",
+        type=int,
+        metavar="N",
+        help="names one IP address may hold registered at once; more get "
+        "REJECTED;TOO_MANY_NAMES (default 32; 0: no limit)",
+    )
+    group.add_argument(
         "--mia-house-bots",
         type=int,
         help=f"how many house bots play (default {DEFAULT_HOUSE_BOTS})",
@@ -164,6 +171,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
             option(args, config, "mia_house_round_pause", DEFAULT_HOUSE_ROUND_PAUSE)
         ),
         seed=_optional_int(option(args, config, "mia_seed", None)),
+        names_per_address=int(option(args, config, "mia_names_per_address", 32)),
         log_summary_seconds=float(option(args, config, "mia_log_every", DEFAULT_SUMMARY_SECONDS)),
     )
     # The people's table's options are checked before anything starts.

@@ -31,11 +31,12 @@ from herna.games.mia.round import (
     See,
 )
 from herna.hall.events import EventBus
-from herna.hall.identity import Identity, Refusal
+from herna.hall.identity import Identity, Refusal, name_key
 from herna.hall.match import Match, Seat
 from herna.hall.records import MatchRecord, PlayerResult, RecordStore, utcnow
 from herna.protocols.mia import (
     NAME_ALREADY_TAKEN,
+    TOO_MANY_NAMES,
     Garbage,
     Register,
     TokenCommand,
@@ -98,6 +99,9 @@ class MiaSettings:
     they would play hundreds of rounds a second, burn a core and write gigabytes of records a
     day. Anyone else at the table brings back full speed from the next round on."""
     heartbeat: float = 2.0
+    names_per_address: int = 32
+    """Names one IP address may hold registered at once (house bots aside; 0: no limit): a
+    host cannot fill the table with thousands of names that never join."""
     rate_limit: float = 5000.0
     """Datagrams per second accepted from one address (a burst of the same size is allowed);
     the rest are dropped and counted, so a flood cannot starve the other players."""
@@ -122,6 +126,9 @@ class Client:
     addr: Addr
     spectator: bool
     missed_joins: int = 0
+    joined_once: bool = False
+    """It joined a round since it registered: a name that never did is waited for in one
+    round only (see ``_begin_round``)."""
     allowance: float = 0.0
     last_seen: float = 0.0
     verified: bool = False
@@ -179,7 +186,11 @@ class MiaTable:
         self.seeds = SeedSource(self.settings.seed)
         self._tokens = TokenSource()
         self.clients: dict[str, Client] = {}
+        self._spelled: dict[str, str] = {}
+        """Registered names by look-alike key: ``alice`` or ``Аlice`` is ``Alice`` in use."""
         self._by_addr: dict[Addr, Client] = {}
+        self._per_ip: Counter[str] = Counter()
+        """Registrations (``_by_addr`` entries) per IP address."""
         self._rate: dict[Addr, tuple[float, float]] = {}  # (ip, port) -> (allowance, last time)
         self.scores: dict[str, int] = {}
         self.round_number = 0
@@ -189,6 +200,8 @@ class MiaTable:
         """``joined`` as a set: with hundreds of players, looking names up in the list made
         each round's JOINs quadratic."""
         self._awaiting: set[str] = set()
+        self._invited: set[str] = set()
+        """Players sent this round's ROUND STARTING (only they can miss it)."""
         """Active players not yet joined this round (early start fires when it empties)."""
         self._addrs: list[Addr] | None = None
         """Cached addresses of every registered client, for broadcasts."""
@@ -270,29 +283,24 @@ class MiaTable:
 
     def _on_register(self, msg: Register, addr: Addr) -> None:
         if msg.problem:
-            self._send(fmt.rejected(msg.problem), addr)
-            refused(log, "mia", msg.name, f"{addr[0]}:{addr[1]}", msg.problem, "REGISTER")
+            self._reject(msg.name, addr, msg.problem, "REGISTER")
             return
         admission = self.identity.admit(msg.name, msg.token)
         if isinstance(admission, Refusal):
-            self._send(fmt.rejected(admission.code), addr)
-            refused(log, "mia", msg.name, f"{addr[0]}:{addr[1]}", admission.code, admission.reason)
+            self._reject(msg.name, addr, admission.code, admission.reason)
             return
-        existing = self.clients.get(msg.name)
+        existing = self.clients.get(self._spelled.get(name_key(msg.name), msg.name))
+        if existing is not None and existing.name != msg.name:
+            reason = f"the name looks like {existing.name!r}, which is registered"
+            self._reject(msg.name, addr, NAME_ALREADY_TAKEN, reason)
+            return
         if existing is not None:
             # The seed lets the same IP take a name over (the player moved to a new port).
             # From another IP only the reserved name's token does: an owner may move hosts,
             # nobody else may take a name that is in use.
             if existing.addr[0] != addr[0] and not admission.verified:
-                self._send(fmt.rejected(NAME_ALREADY_TAKEN), addr)
-                refused(
-                    log,
-                    "mia",
-                    msg.name,
-                    f"{addr[0]}:{addr[1]}",
-                    NAME_ALREADY_TAKEN,
-                    f"the name is in use from {existing.addr[0]}",
-                )
+                reason = f"the name is in use from {existing.addr[0]}"
+                self._reject(msg.name, addr, NAME_ALREADY_TAKEN, reason)
                 return
             # The player moved (new port or, with the token, new host); keep the score.
             self._forget_addr(existing.addr)
@@ -302,15 +310,22 @@ class MiaTable:
             existing.addr = addr
             existing.spectator = msg.spectator
             existing.verified = admission.verified
-            self._by_addr[addr] = existing
+            self._place(addr, existing)
         else:
+            limit = self.settings.names_per_address
+            full = limit > 0 and self._per_ip[addr[0]] >= limit and addr not in self._by_addr
+            if full and not admission.house:
+                reason = f"{addr[0]} has {limit} names registered (--mia-names-per-address)"
+                self._reject(msg.name, addr, TOO_MANY_NAMES, reason)
+                return
             occupant = self._by_addr.get(addr)
             if occupant is not None:
                 # A new registration from the same address and port replaces the player there.
                 self._remove(occupant)
             client = Client(msg.name, addr, msg.spectator, verified=admission.verified)
             self.clients[msg.name] = client
-            self._by_addr[addr] = client
+            self._spelled[name_key(msg.name)] = msg.name
+            self._place(addr, client)
         if not msg.spectator and msg.name not in self.scores:
             self.scores[msg.name] = self._stored_points(msg.name)
         self._addrs = self._ranked = None
@@ -326,6 +341,10 @@ class MiaTable:
         if not msg.spectator:
             self._maybe_begin()
 
+    def _reject(self, name: str, addr: Addr, code: str, reason: str) -> None:
+        self._send(fmt.rejected(code), addr)
+        refused(log, "mia", name, f"{addr[0]}:{addr[1]}", code, reason)
+
     def _stored_points(self, name: str) -> int:
         if self.records is None:
             return 0
@@ -340,6 +359,7 @@ class MiaTable:
 
     def _remove(self, client: Client) -> None:
         self.clients.pop(client.name, None)
+        self._spelled.pop(name_key(client.name), None)
         self._forget_addr(client.addr)
         self._addrs = self._ranked = None
         self._awaiting.discard(client.name)
@@ -348,8 +368,15 @@ class MiaTable:
             self._joined.discard(client.name)
         self._emit("player_unregistered", name=client.name)
 
+    def _place(self, addr: Addr, client: Client) -> None:
+        self._by_addr[addr] = client
+        self._per_ip[addr[0]] += 1
+
     def _forget_addr(self, addr: Addr) -> None:
-        self._by_addr.pop(addr, None)
+        if self._by_addr.pop(addr, None) is not None:
+            self._per_ip[addr[0]] -= 1
+            if not self._per_ip[addr[0]]:
+                del self._per_ip[addr[0]]
         self._addrs = None
 
     def _on_token_command(self, msg: TokenCommand, addr: Addr) -> None:
@@ -400,7 +427,13 @@ class MiaTable:
         self.phase = "joining"
         self.joined = []
         self._joined = set()
-        self._awaiting = {c.name for c in players if c.active}
+        # A name that has never joined is waited for in its first round only: registrations
+        # that never join (thousands from one host) cannot hold every round up to the end of
+        # its JOIN window. They may still join within the window, as the seed allows.
+        self._awaiting = {
+            c.name for c in players if c.active and (c.joined_once or c.missed_joins == 0)
+        }
+        self._invited = {c.name for c in players}
         self._round_started_at = utcnow()
         self._expect = _Expect("join", self._token())
         self._send_many(fmt.round_starting(self._expect.token), [c.addr for c in players])
@@ -414,6 +447,7 @@ class MiaTable:
         if not client.active:
             log.info("mia: %s is back and joins rounds again", client.name)
         client.missed_joins = 0
+        client.joined_once = True
         self._awaiting.discard(client.name)
         if self.settings.start_early and not self._awaiting:
             self._disarm()
@@ -423,7 +457,7 @@ class MiaTable:
         self._expect = None
         joined = self._joined
         for client in self._players():
-            if client.name not in joined:
+            if client.name not in joined and client.name in self._invited:
                 client.missed_joins += 1
                 if client.missed_joins == INACTIVE_AFTER_MISSED_JOINS:
                     log.info(

@@ -25,6 +25,7 @@ from herna.games.onitama.state import OnitamaState
 from herna.hall.hall import Hall
 from herna.hall.lobby import Seek
 from herna.protocols import onitama as proto
+from herna.servers.conncap import ConnectionCap
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.onitama.house_bot import HouseBot
 from herna.servers.onitama.hub import (
@@ -177,8 +178,9 @@ async def serve(
     if shared_with_workers(hall.records.url, workers, "onitama"):
         await OnitamaFront(hub, workers, hall.records.url, worker_log).start()
     loop = asyncio.get_running_loop()
+    cap = ConnectionCap("onitama")
     server = await loop.create_server(
-        lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT), host, port, backlog=4096
+        lambda: TcpPeer(hub, WRITE_BUFFER_LIMIT, cap=cap), host, port, backlog=4096
     )
     service = OnitamaService(hub, server, host)
     if hall.tournaments is not None:

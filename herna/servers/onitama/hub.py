@@ -209,10 +209,11 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
             if isinstance(out, MakeMove):  # by far the most frequent
                 self._make_move(client, out)
             elif isinstance(out, Reply):
-                self.stats.errors += 1
-                name = client.player.name if client.player else ""
-                line = out.data.decode(errors="replace").strip()
-                refused(log, "onitama", name, client.peer.describe(), "ERROR", line)
+                if out.refusal:
+                    self.stats.errors += 1
+                    name = client.player.name if client.player else ""
+                    line = out.data.decode(errors="replace").strip("\0\r\n ")
+                    refused(log, "onitama", name, client.peer.describe(), "ERROR", line)
                 client.peer.send(out.data)
             elif isinstance(out, Close):
                 log.info("%s: closing (%s)", self._who(client), out.reason)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from herna.hall.identity import Admission, Identity, Refusal
+from herna.hall.identity import Admission, Identity, Refusal, name_key
 
 C = TypeVar("C")
 
@@ -35,30 +35,32 @@ class NameBook(Generic[C]):
         admission = self.identity.admit(name, token)
         if isinstance(admission, Refusal):
             return admission
-        holder = self._holder.get(name)
+        holder = self._holder.get(name_key(name))
         if holder is not None and holder is not who:
-            return Refusal(NAME_TAKEN, f"another connection is playing as {name!r}")
+            # By look-alike key: ``Alice`` in use keeps out ``alice`` and ``Аlice`` too.
+            taken = self._name.get(holder, name)
+            return Refusal(NAME_TAKEN, f"another connection is playing as {taken!r}")
         return admission
 
     def claim(self, who: C, name: str) -> None:
         """``who`` is seated as ``name`` (after :meth:`check` admitted it)."""
         old = self._name.get(who)
-        if old is not None and old != name:
-            del self._holder[old]
-        self._holder[name] = who
+        if old is not None and name_key(old) != name_key(name):
+            del self._holder[name_key(old)]
+        self._holder[name_key(name)] = who
         self._name[who] = name
 
     def release(self, who: C) -> None:
         """``who`` is gone: its name is free again."""
         name = self._name.pop(who, None)
-        if name is not None and self._holder.get(name) is who:
-            del self._holder[name]
+        if name is not None and self._holder.get(name_key(name)) is who:
+            del self._holder[name_key(name)]
 
     def name_of(self, who: C) -> str | None:
         return self._name.get(who)
 
     def holder(self, name: str) -> C | None:
-        return self._holder.get(name)
+        return self._holder.get(name_key(name))
 
     def __len__(self) -> int:
         return len(self._holder)

@@ -150,3 +150,38 @@ async def test_house_bot_and_reserved_names_need_their_tokens(tmp_path: Path) ->
     finally:
         await service.stop()
         records.close()
+
+
+async def test_look_alike_names_and_ids_are_the_ones_they_look_like(tmp_path: Path) -> None:
+    """``Аlphabot`` (Cyrillic А) is the reserved ``Alphabot``, ``hоuse-1`` (Cyrillic о) the
+    house's, and ``CАRLA`` the id ``carla`` that is logged in."""
+    records = RecordStore(f"sqlite:///{tmp_path / 'herna.db'}")
+    ReservedNames(records.engine).add("Alphabot")
+    hall = Hall(records=records)
+    args = serve_args(tmp_path, "marias", host=HOST, cgml_bot_delay=0.0, cgml_fill_wait=0.1)
+    service = await PLUGIN.start(hall, args, {})
+    port = service.login.player_address[1]  # type: ignore[attr-defined]
+
+    async def attempt(pid: str | None, name: str | None) -> str:
+        async with await CgmlClient.connect(HOST, port) as client:
+            player = m.PlayerRef(pid, name, "bot")
+            await client.send(m.ConnectPlayer("passive", player, m.GAME_MARIAS))
+            return await refusal(client)
+
+    try:
+        await System.until(lambda: service.snapshot()["bot_servers"][0]["connected"], 10)
+        for pid, name in (("Аlphabot", None), ("alphabot", None), ("a1", "ALPHABOT")):
+            assert await attempt(pid, name) == "RESERVED_NAME", (pid, name)
+        for pid, name in (("hоuse-1", None), ("m1", "House-1")):
+            assert await attempt(pid, name) == "HOUSE_BOT_NAME", (pid, name)
+        async with await CgmlClient.connect(HOST, port) as carla:
+            player = m.PlayerRef("carla", "Carla", "bot")
+            await carla.send(m.ConnectPlayer("passive", player, m.GAME_MARIAS))
+            await System.until(
+                lambda: any(w["id"] == "carla" for w in service.snapshot()["login"]["waiting"]), 5
+            )
+            for pid in ("CАRLA", "carla"):
+                assert await attempt(pid, None) == "ID_IN_USE", pid
+    finally:
+        await service.stop()
+        records.close()
