@@ -213,6 +213,12 @@ async def test_house_bots_enter_as_the_admin_asked_and_play_a_bot_over_tcp(
         tour = store.get(tid)
         assert tour is not None and tour.status == "finished"
         assert {e.kind for e in tour.entrants} == {"bot", "house-bot"}
+        # The match records call each player what the tournament calls it (a bot over the
+        # wire was "unknown" there).
+        hall.records.flush()
+        kinds = {p.name: p.kind for m in hall.records.matches(game="onitama") for p in m.players}
+        assert kinds["ada"] == "bot"
+        assert {kinds[n] for n in kinds if n.startswith("house-")} == {"house-bot"}
         assert len([g for g in tour.games if not g.board.bye]) == 3
         assert sum((r.points for r in tour.standings()), Fraction(0)) == 3
         assert result.games == 2

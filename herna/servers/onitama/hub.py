@@ -363,6 +363,7 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
         else:
             state = OnitamaState.new(rule)
         meta: dict[str, Any] = {"rule": state.rule}
+        kinds = [self._lobby_kind(white), self._lobby_kind(black)]
         if tournament is not None:
             meta["tournament"] = tournament
         if not state.dealing and given is not None:
@@ -372,13 +373,15 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
             game="onitama",
             table_id=table_id,
             state=state,
-            seats=[Seat(white.name, white.kind), Seat(black.name, black.kind)],
+            # The kinds the lobby and tournaments know them by: a client over the wire that
+            # is no person and no house bot is a bot (its peer says "unknown").
+            seats=[Seat(white.name, kinds[0]), Seat(black.name, kinds[1])],
             seed=seed,
             codec=ACTION_CODEC,
             meta=meta,
         )
         table = Table(table_id, match, (white, black), started=self.clock.now())
-        match.meta["kinds"] = [white.kind, black.kind]
+        match.meta["kinds"] = kinds
         if self.settings.game_clock > 0:
             table.clock_left = [self.settings.game_clock, self.settings.game_clock]
         chosen = next((c for p in (a, b) if (c := self._want(p).clock) is not None), None)
@@ -698,7 +701,7 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
                     "moves": table.moves,
                     "to_move": shown.get("to_move", COLOR_NAMES[state.to_move]),
                     "away": [p.name for p in table.players if p.client is None],
-                    "kinds": [p.kind for p in table.players],
+                    "kinds": [self._lobby_kind(p) for p in table.players],
                     "dialects": [
                         p.client.conn.out.name if p.client else None for p in table.players
                     ],
