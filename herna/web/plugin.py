@@ -227,8 +227,9 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="how long a seek whose page is gone stays in the lobby, for a reload to come "
-        f"back to it (default {SEEK_GRACE:g})",
+        help="how long a browser mariáš seat still waiting for its table keeps its seek after "
+        f"its page is gone, for a reload to come back to it (default {SEEK_GRACE:g}; Onitama "
+        "and tile seeks end with their page)",
     )
     group.add_argument(
         "--web-marias-grace",
