@@ -94,7 +94,8 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
             state = state.forfeit(loser, reason) if reason else state.forfeit(loser)
             steps.append(
                 {
-                    "label": f"{who(1 - loser)} wins {win_words(reason or 'forfeit')}",
+                    # No reason: the reconnect window ran out.
+                    "label": f"{who(1 - loser)} wins {win_words(reason or 'abandoned')}",
                     "view": view(state),
                 }
             )
