@@ -53,6 +53,7 @@ class GameEndings:
 
     if TYPE_CHECKING:
         players: dict[str, Player]
+        rematches: dict[str, set[Player]]
         settings: OnitamaSettings
         bot_names: dict[str, str]
 
@@ -160,6 +161,7 @@ class GameEndings:
             return
         opponent = self._opponent_of(player)
         player.rematch = (proto.name_key(last.opponent), 1 - last.seat)
+        self.rematches.setdefault(player.rematch[0], set()).add(player)
         if opponent is None and last.opponent_kind == HOUSE_BOT:
             # The house bot seated for this person's seek left after its game: the same
             # level again, under the same name.
@@ -169,7 +171,7 @@ class GameEndings:
                 self.bot_names[player.seek.id] = last.opponent
             return
         if opponent is None or opponent.client is None or opponent.table is not None:
-            player.rematch = None
+            self._forget_rematch(player)
             tell(player, fmt.rematch_declined(last.opponent))
             return
         self._enqueue(player, want=Want(challenge=opponent.name, again=False, clock=last.clock))
@@ -180,13 +182,24 @@ class GameEndings:
         """Withdraw this player's own rematch offer, or decline the one made to it."""
         if player.rematch is not None and player.seek is not None:
             self._unseek(player)
-            player.rematch = None
+            self._forget_rematch(player)
             return
         self._drop_rematch(player)
 
+    def _forget_rematch(self, player: Player) -> None:
+        """``player`` no longer waits for its rematch."""
+        wanted = player.rematch
+        if wanted is not None:
+            player.rematch = None
+            waiting = self.rematches.get(wanted[0])
+            if waiting is not None:
+                waiting.discard(player)
+                if not waiting:
+                    del self.rematches[wanted[0]]
+
     def _drop_rematch(self, player: Player) -> None:
         """Whoever waits for a rematch with ``player`` hears that it will not come."""
-        for other in list(self.players.values()):
+        for other in self.rematches.pop(player.key, ()):
             wanted = other.rematch
             if wanted is None or wanted[0] != player.key or other is player:
                 continue
@@ -201,7 +214,8 @@ class GameEndings:
         for one, other in ((a, b), (b, a)):
             wanted = one.rematch
             if wanted is not None and wanted[0] == other.key:
-                a.rematch = b.rematch = None
+                self._forget_rematch(a)
+                self._forget_rematch(b)
                 return one.name if wanted[1] == 0 else other.name
         return None
 

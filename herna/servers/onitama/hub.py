@@ -160,6 +160,8 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
         house bots need the event loop); unset: seeks that want house bots wait."""
         self._fill_timer: TimerHandle | None = None
         self.bot_names: dict[str, str] = {}
+        self.rematches: dict[str, set[Player]] = {}
+        """Players who asked for a rematch, by the name key of the opponent they asked."""
         """The name a house bot summoned for a seek takes (a rematch: the same bot again)."""
         self.tables: dict[str, Table] = {}
         self.stats = HubStats()
@@ -246,6 +248,7 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
         self.lobby.drop(client)
         self._unseek(player)
         self._drop_rematch(player)
+        self._forget_rematch(player)
         player.client = None
         table = player.table
         if table is None or table.over:
