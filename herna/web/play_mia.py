@@ -185,7 +185,9 @@ class MiaPlay:
         people = self._people()
         if people is None:
             return ("NOT_RUNNING", "The Mia people's table is not running in this hall.")
-        if len(self.seats) >= MAX_SEATS:
+        for gone in [x for x in self.seats.values() if x.seat.done and not x.pages]:
+            del self.seats[gone.name]  # refused or left: nothing to come back to
+        if sum(1 for x in self.seats.values() if not x.seat.done) >= MAX_SEATS:
             return ("FULL", "The hall has no room for another browser seat now; try later.")
         host, port = people.server.address[:2]
         if host in ("0.0.0.0", "::", ""):
