@@ -279,8 +279,9 @@ def page_html(name: str, people: Any, grace: float) -> str:
     )
     if people is None:
         return head + (
-            '<p class="error" id="play-status">The Mia server is not running in this hall '
-            "(start <code>herna serve</code> with it).</p>"
+            '<p class="error" id="play-status">The Mia people\'s table is not running in this '
+            "hall (start <code>herna serve</code> with the Mia server, without "
+            "<code>--mia-people-port -1</code>).</p>"
         )
     bots = ", ".join(f"<b>{e(n)}</b> ({e(STRATEGY_WORDS.get(s, s))})" for n, s in people.house)
     company = f"with the house bots {bots} " if bots else ""
