@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -196,7 +197,8 @@ async def play_terminal(
             if reader is None:
                 reader = asyncio.ensure_future(read_line())
             waiter = asyncio.ensure_future(changed.wait())
-            await asyncio.wait((reader, waiter), return_when=asyncio.FIRST_COMPLETED)
+            # The seat's task too: when it ends (refused, gone) there may be nothing else to wake.
+            await asyncio.wait((reader, waiter, task), return_when=asyncio.FIRST_COMPLETED)
             waiter.cancel()
             changed.clear()
             if not reader.done():
@@ -228,18 +230,28 @@ async def play_terminal(
 
 
 def stdin_lines() -> ReadLine:
-    """Lines from standard input as they come, without a thread (a blocked ``input()`` in a
-    thread would keep the program alive after the person left)."""
-    reader: asyncio.StreamReader | None = None
+    """Lines from standard input as they come. A daemon thread reads them (a blocked read
+    would otherwise keep the program alive after the person left the table) and hands each
+    to the event loop."""
+    lines: asyncio.Queue[str | None] | None = None
+
+    def pump(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
+        while True:
+            try:
+                line = sys.stdin.readline()
+            except (OSError, ValueError):
+                line = ""
+            loop.call_soon_threadsafe(queue.put_nowait, line or None)
+            if not line:
+                return
 
     async def read_line() -> str | None:
-        nonlocal reader
-        if reader is None:
+        nonlocal lines
+        if lines is None:
+            lines = asyncio.Queue()
             loop = asyncio.get_running_loop()
-            reader = asyncio.StreamReader()
-            await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-        data = await reader.readline()
-        return data.decode("utf-8", "replace") if data else None
+            threading.Thread(target=pump, args=(loop, lines), daemon=True).start()
+        return await lines.get()
 
     return read_line
 

@@ -42,6 +42,7 @@ from herna.protocols.mia import (
     Score,
     ServerMessage,
     YourTurn,
+    name_problem,
 )
 
 log = logging.getLogger("herna.mia.seat")
@@ -150,6 +151,11 @@ class MiaSeat:
         self._changed()
 
     async def _run(self) -> None:
+        problem = name_problem(self.name)
+        if problem is not None:  # "a;b" would register "a" (the rest reads as a token)
+            self.status, self.problem = "rejected", REFUSALS[problem]
+            self._changed()
+            return
         try:
             await self.client.connect()
             await self.client.register()

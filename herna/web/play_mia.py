@@ -185,7 +185,9 @@ class MiaPlay:
         people = self._people()
         if people is None:
             return ("NOT_RUNNING", "The Mia people's table is not running in this hall.")
-        if len(self.seats) >= MAX_SEATS:
+        for gone in [x for x in self.seats.values() if x.seat.done and not x.pages]:
+            del self.seats[gone.name]  # refused or left: nothing to come back to
+        if sum(1 for x in self.seats.values() if not x.seat.done) >= MAX_SEATS:
             return ("FULL", "The hall has no room for another browser seat now; try later.")
         host, port = people.server.address[:2]
         if host in ("0.0.0.0", "::", ""):
@@ -277,8 +279,9 @@ def page_html(name: str, people: Any, grace: float) -> str:
     )
     if people is None:
         return head + (
-            '<p class="error" id="play-status">The Mia server is not running in this hall '
-            "(start <code>herna serve</code> with it).</p>"
+            '<p class="error" id="play-status">The Mia people\'s table is not running in this '
+            "hall (start <code>herna serve</code> with the Mia server, without "
+            "<code>--mia-people-port -1</code>).</p>"
         )
     bots = ", ".join(f"<b>{e(n)}</b> ({e(STRATEGY_WORDS.get(s, s))})" for n, s in people.house)
     company = f"with the house bots {bots} " if bots else ""

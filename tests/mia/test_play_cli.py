@@ -7,6 +7,7 @@ import asyncio
 import os
 import pty
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -108,3 +109,24 @@ async def test_a_person_plays_rounds_in_the_terminal(tmp_path: Path) -> None:
     assert "Scores: " in text and "tess" in text
     assert re.search(r"(caught bluffing|looked and lost|had Mia|announced Mia)", text)
     assert not any(k in text for k in KEYWORDS)
+
+
+async def test_a_bad_name_or_no_server_is_told_in_words() -> None:
+    from rich.console import Console
+
+    from herna.cli.mia_play import play_terminal
+
+    async def never() -> str | None:
+        await asyncio.sleep(60)
+        return None
+
+    console = Console(record=True, width=100, color_system=None)
+    assert await play_terminal("127.0.0.1", 9, "bad;name", never, console) == 1
+    assert "a name is 1-20 characters without blanks" in console.export_text()
+    # Nobody answers on the port: three attempts of 2 s, then the words.
+    free = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    free.bind(("127.0.0.1", 0))
+    port = free.getsockname()[1]
+    free.close()
+    assert await play_terminal("127.0.0.1", port, "tess", never, console) == 1
+    assert f"Cannot sit at 127.0.0.1:{port}: no answer from" in console.export_text()
