@@ -9,8 +9,11 @@ from herna.games.onitama.state import Move, Pass, Stalemate
 from herna.protocols import onitama as proto
 from herna.protocols.onitama import (
     MAX_LINE,
+    AfterGameRequest,
+    ClaimWin,
     ClientGame,
     Close,
+    GameRequest,
     Garbage,
     LineBuffer,
     Login,
@@ -139,7 +142,9 @@ def test_fuzz_any_bytes_give_typed_outputs_and_never_raise(
     conn.phase = phase
     for chunk in chunks:
         for out in conn.receive(chunk):
-            assert isinstance(out, Login | MakeMove | StalemateRequest | Reply | Close)
+            # The Herna extensions (resign, draw, rematch, claim) are typed outputs too.
+            extensions = GameRequest | AfterGameRequest | ClaimWin
+            assert isinstance(out, Login | MakeMove | StalemateRequest | Reply | Close | extensions)
             if isinstance(out, Reply) and conn.out is proto.SEED:
                 assert out.data.startswith(b"ERROR|") and out.data.endswith(b"\n")
                 assert out.data.count(b"\n") == 1
