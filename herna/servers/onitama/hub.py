@@ -82,6 +82,7 @@ from herna.servers.onitama.tables import (
     Player,
     Table,
     hang_up,
+    host_of,
 )
 from herna.servers.tcp import Peer
 
@@ -236,6 +237,7 @@ class OnitamaHub(SeatReturns, LobbySeats):
         self.lobby.drop(client)
         self._unseek(player)
         player.client = None
+        player.left_from = host_of(client.peer.describe())
         table = player.table
         if table is None or table.over:
             self._forget(player)
@@ -277,7 +279,7 @@ class OnitamaHub(SeatReturns, LobbySeats):
                 self._refuse(client, exc.code, exc.reason, msg.name)
                 return
         existing = self.players.get(proto.name_key(msg.name))
-        if existing is not None and self._seat_opens(client, existing, proof):
+        if existing is not None and self._seat_opens(client, existing, proof, msg.name):
             return
         spelled = self.identity.reserved_spelling(msg.name)
         admission = self.identity.admit(spelled or msg.name, proof)

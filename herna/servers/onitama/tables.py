@@ -29,6 +29,11 @@ DEFAULT_HOUSE_BOT_DELAY = 1.0
 DEFAULT_START_PAUSE = 0.25
 
 
+def host_of(address: str) -> str:
+    """The host part of a peer's ``host:port`` (``[v6]:port`` too)."""
+    return address.rsplit(":", 1)[0].strip("[]")
+
+
 def hang_up(peer: Peer, code: str) -> None:
     """Close a connection for a protocol reason (already sent to it as ``ERROR|code``). A
     transport that can say why (a WebSocket's close code and reason) is told the reason; a
@@ -133,6 +138,7 @@ class Player:
         "client",
         "key",
         "kind",
+        "left_from",
         "name",
         "one_game",
         "seat",
@@ -159,6 +165,9 @@ class Player:
         """Its open seek in the hall's lobby while it waits for a game."""
         self.one_game = False
         """A house bot seated for one person's seek: it leaves after its game."""
+        self.left_from = ""
+        """The host (IP address) of the connection it last dropped (see
+        :meth:`~herna.servers.onitama.returns.SeatReturns._seat_opens`)."""
         self.verified = False
         """It proved its name (a reserved name's token or a proof the hall issued): only
         such a player may wait for tournament games."""
