@@ -277,7 +277,7 @@ async def final_ping(port: int, log_path: Path) -> None:
     )
 
 
-def rules_check_dev_zero(env: dict[str, str]) -> None:
+def rules_check_dev_zero(env: dict[str, str], cwd: Path) -> None:
     started = time.monotonic()
     try:
         done = subprocess.run(
@@ -286,6 +286,7 @@ def rules_check_dev_zero(env: dict[str, str]) -> None:
             text=True,
             timeout=60,
             env=env,
+            cwd=cwd,
         )
         seen = f"exit {done.returncode} in {time.monotonic() - started:.1f} s: "
         seen += done.stdout.strip().splitlines()[0] if done.stdout.strip() else done.stderr[-80:]
@@ -317,6 +318,7 @@ async def run(args: argparse.Namespace) -> int:
         env=env,
         check=True,
         capture_output=True,
+        cwd=work,  # not this checkout: `python -m` would import its herna before --source's
     )
     log_path = work / "serve.log"
     cmd = [*herna, "serve", "--database-url", db, "--host", HOST,
@@ -325,9 +327,16 @@ async def run(args: argparse.Namespace) -> int:
            "--cgml-login-server-port", str(ports["cgml_server"]),
            "--cgml-game-port", str(ports["cgml_game"]), "--tiles-port", str(ports["tiles"]),
            "--web-port", str(ports["web"])]  # fmt: skip
-    print(f"herna serve from {args.source or 'this checkout'}; log {log_path}")
+    served = subprocess.run(
+        [sys.executable, "-c", "import herna; print(herna.__file__)"],
+        env=env,
+        cwd=work,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    print(f"herna serve from {served}; log {log_path}")
     with log_path.open("w") as log:
-        server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -351,7 +360,7 @@ async def run(args: argparse.Namespace) -> int:
                 await asyncio.wait_for(attack(), 90)
             except Exception as exc:  # an attack that could not run is reported, not fatal
                 report(getattr(attack, "__name__", "attack"), "-", f"error: {exc!r}", False)
-        rules_check_dev_zero(env)
+        rules_check_dev_zero(env, work)
         alive = server.poll() is None
         report("the server process", "everything above", "still running" if alive else
                f"exited with {server.returncode}", alive)  # fmt: skip

@@ -198,7 +198,15 @@ async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     director = hall.hold_tournaments()
     if args.shared_events and is_postgres(args.database_url):
         await hall.share_events()
-    for plugin in selected(load_plugins(), args.only):
+    plugins = selected(load_plugins(), args.only)
+    if any(p.name == "onitama" for p in plugins):
+        # The engine compiles for ~15 s on a first start (then loads from numba's cache):
+        # before any port opens, so that none is "listening" without answering, and in a
+        # thread, so that the loop stays free.
+        from herna.games.onitama.engine import warm_up
+
+        log.info("Onitama engine ready in %.1f s", await asyncio.to_thread(warm_up))
+    for plugin in plugins:
         service = await plugin.start(hall, args, config.get(plugin.name, {}))
         hall.add(service)
         log.info("%s listening on %s", service.protocol, ", ".join(service.endpoints()))

@@ -218,9 +218,15 @@ class JournalWriter:
         ):
             self._start_segment()
         view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
+        try:
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+        except OSError:
+            # A frame cut short (a full disk) ends this segment: readers stop at it, and the
+            # whole frame is written again, into the next segment.
+            self._entries = SEGMENT_RECORDS
+            raise
         self._entries += 1
 
     def close(self) -> None:

@@ -231,6 +231,12 @@ class RecordStore:
         self._lock = threading.Lock()
         self._flushes = itertools.count(1)
         self._appends = 0
+        self._held: list[bytes] = []
+        """Frames the journal could not take (a full disk), oldest first: written before the
+        next one, as soon as the disk takes them again."""
+        self.trouble: str | None = None
+        """Why records are held in memory instead of journaled, for the status page; None
+        while all is well."""
         self._counters = CounterBlocks(self.engine, self._journal_number)
         self._saved = 0
         self._atexit_registered = False
@@ -293,7 +299,29 @@ class RecordStore:
     def _append(self, data: bytes) -> None:
         with self._lock:
             self._open_locked()
-            self._append_locked(data)
+            self._held.append(data)
+            try:
+                while self._held:
+                    self._append_locked(self._held[0])
+                    del self._held[0]
+            except OSError as exc:
+                # A full disk must not stop a table: the record waits here (it is lost only
+                # if the process dies meanwhile) and goes out with the next one.
+                if self.trouble is None:
+                    log.error(
+                        "records cannot be written to the journal in %s (%s); they are held "
+                        "in memory and written when there is room again",
+                        self._journal.directory if self._journal is not None else "?",
+                        exc.strerror or exc,
+                    )
+                self.trouble = (
+                    f"Records cannot be written ({exc.strerror or exc}): "
+                    f"{len(self._held)} held in memory until there is room again."
+                )
+                return
+            if self.trouble is not None:
+                log.warning("records are written again; the held ones are in the journal")
+                self.trouble = None
 
     def _append_locked(self, data: bytes) -> None:
         assert self._journal is not None

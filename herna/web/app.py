@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import html
 import logging
 import re
 from dataclasses import dataclass, field
@@ -463,6 +464,8 @@ class WebApp:
             self.hub.snapshot(),
             totals,
         )
+        if (trouble := getattr(self.store, "trouble", None)) is not None:
+            body = f'<p class="error" role="alert">{html.escape(trouble)}</p>' + body
         return self.page("Status", body, {"kind": "status"}, "/status")
 
     async def live_page(self, request: Request, args: dict[str, Any]) -> Response:

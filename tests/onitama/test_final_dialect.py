@@ -34,8 +34,8 @@ class Nul:
         self.writer = writer
 
     @classmethod
-    async def open(cls, port: int) -> Nul:
-        return cls(*await asyncio.open_connection("127.0.0.1", port))
+    async def open(cls, port: int, ip: str = "127.0.0.1") -> Nul:
+        return cls(*await asyncio.open_connection("127.0.0.1", port, local_addr=(ip, 0)))
 
     async def send(self, record: str) -> None:
         self.writer.write(record.encode() + b"\0")
@@ -308,8 +308,8 @@ async def test_reconnect_with_the_seat_key(tmp_path: Path) -> None:
         assert await keyed.record() == await plain.record() == "MOVE_WAS_MADE|ox|4|2|3|2"
         await keyed.close()
         assert await plain.record() == "DISCONNECT|kay"
-        # the published client comes back with its name only: refused
-        stranger = await Nul.open(server.port)
+        # the name alone from another host: refused
+        stranger = await Nul.open(server.port, "127.0.0.2")
         await stranger.send("LOGIN|kay")
         answer = await stranger.record()
         assert answer.startswith("FAILED|NAME_IN_USE: ") and "seat secret" in answer
@@ -356,3 +356,36 @@ async def test_keepalive_pings_are_answered_and_not_counted_as_errors(
         assert (await client.record()).startswith("FAILED|")
         assert server.service.hub.stats.errors == 1
         await client.close()
+
+
+async def test_the_published_client_returns_by_name_from_the_same_host(tmp_path: Path) -> None:
+    """Seed 003's client reconnects with ``LOGIN|name`` alone: Herna gives the seat back when
+    the login comes from the host of the dropped connection and the name is not reserved;
+    never to another host, never for a reserved name (its token is the proof)."""
+    async with running(tmp_path, initial_state=fixed_start, start_pause=0.0) as server:
+        token = ReservedNames(server.hall.records.engine).add("rex")
+        server.hall.identity.reload()
+        for name, proof in (("kay", None), ("rex", token)):
+            mine, other = await Nul.open(server.port), await Nul.open(server.port, "127.0.0.3")
+            await mine.send(f"LOGIN|{name}" + (f"|{proof}" if proof else ""))
+            assert await mine.record() == f"WAITING|{name}"
+            await other.send(f"LOGIN|opp-{name}")
+            assert await other.record() == f"WAITING|opp-{name}"
+            first = await mine.record()
+            if first.startswith("SEAT_KEY|"):  # asked for by the third field
+                first = await mine.record()
+            assert first.startswith("START|")
+            assert (await other.record()).startswith("START|")
+            await mine.close()
+            assert await other.record() == f"DISCONNECT|{name}"
+            for ip in ("127.0.0.2", "127.0.0.1"):
+                again = await Nul.open(server.port, ip)
+                await again.send(f"LOGIN|{name}")
+                answer = await again.record()
+                if name == "kay" and ip == "127.0.0.1":
+                    assert answer.startswith("RECONNECT|"), answer
+                    assert await other.record() == "RECONNECT|kay"
+                else:
+                    assert answer.startswith("FAILED|"), (name, ip, answer)
+                await again.close()
+        assert server.service.hub.stats.reconnects == 1

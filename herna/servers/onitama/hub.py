@@ -85,6 +85,7 @@ from herna.servers.onitama.tables import (
     Player,
     Table,
     hang_up,
+    host_of,
 )
 from herna.servers.tcp import Peer
 
@@ -250,6 +251,7 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
         self._drop_rematch(player)
         self._forget_rematch(player)
         player.client = None
+        player.left_from = host_of(client.peer.describe())
         table = player.table
         if table is None or table.over:
             self._forget(player)
@@ -291,7 +293,7 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
                 self._refuse(client, exc.code, exc.reason, msg.name)
                 return
         existing = self.players.get(proto.name_key(msg.name))
-        if existing is not None and self._seat_opens(client, existing, proof):
+        if existing is not None and self._seat_opens(client, existing, proof, msg.name):
             return
         spelled = self.identity.reserved_spelling(msg.name)
         admission = self.identity.admit(spelled or msg.name, proof)

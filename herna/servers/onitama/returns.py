@@ -21,7 +21,15 @@ from herna.hall.lobby import PERSON, SeekSpec, Want
 from herna.protocols import onitama as proto
 from herna.servers.deadlines import LoginDeadlines
 from herna.servers.onitama.clocks import ABANDONED, TableClocks
-from herna.servers.onitama.tables import Client, Elsewhere, HubStats, Player, Table, hang_up
+from herna.servers.onitama.tables import (
+    Client,
+    Elsewhere,
+    HubStats,
+    Player,
+    Table,
+    hang_up,
+    host_of,
+)
 
 log = logging.getLogger("herna.onitama")
 
@@ -50,14 +58,20 @@ class SeatReturns:
 
         def _abort(self, table: Table, reason: str) -> None: ...
 
-    def _seat_opens(self, client: Client, existing: Player, proof: str | None) -> bool:
+    def _seat_opens(
+        self, client: Client, existing: Player, proof: str | None, name: str = ""
+    ) -> bool:
         """A login for the seat of ``existing``, proven with the seat secret or the name's
         token, takes the seat back (True: answered)."""
         table = existing.table
-        if table is None or table.over or proof is None:
+        if table is None or table.over:
             return False
-        key = existing.seat_key
-        if key is None or not key.opens(existing.name, proof, self.identity):
+        if proof is None:
+            if name != existing.name or not self._same_host_returns(client, existing):
+                return False
+        elif (key := existing.seat_key) is None or not key.opens(
+            existing.name, proof, self.identity
+        ):
             spelled = self.identity.reserved_spelling(existing.name)
             if spelled is None or not self.identity.proves(spelled, proof):
                 return False
@@ -72,6 +86,21 @@ class SeatReturns:
             return True
         self._reconnect(client, existing, table)
         return True
+
+    def _same_host_returns(self, client: Client, existing: Player) -> bool:
+        """The published final-dialect client comes back with ``LOGIN|name`` alone, as its own
+        server allows. Herna lets it, as the Mia seed does for re-registration, only when the
+        seat's connection is gone, the login comes from the host that connection came from,
+        and the name is not reserved (a reserved name has its token, the stronger proof).
+        The trade-off: another program on that host (behind one NAT, a whole classroom) could
+        take the seat in the reconnect window; the seat secret and the token rule that out."""
+        return (
+            existing.client is None
+            and client.conn.out.name == "nul"
+            and existing.left_from != ""
+            and existing.left_from == host_of(client.peer.describe())
+            and self.identity.reserved_spelling(existing.name) is None
+        )
 
     def _name_taken(
         self,

@@ -30,6 +30,11 @@ DEFAULT_START_PAUSE = 0.25
 DEFAULT_TIME_CONTROLS = ("1+1", "3+2", "5+3", "10+5")
 
 
+def host_of(address: str) -> str:
+    """The host part of a peer's ``host:port`` (``[v6]:port`` too)."""
+    return address.rsplit(":", 1)[0].strip("[]")
+
+
 def hang_up(peer: Peer, code: str) -> None:
     """Close a connection for a protocol reason (already sent to it as ``ERROR|code``). A
     transport that can say why (a WebSocket's close code and reason) is told the reason; a
@@ -152,6 +157,7 @@ class Player:
         "key",
         "kind",
         "last_game",
+        "left_from",
         "name",
         "one_game",
         "rematch",
@@ -183,6 +189,9 @@ class Player:
         """Its finished game's opponent, for a rematch."""
         self.rematch: tuple[str, int] | None = None
         """It asked for a rematch: (the opponent's name key, the seat it takes then)."""
+        self.left_from = ""
+        """The host (IP address) of the connection it last dropped (see
+        :meth:`~herna.servers.onitama.returns.SeatReturns._seat_opens`)."""
         self.verified = False
         """It proved its name (a reserved name's token or a proof the hall issued): only
         such a player may wait for tournament games."""
