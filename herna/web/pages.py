@@ -371,6 +371,7 @@ def play_onitama(guest: str, running: bool, reconnect_window: float | None) -> s
         "</div>"
         "<noscript><p>Playing needs JavaScript; any Onitama client can also connect to the "
         "server over TCP (see the protocol doc).</p></noscript>"
+        '<script src="/static/play-onitama-choice.js" defer></script>'
         '<script src="/static/play-onitama.js" defer></script>'
     )
 
