@@ -158,3 +158,16 @@ async def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError("condition not met in time")
         await asyncio.sleep(0.02)
+
+
+async def in_viewport(page: Any, selector: str) -> bool:
+    """Whether all of ``selector``'s box is on the screen (the page's viewport)."""
+    box = await page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return bool(
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    )

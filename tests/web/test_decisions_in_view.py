@@ -11,7 +11,13 @@ import pytest
 
 from herna.games.onitama.state import OnitamaState
 from tests.web.conftest import Browser, screenshot_path
-from tests.web.play_helpers import play_hall, seed_where_second_is_white, sit_down, state
+from tests.web.play_helpers import (
+    in_viewport,
+    play_hall,
+    seed_where_second_is_white,
+    sit_down,
+    state,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -21,18 +27,6 @@ WIDTHS = [(1280, 800), (390, 844)]
 def both_cards_forward() -> OnitamaState:
     """The usual set-up, but White holds Boar and Crab: both move a pawn one square forward."""
     return OnitamaState.setup(["Boar", "Crab"], ["Tiger", "Horse"], "Eel")
-
-
-async def in_viewport(page: Any, selector: str) -> bool:
-    box = await page.locator(selector).bounding_box()
-    size = page.viewport_size
-    assert box is not None and size is not None
-    return bool(
-        box["x"] >= 0
-        and box["y"] >= 0
-        and box["x"] + box["width"] <= size["width"]
-        and box["y"] + box["height"] <= size["height"]
-    )
 
 
 @pytest.mark.parametrize(("width", "height"), WIDTHS)

@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Browser, screenshot_path
-from tests.web.play_helpers import Frames, PlayHall, play_hall, play_one, sit_down, wait_my_turn
+from tests.web.play_helpers import (
+    Frames,
+    PlayHall,
+    in_viewport,
+    play_hall,
+    play_one,
+    sit_down,
+    wait_my_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -51,6 +59,7 @@ async def test_after_a_game_no_new_game_starts_until_the_person_asks(
 ) -> None:
     async with play_hall(tmp_path, move_clock=3, reconnect_window=1) as h:
         page = browser.page
+        await page.set_viewport_size({"width": 1280, "height": 800})
         frames = Frames().watch(page)
         guest = await from_home_page(page, h)
         moves = 0
@@ -58,6 +67,8 @@ async def test_after_a_game_no_new_game_starts_until_the_person_asks(
             await play_one(page)
             moves += 1
             assert moves < 200
+        # What to do next is on screen with the result (it was under the fold).
+        assert await in_viewport(page, "#play-next")
         games = len(stored(h, guest))
         assert games == 1
         over_at = len(frames.received)

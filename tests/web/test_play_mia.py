@@ -17,6 +17,7 @@ from herna.hall.hall import Hall
 from herna.servers.mia import MiaService
 from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
+from tests.web.play_helpers import in_viewport
 
 pytestmark = pytest.mark.browser
 
@@ -48,11 +49,16 @@ async def seat_state(page: Any) -> dict[str, Any]:
     return result
 
 
-async def play_turn(page: Any, n: int) -> str:
+async def play_turn(page: Any, n: int, check_view: bool = False) -> str:
     """Take the turn on the screen by clicking: roll (or see every third turn when there is
-    something to see); announce the truth on odd turns when it is offered, else a bluff."""
+    something to see); announce the truth on odd turns when it is offered, else a bluff.
+    ``check_view``: every choice of the question is on the screen (the clock runs)."""
     await page.wait_for_function(STEP, timeout=40_000)
     step: str = await page.evaluate("document.getElementById('play').dataset.step")
+    if check_view:
+        choices = page.locator("#play button.mia-act")
+        for i in range(await choices.count()):
+            assert await in_viewport(page, f"#play button.mia-act >> nth={i}"), (step, i)
     if step == "turn":
         see = page.locator("button.mia-see")
         if n % 3 == 2 and await see.count():
@@ -68,7 +74,9 @@ async def play_turn(page: Any, n: int) -> str:
     return "bluff"
 
 
-async def play_rounds(page: Any, rounds: int, start: int = 0) -> list[str]:
+async def play_rounds(
+    page: Any, rounds: int, start: int = 0, check_view: bool = False
+) -> list[str]:
     """Play until the seat has played ``rounds`` rounds; the results shown in between."""
     results: list[str] = []
     n = start
@@ -85,7 +93,7 @@ async def play_rounds(page: Any, rounds: int, start: int = 0) -> list[str]:
         if st["rounds"] >= rounds:
             results.append(await page.locator("#mia-result").inner_text())
             return results
-        await play_turn(page, n)
+        await play_turn(page, n, check_view)
         n += 1
         text = await page.locator("#mia-result").inner_text()
         if text and (not results or results[-1] != text):
@@ -176,7 +184,7 @@ async def test_play_mia_on_a_phone_joined_from_the_lobby(tmp_path: Path, browser
         await page.wait_for_url("**/play/mia")
         await page.get_by_role("button", name="Sit down at the table").click()
         await page.wait_for_function(STEP, timeout=40_000)
-        results = await play_rounds(page, 2)
+        results = await play_rounds(page, 2, check_view=True)
         # The keyboard way: the new question has the focus on its first choice; Enter.
         await page.wait_for_function(STEP, timeout=40_000)
         before = await seat_state(page)

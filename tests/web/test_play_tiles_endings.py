@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Browser, screenshot_path
+from tests.web.play_helpers import in_viewport
 from tests.web.test_play_tiles import PHASE, Frames, table_of, tiles_hall
 
 pytestmark = pytest.mark.browser
@@ -50,6 +51,8 @@ async def test_resign_a_tile_game_then_rematch_then_play_again(
         await page.locator("#play-resign-yes").click()
         await page.wait_for_function(OVER)
         assert await page.locator("#play-result").inner_text() == f"You resigned. {bot} won."
+        # What to do next is on screen with the result (it was under the fold at 1280x800).
+        assert await in_viewport(page, "#play-next")
         await page.screenshot(path=screenshot_path(f"tiles-over-{width}"), full_page=True)
         store = h.tiles.hub.records
         assert store is not None

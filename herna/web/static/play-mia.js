@@ -234,14 +234,20 @@
       if (ask && ask !== S.asked) {
         const first = promptBox.querySelector("button.mia-act");
         if (first) first.focus({ preventScroll: true });
+        // The question and every choice on screen: the clock is running.
+        promptBox.scrollIntoView({ block: "nearest" });
       }
       S.asked = ask;
       const r = st.result;
       resultNode.replaceChildren();
       if (r) {
         const verdict = !r.you_played ? "" : r.you_lost ? " You lost this round." : " You get a point.";
-        resultNode.append(`Round ${r.round}: ${r.words}.`, el("b", {}, verdict));
-        resultNode.className = `mia-result-line ${r.you_lost ? "mia-lost" : "mia-won"}`;
+        // Once another round is under way, the result is the last round's, and says so.
+        const last = st.round && st.round !== r.round;
+        resultNode.append(`${last ? "Last round" : "Round"} ${r.round}: ${r.words}.`,
+          el("b", {}, verdict));
+        resultNode.className = `mia-result-line ${r.you_lost ? "mia-lost" : "mia-won"}` +
+          (last ? " mia-last" : "");
       }
       leaveButton.disabled = st.status !== "playing";
       drawScores(st);

@@ -862,6 +862,14 @@
         const all = moves();
         if (svgNode) decorate(svgNode, all);
         promptBox.replaceChildren(...[promptNode(all), gameButtons()].filter(Boolean));
+        // When a game ends, what to do next comes into view once (below the board it sat
+        // under the fold at 1280x800).
+        if (S.phase !== "over") S.resultShown = false;
+        else if (!S.resultShown) {
+          S.resultShown = true;
+          const next = promptBox.querySelector(".play-after");
+          if (next) next.scrollIntoView({ block: "nearest" });
+        }
         if (S.choice && svgNode) showChoice(svgNode);
         const want = hadFocus ? focusSquare || hadFocus : null;
         if (want) {

@@ -764,6 +764,7 @@
         }
         if (S.phase === "game" && !tournament) bits.push(resignNode());
         promptBox.replaceChildren(...bits.filter(Boolean));
+        showResultOnce(promptBox, S.phase === "over");
       } else {
         boardBox.replaceChildren();
         promptBox.replaceChildren(S.phase === "seated" ? el("button", { type: "button", id: "tp-start",
@@ -779,6 +780,17 @@
           boardBox.querySelector('[tabindex="0"]');
         if (target) target.focus();
       }
+    }
+
+    /* When a game ends, what to do next (Rematch, Play again) comes into view once: below
+     * the board it sat under the fold at 1280x800. */
+    let resultShown = false;
+    function showResultOnce(box, over) {
+      if (!over) { resultShown = false; return; }
+      if (resultShown) return;
+      resultShown = true;
+      const next = box.querySelector(".play-after") || box.querySelector("#play-result");
+      if (next) next.scrollIntoView({ block: "nearest" });
     }
 
     /* Resign (with a confirm): the server takes the seat out of the game. */
