@@ -247,7 +247,7 @@ async def test_no_internals_on_the_pages_a_person_walks(tmp_path: Path, browser:
         await page.locator("#player-stats").wait_for()
         await check("player page")
         await page.locator("header").get_by_role("link", name="Live").click()
-        await page.get_by_role("link", name="mia", exact=True).first.click()
+        await page.get_by_role("link", name="Mia", exact=True).first.click()
         await page.locator(".mia-scores").first.wait_for()
         await page.locator('.mia-round[data-round="7"]').first.wait_for()
         await check("live Mia")

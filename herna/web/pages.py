@@ -36,6 +36,22 @@ NAV = [
 
 
 GAME_TITLES = {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "tile games"}
+KIND_WORDS = {
+    "house-bot": "house bot",
+    "bot": "bot",
+    "person": "person",
+    "human": "person",
+    "unknown": "not known",
+}
+"""A player's kind as records keep it, in words."""
+
+
+def game_title(game: str) -> str:
+    """A game's name as a heading or a menu shows it: ``Mariáš``, ``Tile games``."""
+    title = GAME_TITLES.get(game, game.replace("_", " "))
+    return title[:1].upper() + title[1:]
+
+
 """A game's name as people read it (ids like ``marias`` stay in URLs and the API)."""
 
 
@@ -380,8 +396,8 @@ def play_onitama(guest: str, running: bool, reconnect_window: float | None) -> s
 
 
 def live(game: str | None, table: str | None, games: Iterable[str]) -> str:
-    title = "Live" + (f": {game}" if game else "") + (f" / {table}" if table else "")
-    links = " ".join(f'<a href="{e(live_url(g))}">{e(g)}</a>' for g in games)
+    title = "Live" + (f": {game_title(game)}" if game else "") + (f" / {table}" if table else "")
+    links = " ".join(f'<a href="{e(live_url(g))}">{e(game_title(g))}</a>' for g in games)
     return (
         f"<h1>{e(title)}</h1>"
         f'<p class="filters">{links}{" · " if links else ""}<a href="/live">all</a> '
@@ -471,7 +487,8 @@ def sessions_table(sessions: Sequence[MiaSession], flt: Mapping[str, str]) -> st
 
 def history_form(flt: Mapping[str, str], games: Sequence[str]) -> str:
     options = '<option value="">any game</option>' + "".join(
-        f'<option value="{e(g)}"{" selected" if flt.get("game") == g else ""}>{e(g)}</option>'
+        f'<option value="{e(g)}"{" selected" if flt.get("game") == g else ""}>'
+        f"{e(game_title(g))}</option>"
         for g in games
     )
     results = "".join(
@@ -579,11 +596,12 @@ class MatchFilterView:
 def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
     players = "".join(
         f'<tr><td>{p.seat}</td><td><a href="{e(player_url(p.name))}">{e(p.name)}</a></td>'
-        f"<td>{e(p.kind)}</td><td>{e(num(p.score))}</td><td>{'★' if p.winner else ''}</td></tr>"
+        f"<td>{e(KIND_WORDS.get(p.kind, p.kind))}</td><td>{e(num(p.score))}</td>"
+        f"<td>{'★' if p.winner else ''}</td></tr>"
         for p in m.players
     )
     return (
-        f"<h1>{e(m.game)} #{m.id}</h1>"
+        f"<h1>{e(game_title(m.game))} #{m.id}</h1>"
         f'<p class="muted">table {e(m.table_id)} · {e(m.status)} · started '
         f"{when(m.started_at)} · finished {when(m.finished_at)} · seed {e(str(m.seed))}</p>"
         + (
@@ -630,7 +648,9 @@ def standings_table(rows: Sequence[Standing]) -> str:
     )
     return (
         '<table class="grid" id="standings"><tr><th>#</th><th>player</th><th>points</th>'
-        "<th>games</th><th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
+        "<th>games</th><th>wins</th><th>win rate</th>"
+        + '<th title="OpenSkill: the skill estimate">skill μ</th>'
+        '<th title="OpenSkill: how uncertain the estimate is">uncertainty σ</th>'
         f'<th title="μ − 3σ">rating</th></tr>{body}</table>'
     )
 
@@ -664,7 +684,8 @@ def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch])
         '<div class="scroll"><table class="grid" id="player-stats"><tr><th>game</th>'
         "<th>points</th><th>games</th>"
         '<th title="games that moved the rating, as the chart counts them">rated games</th>'
-        "<th>wins</th><th>win rate</th><th>μ</th><th>σ</th>"
+        '<th>wins</th><th>win rate</th><th title="OpenSkill: the skill estimate">skill μ</th>'
+        '<th title="OpenSkill: how uncertain the estimate is">uncertainty σ</th>'
         '<th title="μ − 3σ">rating</th><th>matches</th><th>canceled</th>'
         f"<th>avg score</th><th>last played</th></tr>{rows}</table></div>"
     )

@@ -168,7 +168,7 @@ async def test_sign_up_sign_in_and_play_onitama_under_the_reserved_name(
         assert isinstance(token, str) and len(token) >= 32
         await sit_down(page)
         await page.wait_for_function(IN_GAME)
-        assert frames.sent[0] == f"LOGIN|Vendula|{token}|person,opponent=anyone,fill=0"
+        assert frames.sent[0] == f"LOGIN|Vendula|{token}|person,opponent=anyone,fill=0,once"
         assert any(f == "LOGIN_OK|Vendula" for f in frames.received)
         moves = 0
         while await wait_my_turn(page) != "over":
