@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-from herna.games.mia.text import match_text
+from herna.games.mia.dice import ALL_DICE
+from herna.games.mia.text import REASONS, match_text
+from herna.games.mia.words import dice_words
 from herna.hall.export import results_csv
 from herna.hall.records import RecordStore
 from tests.records import at, marias_deal, mia_round, onitama_game, tiles_game
@@ -126,6 +128,27 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     assert dict(suits) == SUIT_CS
     assert js_table(games / "mia.js", "REASONS") == REASONS
     assert js_table(games / "onitama.js", "WIN_WORDS") == WIN_WORDS
+    assert "SHORT" not in (games / "mia.js").read_text(encoding="utf-8")  # no second wording
+
+
+def test_the_status_page_says_snapshot_keys_and_codes_in_words() -> None:
+    """The Mia server's snapshot as the Status page shows it: words, not its JSON keys."""
+    from herna.web.pages import value_html
+
+    snapshot = {
+        "round": 3,
+        "players": [{"name": "house_bot", "points": 2, "active": True}],
+        "rounds_played": 2,
+        "rounds_canceled": 1,
+        "dropped": {"STALE_TOKEN": 4, "WRONG_PLAYER": 1},
+        "faults": {"DID_NOT_ANNOUNCE": 1, "DID_NOT_TAKE_TURN": 2},
+        "people_table": {"port": 9001, "answer_window": 20.0, "rounds_played": 0},
+    }
+    shown = re.sub(r"<[^>]+>", " ", value_html(snapshot))
+    assert internals(shown.replace("house_bot", "")) == []
+    assert "house_bot" in shown  # a player's name stays as written
+    assert "did not take their turn in time" in shown
+    assert '<div class="scroll"><table class="grid">' in value_html(snapshot)
 
 
 def _walk_records(url: str) -> None:
@@ -251,6 +274,24 @@ async def test_no_internals_on_the_pages_a_person_walks(tmp_path: Path, browser:
         await page.locator(".mia-scores").first.wait_for()
         await page.locator('.mia-round[data-round="7"]').first.wait_for()
         await check("live Mia")
+        # dice as the play page says them (herna/games/mia/words.py), reasons as the history
+        said = await page.evaluate(
+            "ds => ds.map(d => window.HernaGames.mia.diceWords(d))", [str(d) for d in ALL_DICE]
+        )
+        assert said == [dice_words(d) for d in ALL_DICE]
+        live = await page.locator(".mia").first.inner_text()
+        assert "4-2" in live and "4,2" not in live
+        why = await page.locator(".mia-scores .mia-why").all_inner_texts()
+        assert why and all(w.split("× ", 1)[1] in REASONS.values() for w in why), why
+        # a colour per player, in the table and the chart
+        swatches = await page.locator(".mia-scores .mia-swatch").evaluate_all(
+            "ss => ss.map(s => getComputedStyle(s).backgroundColor)"
+        )
+        assert len(swatches) == 3 and len(set(swatches)) == 3, swatches
+        strokes = await page.locator("svg.mia-history polyline").evaluate_all(
+            "ps => ps.map(p => p.getAttribute('stroke'))"
+        )
+        assert len(strokes) == 3 and len(set(strokes)) == 3, strokes
         await page.screenshot(path="/tmp/words-walk-live-mia-1280.png", full_page=True)
         cut = await page.evaluate(
             "() => [...document.querySelectorAll('.mia-side')].some("

@@ -466,7 +466,7 @@ class WebApp:
         )
         if (trouble := getattr(self.store, "trouble", None)) is not None:
             body = f'<p class="error" role="alert">{html.escape(trouble)}</p>' + body
-        return self.page("Status", body, {"kind": "status"}, "/status")
+        return self.page("Status", body, {"kind": "status", "words": pages.KEY_WORDS}, "/status")
 
     async def live_page(self, request: Request, args: dict[str, Any]) -> Response:
         game, table = args.get("game"), args.get("table")

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from herna.games.mia.text import REASONS
 from herna.hall.records import Standing, StoredMatch
 from herna.hall.tournament_store import MatchPlace
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
@@ -138,13 +140,43 @@ def num(value: float | None, digits: int = 2) -> str:
     return f"{value:.{digits}f}"
 
 
+SNAPSHOT_WORDS = {
+    "rounds_played": "rounds played",
+    "rounds_canceled": "rounds canceled",
+    "people_table": "the people's table",
+    "answer_window": "seconds to answer",
+    "cpu_seconds": "CPU seconds",
+    "STALE_TOKEN": "late or repeated answers",
+    "NOT_A_JOIN": "answers to a join that were no join",
+    "WRONG_PLAYER": "answers from a player whose turn it was not",
+    "RATE_LIMIT": "too many messages",
+}
+KEY_WORDS = {**REASONS, **SNAPSHOT_WORDS}
+"""Snapshot keys (the JSON API keeps them) as the Status page says them; the page's script
+gets this table too (static/hall.js, ``keyWords``) for the snapshots it refreshes."""
+
+_CODE = re.compile(r"[A-Za-z]+(?:_[A-Za-z]+)+")
+
+
+def key_words(key: object) -> str:
+    """A snapshot key in words: ``rounds_played`` -> ``rounds played``, a Mia reason as
+    :func:`~herna.games.mia.text.reason_words` says it, another code spaced out."""
+    text = str(key)
+    if text in KEY_WORDS:
+        return KEY_WORDS[text]
+    if _CODE.fullmatch(text) and (text.isupper() or text.islower()):
+        return text.replace("_", " ").lower()
+    return text  # a player's name stays as the player wrote it
+
+
 def value_html(value: Any, depth: int = 0) -> str:
-    """A generic, readable rendering of a JSON-ready value (service snapshots)."""
+    """A generic, readable rendering of a JSON-ready value (service snapshots); keys in words
+    (:func:`key_words`), tables in a ``.scroll`` box so a narrow screen scrolls them."""
     if isinstance(value, Mapping):
         if not value:
             return '<span class="muted">–</span>'
         rows = "".join(
-            f"<tr><th>{e(str(k))}</th><td>{value_html(v, depth + 1)}</td></tr>"
+            f"<tr><th>{e(key_words(k))}</th><td>{value_html(v, depth + 1)}</td></tr>"
             for k, v in value.items()
         )
         return f'<table class="kv">{rows}</table>'
@@ -157,14 +189,14 @@ def value_html(value: Any, depth: int = 0) -> str:
             keys: list[str] = []
             for v in value:
                 keys += [str(k) for k in v if str(k) not in keys]
-            head = "".join(f"<th>{e(k)}</th>" for k in keys)
+            head = "".join(f"<th>{e(key_words(k))}</th>" for k in keys)
             body = "".join(
                 "<tr>"
                 + "".join(f"<td>{value_html(v.get(k, ''), depth + 1)}</td>" for k in keys)
                 + "</tr>"
                 for v in value
             )
-            return f'<table class="grid"><tr>{head}</tr>{body}</table>'
+            return f'<div class="scroll"><table class="grid"><tr>{head}</tr>{body}</table></div>'
         return f"<pre>{e(json.dumps(value, indent=1, ensure_ascii=False))}</pre>"
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -204,7 +236,7 @@ def live_table_row(t: Mapping[str, Any]) -> str:
     return (
         f"<tr><td>{e(game)}</td>"
         f'<td><a href="{e(live_url(game, table))}">{e(table)}</a></td>'
-        f"<td>{e(str(t.get('status', '')))}</td><td>{e(kind)}</td></tr>"
+        f"<td>{e(str(t.get('status', '')))}</td><td>{e(key_words(kind))}</td></tr>"
     )
 
 

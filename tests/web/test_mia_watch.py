@@ -15,6 +15,7 @@ from herna.hall.events import EventBus
 from herna.web.folds import HISTORY_ROUNDS, MiaFold
 from herna.web.plugin import WebHall
 from tests.serve import serving
+from tests.test_public_text import internals
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.helpers import publish_mia_round
 
@@ -113,4 +114,38 @@ async def test_the_scoreboard_updates_live_as_house_bots_play(
         await page.wait_for_timeout(300)
         assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         await page.screenshot(path=screenshot_path("mia-watch-390"), full_page=True)
+        assert browser.errors == []
+
+
+@pytest.mark.browser
+async def test_the_status_page_says_the_mia_server_in_words_and_fits_a_phone(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """From the home page, Status: the Mia server's snapshot (rounds, the people's table, why
+    answers were dropped) in words, not its JSON keys or seed codes; at 390 px its players
+    table scrolls inside its box instead of running off the page."""
+    async with serving(tmp_path, "mia,web") as hall:
+        web = hall.service("web")
+        assert isinstance(web, WebHall)
+        page = browser.page
+        for width, height in ((1280, 800), (390, 844)):
+            await page.set_viewport_size({"width": width, "height": height})
+            await page.goto(web.url + "/")
+            await page.locator("header").get_by_role("link", name="Status").click()
+            card = page.locator('.service[data-game="mia"] .snapshot')
+            await card.wait_for()
+            await page.wait_for_timeout(3500)  # the page refreshes the snapshots every 3 s
+            text = await card.inner_text()
+            assert "rounds played" in text and "the people's table" in text, text
+            assert "seconds to answer" in text, text
+            found = internals(await page.locator("main").inner_text())
+            assert not found, "\n".join(found)
+            overflow = await page.evaluate(
+                "() => [...document.querySelectorAll('main table')].filter(t => "
+                "t.getBoundingClientRect().right > window.innerWidth + 1 "
+                "&& !t.closest('.scroll')).length"
+            )
+            assert overflow == 0, f"a table runs off the page at {width} px"
+            assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            await page.screenshot(path=screenshot_path(f"status-{width}"), full_page=True)
         assert browser.errors == []

@@ -106,6 +106,14 @@ window.HernaGames = window.HernaGames || {};
     container.dataset.renderer = "json";
   };
 
+  /* A snapshot key in words, like pages.key_words (the Status page sends its KEY_WORDS). */
+  function keyWords(key) {
+    const words = (Herna.page && Herna.page.words) || {};
+    if (Object.hasOwn(words, key)) return words[key];
+    const code = /^[A-Za-z]+(?:_[A-Za-z]+)+$/.test(key) && (key === key.toUpperCase() || key === key.toLowerCase());
+    return code ? key.replace(/_/g, " ").toLowerCase() : key; // a player's name stays as written
+  }
+
   /* A generic readable rendering of JSON (service snapshots), like pages.value_html. */
   function valueNode(value, depth) {
     depth = depth || 0;
@@ -116,9 +124,9 @@ window.HernaGames = window.HernaGames || {};
       if (value.every((v) => v && typeof v === "object" && !Array.isArray(v)) && depth < 3) {
         const keys = [];
         value.forEach((v) => Object.keys(v).forEach((k) => { if (!keys.includes(k)) keys.push(k); }));
-        return el("table", { class: "grid" },
-          el("tr", {}, keys.map((k) => el("th", {}, k))),
-          value.map((v) => el("tr", {}, keys.map((k) => el("td", {}, valueNode(k in v ? v[k] : "", depth + 1))))));
+        return el("div", { class: "scroll" }, el("table", { class: "grid" },
+          el("tr", {}, keys.map((k) => el("th", {}, keyWords(k)))),
+          value.map((v) => el("tr", {}, keys.map((k) => el("td", {}, valueNode(k in v ? v[k] : "", depth + 1)))))));
       }
       return el("pre", {}, JSON.stringify(value, null, 1));
     }
@@ -126,7 +134,7 @@ window.HernaGames = window.HernaGames || {};
       const keys = Object.keys(value);
       if (!keys.length) return el("span", { class: "muted" }, "–");
       return el("table", { class: "kv" },
-        keys.map((k) => el("tr", {}, el("th", {}, k), el("td", {}, valueNode(value[k], depth + 1)))));
+        keys.map((k) => el("tr", {}, el("th", {}, keyWords(k)), el("td", {}, valueNode(value[k], depth + 1)))));
     }
     if (typeof value === "boolean") return document.createTextNode(value ? "yes" : "no");
     return document.createTextNode(String(value));
@@ -405,7 +413,7 @@ window.HernaGames = window.HernaGames || {};
               el("td", {}, t.game),
               el("td", {}, el("a", { href: liveHref(t) }, t.table)),
               el("td", {}, t.status),
-              el("td", {}, t.event ? t.event.kind : ""))));
+              el("td", {}, t.event ? keyWords(t.event.kind) : ""))));
           holder.replaceWith(table);
         }
       } catch (err) {

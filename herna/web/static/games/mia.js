@@ -14,7 +14,7 @@
 
 (function () {
   window.HernaGames = window.HernaGames || {};
-  const { el, svg, colour } = window.Herna;
+  const { el, svg } = window.Herna;
 
   /* herna/games/mia/text.py's REASONS (the one formatter; tests/test_public_text.py checks
    * these say the same). The keywords stay on the wire; a person reads the words. */
@@ -33,27 +33,35 @@
     NO_SPECTATOR: "no spectator",
   };
 
-  const SHORT = {
-    SEE_BEFORE_FIRST_ROLL: "saw too early",
-    LIED_ABOUT_MIA: "false Mia",
-    ANNOUNCED_LOSING_DICE: "announced too low",
-    DID_NOT_ANNOUNCE: "no announcement",
-    DID_NOT_TAKE_TURN: "no turn",
-    INVALID_TURN: "invalid turn",
-    SEE_FAILED: "doubted wrongly",
-    CAUGHT_BLUFFING: "caught bluffing",
-    MIA: "someone had Mia",
-  };
+  /* herna/games/mia/words.py's dice_words: the wire's "6,5" as the play page writes it
+   * ("Mia", "double 4s (pasch)", "6-5"; tests/test_public_text.py runs both on every throw). */
+  function diceWords(text) {
+    const m = /^\s*([1-6])\s*,\s*([1-6])\s*$/.exec(String(text ?? ""));
+    if (!m) return String(text || "?");
+    const high = Math.max(+m[1], +m[2]), low = Math.min(+m[1], +m[2]);
+    if (high === 2 && low === 1) return "Mia";
+    if (high === low) return `double ${high}s (pasch)`;
+    return `${high}-${low}`;
+  }
+
+  /* The play page's palette (static/play-mia.js): players get colours in name order and keep
+   * them on this page, so no two players at a table share one (a hash of the name may). */
+  const PALETTE = ["#c0392b", "#1f6fb2", "#1f8a4c", "#b7791f", "#7d3c98", "#138d90", "#c2185b", "#5d6d7e"];
+  const colours = new Map();
+  function colour(name) {
+    if (!colours.has(name)) colours.set(name, PALETTE[colours.size % PALETTE.length]);
+    return colours.get(name);
+  }
 
   /* The round in one sentence, from what spectators were shown. */
   function roundWords(rnd) {
     const bits = [];
     let last = null;
     for (const t of rnd.turns || []) {
-      if (t.action === "announced") { bits.push(`${t.name} announced ${t.dice}`); last = t; }
+      if (t.action === "announced") { bits.push(`${t.name} announced ${diceWords(t.dice)}`); last = t; }
       else if (t.action === "wants_to_see") bits.push(`${t.name} doubted${last ? " " + last.name : ""} and wanted to see`);
     }
-    if (rnd.actual_dice) bits.push(`the dice under the cup were ${rnd.actual_dice}`);
+    if (rnd.actual_dice) bits.push(`the dice under the cup were ${diceWords(rnd.actual_dice)}`);
     const losers = rnd.losers || [];
     if (losers.length) bits.push(`${losers.join(" and ")} lost: ${reasonText(rnd.reason) || "?"}`);
     else if (rnd.status === "canceled") bits.push(`the round was canceled: ${reasonText(rnd.reason) || "?"}`);
@@ -68,7 +76,7 @@
   }
 
   function dice(text) {
-    return el("span", { class: "mia-dice", title: text }, String(text || "?"));
+    return el("span", { class: "mia-dice" }, diceWords(text));
   }
 
   function nameTag(name, losers) {
@@ -116,7 +124,7 @@
     }));
     rows.sort((a, b) => b.points - a.points || a.name.localeCompare(b.name));
     const why = (reasons) => Object.entries(reasons || {}).sort((a, b) => b[1] - a[1])
-      .map(([r, c]) => el("span", { class: "mia-why", title: reasonText(r) }, `${c}× ${SHORT[r] || reasonText(r)}`));
+      .map(([r, c]) => el("span", { class: "mia-why" }, `${c}× ${reasonText(r)}`));
     return el("table", { class: "grid mia-scores" },
       el("caption", {}, "Scoreboard (rounds and losses since the hall started watching)"),
       el("tr", {}, el("th", {}, "player"), el("th", {}, "points"), el("th", {}, "rounds"),
@@ -225,6 +233,9 @@
   }
 
   function renderLive(container, view) {
+    // colours in name order, kept as players come and go
+    [...new Set([...(view.players || []).map((p) => p.name), ...Object.keys(view.scores || {}),
+      ...Object.keys(view.stats || {})])].sort().forEach(colour);
     const current = view.round;
     const showLast = view.last_round && (!current || current.round !== view.last_round.round);
     container.replaceChildren(el("div", { class: "mia" },
@@ -258,6 +269,7 @@
 
   window.HernaGames.mia = {
     historyChart, // the play page (static/play-mia.js) draws its points chart with it
+    diceWords, // tests/test_public_text.py compares it with herna/games/mia/words.py
     render(container, view, event) {
       if (view && view.kind === "mia-live") renderLive(container, view);
       else if (view && (view.phase || view.players)) renderReplay(container, view);
