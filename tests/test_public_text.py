@@ -113,6 +113,7 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     from herna.games.marias.words import CONTRACT_CS, FLEK_CS, PART_CS, RANK_CS, SUIT_CS
     from herna.games.mia.text import REASONS
     from herna.games.onitama.words import WIN_WORDS
+    from herna.games.tiles.narrate import GOAL_WORDS
 
     games = STATIC / "games"
     marias = games / "marias.js"
@@ -126,6 +127,7 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     assert dict(suits) == SUIT_CS
     assert js_table(games / "mia.js", "REASONS") == REASONS
     assert js_table(games / "onitama.js", "WIN_WORDS") == WIN_WORDS
+    assert js_table(games / "tiles.js", "GOAL_WORDS") == GOAL_WORDS
 
 
 def _walk_records(url: str) -> None:
