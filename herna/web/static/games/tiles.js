@@ -292,7 +292,7 @@
         (turn.to_act === p.seat ? " to-act" : "");
       side.appendChild(el("div", { class: cls, style: `border-color: ${colour}` },
         el("div", {}, `${turn.to_act === p.seat ? "▶ " : ""}${p.seat + 1} ${name} — ${bits.join("; ")}`),
-        goals.length ? el("div", {}, "Goals: ", goals.flatMap((g, i) => (i ? [", ", g] : [g]))) : null));
+        goals.length ? el("div", {}, "Goals: ", goals.flatMap((g, i) => (i ? ["; ", g] : [g]))) : null));
     }
     const pile = view.pile || {};
     const top = (pile.known || [])[0];
