@@ -32,7 +32,21 @@ async def test_tiles_play_page_says_goals_and_players_in_words(
         await page.click("#tp-sit")
         await page.wait_for_function(f"() => {PHASE} === 'game'")
         rnd = random.Random(5)
-        for _ in range(10):
+        for turn in range(10):
+            if turn == 4:  # a watcher of the live table reads the same words
+                watcher = await browser.page.context.browser.new_page()
+                await watcher.goto(h.url + "/")
+                await watcher.locator("header").get_by_role("link", name="Live").click()
+                await watcher.get_by_role("link", name=re.compile(r"^tiles · t")).first.click()
+                side = watcher.locator(".tiles-side").first
+                await side.wait_for()
+                await watcher.wait_for_timeout(500)  # the next action's line
+                live = await side.inner_text()
+                await watcher.screenshot(path="/tmp/tiles-words-live-1280.png", full_page=True)
+                await watcher.close()
+                assert not CODES.search(live), live
+                assert "Goals: " in live and "; collect 2 gold; " in live, live
+                assert re.search(r"^(▶ )?1 ", live, re.M), live
             await page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
             if await page.evaluate(PHASE) == "over":
                 break

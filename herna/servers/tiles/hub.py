@@ -619,7 +619,9 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
             name=names[seat],
             players=names,
             action=wire,
-            label=label,
+            # watchers read the players' words (the play page's and herna play tiles'),
+            # not the engine's log that ``events`` carries for network clients
+            label=said(wire, old.view(None), state.view(None), seat, names),
             view=state.view(None),
         )
         self._prompt(table)
