@@ -115,6 +115,7 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     from herna.games.marias.words import CONTRACT_CS, FLEK_CS, PART_CS, RANK_CS, SUIT_CS
     from herna.games.mia.text import REASONS
     from herna.games.onitama.words import WIN_WORDS
+    from herna.games.tiles.narrate import GOAL_WORDS
 
     games = STATIC / "games"
     marias = games / "marias.js"
@@ -129,6 +130,7 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     assert js_table(games / "mia.js", "REASONS") == REASONS
     assert js_table(games / "onitama.js", "WIN_WORDS") == WIN_WORDS
     assert "SHORT" not in (games / "mia.js").read_text(encoding="utf-8")  # no second wording
+    assert js_table(games / "tiles.js", "GOAL_WORDS") == GOAL_WORDS
 
 
 def test_the_status_page_says_snapshot_keys_and_codes_in_words() -> None:

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
 from herna.core.game import CHANCE
 from herna.core.rng import SeededRng
 from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.engine import TilesState, new_game
-from herna.games.tiles.narrate import TurnLog, item_names
+from herna.games.tiles.narrate import TurnLog, consequences, goal_words, item_names
+from herna.games.tiles.replay import replay_steps
 from herna.games.tiles.rules import load_rules_file, shipped_rules
+from herna.hall.records import RecordStore
+from tests.records import at, tiles_game
 
 
 def _settle(state: TilesState, rng: SeededRng) -> TilesState:
@@ -43,3 +50,38 @@ def test_a_whole_game_gives_one_line_per_turn() -> None:
     assert len(lines) == turns == 24
     assert all(line.split()[1] == "pushed" for line in lines), lines
     assert all("(" not in line for line in lines)
+
+
+def test_goals_read_in_words_the_same_as_on_the_players_panel() -> None:
+    assert goal_words("reach 3 0") == "reach the tile in column 3, row 0"
+    assert goal_words("collect 2 gold") == "collect 2 gold"
+    assert goal_words("find ghost") == "find the ghost"
+    assert goal_words(None) == "a secret goal"
+
+
+def test_a_completed_goal_is_said_in_words() -> None:
+    """What the play page's "What happened" list shows: the goal as the Players panel says it,
+    never the rules file's ``'reach 3 0'``."""
+
+    def view(done: bool) -> dict[str, object]:
+        goal = {"goal": "reach 3 0", "hidden": False, "done": done}
+        player = {"seat": 0, "x": 3, "y": 0, "side": "U", "index": 0, "eliminated": False}
+        return {"players": [{**player, "items": {}, "goals": [goal], "skip": 0}]}
+
+    action = {"type": "move", "x": 3, "y": 0, "side": "U", "index": 0}
+    said = consequences(action, view(False), view(True), 0, ["ann"])
+    assert said == ["completed the goal to reach the tile in column 3, row 0"]
+
+
+def test_replay_steps_say_turns_in_words(tmp_path: Path) -> None:
+    """The replay's step labels are the live table's words: no ``(3, 3) U0`` points, no
+    ``'reach 3 0'`` goals, and no "game over" line repeating the outcome beside the board."""
+    store = RecordStore(f"sqlite:///{tmp_path / 'r.db'}")
+    match = store.get(store.save(at(tiles_game(7, "dungeon"), datetime.now(UTC))))
+    store.close()
+    assert match is not None
+    labels = [step["label"] for step in replay_steps(match)]
+    assert len(labels) > 10
+    for label in labels:
+        assert not re.search(r"\b[URDL]\d\b|\(\d+, \d+\)|'reach|game over", label), label
+    assert any(" pushed " in label for label in labels)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,8 @@ def test_records_replay_step_by_step(name: str) -> None:
     assert final["names"] == [f"p{i}" for i in range(len(match.seats))]
     final.pop("names")
     assert final == match.state.view(None)
-    assert final["outcome"] is not None and "game over" in steps[-1]["label"]
+    # the outcome is shown beside the board (tiles.js): the label does not repeat it
+    assert final["outcome"] is not None and "game over" not in steps[-1]["label"]
     for step in steps[1:]:
         assert step["label"].startswith("p") or step["label"].startswith("a tile")
         json.dumps(step)
@@ -193,6 +195,15 @@ async def test_browser_renderer_draws_every_shipped_game() -> None:
             assert await page.locator("g.tiles-player-mark").count() == alive
             assert await page.locator(".tiles-player").count() == len(view["players"])
             assert "hello" in await page.locator(".tiles-label").inner_text()
+            # words, not the view's codes: players from 1, places as columns and rows, goals
+            # as the play page says them, one apart from the next
+            side = await page.locator(".tiles-side").inner_text()
+            assert not re.search(r"\b[URDL]\d\b|\(\d+, \d+\)|tile\(s\)|'reach|reach \d", side)
+            first = await page.locator(".tiles-player").first.inner_text()
+            assert first.lstrip("▶ ").startswith("1 p0"), first
+            goals = [g["goal"] for p in view["players"] for g in p["goals"] if g["goal"]]
+            if any(g.startswith("reach ") for g in goals):
+                assert "reach the tile in column " in side
             assert tiles > 0
         await browser.close()
         assert errors == []

@@ -9,6 +9,7 @@ coordinates and path points). Coordinates stay in the menus, where a person pick
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,29 @@ View = Mapping[str, Any]
 
 _PUSHED_FROM = {"right": "from the left", "left": "from the right", "down": "from the top"}
 _PUSHED_FROM["up"] = "from the bottom"
+
+GOAL_WORDS = {
+    "reach": "reach the tile in column {x}, row {y}",
+    "collect": "collect {count} {name}",
+    "find": "find the {name}",
+    "hidden": "a secret goal",
+}
+"""How a goal reads wherever a person sees it; static/games/tiles.js keeps a copy (a test
+checks the two match)."""
+
+
+def goal_words(text: str | None) -> str:
+    """A goal as the rules write it (``reach 3 0``) in words (``reach the tile in column 3,
+    row 0``); None (a goal hidden from the reader) is ``a secret goal``."""
+    if not text:
+        return GOAL_WORDS["hidden"]
+    if m := re.fullmatch(r"reach (\d+) (\d+)", text):
+        return GOAL_WORDS["reach"].format(x=m[1], y=m[2])
+    if m := re.fullmatch(r"collect (\d+) (.+)", text):
+        return GOAL_WORDS["collect"].format(count=m[1], name=m[2])
+    if m := re.fullmatch(r"find (.+)", text):
+        return GOAL_WORDS["find"].format(name=m[1])
+    return text
 
 
 def item_names(items: Mapping[str, int]) -> str:
@@ -136,7 +160,8 @@ def consequences(
         for g_old, g_new in zip(old.get("goals") or (), p.get("goals") or (), strict=False):
             if g_new["done"] and not g_old["done"]:
                 text = g_new.get("goal")
-                said.append(f"completed the goal '{text}'" if text else "completed a goal")
+                done = f"completed the goal to {goal_words(text)}"
+                said.append(done if text else "completed a goal")
         if int(p.get("skip") or 0) > int(old.get("skip") or 0):
             said.append(f"will miss {p['skip']} turn{'s' if int(p['skip']) > 1 else ''}")
         if p["eliminated"] and not old["eliminated"]:
@@ -145,6 +170,17 @@ def consequences(
             phrase = ", ".join(said)
             out.append(f"{subject} {phrase}" if subject else phrase)
     return out
+
+
+def turn_words(
+    action: Mapping[str, Any], before: View, after: View, seat: int, names: Sequence[str]
+) -> str:
+    """One action and what followed, as its reader saw it: ``ann pushed row 1 from the right``,
+    ``house-2 moved to the gold and picked it up``."""
+    parts = [action_words(action, before, seat), *consequences(action, before, after, seat, names)]
+    words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    who = names[seat] if 0 <= seat < len(names) else f"player {seat + 1}"
+    return f"{who} {words}"
 
 
 class TurnLog:

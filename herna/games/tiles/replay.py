@@ -13,6 +13,7 @@ from typing import Any
 from herna.core.game import CHANCE
 from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState, new_game
+from herna.games.tiles.narrate import turn_words
 from herna.games.tiles.rules import RulesError, load_rules
 from herna.hall.records import StoredMatch
 from herna.hall.replays import ReplayStep
@@ -63,16 +64,30 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
         return [{"label": f"cannot replay: {exc}", "view": {"game": "tiles", "error": str(exc)}}]
     except Exception as exc:  # a broken log must not break the hall
         return [{"label": f"replay stopped: {exc}", "view": {"game": "tiles", "error": str(exc)}}]
+    # the logged actions in their JSON form: states[i] is the state after actions[i - 1]
+    actions = [data["action"] for kind, data in match.events if kind == "action"]
     steps: list[ReplayStep] = []
     played = False
+    last_rest = 0
     for i, (player, state) in enumerate(states):
         following = states[i + 1][0] if i + 1 < len(states) else None
         played = played or (player is not None and player != CHANCE)
         at_rest = following is None or following != CHANCE
         if i + 1 < len(states) and not at_rest:
             continue
-        label = describe(state.happened, names) if played else "setup"
         view = state.view(None)
+        # the same words as the live table and the play page (herna.games.tiles.narrate);
+        # the outcome is shown beside the board, so the label does not repeat it
+        label = (
+            "; ".join(
+                turn_words(actions[j - 1], states[j - 1][1].view(None), view, seat, names)
+                for j in range(last_rest + 1, i + 1)
+                if (seat := states[j][0]) is not None and seat != CHANCE
+            )
+            if played
+            else "setup"
+        )
+        last_rest = i
         view["names"] = names  # replays only: who sat where (live events carry data.players)
         steps.append({"label": label or "...", "view": view})
     return steps

@@ -35,7 +35,7 @@ from herna.core.rng import SeedSource
 from herna.games.tiles.actions import PlayerAction
 from herna.games.tiles.bots import TilesBot, make_bot
 from herna.games.tiles.engine import new_game
-from herna.games.tiles.narrate import action_words, consequences
+from herna.games.tiles.narrate import turn_words
 from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
     MAX_PLAYERS,
@@ -619,7 +619,9 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
             name=names[seat],
             players=names,
             action=wire,
-            label=label,
+            # watchers read the players' words (the play page's and herna play tiles'),
+            # not the engine's log that ``events`` carries for network clients
+            label=said(wire, old.view(None), state.view(None), seat, names),
             view=state.view(None),
         )
         self._prompt(table)
@@ -783,9 +785,7 @@ def said(
 ) -> str:
     """One action in words, as its reader saw it (``herna play tiles`` says the same words):
     ``ann pushed row 1 from the right``, ``house-2 moved to the gold and picked it up``."""
-    parts = [action_words(action, before, seat), *consequences(action, before, after, seat, names)]
-    words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"{names[seat]} {words}"
+    return turn_words(action, before, after, seat, names)
 
 
 def _who(client: Client) -> str:

@@ -45,15 +45,9 @@
     }).join(","));
   }
 
+  // one formatter for goals on every page: the renderer's (static/games/tiles.js)
   function goalWords(text) {
-    if (!text) return "a secret goal";
-    let m = /^reach (\d+) (\d+)$/.exec(text);
-    if (m) return `reach the tile in column ${m[1]}, row ${m[2]}`;
-    m = /^collect (\d+) (.+)$/.exec(text);
-    if (m) return `collect ${m[1]} ${m[2]}`;
-    m = /^find (.+)$/.exec(text);
-    if (m) return `find the ${m[1]}`;
-    return text;
+    return window.HernaGames.tiles.parts.goalWords(text);
   }
 
   function itemWords(items) {
@@ -404,7 +398,7 @@
     /* -- drawing ---------------------------------------------------------------------------- */
     function nameOf(seat) {
       const s = S.seats[seat];
-      return s ? s.name : `player ${seat}`;
+      return s ? s.name : `player ${seat + 1}`;
     }
 
     function incomingTile() {
@@ -475,7 +469,7 @@
           class: "tp-next-goal", "data-x": x, "data-y": y }, svg("title", {}, `your next goal: ${goalWords(nextGoal())}`)));
       }
       // pawns, then the items' names over them: a pawn never hides a label
-      const names = S.seats.map((s, i) => (s ? s.name : `player ${i}`));
+      const names = S.seats.map((s, i) => (s ? s.name : `player ${i + 1}`));
       for (const p of v.players || []) if (!p.eliminated) g.appendChild(parts.playerMark(p, n, size, names));
       for (let y = 0; y < h; y++) {
         for (let x = 0; x < w; x++) parts.itemLabels(v.board[y][x], size, x * size, y * size).forEach((t) => g.appendChild(t));
@@ -701,7 +695,7 @@
           return el("div", { class: "tp-player tiles-player" + (p.seat === toAct ? " to-act" : "") + (p.eliminated ? " out" : ""),
             style: `border-color: ${parts.COLOURS[p.seat % parts.COLOURS.length]}`,
             dataset: { seat: p.seat } },
-            el("div", {}, p.seat === toAct ? "▶ " : "", el("b", {}, `${p.seat} ${nameOf(p.seat)}`),
+            el("div", {}, p.seat === toAct ? "▶ " : "", el("b", {}, `${p.seat + 1} ${nameOf(p.seat)}`),
               you ? " (you)" : "", bits.length ? ` — ${bits.join(", ")}` : ""),
             el("div", { class: "muted" }, `holds ${held || "nothing"}` +
               (p.hand_count ? `; ${p.hand_count} tile(s) in hand` : "") +

@@ -23,6 +23,27 @@
   const SIDES = "URDL";
   const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                    "#e377c2", "#8c564b", "#bcbd22", "#7f7f7f"];
+  // How a goal reads on every page: a copy of GOAL_WORDS in herna/games/tiles/narrate.py
+  // (tests/test_public_text.py checks the two match).
+  const GOAL_WORDS = {
+    reach: "reach the tile in column {x}, row {y}",
+    collect: "collect {count} {name}",
+    find: "find the {name}",
+    hidden: "a secret goal",
+  };
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
+  }
+  function goalWords(text) {
+    if (!text) return GOAL_WORDS.hidden;
+    let m = /^reach (\d+) (\d+)$/.exec(text);
+    if (m) return fill(GOAL_WORDS.reach, { x: m[1], y: m[2] });
+    m = /^collect (\d+) (.+)$/.exec(text);
+    if (m) return fill(GOAL_WORDS.collect, { count: m[1], name: m[2] });
+    m = /^find (.+)$/.exec(text);
+    if (m) return fill(GOAL_WORDS.find, { name: m[1] });
+    return text;
+  }
   const EFFECT_ICONS = { move: "⇥", eliminate: "☠", collect: "⌂", send: "✉", return: "↺",
                          skip: "‖" };
 
@@ -161,13 +182,13 @@
     const cx = p.x * size + u * size;
     const cy = p.y * size + v * size;
     const colour = COLOURS[p.seat % COLOURS.length];
-    const name = names && names[p.seat] ? names[p.seat] : `player ${p.seat}`;
+    const name = names && names[p.seat] ? names[p.seat] : `player ${p.seat + 1}`;
     return svg("g", { class: "tiles-player-mark" },
       svg("circle", { cx, cy, r: Math.max(5, size * 0.14), fill: colour, stroke: "#fff",
         "stroke-width": 2 }),
       svg("text", { x: cx, y: cy + size * 0.06, "text-anchor": "middle",
-        "font-size": Math.max(8, size * 0.16), fill: "#fff", "font-weight": 700 }, p.seat),
-      svg("title", {}, `${name} at (${p.x}, ${p.y}) ${p.side}${p.index}, heading ${p.heading}`));
+        "font-size": Math.max(8, size * 0.16), fill: "#fff", "font-weight": 700 }, p.seat + 1),
+      svg("title", {}, `${name} on the tile in column ${p.x}, row ${p.y}`));
   }
 
   function pushArrows(view, size, margin) {
@@ -247,41 +268,42 @@
       + (turn.action ? ` · ${turn.action}` : "")
       + (turn.roll !== null && turn.roll !== undefined ? ` · rolled ${turn.roll}` : "")));
     const label = event && event.data && event.data.label;
-    if (label) side.appendChild(el("div", { class: "tiles-label" }, label));
+    // the outcome line below says how the game ended: the label would repeat it
+    if (label && !(view.outcome && /^game over/i.test(label))) side.appendChild(el("div", { class: "tiles-label" }, label));
     if (view.outcome) {
-      const winners = (view.outcome.winners || []).map((s) => (names && names[s]) || `player ${s}`);
+      const winners = (view.outcome.winners || []).map((s) => (names && names[s]) || `player ${s + 1}`);
       side.appendChild(el("div", { class: "tiles-outcome" },
         `Game over: ${view.outcome.reason}. ` +
         (winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}` : "No winner.")));
     }
     for (const p of view.players || []) {
       const colour = COLOURS[p.seat % COLOURS.length];
-      const name = (names && names[p.seat]) || `player ${p.seat}`;
+      const name = (names && names[p.seat]) || `player ${p.seat + 1}`;
       const bits = [];
       if (p.eliminated) bits.push("eliminated");
-      else bits.push(`(${p.x}, ${p.y}) ${p.side}${p.index}`);
+      else bits.push(`on the tile in column ${p.x}, row ${p.y}`);
       const items = Object.entries(p.items || {});
       if (items.length) bits.push("holds " + items.map(([k, c]) => `${c} ${k}`).join(", "));
       if (p.skip) bits.push(`misses ${p.skip} turn(s)`);
-      if (p.hand_count) bits.push(`${p.hand_count} tile(s) in hand`);
+      if (p.hand_count) bits.push(`${p.hand_count} tile${p.hand_count === 1 ? "" : "s"} in hand`);
       const goals = (p.goals || []).map((g) => el("span",
-        { class: "tiles-goal" + (g.done ? " done" : "") }, g.hidden ? "?" : g.goal));
+        { class: "tiles-goal" + (g.done ? " done" : "") }, (g.done ? "✓ " : "") + goalWords(g.hidden ? null : g.goal)));
       const cls = "tiles-player" + (p.eliminated ? " out" : "") +
         (turn.to_act === p.seat ? " to-act" : "");
       side.appendChild(el("div", { class: cls, style: `border-color: ${colour}` },
-        el("div", {}, `${turn.to_act === p.seat ? "▶ " : ""}${p.seat} ${name} — ${bits.join("; ")}`),
-        goals.length ? el("div", {}, goals) : null));
+        el("div", {}, `${turn.to_act === p.seat ? "▶ " : ""}${p.seat + 1} ${name} — ${bits.join("; ")}`),
+        goals.length ? el("div", {}, "Goals: ", goals.flatMap((g, i) => (i ? ["; ", g] : [g]))) : null));
     }
     const pile = view.pile || {};
     const top = (pile.known || [])[0];
-    side.appendChild(el("div", {}, `Pile: ${pile.count || 0} tile(s)`,
+    side.appendChild(el("div", {}, `Pile: ${pile.count || 0} tile${pile.count === 1 ? "" : "s"}`,
       top ? el("div", {}, "top: ", tileThumb(top, n)) : null));
     return side;
   }
 
   window.HernaGames.tiles = {
     /* The drawing pieces, for the play page (static/play-tiles.js). */
-    parts: { tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
+    parts: { goalWords, tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
     render(container, view, event) {
       addStyles();
       if (!view || !view.board) {
