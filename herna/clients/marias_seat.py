@@ -599,7 +599,7 @@ class SeatRelay:
             takes = "take" if who == "you" else "takes"
             self._say(f"{who} won the licitace at {word} and {takes} the talon")
         elif isinstance(message, GameTypeInfo) and message.flek is None:
-            trumf = f", trumps {trumps_words(message.trumf)}" if message.trumf else ""
+            trumf = f", trumfy {trumps_words(message.trumf)}" if message.trumf else ""
             self._say(f"{who} announces {CONTRACT_WORD.get(message.licite, message.licite)}{trumf}")
         elif isinstance(message, FlekInfo):
             self._say(f"{who}: {flek_words(message.level)}")
@@ -643,7 +643,7 @@ class SeatRelay:
             "you" if p.id == self.me else self._name(seat) for seat, p in enumerate(tracker.players)
         ]
         word = CONTRACT_WORD.get(result.licite, result.licite)
-        trumps = f", trumps {trumps_words(result.trumf)}" if result.trumf else ""
+        trumps = f", trumfy {trumps_words(result.trumf)}" if result.trumf else ""
         rows = result_rows(b, tracker, result, self.me)
         self.result = {
             "deal": self.deals,

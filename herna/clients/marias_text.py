@@ -42,6 +42,8 @@ RANK_WORD = {
 }
 """One name per card everywhere (hand, table, choices): suit letter and the Czech rank."""
 CARD_POINTS = {"10": 10, "0A": 10}
+TARIFF_WORDS = {"csm": "ČSM", "re": "RE!", "pub": "pub"}
+"""The tariffs (``--cgml-tariff``) by the names people know them by."""
 FLEK_WORD = {1: "no flek", 2: "flek", 4: "re", 8: "tutti", 16: "boty", 32: "kalhoty"}
 """A flek level is the multiplier: 1 is no flek at all."""
 WORDS_HELP = (
@@ -110,7 +112,7 @@ def action_text(action: Action) -> str:
         words = CONTRACT_WORD.get(code, code)
         if not trumf:
             return f"{code} ({words})"
-        return f"{code} {trumf} ({words}, trumps {trumps_words(trumf)})"
+        return f"{code} {trumf} ({words}, trumfy {trumps_words(trumf)})"
     if isinstance(action, Flek):
         return flek_words(":".join(str(x) for x in action.levels))
     if isinstance(action, Play):
@@ -238,8 +240,8 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
     if b.agrees:
         out.append(
             (
-                f"Money as the server's result says ({b.tariff} tariff; per defender × part × "
-                "flek; 1 unit = 0.20 Kč in the ČSM tariff).",
+                f"Money as the server's result says: the {TARIFF_WORDS.get(b.tariff, b.tariff)} "
+                "tariff, per defender × part × flek (1 unit = 0.20 Kč in the ČSM tariff).",
                 "dim",
             )
         )
