@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -96,8 +97,9 @@ def test_every_game_writes_one_line_per_finished_game_and_mia_a_summary(
             90,
         )
         assert done, "".join(raw[-40:])
+        # The first endpoint is the bots' table (the people's table follows it).
         mia_port = next(
-            int(x["msg"].rsplit(":", 1)[1])
+            int(re.findall(r"udp://[^:]+:(\d+)", x["msg"])[0])
             for x in lines
             if x["msg"].startswith("Mia UDP") and "listening" in x["msg"]
         )

@@ -254,7 +254,7 @@ class Slot:
                 missing = [
                     f"{label}: {e.spec.text!r}"
                     for label, e in self.entrants.items()
-                    if e.name not in self.hub.players
+                    if not self.hub.logged_in(e.name)
                 ]
                 raise MatchError(
                     f"no game could start within {self.options.start_timeout:g} s: "

@@ -131,7 +131,7 @@ async def _onitama(
         try:
             result = await slot.play_single(opening(options.seed, serial), white="A")
         except MatchError as exc:
-            present = [name for name in board.seats if name in slot.hub.players]
+            present = [name for name in board.seats if slot.hub.logged_in(name)]
             log.info("board %d.%d: %s", board.round, board.number, exc)
             return no_show(board, present)
         if result.winner is None:

@@ -24,7 +24,6 @@ from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, make_strategy
 from herna.games.onitama.state import OnitamaState
 from herna.hall.hall import Hall
 from herna.hall.lobby import Seek
-from herna.protocols import onitama as proto
 from herna.servers.conncap import ConnectionCap
 from herna.servers.deadlines import DEFAULT_LOGIN_TIMEOUT
 from herna.servers.onitama.house_bot import HouseBot
@@ -98,7 +97,7 @@ class OnitamaService:
         for the bot of the last game by name (:attr:`~OnitamaHub.bot_names`)."""
         self._summoned += 1
         name = self.hub.bot_names.pop(seek.id, None)
-        if name is None or proto.name_key(name) in self.hub.players:
+        if name is None or self.hub.logged_in(name):
             name = f"house-{level}-{self._summoned}"
         self._seat_house_bot(name, level, f"accept={seek.id}")
 

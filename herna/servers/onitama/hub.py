@@ -675,6 +675,11 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
                 client.peer.close()
         self._pair()
 
+    def logged_in(self, name: str) -> bool:
+        """Whether ``name`` (or a name that looks the same: players are kept by
+        :func:`~herna.protocols.onitama.name_key`) is logged in."""
+        return proto.name_key(name) in self.players
+
     # -- spectators and the hall ------------------------------------------------------------
     def emit_table(self, table: Table, kind: str, **data: Any) -> None:
         self._emit(table, kind, **data)

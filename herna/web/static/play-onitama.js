@@ -215,7 +215,9 @@
       const seat = saved();
       const proof = (seat && seat.secret) || page.token || "-";
       const words = (wish || "person").split(",");
-      if (!words.includes("once")) words.push("once"); // a new game only when asked for
+      // A new game only when asked for; in a tournament the tournament pairs the next one.
+      const tournament = words.some((w) => w.startsWith("tournament="));
+      if (!tournament && !words.includes("once")) words.push("once");
       return `LOGIN|${me}|${proof}|${words.join(",")}`;
     }
 
