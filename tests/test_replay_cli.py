@@ -132,7 +132,7 @@ def test_tiles_turns_in_words(
     assert "Rules: tsuro." in out
     turns = re.findall(r"^\s*(\d+)\. (.+)$", out, re.M)
     assert turns and all(
-        "adds a tile" in t or "eliminated" in t or "game over" in t for _, t in turns[:3]
+        "placed a tile" in t or "eliminated" in t or "Game over" in t for _, t in turns[:3]
     )
     assert "Result:" in out
 
