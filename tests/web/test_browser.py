@@ -5,7 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from herna.games.mia.dice import Dice
 from herna.games.mia.text import reason_words
+from herna.games.mia.words import dice_words
 from herna.web.plugin import WebHall
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.helpers import play_mia_round, publish_mia_round
@@ -36,7 +38,7 @@ async def test_live_view_updates_and_pages_load(web: WebHall, browser: Browser) 
     current = card.locator('.mia-round[data-round="2"]')
     await current.wait_for()
     assert "announces" in await current.inner_text()
-    assert "6,6" in await current.inner_text()
+    assert "double 6s (pasch)" in await current.inner_text()  # dice in words
     assert await current.get_attribute("data-status") == "playing"
     previous = card.locator('.mia-round[data-round="1"]')
     assert "bob lost" in await previous.inner_text()
@@ -108,7 +110,7 @@ async def test_replay_stepper_steps_through_a_recorded_game(web: WebHall, browse
         assert all(name in order for name in step["view"]["players"])
         announced = [d for _, d in step["view"]["announcements"]]
         text = await view.inner_text()
-        assert all(d in text for d in announced)
+        assert all(dice_words(Dice.parse(d)) in text for d in announced)  # in words
         if i + 1 < len(steps):
             await page.click("button[data-step=next]")
     # The last step shows the recorded result.
