@@ -36,8 +36,8 @@ MAX_PARTS = 40
 
 
 def chosen_ids(request: Request) -> list[int]:
-    """The tournament ids of the query: ``ids=3,4,7`` and/or ``ids=3&ids=4``, in the order
-    given, each once. Raises :class:`BadParameter`."""
+    """The tournament ids of the query: ``ids=3,4,7`` and/or ``ids=3&ids=4``, each once, in
+    the order they were held. Raises :class:`BadParameter`."""
     ids: list[int] = []
     for value in request.query_params.getlist("ids"):
         for word in value.replace(" ", ",").split(","):
@@ -49,7 +49,7 @@ def chosen_ids(request: Request) -> list[int]:
                 ids.append(int(word))
     if len(ids) > MAX_PARTS:
         raise BadParameter("ids", f"at most {MAX_PARTS} tournaments in one table")
-    return ids
+    return sorted(ids)  # the season's columns in the order the tournaments were held
 
 
 def season_title(request: Request) -> str:

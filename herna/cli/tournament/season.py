@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         store = TournamentStore(records.engine)
         parts = []
-        for tid in dict.fromkeys(args.ids):
+        for tid in sorted(set(args.ids)):  # in the order they were held
             tour = store.get(tid)
             if tour is None:
                 console.print(

@@ -52,7 +52,7 @@
 
     const title = document.title;
     let lastGame = null;
-    let notice = null;
+    let noticeUntil = 0;
     let timer = null;
     let busy = false;
 
@@ -83,8 +83,14 @@
         ? el("table", { id: "tournament-standings", "aria-label": "Standings" },
           el("tbody", {}, rows))
         : null;
+      // A new game's notice, for a while, and only while that game is the news.
+      const notice = view.kind === "game" && Date.now() < noticeUntil
+        ? el("p", { class: "ts-notice", id: "tournament-notice", role: "status" },
+          "Your game of this round has started.")
+        : null;
       box.replaceChildren(...[head, notice, message, place, table].filter(Boolean));
       box.dataset.kind = view.kind;
+      box.dataset.round = view.round ? String(view.round) : "";
     }
 
     function follow(view) {
@@ -92,10 +98,8 @@
       const game = view.kind === "game" && view.board
         ? `${view.round}:${view.board.seats.join(",")}` : null;
       if (game && lastGame !== null && game !== lastGame) {
-        notice = window.Herna.el("p", { class: "ts-notice", id: "tournament-notice",
-          role: "status" }, `Your next game has started. ${view.message}`);
-        if (document.hidden) document.title = `▶ Round ${view.round}: your move soon · ${title}`;
-        window.setTimeout(() => { notice = null; }, 15000);
+        noticeUntil = Date.now() + 15000;
+        if (document.hidden) document.title = `▶ Round ${view.round}: your game · ${title}`;
       }
       if (game || lastGame === null) lastGame = game || "";
     }
