@@ -117,6 +117,8 @@
         if (view.kind === "over" && timer !== null) {
           window.clearInterval(timer);
           timer = null;
+          // The final rank is the news now (the game's result had scrolled the page down).
+          box.scrollIntoView({ block: "nearest" });
         }
       } catch (err) {
         // The hall may be restarting: the next poll tries again.
