@@ -621,6 +621,7 @@ def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySet
         "<noscript><p>Playing needs JavaScript; <code>herna play marias</code> plays in a "
         "terminal.</p></noscript>"
         '<script src="/static/play-marias.js" defer></script>'
+        '<script src="/static/tournament-seat.js" defer></script>'
     )
 
 

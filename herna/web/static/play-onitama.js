@@ -173,6 +173,9 @@
     const levels = page.levels || ["easy", "medium", "hard", "strongest"];
     const params = new URLSearchParams(location.search);
     let wish = params.get("seek"); // from the lobby page: sit down with that at once
+    // A live tournament's seat (static/tournament-seat.js tells where the person stands).
+    const inTournament = /(^|,)tournament=\d+/.test(wish || "");
+    const poke = () => document.dispatchEvent(new CustomEvent("herna:tournament"));
     const S = {
       phase: "connecting", // choosing | connecting | lobby | game | over | gone
       seek: null, clock: null, claimable: null,
@@ -332,6 +335,7 @@
         S.rematching = null;
         S.phase = "game";
         S.note = "";
+        poke();
       } else if (command === "DRAW_OFFERED") {
         S.drawOffered = f[1] || "";
       } else if (command === "DRAW_DECLINED") {
@@ -360,7 +364,13 @@
         gameOver(f[1], f[2] || "");
       } else if (command === "ERROR") {
         const code = f[1] || "";
-        if (code === "SEEK_CANCELLED") {
+        if (code === "TOURNAMENT_OVER") {
+          closedByUs = true;
+          S.tournamentOver = true;
+          S.note = "The tournament is over.";
+          if (S.phase !== "over") S.phase = "gone";
+          poke();
+        } else if (code === "SEEK_CANCELLED") {
           choose("You cancelled your seek in the lobby.");
         } else if (code === "NOTHING_TO_CLAIM") {
           S.claimable = null;
@@ -402,7 +412,8 @@
         setTimeout(() => send(loginLine()), 300 * S.retries);
         return;
       }
-      gone(`The server refused the name ${me}: ${text || code}`);
+      gone(code === "TOURNAMENT_OVER" ? "The tournament is over."
+        : `The server refused the name ${me}: ${text || code}`);
     }
 
     function applyMove(card, from, to) {
@@ -524,6 +535,7 @@
       S.choice = null;
       S.away = null;
       forget();
+      poke();
     }
 
     function playerName(color) {
@@ -684,6 +696,7 @@
       if (S.phase === "lobby" && S.rematching) {
         return `Waiting for ${S.rematching} to accept a rematch…`;
       }
+      if (S.phase === "lobby" && inTournament) return "Waiting for your next tournament game…";
       if (S.phase === "lobby") {
         return `Waiting for an opponent… (you are ${me}${S.seek ? `, seat ${S.seek} in the lobby` : ""})`;
       }
@@ -798,6 +811,9 @@
         return el("div", { class: "play-result" },
           el("p", { class: "play-result-text", id: "play-result" }, resultText()),
           offer,
+          inTournament ? el("p", { class: "play-after", id: "play-tournament-next" },
+            S.tournamentOver ? "The tournament is over."
+              : "Your next tournament game starts by itself when it is due.") :
           el("p", { class: "play-after" },
             S.lastOpponent && !S.rematchFrom && ws
               ? el("button", { type: "button", id: "play-rematch", onclick: rematch },
