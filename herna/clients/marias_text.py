@@ -72,7 +72,7 @@ def trumps_words(trumf: object) -> str:
     """``"G"`` -> ``zelené (leaves)``; ``"G:B"`` adds the second suit of dvě sedmy."""
     text = str(trumf or "")
     if not text:
-        return "no trumps"
+        return "bez trumfů (no trumps)"
     first, _, second = text.partition(":")
     out = f"{SUIT_CS.get(first, first)} ({SUIT_WORD.get(first, first)})"
     if second:
@@ -185,6 +185,8 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
     defenders = [d for d in range(3) if d != s.declarer]
     if s.renonc is not None:
         out.append((f"Renonc by {names[s.renonc.player]}: their side loses every part.", ""))
+    elif s.conceded:
+        out.append((f"{names[s.declarer]} (aktér) gave up the game (vzdal): every part lost.", ""))
     elif b.points_matter:
 
         def side(pts: int, marriages: Sequence[int]) -> str:
@@ -200,7 +202,7 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
             )
         )
         for seat, suit, value in b.marriages:
-            trump = ", trumps" if value == 40 else ""
+            trump = ", trumfy" if value == 40 else ""
             out.append(
                 (
                     f"  hláška {SUIT_CS['RBGA'[suit]]} ({SUIT_WORD['RBGA'[suit]]}{trump}) "
@@ -214,7 +216,7 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
     nparts = len(s.contract.parts)
     for i, part in enumerate(s.parts):
         outcome = "won" if part.won else "lost"
-        note = f" ({part.note})" if part.note and part.note != "renonc" else ""
+        note = f" ({part.note})" if part.note and part.note not in ("renonc", "conceded") else ""
         if i < nparts:
             levels = [b.seat_levels[d][i] for d in defenders]
             if levels[0] == levels[1]:
@@ -247,12 +249,15 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
         )
     else:
         derived = ", ".join(f"{names[x]} {s.money[x]:+d}" for x in range(3))
+        tariff = TARIFF_WORDS.get(b.tariff, b.tariff)
         hint = (
-            f"; the server seems to use --tariff {b.matching_tariff}" if b.matching_tariff else ""
+            f"; the server seems to use the {TARIFF_WORDS.get(b.matching_tariff)} tariff"
+            if b.matching_tariff
+            else ""
         )
         out.append(
             (
-                f"Check: this breakdown ({b.tariff} tariff) gives {derived}, but the "
+                f"Check: this breakdown (the {tariff} tariff) gives {derived}, but the "
                 f"server's result differs; the server's money counts{hint}.",
                 "bold red",
             )

@@ -75,8 +75,11 @@ from herna.protocols.cgml.messages import (
     Result,
     Trumf,
 )
+from herna.protocols.cgml.resign import RESIGNED
 
 SHADOW_ATTEMPTS = 40
+RESULT_FOLLOWS = ("renonc", RESIGNED)
+"""``<cancelgame>`` reasons after which the deal's ``<result>`` still comes."""
 """How many random consistent deals the tracker tries before giving up."""
 
 
@@ -139,7 +142,7 @@ class GameRecord:
 
     result: Result | None = None
     ended: str = ""
-    """``result``, ``renonc``, ``abort`` or ``cancel``."""
+    """``result``, ``renonc``, ``resigned`` (the aktér gave up), ``abort`` or ``cancel``."""
     message: str = ""
 
 
@@ -239,7 +242,8 @@ class PlayerTracker:
         elif isinstance(message, PlayCardAsk):
             return Decision("play")
         elif isinstance(message, Result):
-            ended = "renonc" if self._cancelled == "renonc" else "result"
+            # After a renonc or the aktér's giving up (``<resign>``) the result follows.
+            ended = self._cancelled if self._cancelled in RESULT_FOLLOWS else "result"
             self.last_game = GameRecord(message, ended, self._renonc_text)
             self._game_over()
         elif isinstance(message, Renonc):
@@ -252,7 +256,7 @@ class PlayerTracker:
         elif isinstance(message, CancelGame):
             self.notes.append(f"game cancelled: {message.reason}")
             self._cancelled = message.reason
-            if message.reason != "renonc":
+            if message.reason not in RESULT_FOLLOWS:
                 self.last_game = GameRecord(None, "cancel", message.reason)
                 self._game_over()
         elif isinstance(message, Abort):
