@@ -20,12 +20,14 @@ from herna.games.marias import (
     Flek,
     GameType,
     Play,
+    Resign,
     format_trumps,
 )
-from herna.games.marias.words import CONTRACT_CS, card_words, part_words
+from herna.games.marias.words import CONTRACT_CS, card_words, end_words, part_words
 from herna.protocols.cgml.breakdown import Breakdown
 from herna.protocols.cgml.messages import Result
 from herna.protocols.cgml.player import PlayerTracker
+from herna.protocols.cgml.resign import RESIGNED
 
 SUIT_WORD = {"R": "hearts", "B": "bells", "G": "leaves", "A": "acorns"}
 """German suits in English, as the rules digest names them (hearts are the "lepší" suit)."""
@@ -42,6 +44,8 @@ RANK_WORD = {
 }
 """One name per card everywhere (hand, table, choices): suit letter and the Czech rank."""
 CARD_POINTS = {"10": 10, "0A": 10}
+RESIGN_WORDS = "vzdát: give up the game (you lose every part)"
+"""The aktér's giving up (``Resign``) as a choice."""
 TARIFF_WORDS = {"csm": "ČSM", "re": "RE!", "pub": "pub"}
 """The tariffs (``--cgml-tariff``) by the names people know them by."""
 FLEK_WORD = {1: "no flek", 2: "flek", 4: "re", 8: "tutti", 16: "boty", 32: "kalhoty"}
@@ -100,6 +104,13 @@ def card_name(code: str) -> str:
     return card_words(code)
 
 
+def cancel_words(reason: str) -> str:
+    """A ``<cancelgame>`` in words: ``The aktér gave up the game: every part is lost.``"""
+    if reason == RESIGNED:
+        return "The aktér gave up the game (vzdal): every part is lost."
+    return f"The game was cancelled: {end_words(reason)}."
+
+
 def action_text(action: Action) -> str:
     if isinstance(action, Bid):
         code = action.contract.code
@@ -120,7 +131,9 @@ def action_text(action: Action) -> str:
     if isinstance(action, Discard):
         return " ".join(card_name(CARD_CODES[c]) for c in action.cards)
     if isinstance(action, Claim):
-        return "lay down: " + " ".join(card_name(CARD_CODES[c]) for c in action.cards)
+        return "ložená hra, lay down: " + " ".join(card_name(CARD_CODES[c]) for c in action.cards)
+    if isinstance(action, Resign):
+        return RESIGN_WORDS
     return str(action)
 
 
