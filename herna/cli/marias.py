@@ -339,7 +339,7 @@ class Terminal:
         self.total += mine
         b = derive(tracker, result, self.tariff)
         word = CONTRACT_WORD.get(result.licite, result.licite)
-        trumps = f", trumps {trumps_words(result.trumf)}" if result.trumf else ""
+        trumps = f", trumfy {trumps_words(result.trumf)}" if result.trumf else ""
         table = Table(title=f"Result: {result.licite} ({word}){trumps}, {flek_words(result.flek)}")
         table.add_column("player")
         table.add_column("tricks", justify="right")
@@ -381,7 +381,7 @@ class Terminal:
         if view.get("licite"):
             c.print(
                 f"Game {view['licite']} ({CONTRACT_WORD.get(view['licite'], '')}) "
-                f"trumps {trumps_words(view.get('trumf'))}, {flek_words(view.get('flek'))}"
+                f"trumfy {trumps_words(view.get('trumf'))}, {flek_words(view.get('flek'))}"
             )
         elif view.get("auction"):
             bids = ", ".join(
