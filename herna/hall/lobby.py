@@ -75,6 +75,8 @@ CANCELLED = "cancelled"
 GONE = "gone"
 SEATED = "seated"
 ENDED = "ended"
+DECLINED = "declined"
+"""Why a challenge closed when the player it named said no (:meth:`Lobby.decline`)."""
 """Why a tournament seek closed when its tournament ended (:meth:`Lobby.close_tournament`)."""
 HALL_CLOSED = "closed"
 """Why a seek closed when the hall stopped taking new games (:meth:`Lobby.close_for_new_games`)."""
@@ -305,6 +307,18 @@ class Lobby:
         if seek.key != name_key(by):
             raise LobbyError(NOT_YOURS, f"seek {seek.id} is {seek.owner}'s, not yours")
         self._close(seek, CANCELLED)
+        return seek
+
+    def decline(self, seek_id: str, by: str) -> Seek:
+        """The player a challenge names says no (a rematch declined); anybody else:
+        :data:`NOT_FOR_YOU`. The server ends the challenger's wait and tells it why."""
+        seek = self.seeks.get(seek_id)
+        if seek is None:
+            raise LobbyError(NO_SUCH_SEEK, f"no open seek {seek_id!r}")
+        target = seek.want.challenge
+        if target is None or name_key(target) != name_key(by):
+            raise LobbyError(NOT_FOR_YOU, f"seek {seek.id} is not a challenge to you")
+        self._close(seek, DECLINED)
         return seek
 
     def drop(self, holder: object) -> list[Seek]:
