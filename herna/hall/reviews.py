@@ -130,9 +130,7 @@ class ReviewStore:
                 .where(MatchRow.status == "finished")
                 .where(
                     MatchRow.id.in_(
-                        select(MatchPlayerRow.match_id).where(
-                            MatchPlayerRow.kind.in_(PEOPLE_KINDS)
-                        )
+                        select(MatchPlayerRow.match_id).where(MatchPlayerRow.kind.in_(PEOPLE_KINDS))
                     )
                 )
                 .where(MatchRow.id.not_in(select(MatchReviewRow.match_id)))
@@ -247,9 +245,7 @@ class Reviewer:
     def _enqueue(self, match_id: int) -> None:
         with self._lock:
             if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._run, name="herna-reviews", daemon=True
-                )
+                self._thread = threading.Thread(target=self._run, name="herna-reviews", daemon=True)
                 self._thread.start()
         self._queue.put(match_id)
 
@@ -275,4 +271,13 @@ class Reviewer:
             self._queue.put(None)
 
 
-__all__ = ["REVIEWERS", "REVIEW_TEXTS", "Review", "review_text", "ReviewStore", "Reviewer", "compute", "reviewer_for"]
+__all__ = [
+    "REVIEWERS",
+    "REVIEW_TEXTS",
+    "Review",
+    "ReviewStore",
+    "Reviewer",
+    "compute",
+    "review_text",
+    "reviewer_for",
+]

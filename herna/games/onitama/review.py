@@ -97,7 +97,8 @@ def score_words(white_score: int) -> str:
             return f"{winner} has won"
         moves = (plies + 1) // 2
         return f"{winner} wins in {moves} move{'s' if moves > 1 else ''}"
-    return f"{white_score / 100:+.1f}"
+    pawns = round(white_score / 100, 1)
+    return f"{pawns:+.1f}" if pawns else "0.0"  # never "-0.0"
 
 
 def _forced(mover_score: int) -> int:
@@ -118,9 +119,9 @@ def classify(loss: float) -> str:
     return "good"
 
 
-def positions(meta: Mapping[str, Any], events: Iterable[tuple[str, Mapping[str, Any]]]) -> list[
-    tuple[OnitamaState, Any, OnitamaState]
-]:
+def positions(
+    meta: Mapping[str, Any], events: Iterable[tuple[str, Mapping[str, Any]]]
+) -> list[tuple[OnitamaState, Any, OnitamaState]]:
     """Each player action of the game: (position before, action, position after). A
     stalemate swap's drawn card is applied with it; server notes (forfeits, resignations)
     end nothing here: the review is of the moves played."""
