@@ -223,6 +223,20 @@ class TournamentGameRow(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class MatchReviewRow(Base):
+    """A finished game's review (the engine's verdict on every move, :mod:`herna.hall.reviews`),
+    computed once in a worker process and kept beside the match (migration 0003)."""
+
+    __tablename__ = "match_reviews"
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(16))
+    """``computing`` (a worker has it), ``done`` or ``failed`` (``data["error"]`` says why)."""
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 def normalise_url(url: str) -> str:
     """Accept plain ``postgresql://`` URLs and a bare file path for SQLite."""
     if url.startswith("postgres://"):

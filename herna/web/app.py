@@ -78,6 +78,7 @@ from herna.web.queries import (
     player_stats,
     standing_json,
 )
+from herna.web.reviews import ReviewPages
 from herna.web.tournaments import TournamentPages
 
 log = logging.getLogger(__name__)
@@ -185,6 +186,7 @@ class WebApp:
         self.tiles = TilesPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.mia = MiaPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.lobby = LobbyRoutes(hall, self.guests, lambda t, b, d: self.page(t, b, d))
+        self.reviews = ReviewPages(self.store, self.guests, self.page)
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -199,6 +201,7 @@ class WebApp:
                 methods=get,
             ),
             Route("/play/onitama", self.play_onitama, methods=get),
+            *self.reviews.routes(),
             Route("/play/tiles", self.tiles.page, methods=get),
             Route("/signin", acc.signin_page, methods=get),
             Route("/signin", acc.signin, methods=post),

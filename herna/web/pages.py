@@ -651,7 +651,13 @@ def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
         f'<a href="/api/matches/{m.id}/text">'
         + ("game record (notation)" if m.game == "onitama" else "text")
         + "</a></p>"
-        '<h2>Replay</h2><div id="replay" class="replay">'
+        + (
+            f'<p class="export"><a id="review-link" href="/matches/{m.id}/review">Engine '
+            "review</a>: the evaluation after every move, and the mistakes</p>"
+            if m.game == "onitama"
+            else ""
+        )
+        + '<h2>Replay</h2><div id="replay" class="replay">'
         '<div class="controls">'
         '<button data-step="first" title="first step (Home)">« first</button>'
         '<button data-step="prev" title="previous step (←)">‹ prev</button>'

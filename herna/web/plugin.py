@@ -120,6 +120,7 @@ class WebHall:
         if quiet.level == logging.NOTSET:  # "Started server process" is noise inside herna
             quiet.setLevel(logging.WARNING)
         self.hub.start()
+        self.web.reviews.watch(self.hall.bus)
         self._task = asyncio.get_running_loop().create_task(
             self._server.serve(sockets=[sock]), name="herna-web"
         )
@@ -145,6 +146,7 @@ class WebHall:
     async def stop(self) -> None:
         await self.web.marias.stop()
         await self.web.mia.stop()
+        await self.web.reviews.stop()
         await self.hub.stop()
         if self._server is not None and self._task is not None:
             self._server.should_exit = True

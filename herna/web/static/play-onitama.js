@@ -529,7 +529,7 @@
       S.drawSent = false;
       S.clock = null;
       S.claimable = null;
-      S.result = { winner, reason };
+      S.result = { winner, reason, at: Date.now() };
       S.pending = false;
       S.selected = null;
       S.choice = null;
@@ -810,6 +810,9 @@
           : null;
         return el("div", { class: "play-result" },
           el("p", { class: "play-result-text", id: "play-result" }, resultText()),
+          // The engine's review of the game (herna/web/reviews.py finds it by this player).
+          el("p", {}, el("a", { id: "play-review", target: "_blank",
+            href: `/play/onitama/review?ended=${S.result.at}` }, "Engine review of this game")),
           offer,
           inTournament ? el("p", { class: "play-after", id: "play-tournament-next" },
             S.tournamentOver ? "The tournament is over."
