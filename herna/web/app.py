@@ -57,6 +57,7 @@ from herna.web import openapi, pages, params
 from herna.web.accounts import Accounts, SessionContext, account_box
 from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.errors import ErrorPages
+from herna.web.fresh import Fresh
 from herna.web.guests import COOKIE, MAX_AGE, Guests
 from herna.web.live import LiveHub, parse_resume
 from herna.web.lobby import LobbyRoutes
@@ -176,6 +177,9 @@ class WebApp:
         self.onitama_socket = GameSocket(hall, "onitama")
         self.guests = Guests(hall.identity)
         self.people = People(self.store.engine, hall.identity)
+        # What every visitor sees alike is computed at most once a second (issue 28).
+        self._recent = Fresh(self.recent_results)
+        self._totals = Fresh(functools.partial(matches_per_game, self.store.engine))
         self.accounts = Accounts(self.people, hall.identity, self.page)
         post = ["POST"]
         acc = self.accounts
@@ -365,16 +369,17 @@ class WebApp:
 
     def recent_results(self, per_game: int = 3) -> list[tuple[StoredMatch, str]]:
         """The newest few results of each game, newest first, with their summary in words
-        (a few per game, or Mia's rounds would crowd out every other game)."""
+        (a few per game, or Mia's rounds would crowd out every other game). Each game's are
+        read from its end of the index, so the cost does not grow with the record."""
+        games = set(REPLAYERS) | {s.game for s in self.game_services()}
         matches: list[StoredMatch] = []
-        for game, count in matches_per_game(self.store.engine).items():
-            if count:
-                matches += self.store.matches(game=game, limit=per_game)
+        for game in sorted(games):
+            matches += self.store.matches(game=game, limit=per_game)
         matches.sort(key=lambda m: m.finished_at, reverse=True)
         return [(m, match_summary(m)) for m in matches[:12]]
 
     async def home(self, request: Request) -> Response:
-        recent = await run_in_threadpool(self.recent_results)
+        recent = await self._recent.get()
         body = pages.home(
             self.play_pages(),
             self.has_route("/lobby"),
@@ -387,7 +392,7 @@ class WebApp:
     async def status_page(self, request: Request) -> Response:
         services = [self.service_json(s) for s in self.game_services()]
         web = next((s for s in self.hall.services if s.game == WEB_GAME), None)
-        totals = await run_in_threadpool(matches_per_game, self.store.engine)
+        totals = await self._totals.get()
         body = pages.status(
             services,
             self.service_json(web) if web is not None else None,
@@ -556,7 +561,7 @@ class WebApp:
         return JSONResponse([self.service_json(s) for s in self.hall.services])
 
     async def api_games(self, request: Request, args: dict[str, Any]) -> Response:
-        counts = await run_in_threadpool(matches_per_game, self.store.engine)
+        counts = await self._totals.get()
         running = {s.game for s in self.game_services()}
         renderers = set(self.renderers())
         games = sorted(set(self.known_games()) | set(counts))
