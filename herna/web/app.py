@@ -29,7 +29,6 @@ from typing import Any
 from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
