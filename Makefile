@@ -41,6 +41,7 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	@command -v wrk >/dev/null || scripts/ensure-system-deps.sh wrk
 	$(BIN)/python bench/run_all.py $(ARGS)
 
 clean:

@@ -19,24 +19,17 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-HOST = "127.0.0.1"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serving import HOST, serving
+
 RESULTS: list[tuple[str, bool]] = []
-
-
-def free_port(kind: int = socket.SOCK_STREAM) -> int:
-    with socket.socket(socket.AF_INET, kind) as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
 
 
 def report(name: str, tried: str, seen: str, held: bool) -> None:
@@ -358,55 +351,10 @@ async def deleted_database(
 
 # -- the run --------------------------------------------------------------------------------------
 async def run(args: argparse.Namespace) -> int:
-    work = Path(tempfile.mkdtemp(prefix="herna-hostile-"))
-    env = dict(os.environ)
-    if args.source:
-        env["PYTHONPATH"] = str(Path(args.source).resolve())
-    db = f"sqlite:///{work / 'herna.db'}"
-    ports = {
-        "mia": free_port(socket.SOCK_DGRAM),
-        "onitama": free_port(),
-        "cgml": free_port(),
-        "cgml_server": free_port(),
-        "cgml_game": free_port(),
-        "tiles": free_port(),
-        "web": free_port(),
-    }
-    herna = [sys.executable, "-m", "herna.cli"]
-    subprocess.run(
-        [*herna, "bots", "add", "Alice", "--database-url", db],
-        env=env,
-        check=True,
-        capture_output=True,
-        cwd=work,  # not this checkout: `python -m` would import its herna before --source's
-    )
-    log_path = work / "serve.log"
-    cmd = [*herna, "serve", "--database-url", db, "--host", HOST,
-           "--mia-port", str(ports["mia"]), "--onitama-port", str(ports["onitama"]),
-           "--cgml-login-port", str(ports["cgml"]),
-           "--cgml-login-server-port", str(ports["cgml_server"]),
-           "--cgml-game-port", str(ports["cgml_game"]), "--tiles-port", str(ports["tiles"]),
-           "--web-port", str(ports["web"])]  # fmt: skip
-    served = subprocess.run(
-        [sys.executable, "-c", "import herna; print(herna.__file__)"],
-        env=env,
-        cwd=work,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    print(f"herna serve from {served}; log {log_path}")
-    with log_path.open("w") as log:
-        server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work)
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                print(log_path.read_text()[-2000:])
-                return 2
-            with contextlib.suppress(OSError), socket.create_connection((HOST, ports["web"]), 1):
-                if "Herna is running" in log_path.read_text(errors="replace"):
-                    break
-            await asyncio.sleep(0.5)
+    with serving(args.source, prefix="herna-hostile-", keep=args.keep,
+                 before=(("bots", "add", "Alice"),)) as served:  # fmt: skip
+        ports, server, work, log_path = served.ports, served.process, served.work, served.log_path
+        print(f"herna serve from {served.package}; log {log_path}")
         await asyncio.sleep(2.0)  # house bots log in and start playing
         attacks: list[Callable[[], Awaitable[None]]] = [
             lambda: look_alikes(ports),
@@ -420,22 +368,14 @@ async def run(args: argparse.Namespace) -> int:
                 await asyncio.wait_for(attack(), 90)
             except Exception as exc:  # an attack that could not run is reported, not fatal
                 report(getattr(attack, "__name__", "attack"), "-", f"error: {exc!r}", False)
-        rules_check_dev_zero(env, work)
+        rules_check_dev_zero(served.env, work)
         alive = server.poll() is None
         report("the server process", "everything above", "still running" if alive else
                f"exited with {server.returncode}", alive)  # fmt: skip
         try:
-            await asyncio.wait_for(deleted_database(ports, work, log_path, server, env), 90)
+            await asyncio.wait_for(deleted_database(ports, work, log_path, server, served.env), 90)
         except Exception as exc:
             report("a deleted database", "-", f"error: {exc!r}", False)
-    finally:
-        server.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(10)
-        if server.poll() is None:
-            server.kill()
-        if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
     held = sum(h for _, h in RESULTS)
     print(f"\n{held} of {len(RESULTS)} held")
     return 0
