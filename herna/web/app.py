@@ -55,6 +55,7 @@ from herna.hall.tournament_store import TournamentStore
 from herna.web import api_operations as api
 from herna.web import openapi, pages, params
 from herna.web.accounts import Accounts, SessionContext, account_box
+from herna.web.balance import BalancePage
 from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.errors import ErrorPages
 from herna.web.guests import COOKIE, MAX_AGE, Guests
@@ -185,6 +186,7 @@ class WebApp:
         self.tiles = TilesPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.mia = MiaPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.lobby = LobbyRoutes(hall, self.guests, lambda t, b, d: self.page(t, b, d))
+        self.balance = BalancePage(lambda t, b, d: self.page(t, b, d))
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -200,6 +202,7 @@ class WebApp:
             ),
             Route("/play/onitama", self.play_onitama, methods=get),
             Route("/play/tiles", self.tiles.page, methods=get),
+            Route("/tools/balance", self.balance.page, methods=get),
             Route("/signin", acc.signin_page, methods=get),
             Route("/signin", acc.signin, methods=post),
             Route("/signup", acc.signup_page, methods=get),
@@ -240,6 +243,7 @@ class WebApp:
             WebSocketRoute("/ws/marias", self.marias.socket),
             WebSocketRoute("/ws/mia", self.mia.socket),
             WebSocketRoute("/ws/lobby", self.lobby.socket),
+            WebSocketRoute("/ws/balance", self.balance.socket),
         ]
         self.errors = ErrorPages(self.error_page)
         # The session cookie is signed with a key kept in the database, so guests keep their

@@ -145,6 +145,7 @@ class WebHall:
     async def stop(self) -> None:
         await self.web.marias.stop()
         await self.web.mia.stop()
+        self.web.balance.close()
         await self.hub.stop()
         if self._server is not None and self._task is not None:
             self._server.should_exit = True
