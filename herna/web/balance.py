@@ -28,7 +28,6 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES, LEVEL_WORDS
@@ -104,8 +103,7 @@ class BalancePage:
         data = {"kind": "balance", "max_games": MAX_GAMES, "max_bytes": MAX_TEXT}
         return self.render("Balance of a tile game", page_body(), data)
 
-    async def socket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        ws = WebSocket(scope, receive, send)
+    async def socket(self, ws: WebSocket) -> None:
         await ws.accept()
         task: asyncio.Task[None] | None = None
         try:

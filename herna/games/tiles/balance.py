@@ -71,7 +71,11 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At k = 0 or n one bound is exactly 0 or 1 in exact arithmetic; rounding would leave it
+    # a hair inside, and a seat that won every game would look "below" a fair share of 100 %.
+    low = 0.0 if k == 0 else min(p, centre - half)
+    high = 1.0 if k == n else max(p, centre + half)
+    return (max(0.0, low), min(1.0, high))
 
 
 def _binom_cdf(k: int, n: int, p: float) -> float:

@@ -11,9 +11,10 @@
 "use strict";
 
 (function () {
-  const COLOURS = ["#1f6fb2", "#c0392b", "#1f8a4c", "#b7791f", "#7d3c98", "#138d90", "#c2185b", "#5d6d7e"];
+  const FAIR = "#1f6fb2", UNFAIR = "#c0392b"; // red only for a seat the report warns about
   const ENDING_COLOURS = { winner: "#1f8a4c", shared: "#b7791f", stalled: "#7d3c98", limit: "#c0392b" };
   const pct = (x) => `${Math.round(100 * x)} %`;
+  const turns = (n) => `${n} turn${n === 1 ? "" : "s"}`;
 
   function start(page) {
     const { el, svg } = window.Herna;
@@ -114,7 +115,7 @@
 
     // -- the report --------------------------------------------------------------------------
     function seatChart(r) {
-      const rowH = 34, left = 70, right = 20, width = 640, top = 26;
+      const rowH = 34, left = 70, right = 20, width = 480, top = 26;
       const height = top + rowH * r.seats.length + 24;
       const x = (v) => left + v * (width - left - right);
       const parts = [
@@ -126,7 +127,7 @@
       }
       r.seats.forEach((s, i) => {
         const y = top + i * rowH;
-        const colour = s.unfair ? "#c0392b" : COLOURS[i % COLOURS.length];
+        const colour = s.unfair ? UNFAIR : FAIR;
         parts.push(
           svg("text", { x: 4, y: y + 19, class: "bal-label" }, `seat ${s.seat + 1}`),
           svg("rect", { x: x(0), y: y + 6, width: Math.max(1, x(s.rate) - x(0)), height: 18, fill: colour, opacity: 0.8 },
@@ -139,7 +140,7 @@
     }
 
     function endingChart(r) {
-      const width = 640, height = 34;
+      const width = 480, height = 34;
       let at = 0;
       const parts = [];
       for (const e of r.endings) {
@@ -157,7 +158,7 @@
 
     function lengthChart(r) {
       const bins = r.length.histogram;
-      const width = 640, height = 200, left = 40, bottom = 34, top = 10;
+      const width = 480, height = 200, left = 40, bottom = 34, top = 10;
       const most = Math.max(1, ...bins.map((b) => b.games));
       const w = (width - left) / Math.max(1, bins.length);
       const parts = [
@@ -195,7 +196,7 @@
       const L = r.length;
       out.replaceChildren(
         el("h2", {}, `${r.rules}: ${r.games} games`),
-        el("p", { class: "muted" }, `Every seat played by the ${level ? level.textContent : r.level} house bot.`),
+        el("p", { class: "muted" }, `Every seat was played by the same house bot, ${level ? level.textContent.replace(" — ", ": ") : r.level}.`),
         warnings,
         el("section", { id: "bal-seats" }, el("h3", {}, "Games won by each seat"),
           el("p", { class: "muted" }, `Bars: the share of games each seat won alone; whiskers: its 95 % interval (${r.interval === "exact" ? "exact" : "Wilson"}). A seat whose interval lies wholly above or below the fair share is marked in red.`),
@@ -208,7 +209,7 @@
         el("section", { id: "bal-endings" }, el("h3", {}, "How the games ended"), ...endingChart(r),
           el("p", { class: "muted" }, "Why: " + r.reasons.map((x) => `${x.reason} (${x.games})`).join("; "))),
         el("section", { id: "bal-length" }, el("h3", {}, "Length of the games"),
-          el("p", {}, `Shortest ${L.min} turns, median ${L.median}, average ${L.mean.toFixed(1)}, longest ${L.max} (a turn is one player's turn).`),
+          el("p", {}, `Shortest ${turns(L.min)}, median ${L.median}, average ${L.mean.toFixed(1)}, longest ${turns(L.max)} (a turn is one player's turn).`),
           lengthChart(r)),
         el("section", { id: "bal-goals" }, el("h3", {}, "Goals reached"),
           el("p", { class: "muted" }, "How often a player with the goal reached it."), goalTable(r)),
