@@ -182,7 +182,9 @@ def test_the_counts_add_up(case: tuple[int, list[GameSummary]]) -> None:
     assert all(a <= b for a, b, _ in bins)
     assert all(bins[i][1] + 1 == bins[i + 1][0] for i in range(len(bins) - 1))
     if n:
-        assert bins[0][0] == min(g.turns for g in games) and bins[-1][1] >= max(g.turns for g in games)
+        assert bins[0][0] == min(g.turns for g in games) and bins[-1][1] >= max(
+            g.turns for g in games
+        )
     assert sum(g.had for g in report.goals) == sum(len(g.goals) for g in games)
     assert all(0 <= g.reached <= g.had for g in report.goals)
     json.dumps(report.to_json())  # the page gets it as JSON
