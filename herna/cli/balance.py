@@ -16,7 +16,7 @@ from herna.games.tiles.balance import ENDING_WORDS, BalanceReport
 from herna.games.tiles.bots import DEFAULT_LEVEL, STRATEGIES
 from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS
 from herna.games.tiles.rules import check_rules_file, resolve_rules_path, shipped_rules
-from herna.servers.tiles.balance import BalancePool, default_workers
+from herna.servers.tiles.balance import BalanceJob, BalancePool, default_workers
 
 DEFAULT_GAMES = 200
 
@@ -95,7 +95,7 @@ def run_balance(args: argparse.Namespace) -> int:
             transient=True,
         ) as bar:
             task = bar.add_task(f"{path.stem}, {args.level} bots", total=args.games)
-            report = pool.report(
+            job = BalanceJob(
                 data,
                 players=len(checked.rules.players),
                 games=args.games,
@@ -104,8 +104,8 @@ def run_balance(args: argparse.Namespace) -> int:
                 max_rounds=args.max_rounds,
                 interval="exact" if args.exact else "wilson",
                 name=path.stem,
-                progress=lambda done, total: bar.update(task, completed=done),
             )
+            report = pool.report(job, lambda done, total: bar.update(task, completed=done))
     finally:
         pool.close(wait=True)
     seconds = time.perf_counter() - start

@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES, LEVEL_WORDS
 from herna.games.tiles.rules import shipped_rules
 from herna.protocols.tiles import MAX_LINE_BYTES
-from herna.servers.tiles.balance import BalancePool
+from herna.servers.tiles.balance import BalanceJob, BalancePool
 
 log = logging.getLogger(__name__)
 
@@ -157,14 +157,10 @@ class BalancePage:
                 await _send(ws, {"type": "progress", "done": done, "total": total})
 
             await _send(ws, {"type": "progress", "done": 0, "total": games})
-            report = await self.pool.report_async(
-                json.loads(rules_text),
-                players=len(checked.rules.players),
-                games=games,
-                level=level,
-                name=name,
-                progress=progress,
+            job = BalanceJob(
+                json.loads(rules_text), len(checked.rules.players), games, level, name=name
             )
+            report = await self.pool.report_async(job, progress)
             await _send(ws, {"type": "report", "report": report.to_json()})
         except asyncio.CancelledError:
             raise

@@ -24,7 +24,7 @@ from herna.games.tiles.balance import (
     summarize,
     wilson,
 )
-from herna.servers.tiles.balance import BalancePool, batches
+from herna.servers.tiles.balance import BalanceJob, BalancePool, batches
 from tests.tiles.helpers import make, player, race, rules_data, tile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,11 +213,8 @@ def test_the_pool_plays_the_same_games_as_one_process() -> None:
         seen.append((done, total))
 
     try:
-        report = asyncio.run(
-            pool.report_async(
-                data, players=2, games=24, level="easy", name="coin", progress=progress
-            )
-        )
+        job = BalanceJob(data, players=2, games=24, level="easy", name="coin")
+        report = asyncio.run(pool.report_async(job, progress))
     finally:
         pool.close(wait=True)
     assert report == alone

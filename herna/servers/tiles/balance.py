@@ -20,8 +20,9 @@ import asyncio
 import logging
 import multiprocessing as mp
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
 from typing import Any
 
 from herna.games.tiles.balance import BalanceReport, GameSummary, play_batch, summarize
@@ -57,6 +58,26 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
 
 
+@dataclass(frozen=True)
+class BalanceJob:
+    """What a report plays: ``games`` games of the checked rules ``data`` (as parsed from
+    JSON; ``players`` seats) by house bots of ``level``, game i with seed ``seed + i``."""
+
+    data: Any
+    players: int
+    games: int
+    level: str
+    seed: int = 0
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    interval: str = "wilson"
+    name: str = ""
+
+    def summary(self, futures: Sequence[Future[list[GameSummary]]]) -> BalanceReport:
+        """The report over the batches' games, in seed order."""
+        games = [g for f in futures for g in f.result()]
+        return summarize(games, self.players, self.name, self.level, self.interval)
+
+
 class BalancePool:
     """Worker processes that play the games of balance reports (started on first use)."""
 
@@ -78,30 +99,16 @@ class BalancePool:
             )
         return self._pool
 
-    def _submit(
-        self, data: Any, level: str, games: int, seed: int, max_rounds: int
-    ) -> list[Future[list[GameSummary]]]:
+    def _submit(self, job: BalanceJob) -> list[Future[list[GameSummary]]]:
         pool = self.pool()
         return [
-            pool.submit(play_batch, data, level, batch, max_rounds)
-            for batch in batches(games, self.workers, seed)
+            pool.submit(play_batch, job.data, job.level, batch, job.max_rounds)
+            for batch in batches(job.games, self.workers, job.seed)
         ]
 
-    def report(
-        self,
-        data: Any,
-        *,
-        players: int,
-        games: int,
-        level: str,
-        seed: int = 0,
-        max_rounds: int = DEFAULT_MAX_ROUNDS,
-        interval: str = "wilson",
-        name: str = "",
-        progress: Progress | None = None,
-    ) -> BalanceReport:
-        """Play ``games`` games of the checked rules ``data`` and sum them up (blocking)."""
-        futures = self._submit(data, level, games, seed, max_rounds)
+    def report(self, job: BalanceJob, progress: Progress | None = None) -> BalanceReport:
+        """Play the games of ``job`` and sum them up (blocking)."""
+        futures = self._submit(job)
         pending: set[Future[list[GameSummary]]] = set(futures)
         done = 0
         try:
@@ -110,13 +117,12 @@ class BalancePool:
                 for future in finished:
                     done += len(future.result())
                 if progress is not None:
-                    progress(done, games)
+                    progress(done, job.games)
         except BaseException:  # Ctrl-C, or a batch failed: drop the batches not begun
             for f in futures:
                 f.cancel()
             raise
-        results = [g for f in futures for g in f.result()]
-        return summarize(results, players, name, level, interval)
+        return job.summary(futures)
 
     async def check_async(self, text: str, name: str) -> RulesReport:
         """``text`` checked as ``herna rules check`` checks a file, in a worker."""
@@ -124,33 +130,22 @@ class BalancePool:
         return await loop.run_in_executor(self.pool(), check_rules_text, text, name)
 
     async def report_async(
-        self,
-        data: Any,
-        *,
-        players: int,
-        games: int,
-        level: str,
-        seed: int = 0,
-        max_rounds: int = DEFAULT_MAX_ROUNDS,
-        interval: str = "wilson",
-        name: str = "",
-        progress: AsyncProgress | None = None,
+        self, job: BalanceJob, progress: AsyncProgress | None = None
     ) -> BalanceReport:
         """As :meth:`report`, awaiting the workers; cancelling it drops the batches not begun."""
-        futures = self._submit(data, level, games, seed, max_rounds)
+        futures = self._submit(job)
         waiting = [asyncio.wrap_future(f) for f in futures]
         try:
             done = 0
             for next_one in asyncio.as_completed(waiting):
                 done += len(await next_one)
                 if progress is not None:
-                    await progress(done, games)
+                    await progress(done, job.games)
         except BaseException:
             for f in futures:
                 f.cancel()
             raise
-        results = [g for f in futures for g in f.result()]
-        return summarize(results, players, name, level, interval)
+        return job.summary(futures)
 
     def close(self, wait: bool = False) -> None:
         """Stop the workers; ``wait`` for them to exit (a command line about to exit must,
