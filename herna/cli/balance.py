@@ -28,7 +28,7 @@ def register(commands: GameCommands) -> None:
         help="play a rules file between house bots and report its balance",
         description="Check a tile-game rules file as 'herna rules check' does, then play it "
         "many times between house bots of one level (every seat the same bot) in worker "
-        "processes, and report: each seat's share of the games won with its 95 %% interval "
+        "processes, and report: each seat's share of the games won with its 95 % interval "
         "(and a warning when a seat wins more or less than a fair share), how games ended "
         "(one winner, shared, stalled, round limit), their length in turns, and how often "
         "each goal was reached. The measures follow Ludii's game metrics (AdvantageP1, "
