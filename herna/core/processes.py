@@ -1,4 +1,6 @@
-"""Helpers for the worker processes Herna starts (the rules checker, the reviews)."""
+"""What every worker process Herna starts does first (the rules checker's, the reviews', the
+balance reports'). A small module of its own: a ``spawn`` worker imports the module of its
+initializer, and importing a whole server package would cost it seconds."""
 
 from __future__ import annotations
 
@@ -25,3 +27,11 @@ def die_with_parent(parent: int) -> None:
         return
     if os.getppid() != parent:  # the parent died before the prctl: nobody would signal us
         os._exit(1)
+
+
+def background_worker(parent: int, nice: int) -> None:
+    """Pool initializer for work that may wait (reports, reviews): dies with its parent and
+    lowers its priority by ``nice``, so the game servers' loops go first on a busy machine."""
+    die_with_parent(parent)
+    if nice:
+        os.nice(nice)

@@ -54,6 +54,7 @@ from herna.hall.tournament_store import TournamentStore
 from herna.web import api_operations as api
 from herna.web import openapi, pages, params
 from herna.web.accounts import Accounts, SessionContext, account_box
+from herna.web.balance import BalancePage
 from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.errors import ErrorPages
 from herna.web.fresh import Fresh
@@ -190,6 +191,7 @@ class WebApp:
         self.mia = MiaPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.lobby = LobbyRoutes(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.reviews = ReviewPages(self.store, self.guests, self.page)
+        self.balance = BalancePage(lambda t, b, d: self.page(t, b, d))
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -206,6 +208,7 @@ class WebApp:
             Route("/play/onitama", self.play_onitama, methods=get),
             *self.reviews.routes(),
             Route("/play/tiles", self.tiles.page, methods=get),
+            Route("/tools/balance", self.balance.page, methods=get),
             Route("/signin", acc.signin_page, methods=get),
             Route("/signin", acc.signin, methods=post),
             Route("/signup", acc.signup_page, methods=get),
@@ -246,6 +249,7 @@ class WebApp:
             WebSocketRoute("/ws/marias", self.marias.socket),
             WebSocketRoute("/ws/mia", self.mia.socket),
             WebSocketRoute("/ws/lobby", self.lobby.socket),
+            WebSocketRoute("/ws/balance", self.balance.socket),
         ]
         self.errors = ErrorPages(self.error_page)
         # The session cookie is signed with a key kept in the database, so guests keep their

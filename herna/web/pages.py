@@ -382,6 +382,8 @@ def home(
         "</p></section>"
         '<p class="muted" id="for-operators">Running bots or this hall? '
         '<a href="/status">Servers, ports and protocols</a> · <a href="/doc">docs</a></p>'
+        '<p class="muted" id="for-designers">Designing a tile game? '
+        '<a href="/tools/balance">Test the balance of your rules</a></p>'
     )
 
 

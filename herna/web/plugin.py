@@ -147,6 +147,7 @@ class WebHall:
         await self.web.marias.stop()
         await self.web.mia.stop()
         await self.web.reviews.stop()
+        self.web.balance.close()
         await self.hub.stop()
         if self._server is not None and self._task is not None:
             self._server.should_exit = True
