@@ -29,6 +29,7 @@ from typing import Any
 from herna.clients.mia import DEFAULT_SILENCE, MiaClient, MiaError, MiaRejected, register_again
 from herna.games.mia.dice import Dice, InvalidDice
 from herna.games.mia.words import CANCEL_WORDS, announcements_above, dice_words, loss_sentence
+from herna.hall.identity import new_secret
 from herna.protocols.mia import (
     ActualDice,
     Announced,
@@ -93,7 +94,10 @@ class MiaSeat:
         window: float = 20.0,
         silence: float = DEFAULT_SILENCE,
     ) -> None:
-        self.client = MiaClient(host, port, name, token=token)
+        # Without a reserved name's token, a fresh secret: the table then lets nobody else
+        # register this name while the seat plays (the seed would let any program on this
+        # host take the seat over by the name alone).
+        self.client = MiaClient(host, port, name, token=token or new_secret())
         self.name = name
         self.window = window
         """The table's answer window (the clock the state shows)."""

@@ -31,7 +31,7 @@ from herna.games.mia.round import (
     See,
 )
 from herna.hall.events import EventBus
-from herna.hall.identity import Identity, Refusal, name_key
+from herna.hall.identity import Identity, Refusal, name_key, same_secret
 from herna.hall.match import Match, Seat
 from herna.hall.records import MatchRecord, PlayerResult, RecordStore, utcnow
 from herna.protocols.mia import (
@@ -134,6 +134,12 @@ class Client:
     verified: bool = False
     """It proved its name with the reserved name's token (a live session counts only such
     players: nobody else can play under their name)."""
+    secret: str | None = None
+    """The token it registered with when its name is not reserved (**Herna extension**):
+    while it is active, the name is registered again only with the same token, from any port
+    of its address. The people's seats (browser, ``herna play mia``) send a fresh one, so no
+    other program on their host takes a guest's seat over by its name, as the seed would
+    allow. ``None`` (a seed client): the seed's rule."""
 
     @property
     def active(self) -> bool:
@@ -200,9 +206,13 @@ class MiaTable:
         """``joined`` as a set: with hundreds of players, looking names up in the list made
         each round's JOINs quadratic."""
         self._awaiting: set[str] = set()
-        self._invited: set[str] = set()
-        """Players sent this round's ROUND STARTING (only they can miss it)."""
         """Active players not yet joined this round (early start fires when it empties)."""
+        self._invited: dict[str, Client] = {}
+        """Players sent this round's ROUND STARTING (only they can miss it), by name. The
+        registration itself is kept: a name registered anew during the JOIN window (the
+        one invited unregistered) was not invited, and must not be charged its missed JOIN:
+        a name charged before it ever joined is not waited for, and the house bots' JOINs
+        would close every window before its own arrived."""
         self._addrs: list[Addr] | None = None
         """Cached addresses of every registered client, for broadcasts."""
         self._ranked: list[Client] | None = None
@@ -302,6 +312,10 @@ class MiaTable:
                 reason = f"the name is in use from {existing.addr[0]}"
                 self._reject(msg.name, addr, NAME_ALREADY_TAKEN, reason)
                 return
+            if not admission.verified and not self._holds_secret(existing, msg.token):
+                reason = "the name is held with its registration's secret"
+                self._reject(msg.name, addr, NAME_ALREADY_TAKEN, reason)
+                return
             # The player moved (new port or, with the token, new host); keep the score.
             self._forget_addr(existing.addr)
             occupant = self._by_addr.get(addr)
@@ -310,6 +324,7 @@ class MiaTable:
             existing.addr = addr
             existing.spectator = msg.spectator
             existing.verified = admission.verified
+            existing.secret = None if admission.verified else msg.token
             self._place(addr, existing)
         else:
             limit = self.settings.names_per_address
@@ -323,6 +338,7 @@ class MiaTable:
                 # A new registration from the same address and port replaces the player there.
                 self._remove(occupant)
             client = Client(msg.name, addr, msg.spectator, verified=admission.verified)
+            client.secret = None if admission.verified else msg.token
             self.clients[msg.name] = client
             self._spelled[name_key(msg.name)] = msg.name
             self._place(addr, client)
@@ -340,6 +356,15 @@ class MiaTable:
         self._send_to_spectators(fmt.score(self._score_table()))
         if not msg.spectator:
             self._maybe_begin()
+
+    @staticmethod
+    def _holds_secret(existing: Client, token: str | None) -> bool:
+        """May a registration with ``token`` take ``existing`` over? Always under the seed's
+        rule (no secret); with a secret only by it, unless ``existing`` stopped joining
+        (a seat whose program died must not keep its name from its person for ever)."""
+        if existing.secret is None or not existing.active:
+            return True
+        return same_secret(token, existing.secret)
 
     def _reject(self, name: str, addr: Addr, code: str, reason: str) -> None:
         self._send(fmt.rejected(code), addr)
@@ -433,7 +458,7 @@ class MiaTable:
         self._awaiting = {
             c.name for c in players if c.active and (c.joined_once or c.missed_joins == 0)
         }
-        self._invited = {c.name for c in players}
+        self._invited = {c.name: c for c in players}
         self._round_started_at = utcnow()
         self._expect = _Expect("join", self._token())
         self._send_many(fmt.round_starting(self._expect.token), [c.addr for c in players])
@@ -457,7 +482,7 @@ class MiaTable:
         self._expect = None
         joined = self._joined
         for client in self._players():
-            if client.name not in joined and client.name in self._invited:
+            if client.name not in joined and self._invited.get(client.name) is client:
                 client.missed_joins += 1
                 if client.missed_joins == INACTIVE_AFTER_MISSED_JOINS:
                     log.info(
