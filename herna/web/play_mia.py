@@ -24,8 +24,6 @@ and ``{"type": "error", "code", "message"}`` (nothing changed).
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,12 +32,13 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket
 
 from herna.clients.mia_seat import MiaSeat
 from herna.games.mia.words import STRATEGY_WORDS
 from herna.hall.hall import Hall
 from herna.web.guests import Guests
+from herna.web.seat_socket import Problem, SeatPage, serve_page
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +48,6 @@ back within a second or two, and a seat nobody watches makes the table wait for 
 (the people's table's window each time)."""
 MAX_SEATS = 200
 MAX_FRAME = 512
-MAX_BAD_FRAMES = 50
 
 
 @dataclass
@@ -61,10 +59,7 @@ class _Seat:
 
 
 @dataclass
-class _Page:
-    ws: WebSocket
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
-    state_due: bool = False
+class _Page(SeatPage):
     seat: _Seat | None = None
 
 
@@ -114,47 +109,26 @@ class MiaPlay:
         page = _Page(ws)
         self._pages[pid] = page
         name, _ = self.guests.of(ws)
-        sender = asyncio.get_running_loop().create_task(self._send_loop(page))
-        bad = 0
+
+        async def handle(frame: dict[str, Any]) -> Problem | None:
+            return await self._frame(pid, page, name, frame)
+
         try:
-            while True:
-                received = await ws.receive()
-                if received["type"] == "websocket.disconnect":
-                    break
-                problem = await self._frame(pid, page, name, received.get("text"))
-                if problem is None:
-                    bad = 0
-                    continue
-                bad += 1
-                page.queue.put_nowait({"type": "error", "code": problem[0], "message": problem[1]})
-                if bad >= MAX_BAD_FRAMES:
-                    page.queue.put_nowait(None)
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(asyncio.shield(sender), 2.0)
-                    await ws.close(1008, "too many bad messages")
-                    break
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            await serve_page(
+                page,
+                MAX_FRAME,
+                handle,
+                lambda p: page.queue.put_nowait({"type": "error", "code": p[0], "message": p[1]}),
+                lambda: page.seat.seat.state() if page.seat is not None else None,
+            )
         finally:
-            page.queue.put_nowait(None)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
             self._pages.pop(pid, None)
             if page.seat is not None:
                 self._detach(page.seat, pid)
 
     async def _frame(
-        self, pid: int, page: _Page, name: str, text: str | None
-    ) -> tuple[str, str] | None:
-        if text is None or len(text.encode("utf-8")) > MAX_FRAME:
-            return ("BAD_MESSAGE", f"Messages are JSON text of at most {MAX_FRAME} bytes.")
-        try:
-            frame = json.loads(text)
-        except ValueError:
-            frame = None
-        if not isinstance(frame, dict):
-            return ("BAD_MESSAGE", "Messages are JSON objects with a type.")
+        self, pid: int, page: _Page, name: str, frame: dict[str, Any]
+    ) -> Problem | None:
         kind = frame.get("type")
         if kind == "hello":
             found = self.seats.get(name)
@@ -244,26 +218,8 @@ class MiaPlay:
 
     def _push(self, pid: int) -> None:
         page = self._pages.get(pid)
-        if page is None or page.state_due:
-            return
-        page.state_due = True
-        page.queue.put_nowait({"type": "state"})
-
-    async def _send_loop(self, page: _Page) -> None:
-        ws = page.ws
-        while True:
-            item = await page.queue.get()
-            if item is None or ws.application_state != WebSocketState.CONNECTED:
-                return
-            if item.get("type") == "state" and len(item) == 1:
-                page.state_due = False
-                if page.seat is None:
-                    continue
-                item = page.seat.seat.state()
-            try:
-                await ws.send_text(json.dumps(item, ensure_ascii=False))
-            except Exception:  # the page is gone; its receive loop cleans up
-                return
+        if page is not None:
+            page.push_state()
 
     async def stop(self) -> None:
         for seat in list(self.seats.values()):
