@@ -93,11 +93,15 @@ class MiaSeat:
         token: str | None = None,
         window: float = 20.0,
         silence: float = DEFAULT_SILENCE,
+        level: str = "",
     ) -> None:
         # Without a reserved name's token, a fresh secret: the table then lets nobody else
         # register this name while the seat plays (the seed would let any program on this
         # host take the seat over by the name alone).
         self.client = MiaClient(host, port, name, token=token or new_secret())
+        # A person plays here (the records say so), with the house bots of ``level``.
+        self.client.seat = ("person", f"bots={level}") if level else ("person",)
+        self.level = level
         self.name = name
         self.window = window
         """The table's answer window (the clock the state shows)."""
@@ -357,6 +361,7 @@ class MiaSeat:
             "status": self.status,
             "problem": self.problem,
             "window": self.window,
+            "level": self.level,
             "round": self.round,
             "players": list(self.players),
             "in_round": self.in_round,

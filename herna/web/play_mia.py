@@ -35,6 +35,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.websockets import WebSocket
 
 from herna.clients.mia_seat import MiaSeat
+from herna.games.mia.bots import LEVELS
 from herna.games.mia.words import STRATEGY_WORDS
 from herna.hall.hall import Hall
 from herna.web.guests import Guests
@@ -138,7 +139,10 @@ class MiaPlay:
                 page.queue.put_nowait({"type": "away"})
             return None
         if kind == "sit":
-            return self._sit(pid, page, name)
+            level = frame.get("bots") or ""
+            if level and level not in LEVELS:
+                return ("BAD_LEVEL", f"Choose the house bots' level: {', '.join(LEVELS)}.")
+            return self._sit(pid, page, name, str(level))
         seat = page.seat
         if kind == "act":
             if seat is None:
@@ -151,7 +155,7 @@ class MiaPlay:
             return None
         return ("BAD_MESSAGE", f"Unknown message type {str(kind)[:20]!r}.")
 
-    def _sit(self, pid: int, page: _Page, name: str) -> tuple[str, str] | None:
+    def _sit(self, pid: int, page: _Page, name: str, level: str = "") -> Problem | None:
         found = self.seats.get(name)
         if found is not None and not found.seat.done:
             self._attach(found, pid)  # the session's seat: the same one, wherever it is opened
@@ -167,7 +171,9 @@ class MiaPlay:
         if host in ("0.0.0.0", "::", ""):
             host = "127.0.0.1"
         token = self.guests.token(page.ws)  # a signed-in person's proof of the name
-        seat = _Seat(name, MiaSeat(host, port, name, token=token, window=people.answer_window))
+        seat = _Seat(
+            name, MiaSeat(host, port, name, token=token, window=people.answer_window, level=level)
+        )
         seat.seat.on_change = lambda: self._changed(seat)
         self.seats[name] = seat
         seat.seat.start()
@@ -239,8 +245,8 @@ def page_html(name: str, people: Any, grace: float) -> str:
             "hall (start <code>herna serve</code> with the Mia server, without "
             "<code>--mia-people-port -1</code>).</p>"
         )
-    bots = ", ".join(f"<b>{e(n)}</b> ({e(STRATEGY_WORDS.get(s, s))})" for n, s in people.house)
-    company = f"with the house bots {bots} " if bots else ""
+    levels = getattr(people, "levels", {})
+    company = "with house bots of the level you choose " if levels else ""
     return head + (
         f'<p class="lead">You play Mia (Mäxchen) as <b id="play-name">{e(name)}</b> at the '
         f"people's table {company}and anyone else who sits down. Roll under the cup, then "
@@ -264,7 +270,8 @@ def page_html(name: str, people: Any, grace: float) -> str:
         "Connecting…</p>"
         '<p class="play-clock" id="mia-clock" role="timer" hidden></p>'
         '<div class="mia-seat" id="mia-seat">'
-        '<button type="button" class="play-button" id="mia-sit">Sit down at the table</button>'
+        + level_choice(levels)
+        + '<button type="button" class="play-button" id="mia-sit">Sit down at the table</button>'
         "</div>"
         '<div id="mia-table" class="mia-table" hidden>'
         '<ol class="mia-order" id="mia-order" aria-label="Order of play"></ol>'
@@ -272,7 +279,13 @@ def page_html(name: str, people: Any, grace: float) -> str:
         '<ol class="mia-said" id="mia-said" aria-label="Announcements this round"></ol>'
         '<div class="play-prompt mia-prompt" id="play-prompt"></div>'
         '<p class="mia-result-line" id="mia-result" role="status" aria-live="polite"></p>'
-        '<p><button type="button" class="mia-leave" id="mia-leave">Leave the table</button></p>'
+        '<div class="mia-leave-box"><button type="button" class="mia-leave" id="mia-leave">'
+        "Leave the table</button>"
+        '<p class="mia-confirm" id="mia-leave-confirm" role="alertdialog" '
+        'aria-labelledby="mia-leave-ask" hidden><span id="mia-leave-ask">Leave the table now? '
+        "Your seat is freed at once; your points stay yours (a round you are playing counts "
+        'as lost).</span> <button type="button" id="mia-leave-yes">Yes, leave the table</button> '
+        '<button type="button" id="mia-leave-no">Stay</button></p></div>'
         "</div></div>"
         '<div class="play-side mia-side">'
         '<h2>Scores</h2><table class="grid mia-score-table" id="mia-scores"></table>'
@@ -282,6 +295,27 @@ def page_html(name: str, people: Any, grace: float) -> str:
         "<noscript><p>Playing needs JavaScript; <code>herna play mia</code> plays in a "
         "terminal.</p></noscript>"
         '<script src="/static/play-mia.js" defer></script>'
+    )
+
+
+def level_choice(levels: dict[str, list[tuple[str, str]]]) -> str:
+    """The house bots' level, in words with the bots' names (the operator's bots first, as
+    the default)."""
+    if not levels:
+        return ""
+
+    def bots(level: str) -> str:
+        return "; ".join(f"{n} {STRATEGY_WORDS.get(s, s)}" for n, s in levels[level])
+
+    options = [f'<option value="">the hall\'s choice: {e(bots(""))}</option>']
+    options += [
+        f'<option value="{e(level)}">{e(level)}: {e(bots(level))}</option>'
+        for level in LEVELS
+        if level in levels
+    ]
+    return (
+        '<p class="mia-level"><label for="mia-bots">House bots at your table</label> '
+        f'<select id="mia-bots">{"".join(options)}</select></p>'
     )
 
 

@@ -114,6 +114,16 @@ class MiaSettings:
     wait_for_people: bool = False
     """Start rounds only while somebody other than the house bots is registered (the
     people's table: its house bots do not play on alone)."""
+    counter: str = "mia.round"
+    """The record store's counter its round numbers come from: each table numbers its own
+    rounds 1, 2, 3 … (the people's table has its own), so a person never sees them jump."""
+    table_prefix: str = "round"
+    """Records' table ids are ``<prefix>-<round>``: unique across tables with counters of
+    their own."""
+    house_levels: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The people's table: the house bots of each level people choose (``bots=LEVEL`` in
+    REGISTER), ``""`` the operator's default. A round deals in the house bots of the levels
+    the registered people asked for; the others wait, registered. Empty: every bot plays."""
     seed: int | None = None
     """Fixed seed (``--mia-seed``): the same run deals the same dice. ``None``: every round's
     seed comes from :mod:`secrets`, so the seeds published with finished rounds tell nothing
@@ -134,6 +144,10 @@ class Client:
     verified: bool = False
     """It proved its name with the reserved name's token (a live session counts only such
     players: nobody else can play under their name)."""
+    person: bool = False
+    """A person plays under the name (``person`` in REGISTER): recorded as a person."""
+    level: str = ""
+    """The house bots' level it asked for (``bots=LEVEL``; ``""``: the table's default)."""
     secret: str | None = None
     """The token it registered with when its name is not reserved (**Herna extension**):
     while it is active, the name is registered again only with the same token, from any port
@@ -165,6 +179,12 @@ class TableStats:
 
 def _name(client: Client) -> str:
     return client.name
+
+
+def _seat_options(fields: Sequence[str]) -> tuple[bool, str]:
+    """``(person, level)`` from REGISTER's seat fields (``person``, ``bots=LEVEL``)."""
+    level = next((f[5:] for f in fields if f.startswith("bots=")), "")
+    return "person" in fields, level
 
 
 class MiaTable:
@@ -236,7 +256,8 @@ class MiaTable:
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
         self._running = True
-        if self.records is not None:
+        if self.records is not None and self.settings.counter == "mia.round":
+            # Databases from before counters: go on above the last round recorded.
             last = self.records.matches(game="mia", limit=1)
             if last:
                 self.round_number = int(last[0].meta.get("round", 0))
@@ -325,6 +346,7 @@ class MiaTable:
             existing.spectator = msg.spectator
             existing.verified = admission.verified
             existing.secret = None if admission.verified else msg.token
+            existing.person, existing.level = _seat_options(msg.seat)
             self._place(addr, existing)
         else:
             limit = self.settings.names_per_address
@@ -339,6 +361,7 @@ class MiaTable:
                 self._remove(occupant)
             client = Client(msg.name, addr, msg.spectator, verified=admission.verified)
             client.secret = None if admission.verified else msg.token
+            client.person, client.level = _seat_options(msg.seat)
             self.clients[msg.name] = client
             self._spelled[name_key(msg.name)] = msg.name
             self._place(addr, client)
@@ -381,6 +404,14 @@ class MiaTable:
         if client is not None:
             self._remove(client)
             log.info("mia: %s left (UNREGISTER)", client.name)
+            expect = self._expect
+            if expect is not None and expect.name == client.name and self.match is not None:
+                # Left while the table waited for it: it loses now, as it would when its
+                # answer window ran out, and nobody waits that window for a player gone.
+                self._arm(
+                    0.0,
+                    self._did_not_take_turn if expect.step == "turn" else self._did_not_announce,
+                )
 
     def _remove(self, client: Client) -> None:
         self.clients.pop(client.name, None)
@@ -435,6 +466,26 @@ class MiaTable:
         house = self.settings.house_names
         return any(c.name not in house for c in players)
 
+    def _dealt_in(self, players: list[Client]) -> list[Client]:
+        """The players a round invites: at the people's table, the people and the house
+        bots of the levels they chose (:attr:`MiaSettings.house_levels`)."""
+        levels = self.settings.house_levels
+        if not levels:
+            return players
+        house = self.settings.house_names
+        wanted: set[str] = set()
+        for c in players:
+            if c.name not in house:
+                wanted |= levels.get(c.level, levels.get("", frozenset()))
+        return [c for c in players if c.name not in house or c.name in wanted]
+
+    def _kind(self, name: str) -> str:
+        """A player's kind in the records: a house bot, a person, or a bot."""
+        if name in self.settings.house_names:
+            return "house-bot"
+        client = self.clients.get(name)
+        return "person" if client is not None and client.person else "bot"
+
     def _begin_round(self) -> None:
         if not self._running:
             return
@@ -444,8 +495,9 @@ class MiaTable:
             return
         # Numbers come from the record store, which journals each one before it is used, so
         # no round number is ever announced twice, not even after kill -9 and a restart.
+        players = self._dealt_in(players)
         self.round_number = (
-            self.records.allocate("mia.round", self.round_number)
+            self.records.allocate(self.settings.counter, self.round_number)
             if self.records is not None
             else self.round_number + 1
         )
@@ -509,9 +561,9 @@ class MiaTable:
         self.phase = "playing"
         self.match = Match(
             game="mia",
-            table_id=f"round-{n}",
+            table_id=f"{self.settings.table_prefix}-{n}",
             state=MiaRound(tuple(order)),
-            seats=[Seat(name, "bot") for name in order],
+            seats=[Seat(name, self._kind(name)) for name in order],
             seed=self.seeds.next_seed(),
             codec=MiaActionCodec(),
             meta={"round": n},
@@ -531,7 +583,10 @@ class MiaTable:
         name = self._state().current_name
         self._expect = _Expect("turn", self._token(), name)
         self._broadcast_then(before, name, fmt.your_turn(self._expect.token))
-        self._arm(self.settings.answer_window, self._did_not_take_turn)
+        # A player that left the table during the round loses at once (on the next tick, so
+        # the events keep their order) instead of holding everybody up for a whole window.
+        window = self.settings.answer_window if name in self.clients else 0.0
+        self._arm(window, self._did_not_take_turn)
 
     def _on_turn_message(self, msg: TokenCommand) -> None:
         assert self._expect is not None
@@ -656,9 +711,9 @@ class MiaTable:
             self.records.submit(
                 MatchRecord(
                     game="mia",
-                    table_id=f"round-{n}",
+                    table_id=f"{self.settings.table_prefix}-{n}",
                     players=[
-                        PlayerResult(i, name, 0.0, False, "bot")
+                        PlayerResult(i, name, 0.0, False, self._kind(name))
                         for i, name in enumerate(self.joined)
                     ],
                     result={"round": n, "canceled": reason},
