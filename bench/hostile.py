@@ -6,7 +6,8 @@ whether the hall holds (issue 27).
 
 Starts ``herna serve`` (every server, house bots, a SQLite file in a temporary directory) on
 free ports of 127.0.0.1 and sends traffic only there, bounded in count and time (about a
-minute in all). Each attack prints what was tried, what was seen and ``HELD`` or ``BROKEN``.
+minute in all), and last deletes the database file under it and restarts it to count the
+records. Each attack prints what was tried, what was seen and ``HELD`` or ``BROKEN``.
 ``--source DIR`` runs the server from the ``herna`` package in DIR (e.g. main, exported with
 ``git archive main | tar -x -C DIR``) for a before/after comparison; the attacks themselves
 use only sockets.
@@ -296,6 +297,65 @@ def rules_check_dev_zero(env: dict[str, str], cwd: Path) -> None:
     report("herna rules check /dev/zero", "herna rules check /dev/zero", seen, held)
 
 
+async def deleted_database(
+    ports: dict[str, int], work: Path, log_path: Path, server: subprocess.Popen[bytes],
+    env: dict[str, str],
+) -> None:  # fmt: skip
+    """Last, as it ends the hall's games: the SQLite file deleted under the running hall. Held:
+    an error naming the file within a few seconds, a new Onitama game refused, ``/status``
+    saying so, and after a restart every Mia round a spectator saw since in the database."""
+    db = work / "herna.db"
+    watcher = Udp(ports["mia"], "127.0.0.10")
+    await watcher.ask("REGISTER_SPECTATOR;hostile-db-watcher")
+    db.unlink()
+    started = time.monotonic()
+    seen: list[str] = []
+    noticed = None
+    while time.monotonic() - started < 10 and noticed is None:
+        seen += await watcher.lines(0.25)
+        text = log_path.read_text(errors="replace")
+        noticed = next(
+            (line for line in text.splitlines() if "ERROR" in line and str(db) in line), None
+        )
+    took = time.monotonic() - started
+    seen += await watcher.lines(1.0)
+    watcher.close()
+    login = await line_login(ports["onitama"], b"LOGIN|db-newcomer\n")
+    reader, writer = await asyncio.open_connection(HOST, ports["web"])
+    writer.write(b"GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    page = (await asyncio.wait_for(reader.read(), 10)).decode(errors="replace")
+    writer.close()
+    says = "no new games" in page
+    rounds = {int(x.split(";")[1]) for x in seen if x.startswith("ROUND STARTED;")}
+    scored = sum(x.startswith("SCORE;") for x in seen)
+    server.terminate()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        server.wait(30)
+    count = (
+        "from herna.hall.records import RecordStore\n"
+        f"s = RecordStore({f'sqlite:///{db}'!r}); s.recover()\n"
+        "print(sorted(int(m.meta.get('round', 0)) for m in s.matches(game='mia', limit=10**6)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", count], env=env, cwd=work, capture_output=True, text=True
+    )
+    try:
+        stored = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    except (ValueError, IndexError):
+        stored = set()
+    lost = sorted(rounds - stored)
+    report(
+        "a deleted database",
+        "rm herna.db under the running hall; LOGIN|db-newcomer on Onitama; GET /status; "
+        "restart and count the Mia rounds a spectator saw start since",
+        f"error naming the file after {took:.1f} s: {'yes' if noticed else 'no'}; Onitama: "
+        f"{login[:60]!r}; /status says so: {says}; {len(rounds)} rounds seen "
+        f"({scored} scored), {len(lost)} missing after the restart"
+        + (f" ({done.stderr.strip().splitlines()[-1][:80]})" if done.returncode else ""),
+        noticed is not None and took < 5 and "CLOSED" in login and says and not lost,
+    )
+
+
 # -- the run --------------------------------------------------------------------------------------
 async def run(args: argparse.Namespace) -> int:
     work = Path(tempfile.mkdtemp(prefix="herna-hostile-"))
@@ -364,6 +424,10 @@ async def run(args: argparse.Namespace) -> int:
         alive = server.poll() is None
         report("the server process", "everything above", "still running" if alive else
                f"exited with {server.returncode}", alive)  # fmt: skip
+        try:
+            await asyncio.wait_for(deleted_database(ports, work, log_path, server, env), 90)
+        except Exception as exc:
+            report("a deleted database", "-", f"error: {exc!r}", False)
     finally:
         server.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):

@@ -234,6 +234,53 @@ def normalise_url(url: str) -> str:
     return url
 
 
+FileIdentity = tuple[str, int, int]
+"""A SQLite database file as opened: (absolute path, ``st_dev``, ``st_ino``)."""
+
+
+def database_file(url: str) -> Path | None:
+    """The SQLite file ``url`` names, made absolute; None for PostgreSQL or in-memory SQLite."""
+    url = normalise_url(url)
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url[len("sqlite:///") :].partition("?")[0]
+    if not path or path == ":memory:" or path.startswith("file::memory:"):
+        return None
+    return Path(path).absolute()
+
+
+def file_identity(url: str) -> FileIdentity | None:
+    """What :func:`file_changed` compares with later: the file as it is now (None for a
+    database that is no file, or a file that is not there)."""
+    path = database_file(url)
+    if path is None:
+        return None
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (str(path), st.st_dev, st.st_ino)
+
+
+def file_changed(opened: FileIdentity | None) -> str | None:
+    """Why the path of a database file no longer leads to the file that was opened: it was
+    deleted, or another file was put in its place (a move, a restored copy). Connections
+    still open write to the unlinked file, which nobody will ever open again; None while the
+    path is still that file (or the database is no file)."""
+    if opened is None:
+        return None
+    path, dev, ino = opened
+    try:
+        st = Path(path).stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return "deleted"
+    except OSError:
+        return None  # a passing failure to look (the connections still work): not proof
+    if (st.st_dev, st.st_ino) != (dev, ino):
+        return "replaced by another file"
+    return None
+
+
 class DatabaseMissing(Exception):
     """A command that only reads was pointed at a SQLite file that does not exist."""
 

@@ -323,8 +323,11 @@ class WebApp:
         active: str = "",
         status: int = 200,
     ) -> HTMLResponse:
-        html = pages.layout(title, body, self.renderers(), page, active, account_box())
-        return HTMLResponse(html, status_code=status)
+        if (closed := self.hall.closed) is not None:
+            # Every page says it, play pages first: a game asked for now would be refused.
+            body = f'<p class="error" role="alert">{html.escape(closed)}</p>' + body
+        text = pages.layout(title, body, self.renderers(), page, active, account_box())
+        return HTMLResponse(text, status_code=status)
 
     def error_page(self, title: str, message: str, status: int, back: str) -> HTMLResponse:
         """An error (400, 404, 405 ...) in the hall's layout (see herna.web.errors)."""

@@ -37,7 +37,9 @@ from herna.hall.lobby import (
     BOT,
     BOTS,
     CANCELLED,
+    CLOSED,
     ENDED,
+    HALL_CLOSED,
     NO_SUCH_TOURNAMENT,
     PEOPLE,
     PERSON,
@@ -167,10 +169,12 @@ class HallSeeks:
             self.start([s.holder for s in group], booking.tag, games)
 
     def _closed(self, seek: Seek, why: str) -> None:
-        if why not in (CANCELLED, ENDED) or self.seeks.get(seek.holder) is not seek:
+        if why not in (CANCELLED, ENDED, HALL_CLOSED) or self.seeks.get(seek.holder) is not seek:
             return
         del self.seeks[seek.holder]
-        if why == ENDED:
+        if why == HALL_CLOSED:
+            self.cancel(seek.holder, CLOSED, self.lobby.closed or "the hall takes no new games")
+        elif why == ENDED:
             self.cancel(seek.holder, TOURNAMENT_OVER, "the tournament you waited for is over")
         else:
             self.cancel(seek.holder, SEEK_CANCELLED, "your seek was cancelled in the lobby")

@@ -125,6 +125,13 @@ class DealFlow(GroupControl):
     # -- between games ---------------------------------------------------------------------
     def _ask_newgame(self) -> None:
         limit = self.max_games if self.max_games is not None else self.settings.max_games
+        closed = self.hooks.closed() if self.hooks.closed is not None else None
+        if closed is not None:
+            # Every deal is a game with its record: the hall takes no new ones, so the group
+            # ends as if its number of games were played (the seed's own words for it).
+            log.warning("group %s: no next deal: %s", self.id, closed)
+            self._end_group(CancelGame("group finished"), "group finished", None)
+            return
         if limit is not None and self.games >= limit:
             self._end_group(CancelGame("group finished"), "group finished", None)
             return
