@@ -23,7 +23,7 @@ from herna.clients.mia import run_house_bots
 from herna.games.mia.bots import LEVELS, STRATEGIES
 from herna.hall.hall import Hall
 from herna.servers.mia.table import MiaSettings, MiaTable
-from herna.servers.mia.udp import MiaUdpServer
+from herna.servers.mia.udp import MiaUdpServer, serve_table
 
 PEOPLE_TABLE = "people"
 """The people's table's live table id (``/live/mia/people``)."""
@@ -139,19 +139,7 @@ def start_people_table(
         wait_for_people=True,
         seed=None if seed is None else seed + 1,
     )
-    server = MiaUdpServer(host, port)
-    table = MiaTable(
-        server.send,
-        hall.clock,
-        settings,
-        bus=hall.bus,
-        records=hall.records,
-        identity=hall.identity,
-        send_many=server.send_many,
-        closed=lambda: hall.lobby.closed,
-    )
-    server.attach(table)
-    table.start()
+    server, table = serve_table(hall, host, port, settings)
     people = PeopleTable(server, table, house, levels)
     if house:
         # A silent server for three heartbeats still means lost, as for the bots' table.

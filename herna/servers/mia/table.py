@@ -1,5 +1,7 @@
-"""The Mia table: registrations, rounds, tokens, answer windows, scores and records.
+"""The Mia table: rounds, tokens, answer windows and scores.
 
+Who may register under which name is :mod:`herna.servers.mia.seats`'s to say, and what a
+round's record holds :mod:`herna.servers.mia.round_records`'s; the table runs the rounds.
 It is the whole server without a socket: datagrams come in through :meth:`MiaTable.receive`,
 replies go out through the ``send(data, addr)`` callback, and every timeout runs on the
 injected :class:`~herna.core.clock.Clock` — so tests drive it with a ``FakeClock`` and the UDP
@@ -31,12 +33,10 @@ from herna.games.mia.round import (
     See,
 )
 from herna.hall.events import EventBus
-from herna.hall.identity import Identity, Refusal, name_key, same_secret
+from herna.hall.identity import Identity
 from herna.hall.match import Match, Seat
-from herna.hall.records import MatchRecord, PlayerResult, RecordStore, utcnow
+from herna.hall.records import RecordStore, utcnow
 from herna.protocols.mia import (
-    NAME_ALREADY_TAKEN,
-    TOO_MANY_NAMES,
     Garbage,
     Register,
     TokenCommand,
@@ -45,16 +45,16 @@ from herna.protocols.mia import (
     parse_client,
 )
 from herna.servers.gamelog import refused
+from herna.servers.mia.round_records import canceled_record, played_record
+from herna.servers.mia.seats import INACTIVE_AFTER_MISSED_JOINS, Addr, Client, Rejection, Seats
 from herna.servers.mia.summary import DEFAULT_SUMMARY_SECONDS, RoundSummary
 
 log = logging.getLogger("herna.mia")
 
-Addr = tuple[str, int]
 Send = Callable[[bytes, Addr], None]
 SendMany = Callable[[bytes, Sequence[Addr]], None]
 """Send the same datagram to every address, in order (a broadcast)."""
 
-INACTIVE_AFTER_MISSED_JOINS = 5
 PAUSED_LOOK = 1.0
 """Seconds between looks at whether rounds may start again while the hall takes no games."""
 
@@ -133,36 +133,6 @@ class MiaSettings:
 
 
 @dataclass
-class Client:
-    name: str
-    addr: Addr
-    spectator: bool
-    missed_joins: int = 0
-    joined_once: bool = False
-    """It joined a round since it registered: a name that never did is waited for in one
-    round only (see ``_begin_round``)."""
-    allowance: float = 0.0
-    last_seen: float = 0.0
-    verified: bool = False
-    """It proved its name with the reserved name's token (a live session counts only such
-    players: nobody else can play under their name)."""
-    person: bool = False
-    """A person plays under the name (``person`` in REGISTER): recorded as a person."""
-    level: str = ""
-    """The house bots' level it asked for (``bots=LEVEL``; ``""``: the table's default)."""
-    secret: str | None = None
-    """The token it registered with when its name is not reserved (**Herna extension**):
-    while it is active, the name is registered again only with the same token, from any port
-    of its address. The people's seats (browser, ``herna play mia``) send a fresh one, so no
-    other program on their host takes a guest's seat over by its name, as the seed would
-    allow. ``None`` (a seed client): the seed's rule."""
-
-    @property
-    def active(self) -> bool:
-        return self.missed_joins < INACTIVE_AFTER_MISSED_JOINS
-
-
-@dataclass
 class _Expect:
     """The one answer the table waits for: which token, from whom, in which step."""
 
@@ -181,12 +151,6 @@ class TableStats:
 
 def _name(client: Client) -> str:
     return client.name
-
-
-def _seat_options(fields: Sequence[str]) -> tuple[bool, str]:
-    """``(person, level)`` from REGISTER's seat fields (``person``, ``bots=LEVEL``)."""
-    level = next((f[5:] for f in fields if f.startswith("bots=")), "")
-    return "person" in fields, level
 
 
 class MiaTable:
@@ -218,13 +182,15 @@ class MiaTable:
         house bot names are refused to everyone but the house bots."""
         self.seeds = SeedSource(self.settings.seed)
         self._tokens = TokenSource()
-        self.clients: dict[str, Client] = {}
-        self._spelled: dict[str, str] = {}
-        """Registered names by look-alike key: ``alice`` or ``Аlice`` is ``Alice`` in use."""
-        self._by_addr: dict[Addr, Client] = {}
-        self._per_ip: Counter[str] = Counter()
-        """Registrations (``_by_addr`` entries) per IP address."""
-        self._rate: dict[Addr, tuple[float, float]] = {}  # (ip, port) -> (allowance, last time)
+        self.seats = Seats(
+            self.identity,
+            self._left,
+            names_per_address=self.settings.names_per_address,
+            rate_limit=self.settings.rate_limit,
+        )
+        self.clients = self.seats.clients
+        """Registered clients by name (the seats' own dict: looked up on every step)."""
+        self._by_addr = self.seats.by_addr
         self.scores: dict[str, int] = {}
         self.round_number = 0
         self.phase = "idle"  # idle, joining, playing, between
@@ -283,7 +249,7 @@ class MiaTable:
     # -- input -------------------------------------------------------------------------------
     def receive(self, data: bytes, addr: Addr) -> None:
         """Handle one datagram from ``addr``. Never raises for anything a peer sends."""
-        if not self._within_rate(addr):
+        if not self.seats.within_rate(addr, self.clock.now()):
             self.stats.dropped["RATE_LIMIT"] += 1
             return
         message = parse_client(data)
@@ -306,72 +272,12 @@ class MiaTable:
                 f"datagram dropped: {data[:60]!r}",
             )
 
-    def _within_rate(self, addr: Addr) -> bool:
-        now = self.clock.now()
-        limit = self.settings.rate_limit
-        allowance, last = self._rate.get(addr, (limit, now))
-        allowance = min(limit, allowance + (now - last) * limit)
-        if allowance < 1.0:
-            self._rate[addr] = (allowance, now)
-            return False
-        self._rate[addr] = (allowance - 1.0, now)
-        if len(self._rate) > 10_000:  # forget idle addresses so spoofed floods cannot grow it
-            self._rate = {k: v for k, v in self._rate.items() if now - v[1] < 10}
-        return True
-
     def _on_register(self, msg: Register, addr: Addr) -> None:
-        if msg.problem:
-            self._reject(msg.name, addr, msg.problem, "REGISTER")
+        client = self.seats.register(msg, addr)
+        if isinstance(client, Rejection):
+            self._send(fmt.rejected(client.code), addr)
+            refused(log, "mia", msg.name, f"{addr[0]}:{addr[1]}", client.code, client.reason)
             return
-        admission = self.identity.admit(msg.name, msg.token)
-        if isinstance(admission, Refusal):
-            self._reject(msg.name, addr, admission.code, admission.reason)
-            return
-        existing = self.clients.get(self._spelled.get(name_key(msg.name), msg.name))
-        if existing is not None and existing.name != msg.name:
-            reason = f"the name looks like {existing.name!r}, which is registered"
-            self._reject(msg.name, addr, NAME_ALREADY_TAKEN, reason)
-            return
-        if existing is not None:
-            # The seed lets the same IP take a name over (the player moved to a new port).
-            # From another IP only the reserved name's token does: an owner may move hosts,
-            # nobody else may take a name that is in use.
-            if existing.addr[0] != addr[0] and not admission.verified:
-                reason = f"the name is in use from {existing.addr[0]}"
-                self._reject(msg.name, addr, NAME_ALREADY_TAKEN, reason)
-                return
-            if not admission.verified and not self._holds_secret(existing, msg.token):
-                reason = "the name is held with its registration's secret"
-                self._reject(msg.name, addr, NAME_ALREADY_TAKEN, reason)
-                return
-            # The player moved (new port or, with the token, new host); keep the score.
-            self._forget_addr(existing.addr)
-            occupant = self._by_addr.get(addr)
-            if occupant is not None and occupant is not existing:
-                self._remove(occupant)
-            existing.addr = addr
-            existing.spectator = msg.spectator
-            existing.verified = admission.verified
-            existing.secret = None if admission.verified else msg.token
-            existing.person, existing.level = _seat_options(msg.seat)
-            self._place(addr, existing)
-        else:
-            limit = self.settings.names_per_address
-            full = limit > 0 and self._per_ip[addr[0]] >= limit and addr not in self._by_addr
-            if full and not admission.house:
-                reason = f"{addr[0]} has {limit} names registered (--mia-names-per-address)"
-                self._reject(msg.name, addr, TOO_MANY_NAMES, reason)
-                return
-            occupant = self._by_addr.get(addr)
-            if occupant is not None:
-                # A new registration from the same address and port replaces the player there.
-                self._remove(occupant)
-            client = Client(msg.name, addr, msg.spectator, verified=admission.verified)
-            client.secret = None if admission.verified else msg.token
-            client.person, client.level = _seat_options(msg.seat)
-            self.clients[msg.name] = client
-            self._spelled[name_key(msg.name)] = msg.name
-            self._place(addr, client)
         if not msg.spectator and msg.name not in self.scores:
             self.scores[msg.name] = self._stored_points(msg.name)
         self._addrs = self._ranked = None
@@ -387,19 +293,6 @@ class MiaTable:
         if not msg.spectator:
             self._maybe_begin()
 
-    @staticmethod
-    def _holds_secret(existing: Client, token: str | None) -> bool:
-        """May a registration with ``token`` take ``existing`` over? Always under the seed's
-        rule (no secret); with a secret only by it, unless ``existing`` stopped joining
-        (a seat whose program died must not keep its name from its person for ever)."""
-        if existing.secret is None or not existing.active:
-            return True
-        return same_secret(token, existing.secret)
-
-    def _reject(self, name: str, addr: Addr, code: str, reason: str) -> None:
-        self._send(fmt.rejected(code), addr)
-        refused(log, "mia", name, f"{addr[0]}:{addr[1]}", code, reason)
-
     def _stored_points(self, name: str) -> int:
         if self.records is None:
             return 0
@@ -409,7 +302,7 @@ class MiaTable:
         client = self._by_addr.get(addr)
         self._send(fmt.unregistered(), addr)
         if client is not None:
-            self._remove(client)
+            self.seats.remove(client)
             log.info("mia: %s left (UNREGISTER)", client.name)
             expect = self._expect
             if expect is not None and expect.name == client.name and self.match is not None:
@@ -420,27 +313,14 @@ class MiaTable:
                     self._did_not_take_turn if expect.step == "turn" else self._did_not_announce,
                 )
 
-    def _remove(self, client: Client) -> None:
-        self.clients.pop(client.name, None)
-        self._spelled.pop(name_key(client.name), None)
-        self._forget_addr(client.addr)
+    def _left(self, client: Client) -> None:
+        """``client``'s registration is gone (:meth:`Seats.remove`): out of this round."""
         self._addrs = self._ranked = None
         self._awaiting.discard(client.name)
         if client.name in self._joined and self.phase == "joining":
             self.joined.remove(client.name)
             self._joined.discard(client.name)
         self._emit("player_unregistered", name=client.name)
-
-    def _place(self, addr: Addr, client: Client) -> None:
-        self._by_addr[addr] = client
-        self._per_ip[addr[0]] += 1
-
-    def _forget_addr(self, addr: Addr) -> None:
-        if self._by_addr.pop(addr, None) is not None:
-            self._per_ip[addr[0]] -= 1
-            if not self._per_ip[addr[0]]:
-                del self._per_ip[addr[0]]
-        self._addrs = None
 
     def _on_token_command(self, msg: TokenCommand, addr: Addr) -> None:
         expect = self._expect
@@ -677,21 +557,7 @@ class MiaTable:
         state = self._state()
         assert self.match is not None
         n = self.round_number
-        record = self.match.record()
-        # Only the players who acted are rated: the others scored a point by sitting still,
-        # and rating dozens of bystanders every round cost the writer most of its time.
-        acted = {a.name for a in state.announcements} | {state.current_name} | set(state.losers)
-        for p in record.players:  # fresh objects of this record: set in place, not copied
-            p.rated = p.name in acted
-        # Compact: hundreds of rounds a second are stored. The actions go into the match row
-        # (no event rows); "details" repeated the losers, "returns" and "winners" the
-        # players' rows (score, winner).
-        record.packed = True
-        for repeated in ("details", "returns", "winners"):
-            record.result.pop(repeated, None)
-        record.result["round"] = n
-        record.result["order"] = list(state.players)
-        record.result["losers"] = list(state.losers)
+        record = played_record(self.match, state, n)
         # Submitted (journaled) before anyone hears the result: a round whose SCORE was sent
         # must survive kill -9.
         if self.records is not None:
@@ -725,20 +591,10 @@ class MiaTable:
     def _cancel_round(self, reason: str) -> None:
         n = self.round_number
         if self.records is not None:
+            table_id = f"{self.settings.table_prefix}-{n}"
+            joined = [(name, self._kind(name)) for name in self.joined]
             self.records.submit(
-                MatchRecord(
-                    game="mia",
-                    table_id=f"{self.settings.table_prefix}-{n}",
-                    players=[
-                        PlayerResult(i, name, 0.0, False, self._kind(name))
-                        for i, name in enumerate(self.joined)
-                    ],
-                    result={"round": n, "canceled": reason},
-                    status="canceled",
-                    started_at=self._round_started_at,
-                    meta={"round": n},
-                    rated=False,
-                )
+                canceled_record(table_id, n, joined, reason, self._round_started_at)
             )
         scores = self._score_table()
         self._broadcast(fmt.score(scores))
