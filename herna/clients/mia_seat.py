@@ -123,6 +123,10 @@ class MiaSeat:
         (``turn``: ROLL or SEE, ``announce``), its token and when it runs out (monotonic)."""
         self.last_result: dict[str, Any] | None = None
         self.scores: dict[str, int] = {}
+        self.met: set[str] = {name}
+        """Whoever played a round with this seat (and the seat itself): the scoreboard's rows.
+        The people's table keeps every level's house bots registered; those of levels nobody
+        here chose never play with this person and are not shown."""
         self.history: deque[tuple[int, dict[str, int]]] = deque(maxlen=CHART_ROUNDS)
         self.story: deque[str] = deque(maxlen=LOG_LINES)
         self.said = 0
@@ -224,6 +228,8 @@ class MiaSeat:
             self.round, self.players = msg.number, msg.players
             self.announcements, self.my_dice, self.shown = [], None, None
             self.in_round = self.name in msg.players
+            if self.in_round:
+                self.met.update(msg.players)
             self.acting = msg.players[0] if len(msg.players) > 1 else None
             self.pending = None
             self.say(f"Round {msg.number}: {', '.join(msg.players)} (in this order).")
@@ -374,6 +380,7 @@ class MiaSeat:
             "choices": self.choices(),
             "result": self.last_result,
             "scores": dict(self.scores),
+            "at_table": sorted(self.met),
             "history": [[n, dict(s)] for n, s in self.history if s],
             "rounds": self.rounds,
             "lost": self.lost,

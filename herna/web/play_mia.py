@@ -281,11 +281,13 @@ def page_html(name: str, people: Any, grace: float) -> str:
         '<p class="mia-result-line" id="mia-result" role="status" aria-live="polite"></p>'
         '<div class="mia-leave-box"><button type="button" class="mia-leave" id="mia-leave">'
         "Leave the table</button>"
-        '<p class="mia-confirm" id="mia-leave-confirm" role="alertdialog" '
-        'aria-labelledby="mia-leave-ask" hidden><span id="mia-leave-ask">Leave the table now? '
-        "Your seat is freed at once; your points stay yours (a round you are playing counts "
-        'as lost).</span> <button type="button" id="mia-leave-yes">Yes, leave the table</button> '
-        '<button type="button" id="mia-leave-no">Stay</button></p></div>'
+        # The question in the other play pages' confirm box (play-onitama's resign).
+        '<div class="play-prompt"><div class="play-confirm mia-confirm" id="mia-leave-confirm" '
+        'role="alertdialog" aria-labelledby="mia-leave-ask" hidden><span id="mia-leave-ask">'
+        "Leave the table now? Your seat is freed at once; your points stay yours (a round you "
+        'are playing counts as lost).</span> <button type="button" id="mia-leave-yes">'
+        'Yes, leave the table</button> <button type="button" id="mia-leave-no">Stay</button>'
+        "</div></div></div>"
         "</div></div>"
         '<div class="play-side mia-side">'
         '<h2>Scores</h2><table class="grid mia-score-table" id="mia-scores"></table>'

@@ -194,8 +194,15 @@
       }
     }
 
+    /* Only who plays here: the table keeps idle house bots of other levels registered. */
+    function atTable(st, scores) {
+      const here = new Set(st.at_table || Object.keys(scores));
+      return Object.fromEntries(Object.entries(scores).filter(([n]) => here.has(n)));
+    }
+
     function drawScores(st) {
-      const rows = Object.entries(st.scores).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+      const rows = Object.entries(atTable(st, st.scores))
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
       scoresTable.replaceChildren(
         el("caption", { class: "muted" }, // the first child of a table; CSS shows it below
           `You played ${st.rounds} round${st.rounds === 1 ? "" : "s"} here and lost ${st.lost}.`),
@@ -203,7 +210,8 @@
         ...rows.map(([n, p]) => el("tr", { class: n === me ? "mia-me-row" : null, dataset: { name: n } },
           el("td", {}, who(n)), el("td", { class: "num" }, String(p)))));
       const mia = (window.HernaGames || {}).mia;
-      if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history: st.history }, colour));
+      const history = st.history.map(([n, pts]) => [n, atTable(st, pts)]);
+      if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history }, colour));
     }
 
     function draw() {
