@@ -474,7 +474,7 @@
               } else {
                 buttons.push(el("button", {
                   type: "button", class: "mar-resign", id: "mar-resign", title: o.title, disabled: S.pending,
-                  onclick: () => { S.confirmResign = d.number; draw(); },
+                  onclick: () => { S.confirmResign = d.number; S.scrollConfirm = true; draw(); },
                 }, o.label));
               }
               continue;
@@ -504,6 +504,10 @@
       }
       const had = promptBox.contains(document.activeElement);
       promptBox.replaceChildren(...parts);
+      // The question "give up?" is the decision now: on a phone it must not open under the fold.
+      const confirmBox = S.scrollConfirm && document.getElementById("mar-resign-confirm");
+      S.scrollConfirm = false;
+      if (confirmBox) confirmBox.scrollIntoView({ block: "nearest" });
       // Each step of the announcement stays on the screen as it grows.
       if (d && d.kind === "gametype" && focused === d.number) promptBox.scrollIntoView({ block: "nearest" });
       if (had && d && d.kind === "gametype") {
