@@ -446,12 +446,15 @@
       savePosition();
     }
 
+    /* A move in words: herna/games/onitama/words.py's, through the renderer's copy. */
     function moveText(color, card, from, to, capture) {
-      return `${playerName(color)}: ${card} ${from}→${to}${capture ? " (capture)" : ""}`;
+      const { actionWords, whoWords } = window.HernaGames.onitama;
+      return actionWords({ type: "move", card, from, to, capture }, whoWords(playerName(color), color));
     }
 
     function stalemateText(color, old, fresh) {
-      return `${playerName(color)}: no move, gave up ${old} for ${fresh}`;
+      const { actionWords, whoWords } = window.HernaGames.onitama;
+      return actionWords({ type: "stalemate", old, new: fresh }, whoWords(playerName(color), color));
     }
 
     /* The moves and the position they lead to, for a reload or a lost connection. */
