@@ -293,6 +293,12 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
         self._stop_waiting(client)
         self._leave(client, gone=True)
 
+    def seeking(self, client: Client) -> bool:
+        """Whether ``client`` sits at a table still waiting for players (the web hall holds
+        such a play page's connection for a reload, :mod:`herna.web.play`)."""
+        table = client.table
+        return client in self._clients and table is not None and table.status == "waiting"
+
     # -- lobby -------------------------------------------------------------------------------
     def _may_use_name(self, client: Client, msg: proto.Join) -> bool:
         """Whether ``client`` may sit down as ``msg.name`` (it is told why not)."""

@@ -182,8 +182,11 @@
       selected: null, choice: null, pending: false, away: null,
       retries: 0, note: "",
       confirming: false, drawOffered: null, drawSent: false, rematchFrom: null, rematching: null,
-      lastOpponent: null, gameClock: null,
+      lastOpponent: null, gameClock: null, until: null,
     };
+    const P = window.HernaPlayPage;
+    const WAIT_WORDS = { one: "a person", people: "another person", fill: "a house bot sits down",
+      filling: "a house bot is sitting down", bots: "A house bot is sitting down" };
     let ws = null;
     let closedByUs = false;
     let focusSquare = null;
@@ -223,8 +226,9 @@
 
     function choose(note) {
       closedByUs = true;
-      if (ws) ws.close();
+      if (ws) ws.close(P.LEAVING); // on purpose: the seek ends now, not after a grace
       ws = null;
+      P.waiting("onitama", null);
       S.phase = "choosing";
       S.seek = null;
       S.note = note || "";
@@ -238,22 +242,31 @@
     function sitDown(spec) {
       wish = spec;
       S.note = "";
-      connect();
+      connect(false);
     }
 
-    function connect() {
-      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-      ws = new WebSocket(`${scheme}//${location.host}/ws/onitama`);
+    /* Connect and log in; or (`resume`: this tab was waiting for an opponent) take the same
+     * connection back, which the server holds for a while after a reload (play-page.js). */
+    function connect(resume) {
+      ws = new WebSocket(P.socketUrl("onitama", resume));
       closedByUs = false;
       S.phase = "connecting";
       draw();
-      ws.onopen = () => send(loginLine());
+      ws.onopen = () => { if (!resume) send(loginLine()); };
       ws.onmessage = (ev) => receive(String(ev.data));
       ws.onclose = (ev) => {
         ws = null;
         if (closedByUs || S.phase === "gone" || S.phase === "choosing") return;
         if (ev.code === 4004) {
           gone("The Onitama server is not running in this hall.");
+          return;
+        }
+        if (ev.code === P.NOTHING_TO_RESUME) {
+          // Away longer than the server keeps a seek: it ended.
+          P.waiting("onitama", null);
+          const seat = saved();
+          if (wish || (seat && seat.secret)) connect(false);
+          else choose("You were away too long, so your seek ended: choose again.");
           return;
         }
         if (S.phase === "over") {
@@ -267,7 +280,7 @@
         S.phase = "connecting";
         S.note = `Connection lost; reconnecting in ${(wait / 1000).toFixed(1)} s…`;
         draw();
-        setTimeout(connect, wait);
+        setTimeout(() => connect(Boolean(P.waiting("onitama"))), wait);
       };
     }
 
@@ -275,7 +288,8 @@
       S.phase = "gone";
       S.note = text;
       closedByUs = true;
-      if (ws) ws.close();
+      P.waiting("onitama", null);
+      if (ws) ws.close(P.LEAVING);
       draw();
     }
 
@@ -297,7 +311,7 @@
         S.phase = "lobby";
         S.note = "";
       } else if (command === "SEEK") {
-        S.seek = f[1] || null;
+        seekOpened(f[1] || null);
       } else if (command === "CLOCK" || command === "OVERTIME") {
         S.clock = { color: f[1], until: Date.now() + 1000 * Number(f[2] || 0),
           overtime: command === "OVERTIME" };
@@ -310,6 +324,8 @@
       } else if (command === "LOGIN_FAILED") {
         loginFailed(f[1], f[2] || "");
       } else if (command === "START") {
+        P.waiting("onitama", null);
+        S.until = null;
         rememberStart(f);
         S.white = f[1];
         S.black = f[2];
@@ -343,6 +359,7 @@
         S.rematching = null;
         S.rematchFrom = null;
         S.seek = null;
+        P.waiting("onitama", null);
         if (S.phase === "lobby") S.phase = "over";
         S.note = `${f[1]} does not want a rematch now.`;
       } else if (command === "MOVE_WAS_MADE") {
@@ -382,6 +399,22 @@
           S.note = `The server answered ERROR ${code}; nothing changed.`;
         }
       }
+    }
+
+    /* The server's SEEK|id: waiting in the lobby. Kept for a reload with what was asked for
+     * and when house bots fill the seat (a reload keeps the same countdown). */
+    function seekOpened(id) {
+      const kept = P.waiting("onitama");
+      if (kept && kept.seek === id) {
+        wish = kept.wish;
+        S.until = kept.until;
+        S.rematching = kept.rematching || null;
+      } else {
+        S.until = S.rematching ? null : P.fillDeadline(P.seekWords(wish));
+      }
+      S.seek = id;
+      if (S.phase === "connecting" || S.phase === "over") S.phase = "lobby";
+      P.waiting("onitama", { seek: id, wish, until: S.until, rematching: S.rematching });
     }
 
     function loginFailed(code, text) {
@@ -617,7 +650,7 @@
       S.note = "";
       S.phase = "lobby";
       if (!ws) {
-        connect();
+        connect(false);
         return;
       }
       send("PLAY_AGAIN");
@@ -688,7 +721,9 @@
         return `Waiting for ${S.rematching} to accept a rematch…`;
       }
       if (S.phase === "lobby") {
-        return `Waiting for an opponent… (you are ${me}${S.seek ? `, seat ${S.seek} in the lobby` : ""})`;
+        const words = S.rematching ? "Waiting for an opponent…"
+          : P.waitWords(P.seekWords(wish), S.until, WAIT_WORDS);
+        return `${words} (You are ${me}${S.seek ? `; your seek ${S.seek} is in the lobby` : ""}.)`;
       }
       if (S.phase === "over") return resultText();
       const opponent = S.color === "white" ? S.black : S.white;
@@ -752,7 +787,8 @@
         el("option", { value: "people" }, "People only"),
         levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
       const fill = el("input", { id: "play-fill", type: "number", min: "0", max: "3600",
-        step: "any", value: "0", inputmode: "numeric", "aria-label": "Seconds before house bots fill the seat" });
+        step: "any", value: String(page.fill_wait ?? 30), inputmode: "numeric",
+        "aria-label": "Seconds to wait for a person before a house bot sits down" });
       const sync = () => { fill.disabled = opponent.value !== "anyone"; };
       opponent.addEventListener("change", sync);
       // The time control of the table: the server's clock per move, or a game clock with an
@@ -766,7 +802,7 @@
         }));
       const form = el("form", { class: "play-choose", id: "play-choose" },
         el("label", {}, "Play against ", opponent),
-        el("label", {}, " house bots fill the seat after ", fill, " s "),
+        el("label", {}, " a house bot sits down after ", fill, " s if no person comes "),
         el("label", {}, " Clock ", clock),
         el("button", { type: "submit", id: "play-sit" }, "Sit down"),
         " ", el("a", { href: "/lobby" }, "or pick someone in the lobby"));
@@ -900,6 +936,7 @@
 
     /* The move clock of the side to move, counted down between the server's CLOCK lines. */
     function tick() {
+      if (S.phase === "lobby" && S.until) statusNode.textContent = statusText(); // the countdown
       let node = document.getElementById("play-clock");
       if (!node) {
         node = el("p", { class: "play-clock", id: "play-clock", "aria-live": "off" });
@@ -938,7 +975,8 @@
 
     window.HernaPlay = { state: S, send };
     const seat = saved();
-    if (wish || (seat && seat.secret)) connect();
+    if (P.waiting("onitama")) connect(true); // a reload while waiting: the same seek
+    else if (wish || (seat && seat.secret)) connect(false);
     else choose("");
   }
 
