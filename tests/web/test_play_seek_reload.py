@@ -17,7 +17,8 @@ import pytest
 from herna.hall.hall import Hall
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.play_helpers import eventually, state
-from tests.web.test_lobby_seeks import lobby_hall, new_person, url_of
+from tests.web.test_lobby_seeks import lobby_hall, new_person, open_lobby, url_of
+from tests.web.test_lobby_two_people import take
 
 pytestmark = pytest.mark.browser
 
@@ -125,5 +126,64 @@ async def test_onitama_reload_while_waiting_keeps_the_seek(
         await asyncio.sleep(1.0)
         assert seeks(hall, "onitama", cid)  # within the grace it stays
         await eventually(lambda: not seeks(hall, "onitama", cid), timeout=6.0)
+        await ctx.close()
+        await c_ctx.close()
+
+
+TILES_PHASE = "document.getElementById('play')?.dataset.phase"
+
+
+async def tiles_table_waiting(page: Any, url: str) -> str:
+    """From the home page to a two-seat Labyrinth table that waits for anyone (the page's
+    fill wait), sitting down; the person's name."""
+    await page.goto(url + "/")
+    await page.get_by_role("link", name="Play a tile game").click()
+    await page.wait_for_function(f"() => {TILES_PHASE} === 'setup'")
+    await page.select_option("#tp-rules", "labyrinth")
+    await page.select_option("#tp-players", "2")
+    await page.check('input[name="who"][value="anyone"]')
+    await page.get_by_role("button", name="Sit down").click()
+    # (the rules' first check starts the checker's process: slow on a busy machine)
+    await page.wait_for_function(f"() => {TILES_PHASE} === 'seated'", timeout=30_000)
+    return str(await page.locator("#play-name").inner_text())
+
+
+async def test_tiles_reload_while_waiting_keeps_the_seat_and_seek(
+    tmp_path: Path, browser: Browser
+) -> None:
+    options = {"tiles_no_showcase": True, "tiles_bot_delay": 0.0, "web_seek_grace": 4.0}
+    async with lobby_hall(tmp_path, "tiles,web", **options) as hall:
+        url = url_of(hall)
+        a = browser.page
+        await a.set_viewport_size(WIDE)
+        ann = await tiles_table_waiting(a, url)
+        status = a.locator("#play-status")
+        assert "house bots take the free seats in" in await status.inner_text()
+        [seek] = seeks(hall, "tiles", ann)
+        table = await a.evaluate("window.HernaTilesPlay.state.table")
+        await a.reload()
+        await a.wait_for_function(f"() => {TILES_PHASE} === 'seated'")
+        assert await a.evaluate("window.HernaTilesPlay.state.table") == table
+        assert f"At table {table}" in await status.inner_text()
+        await asyncio.sleep(4.5)  # longer than the grace: the reload took the seat back
+        assert [s["id"] for s in seeks(hall, "tiles", ann)] == [seek["id"]]
+        await a.screenshot(path=screenshot_path("tiles-reloaded-waiting-1280"))
+        # a second person takes that seek from the lobby and sits with the first
+        ctx, b = await person(browser, PHONE)
+        await open_lobby(b, url)
+        await take(b, ann)
+        for p in (a, b):
+            await p.wait_for_function(f"() => {TILES_PHASE} === 'game'", timeout=10_000)
+        names = await b.evaluate("window.HernaTilesPlay.state.seats.map((s) => s && s.name)")
+        assert ann in names and len(names) == 2
+        assert await b.evaluate("window.HernaTilesPlay.state.table") == table
+        await b.screenshot(path=screenshot_path("tiles-after-reload-paired-390"))
+        # a page gone for longer than the grace: its table and seek end
+        c_ctx, c = await person(browser, WIDE)
+        cid = await tiles_table_waiting(c, url)
+        await c.close()
+        await asyncio.sleep(1.0)
+        assert seeks(hall, "tiles", cid)
+        await eventually(lambda: not seeks(hall, "tiles", cid), timeout=6.0)
         await ctx.close()
         await c_ctx.close()

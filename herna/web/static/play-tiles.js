@@ -94,8 +94,9 @@
       turn: null, pending: false, said: [], result: null, note: "",
       rotation: 0, tile: null, choice: null, aim: null, retries: 0, upload: null,
       standIn: false, deadline: null, late: false, confirming: false, lastJoin: null,
-      gameClock: null,
+      gameClock: null, until: null, rematchFrom: null, rematching: false, noRematch: null,
     };
+    const P = window.HernaPlayPage;
     let ws = null;
     let closedByUs = false;
     let focusKey = null;
@@ -120,9 +121,11 @@
       return message;
     }
 
-    function connect() {
-      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-      ws = new WebSocket(`${scheme}//${location.host}/ws/tiles`);
+    /* Connect (the server says welcome); or (`resume`: this tab waited at a table) take the
+     * same connection back, which the server holds for a while after a reload
+     * (play-page.js): it sends what the page had since it sat down. */
+    function connect(resume) {
+      ws = new WebSocket(P.socketUrl("tiles", resume));
       closedByUs = false;
       S.phase = "connecting";
       draw();
@@ -142,12 +145,19 @@
           gone("The tile server is not running in this hall.");
           return;
         }
+        if (ev.code === P.NOTHING_TO_RESUME) {
+          // Away longer than the server keeps a waiting seat: it was given up.
+          P.waiting("tiles", null);
+          S.note = "You were away too long, so your seat at the table was given up.";
+          connect(false);
+          return;
+        }
         // A lost connection: come back (with the seat secret, when there is a game).
         const wait = Math.min(5000, 500 * 2 ** S.retries);
         S.retries += 1;
         S.note = `Connection lost; trying again in ${wait / 1000} s…`;
         draw();
-        setTimeout(connect, wait);
+        setTimeout(() => connect(Boolean(P.waiting("tiles"))), wait);
       };
     }
 
@@ -193,6 +203,10 @@
             S.phase = "seated";
             S.said = [];
             S.view = null;
+            S.rematching = false;
+            S.rematchFrom = null;
+            S.noRematch = null;
+            seated(m);
           }
           break;
         case "waiting":
@@ -203,6 +217,8 @@
           S.seats = m.seats || S.seats;
           break;
         case "started":
+          P.waiting("tiles", null);
+          S.until = null;
           S.standIn = false;
           if (!m.said) S.gameClock = null; // a new game (not a return to the seat)
           S.table = m.table;
@@ -256,6 +272,24 @@
           S.deadline = null;
           S.note = S.standIn ? "A stand-in (house bot) plays for you." : "You are back at your seat.";
           break;
+        case "rematch_offered":
+          // [Herna extension] a rematch asked for by a player of the last table
+          if (m.name === me) {
+            S.note = `Waiting for ${(m.waiting_for || []).join(" and ")} to accept the rematch…`;
+          } else {
+            S.rematchFrom = m.name;
+            S.note = "";
+          }
+          break;
+        case "rematch_declined":
+          S.rematchFrom = null;
+          S.rematching = false;
+          S.note = "";
+          // said beside the buttons, where the person is looking, instead of Rematch
+          S.noRematch = m.reason === "declined" ? `${m.name} does not want a rematch now.`
+            : m.reason === "left" ? `${m.name} left, so there is no rematch.`
+              : `${m.name} did not answer in time, so there is no rematch.`;
+          break;
         case "game_over":
           S.deadline = null;
           if (S.gameClock) {
@@ -282,6 +316,25 @@
       draw();
     }
 
+    /* Sitting at a table that waits for players: kept for a reload (this tab comes back to the
+     * same connection) with when house bots fill the seats, counted down on the page. */
+    function seated(m) {
+      const kept = P.waiting("tiles");
+      if (kept && kept.table === m.table) {
+        S.until = kept.until;
+        S.lastJoin = kept.lastJoin;
+      } else {
+        const join = S.lastJoin || {};
+        S.until = join.seek ? P.fillDeadline(P.seekWords(join.seek)) : null;
+      }
+      P.waiting("tiles", { table: m.table, until: S.until, lastJoin: S.lastJoin });
+    }
+
+    /* Whether every other seat of the last table was a house bot's. */
+    function botsOnly() {
+      return S.seats.every((slot, i) => i === S.seat || (slot && slot.kind === "house-bot"));
+    }
+
     function onError(m) {
       S.pending = false;
       if (m.id === "resume") {
@@ -306,7 +359,14 @@
         closedByUs = true;
         return;
       }
+      if (m.code === "NO_REMATCH") {
+        S.rematching = false;
+        if (S.lastJoin && botsOnly()) send(Object.assign({}, S.lastJoin)); // the same join again
+        else S.note = "There is nobody here to play again.";
+        return;
+      }
       if (m.code === "SEEK_CANCELLED") {
+        P.waiting("tiles", null);
         S.phase = "setup";
         S.note = "Your seek was cancelled in the lobby; the table is given up.";
         return;
@@ -650,7 +710,10 @@
         case "waiting": return S.note || "Waiting for your tournament game…";
         case "seated": {
           const empty = S.seats.filter((s) => !s).length;
-          return `At table ${S.table} (${S.rulesName}), waiting for ${empty} more player(s)…`;
+          const left = S.until ? Math.ceil((S.until - Date.now()) / 1000) : 0;
+          const fill = left > 0 ? ` If nobody comes, house bots take the free seats in ${left} s.`
+            : S.until ? " Nobody came: house bots are sitting down…" : "";
+          return `At table ${S.table} (${S.rulesName}), waiting for ${empty} more player(s)…${fill}`;
         }
         case "over": return resultText();
         case "gone": return S.note;
@@ -733,19 +796,27 @@
               rows.map(([i, v]) => `${i === S.seat ? "you" : nameOf(i)} ${v}`).join(", "), "."));
           }
           if (!tournament) {
-            // Rematch: the same rules at a new table, the house bots of the same level
-            // taking the other seats at once (tables with other people: Play again).
-            const botsOnly = S.lastJoin && S.seats.every((slot, i) => i === S.seat ||
-              (slot && slot.kind === "house-bot"));
+            // Rematch: the same rules and players at a new table (people must accept; house
+            // bots of the same level take the other seats); Play again: the setup form.
             const after = el("p", { class: "play-after" });
-            if (botsOnly) {
-              after.append(el("button", { type: "button", id: "play-rematch", onclick: () => {
-                S.view = null; S.result = null; S.said = []; S.note = "";
-                send(Object.assign({}, S.lastJoin));
-                draw();
-              } }, "Rematch (same rules, same house bots)"));
+            if (S.rematchFrom) {
+              bits.push(el("p", { class: "play-offer", id: "play-rematch-offer" },
+                `${S.rematchFrom} wants a rematch. `,
+                el("button", { type: "button", id: "play-rematch-accept", onclick: askRematch },
+                  "Accept the rematch"),
+                el("button", { type: "button", id: "play-rematch-decline", onclick: () => {
+                  S.rematchFrom = null; send({ type: "decline_rematch" }); draw();
+                } }, "Decline")));
+            } else if (S.noRematch) {
+              bits.push(el("p", { class: "play-offer", id: "play-rematch-declined" }, S.noRematch));
+            } else if (!S.rematching) {
+              after.append(el("button", { type: "button", id: "play-rematch", onclick: askRematch },
+                botsOnly() ? "Rematch (same rules, same house bots)"
+                  : "Rematch (same rules, same players)"));
             }
             after.append(el("button", { type: "button", id: "play-next", onclick: () => {
+              if (S.rematching || S.rematchFrom) send({ type: "decline_rematch" });
+              S.rematching = false; S.rematchFrom = null; S.noRematch = null;
               S.phase = "setup"; S.view = null; S.result = null; S.said = []; S.note = ""; draw();
             } }, "Play again"));
             bits.push(after);
@@ -774,6 +845,14 @@
           boardBox.querySelector('[tabindex="0"]');
         if (target) target.focus();
       }
+    }
+
+    function askRematch() {
+      S.rematching = true;
+      S.rematchFrom = null;
+      S.note = "Asking for a rematch…";
+      send({ type: "rematch" });
+      draw();
     }
 
     /* When a game ends, what to do next (Rematch, Play again) comes into view once: below
@@ -942,6 +1021,7 @@
 
     /* The clock of this seat's turn (then of the grace period), counted down on the page. */
     function tick() {
+      if (S.phase === "seated" && S.until) statusNode.textContent = statusText(); // the countdown
       const left = S.deadline ? Math.max(0, Math.ceil((S.deadline - performance.now()) / 1000)) : null;
       clockNode.hidden = left === null;
       if (left === null) {
@@ -958,7 +1038,7 @@
     setInterval(tick, 250);
 
     window.HernaTilesPlay = { state: S, send, turned };
-    connect();
+    connect(Boolean(P.waiting("tiles"))); // a reload while waiting: the same seat and seek
   }
 
   document.addEventListener("DOMContentLoaded", () => {
