@@ -422,6 +422,8 @@ def play_onitama(guest: str, running: bool, reconnect_window: float | None) -> s
         "server over TCP (see the protocol doc).</p></noscript>"
         '<script src="/static/play-page.js" defer></script>'
         '<script src="/static/play-onitama-choice.js" defer></script>'
+        '<script src="/static/play-onitama-rules.js" defer></script>'
+        '<script src="/static/play-onitama-view.js" defer></script>'
         '<script src="/static/play-onitama.js" defer></script>'
     )
 

@@ -92,19 +92,36 @@
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   }
 
-  /* When a game ends, what to do next comes into view once (below the board it sat under the
-   * fold at 1280x800). `over`: whether the game is over now; returns the new `shown`. */
+  /* When a game ends, what to do next (Rematch, Play again) comes into view once: below the
+   * board it sat under the fold at 1280x800. `over`: whether the game is over now; `shown`:
+   * whether it was brought into view already; returns the new `shown`. */
   function showNextOnce(box, over, shown) {
     if (!over) return false;
     if (!shown) {
-      const next = box.querySelector(".play-after");
+      const next = box.querySelector(".play-after") || box.querySelector("#play-result");
       if (next) next.scrollIntoView({ block: "nearest" });
     }
     return true;
   }
 
+  /* The seat secret (and what the page needs to come back to the seat) in localStorage under
+   * `key`: a reload, or the tab closed and opened again, takes the seat back with it. */
+  function seatStore(key) {
+    return {
+      saved() {
+        try {
+          return JSON.parse(localStorage.getItem(key) || "null");
+        } catch (err) {
+          return null;
+        }
+      },
+      save(seat) { localStorage.setItem(key, JSON.stringify(seat)); },
+      forget() { localStorage.removeItem(key); },
+    };
+  }
+
   window.HernaPlayPage = {
     NOTHING_TO_RESUME, LEAVING, tabId, waiting, socketUrl, seekWords, fillDeadline, waitWords,
-    clockWords, showNextOnce,
+    clockWords, showNextOnce, seatStore,
   };
 })();
