@@ -24,9 +24,7 @@ async def over_by_resigning(
     return await resign_first(a, b)
 
 
-async def resign_first(
-    a: TilesClient, b: TilesClient
-) -> tuple[dict[str, Any], dict[str, Any]]:
+async def resign_first(a: TilesClient, b: TilesClient) -> tuple[dict[str, Any], dict[str, Any]]:
     started = [await c.expect("started") for c in (a, b)]
     first = a if started[0]["seat"] == 0 else b
     await first.expect("your_turn")
