@@ -14,13 +14,16 @@ from herna.servers.tiles import rematch
 from tests.tiles.helpers import race
 from tests.tiles.test_server import running
 
+PEOPLE = "person,opponent=people"
+"""How a play page joins: a person (only people hear of rematches)."""
+
 
 async def over_by_resigning(
     a: TilesClient, b: TilesClient, rules: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``a`` and ``b`` at a new table of ``rules`` (two seats); the first to act resigns."""
-    await a.join("ann", rules)
-    await b.join("bea", rules)
+    await a.join("ann", rules, seek=PEOPLE)
+    await b.join("bea", rules, seek=PEOPLE)
     return await resign_first(a, b)
 
 
@@ -76,8 +79,17 @@ async def test_people_rematch_decline_and_no_answer(
         await b.join("bea", "tsuro")
         left = await a.expect("rematch_declined")
         assert left["name"] == "bea" and left["reason"] == "left"
+        # a bot over the network is never asked: no rematch at its table
+        bot = await TilesClient.connect("127.0.0.1", server.port)
+        await a.join("ann", rules, seek="person,opponent=anyone,fill=600")
+        await bot.join("robo", rules)
+        await resign_first(a, bot)
+        await a.send({"type": "rematch", "id": 6})
+        refused = await a.expect("error")
+        assert refused["code"] == "NO_REMATCH"
         await a.close()
         await b.close()
+        await bot.close()
         server.hub.records.flush()  # type: ignore[union-attr]
         games = server.hub.records.matches(game="tiles")  # type: ignore[union-attr]
-        assert len(games) == 4
+        assert len(games) == 5

@@ -13,7 +13,9 @@ asker starts at once. The offer ends, and everyone who asked hears ``{"type":
 "rematch_declined", "name", "reason"}``, when a player declines (``declined``), leaves or joins
 another table (``left``), or has not answered within :data:`REMATCH_WAIT` seconds (``no
 answer``). A player whose game is not remembered (a tournament board, a game run in a game
-worker, an offer that ended) gets the error ``NO_REMATCH``.
+worker, a table with a bot that plays over the network or a person who left, an offer that
+ended) gets the error ``NO_REMATCH``. Only people are asked (their join's seek said
+``person``): a bot client never hears of a rematch.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from herna.core.clock import Clock, TimerHandle
 from herna.games.tiles.rules import Rules
-from herna.hall.lobby import Want
+from herna.hall.lobby import HOUSE_BOT, Want
 from herna.protocols import tiles as proto
 from herna.servers.tiles.tables import Client, SeatSlot, Table
 
@@ -72,11 +74,17 @@ class Rematches:
         """A game ended: its table may be played again by the players still at it."""
         if table.showcase or table.tournament is not None or self.give_back is not None:
             return  # a tournament pairs its own boards; a game worker hands players back
-        if not players or any(s is None for s in table.seats):
+        if any(s is None for s in table.seats):
             return
         seats = [s for s in table.seats if s is not None]
-        offer = Offer(table.id, table.rules, table.want, seats, dict(players))
-        for _, client in players:
+        # Only people are asked (a play page, a terminal): a bot over the network never sent
+        # this extension and is not told of it; a table with one, or with a person who left,
+        # has no rematch.
+        people = {seat: c for seat, c in players if seats[seat].person}
+        if not people or any(s.kind != HOUSE_BOT and i not in people for i, s in enumerate(seats)):
+            return
+        offer = Offer(table.id, table.rules, table.want, seats, people)
+        for client in people.values():
             self._forget_offer(client, LEFT)
             self.offers[client] = offer
 
