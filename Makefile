@@ -8,6 +8,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 ARGS   ?=
 PYTEST_ARGS ?=
+# Most tests wait on sockets and browsers, so more workers than cores pay off (2 cores: 3).
+PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2 : n + n / 2 )))
 
 .PHONY: run test lint typecheck pytest system-deps bench clean
 
@@ -32,11 +34,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The tests that measure time run alone after the parallel part (exit 5: none selected).
 pytest: $(STAMP)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal -m "not serial" $(PYTEST_ARGS)
+	$(BIN)/pytest -p no:xdist -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	@command -v wrk >/dev/null || scripts/ensure-system-deps.sh wrk
 	$(BIN)/python bench/run_all.py $(ARGS)
 
 clean:

@@ -6,7 +6,8 @@ whether the hall holds (issue 27).
 
 Starts ``herna serve`` (every server, house bots, a SQLite file in a temporary directory) on
 free ports of 127.0.0.1 and sends traffic only there, bounded in count and time (about a
-minute in all). Each attack prints what was tried, what was seen and ``HELD`` or ``BROKEN``.
+minute in all), and last deletes the database file under it and restarts it to count the
+records. Each attack prints what was tried, what was seen and ``HELD`` or ``BROKEN``.
 ``--source DIR`` runs the server from the ``herna`` package in DIR (e.g. main, exported with
 ``git archive main | tar -x -C DIR``) for a before/after comparison; the attacks themselves
 use only sockets.
@@ -18,24 +19,17 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-HOST = "127.0.0.1"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serving import HOST, serving
+
 RESULTS: list[tuple[str, bool]] = []
-
-
-def free_port(kind: int = socket.SOCK_STREAM) -> int:
-    with socket.socket(socket.AF_INET, kind) as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
 
 
 def report(name: str, tried: str, seen: str, held: bool) -> None:
@@ -296,57 +290,71 @@ def rules_check_dev_zero(env: dict[str, str], cwd: Path) -> None:
     report("herna rules check /dev/zero", "herna rules check /dev/zero", seen, held)
 
 
+async def deleted_database(
+    ports: dict[str, int], work: Path, log_path: Path, server: subprocess.Popen[bytes],
+    env: dict[str, str],
+) -> None:  # fmt: skip
+    """Last, as it ends the hall's games: the SQLite file deleted under the running hall. Held:
+    an error naming the file within a few seconds, a new Onitama game refused, ``/status``
+    saying so, and after a restart every Mia round a spectator saw since in the database."""
+    db = work / "herna.db"
+    watcher = Udp(ports["mia"], "127.0.0.10")
+    await watcher.ask("REGISTER_SPECTATOR;hostile-db-watcher")
+    db.unlink()
+    started = time.monotonic()
+    seen: list[str] = []
+    noticed = None
+    while time.monotonic() - started < 10 and noticed is None:
+        seen += await watcher.lines(0.25)
+        text = log_path.read_text(errors="replace")
+        noticed = next(
+            (line for line in text.splitlines() if "ERROR" in line and str(db) in line), None
+        )
+    took = time.monotonic() - started
+    seen += await watcher.lines(1.0)
+    watcher.close()
+    login = await line_login(ports["onitama"], b"LOGIN|db-newcomer\n")
+    reader, writer = await asyncio.open_connection(HOST, ports["web"])
+    writer.write(b"GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    page = (await asyncio.wait_for(reader.read(), 10)).decode(errors="replace")
+    writer.close()
+    says = "no new games" in page
+    rounds = {int(x.split(";")[1]) for x in seen if x.startswith("ROUND STARTED;")}
+    scored = sum(x.startswith("SCORE;") for x in seen)
+    server.terminate()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        server.wait(30)
+    count = (
+        "from herna.hall.records import RecordStore\n"
+        f"s = RecordStore({f'sqlite:///{db}'!r}); s.recover()\n"
+        "print(sorted(int(m.meta.get('round', 0)) for m in s.matches(game='mia', limit=10**6)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", count], env=env, cwd=work, capture_output=True, text=True
+    )
+    try:
+        stored = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    except (ValueError, IndexError):
+        stored = set()
+    lost = sorted(rounds - stored)
+    report(
+        "a deleted database",
+        "rm herna.db under the running hall; LOGIN|db-newcomer on Onitama; GET /status; "
+        "restart and count the Mia rounds a spectator saw start since",
+        f"error naming the file after {took:.1f} s: {'yes' if noticed else 'no'}; Onitama: "
+        f"{login[:60]!r}; /status says so: {says}; {len(rounds)} rounds seen "
+        f"({scored} scored), {len(lost)} missing after the restart"
+        + (f" ({done.stderr.strip().splitlines()[-1][:80]})" if done.returncode else ""),
+        noticed is not None and took < 5 and "CLOSED" in login and says and not lost,
+    )
+
+
 # -- the run --------------------------------------------------------------------------------------
 async def run(args: argparse.Namespace) -> int:
-    work = Path(tempfile.mkdtemp(prefix="herna-hostile-"))
-    env = dict(os.environ)
-    if args.source:
-        env["PYTHONPATH"] = str(Path(args.source).resolve())
-    db = f"sqlite:///{work / 'herna.db'}"
-    ports = {
-        "mia": free_port(socket.SOCK_DGRAM),
-        "onitama": free_port(),
-        "cgml": free_port(),
-        "cgml_server": free_port(),
-        "cgml_game": free_port(),
-        "tiles": free_port(),
-        "web": free_port(),
-    }
-    herna = [sys.executable, "-m", "herna.cli"]
-    subprocess.run(
-        [*herna, "bots", "add", "Alice", "--database-url", db],
-        env=env,
-        check=True,
-        capture_output=True,
-        cwd=work,  # not this checkout: `python -m` would import its herna before --source's
-    )
-    log_path = work / "serve.log"
-    cmd = [*herna, "serve", "--database-url", db, "--host", HOST,
-           "--mia-port", str(ports["mia"]), "--onitama-port", str(ports["onitama"]),
-           "--cgml-login-port", str(ports["cgml"]),
-           "--cgml-login-server-port", str(ports["cgml_server"]),
-           "--cgml-game-port", str(ports["cgml_game"]), "--tiles-port", str(ports["tiles"]),
-           "--web-port", str(ports["web"])]  # fmt: skip
-    served = subprocess.run(
-        [sys.executable, "-c", "import herna; print(herna.__file__)"],
-        env=env,
-        cwd=work,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    print(f"herna serve from {served}; log {log_path}")
-    with log_path.open("w") as log:
-        server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work)
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                print(log_path.read_text()[-2000:])
-                return 2
-            with contextlib.suppress(OSError), socket.create_connection((HOST, ports["web"]), 1):
-                if "Herna is running" in log_path.read_text(errors="replace"):
-                    break
-            await asyncio.sleep(0.5)
+    with serving(args.source, prefix="herna-hostile-", keep=args.keep,
+                 before=(("bots", "add", "Alice"),)) as served:  # fmt: skip
+        ports, server, work, log_path = served.ports, served.process, served.work, served.log_path
+        print(f"herna serve from {served.package}; log {log_path}")
         await asyncio.sleep(2.0)  # house bots log in and start playing
         attacks: list[Callable[[], Awaitable[None]]] = [
             lambda: look_alikes(ports),
@@ -360,18 +368,14 @@ async def run(args: argparse.Namespace) -> int:
                 await asyncio.wait_for(attack(), 90)
             except Exception as exc:  # an attack that could not run is reported, not fatal
                 report(getattr(attack, "__name__", "attack"), "-", f"error: {exc!r}", False)
-        rules_check_dev_zero(env, work)
+        rules_check_dev_zero(served.env, work)
         alive = server.poll() is None
         report("the server process", "everything above", "still running" if alive else
                f"exited with {server.returncode}", alive)  # fmt: skip
-    finally:
-        server.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(10)
-        if server.poll() is None:
-            server.kill()
-        if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
+        try:
+            await asyncio.wait_for(deleted_database(ports, work, log_path, server, served.env), 90)
+        except Exception as exc:
+            report("a deleted database", "-", f"error: {exc!r}", False)
     held = sum(h for _, h in RESULTS)
     print(f"\n{held} of {len(RESULTS)} held")
     return 0

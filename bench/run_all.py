@@ -49,6 +49,7 @@ class Bench:
 
 
 BENCHES = (
+    Bench("web_crowd", ("--seconds", "5", "--runs", "2"), r"^(this checkout|source)"),
     Bench("onitama_perft", ("--depth", "6"), r"^(perft's own counter|server's path)"),
     Bench("onitama_hub", (), r"µs|us per action|actions/s"),
     Bench("onitama_games", (), r"^(Herna server|anchor relay|ratio to the anchor)"),

@@ -2,7 +2,9 @@
 # Install the Debian packages the test suite needs when they are missing:
 #   postgresql (a real server for the storage tests), chromium (web hall browser tests).
 set -euo pipefail
+# Extra package names as arguments (`make bench` asks for wrk this way).
 need=()
+for extra in "$@"; do command -v "$extra" >/dev/null 2>&1 || need+=("$extra"); done
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || need+=(postgresql)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ ${#need[@]} -eq 0 ] && exit 0

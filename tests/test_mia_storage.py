@@ -103,6 +103,7 @@ def test_keep_mia_rounds_below_the_minimum_is_refused() -> None:
     assert retention(argparse.Namespace(), {"mia": {"keep_rounds": 5000}}) == {"mia": 5000}
 
 
+@pytest.mark.serial
 def test_a_mia_round_costs_under_1000_bytes_in_the_database() -> None:
     """A real `herna serve --only mia` with one outside bot (full speed). Before the records
     were compacted a round cost 1286 bytes (bench/log_volume.py)."""

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PROBE = r"""
 import asyncio, json, logging, socket, sys, time
 from herna.cli.serve import embedded_args, start_hall
@@ -83,6 +85,7 @@ def _free_udp_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.serial
 def test_the_loop_never_stalls_while_the_hall_starts_and_plays(tmp_path: Path) -> None:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"))
     done = subprocess.run(

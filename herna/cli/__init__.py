@@ -21,6 +21,7 @@ GAME_COMMANDS: list[str] = [
     "herna.cli.onitama",
     "herna.cli.marias",
     "herna.cli.tiles",
+    "herna.cli.balance",
 ]
 
 
@@ -58,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         bot=group("bot", "run a reference bot against a server"),
         play=group("play", "play a game yourself in the terminal"),
         watch=group("watch", "watch a server live in the terminal"),
-        rules=group("rules", "check or show a tile-game rules file"),
+        rules=group("rules", "check, show or balance-test a tile-game rules file"),
     )
     for path in GAME_COMMANDS:
         importlib.import_module(path).register(commands)

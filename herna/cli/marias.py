@@ -34,6 +34,7 @@ from herna.clients.marias_text import (
     WORDS_HELP,
     action_text,
     breakdown_lines,
+    cancel_words,
     card_name,
     flek_words,
     result_rows,
@@ -43,8 +44,8 @@ from herna.games.marias import (
     CARD_CODES,
     TARIFFS,
     Action,
-    Claim,
     Discard,
+    Resign,
 )
 from herna.games.marias.bots import LEVEL_NAMES, STRATEGY_CHOICES, canonical
 from herna.protocols.cgml.breakdown import Breakdown, derive
@@ -281,7 +282,7 @@ class Terminal:
                 f"{message.value} ({word}) and takes the talon[/bold]"
             )
         elif isinstance(message, GameTypeInfo):
-            trumf = f", trumps {trumps_words(message.trumf)}" if message.trumf else ""
+            trumf = f", trumfy {trumps_words(message.trumf)}" if message.trumf else ""
             word = CONTRACT_WORD.get(message.licite, message.licite)
             who = self.who(tracker, message.playerid)
             if message.flek is not None:
@@ -314,7 +315,7 @@ class Terminal:
                 f"{message.message}[/bold red]"
             )
         elif isinstance(message, CancelGame):
-            c.print(f"[bold]Game cancelled: {message.reason}[/bold]")
+            c.print(f"[bold]{cancel_words(message.reason)}[/bold]")
         elif isinstance(message, Abort):
             c.print(
                 f"[bold red]Game aborted ({message.message}) by "
@@ -338,7 +339,7 @@ class Terminal:
         self.total += mine
         b = derive(tracker, result, self.tariff)
         word = CONTRACT_WORD.get(result.licite, result.licite)
-        trumps = f", trumps {trumps_words(result.trumf)}" if result.trumf else ""
+        trumps = f", trumfy {trumps_words(result.trumf)}" if result.trumf else ""
         table = Table(title=f"Result: {result.licite} ({word}){trumps}, {flek_words(result.flek)}")
         table.add_column("player")
         table.add_column("tricks", justify="right")
@@ -380,7 +381,7 @@ class Terminal:
         if view.get("licite"):
             c.print(
                 f"Game {view['licite']} ({CONTRACT_WORD.get(view['licite'], '')}) "
-                f"trumps {trumps_words(view.get('trumf'))}, {flek_words(view.get('flek'))}"
+                f"trumfy {trumps_words(view.get('trumf'))}, {flek_words(view.get('flek'))}"
             )
         elif view.get("auction"):
             bids = ", ".join(
@@ -448,14 +449,24 @@ class Terminal:
         elif decision.kind == "gametype":
             action = await self.choose(f"Announce the game (won: {decision.asked})", legal)
         elif decision.kind == "flek":
-            action = await self.choose(f"Flek (now {decision.asked}; same = no flek)", legal)
+            prompt = f"Flek (now {decision.asked}; same = no flek)"
+            action = await self.choose_or_resign(prompt, tracker.choices(decision))
         else:
-            hand = tracker.hand()
-            options: list[Action] = list(legal)
-            if len(hand) > 1:
-                options.append(Claim(tuple(hand)))
-            action = await self.choose("Your card", options)
+            # ložená hra and giving up: only the aktér gets them (tracker.choices)
+            action = await self.choose_or_resign("Your card", tracker.choices(decision))
         return tracker.answer(action)
+
+    async def choose_or_resign(self, prompt: str, options: Sequence[Action]) -> Action:
+        """A choice that may be giving up the game: that one is asked again first."""
+        while True:
+            action = await self.choose(prompt, options)
+            if not isinstance(action, Resign):
+                return action
+            line = await self.read_line("Give up the game? You lose every part. [y/N]: ")
+            if line is None:
+                raise EOFError
+            if line.strip().lower() in ("y", "yes"):
+                return action
 
     async def discard(self, legal: Sequence[Action]) -> Action:
         pairs = {a.cards: a for a in legal if isinstance(a, Discard)}

@@ -4,7 +4,9 @@ Without MATCH_ID it lists the newest matches of each game on record (``--last N`
 so thousands of Mia rounds do not bury the mariáš deals), each with its result in words.
 With MATCH_ID it tells the game as text built from the stored log by the game's own rules
 engine (:data:`herna.hall.replays.TEXTS`). ``--json`` prints the raw stored form instead;
-``--csv`` a player's results.
+``--csv`` a player's results. ``--review`` adds the engine's review of an Onitama game (the
+evaluation after every move, the best move where the played one cost a lot, the counts of
+inaccuracies, mistakes and blunders): the stored one, or computed here and stored once.
 
 The host reads the database directly, so the text shows everything the record holds (Mia's
 dice under the cup too); the web hall's public text hides what spectators never saw.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from rich.console import Console
 from rich.markup import escape
@@ -27,6 +30,7 @@ from herna.hall.db import MatchRow
 from herna.hall.export import results_csv
 from herna.hall.records import RecordStore, StoredMatch
 from herna.hall.replays import match_summary, match_text
+from herna.hall.reviews import REVIEWERS, ReviewStore, compute, review_text
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,6 +60,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=int,
         metavar="K",
         help="with MATCH_ID: draw the board after move K (Onitama; tiles: turn K; 0 = start)",
+    )
+    p.add_argument(
+        "--review",
+        action="store_true",
+        help="with MATCH_ID: the engine's review of the game (Onitama): the evaluation after "
+        "every move in pawns and White's win chance, the best move where the played one lost "
+        "a lot, inaccuracies/mistakes/blunders per player; computed and stored if not yet",
     )
     p.add_argument("--database-url", default=DEFAULT_DATABASE, help="database to read")
     p.add_argument("--json", action="store_true", help="print the raw stored record(s) as JSON")
@@ -134,5 +145,38 @@ def run(args: argparse.Namespace) -> int:
     print(f"Result: {match_summary(match)}")
     print()
     for line in match_text(match, public=False, move=args.move):
+        print(line)
+    if args.review:
+        return _review(store, match)
+    return 0
+
+
+REVIEW_WAIT = 300.0
+"""Seconds ``--review`` waits for a review another process is computing."""
+
+
+def _review(store: RecordStore, match: StoredMatch) -> int:
+    if match.game not in REVIEWERS:
+        print(f"herna replay: there is no review of {match.game} games", file=sys.stderr)
+        return 2
+    reviews = ReviewStore(store.engine)
+    found = reviews.get(match.id)
+    if found is None or found.status != "done":
+        if reviews.claim(match.id):
+            print("(computing the review…)", file=sys.stderr)
+            compute(store.url, match.id)  # this command's own process: no server waits
+        deadline = time.monotonic() + REVIEW_WAIT
+        while (found := reviews.get(match.id)) is not None and found.status == "computing":
+            if time.monotonic() > deadline:
+                print("herna replay: the review is still being computed", file=sys.stderr)
+                return 1
+            time.sleep(0.5)
+    if found is None or found.status != "done":
+        why = found.data.get("error") if found is not None else "not computed"
+        print(f"herna replay: no review: {why}", file=sys.stderr)
+        return 1
+    names = {("white", "black")[p.seat]: p.name for p in match.players if p.seat in (0, 1)}
+    print()
+    for line in review_text(match.game, found.data, names):
         print(line)
     return 0

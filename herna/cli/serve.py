@@ -195,6 +195,8 @@ async def start_hall(args: argparse.Namespace, config: dict[str, Any]) -> Hall:
     if replayed:
         log.warning("%d records of an earlier run were recovered from the journal", replayed)
     hall = Hall(records=records)
+    # A deleted database file is noticed within a second or two: no new games from then on.
+    hall.watch_database()
     director = hall.hold_tournaments()
     if args.shared_events and is_postgres(args.database_url):
         await hall.share_events()

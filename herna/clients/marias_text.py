@@ -20,12 +20,14 @@ from herna.games.marias import (
     Flek,
     GameType,
     Play,
+    Resign,
     format_trumps,
 )
-from herna.games.marias.words import CONTRACT_CS, card_words, part_words
+from herna.games.marias.words import CONTRACT_CS, card_words, end_words, part_words
 from herna.protocols.cgml.breakdown import Breakdown
 from herna.protocols.cgml.messages import Result
 from herna.protocols.cgml.player import PlayerTracker
+from herna.protocols.cgml.resign import RESIGNED
 
 SUIT_WORD = {"R": "hearts", "B": "bells", "G": "leaves", "A": "acorns"}
 """German suits in English, as the rules digest names them (hearts are the "lepší" suit)."""
@@ -42,6 +44,8 @@ RANK_WORD = {
 }
 """One name per card everywhere (hand, table, choices): suit letter and the Czech rank."""
 CARD_POINTS = {"10": 10, "0A": 10}
+RESIGN_WORDS = "vzdát: give up the game (you lose every part)"
+"""The aktér's giving up (``Resign``) as a choice."""
 TARIFF_WORDS = {"csm": "ČSM", "re": "RE!", "pub": "pub"}
 """The tariffs (``--cgml-tariff``) by the names people know them by."""
 FLEK_WORD = {1: "no flek", 2: "flek", 4: "re", 8: "tutti", 16: "boty", 32: "kalhoty"}
@@ -72,7 +76,7 @@ def trumps_words(trumf: object) -> str:
     """``"G"`` -> ``zelené (leaves)``; ``"G:B"`` adds the second suit of dvě sedmy."""
     text = str(trumf or "")
     if not text:
-        return "no trumps"
+        return "bez trumfů (no trumps)"
     first, _, second = text.partition(":")
     out = f"{SUIT_CS.get(first, first)} ({SUIT_WORD.get(first, first)})"
     if second:
@@ -100,6 +104,13 @@ def card_name(code: str) -> str:
     return card_words(code)
 
 
+def cancel_words(reason: str) -> str:
+    """A ``<cancelgame>`` in words: ``The aktér gave up the game: every part is lost.``"""
+    if reason == RESIGNED:
+        return "The aktér gave up the game (vzdal): every part is lost."
+    return f"The game was cancelled: {end_words(reason)}."
+
+
 def action_text(action: Action) -> str:
     if isinstance(action, Bid):
         code = action.contract.code
@@ -120,7 +131,9 @@ def action_text(action: Action) -> str:
     if isinstance(action, Discard):
         return " ".join(card_name(CARD_CODES[c]) for c in action.cards)
     if isinstance(action, Claim):
-        return "lay down: " + " ".join(card_name(CARD_CODES[c]) for c in action.cards)
+        return "ložená hra, lay down: " + " ".join(card_name(CARD_CODES[c]) for c in action.cards)
+    if isinstance(action, Resign):
+        return RESIGN_WORDS
     return str(action)
 
 
@@ -185,6 +198,8 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
     defenders = [d for d in range(3) if d != s.declarer]
     if s.renonc is not None:
         out.append((f"Renonc by {names[s.renonc.player]}: their side loses every part.", ""))
+    elif s.conceded:
+        out.append((f"{names[s.declarer]} (aktér) gave up the game (vzdal): every part lost.", ""))
     elif b.points_matter:
 
         def side(pts: int, marriages: Sequence[int]) -> str:
@@ -200,7 +215,7 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
             )
         )
         for seat, suit, value in b.marriages:
-            trump = ", trumps" if value == 40 else ""
+            trump = ", trumfy" if value == 40 else ""
             out.append(
                 (
                     f"  hláška {SUIT_CS['RBGA'[suit]]} ({SUIT_WORD['RBGA'[suit]]}{trump}) "
@@ -214,7 +229,7 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
     nparts = len(s.contract.parts)
     for i, part in enumerate(s.parts):
         outcome = "won" if part.won else "lost"
-        note = f" ({part.note})" if part.note and part.note != "renonc" else ""
+        note = f" ({part.note})" if part.note and part.note not in ("renonc", "conceded") else ""
         if i < nparts:
             levels = [b.seat_levels[d][i] for d in defenders]
             if levels[0] == levels[1]:
@@ -247,12 +262,15 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
         )
     else:
         derived = ", ".join(f"{names[x]} {s.money[x]:+d}" for x in range(3))
+        tariff = TARIFF_WORDS.get(b.tariff, b.tariff)
         hint = (
-            f"; the server seems to use --tariff {b.matching_tariff}" if b.matching_tariff else ""
+            f"; the server seems to use the {TARIFF_WORDS.get(b.matching_tariff)} tariff"
+            if b.matching_tariff
+            else ""
         )
         out.append(
             (
-                f"Check: this breakdown ({b.tariff} tariff) gives {derived}, but the "
+                f"Check: this breakdown (the {tariff} tariff) gives {derived}, but the "
                 f"server's result differs; the server's money counts{hint}.",
                 "bold red",
             )

@@ -80,6 +80,8 @@ class CounterBlocks:
         self._blocks: dict[str, _Block] = {}
         self._guard = threading.Lock()
         self.reservations = 0
+        self.local = False
+        """Set by :meth:`go_local`: no block is reserved in the database any more."""
 
     def next(self, counter: str, after: int = 0) -> int:
         """The next number of ``counter``, above ``after`` and every number handed out."""
@@ -103,10 +105,25 @@ class CounterBlocks:
                     return self._reserve_now(counter, block, number, after)
             fetching.join()  # outside the lock: the fetching thread takes it to finish
 
+    def go_local(self) -> None:
+        """Stop reserving blocks in the database (its file was deleted: what is reserved there
+        is lost, so a new database would hand the same numbers out again). The end of every
+        block reserved so far is journaled now, and every number from now on as it is handed
+        out, so the next start's database continues above all of them."""
+        self.local = True
+        with self._guard:
+            blocks = list(self._blocks.items())
+        for counter, block in blocks:
+            with block.lock:
+                end = max(block.end, block.ahead[1] if block.ahead is not None else 0)
+                block.ahead = None
+                if end:
+                    self.on_local(counter, end)
+
     def _reserve_now(self, counter: str, block: _Block, number: int, after: int) -> int:
         """The block is used up and nothing is on its way: reserve one here (``block.lock``
         is held), or number locally while the database cannot be reached."""
-        if time.monotonic() >= block.retry_at:
+        if not self.local and time.monotonic() >= block.retry_at:
             try:
                 start, end = reserve(self.engine, counter, max(after, block.end))
             except Exception as e:  # the database is down or locked for too long
@@ -130,7 +147,7 @@ class CounterBlocks:
 
     def _prefetch(self, counter: str, block: _Block) -> None:
         """Reserve the next block in the background (``block.lock`` is held)."""
-        if block.ahead is not None or block.fetching is not None or block.end == 0:
+        if block.ahead is not None or block.fetching is not None or block.end == 0 or self.local:
             return
         if time.monotonic() < block.retry_at:
             return
@@ -143,7 +160,8 @@ class CounterBlocks:
                 log.warning("could not reserve %s numbers ahead (%s)", counter, e)
                 got = None
             with block.lock:
-                if got is not None:
+                # A block reserved in a lost database file (go_local meanwhile) is not safe.
+                if got is not None and not self.local:
                     block.ahead = got
                     self.reservations += 1
                 else:

@@ -223,6 +223,20 @@ class TournamentGameRow(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class MatchReviewRow(Base):
+    """A finished game's review (the engine's verdict on every move, :mod:`herna.hall.reviews`),
+    computed once in a worker process and kept beside the match (migration 0003)."""
+
+    __tablename__ = "match_reviews"
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(16))
+    """``computing`` (a worker has it), ``done`` or ``failed`` (``data["error"]`` says why)."""
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 def normalise_url(url: str) -> str:
     """Accept plain ``postgresql://`` URLs and a bare file path for SQLite."""
     if url.startswith("postgres://"):
@@ -232,6 +246,53 @@ def normalise_url(url: str) -> str:
     if "://" not in url:
         return f"sqlite:///{url}"
     return url
+
+
+FileIdentity = tuple[str, int, int]
+"""A SQLite database file as opened: (absolute path, ``st_dev``, ``st_ino``)."""
+
+
+def database_file(url: str) -> Path | None:
+    """The SQLite file ``url`` names, made absolute; None for PostgreSQL or in-memory SQLite."""
+    url = normalise_url(url)
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url[len("sqlite:///") :].partition("?")[0]
+    if not path or path == ":memory:" or path.startswith("file::memory:"):
+        return None
+    return Path(path).absolute()
+
+
+def file_identity(url: str) -> FileIdentity | None:
+    """What :func:`file_changed` compares with later: the file as it is now (None for a
+    database that is no file, or a file that is not there)."""
+    path = database_file(url)
+    if path is None:
+        return None
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (str(path), st.st_dev, st.st_ino)
+
+
+def file_changed(opened: FileIdentity | None) -> str | None:
+    """Why the path of a database file no longer leads to the file that was opened: it was
+    deleted, or another file was put in its place (a move, a restored copy). Connections
+    still open write to the unlinked file, which nobody will ever open again; None while the
+    path is still that file (or the database is no file)."""
+    if opened is None:
+        return None
+    path, dev, ino = opened
+    try:
+        st = Path(path).stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return "deleted"
+    except OSError:
+        return None  # a passing failure to look (the connections still work): not proof
+    if (st.st_dev, st.st_ino) != (dev, ino):
+        return "replaced by another file"
+    return None
 
 
 class DatabaseMissing(Exception):
@@ -353,7 +414,13 @@ def _make_engine(url: str, create: bool) -> Engine:
             if not create and not path.is_file():
                 raise DatabaseMissing(f"there is no database file {path.resolve()}")
             path.parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, future=True, pool_pre_ping=True)
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if database_file(url) is not None:
+        # A SQLite file's connections never go stale, so no ping per checkout; and enough of
+        # them are kept for the web hall's worker threads, or every request beyond the pool
+        # would open a connection and run the PRAGMAs again (issue 28's profile: 14 %).
+        options = {"pool_pre_ping": False, "pool_size": 20, "max_overflow": 20}
+    engine = create_engine(url, future=True, **options)
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")

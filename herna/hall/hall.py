@@ -4,6 +4,9 @@ services that the web hall and the CLI show.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -15,6 +18,11 @@ from herna.hall.lobby import Lobby
 from herna.hall.records import RecordStore
 from herna.hall.tournament_live import LiveTournaments
 from herna.hall.tournament_store import TournamentStore
+
+log = logging.getLogger("herna.hall")
+
+DATABASE_CHECK_EVERY = 1.0
+"""Seconds between looks at the database file (a deleted one is noticed within this)."""
 
 
 class Service(Protocol):
@@ -55,6 +63,7 @@ class Hall:
     """Carries game events to and from other processes on the same PostgreSQL database."""
     tournaments: LiveTournaments | None = None
     """The live tournaments held in this hall (``herna serve`` makes it)."""
+    _watching: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.identity is None:
@@ -73,6 +82,48 @@ class Hall:
             self.bridge = PostgresBridge(self.records.url, self.bus)
             await self.bridge.start()
 
+    @property
+    def closed(self) -> str | None:
+        """Why this hall takes no new games, or None: the lobby's word, which every game
+        server asks (:meth:`herna.hall.lobby.Lobby.close_for_new_games`)."""
+        return self.lobby.closed
+
+    def watch_database(self, every: float = DATABASE_CHECK_EVERY) -> None:
+        """Look at the database file every ``every`` seconds while the hall runs (started by
+        ``herna serve``; :meth:`check_database`)."""
+        if self._watching is None:
+            self._watching = asyncio.get_running_loop().create_task(self._watch(every))
+
+    async def _watch(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.check_database()
+            except Exception:  # the watch must go on; a bug here is logged, not fatal
+                log.exception("could not check the database file")
+
+    def check_database(self) -> None:
+        """When the SQLite file was deleted or replaced under the running hall: one error
+        that names it and says what to do, and no new games from then on. Play against the
+        unlinked file would be lost at the next start; the records of the games that finish
+        now stay in the journal, which the next start writes into the new database."""
+        gone = self.records.check_database()
+        if gone is None:
+            return
+        path = self.records.database_file[0] if self.records.database_file else "?"
+        log.error(
+            "the database file %s was %s while Herna was running: Herna takes no new games "
+            "now. Restart Herna to create or open it again; records since are kept in the "
+            "journal at %s and written into it at the start",
+            path,
+            gone,
+            self.records.journal_dir or "?",
+        )
+        self.lobby.close_for_new_games(
+            f"Herna takes no new games: its database file was {gone}; games in progress "
+            "finish and are kept, and new games start again after the operator restarts Herna"
+        )
+
     def hold_tournaments(self) -> LiveTournaments:
         """Hold live tournaments in this hall (their director answers the lobby's tournament
         seeks); returns the director."""
@@ -87,6 +138,11 @@ class Hall:
         return self.tournaments
 
     async def stop(self) -> None:
+        if self._watching is not None:
+            self._watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watching
+            self._watching = None
         if self.tournaments is not None:
             await self.tournaments.stop()
         for service in reversed(self.services):

@@ -68,12 +68,18 @@ NO_SUCH_TOURNAMENT = "NO_SUCH_TOURNAMENT"
 NOT_ENTERED = "NOT_ENTERED"
 NOT_VERIFIED = "NOT_VERIFIED"
 TOURNAMENT_OVER = "TOURNAMENT_OVER"
+CLOSED = "CLOSED"
+"""The hall takes no new games (:meth:`Lobby.close_for_new_games`); the reason says why."""
 
 CANCELLED = "cancelled"
 GONE = "gone"
 SEATED = "seated"
 ENDED = "ended"
+DECLINED = "declined"
+"""Why a challenge closed when the player it named said no (:meth:`Lobby.decline`)."""
 """Why a tournament seek closed when its tournament ended (:meth:`Lobby.close_tournament`)."""
+HALL_CLOSED = "closed"
+"""Why a seek closed when the hall stopped taking new games (:meth:`Lobby.close_for_new_games`)."""
 
 
 class LobbyError(Exception):
@@ -228,6 +234,9 @@ class Lobby:
         self.paired = 0
         self.desk: TournamentDesk | None = None
         """Admits tournament seeks (set by the live tournaments' director)."""
+        self.closed: str | None = None
+        """Why the hall takes no new games (one English sentence), or None while it does:
+        every game server asks this one place (:meth:`close_for_new_games`)."""
 
     # -- questions ----------------------------------------------------------------------------
     def open_seeks(self, game: str | None = None) -> list[Seek]:
@@ -243,6 +252,8 @@ class Lobby:
         """Raise :class:`LobbyError` when :meth:`open` would refuse this seek. ``verified``:
         the owner proved the name (a reserved name's token, or a proof the hall issued to a
         signed-in person); a tournament seek needs it."""
+        if self.closed is not None:
+            raise LobbyError(CLOSED, self.closed)
         want.check()
         if kind not in KINDS:
             raise LobbyError(BAD_SEEK, f"a player is one of {', '.join(KINDS)}")
@@ -298,6 +309,18 @@ class Lobby:
         self._close(seek, CANCELLED)
         return seek
 
+    def decline(self, seek_id: str, by: str) -> Seek:
+        """The player a challenge names says no (a rematch declined); anybody else:
+        :data:`NOT_FOR_YOU`. The server ends the challenger's wait and tells it why."""
+        seek = self.seeks.get(seek_id)
+        if seek is None:
+            raise LobbyError(NO_SUCH_SEEK, f"no open seek {seek_id!r}")
+        target = seek.want.challenge
+        if target is None or name_key(target) != name_key(by):
+            raise LobbyError(NOT_FOR_YOU, f"seek {seek.id} is not a challenge to you")
+        self._close(seek, DECLINED)
+        return seek
+
     def drop(self, holder: object) -> list[Seek]:
         """The connection ``holder`` is gone: its seeks die with it."""
         dead = [s for s in self.seeks.values() if s.holder is holder]
@@ -332,6 +355,19 @@ class Lobby:
         if pair is not None:
             self._pairers[game] = pair
 
+    def close_for_new_games(self, reason: str) -> None:
+        """The hall takes no new games from now on (its database is gone, say): games in
+        progress finish, but no seek is opened, paired, booked or filled with house bots, and
+        the open ones close (their servers hear :data:`HALL_CLOSED` and tell their
+        connections in their protocol's words, code :data:`CLOSED`). There is no reopening:
+        a restart is what brings the hall back."""
+        if self.closed is not None:
+            return
+        self.closed = reason
+        self._booked.clear()
+        for seek in self.open_seeks():
+            self._close(seek, HALL_CLOSED)
+
     # -- tournaments --------------------------------------------------------------------------
     def tournament_seeks(self, game: str, tournament: str) -> dict[str, Seek]:
         """The open, unbooked seeks of a tournament's entrants, by name key."""
@@ -351,6 +387,8 @@ class Lobby:
         """The tournament's next game: ``names`` in seat order. When all of them wait with a
         seek for this tournament, their group becomes the game server's next one and the
         server is asked to start it; True when it did (the seeks are seated)."""
+        if self.closed is not None:
+            return False
         here = self.tournament_seeks(game, tournament)
         group = [here.get(name_key(n)) for n in names]
         if any(s is None for s in group) or len({s.key for s in group if s}) != len(names):
@@ -400,6 +438,8 @@ class Lobby:
 
     def next_booked(self, game: str) -> list[Seek] | None:
         """The next group a tournament booked (:meth:`book`), in seat order, or None."""
+        if self.closed is not None:
+            return None
         booked = self._booked.get(game)
         while booked:
             group = booked.pop(0)
@@ -411,6 +451,8 @@ class Lobby:
 
     def due(self, game: str, now: float) -> list[Seek]:
         """Open seeks whose free seats house bots should take now, oldest first."""
+        if self.closed is not None:
+            return []
         return [
             s
             for s in self.open_seeks(game)
@@ -422,6 +464,8 @@ class Lobby:
 
     def next_fill(self, game: str) -> float | None:
         """When the next fill wait of ``game`` ends (for the server's timer)."""
+        if self.closed is not None:
+            return None
         times = [
             s.created + s.want.fill
             for s in self.open_seeks(game)

@@ -41,6 +41,8 @@ from herna.hall.db import (
     MatchRow,
     RatingRow,
     StandingRow,
+    file_changed,
+    file_identity,
     make_engine,
 )
 from herna.hall.journal import (
@@ -220,6 +222,11 @@ class RecordStore:
         """Per game, how many of its newest records the writer keeps (``--keep-mia-rounds``);
         older ones are deleted. Standings and ratings are not records: they keep counting."""
         self.engine = make_engine(url, create=create)
+        self.database_file = file_identity(url)
+        """The SQLite file as opened (path, device, inode); None for PostgreSQL."""
+        self.gone: str | None = None
+        """Why the database file is not the one opened any more (deleted, replaced), for the
+        status page; None while it is (see :meth:`check_database`)."""
         self._batch_size = batch_size
         self._journal_dir = Path(journal_dir) if journal_dir else journal_dir_for(url)
         self._temp_journal: tempfile.TemporaryDirectory[str] | None = None
@@ -387,14 +394,35 @@ class RecordStore:
                     path.unlink(missing_ok=True)
         return replayed
 
+    def check_database(self) -> str | None:
+        """Whether the SQLite file at the database's path is still the one this store opened
+        (``herna serve`` asks every second). The first time it is not, numbers stop coming
+        from the database (:meth:`CounterBlocks.go_local`) and the reason is returned, once,
+        for the caller to log and act on; None otherwise.
+
+        The writer process looks for itself before each commit (:class:`herna.hall.writer.
+        Tail`): it commits nothing into a deleted file and deletes no journal segment, so the
+        next start replays every record since into the new database. PostgreSQL: a lost
+        connection only makes the writer wait and retry, with the journal keeping the records."""
+        if self.gone is not None:
+            return None
+        changed = file_changed(self.database_file)
+        if changed is None:
+            return None
+        self.gone = changed
+        # Numbers reserved in the lost file would be handed out again by the new one: from
+        # now on each number is journaled, and so is the end of every block in use.
+        self._counters.go_local()
+        return changed
+
     def adopt(self) -> int:
         """Replay what other processes sharing this journal left when they ended, while this
         one runs (``herna serve`` calls it every few seconds): with several processes on one
         database, one killed process's last records reach the database through the others,
         not only at the next start. Returns the number of records written."""
         journal = self._journal
-        if journal is None:
-            return 0
+        if journal is None or self.gone is not None or file_changed(self.database_file):
+            return 0  # not into a deleted file: the next start replays it into the new one
         found = self._replay(journal.directory, skip_owner=journal.owner)
         with self._lock:
             self.replayed += found
@@ -435,6 +463,7 @@ class RecordStore:
             "owner": self._journal.owner,
             "batch_size": self._batch_size,
             "keep": self.keep,
+            "database": self.database_file,
         }
         os.write(self._control, json.dumps(config).encode() + b"\n")
 

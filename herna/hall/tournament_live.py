@@ -69,6 +69,13 @@ from herna.hall.lobby import (
 from herna.hall.tournament import FORMATS, Board, Game, no_show
 from herna.hall.tournament_runner import Resume, Runner, RunOptions
 from herna.hall.tournament_store import Entrant, Tournament, TournamentStore
+from herna.hall.tournament_timetable import (
+    MAX_PAUSE,
+    Timetable,
+    now,
+    read_time,
+    sleep_until,
+)
 
 log = logging.getLogger("herna.tournament")
 
@@ -88,6 +95,8 @@ ENTRY_ORDER, BY_RATING = "entry", "rating"
 SEEDINGS = (ENTRY_ORDER, BY_RATING)
 MAX_ENTRANTS = 256
 POLL = 0.1
+START_RETRY = 5.0
+"""Seconds between tries to start a tournament whose start time came with too few entrants."""
 """Seconds between tries to book a board whose entrants are not all waiting."""
 FORFEITS = {"out_of_time": "time", "illegal_move": "illegal", "opponent_left": "left"}
 """Onitama ``GAME_OVER`` reasons that end a game a side did not play out, as the
@@ -144,6 +153,10 @@ class LiveOptions:
     """The order the field is paired in from the start (a round robin's schedule, Swiss round
     1): ``entry`` (the entry list's order, then as the others entered) or ``rating`` (the
     OpenSkill ordinal in the game, best first; the unrated after, in entry order)."""
+    starts_at: str | None = None
+    """When it starts by itself (ISO 8601, UTC); ``None``: when the admin starts it."""
+    pause: float = 0.0
+    """Seconds between the end of a round and the start of the next (a timetable)."""
 
     def check(self) -> None:
         if self.game not in LIVE_GAMES:
@@ -183,6 +196,10 @@ class LiveOptions:
             raise TournamentError(f"seeding is one of {', '.join(SEEDINGS)}")
         if self.house and self.admits == PEOPLE:
             raise TournamentError("a tournament for people only takes no house bots")
+        if not 0 <= self.pause <= MAX_PAUSE:
+            raise TournamentError("the pause between rounds is at most an hour")
+        if self.starts_at is not None and read_time(self.starts_at) is None:
+            raise TournamentError("the start time is a date and time")
 
 
 @dataclass
@@ -201,6 +218,8 @@ class Held:
     """A session taken up after a restart: seconds of it played before."""
     order: list[str] = field(default_factory=list)
     """The field in its seeding order, fixed at the start (kept, so a restart pairs alike)."""
+    starter: asyncio.Task[None] | None = None
+    """Waits for a scheduled start (``options.starts_at``)."""
 
 
 class LiveTournaments:
@@ -280,6 +299,7 @@ class LiveTournaments:
             seat(f"house-{level}-t{tour.id}-{i}", level, f"tournament={tour.id}")
         if tour.status != RUNNING:
             log.info("tournament %d takes entrants again (%d entered)", tour.id, len(tour.entrants))
+            self._schedule(held)
             return
         started = tour.started_at or tour.created_at
         elapsed = max(0.0, (_utcnow() - started).total_seconds())
@@ -294,7 +314,8 @@ class LiveTournaments:
                 int(n): [Board(int(n), i, tuple(seats)) for i, seats in enumerate(boards, 1)]
                 for n, boards in planned.items()
             }
-            held.runner = self._runner(held, Resume(tour.games, pairings, elapsed))
+            resume = Resume(tour.games, pairings, elapsed)
+            held.runner = self._runner(held, resume, tour.settings.get("timetable"))
         held.status = RUNNING
         held.task = asyncio.create_task(self._run(held), name=f"tournament-{held.id}")
         log.info(
@@ -417,6 +438,9 @@ class LiveTournaments:
         """A new tournament taking entrants; returns its id and the admin token (shown once,
         kept only as a digest)."""
         options.check()
+        due = read_time(options.starts_at)
+        if due is not None and not 0 < (due - now()).total_seconds() < 366 * 86_400:
+            raise TournamentError("the start time is in the coming year")
         seat = self.house_seats.get(options.game)
         if options.house and seat is None:
             raise TournamentError(f"this hall seats no house bots for {options.game}")
@@ -441,6 +465,7 @@ class LiveTournaments:
         )
         self.held[tid] = Held(tid, options, digest)
         log.info("tournament %d (%s, %s) takes entrants", tid, options.game, options.format)
+        self._schedule(self.held[tid])
         for i, level in enumerate(options.house, 1):
             assert seat is not None
             # A house bot logs in like any entrant (with its house token) and enters itself.
@@ -485,9 +510,32 @@ class LiveTournaments:
         self._listen()
 
         held.order = self._seeded(held)
-        self.store.update_settings(tid, order=held.order)
         held.runner = self._runner(held, Resume())
+        self.store.update_settings(
+            tid, order=held.order, round_count=held.runner.planned_rounds(), start_note=None
+        )
         self._started(held)
+
+    def _schedule(self, held: Held) -> None:
+        """A tournament with a start time starts by itself then (needs the event loop)."""
+        due = read_time(held.options.starts_at)
+        if due is not None and held.status == ENTRY and held.starter is None:
+            held.starter = asyncio.get_running_loop().create_task(
+                self._start_when_due(held, due), name=f"tournament-{held.id}-start"
+            )
+
+    async def _start_when_due(self, held: Held, due: datetime) -> None:
+        await sleep_until(due)
+        while held.status == ENTRY:
+            try:
+                self.begin(held.id)
+            except TournamentError as exc:
+                # Too few came: it starts as soon as enough have entered (or the admin aborts).
+                note = f"{exc}; it starts as soon as enough have entered"
+                self.store.update_settings(held.id, start_note=note)
+                await asyncio.sleep(START_RETRY)
+            else:
+                log.info("tournament %d started at its start time", held.id)
 
     def _seeded(self, held: Held) -> list[str]:
         names = [e.name for e in held.entrants.values()]
@@ -497,7 +545,7 @@ class LiveTournaments:
         rated = sorted((n for n in names if n in ordinal), key=lambda n: -ordinal[n])
         return rated + [n for n in names if n not in ordinal]
 
-    def _runner(self, held: Held, resume: Resume) -> Runner:
+    def _runner(self, held: Held, resume: Resume, timetable: Any = None) -> Runner:
         o, tid = held.options, held.id
         names = held.order or [e.name for e in held.entrants.values()]
         run_options = RunOptions(o.game, o.format, o.seats, o.rounds, o.cycles, o.duration, 10_000)
@@ -514,7 +562,10 @@ class LiveTournaments:
             return name_key(name) in self.lobby.tournament_seeks(o.game, str(tid))
 
         resume.on_paired = paired
-        return Runner(self.store, tid, names, run_options, play, ready=ready, resume=resume)
+        rounds = Timetable(self.store, tid, o.pause, timetable)
+        return Runner(
+            self.store, tid, names, run_options, play, ready=ready, resume=resume, rounds=rounds
+        )
 
     def _started(self, held: Held) -> None:
         held.status = RUNNING
@@ -536,8 +587,9 @@ class LiveTournaments:
         held = self.held.get(tid)
         if held is None or held.status not in (ENTRY, RUNNING):
             raise TournamentError(f"tournament {tid} is not taking entrants or running")
-        if held.task is not None:
-            held.task.cancel()
+        for task in (held.task, held.starter):
+            if task is not None:
+                task.cancel()
         self._end(held, ABORTED)
 
     async def stop(self) -> None:
@@ -550,10 +602,11 @@ class LiveTournaments:
                     held.id,
                     held.status,
                 )
-            if held.task is not None:
-                held.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await held.task
+            for task in (held.task, held.starter):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):

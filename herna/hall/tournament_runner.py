@@ -72,6 +72,21 @@ class Resume:
     """Called with a Swiss round's boards before it is played, to keep them."""
 
 
+class RoundHooks:
+    """What happens around each round of a round robin or a Swiss tournament (an arena has
+    no rounds). The default does nothing: ``herna tournament run`` plays round after round;
+    a live tournament keeps a timetable (:mod:`herna.hall.tournament_timetable`)."""
+
+    async def before(self, number: int) -> None:
+        """Wait until round ``number`` may start (a pause after the round before)."""
+
+    def started(self, number: int, boards: list[Board]) -> None:
+        """Round ``number`` starts with these boards (byes included)."""
+
+    def ended(self, number: int) -> None:
+        """Every board of round ``number`` is decided."""
+
+
 class Runner:
     def __init__(
         self,
@@ -83,6 +98,7 @@ class Runner:
         on_change: Callable[[], None] = lambda: None,
         ready: Callable[[str], bool] = lambda name: True,
         resume: Resume | None = None,
+        rounds: RoundHooks | None = None,
     ) -> None:
         self.store = store
         self.id = tournament_id
@@ -94,6 +110,7 @@ class Runner:
         """Whether an entrant is there to be paired now (an arena pairs only those)."""
         self.size = options.size
         self.resume = resume or Resume()
+        self.rounds = rounds or RoundHooks()
         self.games: list[Game] = list(self.resume.games)
         self._decided = {(g.board.round, g.board.number): g for g in self.resume.games}
         self.playing: set[Board] = set()
@@ -108,11 +125,13 @@ class Runner:
                 schedule = round_robin(self.names, self.options.cycles)
             else:
                 schedule = round_robin_tables(self.names, self.size, self.options.rounds)
-            for boards in schedule:
+            for number, boards in enumerate(schedule, 1):
+                await self.rounds.before(number)
                 await self.play_round(boards)
         elif fmt == "swiss":
             rounds = self.options.rounds or _swiss_rounds(len(self.names))
             for number in range(1, rounds + 1):
+                await self.rounds.before(number)
                 boards = self.resume.pairings.get(number) or self.swiss_boards(number)
                 if number not in self.resume.pairings:
                     # Kept before the round is played: a round paired again after a restart
@@ -149,8 +168,22 @@ class Runner:
             return swiss_round(number, ranking, total, history)
         return tables_round(number, ranking, self.size, history)
 
+    def planned_rounds(self) -> int | None:
+        """Rounds this tournament plays (``None``: an arena, which has none)."""
+        fmt = self.options.format
+        if fmt == "swiss":
+            return self.options.rounds or _swiss_rounds(len(self.names))
+        if fmt != "round-robin":
+            return None
+        if self.size == 2:
+            return len(round_robin(self.names, self.options.cycles))
+        return len(round_robin_tables(self.names, self.size, self.options.rounds))
+
     async def play_round(self, boards: list[Board]) -> None:
+        number = boards[0].round if boards else 0
+        self.rounds.started(number, boards)
         await asyncio.gather(*(self.play(board) for board in boards))
+        self.rounds.ended(number)
 
     async def play(self, board: Board) -> Game:
         decided = self._decided.pop((board.round, board.number), None)

@@ -17,7 +17,8 @@ reports end-of-file (the kernel closes it when the parent dies, ``kill -9`` incl
 Whatever it had not committed is still in the journal, and the next start replays it.
 
 Control pipe (parent → writer), one line each: first a JSON object with ``url``,
-``journal``, ``owner`` and ``batch_size``; then ``flush <n>`` (answered with
+``journal``, ``owner``, ``batch_size`` and ``database`` (the SQLite file the parent opened:
+path, ``st_dev``, ``st_ino``; null for PostgreSQL); then ``flush <n>`` (answered with
 ``<n> <written> <failed>`` once everything appended before it is committed) or ``stop``
 (finish, delete the segments, answer ``-1 <written> <failed>`` and exit).
 """
@@ -44,6 +45,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from herna.hall.db import (
     CounterRow,
+    FileIdentity,
     MatchEventRow,
     MatchKeyRow,
     MatchPlayerRow,
@@ -51,6 +53,7 @@ from herna.hall.db import (
     RatingPointRow,
     RatingRow,
     StandingRow,
+    file_changed,
 )
 from herna.hall.journal import HEADER, MAX_FRAME, frame, own_segments, parse_frames
 
@@ -398,8 +401,13 @@ class Tail:
         owner: str,
         batch_size: int,
         keep: Mapping[str, int] | None = None,
+        database: FileIdentity | None = None,
     ) -> None:
         self.engine = engine
+        self.database = database
+        """The SQLite file the store opened: nothing is committed once its path leads
+        elsewhere (:func:`~herna.hall.db.file_changed`)."""
+        self.gone: str | None = None
         self.keep = dict(keep or {})
         self._since_prune = PRUNE_EVERY  # prune once soon after start (a lowered setting)
         self.directory = directory
@@ -416,9 +424,11 @@ class Tail:
     def step(self, final: bool) -> str:
         """Commit the next batch. Returns ``"progress"`` (a full batch, or a segment done:
         go on at once), ``"partial"`` (committed what there was: everything appended before
-        this step is committed), ``"idle"`` (nothing to do) or ``"blocked"`` (the database
-        cannot be written now). ``final``: the owner appends nothing more, so the segment
-        being appended to is complete too.
+        this step is committed), ``"idle"`` (nothing to do), ``"blocked"`` (the database
+        cannot be written now) or ``"gone"`` (the database file was deleted or replaced:
+        nothing is committed and no segment deleted, so the next start replays them).
+        ``final``: the owner appends nothing more, so the segment being appended to is
+        complete too.
 
         ``"partial"`` makes the caller wait :data:`POLL` before the next batch: going on at
         once would commit the few records that came in during the last commit, and many
@@ -435,6 +445,8 @@ class Tail:
                 return "progress"
             self.offset = 0
         entries, used = self._read()
+        if self._database_gone():
+            return "gone"
         if entries:
             try:
                 written, failed = commit_entries(self.engine, entries, self.failed_file)
@@ -472,6 +484,20 @@ class Tail:
         self.path = None
         return "progress"
 
+    def _database_gone(self) -> bool:
+        """Whether the database file's path leads elsewhere now. Looked at before every
+        commit and before a segment is deleted: a commit into a deleted file would be lost at
+        the next start, with its journal segment gone too."""
+        gone = file_changed(self.database)
+        if gone is not None and self.gone is None:
+            log.warning(
+                "the database file %s was %s; the records stay in the journal for the next start",
+                self.database[0] if self.database else "?",
+                gone,
+            )
+        self.gone = gone
+        return gone is not None
+
     def _read(self) -> tuple[list[tuple[Any, ...]], int]:
         data = os.pread(self.fd, CHUNK, self.offset)
         if len(data) >= HEADER.size:
@@ -496,6 +522,15 @@ def writer_main(control_fd: int, reply_fd: int) -> None:
     config = json.loads(line)
     from herna.hall.db import make_engine
 
+    database = config.get("database")
+    opened: FileIdentity | None = (
+        (str(database[0]), int(database[1]), int(database[2])) if database else None
+    )
+    if file_changed(opened) is not None:
+        # Opening the URL now would create a new, empty file where the old one was (and
+        # commit into it what the parent's readers never see): wait for the end instead.
+        _hold(control_fd, reply_fd, pending)
+        return
     engine = make_engine(config["url"])
     tail = Tail(
         engine,
@@ -503,6 +538,7 @@ def writer_main(control_fd: int, reply_fd: int) -> None:
         config["owner"],
         int(config["batch_size"]),
         {str(g): int(n) for g, n in config.get("keep", {}).items()},
+        opened,
     )
     flushes: list[str] = []
     stop = False
@@ -516,7 +552,7 @@ def writer_main(control_fd: int, reply_fd: int) -> None:
             if state == "progress" or (stop and state == "partial"):
                 wait = 0.0
             else:
-                wait = RETRY if state == "blocked" else POLL
+                wait = RETRY if state in ("blocked", "gone") else POLL
             readable = control.poll(wait * 1000)
             if readable:
                 chunk = os.read(control_fd, 65536)
@@ -532,17 +568,40 @@ def writer_main(control_fd: int, reply_fd: int) -> None:
                     elif word == "stop":
                         stop = True
             state = tail.step(final=stop)
-            if state in ("idle", "partial"):
+            # With the database file gone, a flush is answered at once: nothing more will be
+            # committed, and everything stays in the journal (the store says so).
+            if state in ("idle", "partial", "gone"):
                 for token in flushes:
                     os.write(reply_fd, f"{token} {tail.written} {tail.failed}\n".encode())
                 flushes.clear()
-                if stop and state == "idle":
+                if stop and state in ("idle", "gone"):
                     os.write(reply_fd, f"-1 {tail.written} {tail.failed}\n".encode())
                     return
     except BrokenPipeError:
         return  # the parent is gone
     finally:
         engine.dispose()
+
+
+def _hold(control_fd: int, reply_fd: int, pending: bytes) -> None:
+    """A writer with no database to write to: answer flushes and ``stop`` (nothing written),
+    until told to stop or orphaned; the journal keeps every record."""
+    try:
+        while True:
+            while b"\n" in pending:
+                raw, pending = pending.split(b"\n", 1)
+                word, _, arg = raw.decode().partition(" ")
+                if word == "flush":
+                    os.write(reply_fd, f"{arg} 0 0\n".encode())
+                elif word == "stop":
+                    os.write(reply_fd, b"-1 0 0\n")
+                    return
+            chunk = os.read(control_fd, 65536)
+            if not chunk:
+                return
+            pending += chunk
+    except BrokenPipeError:
+        return
 
 
 def main() -> None:

@@ -336,6 +336,11 @@ class NewTournament(ApiModel):
     entrant, its token in the answer's `entrant_tokens` (a list, or one name a line)."""
     seeding: str = Field("entry", json_schema_extra=_choices(("entry", "rating")))
     """The order of the first round: the entry list's (then as entrants came), or by rating."""
+    starts_at: str | None = Field(None, examples=["2026-12-01T14:00:00+01:00"])
+    """When it starts by itself (ISO 8601; without an offset, the hall's local time). Entries
+    are open until then; none: when the admin starts it."""
+    pause: float | str = 0
+    """Seconds between the end of a round and the start of the next (or text: `2m`, `90s`)."""
 
 
 class TournamentCreated(ApiModel):

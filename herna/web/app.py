@@ -29,7 +29,6 @@ from typing import Any
 from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
@@ -55,8 +54,10 @@ from herna.hall.tournament_store import TournamentStore
 from herna.web import api_operations as api
 from herna.web import openapi, pages, params
 from herna.web.accounts import Accounts, SessionContext, account_box
+from herna.web.balance import BalancePage
 from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.errors import ErrorPages
+from herna.web.fresh import Fresh
 from herna.web.guests import COOKIE, MAX_AGE, Guests
 from herna.web.live import LiveHub, parse_resume
 from herna.web.lobby import LobbyRoutes
@@ -78,6 +79,7 @@ from herna.web.queries import (
     player_stats,
     standing_json,
 )
+from herna.web.reviews import ReviewPages
 from herna.web.tournaments import TournamentPages
 
 log = logging.getLogger(__name__)
@@ -177,6 +179,9 @@ class WebApp:
         self.onitama_socket = GameSocket(hall, "onitama", sockets)
         self.guests = Guests(hall.identity)
         self.people = People(self.store.engine, hall.identity)
+        # What every visitor sees alike is computed at most once a second (issue 28).
+        self._recent = Fresh(self.recent_results)
+        self._totals = Fresh(functools.partial(matches_per_game, self.store.engine))
         self.accounts = Accounts(self.people, hall.identity, self.page)
         post = ["POST"]
         acc = self.accounts
@@ -187,6 +192,8 @@ class WebApp:
         self.tiles = TilesPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.mia = MiaPlay(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.lobby = LobbyRoutes(hall, self.guests, lambda t, b, d: self.page(t, b, d))
+        self.reviews = ReviewPages(self.store, self.guests, self.page)
+        self.balance = BalancePage(lambda t, b, d: self.page(t, b, d))
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -201,7 +208,9 @@ class WebApp:
                 methods=get,
             ),
             Route("/play/onitama", self.play_onitama, methods=get),
+            *self.reviews.routes(),
             Route("/play/tiles", self.tiles.page, methods=get),
+            Route("/tools/balance", self.balance.page, methods=get),
             Route("/signin", acc.signin_page, methods=get),
             Route("/signin", acc.signin, methods=post),
             Route("/signup", acc.signup_page, methods=get),
@@ -242,6 +251,7 @@ class WebApp:
             WebSocketRoute("/ws/marias", self.marias.socket),
             WebSocketRoute("/ws/mia", self.mia.socket),
             WebSocketRoute("/ws/lobby", self.lobby.socket),
+            WebSocketRoute("/ws/balance", self.balance.socket),
         ]
         self.errors = ErrorPages(self.error_page)
         # The session cookie is signed with a key kept in the database, so guests keep their
@@ -325,8 +335,11 @@ class WebApp:
         active: str = "",
         status: int = 200,
     ) -> HTMLResponse:
-        html = pages.layout(title, body, self.renderers(), page, active, account_box())
-        return HTMLResponse(html, status_code=status)
+        if (closed := self.hall.closed) is not None:
+            # Every page says it, play pages first: a game asked for now would be refused.
+            body = f'<p class="error" role="alert">{html.escape(closed)}</p>' + body
+        text = pages.layout(title, body, self.renderers(), page, active, account_box())
+        return HTMLResponse(text, status_code=status)
 
     def error_page(self, title: str, message: str, status: int, back: str) -> HTMLResponse:
         """An error (400, 404, 405 ...) in the hall's layout (see herna.web.errors)."""
@@ -361,16 +374,17 @@ class WebApp:
 
     def recent_results(self, per_game: int = 3) -> list[tuple[StoredMatch, str]]:
         """The newest few results of each game, newest first, with their summary in words
-        (a few per game, or Mia's rounds would crowd out every other game)."""
+        (a few per game, or Mia's rounds would crowd out every other game). Each game's are
+        read from its end of the index, so the cost does not grow with the record."""
+        games = set(REPLAYERS) | {s.game for s in self.game_services()}
         matches: list[StoredMatch] = []
-        for game, count in matches_per_game(self.store.engine).items():
-            if count:
-                matches += self.store.matches(game=game, limit=per_game)
+        for game in sorted(games):
+            matches += self.store.matches(game=game, limit=per_game)
         matches.sort(key=lambda m: m.finished_at, reverse=True)
         return [(m, match_summary(m)) for m in matches[:12]]
 
     async def home(self, request: Request) -> Response:
-        recent = await run_in_threadpool(self.recent_results)
+        recent = await self._recent.get()
         body = pages.home(
             self.play_pages(),
             self.has_route("/lobby"),
@@ -383,7 +397,7 @@ class WebApp:
     async def status_page(self, request: Request) -> Response:
         services = [self.service_json(s) for s in self.game_services()]
         web = next((s for s in self.hall.services if s.game == WEB_GAME), None)
-        totals = await run_in_threadpool(matches_per_game, self.store.engine)
+        totals = await self._totals.get()
         body = pages.status(
             services,
             self.service_json(web) if web is not None else None,
@@ -552,7 +566,7 @@ class WebApp:
         return JSONResponse([self.service_json(s) for s in self.hall.services])
 
     async def api_games(self, request: Request, args: dict[str, Any]) -> Response:
-        counts = await run_in_threadpool(matches_per_game, self.store.engine)
+        counts = await self._totals.get()
         running = {s.game for s in self.game_services()}
         renderers = set(self.renderers())
         games = sorted(set(self.known_games()) | set(counts))

@@ -391,6 +391,11 @@ class LiveHub:
         self.resubscribed = 0
         self.resumed = 0
         self.meter = CpuMeter()
+        self.version = 0
+        """Counts the events applied: a snapshot made at one version is the snapshot until
+        the next event, so every request and socket in between shares it."""
+        self._snapshots: dict[tuple[str | None, str | None], tuple[int, str]] = {}
+        self.snapshots_made = 0
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -405,6 +410,7 @@ class LiveHub:
                 table.flushed = table.version
                 table.skipped = 0
                 table.since = None
+            self.version += 1
             self._task = asyncio.get_running_loop().create_task(self._pump(), name="herna-live")
 
     async def stop(self) -> None:
@@ -457,6 +463,7 @@ class LiveHub:
         table.pending.append(event)
         self._dirty.add(key)
         self.events += 1
+        self.version += 1
 
     async def _pump(self) -> None:
         while True:
@@ -487,10 +494,12 @@ class LiveHub:
         for key in [k for k, t in self.tables.items() if t.status in ("over", "closed")]:
             if now - self.tables[key].updated > ttl and key not in self._dirty:
                 del self.tables[key]
+                self.version += 1
 
     def _flush(self) -> None:
         if not self._dirty:
             return
+        self.version += 1  # snapshots show what was flushed
         changed = [t for k, t in self.tables.items() if k in self._dirty]
         self._dirty.clear()
         if not self.clients:  # nobody watching: nothing to build
@@ -548,8 +557,19 @@ class LiveHub:
         table: str | None = None,
         resume: ResumePoints | None = None,
     ) -> str:
-        """:meth:`snapshot` as the comma-separated JSON of its tables."""
-        return ",".join(encode_table(part) for part in self.snapshot(game, table, resume))
+        """:meth:`snapshot` as the comma-separated JSON of its tables (a plain snapshot is
+        encoded once per :attr:`version` and filter, then shared)."""
+        if resume:
+            return ",".join(encode_table(part) for part in self.snapshot(game, table, resume))
+        made = self._snapshots.get((game, table))
+        if made is not None and made[0] == self.version:
+            return made[1]
+        if len(self._snapshots) > 256:  # filters are few; a scan of many must not pile up
+            self._snapshots.clear()
+        text = ",".join(encode_table(part) for part in self.snapshot(game, table))
+        self._snapshots[(game, table)] = (self.version, text)
+        self.snapshots_made += 1
+        return text
 
     def connect(
         self,

@@ -382,6 +382,8 @@ def home(
         "</p></section>"
         '<p class="muted" id="for-operators">Running bots or this hall? '
         '<a href="/status">Servers, ports and protocols</a> · <a href="/doc">docs</a></p>'
+        '<p class="muted" id="for-designers">Designing a tile game? '
+        '<a href="/tools/balance">Test the balance of your rules</a></p>'
     )
 
 
@@ -425,6 +427,7 @@ def play_onitama(guest: str, running: bool, reconnect_window: float | None) -> s
         '<script src="/static/play-onitama-rules.js" defer></script>'
         '<script src="/static/play-onitama-view.js" defer></script>'
         '<script src="/static/play-onitama.js" defer></script>'
+        '<script src="/static/tournament-seat.js" defer></script>'
     )
 
 
@@ -654,7 +657,13 @@ def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
         f'<a href="/api/matches/{m.id}/text">'
         + ("game record (notation)" if m.game == "onitama" else "text")
         + "</a></p>"
-        '<h2>Replay</h2><div id="replay" class="replay">'
+        + (
+            f'<p class="export"><a id="review-link" href="/matches/{m.id}/review">Engine '
+            "review</a>: the evaluation after every move, and the mistakes</p>"
+            if m.game == "onitama"
+            else ""
+        )
+        + '<h2>Replay</h2><div id="replay" class="replay">'
         '<div class="controls">'
         '<button data-step="first" title="first step (Home)">« first</button>'
         '<button data-step="prev" title="previous step (←)">‹ prev</button>'

@@ -14,7 +14,9 @@ The JSON frames (docs/web.md, "Play mariáš"):
   "seat", "seq"}``, ``{"type": "sit", "name", "token"?, "seek"}`` (from the lobby page: the
   lobby's words, e.g. ``person,accept=s4``), ``{"type": "act", "decision", "choice"}``,
   ``{"type": "back"}`` (take the
-  seat back from a stand-in), ``{"type": "leave"}``;
+  seat back from a stand-in), ``{"type": "leave"}``; after a table ``{"type": "rematch"}``
+  (the same people and house bots at a new table, or accepting another person's rematch) and
+  ``{"type": "decline_rematch"}``;
 * hall → page: ``{"type": "seat", "seat"}`` (the seat secret, kept in localStorage),
   ``{"type": "state", "seq", ...}`` (the whole state of the seat, ``seq`` grows with every
   change) and ``{"type": "error", "code", "message", "seq"}`` (nothing changed: ``seq`` is
@@ -71,6 +73,8 @@ ABANDON = 600.0
 SEEK_GRACE = 15.0
 """Seconds a seat that is still waiting for its table keeps its seek after its page is gone
 (a reload comes back within it); then the seat leaves the login server and the seek ends."""
+REMATCH_WAIT = 60.0
+"""Seconds a rematch waits for the other people of the last table to ask for it too."""
 MAX_SEATS = 200
 """Browser seats one web hall keeps at once (each holds a CGML connection)."""
 MAX_FRAME = 4096
@@ -105,6 +109,7 @@ class MariasPlaySettings:
     abandon: float = ABANDON
     max_seats: int = MAX_SEATS
     seek_grace: float = SEEK_GRACE
+    rematch_wait: float = REMATCH_WAIT
 
 
 @dataclass
@@ -128,6 +133,9 @@ class _Seat:
     abandon: asyncio.TimerHandle | None = None
     watch: asyncio.Task[None] | None = None
     """Follows the seek this seat accepted, until the table starts (see ``_watch_accepted``)."""
+    rematch: list[str] = field(default_factory=list)
+    """The people a rematch seat waits for (empty: none, or only house bots)."""
+    timer_rematch: asyncio.TimerHandle | None = None
 
 
 class MariasPlay:
@@ -147,6 +155,7 @@ class MariasPlay:
         self.seats: dict[str, _Seat] = {}
         self._viewers: dict[int, _Viewer] = {}
         self._next_viewer = 0
+        self._lobby_watch: asyncio.Task[None] | None = None
 
     # -- the service ------------------------------------------------------------------------
     def _service(self) -> Any:
@@ -286,6 +295,10 @@ class MariasPlay:
                 return seat, ("NO_SEAT", "You have no seat to leave.")
             await seat.relay.stop()
             return seat, None
+        if kind == "rematch":
+            return self._rematch(vid, viewer, seat)
+        if kind == "decline_rematch":
+            return seat, self._decline_rematch(seat)
         return seat, ("BAD_MESSAGE", f"Unknown message type {str(kind)[:20]!r}.")
 
     def _sit(
@@ -324,6 +337,31 @@ class MariasPlay:
             if bots is None:
                 return None, ("BAD_OPPONENTS", "Choose opponents from the list.")
             opponents = (PlayerRef(bots.name), PlayerRef(bots.name))
+        seat, problem = self._open_seat(vid, viewer, frame, opponents, fill, tournament)
+        if seat is not None and accepted is not None:
+            # Taking a waiting player's seat: should that player leave first, this person
+            # waits for people rather than for somebody who is gone.
+            seat.relay.again = (PlayerRef(None, None, "human"),)
+            owner = opponents[0].id or "The player"
+            seat.watch = asyncio.get_running_loop().create_task(
+                self._watch_accepted(seat, accepted, owner)
+            )
+        return seat, problem
+
+    def _open_seat(
+        self,
+        vid: int,
+        viewer: _Viewer,
+        frame: dict[str, Any],
+        opponents: tuple[PlayerRef, ...],
+        fill: int | None,
+        tournament: str | None,
+    ) -> tuple[_Seat | None, tuple[str, str] | None]:
+        """A new browser seat for ``frame``'s name (checked already), this page its first."""
+        service = self._service()
+        if service is None:
+            return None, ("NOT_RUNNING", "The mariáš server is not running in this hall.")
+        name, token = frame["name"], frame.get("token")
         live = sum(1 for s in self.seats.values() if not s.relay.done)
         if live >= self.settings.max_seats:
             return None, ("FULL", "The hall has no room for another browser seat now; try later.")
@@ -348,17 +386,104 @@ class MariasPlay:
         self.seats[secret] = seat
         task = relay.start()
         task.add_done_callback(lambda _: self._relay_done(seat))
-        if accepted is not None:
-            # Taking a waiting player's seat: should that player leave first, this person
-            # waits for people rather than for somebody who is gone.
-            relay.again = (PlayerRef(None, None, "human"),)
-            owner = opponents[0].id or "The player"
-            seat.watch = asyncio.get_running_loop().create_task(
-                self._watch_accepted(seat, accepted, owner)
-            )
+        self._watch_lobby()
         viewer.queue.put_nowait({"type": "seat", "seat": secret, "seq": relay.seq})
         self._attach(seat, vid)
         return seat, None
+
+    # -- after a table: rematch --------------------------------------------------------------
+    def _rematch(
+        self, vid: int, viewer: _Viewer, seat: _Seat | None
+    ) -> tuple[_Seat | None, tuple[str, str] | None]:
+        """A new table with the people and house bots of this seat's last one. It goes
+        through the hall's one seating mechanism: the new seat's ``<connect>`` names them
+        (each person by id, each house bot by its bot server), so the login server seats it
+        at once with house bots, and with people its seek is a challenge in the hall's lobby
+        that waits until each of them asks for the rematch too (their pages show "X wants a
+        rematch"), says no (:meth:`~herna.hall.lobby.Lobby.decline`), or
+        :attr:`MariasPlaySettings.rematch_wait` runs out."""
+        if seat is None or not seat.relay.done:
+            return seat, ("NO_REMATCH", "A rematch comes after a table is over.")
+        others = seat.relay.last_table()
+        if not others:
+            return seat, ("NO_REMATCH", "There was no table to play again.")
+        people = seat.relay.last_people()
+        frame = {"name": seat.name, "token": seat.relay.token}
+        # The finished seat is left behind: this page shows the new one.
+        self.seats.pop(seat.secret, None)
+        seat.viewers.discard(vid)
+        for timer in (seat.timer, seat.abandon, seat.timer_rematch):
+            if timer is not None:
+                timer.cancel()
+        new, problem = self._open_seat(vid, viewer, frame, others, None, None)
+        if new is None:
+            return None, problem
+        new.rematch = people
+        new.relay.rematch_people = people
+        if people:
+            new.relay.message = f"Waiting for {', '.join(people)} to accept the rematch…"
+            loop = asyncio.get_running_loop()
+            new.timer_rematch = loop.call_later(
+                self.settings.rematch_wait,
+                new.relay.end_wait,
+                f"{', '.join(people)} did not answer the rematch in time.",
+            )
+        return new, None
+
+    def _decline_rematch(self, seat: _Seat | None) -> tuple[str, str] | None:
+        """Say no to the rematches offered to this seat's person (the lobby ends them)."""
+        if seat is None:
+            return "NO_SEAT", "You have no table to decline a rematch of."
+        offers = self._offers(seat)
+        if not offers:
+            return "NO_REMATCH", "Nobody is asking you for a rematch now."
+        for seek_id, _ in offers:
+            with contextlib.suppress(LobbyError):
+                self.hall.lobby.decline(seek_id, seat.name)
+        return None
+
+    def _offers(self, seat: _Seat) -> list[tuple[str, str]]:
+        """(seek id, owner) of the open rematch challenges to this seat's person from the
+        people of its last table, while this seat is over (a table that ended)."""
+        if not seat.relay.done:
+            return []
+        people = {p.casefold() for p in seat.relay.last_people()}
+        me = seat.name.casefold()
+        return [
+            (s.id, s.owner)
+            for s in self.hall.lobby.open_seeks("marias")
+            if s.owner.casefold() in people
+            and s.want.challenge is not None
+            and s.want.challenge.casefold() == me
+        ]
+
+    def _watch_lobby(self) -> None:
+        """Pages of finished tables hear of rematch offers as they come and go (the hall's
+        lobby events, one subscription for the web hall)."""
+        if self._lobby_watch is not None:
+            return
+
+        async def watch() -> None:
+            sub = self.hall.lobby.bus.subscribe(limit=1000)
+            try:
+                async for event in sub:
+                    if event.table != "marias":
+                        continue
+                    for seat in list(self.seats.values()):
+                        if seat.relay.done:
+                            self._changed(seat)
+            finally:
+                sub.close()
+
+        self._lobby_watch = asyncio.get_running_loop().create_task(watch())
+
+    def with_offers(self, seat: _Seat, state: dict[str, Any]) -> dict[str, Any]:
+        """The relay's state with what comes after a table: who wants a rematch with this
+        person, whether a rematch is possible, and who this seat waits for."""
+        state["rematch_offers"] = [owner for _, owner in self._offers(seat)]
+        state["can_rematch"] = bool(seat.relay.done and seat.relay.last_table())
+        state["rematch_with"] = seat.rematch
+        return state
 
     def _seek_opponents(
         self, service: Any, name: str, words: str
@@ -530,17 +655,19 @@ class MariasPlay:
                 seat = viewer.seat
                 if seat is None:
                     continue
-                item = seat.relay.state()
+                item = self.with_offers(seat, seat.relay.state())
             try:
                 await ws.send_text(json.dumps(item, ensure_ascii=False))
             except Exception:  # the page is gone; its receive loop cleans up
                 return
 
     async def stop(self) -> None:
+        if self._lobby_watch is not None:
+            self._lobby_watch.cancel()
         for seat in list(self.seats.values()):
             if seat.watch is not None:
                 seat.watch.cancel()
-            for timer in (seat.timer, seat.abandon):
+            for timer in (seat.timer, seat.abandon, seat.timer_rematch):
                 if timer is not None:
                     timer.cancel()
             await seat.relay.stop()
@@ -605,6 +732,7 @@ def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySet
         f"{options}</fieldset>"
         '<button type="submit" class="play-button" id="mar-sit-button">Sit down</button></form>'
         '<p class="play-status" id="play-status" role="status" aria-live="polite"></p>'
+        '<div class="mar-after-box" id="mar-after"></div>'
         '<div class="mar-table" id="mar-table" hidden>'
         '<div class="mar-players" id="mar-players"></div>'
         '<div class="mar-contract" id="mar-contract"></div>'
@@ -621,6 +749,7 @@ def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySet
         "<noscript><p>Playing needs JavaScript; <code>herna play marias</code> plays in a "
         "terminal.</p></noscript>"
         '<script src="/static/play-marias.js" defer></script>'
+        '<script src="/static/tournament-seat.js" defer></script>'
     )
 
 

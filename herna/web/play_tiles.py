@@ -109,7 +109,8 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         "(one of Herna's examples, or your own <code>rules.json</code>), sit down and play by "
         "clicking (or with Tab, Enter and R to turn a tile). A reload, or closing the tab "
         f"and coming back{escape(window)}, returns you to your seat. "
-        '<a href="/doc/games/tiles.md">The games</a>.</p>'
+        '<a href="/doc/games/tiles.md">The games</a> · '
+        '<a href="/tools/balance">Test a rules file for balance</a>.</p>'
         '<div class="play tp" id="play" data-phase="connecting">'
         '<form class="tp-setup" id="tp-setup" hidden>'
         "<fieldset><legend>Rules</legend>"
@@ -151,6 +152,7 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         '<script src="/static/play-tiles-board.js" defer></script>'
         '<script src="/static/play-tiles-setup.js" defer></script>'
         '<script src="/static/play-tiles.js" defer></script>'
+        '<script src="/static/tournament-seat.js" defer></script>'
     )
 
 

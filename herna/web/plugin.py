@@ -120,6 +120,7 @@ class WebHall:
         if quiet.level == logging.NOTSET:  # "Started server process" is noise inside herna
             quiet.setLevel(logging.WARNING)
         self.hub.start()
+        self.web.reviews.watch(self.hall.bus)
         self._task = asyncio.get_running_loop().create_task(
             self._server.serve(sockets=[sock]), name="herna-web"
         )
@@ -147,6 +148,8 @@ class WebHall:
         await self.web.mia.stop()
         for game_socket in (self.web.tiles_socket, self.web.onitama_socket):
             game_socket.release_all()
+        await self.web.reviews.stop()
+        self.web.balance.close()
         await self.hub.stop()
         if self._server is not None and self._task is not None:
             self._server.should_exit = True

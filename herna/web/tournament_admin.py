@@ -34,6 +34,7 @@ from herna.hall.tournament_live import (
     TournamentError,
 )
 from herna.hall.tournament_store import Tournament
+from herna.hall.tournament_timetable import TimeError, iso, parse_duration, parse_start
 from herna.web import api_operations as api
 from herna.web.accounts import FormError, bounded_body, ensure_csrf, read_form
 from herna.web.guests import session_of
@@ -251,7 +252,17 @@ def _options(form: dict[str, str]) -> LiveOptions:
     levels = HOUSE_LEVELS.get(form.get("game", "onitama"), ())
     if any(level not in levels for level in house):
         raise TournamentError(f"house bots' levels are {', '.join(levels) or 'none here'}")
+    try:
+        pause = parse_duration(form.get("pause", ""))
+        start_text = form.get("starts_at", "").strip()
+        offset = form.get("tz_offset", "").strip()
+        offset_minutes = int(offset) if offset.lstrip("-").isdigit() else None
+        starts_at = iso(parse_start(start_text, offset_minutes)) if start_text else None
+    except TimeError as exc:
+        raise TournamentError(str(exc)) from None
     return LiveOptions(
+        starts_at=starts_at,
+        pause=pause,
         name=form.get("name", "").strip() or "Tournament",
         game=game,
         format=form.get("format", "round-robin"),
@@ -333,6 +344,7 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
     formats = {k: FORMAT_HELP[k] for k in LIVE_FORMATS}
     return (
         '<link rel="stylesheet" href="/static/tournaments.css">'
+        '<script src="/static/tournament.js" defer></script>'
         "<h1>New tournament</h1>"
         '<p class="lead">A tournament held in this hall: entrants come over the game\'s own '
         "protocol (bots, under a reserved name with its token) or at the play page (people, "
@@ -373,7 +385,15 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         "</textarea>"
         '<label for="t-seeding">Seeding: the order of the first round</label>'
         + _select("seeding", SEEDING_HELP, f.get("seeding", "entry"))
-        + '<label for="t-start">Seconds an entrant has to come when its game is due</label>'
+        + '<label for="t-starts-at">Starts by itself at (optional; empty: when the admin '
+        "presses Start now). Entries are open until then.</label>"
+        f'<input id="t-starts-at" name="starts_at" type="datetime-local" '
+        f'value="{e(f.get("starts_at", ""))}">'
+        '<input type="hidden" name="tz_offset" id="t-tz-offset" value="">'
+        '<label for="t-pause">Pause between rounds (e.g. <code>2m</code>, <code>90s</code>; '
+        "empty: none)</label>"
+        f'<input id="t-pause" name="pause" value="{e(f.get("pause", ""))}">'
+        '<label for="t-start">Seconds an entrant has to come when its game is due</label>'
         f'<input id="t-start" name="start_timeout" inputmode="decimal" '
         f'value="{e(f.get("start_timeout", "60"))}">'
         '<button type="submit">Create</button></form>'

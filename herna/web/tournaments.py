@@ -22,11 +22,14 @@ from starlette.routing import Route
 from herna.hall.hall import Hall
 from herna.hall.tournament import TIE_BREAK_NAMES, Game, Row, fmt_points
 from herna.hall.tournament.export import table_csv, table_json
+from herna.hall.tournament_seat import entrant_view
 from herna.hall.tournament_store import Tournament, TournamentStore
 from herna.web import pages
+from herna.web import tournament_season as season
 from herna.web.accounts import ensure_csrf
-from herna.web.params import TOURNAMENT_ID, NotFound, endpoint
+from herna.web.params import TOURNAMENT_ID, NotFound, Param, endpoint
 from herna.web.tournament_admin import TournamentAdmin, admin_box, entry_html, page_person
+from herna.web.tournament_times import times_html
 
 e = html.escape
 
@@ -44,6 +47,7 @@ TIE_BREAK_HELP = {
 TIE_BREAK_SHORT = {"buchholz": "Buch.", "sonneborn-berger": "SB", "wins": "W"}
 """Column heads on narrow screens (the full names stay in the note above the table)."""
 POLL_SECONDS = 3
+ENTRANT = Param("name", "query", "text", "The entrant's name.")
 
 
 PageFn = Callable[[str, str, dict[str, Any], str], HTMLResponse]
@@ -68,6 +72,8 @@ class TournamentPages:
             Route("/tournaments", endpoint(self.list_page), methods=get),
             # Before /tournaments/{tournament_id}, which would take "new" as an id.
             *self.admin.routes(),
+            Route("/tournaments/season", endpoint(self.season_page), methods=get),
+            Route("/tournaments/season.csv", endpoint(self.season_csv), methods=get),
             Route(
                 "/tournaments/{tournament_id}", endpoint(self.tournament_page, ident), methods=get
             ),
@@ -79,6 +85,11 @@ class TournamentPages:
             Route(
                 "/tournaments/{tournament_id}/table.json",
                 endpoint(self.table_json, ident),
+                methods=get,
+            ),
+            Route(
+                "/tournaments/{tournament_id}/entrant.json",
+                endpoint(self.entrant_json, [TOURNAMENT_ID, ENTRANT]),
                 methods=get,
             ),
         ]
@@ -93,6 +104,15 @@ class TournamentPages:
     def list_page(self, request: Request, args: dict[str, Any]) -> Response:
         body = list_html(self.store.recent(200), self.hall.tournaments is not None)
         return self.page("Tournaments", body, {"kind": "tournaments"}, "/tournaments")
+
+    def season_page(self, request: Request, args: dict[str, Any]) -> Response:
+        tours = season.load(self.store, season.chosen_ids(request))
+        title = season.season_title(request)
+        body = _assets() + season.season_html(title, tours, request.url.query)
+        return self.page(title, body, {"kind": "season"}, "/tournaments")
+
+    def season_csv(self, request: Request, args: dict[str, Any]) -> Response:
+        return season.csv_response(season.load(self.store, season.chosen_ids(request)))
 
     def tournament_page(self, request: Request, args: dict[str, Any]) -> Response:
         tour = self._get(args)
@@ -122,6 +142,13 @@ class TournamentPages:
             headers={"content-disposition": f'attachment; filename="tournament-{tour.id}.csv"'},
         )
 
+    def entrant_json(self, request: Request, args: dict[str, Any]) -> Response:
+        """Where one entrant stands (the play pages show it beside the board). Public, as the
+        tournament page is: the same facts, from one entrant's side."""
+        tour = self._get(args)
+        view = entrant_view(tour, args.get("name") or "")
+        return JSONResponse(view, headers={"cache-control": "no-store"})
+
     def table_json(self, request: Request, args: dict[str, Any]) -> Response:
         tour = self._get(args)
         rows = tour.standings()
@@ -150,15 +177,22 @@ def list_html(tours: Sequence[Tournament], can_create: bool = False) -> str:
             f'<td data-label="entrants">{len(t.entrants)}</td>'
             f'<td data-label="status">{_status(t.status)}</td>'
             f'<td data-label="created">{pages.when(t.created_at)}</td>'
-            f'<td data-label="started">{pages.when(t.started_at) or "–"}</td></tr>'
+            f'<td data-label="started">{pages.when(t.started_at) or "–"}</td>'
+            f'<td data-label="season"><input type="checkbox" name="ids" value="{t.id}" '
+            f'form="season-form" aria-label="{e(t.name)} in the season table"></td></tr>'
             for t in tours
         )
     table = (
         '<div class="scroll"><table class="grid results" id="tournaments"><thead><tr>'
         "<th>tournament</th>"
         "<th>game</th><th>format</th><th>entrants</th><th>status</th><th>created</th>"
-        "<th>started</th></tr>"
+        "<th>started</th><th>season</th></tr>"
         f"</thead><tbody>{rows}</tbody></table></div>"
+        '<form id="season-form" class="season-form" method="get" action="/tournaments/season">'
+        '<label for="season-name">A season table of the ticked tournaments (their points '
+        'summed), titled</label> <input id="season-name" name="name" maxlength="100" '
+        'placeholder="Season table"> <button type="submit" id="season-go">Season table'
+        "</button></form>"
         if rows
         else '<p class="muted" id="tournaments">No tournament on record yet.</p>'
     )
@@ -203,16 +237,18 @@ def tournament_html(tour: Tournament, entry: str = "") -> str:
     body = (
         f'<section id="tournament-body" data-status="{e(tour.status)}">'
         + _head(tour, facts, live)
+        + times_html(tour)
         + entry
         + "<h2>Standings</h2>"
         + _tie_break_note(tour)
         + standings_html(rows, tour.tie_breaks)
         + f'<p class="exports">Final table: <a href="{tournament_url(tour.id, "/table.csv")}" '
         f'download>CSV</a> · <a href="{tournament_url(tour.id, "/table.json")}">JSON</a> '
-        "(standings, crosstable and games)</p>"
+        "(standings, crosstable and games) · "
+        '<button type="button" id="print-sheet">Print the result sheet</button></p>'
         + "<h2>Crosstable</h2>"
         + crosstable_html(tour, rows)
-        + "<h2>Games</h2>"
+        + '<h2 class="no-print">Games</h2>'
         + games_html(tour.games)
         + _entrants_html(tour)
         + "</section>"
@@ -423,4 +459,4 @@ def _entrants_html(tour: Tournament) -> str:
         f"<code>{e(x.spec)}</code></span></li>"
         for x in tour.entrants
     )
-    return f'<h2>Entrants</h2><ul class="entrants">{items}</ul>'
+    return f'<h2 class="no-print">Entrants</h2><ul class="entrants no-print">{items}</ul>'

@@ -13,6 +13,8 @@ from herna.hall.lobby import (
     ANYONE,
     BOT,
     BOTS,
+    CLOSED,
+    HALL_CLOSED,
     HOUSE_BOT,
     NO_SUCH_SEEK,
     NOT_FOR_YOU,
@@ -228,3 +230,21 @@ def test_a_new_seek_is_compared_with_the_waiting_ones_once(
     lobby.open(G, "late", PERSON, Want(challenge="absent"), object(), 0)
     assert lobby.next_group(G, 0) is None
     assert calls <= 200
+
+
+def test_a_closed_hall_opens_pairs_and_fills_nothing_and_ends_the_waits() -> None:
+    """``close_for_new_games`` (a deleted database): every server asks the lobby, so this is
+    the one place new games stop."""
+    lobby = Lobby()
+    closed: list[tuple[str, str]] = []
+    lobby.listen("onitama", lambda seek, why: closed.append((seek.owner, why)))
+    lobby.open("onitama", "ann", PERSON, Want(fill=5), holder="a", now=0)
+    lobby.close_for_new_games("the database file was deleted")
+    assert closed == [("ann", HALL_CLOSED)] and not lobby.open_seeks()
+    with pytest.raises(LobbyError) as refused:
+        lobby.check_open("onitama", "bob", BOT, Want())
+    assert (refused.value.code, refused.value.reason) == (CLOSED, "the database file was deleted")
+    with pytest.raises(LobbyError):
+        lobby.open("onitama", "bob", BOT, Want(), holder="b", now=1)
+    assert lobby.next_group("onitama", 10) is None
+    assert lobby.due("onitama", 10) == [] and lobby.next_fill("onitama") is None

@@ -156,6 +156,7 @@ def test_engine_plays_whole_games_under_both_rules_with_legal_moves_only() -> No
             state = state.apply(action)
 
 
+@pytest.mark.serial
 def test_every_level_plays_and_keeps_its_time_budget() -> None:
     warm_up()
     state = dealt(7)

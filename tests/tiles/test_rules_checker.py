@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from herna.core.clock import FakeClock
 from herna.hall.events import EventBus
 from herna.servers.tiles.hub import MAX_PROBLEMS_SENT, TilesHub, TilesSettings
@@ -49,6 +51,7 @@ class Line:
         self.writer.close()
 
 
+@pytest.mark.serial
 async def test_huge_broken_rules_do_not_stall_the_server(tmp_path: Path) -> None:
     async with running(tmp_path) as server:
         hostile = await Line.open(server.port)

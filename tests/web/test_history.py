@@ -98,6 +98,7 @@ def _sections(html: str) -> list[str]:
     return re.findall(r'<section class="game-history" id="history-(\w+)"', html)
 
 
+@pytest.mark.serial
 async def test_history_is_per_game_with_mia_sessions(web: WebHall, db: Db) -> None:
     async with httpx.AsyncClient(base_url=web.url, timeout=30) as http:
         await http.get("/history")  # warm up (imports, the page cache of SQLite)

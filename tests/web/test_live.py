@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -111,6 +112,7 @@ async def test_bursts_are_coalesced_and_every_event_accounted_for(tmp_path: Path
         await stop_web(hall)
 
 
+@pytest.mark.serial
 async def test_a_slow_spectator_is_dropped_without_slowing_the_bus(tmp_path: Path) -> None:
     hall, web = await start_web(f"sqlite:///{tmp_path / 'w.db'}", interval=0.005, client_queue=4)
     try:

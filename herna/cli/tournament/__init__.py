@@ -35,7 +35,7 @@ from herna.hall.tournament_runner import Runner, RunOptions
 from herna.hall.tournament_store import Entrant, Tournament, TournamentStore
 
 from ..match.entrants import HOUSE_PREFIX, EntrantSpec, MatchError, parse_entrant
-from . import live
+from . import live, season
 from .boards import GAMES, HOUSE_STRATEGIES, TABLE_SIZES, BoardOptions, play_board
 from .session import run_session
 
@@ -179,6 +179,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     fmt.add_argument("--json", action="store_true", help="print table, crosstable and games")
     show_p.set_defaults(func=show)
     live.register(tsub)
+    season.register(tsub, DEFAULT_DATABASE)
 
 
 # -- entrants ----------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from herna.hall.tournament_timetable import TimeError, iso, parse_duration, parse_start
+
 DEFAULT_HALL = "http://127.0.0.1:8080"
 
 
@@ -65,6 +67,19 @@ def register(tsub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the order of the first round: the entry list's (then as entrants came), or by "
         "rating in the game, best first (default entry)",
     )
+    create.add_argument(
+        "--starts-at",
+        metavar="WHEN",
+        help="start by itself at this date and time (e.g. 2026-12-01T14:00, your local time "
+        "unless it names an offset); entries are open until then",
+    )
+    create.add_argument(
+        "--pause",
+        default="",
+        metavar="TIME",
+        help="a pause between rounds (e.g. 2m, 90s): each round starts that long after the "
+        "round before ended; the tournament page shows the timetable",
+    )
     create.set_defaults(func=run_create)
     for verb, what in (("start", "start pairing its entrants"), ("abort", "end it now")):
         p = tsub.add_parser(verb, help=f"{what} (a live tournament; needs its admin token)")
@@ -117,6 +132,13 @@ def run_create(args: argparse.Namespace) -> int:
         "deals": args.deals,
         "seeding": args.seeding,
     }
+    try:
+        if args.starts_at:
+            body["starts_at"] = iso(parse_start(args.starts_at))
+        body["pause"] = str(parse_duration(args.pause))
+    except TimeError as exc:
+        print(f"herna tournament: {exc}")
+        return 2
     if args.entrants is not None:
         try:
             body["entrants"] = args.entrants.read_text(encoding="utf-8")

@@ -36,7 +36,8 @@ Actions (:mod:`~herna.games.marias.actions`), in CGML flow order
     (keep or raise; trumps None for betl/durch; second = strkací suit for dvě sedmy) ·
     ``Flek(levels)`` keep or raise per part (CGML ``a:b``) · ``Play(card)`` ·
     ``Claim(cards)`` ložená: all remaining cards at once (not in ``legal_actions()``) ·
-    ``Renonc(action)`` the server rules the current player's illegal action a renonc.
+    ``Renonc(action)`` the server rules the current player's illegal action a renonc ·
+    ``Resign()`` the aktér concedes on his turn (flek or play): every part lost.
     ``encode_action``/``decode_action`` give compact log strings (``"play A0A"``,
     ``"game 27 G:B"``, ``"flek 2:1"``); ``MariasCodec`` is the ``ActionCodec`` for
     :class:`herna.hall.match.Match`; ``parse_licite_answer("YES")``, ``licite_text(action)``.
@@ -112,6 +113,7 @@ from herna.games.marias.actions import (
     DEAL,
     NO,
     PLAY,
+    RESIGN,
     YES,
     Action,
     Answer,
@@ -124,6 +126,7 @@ from herna.games.marias.actions import (
     MariasCodec,
     Play,
     Renonc,
+    Resign,
     decode_action,
     discard_of,
     encode_action,
@@ -180,6 +183,7 @@ __all__ = [
     "DEAL",
     "NO",
     "PLAY",
+    "RESIGN",
     "SUIT_CODES",
     "TARIFFS",
     "TERMINAL",
@@ -206,6 +210,7 @@ __all__ = [
     "RandomBot",
     "Renonc",
     "RenoncInfo",
+    "Resign",
     "RuleBot",
     "Rules",
     "SearchBot",

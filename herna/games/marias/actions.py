@@ -13,6 +13,7 @@ flek               ``Flek((2, 1))``            ``flek answer`` ``2:1``
 play               ``Play(card)``              ``playcard from="hand" to="desk"`` (one card)
 ložená claim       ``Claim(cards)``            ``playcard`` with all remaining cards
 renonc             ``Renonc(action)``          the server rules an illegal move a renonc
+concession         ``Resign()``                ``<resign/>`` (Herna extension): the aktér gives up
 =================  ==========================  ===================================================
 
 Actions are small frozen values, equal by content, hashable, and encode to short strings for
@@ -119,7 +120,17 @@ class Renonc:
     action: Action
 
 
-Action = Deal | Bid | Answer | Discard | GameType | Flek | Play | Claim | Renonc
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """The aktér concedes the game on his turn (a flek or a card to play): he loses every
+    part of the announced contract at full value with its fleks, as after his own renonc, but
+    nobody broke a rule. The rules digest has no rule for giving up; a defender cannot give up
+    alone (the partner's money is at stake), so only the aktér may. Not listed by
+    ``legal_actions()``."""
+
+
+Action = Deal | Bid | Answer | Discard | GameType | Flek | Play | Claim | Renonc | Resign
+RESIGN = Resign()
 
 # Interned instances for the hot path (actions are values: these equal fresh ones).
 DEAL: tuple[Deal, ...] = tuple(Deal(c) for c in range(32))
@@ -185,7 +196,7 @@ def _discard(c1: Card, c2: Card) -> Discard:
 def encode_action(action: Action) -> str:
     """Compact text form for logs: ``deal R07``, ``bid 7``, ``yes``, ``no``, ``discard R07 B08``,
     ``game 27 G:B``, ``game SMALL``, ``flek 2:1``, ``play A0A``, ``claim A0A A10``,
-    ``renonc <action>``."""
+    ``renonc <action>``, ``resign``."""
     match action:
         case Deal(card):
             return f"deal {CARD_CODES[card]}"
@@ -206,6 +217,8 @@ def encode_action(action: Action) -> str:
             return "claim " + " ".join(CARD_CODES[c] for c in cards)
         case Renonc(inner):
             return f"renonc {encode_action(inner)}"
+        case Resign():
+            return "resign"
     raise TypeError(f"not a mariáš action: {action!r}")
 
 
@@ -232,6 +245,8 @@ def decode_action(text: str) -> Action:
             return PLAY[parse_card(args[0])]
         if verb == "claim" and args:
             return Claim(tuple(parse_card(a) for a in args))
+        if verb == "resign" and not args:
+            return RESIGN
         if verb == "renonc" and rest:
             return Renonc(decode_action(rest))
     except CardError as exc:

@@ -9,7 +9,7 @@ pay different amounts. The limit caps what one defender pays or gets.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from herna.games.marias.cards import CARD_CODES, SUIT_CODES, TENS_ACES_MASK, card_words
@@ -94,11 +94,15 @@ class Settlement:
     defender_marriages: tuple[int, ...] = ()
     tricks: tuple[Trick, ...] = field(default=())
     capped: bool = False
+    conceded: bool = False
+    """The aktér gave up the game (``Resign``): every part lost, nobody broke a rule."""
 
     @property
     def reason(self) -> str:
         if self.renonc is not None:
             return f"renonc by seat {self.renonc.player}: {self.renonc.reason}"
+        if self.conceded:
+            return f"{self.contract.code}: conceded by the aktér (seat {self.declarer})"
         won = [p.name for p in self.parts if p.won]
         lost = [p.name for p in self.parts if not p.won]
         bits = []
@@ -122,6 +126,7 @@ class Settlement:
             "declarer_marriages": list(self.declarer_marriages),
             "defender_marriages": list(self.defender_marriages),
             "capped": self.capped,
+            "conceded": self.conceded,
             "reason": self.reason,
         }
 
@@ -347,6 +352,34 @@ def settle_renonc(
         tricks=tuple(tricks),
         capped=capped,
     )
+
+
+def settle_conceded(
+    *,
+    contract: Contract,
+    trumps: int | None,
+    second: int | None,
+    declarer: int,
+    seat_levels: Sequence[tuple[int, ...]],
+    tariff: Tariff,
+    tricks: Sequence[Trick] = (),
+) -> Settlement:
+    """The aktér gave up: he pays what his own renonc would cost (every part lost at its
+    tariff value with fleks and the hearts factor, the limit applies), without a renonc."""
+    as_renonc = settle_renonc(
+        contract=contract,
+        trumps=trumps,
+        second=second,
+        declarer=declarer,
+        seat_levels=seat_levels,
+        tariff=tariff,
+        renonc=RenoncInfo(declarer, "", "", ""),
+        tricks=tricks,
+    )
+    as_renonc.parts = tuple(replace(p, note="conceded") for p in as_renonc.parts)
+    as_renonc.renonc = None
+    as_renonc.conceded = True
+    return as_renonc
 
 
 def suit_text(suit: int | None) -> str:

@@ -40,6 +40,7 @@ from herna.games.marias.actions import (
     GameType,
     Play,
     Renonc,
+    Resign,
     chance_bytes,
     encode_action,
     flek_of,
@@ -53,6 +54,7 @@ from herna.games.marias.evaluation import (
     RenoncInfo,
     Settlement,
     Trick,
+    settle_conceded,
     settle_renonc,
 )
 from herna.games.marias.legality import (
@@ -141,8 +143,8 @@ class MariasState(MariasCore):
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to move (all deal outcomes at a chance node).
 
-        ``Claim`` and ``Renonc`` are never listed: both are accepted by :meth:`apply_action`
-        when they apply (see their docs).
+        ``Claim``, ``Renonc`` and ``Resign`` are never listed: each is accepted by
+        :meth:`apply_action` when it applies (see their docs).
         """
         phase = self.phase
         out: list[Action]
@@ -295,6 +297,8 @@ class MariasState(MariasCore):
         seat = self.current
         if isinstance(action, Renonc):
             self._apply_renonc(action)
+        elif isinstance(action, Resign):
+            self._apply_resign()
         else:
             found = problem(self, action)
             if found is not None:
@@ -353,6 +357,30 @@ class MariasState(MariasCore):
             seat_levels=seat_levels,
             tariff=self.rules.tariff,
             renonc=self.renonc,
+            tricks=self.tricks,
+        )
+
+    def _apply_resign(self) -> None:
+        """The aktér concedes on his turn once the game is announced (a flek or a card)."""
+        if self.phase not in (Phase.FLEK, Phase.PLAY):
+            raise IllegalAction(
+                "The game can be conceded only once it is announced, on your turn",
+                "NOT_NOW",
+            )
+        if self.current != self.declarer:
+            raise IllegalAction(
+                "Only the aktér may concede the game; a defender cannot give up alone",
+                "NOT_AKTER",
+            )
+        self.phase = Phase.DONE
+        self.current = TERMINAL
+        self._settlement = settle_conceded(
+            contract=self.contract,
+            trumps=self.trumps_or_none,
+            second=self.second_or_none,
+            declarer=self.declarer,
+            seat_levels=self.seat_levels,
+            tariff=self.rules.tariff,
             tricks=self.tricks,
         )
 

@@ -23,6 +23,7 @@ from herna.games.marias.actions import (
     MariasCodec,
     Play,
     Renonc,
+    Resign,
 )
 from herna.games.marias.cards import CARD_CODES, SUIT_NAMES_CS, Card, cards_of
 from herna.games.marias.contracts import Contract
@@ -140,6 +141,8 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
         elif isinstance(action, Renonc):
             reason = state.renonc.reason if state.renonc else ""
             lines.append(f"{name}: renonc ({action_words(action.action)}: {reason})")
+        elif isinstance(action, Resign):
+            lines.append(f"{name} (aktér) gives up the game (vzdává): every part is lost.")
         if before.phase != Phase.PLAY and state.phase == Phase.PLAY:
             parts = tuple(p.label for p in state.contract.parts)
             lines.append(f"Hraje se (play): {_flek_words(state.flek_levels, parts)}.")
@@ -157,6 +160,8 @@ def _settlement_lines(state: MariasState, who: object) -> list[str]:
     out = ["Vyúčtování (settlement):"]
     if s.renonc is not None:
         out.append(f"  renonc by {who(s.renonc.player)}: {s.renonc.reason}")
+    elif s.conceded:
+        out.append(f"  the aktér {who(s.declarer)} gave up (vzdal): every part lost")
     else:
         points = f"  aktér {who(s.declarer)} {s.declarer_points} points"
         if s.declarer_marriages:
@@ -199,5 +204,7 @@ def summary(match: StoredMatch) -> str:
     verdict = "; ".join(bit for bit in bits if bit)
     if r.get("renonc"):
         verdict = f"renonc by {names[int(r['renonc']['player'])]}"
+    elif r.get("conceded"):
+        verdict = "gave up (vzdal), every part lost"
     money = ", ".join(f"{n} {int(m):+d}" for n, m in zip(names, r.get("money") or [], strict=False))
     return f"{who} played {contract}: {verdict}; {money}"

@@ -23,6 +23,7 @@ from herna.games.marias.actions import (
     GameType,
     Play,
     Renonc,
+    Resign,
 )
 from herna.games.marias.cards import CARD_CODES, RANK_CS, SUIT_CODES, card_words
 from herna.games.marias.evaluation import Settlement
@@ -61,6 +62,7 @@ END_WORDS = {
     "group finished": "the table closed",
     "renonc": "renonc",
     "move limit": "too many moves",
+    "resigned": "the aktér gave up the game",
 }
 """Why a deal or a table ended, by the reason the server records."""
 
@@ -137,14 +139,20 @@ def action_words(action: Action, flek_parts: Sequence[str] = ()) -> str:
             return "lays the cards down (ložená): " + cards_words([CARD_CODES[c] for c in cards])
         case Renonc(inner):
             return f"renonc ({action_words(inner)})"
+        case Resign():
+            return "gives up the game (vzdává): the aktér loses every part"
     return str(action)
 
 
 def settlement_words(s: Settlement, names: Sequence[str]) -> str:
-    """``kilo a sedma: won kilo; lost sedma`` or ``renonc by bob``."""
+    """``kilo a sedma: won kilo; lost sedma``, ``renonc by bob`` or ``sedma: bob gave up
+    (vzdal), every part lost``."""
     if s.renonc is not None:
         who = names[s.renonc.player] if 0 <= s.renonc.player < len(names) else "?"
         return f"renonc by {who}"
+    if s.conceded:
+        who = names[s.declarer] if 0 <= s.declarer < len(names) else "the aktér"
+        return f"{contract_words(s.contract.code)}: {who} gave up (vzdal), every part lost"
     won = [part_words(p.name) for p in s.parts if p.won]
     lost = [part_words(p.name) for p in s.parts if not p.won]
     bits = [f"won {', '.join(won)}" if won else "", f"lost {', '.join(lost)}" if lost else ""]

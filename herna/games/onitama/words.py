@@ -15,7 +15,12 @@ game was won.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from herna.games.onitama.board import TEMPLE, square_name
+
+if TYPE_CHECKING:
+    from herna.games.onitama.state import Move, OnitamaState
 
 WIN_WORDS = {
     "way_of_the_stone": "by the Way of the Stone (captured the master)",
@@ -86,12 +91,32 @@ def end_words(reason: object) -> str:
     return END_WORDS.get(text, text.replace("_", " "))
 
 
+def move_words(state: OnitamaState, move: Move) -> str:
+    """A move in the position it is played from, as a person says it: ``Tiger c1→c3: the
+    master to c3, taking the pawn there`` (the reviews' best moves and the like; the card and
+    squares written as :data:`ACTION_WORDS` writes a move made)."""
+    mover = state.to_move
+    piece = state.piece_at(move.frm)
+    taken = state.piece_at(move.to)
+    who = "the master" if piece.isupper() else "the pawn"
+    to = square_name(move.to)
+    text = f"{move.card} {square_name(move.frm)}→{to}: {who} to {to}"
+    if taken.isupper():
+        return text + ", capturing the master (wins)"
+    if taken != ".":
+        text += ", taking the pawn there"
+    if piece.isupper() and move.to == TEMPLE[1 - mover]:
+        text += ", reaching the temple arch (wins)"
+    return text
+
+
 __all__ = [
     "ACTION_WORDS",
     "END_WORDS",
     "WIN_WORDS",
     "action_words",
     "end_words",
+    "move_words",
     "who_words",
     "win_words",
 ]

@@ -35,9 +35,10 @@ from herna.games.marias import (
     Settlement,
     Tariff,
 )
-from herna.games.marias.evaluation import settle_played, settle_renonc
+from herna.games.marias.evaluation import settle_conceded, settle_played, settle_renonc
 from herna.protocols.cgml.messages import Result
 from herna.protocols.cgml.player import PlayerTracker, TrackerError
+from herna.protocols.cgml.resign import RESIGNED
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def derive(tracker: PlayerTracker, result: Result, tariff: str = "csm") -> Break
         return Breakdown(
             money,
             tariff=tariff,
-            unknown="the deal did not end in ten tricks or a renonc this player saw",
+            unknown="the deal did not end in ten tricks, a renonc or a concession this player saw",
         )
     matching = None
     if settlement.money != money:
@@ -112,8 +113,10 @@ def derive(tracker: PlayerTracker, result: Result, tariff: str = "csm") -> Break
         if state.seat_levels[0]
         else (((1,) * len(levels)),) * 3
     )
-    points_matter = settlement.renonc is None and any(
-        p.name in ("hra", "sto") for p in settlement.parts
+    points_matter = (
+        settlement.renonc is None
+        and not settlement.conceded
+        and any(p.name in ("hra", "sto") for p in settlement.parts)
     )
     return Breakdown(
         money,
@@ -135,6 +138,20 @@ def _settle(
 ) -> Settlement | None:
     if tracker.renonc_seat >= 0:
         return _settle_renonc(state, tracker, result, tariff)
+    last = tracker.last_game
+    if last is not None and last.ended == RESIGNED:
+        if state.declarer < 0 or state.phase not in (Phase.FLEK, Phase.PLAY):
+            return None
+        # The aktér gave up (``<resign>``): every part lost, as the engine settles it.
+        return settle_conceded(
+            contract=state.contract,
+            trumps=state.trumps_or_none,
+            second=state.second_or_none,
+            declarer=state.declarer,
+            seat_levels=state.seat_levels,
+            tariff=tariff,
+            tricks=state.tricks,
+        )
     if state.phase != Phase.DONE or len(state.tricks) != 10:
         return None
     return settle_played(

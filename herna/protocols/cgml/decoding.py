@@ -65,6 +65,7 @@ from herna.protocols.cgml.messages import (
     parse_int,
     parse_trumf,
 )
+from herna.protocols.cgml.resign import Resign
 from herna.protocols.cgml.standin import StandIn
 
 
@@ -410,6 +411,7 @@ _DECODERS: dict[str, Callable[[Element], Message]] = {
     "pause": _decode_pause,
     "cancelgame": lambda el: CancelGame(_text_of(el, MAX_TEXT_LENGTH, "<cancelgame>")),
     "renonc": _decode_renonc,
+    "resign": lambda el: Resign(),
     "standin": lambda el: StandIn(_enum_attr(el, "type", ("start", "finish")) == "start"),
     "error": lambda el: Error(
         _text_of(el, MAX_TEXT_LENGTH, "<error>"), _opt_attr(el, "code") or "ERROR"

@@ -45,6 +45,7 @@ from typing import Any, Protocol, cast
 
 from herna.core.clock import Clock, TimerHandle
 from herna.hall.identity import Admission, Refusal, name_key, new_public_id
+from herna.hall.lobby import CLOSED
 from herna.hall.lobby import Lobby as HallLobby
 from herna.protocols.cgml.matching import (
     Conn,
@@ -178,6 +179,8 @@ class Lobby:
         self.plan: Callable[[], tuple[str, ...] | None] | None = None
         """Set by ``herna match``: the player ids of the next group, in seat order. The login
         server then forms exactly that group once all of them wait, and no other."""
+        self.hall_lobby = hall_lobby
+        """The hall's lobby: besides the seeks, it says when the hall takes no new games."""
         self.hall_seeks: HallSeeks | None = None
         if hall_lobby is not None and not hall_lobby.listening(SEEK_GAME):
             self.hall_seeks = HallSeeks(hall_lobby, self._seek_cancelled, self._start_booked)
@@ -392,6 +395,14 @@ class Lobby:
         conn.player = PlayerRef(pid, player.name or pid, race)
         if conn.load is not None:
             return  # a bot server re-introducing itself stays a bot server
+        closed = self._closed()
+        if closed is not None:
+            # No group is formed while the hall takes no new games: said at once, in the
+            # login server's own error, rather than a wait for nothing.
+            log.warning("mariáš: %s refused at the login server: %s (%s)", pid, CLOSED, closed)
+            self._queue = [w for w in self._queue if w.key != conn.key]
+            self.send(conn.key, Error(closed, CLOSED))
+            return
         old = next((w for w in self._queue if w.key == conn.key), None)
         entry = Entry(
             conn.key,
@@ -411,7 +422,14 @@ class Lobby:
     def _bot_servers(self) -> list[Conn]:
         return bot_servers(self._conns.values())
 
+    def _closed(self) -> str | None:
+        """Why the hall takes no new games (its lobby's word), or None."""
+        return self.hall_lobby.closed if self.hall_lobby is not None else None
+
     def _match(self) -> None:
+        if self._closed() is not None:
+            self._show_seeks()
+            return
         if self.plan is not None:
             self._planned()
             self._show_seeks()

@@ -28,6 +28,7 @@ from typing import Any
 from herna.core.errors import IllegalAction
 from herna.games.marias import (
     CARD_CODES,
+    RESIGN,
     Action,
     Answer,
     Bid,
@@ -43,6 +44,7 @@ from herna.games.marias import (
     parse_trumps,
 )
 from herna.games.marias import Flek as EngineFlek
+from herna.games.marias import Resign as EngineResign
 from herna.games.marias import parse_card as engine_card
 from herna.games.marias import parse_flek as engine_parse_flek
 from herna.games.marias.cards import BIT, TENS_ACES_MASK
@@ -75,8 +77,11 @@ from herna.protocols.cgml.messages import (
     Result,
     Trumf,
 )
+from herna.protocols.cgml.resign import RESIGNED, Resign
 
 SHADOW_ATTEMPTS = 40
+RESULT_FOLLOWS = ("renonc", RESIGNED)
+"""``<cancelgame>`` reasons after which the deal's ``<result>`` still comes."""
 """How many random consistent deals the tracker tries before giving up."""
 
 
@@ -121,6 +126,8 @@ def action_message(action: Action) -> Message:
         return PlayCardCards((to_cgml_card(action.card),), "hand", "desk")
     if isinstance(action, Claim):
         return PlayCardCards(tuple(to_cgml_card(c) for c in action.cards), "hand", "desk")
+    if isinstance(action, EngineResign):
+        return Resign()
     raise TypeError(f"no CGML answer carries {action!r}")
 
 
@@ -139,7 +146,7 @@ class GameRecord:
 
     result: Result | None = None
     ended: str = ""
-    """``result``, ``renonc``, ``abort`` or ``cancel``."""
+    """``result``, ``renonc``, ``resigned`` (the aktér gave up), ``abort`` or ``cancel``."""
     message: str = ""
 
 
@@ -239,7 +246,8 @@ class PlayerTracker:
         elif isinstance(message, PlayCardAsk):
             return Decision("play")
         elif isinstance(message, Result):
-            ended = "renonc" if self._cancelled == "renonc" else "result"
+            # After a renonc or the aktér's giving up (``<resign>``) the result follows.
+            ended = self._cancelled if self._cancelled in RESULT_FOLLOWS else "result"
             self.last_game = GameRecord(message, ended, self._renonc_text)
             self._game_over()
         elif isinstance(message, Renonc):
@@ -252,7 +260,7 @@ class PlayerTracker:
         elif isinstance(message, CancelGame):
             self.notes.append(f"game cancelled: {message.reason}")
             self._cancelled = message.reason
-            if message.reason != "renonc":
+            if message.reason not in RESULT_FOLLOWS:
                 self.last_game = GameRecord(None, "cancel", message.reason)
                 self._game_over()
         elif isinstance(message, Abort):
@@ -544,6 +552,24 @@ class PlayerTracker:
         if state.current_player() != self.seat:
             raise TrackerError("the server asks, but the rules say it is not my turn")
         return list(state.legal_actions())
+
+    def choices(self, decision: Decision) -> list[Action]:
+        """What a person may answer ``decision`` with: the legal actions, and two answers
+        the rules list nowhere, both only for the aktér. Ložená hra (all the cards at once,
+        shared/marias-rules.md §11: a game that cannot be lost, which only the aktér plays)
+        when he leads a trick with two cards or more; and giving up the game (``Resign``)
+        once it is announced, when he is asked for a flek or a card. A defender gets
+        neither: a claim is the aktér's, and a defender cannot give up alone."""
+        legal = self.legal_actions()
+        if decision.kind not in ("play", "flek") or self.declarer != self.seat:
+            return legal
+        if decision.kind == "play":
+            state = self.state()
+            hand = state.hand(self.seat)
+            if len(hand) > 1 and not state.current_trick()[1]:
+                legal.append(Claim(tuple(hand)))
+        legal.append(RESIGN)
+        return legal
 
     def answer(self, action: Action) -> Message:
         """The CGML message that answers the pending question with ``action``."""

@@ -12,7 +12,10 @@ only its target, people only only people).
 What a waiting player's preferences look like in the lobby (:func:`want_of`): none — anyone,
 house bots after the login server's fill wait; a ``human`` race — people only; a ``bot``
 race or a bot server's name — house bots (the server's name as the level); another
-player's id or name — a challenge to that player.
+player's id or name — a challenge to that player (also when bot servers are named beside it:
+a rematch of people and house bots). A challenge the named player declines
+(:meth:`~herna.hall.lobby.Lobby.decline`) ends the challenger's connection with
+``<error code="DECLINED">``.
 
 The mirror is synchronised after every change of the login server's queue (:meth:`sync`),
 so it never keeps a seek for a player who is gone or seated. A seek cancelled on the lobby
@@ -37,7 +40,10 @@ from herna.hall.lobby import (
     BOT,
     BOTS,
     CANCELLED,
+    CLOSED,
+    DECLINED,
     ENDED,
+    HALL_CLOSED,
     NO_SUCH_TOURNAMENT,
     PEOPLE,
     PERSON,
@@ -51,6 +57,8 @@ from herna.protocols.cgml.messages import PlayerRef
 
 GAME = "marias"
 SEEK_CANCELLED = "SEEK_CANCELLED"
+CHALLENGE_DECLINED = "DECLINED"
+"""The ``<error>`` code that ends a challenger's wait when the player it named said no."""
 
 
 @dataclass(frozen=True)
@@ -75,12 +83,14 @@ def want_of(
     servers = set(bot_servers)
     prefs = list(opponents)
     named = [p for p in prefs if p.id is not None or p.name is not None]
-    for pref in named:
-        label = pref.id or pref.name or ""
-        if label in servers or pref.name in servers:
-            return Want(opponent=BOTS, level=pref.name or label, seats=seats)
-    if named:
-        return Want(challenge=named[0].id or named[0].name, seats=seats)
+    bots = [p for p in named if (p.id or p.name or "") in servers or p.name in servers]
+    people = [p for p in named if p not in bots]
+    if people:
+        # A player named (a challenge, or a rematch of a table of people and house bots):
+        # the table waits for that player, whatever bots fill the rest.
+        return Want(challenge=people[0].id or people[0].name, seats=seats)
+    if bots:
+        return Want(opponent=BOTS, level=bots[0].name or bots[0].id, seats=seats)
     races = {p.race for p in prefs}
     if races == {"human"}:
         return Want(opponent=PEOPLE, seats=seats)
@@ -167,11 +177,16 @@ class HallSeeks:
             self.start([s.holder for s in group], booking.tag, games)
 
     def _closed(self, seek: Seek, why: str) -> None:
-        if why not in (CANCELLED, ENDED) or self.seeks.get(seek.holder) is not seek:
+        closing = (CANCELLED, ENDED, HALL_CLOSED, DECLINED)
+        if why not in closing or self.seeks.get(seek.holder) is not seek:
             return
         del self.seeks[seek.holder]
-        if why == ENDED:
+        if why == HALL_CLOSED:
+            self.cancel(seek.holder, CLOSED, self.lobby.closed or "the hall takes no new games")
+        elif why == ENDED:
             self.cancel(seek.holder, TOURNAMENT_OVER, "the tournament you waited for is over")
+        elif why == DECLINED:
+            self.cancel(seek.holder, CHALLENGE_DECLINED, f"{seek.want.challenge} said no")
         else:
             self.cancel(seek.holder, SEEK_CANCELLED, "your seek was cancelled in the lobby")
 
@@ -181,4 +196,12 @@ class HallSeeks:
         self.seeks.clear()
 
 
-__all__ = ["GAME", "NO_SUCH_TOURNAMENT", "SEEK_CANCELLED", "HallSeeks", "Waiting", "want_of"]
+__all__ = [
+    "CHALLENGE_DECLINED",
+    "GAME",
+    "NO_SUCH_TOURNAMENT",
+    "SEEK_CANCELLED",
+    "HallSeeks",
+    "Waiting",
+    "want_of",
+]

@@ -45,6 +45,7 @@ SLOW_READER = "SLOW_READER"
 SEAT_TAKEN_OVER = "SEAT_TAKEN_OVER"
 SEEK_CANCELLED = "SEEK_CANCELLED"
 TOURNAMENT_OVER = "TOURNAMENT_OVER"
+CLOSED = "CLOSED"
 NOTHING_TO_CLAIM = "NOTHING_TO_CLAIM"
 NO_DRAW_OFFER = "NO_DRAW_OFFER"
 DRAW_NOT_NOW = "DRAW_NOT_NOW"
@@ -66,6 +67,7 @@ ERROR_TEXT = {
     SEAT_TAKEN_OVER: "your seat was taken back by a new connection that proved it is yours",
     SEEK_CANCELLED: "you cancelled your seek in the lobby; closing",
     TOURNAMENT_OVER: "the tournament you waited for is over; closing",
+    CLOSED: "the hall takes no new games until it is restarted; closing",
     NOTHING_TO_CLAIM: "your opponent is neither away nor out of time past the grace period",
     NO_DRAW_OFFER: "your opponent has not offered a draw",
     DRAW_NOT_NOW: "you offered a draw already; make a move before you offer again",

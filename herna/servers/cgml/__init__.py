@@ -277,6 +277,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
             house_names=house_names,
             login_timeout=login_timeout,
             seeds=SeedSource(None if seed is None else int(seed)),
+            closed=lambda: hall.lobby.closed,
         )
         await game.start(host, game_port, remote_host, remote_port, str(public))
         if not is_postgres(hall.records.url):
@@ -307,6 +308,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         house_names=house_names,
         login_timeout=login_timeout,
         seeds=SeedSource(None if seed is None else int(seed)),
+        closed=lambda: hall.lobby.closed,
     )
     await game.start(host, game_port, login_host, login.server_address[1], str(public))
     # One name for the bot server's id and <name>, so that its one house token proves both.

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from herna.clients.cgml import Backoff
@@ -60,8 +61,11 @@ class SuperGameServer:
         name: str = "sgs",
         login_timeout: float = DEFAULT_LOGIN_TIMEOUT,
         seeds: SeedSource | None = None,
+        closed: Callable[[], str | None] | None = None,
     ) -> None:
         self.clock = clock
+        self.closed = closed
+        """Why the hall takes no new games (its lobby says), or None: no new deal then."""
         self.settings = settings or GroupSettings()
         self.bus = bus
         self.records = records
@@ -213,6 +217,7 @@ class SuperGameServer:
             on_reaction=self.reactions.append,
             on_game_over=self._game_over,
             house_names=self.house_names,
+            closed=self.closed,
         )
         group = Group(
             group_id,

@@ -45,6 +45,7 @@ from herna.protocols.cgml.messages import (
     PlayCardCards,
     PlayerRef,
 )
+from herna.protocols.cgml.resign import Resign
 from herna.protocols.cgml.standin import StandIn
 from herna.servers.cgml.group_core import (
     NOT_YOUR_TURN,
@@ -146,6 +147,9 @@ class Group(DealFlow):
             return
         if self._paused_by is not None:
             self._send(member, Error("the game is paused", PAUSED))
+            return
+        if isinstance(message, Resign):
+            self._resign(member)  # says why a defender or an aktér off turn may not
             return
         state = self.state
         if state.current_player() != member.seat:

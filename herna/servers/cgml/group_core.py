@@ -58,6 +58,9 @@ class GroupHooks:
     on_reaction: Callable[[float], None] | None = None
     """Called with the seconds between a player's message and the server's answer."""
     house_names: frozenset[str] = frozenset()
+    closed: Callable[[], str | None] | None = None
+    """Why the hall takes no new games (its lobby says), or None: a group then ends after the
+    deal in progress instead of dealing the next one."""
 
 
 class GroupCore(ABC):

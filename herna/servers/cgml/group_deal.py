@@ -25,6 +25,7 @@ from herna.games.marias import (
     Phase,
     Play,
     Renonc,
+    Resign,
     discard_of,
     new_game,
     parse_card,
@@ -77,6 +78,7 @@ from herna.protocols.cgml.messages import (
 from herna.protocols.cgml.messages import (
     Renonc as RenoncMessage,
 )
+from herna.protocols.cgml.resign import NOT_AKTER, RESIGNED
 from herna.servers.cgml.group_control import GroupControl
 from herna.servers.cgml.group_core import WRONG_PHASE, log
 from herna.servers.cgml.seats import GroupPhase, Member
@@ -125,6 +127,13 @@ class DealFlow(GroupControl):
     # -- between games ---------------------------------------------------------------------
     def _ask_newgame(self) -> None:
         limit = self.max_games if self.max_games is not None else self.settings.max_games
+        closed = self.hooks.closed() if self.hooks.closed is not None else None
+        if closed is not None:
+            # Every deal is a game with its record: the hall takes no new ones, so the group
+            # ends as if its number of games were played (the seed's own words for it).
+            log.warning("group %s: no next deal: %s", self.id, closed)
+            self._end_group(CancelGame("group finished"), "group finished", None)
+            return
         if limit is not None and self.games >= limit:
             self._end_group(CancelGame("group finished"), "group finished", None)
             return
@@ -474,7 +483,31 @@ class DealFlow(GroupControl):
         self._emit("renonc", player=member.seat, reason=error.reason, code=error.code)
         self._finish_game()
 
-    def _finish_game(self) -> None:
+    def _resign(self, member: Member) -> None:
+        """``<resign>`` (Herna extension): the aktér gives up the deal on his turn; the
+        sequence is a renonc's without the ``<renonc>``: ``<cancelgame>resigned</cancelgame>``,
+        the ``<result>``, the next ``newgame``."""
+        state = self.state
+        assert self.match is not None
+        if member.seat != state.declarer or state.phase not in (Phase.FLEK, Phase.PLAY):
+            reason = (
+                "only the aktér may give up the game, once it is announced; a defender "
+                "cannot give up alone (leave the table instead)"
+            )
+            self._refuse(member, reason, NOT_AKTER)
+            return
+        try:
+            self.match.act(member.seat, Resign())
+        except IllegalAction as e:
+            self._refuse(member, e.reason, e.code)
+            return
+        log.info("group %s: %s (aktér) gives up the deal", self.id, member.id)
+        self.match.note("resigned", player=member.seat, name=member.id)
+        self._broadcast(CancelGame(RESIGNED))
+        self._emit("resigned", player=member.seat)
+        self._finish_game(ended=RESIGNED)
+
+    def _finish_game(self, ended: str | None = None) -> None:
         self._cancel_timer()
         match = self.match
         assert match is not None
@@ -501,10 +534,12 @@ class DealFlow(GroupControl):
             winners,
             losers,
         )
-        extra = {
+        extra: dict[str, object] = {
             "ids": [m.id for m in self.members],
             "log": GameLog.from_state(state, match.seed).to_json(),
         }
+        if ended is not None:
+            extra["ended"] = ended  # how the deal ended besides its tricks (``resigned``)
         self._game_open = False
         # Recorded before anyone is told the result: a deal a player saw settled must
         # survive kill -9 (the store journals it on submit).
@@ -530,6 +565,9 @@ class DealFlow(GroupControl):
         if settlement.renonc is not None:
             culprit = ids[settlement.renonc.player]
             words = f"renonc by {culprit} ({settlement.renonc.reason}); money {settlement.money}"
+        elif settlement.conceded:
+            what = contract_words(settlement.contract.code)
+            words = f"{declarer} ({what}) gave up and paid {-won} units to {', '.join(defenders)}"
         else:
             what = contract_words(settlement.contract.code)
             if settlement.trumps is not None:

@@ -195,6 +195,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         records=hall.records,
         identity=hall.identity,
         send_many=server.send_many,
+        closed=lambda: hall.lobby.closed,
     )
     server.attach(table)
     table.start()

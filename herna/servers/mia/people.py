@@ -130,6 +130,7 @@ def start_people_table(
         records=hall.records,
         identity=hall.identity,
         send_many=server.send_many,
+        closed=lambda: hall.lobby.closed,
     )
     server.attach(table)
     table.start()

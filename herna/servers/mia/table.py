@@ -55,6 +55,8 @@ SendMany = Callable[[bytes, Sequence[Addr]], None]
 """Send the same datagram to every address, in order (a broadcast)."""
 
 INACTIVE_AFTER_MISSED_JOINS = 5
+PAUSED_LOOK = 1.0
+"""Seconds between looks at whether rounds may start again while the hall takes no games."""
 
 TOKEN_BYTES = 6
 """Random bytes in a token (12 hex characters)."""
@@ -171,8 +173,13 @@ class MiaTable:
         records: RecordStore | None = None,
         identity: Identity | None = None,
         send_many: SendMany | None = None,
+        closed: Callable[[], str | None] | None = None,
     ) -> None:
         self._send = send
+        self.closed = closed
+        """Why the hall takes no new games (the hall's lobby says), or None: rounds pause."""
+        self.paused: str | None = None
+        """Why no round starts now (shown in :meth:`snapshot`), or None while they do."""
         self._send_many = send_many or self._send_each
         """Broadcasts: the transport's own loop if it has one (one Python call per broadcast
         instead of two per datagram: with 500 players a round is thousands of datagrams)."""
@@ -413,6 +420,16 @@ class MiaTable:
     def _begin_round(self) -> None:
         if not self._running:
             return
+        paused = self.closed() if self.closed is not None else None
+        if paused is not None:
+            # Each round is a game with its record: the one in progress has finished; no new
+            # one starts. Heartbeats go on, so clients wait instead of giving up.
+            if self.paused is None:
+                log.warning("mia rounds paused: %s", paused)
+            self.paused, self.phase = paused, "paused"
+            self._arm(PAUSED_LOOK, self._begin_round)
+            return
+        self.paused = None
         players = self._players()
         if not self._wants_rounds(players):
             self.phase = "idle"
@@ -785,6 +802,7 @@ class MiaTable:
         return {
             "round": self.round_number,
             "phase": self.phase,
+            "paused": self.paused,
             "current": state,
             "players": [
                 {

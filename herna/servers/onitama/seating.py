@@ -15,7 +15,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from herna.core.clock import Clock, TimerHandle
-from herna.hall.lobby import BOT, CANCELLED, ENDED, HOUSE_BOT, PERSON, Lobby, LobbyError, Seek, Want
+from herna.hall.lobby import (
+    BOT,
+    CANCELLED,
+    CLOSED,
+    ENDED,
+    HALL_CLOSED,
+    HOUSE_BOT,
+    PERSON,
+    Lobby,
+    LobbyError,
+    Seek,
+    Want,
+)
 from herna.protocols import onitama as proto
 from herna.servers.onitama.tables import Client, GamePlan, OnitamaSettings, Player, hang_up
 
@@ -74,6 +86,13 @@ class LobbySeats:
                 GAME, player.name, kind, want, client, self.clock.now(), player.verified
             )
         except LobbyError as exc:
+            if exc.code == CLOSED:
+                # The hall takes no new games (after this player's last one): said, and the
+                # connection is closed rather than left waiting for nothing.
+                client.send(client.conn.out.error(proto.CLOSED))
+                hang_up(client.peer, proto.CLOSED)
+                self.disconnect(client)
+                return
             player.tell_ext(proto.fmt.error(exc.code))
             if want.tournament is not None:
                 # The tournament is over (or closed to it): it came for that alone.
@@ -104,7 +123,7 @@ class LobbySeats:
     def _seek_closed(self, seek: Seek, why: str) -> None:
         """The lobby closed a seek of ours (its owner cancelled it on the lobby page, or its
         tournament ended): the connection that waited with it is told and closed."""
-        if why not in (CANCELLED, ENDED):
+        if why not in (CANCELLED, ENDED, HALL_CLOSED):
             return  # a connection that is gone: the hub's disconnect cleans up
         player = self.waiting.pop(seek.id, None)
         if player is None or player.seek is not seek:
@@ -113,7 +132,9 @@ class LobbySeats:
         client = player.client
         if client is None:
             return
-        code = proto.SEEK_CANCELLED if why == CANCELLED else proto.TOURNAMENT_OVER
+        code = {CANCELLED: proto.SEEK_CANCELLED, HALL_CLOSED: proto.CLOSED}.get(
+            why, proto.TOURNAMENT_OVER
+        )
         client.send(client.conn.out.error(code))
         hang_up(client.peer, code)
         self.disconnect(client)

@@ -13,15 +13,14 @@ the hub hands custom rules to a :class:`RulesChecker`:
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import logging
 import multiprocessing as mp
 import os
-import signal
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
+from herna.core.processes import die_with_parent
 from herna.games.tiles.rules import RulesReport, check_rules
 
 log = logging.getLogger("herna.tiles")
@@ -31,25 +30,6 @@ DEFAULT_MAX_PENDING = 4
 
 Done = Callable[[RulesReport | None], None]
 """Called with the report, or with None when the rules could not be checked (worker failed)."""
-
-
-PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int) -> None:
-    """Pool initializer: have the kernel kill this worker when ``herna serve`` dies.
-
-    Without it a worker killed parent leaves behind waits for work for ever (it holds its own
-    copy of the pool's queues, so it never sees end-of-file), and with it the multiprocessing
-    resource tracker, which only exits once every process holding its pipe is gone.
-    PR_SET_PDEATHSIG is Linux-only; elsewhere the worker is left as it was."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the prctl: nobody would signal us
-        os._exit(1)
 
 
 class RulesChecker(Protocol):

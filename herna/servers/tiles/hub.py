@@ -46,7 +46,7 @@ from herna.games.tiles.rules import (
 from herna.hall.clocks import DecisionClock
 from herna.hall.events import EventBus
 from herna.hall.identity import Identity, Refusal, SeatKey
-from herna.hall.lobby import Lobby
+from herna.hall.lobby import CLOSED, Lobby
 from herna.hall.match import Match, Seat
 from herna.hall.records import RecordStore, utcnow
 from herna.protocols import tiles as proto
@@ -352,6 +352,10 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
 
     # -- games -------------------------------------------------------------------------------
     def _begin(self, table: Table) -> None:
+        if self.lobby.closed is not None:
+            # The hall takes no new games (the lobby says why): this one does not start.
+            self.give_up(table, CLOSED, self.lobby.closed)
+            return
         table.cancel_timer()
         self._seek_seated(table)
         rules = table.rules
@@ -730,7 +734,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
     def start_showcase(self) -> None:
         """A table of house bots playing the shipped rules files in turn (for spectators)."""
         self._showcase_timer = None
-        if self.closing:
+        if self.closing or self.lobby.closed is not None:
             return
         names = sorted(shipped_rules())
         if not names:

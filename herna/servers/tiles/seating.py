@@ -37,6 +37,8 @@ from herna.hall.lobby import (
     BOT,
     BOTS,
     CANCELLED,
+    CLOSED,
+    HALL_CLOSED,
     NO_SUCH_SEEK,
     PEOPLE,
     PERSON,
@@ -197,6 +199,11 @@ class TableSeating:
             return  # asked again: someone may have taken the name while the rules were checked
         if msg.secret is not None:
             self._resume(client, msg)
+            return
+        if self.lobby.closed is not None:
+            # The hall takes no new games: a seat taken back (above) finishes its game, but
+            # nobody sits down for a new one.
+            self._error(client, CLOSED, self.lobby.closed, msg.id)
             return
         try:
             spec = parse_seek(msg.seek, LEVELS) if msg.seek else None
@@ -476,16 +483,27 @@ class TableSeating:
         waiting table is given up; everyone at it is told and is back in the lobby phase."""
         if self._tournament_seek_closed(seek, why):
             return
-        if why != CANCELLED:
+        if why not in (CANCELLED, HALL_CLOSED):
             return
         table = seek.holder if isinstance(seek.holder, Table) else None
         if table is None or table.seek is not seek or table.status != "waiting":
             return
         table.seek = None
+        if why == HALL_CLOSED:
+            self.give_up(table, CLOSED, self.lobby.closed or "the hall takes no new games")
+        else:
+            self.give_up(table, SEEK_CANCELLED, f"the seek of table {table.id} was cancelled")
+
+    def give_up(self, table: Table, code: str, reason: str) -> None:
+        """A waiting table that will not start: everyone at it is told why (``code``) and is
+        back in the lobby phase, and the table goes."""
+        table.cancel_timer()
         for _, client in table.clients():
-            self._error(client, SEEK_CANCELLED, f"the seek of table {table.id} was cancelled")
+            self._error(client, code, reason)
             self._leave(client)
             client.send({"type": "left"})
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
 
     def _withdraw_seeks(self) -> None:
         for table in self.tables.values():

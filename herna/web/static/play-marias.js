@@ -6,7 +6,8 @@
  * no rules: legality comes with every state, the server judges every answer.
  *
  * Frames (JSON): page -> hall {type: "sit", name, token?, opponents | seek} | {type: "resume", seat,
- * seq} | {type: "act", decision, choice} | {type: "back"} | {type: "leave"}; hall -> page
+ * seq} | {type: "act", decision, choice} | {type: "back"} | {type: "leave"} | {type: "rematch"} |
+ * {type: "decline_rematch"}; hall -> page
  * {type: "seat", seat}
  * | {type: "state", seq, ...} | {type: "error", code, message}.
  *
@@ -37,12 +38,13 @@
     const resultBox = document.getElementById("mar-result");
     const logList = document.getElementById("mar-log");
     const leaveButton = document.getElementById("mar-leave");
+    const afterBox = document.getElementById("mar-after");
     const me = page.guest;
     const storeKey = `herna.marias.seat.${me}`;
 
     const S = {
       phase: "choose", // choose | connecting | seated | gone
-      seat: null, seq: -1, state: null, error: null, picked: [], pending: false, confirmClaim: null,
+      seat: null, seq: -1, state: null, error: null, picked: [], pending: false, confirmClaim: null, confirmResign: null,
       announce: {}, // the steps of the announcement so far: {kind, trumps, second, extra}
       frames: 0, retries: 0, clock: null, clockAt: 0,
     };
@@ -103,6 +105,7 @@
         S.seat = msg.seat;
         save(msg.seat);
         S.phase = "seated";
+        S.seq = -1; // a new seat (a rematch) counts its states from the start
       } else if (msg.type === "state") {
         if (msg.seq < S.seq) return; // an older state than the one shown
         S.retries = 0;
@@ -428,7 +431,7 @@
 
     function drawPrompt(st) {
       const d = st.decision;
-      const key = JSON.stringify([d, st.stand_in, S.picked, S.pending, S.confirmClaim, S.announce]);
+      const key = JSON.stringify([d, st.stand_in, S.picked, S.pending, S.confirmClaim, S.confirmResign, S.announce]);
       if (key === promptKey) return;
       promptKey = key;
       const parts = [];
@@ -460,6 +463,22 @@
         } else {
           for (const o of d.options) {
             if (o.kind === "play") continue; // cards are clicked in the hand
+            if (o.kind === "resign") {
+              // Giving up loses every part of the game: ask once more before sending it.
+              if (S.confirmResign === d.number) {
+                buttons.push(el("div", { class: "mar-confirm play-confirm", id: "mar-resign-confirm", role: "alertdialog",
+                  "aria-label": "Give up the game?" },
+                el("span", {}, "Give up the game? You lose every part of it, as if each were played and lost; the next deal follows. "),
+                el("button", { type: "button", id: "mar-resign-yes", title: o.title, onclick: () => act(o.id) }, "Yes, give up"),
+                el("button", { type: "button", id: "mar-resign-no", onclick: () => { S.confirmResign = null; draw(); } }, "No, play on")));
+              } else {
+                buttons.push(el("button", {
+                  type: "button", class: "mar-resign", id: "mar-resign", title: o.title, disabled: S.pending,
+                  onclick: () => { S.confirmResign = d.number; draw(); },
+                }, o.label));
+              }
+              continue;
+            }
             if (o.kind === "claim") {
               // A wrong claim is a renonc: ask once more before sending it.
               if (S.confirmClaim === d.number) {
@@ -518,6 +537,34 @@
       );
     }
 
+    /* After a table: a rematch (the same people and house bots at a new table; people must
+     * each ask for it too) or play again (the same choice of opponents, a new table). The web
+     * hall and the hall's lobby decide; the page only asks. */
+    function drawAfter(st, ended) {
+      const parts = [];
+      const offers = (st && st.rematch_offers) || [];
+      if (ended && offers.length) {
+        parts.push(el("p", { class: "mar-offer play-offer", id: "mar-rematch-offer", role: "alert" },
+          `${offers.join(", ")} ${offers.length > 1 ? "want" : "wants"} a rematch. `,
+          el("button", { type: "button", id: "mar-rematch-accept", onclick: () => send({ type: "rematch" }) }, "Accept the rematch"),
+          el("button", { type: "button", id: "mar-rematch-decline", onclick: () => send({ type: "decline_rematch" }) }, "Decline")));
+      }
+      if (ended) {
+        const names = st.players.filter((p) => !p.you).map((p) => p.name);
+        parts.push(el("p", { class: "mar-after play-after" },
+          st.can_rematch && !offers.length
+            ? el("button", { type: "button", id: "mar-rematch", title: `a new table with ${names.join(" and ")}`,
+              onclick: () => send({ type: "rematch" }) }, "Rematch") : null,
+          el("button", { type: "button", id: "mar-play-again", title: "a new table with the same choice of opponents",
+            onclick: () => form.requestSubmit() }, "Play again")));
+      }
+      afterBox.replaceChildren(...parts);
+      // The table just ended: what comes next is brought on screen (the page was scrolled
+      // down to the cards).
+      if (ended && !S.afterShown) afterBox.scrollIntoView({ block: "nearest" });
+      S.afterShown = Boolean(ended);
+    }
+
     function statusText(st) {
       if (!st) return "";
       if (st.status === "connecting") return "Logging in at the mariáš server…";
@@ -563,6 +610,7 @@
       root.dataset.deals = st ? String(st.deals) : "0";
       statusNode.textContent = S.error || statusText(st);
       statusNode.classList.toggle("error", Boolean(S.error));
+      drawAfter(st, ended);
       if (!st) return;
       drawPlayers(st);
       drawContract(st);

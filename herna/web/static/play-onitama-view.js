@@ -8,7 +8,7 @@
   function create(ctx) {
     const {
       S, page, me, levels, table, root, statusNode, boardBox, promptBox, movesList, WAIT_WORDS,
-      wish, connected, playerName, moves, myTurn, activate, play, giveUp, rematch,
+      inTournament, wish, connected, playerName, moves, myTurn, activate, play, giveUp, rematch,
       declineRematch, playAgain, choose, resign, offerDraw, answerDraw, sitDown, send,
     } = ctx;
     const { el } = window.Herna;
@@ -72,6 +72,7 @@
       if (S.phase === "lobby" && S.rematching) {
         return `Waiting for ${S.rematching} to accept a rematch…`;
       }
+      if (S.phase === "lobby" && inTournament) return "Waiting for your next tournament game…";
       if (S.phase === "lobby") {
         const words = S.rematching ? "Waiting for an opponent…"
           : P.waitWords(P.seekWords(wish()), S.until, WAIT_WORDS);
@@ -188,7 +189,13 @@
           : null;
         return el("div", { class: "play-result" },
           el("p", { class: "play-result-text", id: "play-result" }, resultText()),
+          // The engine's review of the game (herna/web/reviews.py finds it by this player).
+          el("p", {}, el("a", { id: "play-review", target: "_blank",
+            href: `/play/onitama/review?ended=${S.result.at}` }, "Engine review of this game")),
           offer,
+          inTournament ? el("p", { class: "play-after", id: "play-tournament-next" },
+            S.tournamentOver ? "The tournament is over."
+              : "Your next tournament game starts by itself when it is due.") :
           el("p", { class: "play-after" },
             S.lastOpponent && !S.rematchFrom && connected()
               ? el("button", { type: "button", id: "play-rematch", onclick: rematch },

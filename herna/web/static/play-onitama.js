@@ -67,6 +67,9 @@
     const levels = page.levels || ["easy", "medium", "hard", "strongest"];
     const params = new URLSearchParams(location.search);
     let wish = params.get("seek"); // from the lobby page: sit down with that at once
+    // A live tournament's seat (static/tournament-seat.js tells where the person stands).
+    const inTournament = /(^|,)tournament=\d+/.test(wish || "");
+    const poke = () => document.dispatchEvent(new CustomEvent("herna:tournament"));
     const S = {
       phase: "connecting", // choosing | connecting | lobby | game | over | gone
       seek: null, clock: null, claimable: null,
@@ -230,6 +233,7 @@
         S.rematching = null;
         S.phase = "game";
         S.note = "";
+        poke();
       } else if (command === "DRAW_OFFERED") {
         S.drawOffered = f[1] || "";
       } else if (command === "DRAW_DECLINED") {
@@ -259,7 +263,13 @@
         gameOver(f[1], f[2] || "");
       } else if (command === "ERROR") {
         const code = f[1] || "";
-        if (code === "SEEK_CANCELLED") {
+        if (code === "TOURNAMENT_OVER") {
+          closedByUs = true;
+          S.tournamentOver = true;
+          S.note = "The tournament is over.";
+          if (S.phase !== "over") S.phase = "gone";
+          poke();
+        } else if (code === "SEEK_CANCELLED") {
           choose("You cancelled your seek in the lobby.");
         } else if (code === "NOTHING_TO_CLAIM") {
           S.claimable = null;
@@ -317,7 +327,8 @@
         setTimeout(() => send(loginLine()), 300 * S.retries);
         return;
       }
-      gone(`The server refused the name ${me}: ${text || code}`);
+      gone(code === "TOURNAMENT_OVER" ? "The tournament is over."
+        : `The server refused the name ${me}: ${text || code}`);
     }
 
     function applyMove(card, from, to) {
@@ -436,12 +447,13 @@
       S.drawSent = false;
       S.clock = null;
       S.claimable = null;
-      S.result = { winner, reason };
+      S.result = { winner, reason, at: Date.now() };
       S.pending = false;
       S.selected = null;
       S.choice = null;
       S.away = null;
       forget();
+      poke();
     }
 
     function playerName(color) {
@@ -549,7 +561,7 @@
     // Drawing, the prompts and the clocks: static/play-onitama-view.js.
     const { draw, tick } = window.HernaOnitamaView.create({
       S, page, me, levels, table, root, statusNode, boardBox, promptBox, movesList, WAIT_WORDS,
-      wish: () => wish, connected: () => Boolean(ws), playerName, moves, myTurn, activate, play,
+      inTournament, wish: () => wish, connected: () => Boolean(ws), playerName, moves, myTurn, activate, play,
       giveUp, rematch, declineRematch, playAgain, choose, resign, offerDraw, answerDraw, sitDown,
       send,
     });

@@ -30,7 +30,42 @@
     timer = window.setInterval(refresh, every);
   }
 
+  /* Times in the reader's own time (the page writes them in UTC), and countdowns to a
+   * scheduled start or the next round, every second (the body swapped in by follow() too). */
+  function inWords(seconds) {
+    const s = Math.max(0, Math.round(seconds));
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    const parts = [];
+    if (h) parts.push(`${h} h`);
+    if (h || m) parts.push(`${m} min`);
+    if (!h) parts.push(`${s % 60} s`);
+    return parts.join(" ");
+  }
+
+  function showTimes() {
+    for (const node of document.querySelectorAll("time.local:not([data-shown])")) {
+      const when = new Date(node.getAttribute("datetime"));
+      if (isNaN(when)) continue;
+      const today = when.toDateString() === new Date().toDateString();
+      node.textContent = today ? when.toLocaleTimeString([], { hour12: false })
+        : when.toLocaleString([], { hour12: false });
+      node.dataset.shown = "1";
+    }
+    for (const node of document.querySelectorAll(".countdown[data-until]")) {
+      const left = (new Date(node.dataset.until) - Date.now()) / 1000;
+      node.textContent = left > 0 ? `(in ${inWords(left)})` : "(now)";
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    showTimes();
+    window.setInterval(showTimes, 1000);
+    // The new tournament form: a start time typed without a zone is the organiser's own.
+    const offset = document.getElementById("t-tz-offset");
+    if (offset) offset.value = String(new Date().getTimezoneOffset());
+    const print = document.getElementById("print-sheet");
+    if (print) print.addEventListener("click", () => window.print());
     const data = pageData();
     if (data.kind === "tournament" && (data.status === "running" || data.status === "entry")) {
       follow(data);

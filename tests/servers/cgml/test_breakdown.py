@@ -90,7 +90,7 @@ async def test_breakdown_money_equals_the_servers_over_many_deals(tmp_path: Path
     out.truncate()
     terminal.show_result(forged, tracker)
     flagged = out.getvalue()
-    assert "Check: this breakdown (csm tariff) gives" in flagged, flagged
+    assert "Check: this breakdown (the ČSM tariff) gives" in flagged, flagged
     assert "the server's money counts" in flagged
     mine = forged.money()["ann"]
     assert f"You {mine:+d} this game" in flagged

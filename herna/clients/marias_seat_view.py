@@ -1,0 +1,460 @@
+"""What one person's mariáš seat shows its page: the table's story in words and the JSON state.
+
+The part of :class:`~herna.clients.marias_seat.SeatRelay` that turns what this seat may know
+into words and JSON (a mix-in, :class:`SeatView`): each server message as a line of the
+table's story (:meth:`SeatView._on_message`), each deal's result table and vyúčtování
+(:mod:`herna.clients.marias_text`), and :meth:`SeatView.state`: its own hand, the public
+table (auction, contract, fleks, trick, tricks taken), the choices offered now (numbered, by
+:func:`option_json`) and the last result. The relay itself (logging in, playing the group,
+the person's clock, stand-ins) is :mod:`herna.clients.marias_seat`.
+
+Nothing of another seat's hidden cards is in the state: the tracker's shadow guesses other
+hands, so the state takes from it only this seat's hand, this seat's talon and what was played
+face up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from herna.clients.marias_score import points_so_far
+from herna.clients.marias_text import (
+    CONTRACT_WORD,
+    RANK_WORD,
+    RESIGN_WORDS,
+    SUIT_CS,
+    SUIT_WORD,
+    action_text,
+    breakdown_lines,
+    cancel_words,
+    card_name,
+    flek_words,
+    result_rows,
+    trumps_words,
+)
+from herna.games.marias import (
+    CARD_CODES,
+    Action,
+    Answer,
+    Bid,
+    Claim,
+    Discard,
+    Flek,
+    GameType,
+    Play,
+    Resign,
+)
+from herna.protocols.cgml.breakdown import derive
+from herna.protocols.cgml.messages import (
+    Abort,
+    CancelGame,
+    Error,
+    FlekInfo,
+    GameTypeInfo,
+    LiciteInfo,
+    LiciteResult,
+    Message,
+    PauseFinish,
+    PauseStart,
+    PlayCardInfo,
+    PlayerRef,
+    Renonc,
+    Result,
+    Round,
+)
+from herna.protocols.cgml.player import Decision, PlayerTracker, TrackerError
+from herna.protocols.cgml.resign import RESIGNED
+
+LOG_LINES = 40
+"""Lines of the table's story kept in the state (the current deal and a little before)."""
+
+STRENGTH = {"0A": 0, "10": 1, "0K": 2, "0Q": 3, "0J": 4, "09": 5, "08": 6, "07": 7}
+NATURAL = {"0A": 0, "0K": 1, "0Q": 2, "0J": 3, "10": 4, "09": 5, "08": 6, "07": 7}
+"""Card order in a hand: trump games rank the ten above the king; betl and durch do not."""
+
+RANK_TITLE = {
+    "07": "seven",
+    "08": "eight",
+    "09": "nine",
+    "10": "ten (desítka)",
+    "0J": "Unter (spodek)",
+    "0Q": "Ober (svršek)",
+    "0K": "king (král)",
+    "0A": "ace (eso)",
+}
+
+BID_WORD = {**CONTRACT_WORD, "YES": "mám (yes)", "NO": "nemám (no)"}
+"""A bid or an answer in the licitace, in words."""
+
+
+def card_json(code: str) -> dict[str, str]:
+    """A card for the page: code, Czech name and an English title."""
+    suit, rank = code[0], code[1:]
+    return {
+        "code": code,
+        "name": f"{SUIT_CS[suit]} {RANK_WORD.get(rank, rank)}",
+        "title": f"{RANK_TITLE.get(rank, rank)} of {SUIT_WORD[suit]}",
+    }
+
+
+def sort_hand(codes: Sequence[str], natural: bool = False) -> list[str]:
+    order = NATURAL if natural else STRENGTH
+    return sorted(codes, key=lambda c: ("RBGA".index(c[0]), order.get(c[1:], 9)))
+
+
+def option_json(index: int, action: Action) -> dict[str, Any]:
+    """One choice for the page: its number, Czech label, English title and cards."""
+    out: dict[str, Any] = {"id": index, "label": action_text(action), "title": ""}
+    if isinstance(action, Bid):
+        code = action.contract.code
+        out.update(kind="bid", label=CONTRACT_WORD.get(code, code), title=f"bid {code}")
+    elif isinstance(action, Answer):
+        out.update(
+            kind="answer",
+            label="mám (yes)" if action.yes else "nemám (no)",
+            title="I have it: I take the game at this level"
+            if action.yes
+            else "I do not hold it: the bidder keeps the game",
+        )
+    elif isinstance(action, GameType):
+        code = action.contract.code
+        label = CONTRACT_WORD.get(code, code)
+        title = f"announce {code}"
+        out["group"] = label
+        out["contract"] = code  # the page builds its steps (game, trumps, additions) from it
+        out["suit"] = "" if action.trumps is None else "RBGA"[action.trumps]
+        out["second"] = "" if action.second is None else "RBGA"[action.second]
+        if action.trumps is not None:
+            suit = "RBGA"[action.trumps]
+            label += f", {SUIT_CS[suit]}"
+            title += f" with {SUIT_WORD[suit]} as trumps"
+            if action.second is not None:
+                second = "RBGA"[action.second]
+                label += f" + {SUIT_CS[second]}"
+                title += f", second suit {SUIT_WORD[second]}"
+        out.update(kind="gametype", label=label, title=title)
+    elif isinstance(action, Flek):
+        text = ":".join(str(x) for x in action.levels)
+        out.update(kind="flek", label=flek_words(text), title=f"flek level {text} (doubles)")
+    elif isinstance(action, Play):
+        out.update(kind="play", card=CARD_CODES[action.card], title="play this card")
+    elif isinstance(action, Discard):
+        out.update(kind="discard", cards=[CARD_CODES[c] for c in action.cards])
+    elif isinstance(action, Claim):
+        out.update(
+            kind="claim",
+            label="ložená hra (lay down)",
+            title="show all your cards and claim the rest of the tricks (a wrong claim is "
+            "a renonc)",
+            cards=[CARD_CODES[c] for c in action.cards],
+        )
+    elif isinstance(action, Resign):
+        out.update(
+            kind="resign",
+            label="Give up the game",
+            title=RESIGN_WORDS + "; the next deal follows",
+        )
+    return out
+
+
+@dataclass
+@dataclass
+class Pending:
+    decision: Decision
+    number: int
+    options: list[Action]
+    future: asyncio.Future[object]
+
+
+class SeatView:
+    """The story and the page's state of a :class:`~herna.clients.marias_seat.SeatRelay`
+    (a mix-in: the relay holds the attributes)."""
+
+    if TYPE_CHECKING:
+        me: str
+        player: PlayerRef
+        tracker: PlayerTracker
+        tariff: str
+        seq: int
+        status: str
+        message: str
+        pending: Pending | None
+        lines: list[str]
+        result: dict[str, Any] | None
+        deals: int
+        totals: dict[str, int]
+        stand_in: bool
+        stand_in_deals: list[int]
+        _joined: bool
+
+        def _tell_stand_in(self) -> None: ...
+
+        def _changed(self) -> None: ...
+
+        def clock(self) -> dict[str, Any] | None: ...
+
+    # -- what happened ----------------------------------------------------------------------
+    def _who(self, pid: str | None) -> str:
+        if pid == self.me:
+            return "you"
+        try:
+            return self._name(self.tracker.seat_of(pid))
+        except TrackerError:
+            return pid or "?"
+
+    def _name(self, seat: int) -> str:
+        """A seat's name, unique at the table the way records write it: two bots of one bot
+        server are ``house-heuristic-bot`` and ``house-heuristic-bot#2``."""
+        t = self.tracker
+        taken: list[str] = []
+        for s in range(seat + 1):
+            base = t.name_of(s)
+            name, n = base, 2
+            while name in taken:
+                name, n = f"{base}#{n}", n + 1
+            taken.append(name)
+        return taken[seat]
+
+    def _say(self, line: str) -> None:
+        self.lines.append(line)
+        del self.lines[:-LOG_LINES]
+
+    def _on_message(self, message: Message, tracker: PlayerTracker) -> None:
+        if not self._joined:
+            self._joined = True  # the group speaks to this seat: it has joined
+            self._tell_stand_in()
+        who = self._who(getattr(message, "playerid", None))
+        if isinstance(message, LiciteInfo):
+            self._say(f"{who}: {BID_WORD.get(message.value, message.value)}")
+        elif isinstance(message, LiciteResult):
+            word = CONTRACT_WORD.get(message.value, message.value)
+            takes = "take" if who == "you" else "takes"
+            self._say(f"{who} won the licitace at {word} and {takes} the talon")
+        elif isinstance(message, GameTypeInfo) and message.flek is None:
+            trumf = f", trumfy {trumps_words(message.trumf)}" if message.trumf else ""
+            self._say(f"{who} announces {CONTRACT_WORD.get(message.licite, message.licite)}{trumf}")
+        elif isinstance(message, FlekInfo):
+            self._say(f"{who}: {flek_words(message.level)}")
+        elif isinstance(message, PlayCardInfo) and message.to == "desk":
+            cards = " ".join(card_name(c.code) for c in message.cards if c is not None)
+            self._say(f"{who} {'play' if who == 'you' else 'plays'} {cards}")
+        elif isinstance(message, PlayCardInfo) and message.to == "talon":
+            self._say(f"{who} {'lay' if who == 'you' else 'lays'} two cards into the talon")
+        elif isinstance(message, Round):
+            self._say(f"trick {message.number} goes to {self._who(message.playerid)}")
+        elif isinstance(message, Result):
+            self._result(message, tracker)
+        elif isinstance(message, Renonc):
+            self._say(f"Renonc by {message.player.name or message.player.id}: {message.message}")
+        elif isinstance(message, CancelGame):
+            self._say(cancel_words(message.reason))
+            if message.reason not in ("renonc", RESIGNED):  # the result follows these
+                self.message = cancel_words(message.reason)
+        elif isinstance(message, Abort):
+            self.message = (
+                f"The game was aborted ({message.message}) by "
+                f"{message.player.name or message.player.id}."
+            )
+            self._say(self.message)
+        elif isinstance(message, PauseStart):
+            self._say(f"Pause: {message.message or ''}")
+        elif isinstance(message, PauseFinish):
+            self._say("The pause is over")
+        elif isinstance(message, Error):
+            self._say(f"Server: {message.reason}")
+        if message.tag == "newgame" and self.status != "playing":
+            self.status = "playing"
+        self._changed()
+
+    def _result(self, result: Result, tracker: PlayerTracker) -> None:
+        self.deals += 1
+        for pid, amount in result.money().items():
+            self.totals[pid] = self.totals.get(pid, 0) + amount
+        b = derive(tracker, result, self.tariff)
+        names = [
+            "you" if p.id == self.me else self._name(seat) for seat, p in enumerate(tracker.players)
+        ]
+        word = CONTRACT_WORD.get(result.licite, result.licite)
+        trumps = f", trumfy {trumps_words(result.trumf)}" if result.trumf else ""
+        rows = result_rows(b, tracker, result, self.me)
+        self.result = {
+            "deal": self.deals,
+            "title": f"{word}{trumps}, {flek_words(result.flek)}",
+            "licite": result.licite,
+            "rows": [
+                {
+                    "name": r.name if r.name == "you" else self._name(r.seat),
+                    "role": r.role,
+                    "tricks": r.tricks,
+                    "points": r.points,
+                    "hlasky": r.hlasky,
+                    "money": r.money,
+                    "total": self.totals.get(tracker.players[r.seat].id or "", 0),
+                }
+                for r in rows
+            ],
+            "lines": [{"text": t, "style": s} for t, s in breakdown_lines(b, names)],
+            "stand_in": self.deals in self.stand_in_deals,
+        }
+        mine = result.money().get(self.me, 0)
+        self._say(f"Deal {self.deals} over: you {mine:+d}, {self.totals.get(self.me, 0):+d} in all")
+
+    # -- the state for the page ---------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """What the page shows, JSON-ready: only what this seat may know."""
+        t = self.tracker
+        out: dict[str, Any] = {
+            "type": "state",
+            "seq": self.seq,
+            "status": self.status,
+            "message": self.message,
+            "me": self.player.name or self.me,
+            "deals": self.deals,
+            "stand_in": self.stand_in,
+            "log": list(self.lines),
+            "result": self.result,
+            "players": [],
+            "hand": [],
+            "talon": [],
+            "trick": [],
+            "last_trick": None,
+            "leader": None,
+            "auction": [],
+            "contract": None,
+            "marriages": [],
+            "points": None,
+            "decision": None,
+        }
+        if t.seat < 0 or not t.players:
+            return out
+        view: dict[str, Any] = {}
+        if t.in_game:
+            try:
+                view = dict(t.view())
+            except TrackerError:
+                view = {}
+        roles = {}
+        if view:
+            roles = {view["forhont"]: "forhont", view["middle"]: "middle", view["zadak"]: "zadák"}
+        won = [0, 0, 0]
+        for trick in view.get("tricks", []):
+            won[trick["winner"]] += 1
+        declarer = view.get("declarer")
+        out["players"] = [
+            {
+                "seat": s,
+                "name": self._name(s),
+                "you": s == t.seat,
+                "role": roles.get(s, ""),
+                "aktér": declarer == s,
+                "tricks": won[s],
+                "total": self.totals.get(t.players[s].id or "", 0),
+                "to_move": view.get("current_player") == s,
+            }
+            for s in range(len(t.players))
+        ]
+        if not view:
+            return out
+        contract_code = view.get("licite")
+        natural = contract_code in ("SMALL", "BIG")
+        # This seat's own cards only: the shadow's other hands are guesses and never leave,
+        # and neither does a guessed talon (between the licitace and the talon's arrival the
+        # shadow hands the auction winner two guessed cards): only cards dealt or given to
+        # this seat are shown.
+        known = {CARD_CODES[c] for c in [*t.dealt, *t.talon]}
+        hand = [c for c in view.get("hand", []) if c in known]
+        out["hand"] = [card_json(c) for c in sort_hand(hand, natural)]
+        if t.declarer == t.seat and t.talon:
+            out["talon"] = [card_json(c) for c in view.get("talon", []) if c in known]
+        trick = view.get("trick", {})
+        leader = trick.get("leader")
+        out["trick"] = [
+            {**card_json(c), "by": self._name((leader + i) % 3) if leader is not None else ""}
+            for i, c in enumerate(trick.get("cards", []))
+        ]
+        out["leader"] = self._name(leader) if leader is not None else None
+        tricks = view.get("tricks", [])
+        if tricks:
+            last = tricks[-1]
+            out["last_trick"] = {
+                "winner": self._name(last["winner"]),
+                "cards": [card_json(c) for c in last["cards"]],
+            }
+        out["auction"] = [
+            {"name": self._name(a["player"]), "licite": BID_WORD.get(a["licite"], a["licite"])}
+            for a in view.get("auction", [])
+        ]
+        if contract_code:
+            out["contract"] = {
+                "licite": contract_code,
+                "words": CONTRACT_WORD.get(contract_code, contract_code),
+                "trumps": trumps_words(view.get("trumf")) if view.get("trumf") else "",
+                "flek": flek_words(view.get("flek")),
+                "aktér": self._name(declarer) if declarer is not None else "",
+            }
+        out["marriages"] = self._marriages(view)
+        out["points"] = points_so_far(view, out["marriages"])
+        pending = self.pending
+        if pending is not None and not pending.future.done():
+            out["decision"] = self._decision_json(pending)
+        out["clock"] = self.clock()
+        return out
+
+    def _marriages(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """Hlášky known so far. This seat's own as the engine announces them (its hand is
+        real); another seat's once it has played both svršek and král of a suit, face up
+        (the shadow's guess of its hand is never used)."""
+        t = self.tracker
+        trumps = str(view.get("trumf") or "")[:1]
+        found = {(t.seat, m["suit"]) for m in view.get("marriages", []) if m["player"] == t.seat}
+        if view.get("licite") not in (None, "SMALL", "BIG"):  # betl and durch have none
+            played: dict[int, set[str]] = {}
+            tricks = [*view.get("tricks", []), {**view.get("trick", {}), "number": 0}]
+            for trick in tricks:
+                leader = trick.get("leader")
+                if leader is None:
+                    continue
+                for i, code in enumerate(trick.get("cards", [])):
+                    played.setdefault((leader + i) % 3, set()).add(code)
+            for seat, cards in played.items():
+                if seat != t.seat:
+                    found |= {(seat, s) for s in "RBGA" if {f"{s}0K", f"{s}0Q"} <= cards}
+        return [
+            {
+                "seat": seat,
+                "name": "you" if seat == t.seat else self._name(seat),
+                "suit": suit,
+                "words": f"{SUIT_CS[suit]} ({SUIT_WORD[suit]})",
+                "points": 40 if suit == trumps else 20,
+            }
+            for seat, suit in sorted(found)
+        ]
+
+    def _decision_json(self, pending: Pending) -> dict[str, Any]:
+        d = pending.decision
+        if d.kind == "licite":
+            if d.asked:
+                word = CONTRACT_WORD.get(d.asked, d.asked)
+                prompt = f"Do you have {word}?"
+            else:
+                prompt = "Your bid (licitace)"
+        elif d.kind == "discard":
+            prompt = "Choose two cards for the talon"
+        elif d.kind == "gametype":
+            prompt = f"Announce the game (you won {CONTRACT_WORD.get(d.asked or '', d.asked)})"
+        elif d.kind == "flek":
+            prompt = f"Flek? (now {flek_words(d.asked)})"
+        else:
+            prompt = "Your card"
+        return {
+            "number": pending.number,
+            "kind": d.kind,
+            "prompt": prompt,
+            "options": [option_json(i, a) for i, a in enumerate(pending.options)],
+        }
+
+
+__all__ = ["BID_WORD", "LOG_LINES", "Pending", "SeatView", "card_json", "option_json", "sort_hand"]
