@@ -26,7 +26,9 @@ from rich.text import Text
 from herna.cli import GameCommands
 from herna.cli.tokens import add_token_option
 from herna.clients.mia_seat import MiaSeat
+from herna.games.mia.bots import LEVELS
 from herna.games.mia.dice import Dice, InvalidDice
+from herna.games.mia.words import STRATEGY_WORDS
 from herna.servers.mia.people import DEFAULT_PEOPLE_TIMEOUT
 
 DEFAULT_PEOPLE_PORT = 9001
@@ -62,6 +64,15 @@ def add_play_parser(commands: GameCommands) -> None:
         metavar="SECONDS",
         help="the table's answer window, for the clock shown "
         f"(default {DEFAULT_PEOPLE_TIMEOUT:g}, the server's --mia-people-timeout)",
+    )
+    p.add_argument(
+        "--bots",
+        choices=tuple(LEVELS),
+        default="",
+        metavar="LEVEL",
+        help="the house bots you play with: "
+        + "; ".join(f"{lv} ({STRATEGY_WORDS[s]})" for lv, s in LEVELS.items())
+        + " (default: the hall's choice, herna serve's --mia-people-bots)",
     )
     p.add_argument("--rounds", type=int, help="leave after playing this many rounds")
     add_token_option(p, "REGISTER;name;token")
@@ -153,15 +164,18 @@ async def play_terminal(
     rounds: int | None = None,
     window: float = DEFAULT_PEOPLE_TIMEOUT,
     token: str | None = None,
+    level: str = "",
 ) -> int:
     """The whole ``herna play mia`` session."""
-    seat = MiaSeat(host, port, name, token=token, window=window)
+    seat = MiaSeat(host, port, name, token=token, window=window, level=level)
     changed = asyncio.Event()
     seat.on_change = changed.set
     task = seat.start()
     said = scored = 0
     shown_token: str | None = None
     reader: asyncio.Task[str | None] | None = None
+    leaving = False
+    console.print("Type q to leave the table.")
     try:
         while True:
             if seat.status in ("rejected", "gone") and task.done():
@@ -205,7 +219,22 @@ async def play_terminal(
                 continue
             text = reader.result()
             reader = None
-            if text is None or text.strip().lower() in QUIT:
+            confirmed = False
+            if text is not None and leaving:
+                leaving = False
+                if text.strip().lower() not in ("y", "yes"):
+                    console.print("You stay at the table.")
+                    continue
+                confirmed = True
+            elif text is not None and text.strip().lower() in QUIT:
+                # Leaving asks first: a stray q must not cost a round in play.
+                leaving = True
+                console.print(
+                    "Leave the table? Your seat is freed at once and your points stay yours "
+                    "(a round you are playing counts as lost). y leaves, anything else stays."
+                )
+                continue
+            if text is None or confirmed:
                 console.print(f"You leave the table ({seat.rounds} rounds played). Bye.")
                 return 0
             if not text.strip():
@@ -269,6 +298,7 @@ def run_play_command(args: argparse.Namespace) -> int:
                 args.rounds,
                 args.window,
                 args.token,
+                args.bots,
             )
         )
     return 130

@@ -106,6 +106,8 @@ class MiaClient:
         self.host, self.port, self.name, self.spectator = host, port, name, spectator
         self.token = token
         """A reserved name's token, sent as ``REGISTER;name;token``."""
+        self.seat: tuple[str, ...] = ()
+        """Fields after the token (the people's table: ``person``, ``bots=LEVEL``)."""
         self.transcript: list[str] | None = [] if transcript else None
         """Every line received, in order, when asked for (tests and tools use it)."""
         self.queue: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
@@ -137,7 +139,10 @@ class MiaClient:
     def registration(self) -> str:
         """The REGISTER line: ``REGISTER;name`` or, with a token, ``REGISTER;name;token``."""
         command = "REGISTER_SPECTATOR" if self.spectator else "REGISTER"
-        return f"{command};{self.name}" + (f";{self.token}" if self.token else "")
+        line = f"{command};{self.name}" + (f";{self.token}" if self.token else "")
+        if self.seat:  # after the token field, empty when there is none
+            line += ("" if self.token else ";") + "".join(f";{f}" for f in self.seat)
+        return line
 
     async def register(self, timeout: float = 2.0, attempts: int = 3) -> None:
         """REGISTER (or REGISTER_SPECTATOR); raises :class:`MiaRejected` if rejected and

@@ -29,6 +29,7 @@ from typing import Any
 from herna.clients.mia import DEFAULT_SILENCE, MiaClient, MiaError, MiaRejected, register_again
 from herna.games.mia.dice import Dice, InvalidDice
 from herna.games.mia.words import CANCEL_WORDS, announcements_above, dice_words, loss_sentence
+from herna.hall.identity import new_secret
 from herna.protocols.mia import (
     ActualDice,
     Announced,
@@ -92,8 +93,15 @@ class MiaSeat:
         token: str | None = None,
         window: float = 20.0,
         silence: float = DEFAULT_SILENCE,
+        level: str = "",
     ) -> None:
-        self.client = MiaClient(host, port, name, token=token)
+        # Without a reserved name's token, a fresh secret: the table then lets nobody else
+        # register this name while the seat plays (the seed would let any program on this
+        # host take the seat over by the name alone).
+        self.client = MiaClient(host, port, name, token=token or new_secret())
+        # A person plays here (the records say so), with the house bots of ``level``.
+        self.client.seat = ("person", f"bots={level}") if level else ("person",)
+        self.level = level
         self.name = name
         self.window = window
         """The table's answer window (the clock the state shows)."""
@@ -115,6 +123,10 @@ class MiaSeat:
         (``turn``: ROLL or SEE, ``announce``), its token and when it runs out (monotonic)."""
         self.last_result: dict[str, Any] | None = None
         self.scores: dict[str, int] = {}
+        self.met: set[str] = {name}
+        """Whoever played a round with this seat (and the seat itself): the scoreboard's rows.
+        The people's table keeps every level's house bots registered; those of levels nobody
+        here chose never play with this person and are not shown."""
         self.history: deque[tuple[int, dict[str, int]]] = deque(maxlen=CHART_ROUNDS)
         self.story: deque[str] = deque(maxlen=LOG_LINES)
         self.said = 0
@@ -216,6 +228,8 @@ class MiaSeat:
             self.round, self.players = msg.number, msg.players
             self.announcements, self.my_dice, self.shown = [], None, None
             self.in_round = self.name in msg.players
+            if self.in_round:
+                self.met.update(msg.players)
             self.acting = msg.players[0] if len(msg.players) > 1 else None
             self.pending = None
             self.say(f"Round {msg.number}: {', '.join(msg.players)} (in this order).")
@@ -353,6 +367,7 @@ class MiaSeat:
             "status": self.status,
             "problem": self.problem,
             "window": self.window,
+            "level": self.level,
             "round": self.round,
             "players": list(self.players),
             "in_round": self.in_round,
@@ -365,6 +380,7 @@ class MiaSeat:
             "choices": self.choices(),
             "result": self.last_result,
             "scores": dict(self.scores),
+            "at_table": sorted(self.met),
             "history": [[n, dict(s)] for n, s in self.history if s],
             "rounds": self.rounds,
             "lost": self.lost,

@@ -55,6 +55,10 @@ class Register:
     """The optional third field, ``REGISTER;name;token`` (a Herna extension): the token of a
     reserved name. The reference servers ignore every field after the name, so a bot that
     always sends its token still plays there."""
+    seat: tuple[str, ...] = ()
+    """The fields after the token (a Herna extension of the people's table, which seed
+    clients never send): ``person`` (a person plays under the name: recorded so) and
+    ``bots=LEVEL`` (the house bots this person wants to play with)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +111,8 @@ def parse_client(data: bytes) -> ClientMessage:
         # Fields after the name are ignored, as the reference servers do, except the first
         # one: that is where a reserved name's token travels (empty means none).
         token = fields[2] if len(fields) > 2 and fields[2] else None
-        return Register(fields[1], spectator, name_problem(fields[1]), token)
+        seat = tuple(f for f in fields[3:6] if f == "person" or f.startswith("bots="))
+        return Register(fields[1], spectator, name_problem(fields[1]), token, seat)
     if command == "UNREGISTER":
         return Unregister()
     if len(fields) < 2 or not fields[-1]:

@@ -453,7 +453,7 @@ class WebApp:
             # One Mia session's rounds (the session row links here).
             flt = flt.but(game="mia")
             shown["game"] = "mia"
-            session = pages.MatchFilterView(first, last)
+            session = pages.MatchFilterView(first, last, flt.table)
         counts = counts_per_game(engine, flt)
         paged = bool(flt.game)
         wanted = [flt.game] if flt.game else [g for g, n in counts.items() if n]

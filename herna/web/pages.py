@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from herna.games.mia.text import REASONS
+from herna.games.mia.text import REASONS, table_words
 from herna.hall.records import Standing, StoredMatch
 from herna.hall.tournament_store import MatchPlace
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
@@ -471,7 +471,8 @@ def match_rows(matches: Sequence[StoredMatch]) -> str:
     """Rows of the generic match table (player pages)."""
     return "".join(
         f'<tr data-id="{m.id}"><td><a href="/matches/{m.id}">#{m.id}</a></td>'
-        f"<td>{e(m.game)}</td><td>{e(m.table_id)}</td><td>{when(m.finished_at)}</td>"
+        f"<td>{e(game_title(m.game))}</td>"
+        f"<td>{e(table_name(m.game, m.table_id) or m.table_id)}</td><td>{when(m.finished_at)}</td>"
         f"<td>{e(m.status)}</td><td>{_players_cell(m)}</td></tr>"
         for m in matches
     )
@@ -507,18 +508,21 @@ def sessions_table(sessions: Sequence[MiaSession], flt: Mapping[str, str]) -> st
             f'<span class="muted">/{p.rounds}</span>'
             for p in s.ranking()
         )
-        link = url("/history", **{**flt, "game": "mia", "session": f"{s.first_id}-{s.last_id}"})
+        span = f"{s.table}.{s.first_id}-{s.last_id}"
+        link = url("/history", **{**flt, "game": "mia", "session": span})
         canceled = f", {s.canceled} canceled" if s.canceled else ""
         rows.append(
-            f'<tr data-session="{s.first_id}-{s.last_id}">'
+            f'<tr data-session="{e(span)}">'
             f'<td data-label="session"><a href="{e(link)}">{s.rounds} rounds</a>'
             f'<span class="muted">{canceled}</span></td>'
+            f'<td data-label="table">{e(table_words(s.table))}</td>'
             f'<td data-label="when">{when(s.started_at)} – {when(s.ended_at)} '
             f'<span class="muted">({_span(s.started_at, s.ended_at)})</span></td>'
             f'<td data-label="points">{ranking or "–"}</td></tr>'
         )
     return (
-        '<table class="grid results sessions"><thead><tr><th>session</th><th>when (UTC)</th>'
+        '<table class="grid results sessions"><thead><tr><th>session</th><th>table</th>'
+        "<th>when (UTC)</th>"
         '<th title="rounds not lost / rounds played">points</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
@@ -617,8 +621,9 @@ def history(
     head = "<h1>History</h1>" + history_form(flt, games)
     if session is not None:
         back = url("/history", **{k: v for k, v in flt.items() if k != "session"})
+        at = f" at {table_words(session.table)}" if session.table else ""
         head += (
-            f'<p class="session-head">Mia session: rounds #{session.first_id} to '
+            f'<p class="session-head">Mia session{e(at)}: rounds #{session.first_id} to '
             f'#{session.last_id} · <a href="{e(back)}">all sessions</a></p>'
         )
     if not sections:
@@ -626,10 +631,25 @@ def history(
     return head + "".join(game_section(s, flt, paged) for s in sections)
 
 
+def table_name(game: str, table_id: str) -> str | None:
+    """A Mia round's table and number in words (``the people's table, round 4``: each Mia
+    table numbers its own rounds); None for other games, whose table ids say it."""
+    table, _, number = table_id.rpartition("-")
+    if game == "mia" and table and number.isdigit():
+        return f"{table_words(table)}, round {number}"
+    return None
+
+
+def table_line(game: str, table_id: str) -> str:
+    """Where a match was played: ``table g4``, ``the bots' table, round 1201``."""
+    return table_name(game, table_id) or f"table {table_id}"
+
+
 @dataclass(frozen=True)
 class MatchFilterView:
     first_id: int
     last_id: int
+    table: str | None = None
 
 
 def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
@@ -641,7 +661,7 @@ def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
     )
     return (
         f"<h1>{e(game_title(m.game))} #{m.id}</h1>"
-        f'<p class="muted">table {e(m.table_id)} · {e(m.status)} · started '
+        f'<p class="muted">{e(table_line(m.game, m.table_id))} · {e(m.status)} · started '
         f"{when(m.started_at)} · finished {when(m.finished_at)} · seed {e(str(m.seed))}</p>"
         + (
             f'<p id="tournament-place">A game of <a href="/tournaments/{place.tournament_id}">'

@@ -34,6 +34,8 @@ MAX_TEXT = 200
 """Longest text parameter; names on record are at most 64 characters."""
 
 _DIGITS = re.compile(r"[0-9]{1,12}")
+_TABLE = re.compile(r"[a-z]{1,20}(-[a-z]{1,20}){0,3}")
+"""A Mia table's records' prefix in ``session`` (letters and dashes: safe in a LIKE)."""
 """ASCII digits only: ``int()`` would also take ``" 3"``, ``"+3"``, ``"3_0"`` and ``"٣"``."""
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -179,8 +181,9 @@ MATCH_FILTERS = (
 SESSION = _text(
     "session",
     "query",
-    "One Mia session's rounds: FIRST-LAST, the match ids of its first and last round "
-    "(as /api/sessions gives them).",
+    "One Mia session's rounds: TABLE.FIRST-LAST, the table (round: the bots' table, "
+    "people-round: the people's table) and the match ids of its first and last round, as "
+    "/api/sessions gives them (FIRST-LAST alone: any table's rounds).",
 )
 OFFSET = Param("offset", "query", "integer", "Skip this many.", default=0, low=0, high=10**9)
 MATCHES = (
@@ -232,12 +235,15 @@ def match_filter(args: Mapping[str, Any]) -> MatchFilter:
     result, player = args.get("result"), args.get("player")
     if result in ("won", "lost") and not player:
         raise BadParameter("result", f"{result} needs a player (whose result?)")
-    first = last = None
+    first = last = table = None
     session = args.get("session")
     if session:
-        first_text, dash, last_text = session.partition("-")
+        table, dot, span = session.rpartition(".")
+        if dot and not _TABLE.fullmatch(table):
+            raise BadParameter("session", "the table must be round or people-round")
+        first_text, dash, last_text = span.partition("-")
         if not dash or not _DIGITS.fullmatch(first_text) or not _DIGITS.fullmatch(last_text):
-            raise BadParameter("session", "must be FIRST-LAST, two match ids")
+            raise BadParameter("session", "must be TABLE.FIRST-LAST, a table and two match ids")
         first, last = int(first_text), int(last_text)
         if not 1 <= first <= last <= MAX_ID:
             raise BadParameter("session", "must be FIRST-LAST with 1 <= FIRST <= LAST")
@@ -249,6 +255,7 @@ def match_filter(args: Mapping[str, Any]) -> MatchFilter:
         result=result,
         first_id=first,
         last_id=last,
+        table=table or None,
     )
 
 

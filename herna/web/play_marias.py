@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,7 +47,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket
 
 from herna.clients.marias_seat import SeatRelay
 from herna.games.marias.bots import level_of
@@ -58,6 +57,7 @@ from herna.hall.lobby import BOTS, PERSON, LobbyError, Want, parse_seek
 from herna.hall.lobby import PEOPLE as ONLY_PEOPLE
 from herna.protocols.cgml.messages import PlayerRef
 from herna.web.guests import Guests
+from herna.web.seat_socket import Problem, SeatPage, serve_page
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +79,6 @@ MAX_SEATS = 200
 """Browser seats one web hall keeps at once (each holds a CGML connection)."""
 MAX_FRAME = 4096
 """Bytes of one frame from a page (the longest message is a ``sit`` with a token)."""
-MAX_BAD_FRAMES = 50
-"""Bad frames in a row before the hall closes the WebSocket (``1008``)."""
 
 PEOPLE = "people"
 PEOPLE_TITLE = "wait for another person who chooses people too (the third seat: a house bot)"
@@ -113,12 +111,9 @@ class MariasPlaySettings:
 
 
 @dataclass
-class _Viewer:
+class _Viewer(SeatPage):
     """One page on ``/ws/marias``: frames wait in a queue for the connection's sender."""
 
-    ws: WebSocket
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
-    state_due: bool = False
     seat: _Seat | None = None
     """The seat this page shows (set by sit or resume)."""
 
@@ -211,50 +206,26 @@ class MariasPlay:
         self._next_viewer += 1
         viewer = _Viewer(ws)
         self._viewers[vid] = viewer
-        sender = asyncio.get_running_loop().create_task(self._send_loop(viewer, vid))
         seat: _Seat | None = None
-        bad = 0
+
+        async def handle(frame: dict[str, Any]) -> Problem | None:
+            nonlocal seat
+            seat, problem = await self._handle(vid, viewer, seat, frame)
+            return problem
+
         try:
-            while True:
-                received = await ws.receive()
-                if received["type"] == "websocket.disconnect":
-                    break
-                text = received.get("text")
-                if text is None:
-                    problem: tuple[str, str] | None = ("BAD_MESSAGE", "Frames are JSON text.")
-                    frame: Any = None
-                elif len(text.encode("utf-8")) > MAX_FRAME:
-                    problem = ("TOO_LARGE", "That message is too long.")
-                    frame = None
-                else:
-                    try:
-                        frame = json.loads(text)
-                        problem = None
-                    except ValueError:
-                        frame, problem = None, ("BAD_MESSAGE", "Messages are JSON objects.")
-                if problem is None and not isinstance(frame, dict):
-                    problem = ("BAD_MESSAGE", "Messages are JSON objects with a type.")
-                if problem is None:
-                    seat, problem = await self._handle(vid, viewer, seat, frame)
-                if problem is not None:
-                    bad += 1
-                    self._error(viewer, *problem)
-                    if bad >= MAX_BAD_FRAMES:
-                        # The errors queued so far go out first, then the close.
-                        viewer.queue.put_nowait(None)
-                        with contextlib.suppress(Exception):
-                            await asyncio.wait_for(asyncio.shield(sender), 2.0)
-                        await ws.close(1008, "too many bad messages")
-                        break
-                else:
-                    bad = 0
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            await serve_page(
+                viewer,
+                MAX_FRAME,
+                handle,
+                lambda problem: self._error(viewer, *problem),
+                lambda: (
+                    self.with_offers(viewer.seat, viewer.seat.relay.state())
+                    if viewer.seat is not None
+                    else None
+                ),
+            )
         finally:
-            viewer.queue.put_nowait(None)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
             self._viewers.pop(vid, None)
             if seat is not None:
                 self._detach(seat, vid)
@@ -634,32 +605,13 @@ class MariasPlay:
 
     def _push(self, vid: int) -> None:
         viewer = self._viewers.get(vid)
-        if viewer is None or viewer.state_due:
-            return
-        viewer.state_due = True
-        viewer.queue.put_nowait({"type": "state"})
+        if viewer is not None:
+            viewer.push_state()
 
     def _error(self, viewer: _Viewer, code: str, message: str) -> None:
         # The seq of the state the error leaves unchanged (-1: no seat yet).
         seq = viewer.seat.relay.seq if viewer.seat is not None else -1
         viewer.queue.put_nowait({"type": "error", "code": code, "message": message, "seq": seq})
-
-    async def _send_loop(self, viewer: _Viewer, vid: int) -> None:
-        ws = viewer.ws
-        while True:
-            item = await viewer.queue.get()
-            if item is None or ws.application_state != WebSocketState.CONNECTED:
-                return
-            if item.get("type") == "state" and len(item) == 1:
-                viewer.state_due = False
-                seat = viewer.seat
-                if seat is None:
-                    continue
-                item = self.with_offers(seat, seat.relay.state())
-            try:
-                await ws.send_text(json.dumps(item, ensure_ascii=False))
-            except Exception:  # the page is gone; its receive loop cleans up
-                return
 
     async def stop(self) -> None:
         if self._lobby_watch is not None:

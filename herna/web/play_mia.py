@@ -24,8 +24,6 @@ and ``{"type": "error", "code", "message"}`` (nothing changed).
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,12 +32,14 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket
 
 from herna.clients.mia_seat import MiaSeat
+from herna.games.mia.bots import LEVELS
 from herna.games.mia.words import STRATEGY_WORDS
 from herna.hall.hall import Hall
 from herna.web.guests import Guests
+from herna.web.seat_socket import Problem, SeatPage, serve_page
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,6 @@ back within a second or two, and a seat nobody watches makes the table wait for 
 (the people's table's window each time)."""
 MAX_SEATS = 200
 MAX_FRAME = 512
-MAX_BAD_FRAMES = 50
 
 
 @dataclass
@@ -61,10 +60,7 @@ class _Seat:
 
 
 @dataclass
-class _Page:
-    ws: WebSocket
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
-    state_due: bool = False
+class _Page(SeatPage):
     seat: _Seat | None = None
 
 
@@ -114,47 +110,26 @@ class MiaPlay:
         page = _Page(ws)
         self._pages[pid] = page
         name, _ = self.guests.of(ws)
-        sender = asyncio.get_running_loop().create_task(self._send_loop(page))
-        bad = 0
+
+        async def handle(frame: dict[str, Any]) -> Problem | None:
+            return await self._frame(pid, page, name, frame)
+
         try:
-            while True:
-                received = await ws.receive()
-                if received["type"] == "websocket.disconnect":
-                    break
-                problem = await self._frame(pid, page, name, received.get("text"))
-                if problem is None:
-                    bad = 0
-                    continue
-                bad += 1
-                page.queue.put_nowait({"type": "error", "code": problem[0], "message": problem[1]})
-                if bad >= MAX_BAD_FRAMES:
-                    page.queue.put_nowait(None)
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(asyncio.shield(sender), 2.0)
-                    await ws.close(1008, "too many bad messages")
-                    break
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            await serve_page(
+                page,
+                MAX_FRAME,
+                handle,
+                lambda p: page.queue.put_nowait({"type": "error", "code": p[0], "message": p[1]}),
+                lambda: page.seat.seat.state() if page.seat is not None else None,
+            )
         finally:
-            page.queue.put_nowait(None)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
             self._pages.pop(pid, None)
             if page.seat is not None:
                 self._detach(page.seat, pid)
 
     async def _frame(
-        self, pid: int, page: _Page, name: str, text: str | None
-    ) -> tuple[str, str] | None:
-        if text is None or len(text.encode("utf-8")) > MAX_FRAME:
-            return ("BAD_MESSAGE", f"Messages are JSON text of at most {MAX_FRAME} bytes.")
-        try:
-            frame = json.loads(text)
-        except ValueError:
-            frame = None
-        if not isinstance(frame, dict):
-            return ("BAD_MESSAGE", "Messages are JSON objects with a type.")
+        self, pid: int, page: _Page, name: str, frame: dict[str, Any]
+    ) -> Problem | None:
         kind = frame.get("type")
         if kind == "hello":
             found = self.seats.get(name)
@@ -164,7 +139,10 @@ class MiaPlay:
                 page.queue.put_nowait({"type": "away"})
             return None
         if kind == "sit":
-            return self._sit(pid, page, name)
+            level = frame.get("bots") or ""
+            if level and level not in LEVELS:
+                return ("BAD_LEVEL", f"Choose the house bots' level: {', '.join(LEVELS)}.")
+            return self._sit(pid, page, name, str(level))
         seat = page.seat
         if kind == "act":
             if seat is None:
@@ -177,7 +155,7 @@ class MiaPlay:
             return None
         return ("BAD_MESSAGE", f"Unknown message type {str(kind)[:20]!r}.")
 
-    def _sit(self, pid: int, page: _Page, name: str) -> tuple[str, str] | None:
+    def _sit(self, pid: int, page: _Page, name: str, level: str = "") -> Problem | None:
         found = self.seats.get(name)
         if found is not None and not found.seat.done:
             self._attach(found, pid)  # the session's seat: the same one, wherever it is opened
@@ -193,7 +171,9 @@ class MiaPlay:
         if host in ("0.0.0.0", "::", ""):
             host = "127.0.0.1"
         token = self.guests.token(page.ws)  # a signed-in person's proof of the name
-        seat = _Seat(name, MiaSeat(host, port, name, token=token, window=people.answer_window))
+        seat = _Seat(
+            name, MiaSeat(host, port, name, token=token, window=people.answer_window, level=level)
+        )
         seat.seat.on_change = lambda: self._changed(seat)
         self.seats[name] = seat
         seat.seat.start()
@@ -244,26 +224,8 @@ class MiaPlay:
 
     def _push(self, pid: int) -> None:
         page = self._pages.get(pid)
-        if page is None or page.state_due:
-            return
-        page.state_due = True
-        page.queue.put_nowait({"type": "state"})
-
-    async def _send_loop(self, page: _Page) -> None:
-        ws = page.ws
-        while True:
-            item = await page.queue.get()
-            if item is None or ws.application_state != WebSocketState.CONNECTED:
-                return
-            if item.get("type") == "state" and len(item) == 1:
-                page.state_due = False
-                if page.seat is None:
-                    continue
-                item = page.seat.seat.state()
-            try:
-                await ws.send_text(json.dumps(item, ensure_ascii=False))
-            except Exception:  # the page is gone; its receive loop cleans up
-                return
+        if page is not None:
+            page.push_state()
 
     async def stop(self) -> None:
         for seat in list(self.seats.values()):
@@ -283,8 +245,8 @@ def page_html(name: str, people: Any, grace: float) -> str:
             "hall (start <code>herna serve</code> with the Mia server, without "
             "<code>--mia-people-port -1</code>).</p>"
         )
-    bots = ", ".join(f"<b>{e(n)}</b> ({e(STRATEGY_WORDS.get(s, s))})" for n, s in people.house)
-    company = f"with the house bots {bots} " if bots else ""
+    levels = getattr(people, "levels", {})
+    company = "with house bots of the level you choose " if levels else ""
     return head + (
         f'<p class="lead">You play Mia (Mäxchen) as <b id="play-name">{e(name)}</b> at the '
         f"people's table {company}and anyone else who sits down. Roll under the cup, then "
@@ -308,7 +270,8 @@ def page_html(name: str, people: Any, grace: float) -> str:
         "Connecting…</p>"
         '<p class="play-clock" id="mia-clock" role="timer" hidden></p>'
         '<div class="mia-seat" id="mia-seat">'
-        '<button type="button" class="play-button" id="mia-sit">Sit down at the table</button>'
+        + level_choice(levels)
+        + '<button type="button" class="play-button" id="mia-sit">Sit down at the table</button>'
         "</div>"
         '<div id="mia-table" class="mia-table" hidden>'
         '<ol class="mia-order" id="mia-order" aria-label="Order of play"></ol>'
@@ -316,7 +279,15 @@ def page_html(name: str, people: Any, grace: float) -> str:
         '<ol class="mia-said" id="mia-said" aria-label="Announcements this round"></ol>'
         '<div class="play-prompt mia-prompt" id="play-prompt"></div>'
         '<p class="mia-result-line" id="mia-result" role="status" aria-live="polite"></p>'
-        '<p><button type="button" class="mia-leave" id="mia-leave">Leave the table</button></p>'
+        '<div class="mia-leave-box"><button type="button" class="mia-leave" id="mia-leave">'
+        "Leave the table</button>"
+        # The question in the other play pages' confirm box (play-onitama's resign).
+        '<div class="play-prompt"><div class="play-confirm mia-confirm" id="mia-leave-confirm" '
+        'role="alertdialog" aria-labelledby="mia-leave-ask" hidden><span id="mia-leave-ask">'
+        "Leave the table now? Your seat is freed at once; your points stay yours (a round you "
+        'are playing counts as lost).</span> <button type="button" id="mia-leave-yes">'
+        'Yes, leave the table</button> <button type="button" id="mia-leave-no">Stay</button>'
+        "</div></div></div>"
         "</div></div>"
         '<div class="play-side mia-side">'
         '<h2>Scores</h2><table class="grid mia-score-table" id="mia-scores"></table>'
@@ -326,6 +297,27 @@ def page_html(name: str, people: Any, grace: float) -> str:
         "<noscript><p>Playing needs JavaScript; <code>herna play mia</code> plays in a "
         "terminal.</p></noscript>"
         '<script src="/static/play-mia.js" defer></script>'
+    )
+
+
+def level_choice(levels: dict[str, list[tuple[str, str]]]) -> str:
+    """The house bots' level, in words with the bots' names (the operator's bots first, as
+    the default)."""
+    if not levels:
+        return ""
+
+    def bots(level: str) -> str:
+        return "; ".join(f"{n} {STRATEGY_WORDS.get(s, s)}" for n, s in levels[level])
+
+    options = [f'<option value="">the hall\'s choice: {e(bots(""))}</option>']
+    options += [
+        f'<option value="{e(level)}">{e(level)}: {e(bots(level))}</option>'
+        for level in LEVELS
+        if level in levels
+    ]
+    return (
+        '<p class="mia-level"><label for="mia-bots">House bots at your table</label> '
+        f'<select id="mia-bots">{"".join(options)}</select></p>'
     )
 
 

@@ -38,6 +38,9 @@ class MatchFilter:
     result: str | None = None
     first_id: int | None = None
     last_id: int | None = None
+    table: str | None = None
+    """Only records whose table id is ``<table>-N`` (a Mia table's rounds: ``round`` at the
+    bots' table, ``people-round`` at the people's table)."""
 
     def apply(self, query: AnySelect) -> AnySelect:
         if self.game:
@@ -61,6 +64,9 @@ class MatchFilter:
             query = query.where(MatchRow.id >= self.first_id)
         if self.last_id is not None:
             query = query.where(MatchRow.id <= self.last_id)
+        if self.table:
+            # The parameter admits letters and dashes only: nothing LIKE would read as a pattern.
+            query = query.where(MatchRow.table_id.like(f"{self.table}-%"))
         return query
 
     def but(self, **changes: Any) -> MatchFilter:
@@ -264,16 +270,24 @@ class SessionPlayer:
         return self.rounds - self.lost
 
 
+def mia_table(table_id: str) -> str:
+    """The Mia table a round was played at, from its record's table id: ``round`` (the bots'
+    table, ``round-N``) or ``people-round`` (the people's table, ``people-round-N``)."""
+    return table_id.rpartition("-")[0] or table_id
+
+
 @dataclass
 class MiaSession:
-    """Consecutive Mia rounds of the same players with no pause longer than the gap: one
-    evening at the table. Rounds are numbered by match id, so ``first_id..last_id`` under the
-    same filter lists exactly the session's rounds."""
+    """Consecutive Mia rounds of the same players at one table with no pause longer than the
+    gap: one evening at the table. Rounds are numbered by match id, so ``first_id..last_id``
+    under the same filter and :attr:`table` lists exactly the session's rounds."""
 
     first_id: int
     last_id: int
     started_at: datetime
     ended_at: datetime
+    table: str = "round"
+    """The table's records' prefix (:func:`mia_table`): the two tables' rounds interleave."""
     players: dict[str, SessionPlayer] = field(default_factory=dict)
     rounds: int = 0
     canceled: int = 0
@@ -282,6 +296,7 @@ class MiaSession:
         return {
             "first_id": self.first_id,
             "last_id": self.last_id,
+            "table": self.table,
             "started_at": self.started_at.isoformat(),
             "ended_at": self.ended_at.isoformat(),
             "rounds": self.rounds,
@@ -306,20 +321,33 @@ def mia_sessions(
     """A page of Mia sessions, newest first, under ``flt``; and whether older ones exist.
 
     Rounds are read newest first in chunks of :data:`_CHUNK` (ids, then their players by an id
-    range, both on indexes) and grouped on the way, stopping once the page is complete: a
-    session is complete when an older round starts the next one. A canceled round (too few
+    range, both on indexes) and grouped on the way, each table's apart (the bots' table and
+    the people's table play at once, their rounds interleaved), stopping once the page is
+    complete: a session is complete when an older round of its table starts the next one, or
+    the rounds read are older than it by more than the gap. A canceled round (too few
     players) joins the session it falls into instead of splitting it."""
     flt = flt.but(game="mia")
     wanted = offset + limit
     sessions: list[MiaSession] = []
-    current: MiaSession | None = None
-    current_key: frozenset[str] | None = None
+    open_: dict[str, tuple[MiaSession, frozenset[str] | None]] = {}
+    """Per table: its session still open to older rounds, and that session's players."""
     last_id: int | None = flt.last_id
+
+    def page_complete(oldest: datetime) -> bool:
+        """Is there a session past the page, and can no round from ``oldest`` on join one
+        of the page's (each table's open session takes rounds up to the gap before it)?"""
+        if len(sessions) <= wanted:
+            return False
+        still_open = [s for s, _ in open_.values() if s.started_at - oldest <= gap]
+        return not any(s is o for s in sessions[:wanted] for o in still_open)
+
     with Session(engine) as session:
         while True:
             rows = session.execute(
                 flt.but(last_id=last_id)
-                .apply(select(MatchRow.id, MatchRow.finished_at, MatchRow.status))
+                .apply(
+                    select(MatchRow.id, MatchRow.finished_at, MatchRow.status, MatchRow.table_id)
+                )
                 .order_by(MatchRow.id.desc())
                 .limit(_CHUNK)
             ).all()
@@ -333,33 +361,33 @@ def mia_sessions(
                 )
             ):
                 seats.setdefault(row[0], []).append((row[1], bool(row[2])))
-            for match_id, finished_at, status in rows:
+            for match_id, finished_at, status, table_id in rows:
                 when = finished_at if finished_at.tzinfo else finished_at.replace(tzinfo=UTC)
+                if page_complete(when):
+                    return sessions[offset:wanted], True
+                table = mia_table(table_id)
                 players = seats.get(match_id, [])
                 played = status == "finished" and len(players) >= 2
                 key = frozenset(n for n, _ in players)
-                if (
-                    current is not None
-                    and current.started_at - when <= gap
+                current, current_key = open_.get(table, (None, None))
+                if current is None or not (
+                    current.started_at - when <= gap
                     and (not played or key == current_key or current_key is None)
                 ):
-                    pass  # the round belongs to the current session
-                else:
-                    if len(sessions) == wanted:
-                        return sessions[offset:], True
-                    current = MiaSession(match_id, match_id, when, when)
+                    current = MiaSession(match_id, match_id, when, when, table)
                     current_key = None
                     sessions.append(current)
                 current.first_id = match_id
                 current.started_at = min(current.started_at, when)
                 current.rounds += 1
-                if not played:
+                if played:
+                    current_key = key
+                    for name, winner in players:
+                        p = current.players.setdefault(name, SessionPlayer(name))
+                        p.rounds += 1
+                        p.lost += 0 if winner else 1
+                else:
                     current.canceled += 1
-                    continue
-                current_key = key
-                for name, winner in players:
-                    p = current.players.setdefault(name, SessionPlayer(name))
-                    p.rounds += 1
-                    p.lost += 0 if winner else 1
+                open_[table] = (current, current_key)
             last_id = low - 1
-    return sessions[offset:], False
+    return sessions[offset:wanted], len(sessions) > wanted

@@ -288,7 +288,7 @@ def session_html(
         for r in rows
     )
     rounds = (
-        f'<p><a href="{e(pages.url("/history", game="mia", session=f"{first}-{last}"))}">'
+        f'<p><a href="{e(pages.url("/history", game="mia", session=f"round.{first}-{last}"))}">'
         f"the session's {int(last) - int(first) + 1} rounds</a>, each with its replay.</p>"
         if first and last
         else ""

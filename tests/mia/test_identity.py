@@ -68,7 +68,7 @@ async def test_a_house_bot_that_drops_out_comes_back(tmp_path: Path) -> None:
         # However it happens (here the table simply forgets it), the bot hears nothing more:
         # no heartbeat, no round. It must notice and register again by itself.
         old = mia.table.clients["house-prob"].addr
-        mia.table._remove(mia.table.clients["house-prob"])
+        mia.table.seats.remove(mia.table.clients["house-prob"])
         async with asyncio.timeout(20):
             while "house-prob" not in mia.table.clients:
                 await asyncio.sleep(0.1)

@@ -74,7 +74,7 @@ async def test_people_play_whole_rounds_with_house_bots_at_a_persons_pace(
         people = service.people
         assert people.answer_window == 20.0 and service.table.settings.answer_window == 0.25
         assert people.port != service.server.address[1]
-        assert {n for n, _ in people.house} == {"Petra-bot", "Ota-bot"}
+        assert {n for n, _ in people.levels[""]} == {"Petra-bot", "Ota-bot"}
         # With nobody but its house bots, the people's table does not play.
         await asyncio.sleep(1.5)
         assert people.table.stats.rounds_played == 0

@@ -13,7 +13,8 @@ from herna.core.clock import FakeClock, TimerHandle
 from herna.games.mia.dice import Dice
 from herna.hall.events import EventBus
 from herna.hall.records import RecordStore
-from herna.servers.mia.table import TOKENS_PER_DRAW, Addr, MiaSettings, MiaTable, TokenSource
+from herna.servers.mia.seats import Addr
+from herna.servers.mia.table import TOKENS_PER_DRAW, MiaSettings, MiaTable, TokenSource
 
 A: Addr = ("10.0.0.1", 5001)
 B: Addr = ("10.0.0.2", 5002)

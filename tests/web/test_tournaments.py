@@ -221,7 +221,7 @@ async def test_mia_session_page_shows_the_scoreboard_and_its_rounds(tmp_path: Pa
             assert "Scoreboard" in page and "Mia session" in page
             for row in result["standings"]:
                 assert f"<strong>{row['points']}</strong>" in page
-            link = re.search(r'href="(/history\?game=mia&amp;session=\d+-\d+)"', page)
+            link = re.search(r'href="(/history\?game=mia&amp;session=round\.\d+-\d+)"', page)
             assert link is not None
             rounds = await http.get(link.group(1).replace("&amp;", "&"))
             assert rounds.status_code == 200 and "/matches/" in rounds.text

@@ -23,8 +23,8 @@ from herna.hall.db import MatchRow
 from herna.hall.hall import Hall
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.mia import MiaService
-from herna.servers.mia.table import MiaSettings, MiaTable
-from herna.servers.mia.udp import MiaUdpServer
+from herna.servers.mia.table import MiaSettings
+from herna.servers.mia.udp import serve_table
 
 from ..match.entrants import EntrantSpec, Program, retire
 
@@ -57,18 +57,7 @@ async def run_session(
     before = _last_id(hall)
     baseline = {n: int(p) for n, p in hall.records.points("mia", names).items()}
     settings = MiaSettings(start_early=True, round_pause=0.0, house_round_pause=0.0, seed=seed)
-    server = MiaUdpServer("127.0.0.1", 0)
-    table = MiaTable(
-        server.send,
-        hall.clock,
-        settings,
-        bus=hall.bus,
-        records=hall.records,
-        identity=hall.identity,
-        send_many=server.send_many,
-    )
-    server.attach(table)
-    table.start()
+    server, table = serve_table(hall, "127.0.0.1", 0, settings)
     service = MiaService(server, table, "127.0.0.1")
     hall.add(service)
     port = server.address[1]

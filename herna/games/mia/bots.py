@@ -182,6 +182,8 @@ class ProbabilityBot:
 
 
 STRATEGIES = ("random", "honest", "probability")
+LEVELS = {"easy": "random", "medium": "honest", "hard": "probability"}
+"""The house bots' levels a person chooses from, and the strategy each plays."""
 
 
 def make_bot(strategy: str, rng: random.Random | None = None) -> MiaBot:

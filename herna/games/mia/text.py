@@ -30,6 +30,15 @@ REASONS = {
 the history, the replays, ``herna replay`` and the logs (the keywords stay on the wire)."""
 
 
+TABLES = {"round": "the bots' table", "people-round": "the people's table"}
+"""The Mia tables by their records' prefix (``round-N``, ``people-round-N``) in words."""
+
+
+def table_words(prefix: str) -> str:
+    """``people-round`` -> ``the people's table``; an unknown prefix as it is."""
+    return TABLES.get(prefix, prefix)
+
+
 def reason_words(reason: object) -> str:
     """``CAUGHT_BLUFFING`` -> ``was caught bluffing``; an unknown keyword spaced out."""
     text = str(reason or "")

@@ -18,7 +18,7 @@ from herna.servers.mia.people import (
 )
 from herna.servers.mia.summary import DEFAULT_SUMMARY_SECONDS
 from herna.servers.mia.table import MiaSettings, MiaTable
-from herna.servers.mia.udp import MiaUdpServer
+from herna.servers.mia.udp import MiaUdpServer, serve_table
 from herna.servers.registry import ServerPlugin, option
 
 DEFAULT_PORT = 9000
@@ -186,19 +186,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     # House bot names are reserved before the first datagram is read: nobody can register
     # one (and UNREGISTER it), and the bots present their tokens like any other client.
     tokens = {name: hall.identity.reserve_house_bot(name) for name, _ in house}
-    server = MiaUdpServer(host, port)
-    table = MiaTable(
-        server.send,
-        hall.clock,
-        settings,
-        bus=hall.bus,
-        records=hall.records,
-        identity=hall.identity,
-        send_many=server.send_many,
-        closed=lambda: hall.lobby.closed,
-    )
-    server.attach(table)
-    table.start()
+    server, table = serve_table(hall, host, port, settings)
     service = MiaService(server, table, host)
     if hall.tournaments is not None:
         hall.tournaments.sessions["mia"] = table.proven_points

@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from herna.clients.mia import run_house_bots
-from herna.games.mia.bots import STRATEGIES
+from herna.games.mia.bots import LEVELS, STRATEGIES
 from herna.hall.hall import Hall
 from herna.servers.mia.table import MiaSettings, MiaTable
-from herna.servers.mia.udp import MiaUdpServer
+from herna.servers.mia.udp import MiaUdpServer, serve_table
 
 PEOPLE_TABLE = "people"
 """The people's table's live table id (``/live/mia/people``)."""
@@ -45,6 +45,18 @@ def people_bot_names(strategies: Sequence[str]) -> list[tuple[str, str]]:
         base = BOT_NAMES[strategy]
         count = sum(1 for _, s in out if s == strategy)
         out.append((base + (str(count + 1) if count else ""), strategy))
+    return out
+
+
+BOTS_PER_LEVEL = 2
+
+
+def level_bots(default: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
+    """The house bots of each level a person may choose (two of its strategy), and of
+    ``""``: the operator's ``--mia-people-bots``. A bot in several sets is one bot."""
+    out = {"": people_bot_names(default)}
+    for level, strategy in LEVELS.items():
+        out[level] = people_bot_names([strategy] * BOTS_PER_LEVEL)
     return out
 
 
@@ -79,7 +91,9 @@ class PeopleTable:
     server: MiaUdpServer
     table: MiaTable
     house: list[tuple[str, str]]
-    """``(name, strategy)`` of its house bots."""
+    """``(name, strategy)`` of its house bots, every level's."""
+    levels: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """The house bots of each level (``""``: the operator's default)."""
     bots: list[asyncio.Task[None]] = field(default_factory=list)
 
     @property
@@ -109,7 +123,8 @@ def start_people_table(
 ) -> PeopleTable:
     """Bind the people's table on ``host:port`` (0: a free port), start it and its house
     bots (they register over UDP like any client)."""
-    house = people_bot_names(strategies)
+    levels = level_bots(strategies) if strategies else {}
+    house = list(dict.fromkeys(bot for bots in levels.values() for bot in bots))
     tokens = {name: hall.identity.reserve_house_bot(name) for name, _ in house}
     settings = MiaSettings(
         answer_window=window,
@@ -117,24 +132,15 @@ def start_people_table(
         round_pause=round_pause,
         house_names=frozenset(name for name, _ in house),
         house_round_pause=round_pause,
+        house_levels={k: frozenset(n for n, _ in v) for k, v in levels.items()},
+        counter="mia.people.round",
+        table_prefix="people-round",
         live_table=PEOPLE_TABLE,
         wait_for_people=True,
         seed=None if seed is None else seed + 1,
     )
-    server = MiaUdpServer(host, port)
-    table = MiaTable(
-        server.send,
-        hall.clock,
-        settings,
-        bus=hall.bus,
-        records=hall.records,
-        identity=hall.identity,
-        send_many=server.send_many,
-        closed=lambda: hall.lobby.closed,
-    )
-    server.attach(table)
-    table.start()
-    people = PeopleTable(server, table, house)
+    server, table = serve_table(hall, host, port, settings)
+    people = PeopleTable(server, table, house, levels)
     if house:
         # A silent server for three heartbeats still means lost, as for the bots' table.
         people.bots = run_house_bots(

@@ -1,5 +1,7 @@
-"""The Mia table: registrations, rounds, tokens, answer windows, scores and records.
+"""The Mia table: rounds, tokens, answer windows and scores.
 
+Who may register under which name is :mod:`herna.servers.mia.seats`'s to say, and what a
+round's record holds :mod:`herna.servers.mia.round_records`'s; the table runs the rounds.
 It is the whole server without a socket: datagrams come in through :meth:`MiaTable.receive`,
 replies go out through the ``send(data, addr)`` callback, and every timeout runs on the
 injected :class:`~herna.core.clock.Clock` — so tests drive it with a ``FakeClock`` and the UDP
@@ -31,12 +33,10 @@ from herna.games.mia.round import (
     See,
 )
 from herna.hall.events import EventBus
-from herna.hall.identity import Identity, Refusal, name_key
+from herna.hall.identity import Identity
 from herna.hall.match import Match, Seat
-from herna.hall.records import MatchRecord, PlayerResult, RecordStore, utcnow
+from herna.hall.records import RecordStore, utcnow
 from herna.protocols.mia import (
-    NAME_ALREADY_TAKEN,
-    TOO_MANY_NAMES,
     Garbage,
     Register,
     TokenCommand,
@@ -45,16 +45,16 @@ from herna.protocols.mia import (
     parse_client,
 )
 from herna.servers.gamelog import refused
+from herna.servers.mia.round_records import canceled_record, played_record
+from herna.servers.mia.seats import INACTIVE_AFTER_MISSED_JOINS, Addr, Client, Rejection, Seats
 from herna.servers.mia.summary import DEFAULT_SUMMARY_SECONDS, RoundSummary
 
 log = logging.getLogger("herna.mia")
 
-Addr = tuple[str, int]
 Send = Callable[[bytes, Addr], None]
 SendMany = Callable[[bytes, Sequence[Addr]], None]
 """Send the same datagram to every address, in order (a broadcast)."""
 
-INACTIVE_AFTER_MISSED_JOINS = 5
 PAUSED_LOOK = 1.0
 """Seconds between looks at whether rounds may start again while the hall takes no games."""
 
@@ -116,30 +116,20 @@ class MiaSettings:
     wait_for_people: bool = False
     """Start rounds only while somebody other than the house bots is registered (the
     people's table: its house bots do not play on alone)."""
+    counter: str = "mia.round"
+    """The record store's counter its round numbers come from: each table numbers its own
+    rounds 1, 2, 3 … (the people's table has its own), so a person never sees them jump."""
+    table_prefix: str = "round"
+    """Records' table ids are ``<prefix>-<round>``: unique across tables with counters of
+    their own."""
+    house_levels: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The people's table: the house bots of each level people choose (``bots=LEVEL`` in
+    REGISTER), ``""`` the operator's default. A round deals in the house bots of the levels
+    the registered people asked for; the others wait, registered. Empty: every bot plays."""
     seed: int | None = None
     """Fixed seed (``--mia-seed``): the same run deals the same dice. ``None``: every round's
     seed comes from :mod:`secrets`, so the seeds published with finished rounds tell nothing
     about the next ones."""
-
-
-@dataclass
-class Client:
-    name: str
-    addr: Addr
-    spectator: bool
-    missed_joins: int = 0
-    joined_once: bool = False
-    """It joined a round since it registered: a name that never did is waited for in one
-    round only (see ``_begin_round``)."""
-    allowance: float = 0.0
-    last_seen: float = 0.0
-    verified: bool = False
-    """It proved its name with the reserved name's token (a live session counts only such
-    players: nobody else can play under their name)."""
-
-    @property
-    def active(self) -> bool:
-        return self.missed_joins < INACTIVE_AFTER_MISSED_JOINS
 
 
 @dataclass
@@ -192,13 +182,15 @@ class MiaTable:
         house bot names are refused to everyone but the house bots."""
         self.seeds = SeedSource(self.settings.seed)
         self._tokens = TokenSource()
-        self.clients: dict[str, Client] = {}
-        self._spelled: dict[str, str] = {}
-        """Registered names by look-alike key: ``alice`` or ``Аlice`` is ``Alice`` in use."""
-        self._by_addr: dict[Addr, Client] = {}
-        self._per_ip: Counter[str] = Counter()
-        """Registrations (``_by_addr`` entries) per IP address."""
-        self._rate: dict[Addr, tuple[float, float]] = {}  # (ip, port) -> (allowance, last time)
+        self.seats = Seats(
+            self.identity,
+            self._left,
+            names_per_address=self.settings.names_per_address,
+            rate_limit=self.settings.rate_limit,
+        )
+        self.clients = self.seats.clients
+        """Registered clients by name (the seats' own dict: looked up on every step)."""
+        self._by_addr = self.seats.by_addr
         self.scores: dict[str, int] = {}
         self.round_number = 0
         self.phase = "idle"  # idle, joining, playing, between
@@ -207,9 +199,13 @@ class MiaTable:
         """``joined`` as a set: with hundreds of players, looking names up in the list made
         each round's JOINs quadratic."""
         self._awaiting: set[str] = set()
-        self._invited: set[str] = set()
-        """Players sent this round's ROUND STARTING (only they can miss it)."""
         """Active players not yet joined this round (early start fires when it empties)."""
+        self._invited: dict[str, Client] = {}
+        """Players sent this round's ROUND STARTING (only they can miss it), by name. The
+        registration itself is kept: a name registered anew during the JOIN window (the
+        one invited unregistered) was not invited, and must not be charged its missed JOIN:
+        a name charged before it ever joined is not waited for, and the house bots' JOINs
+        would close every window before its own arrived."""
         self._addrs: list[Addr] | None = None
         """Cached addresses of every registered client, for broadcasts."""
         self._ranked: list[Client] | None = None
@@ -233,7 +229,8 @@ class MiaTable:
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
         self._running = True
-        if self.records is not None:
+        if self.records is not None and self.settings.counter == "mia.round":
+            # Databases from before counters: go on above the last round recorded.
             last = self.records.matches(game="mia", limit=1)
             if last:
                 self.round_number = int(last[0].meta.get("round", 0))
@@ -252,7 +249,7 @@ class MiaTable:
     # -- input -------------------------------------------------------------------------------
     def receive(self, data: bytes, addr: Addr) -> None:
         """Handle one datagram from ``addr``. Never raises for anything a peer sends."""
-        if not self._within_rate(addr):
+        if not self.seats.within_rate(addr, self.clock.now()):
             self.stats.dropped["RATE_LIMIT"] += 1
             return
         message = parse_client(data)
@@ -275,64 +272,12 @@ class MiaTable:
                 f"datagram dropped: {data[:60]!r}",
             )
 
-    def _within_rate(self, addr: Addr) -> bool:
-        now = self.clock.now()
-        limit = self.settings.rate_limit
-        allowance, last = self._rate.get(addr, (limit, now))
-        allowance = min(limit, allowance + (now - last) * limit)
-        if allowance < 1.0:
-            self._rate[addr] = (allowance, now)
-            return False
-        self._rate[addr] = (allowance - 1.0, now)
-        if len(self._rate) > 10_000:  # forget idle addresses so spoofed floods cannot grow it
-            self._rate = {k: v for k, v in self._rate.items() if now - v[1] < 10}
-        return True
-
     def _on_register(self, msg: Register, addr: Addr) -> None:
-        if msg.problem:
-            self._reject(msg.name, addr, msg.problem, "REGISTER")
+        client = self.seats.register(msg, addr)
+        if isinstance(client, Rejection):
+            self._send(fmt.rejected(client.code), addr)
+            refused(log, "mia", msg.name, f"{addr[0]}:{addr[1]}", client.code, client.reason)
             return
-        admission = self.identity.admit(msg.name, msg.token)
-        if isinstance(admission, Refusal):
-            self._reject(msg.name, addr, admission.code, admission.reason)
-            return
-        existing = self.clients.get(self._spelled.get(name_key(msg.name), msg.name))
-        if existing is not None and existing.name != msg.name:
-            reason = f"the name looks like {existing.name!r}, which is registered"
-            self._reject(msg.name, addr, NAME_ALREADY_TAKEN, reason)
-            return
-        if existing is not None:
-            # The seed lets the same IP take a name over (the player moved to a new port).
-            # From another IP only the reserved name's token does: an owner may move hosts,
-            # nobody else may take a name that is in use.
-            if existing.addr[0] != addr[0] and not admission.verified:
-                reason = f"the name is in use from {existing.addr[0]}"
-                self._reject(msg.name, addr, NAME_ALREADY_TAKEN, reason)
-                return
-            # The player moved (new port or, with the token, new host); keep the score.
-            self._forget_addr(existing.addr)
-            occupant = self._by_addr.get(addr)
-            if occupant is not None and occupant is not existing:
-                self._remove(occupant)
-            existing.addr = addr
-            existing.spectator = msg.spectator
-            existing.verified = admission.verified
-            self._place(addr, existing)
-        else:
-            limit = self.settings.names_per_address
-            full = limit > 0 and self._per_ip[addr[0]] >= limit and addr not in self._by_addr
-            if full and not admission.house:
-                reason = f"{addr[0]} has {limit} names registered (--mia-names-per-address)"
-                self._reject(msg.name, addr, TOO_MANY_NAMES, reason)
-                return
-            occupant = self._by_addr.get(addr)
-            if occupant is not None:
-                # A new registration from the same address and port replaces the player there.
-                self._remove(occupant)
-            client = Client(msg.name, addr, msg.spectator, verified=admission.verified)
-            self.clients[msg.name] = client
-            self._spelled[name_key(msg.name)] = msg.name
-            self._place(addr, client)
         if not msg.spectator and msg.name not in self.scores:
             self.scores[msg.name] = self._stored_points(msg.name)
         self._addrs = self._ranked = None
@@ -348,10 +293,6 @@ class MiaTable:
         if not msg.spectator:
             self._maybe_begin()
 
-    def _reject(self, name: str, addr: Addr, code: str, reason: str) -> None:
-        self._send(fmt.rejected(code), addr)
-        refused(log, "mia", name, f"{addr[0]}:{addr[1]}", code, reason)
-
     def _stored_points(self, name: str) -> int:
         if self.records is None:
             return 0
@@ -361,30 +302,25 @@ class MiaTable:
         client = self._by_addr.get(addr)
         self._send(fmt.unregistered(), addr)
         if client is not None:
-            self._remove(client)
+            self.seats.remove(client)
             log.info("mia: %s left (UNREGISTER)", client.name)
+            expect = self._expect
+            if expect is not None and expect.name == client.name and self.match is not None:
+                # Left while the table waited for it: it loses now, as it would when its
+                # answer window ran out, and nobody waits that window for a player gone.
+                self._arm(
+                    0.0,
+                    self._did_not_take_turn if expect.step == "turn" else self._did_not_announce,
+                )
 
-    def _remove(self, client: Client) -> None:
-        self.clients.pop(client.name, None)
-        self._spelled.pop(name_key(client.name), None)
-        self._forget_addr(client.addr)
+    def _left(self, client: Client) -> None:
+        """``client``'s registration is gone (:meth:`Seats.remove`): out of this round."""
         self._addrs = self._ranked = None
         self._awaiting.discard(client.name)
         if client.name in self._joined and self.phase == "joining":
             self.joined.remove(client.name)
             self._joined.discard(client.name)
         self._emit("player_unregistered", name=client.name)
-
-    def _place(self, addr: Addr, client: Client) -> None:
-        self._by_addr[addr] = client
-        self._per_ip[addr[0]] += 1
-
-    def _forget_addr(self, addr: Addr) -> None:
-        if self._by_addr.pop(addr, None) is not None:
-            self._per_ip[addr[0]] -= 1
-            if not self._per_ip[addr[0]]:
-                del self._per_ip[addr[0]]
-        self._addrs = None
 
     def _on_token_command(self, msg: TokenCommand, addr: Addr) -> None:
         expect = self._expect
@@ -417,6 +353,26 @@ class MiaTable:
         house = self.settings.house_names
         return any(c.name not in house for c in players)
 
+    def _dealt_in(self, players: list[Client]) -> list[Client]:
+        """The players a round invites: at the people's table, the people and the house
+        bots of the levels they chose (:attr:`MiaSettings.house_levels`)."""
+        levels = self.settings.house_levels
+        if not levels:
+            return players
+        house = self.settings.house_names
+        wanted: set[str] = set()
+        for c in players:
+            if c.name not in house:
+                wanted |= levels.get(c.level, levels.get("", frozenset()))
+        return [c for c in players if c.name not in house or c.name in wanted]
+
+    def _kind(self, name: str) -> str:
+        """A player's kind in the records: a house bot, a person, or a bot."""
+        if name in self.settings.house_names:
+            return "house-bot"
+        client = self.clients.get(name)
+        return "person" if client is not None and client.person else "bot"
+
     def _begin_round(self) -> None:
         if not self._running:
             return
@@ -436,8 +392,9 @@ class MiaTable:
             return
         # Numbers come from the record store, which journals each one before it is used, so
         # no round number is ever announced twice, not even after kill -9 and a restart.
+        players = self._dealt_in(players)
         self.round_number = (
-            self.records.allocate("mia.round", self.round_number)
+            self.records.allocate(self.settings.counter, self.round_number)
             if self.records is not None
             else self.round_number + 1
         )
@@ -450,7 +407,7 @@ class MiaTable:
         self._awaiting = {
             c.name for c in players if c.active and (c.joined_once or c.missed_joins == 0)
         }
-        self._invited = {c.name for c in players}
+        self._invited = {c.name: c for c in players}
         self._round_started_at = utcnow()
         self._expect = _Expect("join", self._token())
         self._send_many(fmt.round_starting(self._expect.token), [c.addr for c in players])
@@ -474,7 +431,7 @@ class MiaTable:
         self._expect = None
         joined = self._joined
         for client in self._players():
-            if client.name not in joined and client.name in self._invited:
+            if client.name not in joined and self._invited.get(client.name) is client:
                 client.missed_joins += 1
                 if client.missed_joins == INACTIVE_AFTER_MISSED_JOINS:
                     log.info(
@@ -501,9 +458,9 @@ class MiaTable:
         self.phase = "playing"
         self.match = Match(
             game="mia",
-            table_id=f"round-{n}",
+            table_id=f"{self.settings.table_prefix}-{n}",
             state=MiaRound(tuple(order)),
-            seats=[Seat(name, "bot") for name in order],
+            seats=[Seat(name, self._kind(name)) for name in order],
             seed=self.seeds.next_seed(),
             codec=MiaActionCodec(),
             meta={"round": n},
@@ -523,7 +480,10 @@ class MiaTable:
         name = self._state().current_name
         self._expect = _Expect("turn", self._token(), name)
         self._broadcast_then(before, name, fmt.your_turn(self._expect.token))
-        self._arm(self.settings.answer_window, self._did_not_take_turn)
+        # A player that left the table during the round loses at once (on the next tick, so
+        # the events keep their order) instead of holding everybody up for a whole window.
+        window = self.settings.answer_window if name in self.clients else 0.0
+        self._arm(window, self._did_not_take_turn)
 
     def _on_turn_message(self, msg: TokenCommand) -> None:
         assert self._expect is not None
@@ -597,21 +557,7 @@ class MiaTable:
         state = self._state()
         assert self.match is not None
         n = self.round_number
-        record = self.match.record()
-        # Only the players who acted are rated: the others scored a point by sitting still,
-        # and rating dozens of bystanders every round cost the writer most of its time.
-        acted = {a.name for a in state.announcements} | {state.current_name} | set(state.losers)
-        for p in record.players:  # fresh objects of this record: set in place, not copied
-            p.rated = p.name in acted
-        # Compact: hundreds of rounds a second are stored. The actions go into the match row
-        # (no event rows); "details" repeated the losers, "returns" and "winners" the
-        # players' rows (score, winner).
-        record.packed = True
-        for repeated in ("details", "returns", "winners"):
-            record.result.pop(repeated, None)
-        record.result["round"] = n
-        record.result["order"] = list(state.players)
-        record.result["losers"] = list(state.losers)
+        record = played_record(self.match, state, n)
         # Submitted (journaled) before anyone hears the result: a round whose SCORE was sent
         # must survive kill -9.
         if self.records is not None:
@@ -645,20 +591,10 @@ class MiaTable:
     def _cancel_round(self, reason: str) -> None:
         n = self.round_number
         if self.records is not None:
+            table_id = f"{self.settings.table_prefix}-{n}"
+            joined = [(name, self._kind(name)) for name in self.joined]
             self.records.submit(
-                MatchRecord(
-                    game="mia",
-                    table_id=f"round-{n}",
-                    players=[
-                        PlayerResult(i, name, 0.0, False, "bot")
-                        for i, name in enumerate(self.joined)
-                    ],
-                    result={"round": n, "canceled": reason},
-                    status="canceled",
-                    started_at=self._round_started_at,
-                    meta={"round": n},
-                    rated=False,
-                )
+                canceled_record(table_id, n, joined, reason, self._round_started_at)
             )
         scores = self._score_table()
         self._broadcast(fmt.score(scores))

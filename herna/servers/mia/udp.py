@@ -1,4 +1,5 @@
-"""The UDP transport of the Mia server: a socket, a reader and nothing else.
+"""The UDP transport of the Mia server: a socket and a reader; :func:`serve_table` seats a
+hall's table behind one (the bots' table, the people's table and a tournament's session).
 
 It reads *every* datagram waiting on the socket each time the loop reports it readable, so
 an answer that arrived before a deadline is always handled before that deadline's timer
@@ -13,7 +14,9 @@ import logging
 import socket
 from collections.abc import Sequence
 
-from herna.servers.mia.table import Addr, MiaTable
+from herna.hall.hall import Hall
+from herna.servers.mia.seats import Addr
+from herna.servers.mia.table import MiaSettings, MiaTable
 
 log = logging.getLogger("herna.mia.udp")
 
@@ -81,3 +84,25 @@ class MiaUdpServer:
         if self._loop is not None:
             self._loop.remove_reader(self.sock.fileno())
         self.sock.close()
+
+
+def serve_table(
+    hall: Hall, host: str, port: int, settings: MiaSettings
+) -> tuple[MiaUdpServer, MiaTable]:
+    """Bind a UDP socket on ``host:port`` (0: a free port), seat a started Mia table of the
+    hall behind it (its clock, events, records and names; rounds pause while the hall's
+    lobby is closed for new games)."""
+    server = MiaUdpServer(host, port)
+    table = MiaTable(
+        server.send,
+        hall.clock,
+        settings,
+        bus=hall.bus,
+        records=hall.records,
+        identity=hall.identity,
+        send_many=server.send_many,
+        closed=lambda: hall.lobby.closed,
+    )
+    server.attach(table)
+    table.start()
+    return server, table

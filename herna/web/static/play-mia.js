@@ -16,15 +16,11 @@
 
 (function () {
   const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
-  const PALETTE = ["#c0392b", "#1f6fb2", "#1f8a4c", "#b7791f", "#7d3c98", "#138d90", "#c2185b", "#5d6d7e"];
 
   function start(page) {
     const { el } = window.Herna;
-    const colours = new Map(); // players keep the colour they got first, on this page
-    const colour = (name) => {
-      if (!colours.has(name)) colours.set(name, PALETTE[colours.size % PALETTE.length]);
-      return colours.get(name);
-    };
+    // Players keep the colour they got first, on this page (the live view's palette).
+    const colour = window.HernaGames.mia.palette();
     const root = document.getElementById("play");
     const statusNode = document.getElementById("play-status");
     const clockNode = document.getElementById("mia-clock");
@@ -37,6 +33,8 @@
     const promptBox = document.getElementById("play-prompt");
     const resultNode = document.getElementById("mia-result");
     const leaveButton = document.getElementById("mia-leave");
+    const leaveConfirm = document.getElementById("mia-leave-confirm");
+    const levelSelect = document.getElementById("mia-bots");
     const scoresTable = document.getElementById("mia-scores");
     const chartBox = document.getElementById("mia-chart");
     const storyList = document.getElementById("mia-story");
@@ -77,6 +75,7 @@
         S.pending = false;
         S.error = null;
       } else if (msg.type === "away") {
+        S.left = S.phase === "seated"; // the seat was left (not: a page with no seat yet)
         S.retries = 0;
         S.phase = "away";
         S.state = null;
@@ -136,7 +135,7 @@
     function status(st) {
       if (S.error) return S.error;
       if (S.phase === "connecting") return "Connecting…";
-      if (S.phase === "away") return "Sit down to play.";
+      if (S.phase === "away") return S.left ? "You left the table; your points stay yours. Sit down to play again." : "Sit down to play.";
       if (st.status === "connecting") return "Sitting down…";
       if (st.status === "rejected") return `The table refused your name: ${st.problem}.`;
       if (st.status === "gone") return st.problem ? `You left the table: ${st.problem}.` : "You left the table.";
@@ -195,8 +194,15 @@
       }
     }
 
+    /* Only who plays here: the table keeps idle house bots of other levels registered. */
+    function atTable(st, scores) {
+      const here = new Set(st.at_table || Object.keys(scores));
+      return Object.fromEntries(Object.entries(scores).filter(([n]) => here.has(n)));
+    }
+
     function drawScores(st) {
-      const rows = Object.entries(st.scores).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+      const rows = Object.entries(atTable(st, st.scores))
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
       scoresTable.replaceChildren(
         el("caption", { class: "muted" }, // the first child of a table; CSS shows it below
           `You played ${st.rounds} round${st.rounds === 1 ? "" : "s"} here and lost ${st.lost}.`),
@@ -204,7 +210,8 @@
         ...rows.map(([n, p]) => el("tr", { class: n === me ? "mia-me-row" : null, dataset: { name: n } },
           el("td", {}, who(n)), el("td", { class: "num" }, String(p)))));
       const mia = (window.HernaGames || {}).mia;
-      if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history: st.history }, colour));
+      const history = st.history.map(([n, pts]) => [n, atTable(st, pts)]);
+      if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history }, colour));
     }
 
     function draw() {
@@ -250,6 +257,7 @@
           (last ? " mia-last" : "");
       }
       leaveButton.disabled = st.status !== "playing";
+      if (st.status !== "playing") leaveConfirm.hidden = true;
       drawScores(st);
       storyList.replaceChildren(...st.story.map((line) => el("li", {}, line)));
       storyList.scrollTop = storyList.scrollHeight;
@@ -258,10 +266,23 @@
 
     sitButton.addEventListener("click", () => {
       S.pending = true;
-      send({ type: "sit" });
+      send(levelSelect ? { type: "sit", bots: levelSelect.value } : { type: "sit" });
       draw();
     });
-    leaveButton.addEventListener("click", () => send({ type: "leave" }));
+    // Leaving asks first: one click must not cost a round in play.
+    leaveButton.addEventListener("click", () => {
+      leaveConfirm.hidden = false;
+      document.getElementById("mia-leave-no").focus();
+      leaveConfirm.scrollIntoView({ block: "nearest" });
+    });
+    document.getElementById("mia-leave-no").addEventListener("click", () => {
+      leaveConfirm.hidden = true;
+      leaveButton.focus();
+    });
+    document.getElementById("mia-leave-yes").addEventListener("click", () => {
+      leaveConfirm.hidden = true;
+      send({ type: "leave" });
+    });
     setInterval(drawClock, 250);
     window.HernaMia = { state: S, act };
     connect();

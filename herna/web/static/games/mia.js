@@ -44,14 +44,17 @@
     return `${high}-${low}`;
   }
 
-  /* The play page's palette (static/play-mia.js): players get colours in name order and keep
+  /* The palette of the live view and the play page (static/play-mia.js): players get colours in name order and keep
    * them on this page, so no two players at a table share one (a hash of the name may). */
   const PALETTE = ["#c0392b", "#1f6fb2", "#1f8a4c", "#b7791f", "#7d3c98", "#138d90", "#c2185b", "#5d6d7e"];
-  const colours = new Map();
-  function colour(name) {
-    if (!colours.has(name)) colours.set(name, PALETTE[colours.size % PALETTE.length]);
-    return colours.get(name);
+  function palette() {
+    const colours = new Map();
+    return (name) => {
+      if (!colours.has(name)) colours.set(name, PALETTE[colours.size % PALETTE.length]);
+      return colours.get(name);
+    };
   }
+  const colour = palette();
 
   /* The round in one sentence, from what spectators were shown. */
   function roundWords(rnd) {
@@ -269,6 +272,7 @@
 
   window.HernaGames.mia = {
     historyChart, // the play page (static/play-mia.js) draws its points chart with it
+    palette, // a colour per name for one page (the play page's own)
     diceWords, // tests/test_public_text.py compares it with herna/games/mia/words.py
     render(container, view, event) {
       if (view && view.kind === "mia-live") renderLive(container, view);
