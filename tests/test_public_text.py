@@ -114,7 +114,7 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     """One formatter per game: the browser renderers carry copies of its tables; they match."""
     from herna.games.marias.words import CONTRACT_CS, FLEK_CS, PART_CS, RANK_CS, SUIT_CS
     from herna.games.mia.text import REASONS
-    from herna.games.onitama.words import WIN_WORDS
+    from herna.games.onitama.words import ACTION_WORDS, WIN_WORDS
     from herna.games.tiles.narrate import GOAL_WORDS
 
     games = STATIC / "games"
@@ -129,6 +129,7 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     assert dict(suits) == SUIT_CS
     assert js_table(games / "mia.js", "REASONS") == REASONS
     assert js_table(games / "onitama.js", "WIN_WORDS") == WIN_WORDS
+    assert js_table(games / "onitama.js", "ACTION_WORDS") == ACTION_WORDS
     assert "SHORT" not in (games / "mia.js").read_text(encoding="utf-8")  # no second wording
     assert js_table(games / "tiles.js", "GOAL_WORDS") == GOAL_WORDS
 

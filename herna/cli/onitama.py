@@ -25,6 +25,7 @@ from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, Strategy, make_str
 from herna.games.onitama.cards import BLACK, CARDS, COLOR_NAMES, WHITE, card_index
 from herna.games.onitama.notation import format_action, parse_action
 from herna.games.onitama.state import OnitamaState, PlayerAction
+from herna.games.onitama.words import action_words, who_words
 from herna.protocols import onitama as proto
 from herna.servers.onitama import DEFAULT_PORT
 
@@ -363,8 +364,20 @@ def _game_clock_words(fields: list[str]) -> str | None:
     return f"Clock: white {white // 60}:{white % 60:02d}, black {black // 60}:{black % 60:02d}."
 
 
-def describe(msg: proto.ServerMessage | proto.Garbage, me: str) -> str | None:
-    """One line for the person at the terminal."""
+def describe(
+    msg: proto.ServerMessage | proto.Garbage,
+    me: str,
+    state: OnitamaState | None = None,
+    names: tuple[str, str] = ("white", "black"),
+) -> str | None:
+    """One line for the person at the terminal; ``state`` is the game after ``msg`` (a move
+    or a swap is told as the play page and the replays tell it, from its ``last``)."""
+    if isinstance(msg, proto.MoveWasMade | proto.StalemateCard) and state is not None:
+        last = state.last
+        if last is not None and last.get("type") in ("move", "stalemate"):
+            color = str(last.get("player"))
+            name = names[0] if color == "white" else names[1]
+            return action_words(last, who_words(name, color))
     if isinstance(msg, proto.Start):
         color = "white" if proto.name_key(msg.white) == proto.name_key(me) else "black"
         other = msg.black if color == "white" else msg.white
@@ -447,7 +460,7 @@ async def play_terminal(
             if msg is None:
                 console.print("The server closed the connection.")
                 return 0
-            line = describe(msg, name)
+            line = describe(msg, name, client.game.state, _names(client))
             if line:
                 console.print(line)
             if isinstance(
@@ -544,6 +557,16 @@ async def ask_move(
         console.print(f"Type a number from the list or a move like '{format_action(actions[0])}'.")
 
 
+def say_last(state: OnitamaState, names: tuple[str, str], console: Console) -> None:
+    """The move just made, in the words the play page and the replays use (a swap is told
+    once its new card is drawn)."""
+    last = state.last
+    if last is None or (last.get("type") == "stalemate" and not last.get("new")):
+        return
+    color = str(last.get("player"))
+    console.print(action_words(last, who_words(names[COLOR_NAMES.index(color)], color)))
+
+
 async def play_local(
     level: str, ask: Ask, console: Console, seed: int | None = None, flip: bool = True
 ) -> int:
@@ -560,15 +583,19 @@ async def play_local(
         player = state.current_player()
         if player == CHANCE:
             state = state.apply(rng.weighted(state.chance_outcomes()))
+            if not state.dealing:
+                say_last(state, names, console)  # a blocked player's new card
             continue
         if player != me:
             state = state.apply(engine.choose(state))
+            say_last(state, names, console)
             continue
         console.print(render_state(state, names, me, flip))
         action = await ask_move(state, ask, console)
         if action is None:
             return 0
         state = state.apply(action)
+        say_last(state, names, console)
     console.print(render_state(state, names, me, flip))
     verdict = "You won" if state.winner == me else "The engine won"
     console.print(f"{verdict} ({state.reason}).")

@@ -122,9 +122,39 @@ class Resign:
     id: Any = None
 
 
-ClientMessage = Join | Start | Act | GetState | ListTables | Leave | Ping | Back | Resign
+@dataclass(frozen=True)
+class Rematch:
+    """**[Herna extension]** After ``game_over``: play the same rules again with the same
+    players (each person at the table must ask or accept; house bots play again)."""
 
-CLIENT_TYPES = ("join", "start", "act", "state", "list", "leave", "ping", "back", "resign")
+    id: Any = None
+
+
+@dataclass(frozen=True)
+class DeclineRematch:
+    """**[Herna extension]** After ``game_over``: no rematch (one's own offer withdrawn, or
+    the others' declined)."""
+
+    id: Any = None
+
+
+ClientMessage = (
+    Join | Start | Act | GetState | ListTables | Leave | Ping | Back | Resign | Rematch
+) | DeclineRematch
+
+CLIENT_TYPES = (
+    "join",
+    "start",
+    "act",
+    "state",
+    "list",
+    "leave",
+    "ping",
+    "back",
+    "resign",
+    "rematch",
+    "decline_rematch",
+)
 SERVER_TYPES = (
     "clock",
     "welcome",
@@ -140,6 +170,8 @@ SERVER_TYPES = (
     "left",
     "pong",
     "stand_in",
+    "rematch_offered",
+    "rematch_declined",
 )
 
 
@@ -250,7 +282,11 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
         if not isinstance(action, dict):
             return ProtocolError("'act' needs an 'action' object", "BAD_MESSAGE")
         return Act(action, mid)
-    simple: dict[str, type[Start | GetState | ListTables | Leave | Ping | Back | Resign]] = {
+    simple: dict[
+        str,
+        type[Start | GetState | ListTables | Leave | Ping | Back | Resign | Rematch]
+        | type[DeclineRematch],
+    ] = {
         "start": Start,
         "state": GetState,
         "list": ListTables,
@@ -258,6 +294,8 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
         "ping": Ping,
         "back": Back,
         "resign": Resign,
+        "rematch": Rematch,
+        "decline_rematch": DeclineRematch,
     }
     if isinstance(kind, str) and kind in simple:
         return simple[kind](mid)
@@ -438,6 +476,8 @@ class ServerConnection:
             return ProtocolError("already at a table; send 'leave' first", "WRONG_PHASE")
         if isinstance(message, Resign) and self.phase != "playing":
             return ProtocolError("'resign' needs a game in progress", "WRONG_PHASE")
+        if isinstance(message, Rematch | DeclineRematch) and self.phase != "lobby":
+            return ProtocolError("a rematch is for after the game", "WRONG_PHASE")
         if isinstance(message, Back) and self.phase != "playing":
             return ProtocolError("'back' needs a game in progress", "WRONG_PHASE")
         if isinstance(message, Start) and self.phase != "seated":

@@ -64,7 +64,7 @@ from herna.web.lobby import LobbyRoutes
 from herna.web.match_documents import match_export, public_text, replay_of
 from herna.web.origins import OriginCheck
 from herna.web.params import NotFound, async_endpoint, endpoint, match_filter
-from herna.web.play import GameSocket
+from herna.web.play import GameSocket, SocketSettings
 from herna.web.play_marias import MariasPlay, MariasPlaySettings
 from herna.web.play_mia import MiaPlay
 from herna.web.play_tiles import TilesPlay
@@ -173,8 +173,10 @@ class WebApp:
         self.hub = hub
         self.settings = settings or WebSettings()
         get = ["GET"]
-        self.tiles_socket = GameSocket(hall, "tiles")
-        self.onitama_socket = GameSocket(hall, "onitama")
+        # A play page's seek outlives a reload by the same grace in every game.
+        sockets = SocketSettings(seek_grace=self.settings.marias.seek_grace)
+        self.tiles_socket = GameSocket(hall, "tiles", sockets)
+        self.onitama_socket = GameSocket(hall, "onitama", sockets)
         self.guests = Guests(hall.identity)
         self.people = People(self.store.engine, hall.identity)
         # What every visitor sees alike is computed at most once a second (issue 28).

@@ -404,8 +404,9 @@ def play_onitama(guest: str, running: bool, reconnect_window: float | None) -> s
     return (
         '<link rel="stylesheet" href="/static/play.css">'
         "<h1>Play Onitama</h1>"
-        f'<p class="lead">You play as <b id="play-name">{e(guest)}</b>. You sit down with the '
-        "next player waiting: a house bot, or a person. Click one of your pawns, then a "
+        f'<p class="lead">You play as <b id="play-name">{e(guest)}</b>. Choose your opponent: '
+        "a person (you wait for one; if nobody comes a house bot sits down), people only, or a "
+        "house bot at once. Click one of your pawns, then a "
         "highlighted square (or use Tab and Enter). A reload, or closing the tab and coming "
         f"back{e(window)}, returns you to your seat. "
         '<a href="/doc/games/onitama.md">The rules</a>.</p>'
@@ -421,7 +422,10 @@ def play_onitama(guest: str, running: bool, reconnect_window: float | None) -> s
         "</div>"
         "<noscript><p>Playing needs JavaScript; any Onitama client can also connect to the "
         "server over TCP (see the protocol doc).</p></noscript>"
+        '<script src="/static/play-page.js" defer></script>'
         '<script src="/static/play-onitama-choice.js" defer></script>'
+        '<script src="/static/play-onitama-rules.js" defer></script>'
+        '<script src="/static/play-onitama-view.js" defer></script>'
         '<script src="/static/play-onitama.js" defer></script>'
         '<script src="/static/tournament-seat.js" defer></script>'
     )

@@ -22,10 +22,25 @@ connection), so a WebSocket player and a TCP player can sit at the same table.
 * Without the game server in this hall the endpoint accepts and closes at once with code
   ``4004`` and a reason saying so.
 
+**A reload keeps a seek** (``--web-seek-grace``, 15 s, the same grace as a mariáš seat's): a
+play page names itself in the socket's URL with a random id of its tab
+(``/ws/onitama?page=ID``). When such a connection goes while its player is still waiting for
+a game (the hub's ``seeking(client)``: an Onitama seek, a tile table not started), the hub is
+not told at once: the connection is *held* for the grace, its seek stays in the lobby (and may
+be paired meanwhile: what the server sends is kept). A page that comes back within it opens
+``/ws/onitama?resume=ID`` and gets the same connection back: first every message sent to it
+since it began to wait (from its login, or from the request that opened its last seek), then
+the rest as usual, so it sees exactly what a page that never left would have seen. Without a
+held connection of that id the socket closes at once with ``4010`` and the page starts afresh.
+After the grace the hub hears of the disconnect as before (the seek ends); a page that leaves
+on purpose (Cancel, another opponent) closes with ``1000`` and is not held. The hub never
+knows: for it the connection was slow for a few seconds. Network clients (TCP, or a
+WebSocket without ``page``) are not held.
+
 Close codes: ``1001`` the server is stopping, ``1008`` a fatal protocol error (the error
 message comes first), ``1009`` a message over the size limit, ``1011`` an internal error,
-``4001`` too slow, ``4004`` the game server is not running. See docs/protocols/tiles.md,
-"Transports".
+``4001`` too slow, ``4004`` the game server is not running, ``4010`` nothing to resume. See
+docs/protocols/tiles.md, "Transports".
 """
 
 from __future__ import annotations
@@ -36,11 +51,13 @@ import logging
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+from urllib.parse import parse_qs
 
 from starlette.types import Receive, Scope, Send
 
 from herna.hall.hall import Hall
 from herna.protocols.tiles import MAX_LINE_BYTES
+from herna.web.play_marias import SEEK_GRACE  # one grace for every play page's seek
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +78,18 @@ explains the close), before closing anyway."""
 CLOSE_TIMEOUT = 1.0
 """Seconds to wait for a close frame to go out (a client too slow to read may never take it)."""
 
+TRANSCRIPT_LIMIT = 1 << 20
+"""Bytes of messages a held connection keeps for its page since it began to wait; a longer
+wait is not held (a tile table's ``joined`` carries its rules object)."""
+
 CLOSE_NOT_RUNNING = 4004
 CLOSE_TOO_SLOW = 4001
+CLOSE_NOTHING_TO_RESUME = 4010
+LEAVING = 1000
+"""The close code of a page that leaves on purpose (its seek ends at once)."""
+
+MAX_PAGE_ID = 64
+"""Longest page id taken from a socket's URL (a page sends 32 hex digits)."""
 
 
 @runtime_checkable
@@ -78,10 +105,27 @@ class FrameHub(Protocol):
     def disconnect(self, client: Any) -> None: ...
 
 
+def seeking(hub: FrameHub, client: Any) -> bool:
+    """Whether ``client``'s player waits for a game (hubs that cannot say: never)."""
+    ask = getattr(hub, "seeking", None)
+    return bool(ask(client)) if callable(ask) else False
+
+
 @dataclass
 class SocketSettings:
     write_limit: int = WRITE_LIMIT
     flush_timeout: float = FLUSH_TIMEOUT
+    seek_grace: float = SEEK_GRACE
+
+
+@dataclass
+class _Held:
+    """A play page's connection kept for a reload (see the module doc)."""
+
+    hub: FrameHub
+    client: Any
+    peer: WebSocketPeer
+    timer: asyncio.TimerHandle
 
 
 def _close_reason(text: str) -> str:
@@ -115,6 +159,11 @@ class WebSocketPeer:
         self.close_reason = ""
         self.closing = asyncio.Event()
         self._wake = asyncio.Event()
+        self.page: str | None = None
+        """The play page's tab id (from the URL): only such a connection is held."""
+        self.transcript: list[tuple[str, int]] | None = []
+        """What was sent since its player began to wait (None: more than the limit)."""
+        self.transcript_bytes = 0
 
     def describe(self) -> str:
         return self.address
@@ -126,8 +175,10 @@ class WebSocketPeer:
             return
         for line in data.split(b"\n"):
             if line:
-                self.frames.append((line.decode("utf-8"), len(line)))
+                frame = (line.decode("utf-8"), len(line))
+                self.frames.append(frame)
                 self.queued += len(line)
+                self._remember(frame)
         if self.queued > self.write_limit:
             log.info("%s does not read; dropping it", self.address)
             self.dropped = True
@@ -135,6 +186,28 @@ class WebSocketPeer:
             self.queued = 0
             self.end(CLOSE_TOO_SLOW, "too slow")
             return
+        self._wake.set()
+
+    def _remember(self, frame: tuple[str, int]) -> None:
+        if self.page is None or self.transcript is None:
+            return
+        self.transcript.append(frame)
+        self.transcript_bytes += frame[1]
+        if self.transcript_bytes > TRANSCRIPT_LIMIT:
+            self.transcript = None
+
+    def restart_transcript(self) -> None:
+        """Its player does not wait for a game now: a page that comes back for a later wait
+        needs only what is sent from here on (its next request opens that wait)."""
+        self.transcript = []
+        self.transcript_bytes = 0
+
+    def resumed(self, address: str) -> None:
+        """A page came back for this connection: it gets the transcript again, from the
+        start, then whatever follows."""
+        self.address = address
+        self.frames = deque(self.transcript or ())
+        self.queued = sum(size for _, size in self.frames)
         self._wake.set()
 
     def close(self) -> None:
@@ -175,8 +248,11 @@ class GameSocket:
         self.settings = settings or SocketSettings()
         self.peers: set[WebSocketPeer] = set()
         """Open connections."""
+        self.held: dict[str, _Held] = {}
+        """Play pages' connections waiting for a reload, by page id."""
         self.accepted = 0
         self.dropped = 0
+        self.resumed = 0
 
     def hub(self) -> FrameHub | None:
         """The running game server's hub, if this hall runs that server."""
@@ -190,6 +266,8 @@ class GameSocket:
             "open": len(self.peers),
             "accepted": self.accepted,
             "dropped": self.dropped,
+            "held": len(self.held),
+            "resumed": self.resumed,
             "queued_bytes": sum(p.queued for p in self.peers),
         }
 
@@ -209,15 +287,35 @@ class GameSocket:
             )
             return
         host, port = scope.get("client") or ("?", 0)
-        peer = WebSocketPeer(f"ws:{host}:{port}", self.settings.write_limit)
-        try:
-            client = hub.connect(peer)
-        except Exception:
-            log.exception("internal error connecting %s", peer.address)
-            await _close_quietly(send, 1011, "internal error")
-            return
+        address = f"ws:{host}:{port}"
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        resume = _page_id(query.get("resume"))
+        if resume is not None:
+            held = self._take(resume, hub)
+            if held is None:
+                await _close_quietly(send, CLOSE_NOTHING_TO_RESUME, "nothing to resume")
+                return
+            peer, client = held.peer, held.client
+            peer.resumed(address)
+            self.resumed += 1
+            log.info("%s: a page came back for its waiting connection", address)
+        else:
+            peer = WebSocketPeer(address, self.settings.write_limit)
+            peer.page = _page_id(query.get("page"))
+            try:
+                client = hub.connect(peer)
+            except Exception:
+                log.exception("internal error connecting %s", peer.address)
+                await _close_quietly(send, 1011, "internal error")
+                return
+            self.accepted += 1
+        await self._serve(receive, send, hub, client, peer)
+
+    async def _serve(
+        self, receive: Receive, send: Send, hub: FrameHub, client: Any, peer: WebSocketPeer
+    ) -> None:
+        """Carry frames both ways until either side ends the connection."""
         self.peers.add(peer)
-        self.accepted += 1
         sender = asyncio.ensure_future(peer.run(send))
         reader = asyncio.ensure_future(self._read(receive, hub, client, peer))
         closing = asyncio.ensure_future(peer.closing.wait())
@@ -238,34 +336,99 @@ class GameSocket:
             self.peers.discard(peer)
             if peer.dropped:
                 self.dropped += 1
-            try:
-                hub.disconnect(client)
-            except Exception:
-                log.exception("internal error after %s disconnected", peer.address)
-        gone = reader.done() and not reader.cancelled() and reader.exception() is None
+            gone = reader.done() and not reader.cancelled() and reader.exception() is None
+            # A page that leaves on purpose closes with 1000; a reload (1001), a lost
+            # network (1006, or no answer to pings) may come back.
+            on_purpose = gone and reader.result() == LEAVING
+            if on_purpose or not self._hold(hub, client, peer):
+                self._disconnect(hub, client, peer)
         if gone or peer.close_code is None:
             return  # the client went away (or its connection broke under the sender)
         await _close_quietly(send, peer.close_code, peer.close_reason)
 
-    async def _read(
-        self, receive: Receive, hub: FrameHub, client: Any, peer: WebSocketPeer
-    ) -> None:
-        """Hand every received frame to the hub until the client disconnects."""
+    @staticmethod
+    def _disconnect(hub: FrameHub, client: Any, peer: WebSocketPeer) -> None:
+        try:
+            hub.disconnect(client)
+        except Exception:
+            log.exception("internal error after %s disconnected", peer.address)
+
+    def _hold(self, hub: FrameHub, client: Any, peer: WebSocketPeer) -> bool:
+        """Keep a play page's connection whose player waits for a game, for a reload."""
+        grace = self.settings.seek_grace
+        page = peer.page
+        if (
+            page is None
+            or grace <= 0
+            or peer.close_code is not None
+            or peer.transcript is None
+            or page in self.held
+            or hub.closing
+            or not seeking(hub, client)
+        ):
+            return False
+        loop = asyncio.get_running_loop()
+        timer = loop.call_later(grace, self._expire, page)
+        self.held[page] = _Held(hub, client, peer, timer)
+        log.info("%s: page gone while waiting; its seek stays %g s", peer.address, grace)
+        return True
+
+    def _take(self, page: str, hub: FrameHub) -> _Held | None:
+        """The held connection of ``page``, taken for a page that came back (if it may)."""
+        held = self.held.pop(page, None)
+        if held is None:
+            return None
+        held.timer.cancel()
+        if held.hub is not hub or held.peer.close_code is not None:
+            self._disconnect(held.hub, held.client, held.peer)  # the server hung up meanwhile
+            return None
+        return held
+
+    def _expire(self, page: str) -> None:
+        """The page did not come back: the hub hears that the connection is gone."""
+        held = self.held.pop(page, None)
+        if held is not None:
+            log.info("%s: no page came back; the connection ends", held.peer.address)
+            self._disconnect(held.hub, held.client, held.peer)
+
+    def release_all(self) -> None:
+        """Every held connection ends now (the web hall stops)."""
+        for page in list(self.held):
+            held = self.held.pop(page)
+            held.timer.cancel()
+            self._disconnect(held.hub, held.client, held.peer)
+
+    async def _read(self, receive: Receive, hub: FrameHub, client: Any, peer: WebSocketPeer) -> int:
+        """Hand every received frame to the hub until the client disconnects; its close
+        code."""
         while True:
             message = await receive()
             kind = message["type"]
             if kind == "websocket.disconnect":
-                return
+                return int(message.get("code") or 1005)
             if kind != "websocket.receive" or peer.close_code is not None:
                 continue  # closing: what the client still sends is not read
             text = message.get("text")
             data: str | bytes = text if text is not None else (message.get("bytes") or b"")
+            if peer.page is not None and not seeking(hub, client):
+                # Not waiting: a page that comes back later needs only what follows.
+                peer.restart_transcript()
             try:
                 hub.receive_frame(client, data)
             except Exception:
                 # A bug in Herna, not the client's fault: close this connection only.
                 log.exception("internal error handling %s; closing that connection", peer.address)
                 peer.end(1011, "internal error")
+
+
+def _page_id(values: list[str] | None) -> str | None:
+    """A page id from the URL, if it is one (letters, digits, ``-``, at most 64)."""
+    if not values:
+        return None
+    value = values[0]
+    if 0 < len(value) <= MAX_PAGE_ID and all(c.isalnum() or c == "-" for c in value):
+        return value
+    return None
 
 
 async def _close_quietly(send: Send, code: int, reason: str) -> None:

@@ -148,6 +148,9 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         "</div>"
         "<noscript><p>Playing needs JavaScript; any client of the tile server can also "
         "connect over TCP (see the protocol doc).</p></noscript>"
+        '<script src="/static/play-page.js" defer></script>'
+        '<script src="/static/play-tiles-board.js" defer></script>'
+        '<script src="/static/play-tiles-setup.js" defer></script>'
         '<script src="/static/play-tiles.js" defer></script>'
         '<script src="/static/tournament-seat.js" defer></script>'
     )

@@ -146,6 +146,8 @@ class WebHall:
     async def stop(self) -> None:
         await self.web.marias.stop()
         await self.web.mia.stop()
+        for game_socket in (self.web.tiles_socket, self.web.onitama_socket):
+            game_socket.release_all()
         await self.web.reviews.stop()
         self.web.balance.close()
         await self.hub.stop()
@@ -230,9 +232,8 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="how long a browser mariáš seat still waiting for its table keeps its seek after "
-        f"its page is gone, for a reload to come back to it (default {SEEK_GRACE:g}; Onitama "
-        "and tile seeks end with their page)",
+        help="how long a play page's seek (mariáš, Onitama, tiles) stays in the lobby after "
+        f"its page is gone, for a reload to come back to it (default {SEEK_GRACE:g})",
     )
     group.add_argument(
         "--web-marias-grace",
@@ -276,8 +277,10 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     settings = WebSettings(
         marias=MariasPlaySettings(grace=grace, move_clock=clock), origins=tuple(origins)
     )
-    web = WebHall(hall, live, settings, request_timeout=timeout)
+    # One grace for every play page's seek: the mariáš seat's, and the Onitama and tile
+    # pages' held connections (herna.web.play).
     settings.marias.seek_grace = float(option(args, config, "web_seek_grace", SEEK_GRACE))
+    web = WebHall(hall, live, settings, request_timeout=timeout)
     web.ping = float(option(args, config, "web_ping", DEFAULT_PING))
     try:
         await web.start(host, port)

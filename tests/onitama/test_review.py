@@ -40,7 +40,7 @@ def test_a_move_that_hands_over_the_master_is_a_blunder_with_the_saving_move() -
     first, second = review["plies"]
     assert first["class"] == "blunder" and first["color"] == "white"
     assert first["best"] == "Crab b3b4"
-    assert first["best_words"] == "Crab b3b4: the master to b4, taking the pawn there"
+    assert first["best_words"] == "Crab b3→b4: the master to b4, taking the pawn there"
     assert first["score_words"] == "Black wins in 1 move" and first["win_chance"] == 0
     assert second["class"] == "best" and second["score_words"] == "Black has won"
     assert review["counts"]["white"]["blunder"] == 1

@@ -94,7 +94,7 @@ async def test_renderer_draws_board_hands_spare_and_last_move(browser: Page) -> 
     # Ox has three target squares in its grid
     assert await page.locator('#c .oni-card[data-card="Ox"] .oni-card-target').count() == 3
     text = await page.locator("#c").inner_text()
-    assert "bob (black) to move" in text and "ann played Ox c1→c2" in text
+    assert "bob (black) to move" in text and "ann (white) played Ox c1→c2" in text
     await page.screenshot(path=shot("renderer"), full_page=True)
 
     # a finished game, and a stalemate swap

@@ -181,7 +181,14 @@ async def test_a_whole_game_between_websocket_bots_is_played_and_recorded(tmp_pa
         assert [p.name for p in match.players if p.winner] == results[0]["winner_names"]
         assert tiles.hub.snapshot()["connections"] == 0
         stats = web.web.tiles_socket.stats()
-        assert stats == {"open": 0, "accepted": seats, "dropped": 0, "queued_bytes": 0}
+        assert stats == {
+            "open": 0,
+            "accepted": seats,
+            "dropped": 0,
+            "held": 0,
+            "resumed": 0,
+            "queued_bytes": 0,
+        }
 
 
 async def test_a_websocket_player_and_a_tcp_player_share_a_table(tmp_path: Path) -> None:

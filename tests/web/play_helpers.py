@@ -83,7 +83,7 @@ class Frames:
 
     def watch(self, page: Any) -> Frames:
         def on_socket(ws: Any) -> None:
-            if not ws.url.endswith("/ws/onitama"):
+            if "/ws/onitama" not in ws.url:
                 return
             ws.on("framesent", lambda payload: self.sent.append(str(payload)))
             ws.on("framereceived", lambda payload: self.received.append(str(payload)))

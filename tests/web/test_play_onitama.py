@@ -69,7 +69,7 @@ async def test_a_whole_game_from_the_home_page_against_a_house_bot(
         assert re.search(r"^(You lost\. house-1|You) won by the Way of the (Stone|Stream)", result)
         await page.screenshot(path=screenshot_path("play-onitama-over-1280"), full_page=True)
         moves = await page.locator("#play-moves li").all_inner_texts()
-        assert len(moves) >= mine and any(m.startswith(guest + ": ") for m in moves)
+        assert len(moves) >= mine and any(m.startswith(guest + " (") for m in moves)
         # the frames: a login, then moves only; the server's START carried this seat's secret
         assert frames.sent[0] == f"LOGIN|{guest}|-|person,opponent=anyone,fill=0,once"
         assert all(SENT.match(f) for f in frames.sent), frames.sent
@@ -239,7 +239,9 @@ async def test_the_stalemate_card_choice_when_no_move_is_possible(
         found = table_of(h.onitama.hub, guest)
         if found is not None and found[3] == st["toMove"]:
             assert tuple(st["cards"]) == found[2]
-        assert st["moves"][0].startswith(f"{guest}: no move, gave up Tiger for ")
+        assert st["moves"][0].startswith(
+            f"{guest} ({st['color']}) could not move: swapped Tiger for "
+        )
 
 
 async def test_phone_width_and_keyboard(tmp_path: Path, browser: Browser) -> None:

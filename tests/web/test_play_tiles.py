@@ -74,7 +74,7 @@ class Frames:
 
     def watch(self, page: Any) -> Frames:
         def on_socket(ws: Any) -> None:
-            if not ws.url.endswith("/ws/tiles"):
+            if "/ws/tiles" not in ws.url:
                 return
             ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
             ws.on("framereceived", lambda payload: self.received.append(json.loads(payload)))

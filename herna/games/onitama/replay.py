@@ -21,7 +21,7 @@ from herna.games.onitama.state import (
     Rule,
     Stalemate,
 )
-from herna.games.onitama.words import end_words, win_words
+from herna.games.onitama.words import action_words, end_words, who_words, win_words
 
 if TYPE_CHECKING:
     from herna.hall.records import StoredMatch
@@ -69,20 +69,10 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
                         }
                     )
                 continue
-            if isinstance(action, Move):
-                label = f"{who(mover)} ({COLOR_NAMES[mover]}): {action}"
-                last = state.last or {}
-                if last.get("capture"):
-                    label += " (capture)"
-            elif isinstance(action, Draw):
-                label = (
-                    f"{who(mover)} ({COLOR_NAMES[mover]}) is blocked: swaps "
-                    f"{(state.last or {}).get('old')} for {action.card}"
-                )
+            if isinstance(action, Move | Draw | Pass) and state.last is not None:
+                label = action_words(state.last, who_words(who(mover), COLOR_NAMES[mover]))
             elif isinstance(action, Stalemate):
                 continue  # shown together with its draw
-            elif isinstance(action, Pass):
-                label = f"{who(mover)} ({COLOR_NAMES[mover]}) passes: {action.card} to the spare"
             else:  # pragma: no cover - every action type is handled above
                 label = str(action)
             if state.is_terminal() and state.winner is not None:

@@ -273,6 +273,12 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
                 self.settings.reconnect_window, lambda: self._reconnect_expired(player)
             )
 
+    def seeking(self, client: Client) -> bool:
+        """Whether ``client``'s player waits in the lobby for a game (the web hall holds such
+        a play page's connection for a reload, :mod:`herna.web.play`)."""
+        player = client.player
+        return player is not None and player.client is client and player.seek is not None
+
     def _who(self, client: Client) -> str:
         name = client.player.name if client.player else "-"
         return f"{client.peer.describe()} ({name})"

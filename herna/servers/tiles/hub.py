@@ -56,6 +56,7 @@ from herna.servers.tcp import Peer
 from herna.servers.tiles.checker import InlineRulesChecker, RulesChecker
 from herna.servers.tiles.endings import Resigning
 from herna.servers.tiles.names import NameBook
+from herna.servers.tiles.rematch import LEFT, Offer, Rematches
 from herna.servers.tiles.returns import SeatReturns
 from herna.servers.tiles.seating import GAME, MAX_PROBLEMS_SENT, TableSeating, house_bot_name
 from herna.servers.tiles.tables import (
@@ -98,7 +99,7 @@ log = logging.getLogger("herna.tiles")
 """Problems listed in a ``BAD_RULES`` error (the reason still counts them all)."""
 
 
-class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
+class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches):
     """Tables, games and house bots for every connection, without I/O."""
 
     def __init__(
@@ -139,6 +140,8 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
         self.lobby = lobby
         """The hall's lobby: every waiting table of 2-8 seats has an open seek there."""
         self.waits = {}
+        self.offers: dict[Client, Offer] = {}
+        """Finished tables that may be played again, by each player still there."""
         """Players waiting for their next tournament table (:mod:`.tournament`)."""
         self.lobby.listen(GAME, self._seek_closed, self._pair_booked)
         self.stats = HubStats()
@@ -268,6 +271,10 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
             self._back(client, message)
         elif isinstance(message, proto.Resign):
             self._resign(client, message)
+        elif isinstance(message, proto.Rematch):
+            self._rematch(client, message)
+        elif isinstance(message, proto.DeclineRematch):
+            self._decline_rematch(client, message)
         elif isinstance(message, proto.Leave):
             self._leave_wait(client)
             self._leave(client)
@@ -289,6 +296,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
         if client not in self._clients:
             return
         self._clients.discard(client)
+        self._forget_offer(client, LEFT)
         self.names.release(client)
         self._stop_waiting(client)
         self._leave(client, gone=True)
@@ -685,6 +693,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning):
                 {"type": "game_over", "table": table.id, "result": result, "view": state.view(seat)}
             )
             client.table, client.seat = None, -1
+        self.remember_for_rematch(table, players)
         self._emit(
             table,
             "game_over",

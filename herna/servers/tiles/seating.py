@@ -102,6 +102,8 @@ class TableSeating:
 
         def _leave(self, client: Client, gone: bool = False) -> None: ...
 
+        def _forget_offer(self, client: Client, reason: str) -> None: ...
+
         _clients: set[Client]
         rules_checker: RulesChecker
         elsewhere: Elsewhere | None
@@ -121,7 +123,15 @@ class TableSeating:
         def _tournament_seek_closed(self, seek: Seek, why: str) -> bool: ...
 
     # -- sitting down ------------------------------------------------------------------------
+    @staticmethod
+    def seeking(client: Client) -> bool:
+        """Whether ``client`` sits at a table still waiting for players (the web hall holds
+        such a play page's connection for a reload, :mod:`herna.web.play`)."""
+        table = client.table
+        return table is not None and table.status == "waiting"
+
     def _join(self, client: Client, msg: proto.Join) -> None:
+        self._forget_offer(client, "left")  # a rematch offer ends when its player moves on
         elsewhere = self.elsewhere
         if msg.secret is not None and elsewhere is not None and elsewhere.resume(client, msg):
             return  # its game runs in a worker: the connection went there

@@ -33,6 +33,31 @@
     resign: "because the opponent resigned",
   };
 
+  /* ... and its ACTION_WORDS: a move in words, the same on the play page, in replays and in
+   * `herna play onitama` ("ann (white) played Tiger c1→c3 (capture)"). */
+  const ACTION_WORDS = {
+    move: "{who} played {card} {from}→{to}",
+    capture: " (capture)",
+    stalemate: "{who} could not move: swapped {old} for {new}",
+    give_up: "{who} could not move: gives up {old}",
+    pass: "{who} could not move: passed {card} to the spare",
+    forfeit: "{who} left the game",
+  };
+
+  /* words.py's who_words and action_words. */
+  function whoWords(name, color) {
+    return name && name !== color ? `${name} (${color})` : color;
+  }
+
+  function actionWords(last, who) {
+    const fill = (key) => ACTION_WORDS[key].replace(/\{(\w+)\}/g,
+      (_, k) => (k === "who" ? who : String(last[k] ?? "")));
+    if (last.type === "move") return fill("move") + (last.capture ? ACTION_WORDS.capture : "");
+    if (last.type === "stalemate") return fill(last.new ? "stalemate" : "give_up");
+    if (last.type === "pass" || last.type === "forfeit") return fill(last.type);
+    return String(last.type || "").replace(/_/g, " ");
+  }
+
   const CELL = 64;
   const FILES = "abcde";
 
@@ -168,17 +193,7 @@
     const last = view.last;
     const players = view.players || {};
     if (!last) return view.phase === "deal" ? "Dealing the cards…" : "No move yet.";
-    const who = players[last.player] || last.player;
-    if (last.type === "move") {
-      return `${who} played ${last.card} ${last.from}→${last.to}` + (last.capture ? " (capture)" : "");
-    }
-    if (last.type === "stalemate") {
-      return last.new ? `${who} could not move: swapped ${last.old} for ${last.new}`
-        : `${who} could not move: gives up ${last.old}`;
-    }
-    if (last.type === "pass") return `${who} could not move: passed ${last.card} to the spare`;
-    if (last.type === "forfeit") return `${who} left the game`;
-    return JSON.stringify(last);
+    return actionWords(last, whoWords(players[last.player], last.player));
   }
 
   function render(container, view, event) {
@@ -218,7 +233,7 @@
       el("p", { class: "oni-last-text" }, lastText(v))));
   }
 
-  window.HernaGames.onitama = { render };
+  window.HernaGames.onitama = { render, actionWords, whoWords };
 
   /* Styles live with the renderer so adding the game touches one file. */
   window.Herna.addStyle("onitama-style", `

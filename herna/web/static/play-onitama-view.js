@@ -1,0 +1,330 @@
+/* The Onitama play page's drawing (static/play-onitama.js keeps the connection and the
+ * state): the board with its clickable squares, the status line, what the person must decide
+ * (a card, a draw offer, a rematch, the choice of opponent), the moves and the clocks.
+ * create() takes the page's state and actions and gives draw() and tick(). */
+"use strict";
+
+(function () {
+  function create(ctx) {
+    const {
+      S, page, me, levels, table, root, statusNode, boardBox, promptBox, movesList, WAIT_WORDS,
+      inTournament, wish, connected, playerName, moves, myTurn, activate, play, giveUp, rematch,
+      declineRematch, playAgain, choose, resign, offerDraw, answerDraw, sitDown, send,
+    } = ctx;
+    const { el } = window.Herna;
+    const P = window.HernaPlayPage;
+    const { squareIndex, ownPiece, hand } = window.HernaOnitamaRules;
+
+    function resultText() {
+      const { winner, reason } = S.result;
+      const won = winner === me;
+      const who = won ? "You won" : `${winner} won`;
+      const lost = won ? "" : "You lost. ";
+      if (reason === "way_of_the_stone") {
+        return `${lost}${who} by the Way of the Stone: ${won ? "you" : "they"} captured ` +
+          `${won ? "your opponent's" : "your"} master.`;
+      }
+      if (reason === "way_of_the_stream") {
+        return `${lost}${who} by the Way of the Stream: ${won ? "your" : "their"} master ` +
+          `reached ${won ? "your opponent's" : "your"} temple arch.`;
+      }
+      if (reason === "opponent_left") {
+        return won ? "You won: your opponent did not come back in time."
+          : `${lost}${winner} won: you did not come back in time.`;
+      }
+      if (reason === "out_of_time") {
+        return won ? "You won: your opponent ran out of time."
+          : `${lost}${winner} won: you ran out of time.`;
+      }
+      if (reason === "resigned") {
+        return won ? "You won: your opponent resigned." : "You resigned. The game is lost.";
+      }
+      if (reason === "draw_agreed" || !winner) return "A draw: you both agreed to end the game.";
+      return `${lost}${who}.`;
+    }
+
+    /* -- drawing ---------------------------------------------------------------------------- */
+
+    function view() {
+      const offsets = {};
+      for (const c of S.cards) offsets[c] = table[c] || [];
+      const winnerColor = S.result
+        ? (S.result.winner === S.white ? "white" : S.result.winner === S.black ? "black" : null)
+        : null;
+      return {
+        board: S.board,
+        cards: { white: [S.cards[0], S.cards[1]], black: [S.cards[2], S.cards[3]], spare: S.cards[4] },
+        moves: offsets,
+        to_move: S.result ? null : S.toMove,
+        winner: winnerColor,
+        reason: null,
+        players: { white: S.white, black: S.black },
+        ply: S.moves.length,
+        last: S.last,
+        phase: "play",
+      };
+    }
+
+    function statusText() {
+      if (S.phase === "choosing") return "Choose whom to play, then sit down.";
+      if (S.phase === "gone") return S.note;
+      if (S.phase === "connecting") return S.note || "Connecting to the Onitama server…";
+      if (S.phase === "lobby" && S.rematching) {
+        return `Waiting for ${S.rematching} to accept a rematch…`;
+      }
+      if (S.phase === "lobby" && inTournament) return "Waiting for your next tournament game…";
+      if (S.phase === "lobby") {
+        const words = S.rematching ? "Waiting for an opponent…"
+          : P.waitWords(P.seekWords(wish()), S.until, WAIT_WORDS);
+        return `${words} (You are ${me}${S.seek ? `; your seek ${S.seek} is in the lobby` : ""}.)`;
+      }
+      if (S.phase === "over") return resultText();
+      const opponent = S.color === "white" ? S.black : S.white;
+      if (S.claimable) {
+        return S.claimable.reason === "abandoned"
+          ? `${S.claimable.name} did not come back in time: you may claim the win.`
+          : `${S.claimable.name} ran out of time: you may claim the win.`;
+      }
+      if (S.away) return `${S.away} lost the connection; the game waits for them to come back.`;
+      if (S.pending) return "Sent; waiting for the server…";
+      if (S.toMove === S.color) {
+        return moves().length ? `Your move (you play ${S.color}).`
+          : "You have no legal move: give up one of your cards.";
+      }
+      return `${opponent} (${S.toMove}) to move.`;
+    }
+
+    function decorate(svgNode, all) {
+      const movable = new Set(all.map((m) => m[1]));
+      const targets = new Map();
+      if (S.selected) {
+        for (const m of all) {
+          if (m[1] === S.selected) targets.set(m[2], (targets.get(m[2]) || []).concat([m[0]]));
+        }
+      }
+      for (const rect of svgNode.querySelectorAll("rect[data-square]")) {
+        const sq = rect.getAttribute("data-square");
+        const piece = S.board[squareIndex(sq)];
+        const interactive = movable.has(sq) || targets.has(sq);
+        if (movable.has(sq)) rect.classList.add("oni-movable");
+        if (sq === S.selected) rect.classList.add("oni-selected");
+        if (targets.has(sq)) {
+          rect.classList.add("oni-target");
+          const x = Number(rect.getAttribute("x")) + 32;
+          const y = Number(rect.getAttribute("y")) + 32;
+          svgNode.appendChild(window.Herna.svg("circle",
+            { class: "oni-target-dot", cx: x, cy: y, r: 9 }));
+        }
+        let label = sq;
+        if (piece !== ".") {
+          label += ownPiece(piece, S.color) ? ": your " : ": opponent's ";
+          label += piece === "W" || piece === "B" ? "master" : "student";
+        }
+        if (targets.has(sq)) label += `, move here with ${targets.get(sq).join(" or ")}`;
+        rect.setAttribute("aria-label", label);
+        rect.setAttribute("role", "button");
+        rect.setAttribute("tabindex", interactive ? "0" : "-1");
+        rect.addEventListener("click", () => activate(sq));
+        rect.addEventListener("keydown", (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") {
+            ev.preventDefault();
+            activate(sq);
+          }
+        });
+      }
+    }
+
+    function choiceNode() {
+      const opponent = el("select", { id: "play-opponent", "aria-label": "Opponent" },
+        el("option", { value: "anyone" }, "Anyone (people first)"),
+        el("option", { value: "people" }, "People only"),
+        levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
+      const fill = el("input", { id: "play-fill", type: "number", min: "0", max: "3600",
+        step: "any", value: String(page.fill_wait ?? 30), inputmode: "numeric",
+        "aria-label": "Seconds to wait for a person before a house bot sits down" });
+      const sync = () => { fill.disabled = opponent.value !== "anyone"; };
+      opponent.addEventListener("change", sync);
+      // The time control of the table: the server's clock per move, or a game clock with an
+      // increment (seek word clock=MINUTES+SECONDS).
+      const perMove = page.move_clock > 0 ? `${page.move_clock} s a move` : "No clock";
+      const clock = el("select", { id: "play-clock-choice", "aria-label": "Clock" },
+        el("option", { value: "" }, perMove),
+        (page.clocks || []).map((c) => {
+          const [m, inc] = c.split("+");
+          return el("option", { value: c }, `${m} min + ${inc || 0} s a move (${c})`);
+        }));
+      const form = el("form", { class: "play-choose", id: "play-choose" },
+        el("label", {}, "Play against ", opponent),
+        el("label", {}, " a house bot sits down after ", fill, " s if no person comes "),
+        el("label", {}, " Clock ", clock),
+        el("button", { type: "submit", id: "play-sit" }, "Sit down"),
+        " ", el("a", { href: "/lobby" }, "or pick someone in the lobby"));
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const [who, level] = opponent.value.split(":");
+        const words = ["person", `opponent=${who}`];
+        if (level) words.push(`level=${level}`);
+        if (who === "anyone") words.push(`fill=${Math.max(0, Number(fill.value) || 0)}`);
+        if (clock.value) words.push(`clock=${clock.value}`);
+        sitDown(words.join(","));
+      });
+      return form;
+    }
+
+    function promptNode(all) {
+      if (S.claimable && S.phase === "game") {
+        return el("div", { class: "play-claim" },
+          el("button", { type: "button", id: "play-claim", onclick: () => send("CLAIM_WIN") },
+            "Claim the win"),
+          el("span", {}, " or keep waiting for them."));
+      }
+      if (S.phase === "over") {
+        const offer = S.rematchFrom
+          ? el("p", { class: "play-offer", id: "play-rematch-offer" },
+            `${S.rematchFrom} wants a rematch. `,
+            el("button", { type: "button", id: "play-rematch-accept", onclick: rematch },
+              "Accept the rematch"),
+            el("button", { type: "button", id: "play-rematch-decline", onclick: declineRematch },
+              "Decline"))
+          : null;
+        return el("div", { class: "play-result" },
+          el("p", { class: "play-result-text", id: "play-result" }, resultText()),
+          // The engine's review of the game (herna/web/reviews.py finds it by this player).
+          el("p", {}, el("a", { id: "play-review", target: "_blank",
+            href: `/play/onitama/review?ended=${S.result.at}` }, "Engine review of this game")),
+          offer,
+          inTournament ? el("p", { class: "play-after", id: "play-tournament-next" },
+            S.tournamentOver ? "The tournament is over."
+              : "Your next tournament game starts by itself when it is due.") :
+          el("p", { class: "play-after" },
+            S.lastOpponent && !S.rematchFrom && connected()
+              ? el("button", { type: "button", id: "play-rematch", onclick: rematch },
+                `Rematch ${S.lastOpponent}`) : null,
+            el("button", { type: "button", id: "play-next", onclick: playAgain }, "Play again"),
+            el("button", { type: "button", id: "play-other", onclick: () => choose("") },
+              "Choose another opponent")));
+      }
+      if (S.phase === "game" && S.drawOffered) {
+        return el("div", { class: "play-offer", id: "play-draw-offer" },
+          el("span", {}, `${S.drawOffered} offers a draw. `),
+          el("button", { type: "button", id: "play-draw-accept", onclick: () => answerDraw(true) },
+            "Accept the draw"),
+          el("button", { type: "button", id: "play-draw-decline", onclick: () => answerDraw(false) },
+            "Decline"));
+      }
+      if (S.phase === "game" && S.confirming) {
+        return el("div", { class: "play-confirm", id: "play-resign-confirm" },
+          el("span", {}, "Resign this game? You lose it. "),
+          el("button", { type: "button", id: "play-resign-yes", onclick: resign }, "Yes, resign"),
+          el("button", { type: "button", id: "play-resign-no",
+            onclick: () => { S.confirming = false; draw(); } }, "No, play on"));
+      }
+      if (S.choice) return null; // asked over the board, where the square was clicked
+      if (myTurn() && all.length === 0) {
+        return el("div", { class: "play-stalemate" },
+          el("span", {}, "No legal move: give up "),
+          hand(S.cards, S.color).map((c) => el("button", { type: "button",
+            class: "play-give-up", "data-card": c, onclick: () => giveUp(c) }, c)));
+      }
+      return null;
+    }
+
+    /* Resign and offer a draw: below the board all game long. */
+    function gameButtons() {
+      if (S.phase !== "game" || S.confirming || S.drawOffered) return null;
+      return el("p", { class: "play-game-buttons" },
+        el("button", { type: "button", id: "play-draw", disabled: S.drawSent ? "" : null,
+          onclick: offerDraw }, S.drawSent ? "Draw offered" : "Offer a draw"),
+        el("button", { type: "button", id: "play-resign",
+          onclick: () => { S.confirming = true; draw(); } }, "Resign"));
+    }
+
+    /* Two cards reach the clicked square: the question opens over the board beside it
+     * (static/play-onitama-choice.js). */
+    function showChoice(svgNode) {
+      window.HernaOnitamaChoice.show({ boardBox, svgNode, choice: S.choice, color: S.color, play,
+        cancel: () => { S.choice = null; draw(); } });
+    }
+
+    function draw() {
+      root.dataset.phase = S.phase;
+      root.dataset.color = S.color || "";
+      root.dataset.toMove = S.toMove || "";
+      root.dataset.myTurn = myTurn() ? "1" : "0";
+      statusNode.textContent = statusText();
+      const note = document.getElementById("play-note");
+      note.textContent = S.phase === "gone" || S.phase === "connecting" ? "" : S.note;
+      const active = document.activeElement;
+      const hadFocus = active && active.getAttribute && active.getAttribute("data-square");
+      if (S.board && S.cards && S.phase !== "lobby" && S.phase !== "choosing") {
+        window.HernaGames.onitama.render(boardBox, view());
+        const svgNode = boardBox.querySelector("svg.oni-board");
+        const all = moves();
+        if (svgNode) decorate(svgNode, all);
+        promptBox.replaceChildren(...[promptNode(all), gameButtons()].filter(Boolean));
+        S.resultShown = P.showNextOnce(promptBox, S.phase === "over", S.resultShown);
+        if (S.choice && svgNode) showChoice(svgNode);
+        const want = hadFocus ? S.focusSquare || hadFocus : null;
+        if (want) {
+          const target = boardBox.querySelector(`rect[data-square="${want}"][tabindex="0"]`) ||
+            boardBox.querySelector('rect[tabindex="0"]');
+          if (target) target.focus();
+        }
+      } else if (S.phase === "choosing") {
+        boardBox.replaceChildren();
+        if (!promptBox.querySelector("#play-choose")) promptBox.replaceChildren(choiceNode());
+      } else if (S.phase === "lobby") {
+        boardBox.replaceChildren();
+        S.confirming = false;
+        promptBox.replaceChildren(el("button", { type: "button", id: "play-cancel",
+          onclick: () => choose("") }, "Cancel"));
+      } else {
+        boardBox.replaceChildren();
+        promptBox.replaceChildren();
+      }
+      tick();
+      movesList.replaceChildren(...S.moves.map((m) => el("li", {}, m)));
+    }
+
+    /* The move clock of the side to move, counted down between the server's CLOCK lines. */
+    function tick() {
+      if (S.phase === "lobby" && S.until) statusNode.textContent = statusText(); // the countdown
+      let node = document.getElementById("play-clock");
+      if (!node) {
+        node = el("p", { class: "play-clock", id: "play-clock", "aria-live": "off" });
+        statusNode.after(node);
+      }
+      const gc = S.gameClock;
+      if (gc && (S.phase === "game" || S.phase === "over")) {
+        node.classList.remove("play-clock-over");
+        const shown = (color) => {
+          const left = gc.toMove === color ? Math.max(0, gc[color] - (Date.now() - gc.at) / 1000)
+            : gc[color];
+          return P.clockWords(left);
+        };
+        node.dataset.color = gc.toMove || "";
+        node.textContent = `Clock: ${playerName("white")} (white) ${shown("white")} · ` +
+          `${playerName("black")} (black) ${shown("black")}`;
+        return;
+      }
+      const c = S.clock;
+      if (!c || S.phase !== "game") {
+        node.textContent = "";
+        node.dataset.color = "";
+        return;
+      }
+      const left = Math.max(0, Math.ceil((c.until - Date.now()) / 1000));
+      const who = c.color === S.color ? "You have" : `${playerName(c.color)} has`;
+      node.dataset.color = c.color;
+      node.dataset.left = String(left);
+      node.classList.toggle("play-clock-over", c.overtime);
+      node.textContent = c.overtime
+        ? `Time is up: ${who.toLowerCase()} ${left} s of grace left.`
+        : `${who} ${left} s for this move.`;
+    }
+
+    return { draw, tick, resultText };
+  }
+
+  window.HernaOnitamaView = { create };
+})();

@@ -1,0 +1,131 @@
+/* The tile play page's setup form (static/play-tiles.js): the rules (a shipped example, or
+ * the person's own rules.json read in the browser), how many players, the opponents and the
+ * clock; Sit down sends the `join` with the hall lobby's seek. A seek from the lobby page
+ * presets the choices. */
+"use strict";
+
+(function () {
+  function create(ctx) {
+    const {
+      S, page, me, send, withToken, showProblems, form, rulesSelect, fileInput, playersSelect,
+      levelSelect, fillInput, aboutNode, problemsBox, examples, levels,
+    } = ctx;
+    const wish = ctx.wish();
+    const { el } = window.Herna;
+
+    /* -- setup form ------------------------------------------------------------------------ */
+    function source() { return form.querySelector('input[name="source"]:checked').value; }
+    function fillPlayers(count) {
+      const keep = Number(playersSelect.value) || count;
+      playersSelect.replaceChildren(...Array.from({ length: Math.max(0, count - 1) }, (_, i) => {
+        const k = i + 2;
+        return el("option", { value: k, selected: k === Math.min(keep, count) }, `${k} (you and ${k - 1} other${k > 2 ? "s" : ""})`);
+      }));
+      playersSelect.disabled = count < 2;
+    }
+    function describeChoice() {
+      if (source() === "upload") {
+        const data = S.upload;
+        aboutNode.textContent = data && Array.isArray(data.players)
+          ? `Your file: ${data.players.length} player(s).` : "";
+        fillPlayers(data && Array.isArray(data.players) ? data.players.length : 0);
+        return;
+      }
+      const x = examples.get(rulesSelect.value);
+      if (!x) return;
+      aboutNode.textContent = `${x.about}. Each turn: ${x.turn.join(", then ")}.`;
+      fillPlayers(x.players);
+    }
+    rulesSelect.addEventListener("change", () => {
+      form.querySelector('input[value="example"]').checked = true;
+      playersSelect.value = "";
+      describeChoice();
+    });
+    fileInput.addEventListener("change", async () => {
+      form.querySelector('input[value="upload"]').checked = true;
+      problemsBox.replaceChildren();
+      S.upload = null;
+      const file = fileInput.files && fileInput.files[0];
+      if (file) {
+        try {
+          S.upload = JSON.parse(await file.text());
+        } catch (err) {
+          showProblems(`the file is not JSON (${err.message})`, []);
+        }
+      }
+      playersSelect.value = "";
+      describeChoice();
+    });
+    form.addEventListener("change", (ev) => { if (ev.target.name === "source") describeChoice(); });
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      problemsBox.replaceChildren();
+      const wanted = Number(playersSelect.value);
+      let rules;
+      let full;
+      if (source() === "upload") {
+        if (!S.upload) {
+          showProblems("choose a rules file first", []);
+          return;
+        }
+        rules = S.upload;
+        full = Array.isArray(rules.players) ? rules.players.length : 0;
+      } else {
+        const x = examples.get(rulesSelect.value);
+        rules = x.name;
+        full = x.players;
+      }
+      if (wanted && wanted < full) {
+        // Fewer players than the file seats: the same rules with the first players only
+        // (sent as a rules object, checked by the server like any other).
+        const data = typeof rules === "string" ? examples.get(rules).data : rules;
+        rules = Object.assign({}, data, { players: data.players.slice(0, wanted) });
+      }
+      S.lastJoin = withToken({ type: "join", name: me, rules, kind: "human", seek: seekWords(),
+        id: "sit" });
+      send(S.lastJoin);
+    });
+
+    /* The hall lobby's seek for the table this person opens (docs/protocols/tiles.md, "The
+     * lobby"): house bots of a level at once, anyone with a fill wait, or people only. */
+    function seekWords() {
+      const asked = ctx.wish();
+      if (asked && /(^|,)challenge=/.test(asked)) return asked; // a challenge from the lobby page
+      const who = form.querySelector('input[name="who"]:checked').value;
+      const level = `level=${levelSelect.value}`; // the house bots that take free seats
+      if (who === "bots") return `person,opponent=bots,${level}${clockWord()}`;
+      if (who === "people") return `person,opponent=people,${level}${clockWord()}`;
+      const fill = Math.max(0, Math.min(3600, Number(fillInput.value) || 0));
+      return `person,opponent=anyone,fill=${fill},${level}${clockWord()}`;
+    }
+
+    /* The time control of the table this person opens: the server's turn clock, or a game
+     * clock with an increment (seek word clock=MINUTES+SECONDS). */
+    const clockChoice = el("select", { id: "tp-clock-choice", name: "clock" },
+      el("option", { value: "" }, page.turn_timeout > 0 ? `${page.turn_timeout} s a turn`
+        : "No clock"),
+      (page.clocks || []).map((c) => {
+        const [m, inc] = c.split("+");
+        return el("option", { value: c }, `${m} min + ${inc || 0} s a turn (${c})`);
+      }));
+    form.querySelector("#tp-sit").before(
+      el("fieldset", {}, el("legend", {}, "Clock"), el("label", {}, "Time: ", clockChoice)));
+    function clockWord() { return clockChoice.value ? `,clock=${clockChoice.value}` : ""; }
+
+
+    /* A seek from the lobby page presets the choices; the person still picks the rules. */
+    function preset(words) {
+      const spec = Object.fromEntries(words.split(",").map((w) => w.split("=")));
+      const who = { bots: "bots", people: "people", anyone: "anyone" }[spec.opponent] || "anyone";
+      form.querySelector(`input[name="who"][value="${who}"]`).checked = true;
+      if (spec.level && levels.includes(spec.level)) levelSelect.value = spec.level;
+      if (spec.fill !== undefined) fillInput.value = String(Number(spec.fill) || 0);
+    }
+    if (wish && !/(^|,)(accept|challenge|tournament)=/.test(wish)) preset(wish);
+    const challenged = wish && /(^|,)challenge=([^,]+)/.exec(wish);
+    if (challenged) S.note = `You challenge ${challenged[2]}: pick the rules and sit down.`;
+    describeChoice();
+  }
+
+  window.HernaTilesSetup = { create };
+})();
