@@ -39,6 +39,7 @@ from herna.clients.marias_text import (
     flek_words,
     result_rows,
     trumps_words,
+    verb,
 )
 from herna.games.marias import (
     CARD_CODES,
@@ -291,17 +292,17 @@ class Terminal:
                     f"aktér {who}[/bold]"
                 )
             else:
-                c.print(f"  {who} {self.verb(who, 'announces')} {message.licite} ({word}){trumf}")
+                c.print(f"  {who} {verb(who, 'announces')} {message.licite} ({word}){trumf}")
         elif isinstance(message, FlekInfo):
             c.print(f"  {self.who(tracker, message.playerid)}: {flek_words(message.level)}")
         elif isinstance(message, PlayCardInfo) and message.to == "desk":
             who = self.who(tracker, message.playerid)
-            line = Text(f"  {who} {self.verb(who, 'plays')} ")
+            line = Text(f"  {who} {verb(who, 'plays')} ")
             line.append_text(cards_text([x.code for x in message.cards if x is not None]))
             c.print(line)
         elif isinstance(message, PlayCardInfo) and message.to == "talon":
             who = self.who(tracker, message.playerid)
-            c.print(f"  {who} {self.verb(who, 'discards')} two cards")
+            c.print(f"  {who} {verb(who, 'discards')} two cards")
         elif isinstance(message, Round):
             c.print(
                 f"  trick {message.number} goes to {self.who(tracker, message.playerid)}",
@@ -327,11 +328,6 @@ class Terminal:
             c.print("[yellow]The pause is over[/yellow]")
         elif isinstance(message, Error):
             c.print(f"[red]Server: {message.reason}[/red]")
-
-    @staticmethod
-    def verb(who: str, third_person: str) -> str:
-        """``you discard`` but ``anna discards``."""
-        return third_person.removesuffix("s") if who == "you" else third_person
 
     def show_result(self, result: Result, tracker: PlayerTracker) -> None:
         money = result.money()

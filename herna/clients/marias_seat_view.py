@@ -34,6 +34,7 @@ from herna.clients.marias_text import (
     flek_words,
     result_rows,
     trumps_words,
+    verb,
 )
 from herna.games.marias import (
     CARD_CODES,
@@ -231,18 +232,18 @@ class SeatView:
             self._say(f"{who}: {BID_WORD.get(message.value, message.value)}")
         elif isinstance(message, LiciteResult):
             word = CONTRACT_WORD.get(message.value, message.value)
-            takes = "take" if who == "you" else "takes"
-            self._say(f"{who} won the licitace at {word} and {takes} the talon")
+            self._say(f"{who} won the licitace at {word} and {verb(who, 'takes')} the talon")
         elif isinstance(message, GameTypeInfo) and message.flek is None:
             trumf = f", trumfy {trumps_words(message.trumf)}" if message.trumf else ""
-            self._say(f"{who} announces {CONTRACT_WORD.get(message.licite, message.licite)}{trumf}")
+            game = CONTRACT_WORD.get(message.licite, message.licite)
+            self._say(f"{who} {verb(who, 'announces')} {game}{trumf}")
         elif isinstance(message, FlekInfo):
             self._say(f"{who}: {flek_words(message.level)}")
         elif isinstance(message, PlayCardInfo) and message.to == "desk":
             cards = " ".join(card_name(c.code) for c in message.cards if c is not None)
-            self._say(f"{who} {'play' if who == 'you' else 'plays'} {cards}")
+            self._say(f"{who} {verb(who, 'plays')} {cards}")
         elif isinstance(message, PlayCardInfo) and message.to == "talon":
-            self._say(f"{who} {'lay' if who == 'you' else 'lays'} two cards into the talon")
+            self._say(f"{who} {verb(who, 'lays')} two cards into the talon")
         elif isinstance(message, Round):
             self._say(f"trick {message.number} goes to {self._who(message.playerid)}")
         elif isinstance(message, Result):

@@ -59,6 +59,11 @@ WORDS_HELP = (
 )
 
 
+def verb(who: str, third_person: str) -> str:
+    """The verb agreeing with who does it: ``you announce`` but ``anna announces``."""
+    return third_person.removesuffix("s") if who == "you" else third_person
+
+
 def flek_words(levels: object) -> str:
     """``"1"`` -> ``no flek``; ``"2:1"`` -> ``flek on the game, no flek on the sedma``."""
     text = str(levels or "1")

@@ -106,6 +106,8 @@ async def test_the_aktér_gives_up_a_deal_then_a_rematch_with_the_same_house_bot
         records = deals_of(h, guest)
         given_up = [r for r in records if r.result.get("ended") == "resigned"]
         assert len(given_up) == 1 and given_up[0].result["details"]["conceded"] is True
+        told = " / ".join((await page_state(page))["log"])
+        assert "you announce " in told and "you announces" not in told, told  # agreement
         before = {p["name"] for p in (await page_state(page))["players"]}
         # the table goes on; the person leaves it: rematch and play again are offered
         await page.get_by_role("button", name="Leave the table").click()
