@@ -48,6 +48,7 @@ from herna.games.marias import (
     Play,
     Resign,
 )
+from herna.games.marias.words import seat_roles
 from herna.protocols.cgml.breakdown import derive
 from herna.protocols.cgml.messages import (
     Abort,
@@ -337,9 +338,7 @@ class SeatView:
                 view = dict(t.view())
             except TrackerError:
                 view = {}
-        roles = {}
-        if view:
-            roles = {view["forhont"]: "forhont", view["middle"]: "middle", view["zadak"]: "zadák"}
+        roles = seat_roles(view)
         won = [0, 0, 0]
         for trick in view.get("tricks", []):
             won[trick["winner"]] += 1

@@ -77,6 +77,11 @@ def flek_words(levels: object) -> str:
     return one(parts[0])
 
 
+def units_words(n: int) -> str:
+    """``1`` -> ``1 unit``, ``4`` -> ``4 units``: the count agrees with its noun."""
+    return f"{n} unit" if abs(n) == 1 else f"{n} units"
+
+
 def trumps_words(trumf: object) -> str:
     """``"G"`` -> ``zelené (leaves)``; ``"G:B"`` adds the second suit of dvě sedmy."""
     text = str(trumf or "")
@@ -251,7 +256,7 @@ def breakdown_lines(b: Breakdown, names: Sequence[str]) -> list[tuple[str, str]]
             (
                 f"  {part_words(part.name)} ({PART_WORD.get(part.name, part.name)}): {outcome} "
                 "by the aktér"
-                f"{note}; {part.units} units × {flek} → aktér {aktér:+d}",
+                f"{note}; {units_words(part.units)} × {flek} → aktér {aktér:+d}",
                 "",
             )
         )

@@ -95,6 +95,16 @@ def trumps_words(trumf: object) -> str:
     return out + (f", strkací {suit_words(second)}" if second else "")
 
 
+SEAT_ROLE_CS = {"forhont": "forhont", "middle": "prostřední", "zadak": "zadák"}
+"""The three seats of a deal by the view's key: forhont, prostřední (middle), zadák (dealer)."""
+
+
+def seat_roles(view: Mapping[str, Any]) -> dict[int, str]:
+    """Each seat's role in this deal from a view holding ``forhont``, ``middle``, ``zadak``:
+    ``{1: "forhont", 2: "prostřední", 0: "zadák"}``."""
+    return {view[key]: word for key, word in SEAT_ROLE_CS.items() if key in view}
+
+
 def end_words(reason: object) -> str:
     """A recorded reason in words (an unknown one with its underscores spaced out)."""
     text = str(reason or "")
@@ -179,6 +189,7 @@ __all__ = [
     "FLEK_CS",
     "PART_CS",
     "RANK_CS",
+    "SEAT_ROLE_CS",
     "SUIT_CS",
     "SUIT_EN",
     "action_words",
@@ -189,6 +200,7 @@ __all__ = [
     "event_words",
     "flek_words",
     "part_words",
+    "seat_roles",
     "settlement_words",
     "suit_words",
     "trumps_words",

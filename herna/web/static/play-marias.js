@@ -205,7 +205,7 @@
     }
 
     function roleTitle(role) {
-      return { forhont: "leads the bidding and the first trick", middle: "second in turn", "zadák": "dealer, last in turn" }[role] || "";
+      return { forhont: "leads the bidding and the first trick", "prostřední": "second in turn", "zadák": "dealer, last in turn" }[role] || "";
     }
 
     function signed(n) {

@@ -49,8 +49,17 @@
     return SUITS[letter] ? el("img", { class: "mar-suit-icon", src: `/static/cards/suit-${letter}.svg`, alt: "", width: 12, height: 12 }) : null;
   }
 
-  function flekWords(levels) {
-    return String(levels || "1").split(":").map((n) => FLEKS[Number(n)] || `×${n}`).join(" : ");
+  /* The parts a two-part contract's flek "a:b" speaks of (herna/games/marias/contracts.py). */
+  const FLEK_PARTS = { 7: ["hra", "sedma"], B7: ["hra", "sedma"], 107: ["kilo", "sedma"], B107: ["kilo", "sedma"],
+    127: ["kilo", "dvě sedmy"], B127: ["kilo", "dvě sedmy"] };
+
+  /* "1:1" -> "bez fleku" (once, not per part); "2:1" with licite 7 -> "hra flek, sedma bez fleku". */
+  function flekWords(levels, licite) {
+    const words = String(levels || "1").split(":").map((n) => FLEKS[Number(n)] || `×${n}`);
+    if (words.every((w) => w === words[0])) return words[0];
+    const parts = FLEK_PARTS[licite];
+    if (parts && parts.length === words.length) return words.map((w, i) => `${parts[i]} ${w}`).join(", ");
+    return words.join(" : ");
   }
 
   /* A part's note as older records wrote it ("R07 of seat 0 won the last trick"), in words. */
@@ -152,7 +161,7 @@
   function auctionNode(view, who) {
     const items = (view.auction || []).map((a) =>
       el("li", {}, `${who[a.player]}: ${gameName(a.licite)}`));
-    const fleks = (view.fleks || []).map((f) => el("li", {}, `${who[f.player]}: ${flekWords(f.flek)}`));
+    const fleks = (view.fleks || []).map((f) => el("li", {}, `${who[f.player]}: ${flekWords(f.flek, view.licite)}`));
     return el("div", { class: "mar-bidding" },
       el("div", { class: "mar-label" }, "bidding"),
       items.length ? el("ol", {}, items) : el("p", { class: "muted" }, "—"),
@@ -167,7 +176,7 @@
         view.auction_result ? ` (auction won at ${gameName(view.auction_result)})` : ""));
     }
     if (view.licite) {
-      parts.push(el("div", { class: "mar-contract" }, `${gameName(view.licite)} · ${trumfText(view.trumf)} · ${flekWords(view.flek)}`));
+      parts.push(el("div", { class: "mar-contract" }, `${gameName(view.licite)} · ${trumfText(view.trumf)} · ${flekWords(view.flek, view.licite)}`));
     }
     const talon = Array.isArray(view.talon) && view.phase === "done" ? view.talon : null;
     parts.push(el("div", { class: "mar-talon" }, "talon: ",
@@ -229,7 +238,7 @@
       tricksNode(view, who)));
   }
 
-  window.HernaGames.marias = { render };
+  window.HernaGames.marias = { render, flekWords };
 
   /* Styles live with the renderer so adding the game touches one file. */
   window.Herna.addStyle("marias-style", `

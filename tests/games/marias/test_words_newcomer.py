@@ -1,0 +1,63 @@
+"""Words a newcomer met on the mariáš play page and replay: the seat roles in Czech, the count
+of units agreeing with its noun, and the replay's flek line said once, not per part."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from herna.clients.marias_text import breakdown_lines, units_words
+from herna.games.marias.contracts import Contract
+from herna.games.marias.evaluation import PartResult, Settlement
+from herna.games.marias.words import seat_roles
+from herna.protocols.cgml.breakdown import Breakdown
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_seat_roles_are_forhont_prostredni_zadak() -> None:
+    assert seat_roles({"forhont": 1, "middle": 2, "zadak": 0}) == {
+        1: "forhont",
+        2: "prostřední",
+        0: "zadák",
+    }
+    assert seat_roles({}) == {}
+
+
+def test_units_agree_with_their_count() -> None:
+    assert [units_words(n) for n in (1, 2, 15)] == ["1 unit", "2 units", "15 units"]
+    hra = PartResult("hra", True, 1, (2, -1, -1))
+    s = Settlement((2, -1, -1), 0, Contract.G, 2, None, (1,), (hra,), declarer_points=60,
+                   defender_points=30)  # fmt: skip
+    b = Breakdown((2, -1, -1), s, seat_levels=((1,), (1,), (1,)), points_matter=True)
+    text = "\n".join(t for t, _ in breakdown_lines(b, ["you", "bob", "carol"]))
+    assert "1 unit × no flek" in text, text
+    assert "1 units" not in text
+
+
+def flek_js(levels: str, licite: str) -> str:
+    script = (
+        "global.window = {Herna: {el: () => null, addStyle: () => null}};"
+        f"require({json.dumps(str(ROOT / 'herna/web/static/games/marias.js'))});"
+        f"console.log(window.HernaGames.marias.flekWords({json.dumps(levels)}, "
+        f"{json.dumps(licite)}));"
+    )
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+@pytest.mark.parametrize(
+    ("levels", "licite", "words"),
+    [
+        ("1:1", "7", "bez fleku"),
+        ("1", "G", "bez fleku"),
+        ("2:2", "B7", "flek"),
+        ("2:1", "7", "hra flek, sedma bez fleku"),
+        ("1:4", "107", "kilo bez fleku, sedma re"),
+    ],
+)
+def test_replay_flek_line_says_bez_fleku_once(levels: str, licite: str, words: str) -> None:
+    assert flek_js(levels, licite) == words
