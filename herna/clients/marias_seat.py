@@ -49,7 +49,9 @@ from herna.games.marias import Action, make_bot
 from herna.games.marias.bots import BotRng
 from herna.hall.clocks import DecisionClock
 from herna.protocols.cgml.messages import (
+    LEFT,
     ConnectComplete,
+    Disconnect,
     Error,
     Message,
     NewGroupAnswer,
@@ -358,7 +360,13 @@ class SeatRelay(SeatView):
             return
         self.tracker.sent(decision)
 
-    async def stop(self) -> None:
+    async def stop(self, leave: bool = False) -> None:
+        """End the seat; ``leave``: tell the server first that the person left the table
+        (the record then says so, not "lost the connection")."""
+        client = self._client
+        if leave and client is not None and not client.closed:
+            with contextlib.suppress(CgmlClientError, OSError):
+                await client.send(Disconnect(LEFT))
         task = self._task
         if task is not None and not task.done():
             task.cancel()

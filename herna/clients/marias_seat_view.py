@@ -48,7 +48,7 @@ from herna.games.marias import (
     Play,
     Resign,
 )
-from herna.games.marias.words import seat_roles
+from herna.games.marias.words import end_words, seat_roles
 from herna.protocols.cgml.breakdown import derive
 from herna.protocols.cgml.messages import (
     Abort,
@@ -256,10 +256,8 @@ class SeatView:
             if message.reason not in ("renonc", RESIGNED):  # the result follows these
                 self.message = cancel_words(message.reason)
         elif isinstance(message, Abort):
-            self.message = (
-                f"The game was aborted ({message.message}) by "
-                f"{message.player.name or message.player.id}."
-            )
+            culprit = message.player.name or message.player.id or "?"
+            self.message = f"The table ended: {culprit} {end_words(message.message)}."
             self._say(self.message)
         elif isinstance(message, PauseStart):
             self._say(f"Pause: {message.message or ''}")

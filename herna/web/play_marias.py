@@ -264,7 +264,7 @@ class MariasPlay:
         if kind == "leave":
             if seat is None:
                 return seat, ("NO_SEAT", "You have no seat to leave.")
-            await seat.relay.stop()
+            await seat.relay.stop(leave=True)
             return seat, None
         if kind == "rematch":
             return self._rematch(vid, viewer, seat)
@@ -695,8 +695,13 @@ def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySet
         '<div class="mar-result" id="mar-result"></div>'
         '<details class="mar-log" open><summary>At the table</summary>'
         '<ol id="mar-log"></ol></details>'
-        '<p class="mar-leave-row"><button type="button" id="mar-leave" class="mar-leave">'
-        "Leave the table</button></p>"
+        '<div class="mar-leave-row"><button type="button" id="mar-leave" class="mar-leave">'
+        "Leave the table</button>"
+        '<div class="mar-confirm play-confirm" id="mar-leave-confirm" role="alertdialog" '
+        'aria-labelledby="mar-leave-ask" hidden><span id="mar-leave-ask">Leave the table? The '
+        "table ends for everyone at it and the deal being played is not counted.</span> "
+        '<button type="button" id="mar-leave-yes">Yes, leave the table</button> '
+        '<button type="button" id="mar-leave-no">Stay</button></div></div>'
         "</div></div>"
         "<noscript><p>Playing needs JavaScript; <code>herna play marias</code> plays in a "
         "terminal.</p></noscript>"

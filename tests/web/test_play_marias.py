@@ -19,11 +19,12 @@ from herna.games.marias import CARD_CODES
 from herna.games.marias.log import GameLog, play_log
 from herna.hall.hall import Hall
 from herna.hall.records import StoredMatch
+from herna.hall.replays import match_summary
 from herna.servers.cgml import CgmlService
 from herna.web.plugin import WebHall
 from tests.serve import serving
 from tests.web.conftest import Browser, screenshot_path
-from tests.web.play_helpers import eventually
+from tests.web.play_helpers import eventually, in_viewport
 
 pytestmark = pytest.mark.browser
 
@@ -482,14 +483,33 @@ async def test_two_people_at_one_table_and_one_leaves(tmp_path: Path, browser: B
             await asyncio.sleep(0.05)
         assert asked is not None
         stays, leaves = pages[asked], pages[1 - asked]
+        leaver = guests[1 - asked]
+        await leaves.set_viewport_size({"width": 390, "height": 844})
+        # Leaving ends the table for all: it asks first, as giving up does; "Stay" stays
         await leaves.get_by_role("button", name="Leave the table").click()
+        confirm = leaves.locator("#mar-leave-confirm")
+        await confirm.wait_for()
+        assert "Leave the table?" in await confirm.inner_text()
+        assert await in_viewport(leaves, "#mar-leave-confirm")
+        await leaves.get_by_role("button", name="Stay").click()
+        assert await confirm.is_hidden()
+        await asyncio.sleep(0.3)
+        assert (await page_state(leaves))["status"] == "playing"
+        await leaves.get_by_role("button", name="Leave the table").click()
+        await leaves.get_by_role("button", name="Yes, leave the table").click()
         await stays.wait_for_function(
             "() => document.getElementById('play')?.dataset.status === 'over'", timeout=20_000
         )
         status = await stays.locator("#play-status").inner_text()
-        assert "aborted (disconnected)" in status, status
+        assert f"The table ended: {leaver} left." in status, status
         assert (await page_state(stays))["decision"] is None
         await stays.get_by_role("button", name="Sit at a new table").wait_for()
+        # the history row says why in words, not "aborted: aborted"
+        aborted = [m for m in deals_of_records(h.hall, leaver) if m.status != "finished"]
+        assert len(aborted) == 1
+        assert match_summary(aborted[0]) == f"the table ended: {leaver} left", match_summary(
+            aborted[0]
+        )
         for c in contexts:
             await c.close()
 

@@ -111,6 +111,7 @@ async def test_the_aktér_gives_up_a_deal_then_a_rematch_with_the_same_house_bot
         before = {p["name"] for p in (await page_state(page))["players"]}
         # the table goes on; the person leaves it: rematch and play again are offered
         await page.get_by_role("button", name="Leave the table").click()
+        await page.get_by_role("button", name="Yes, leave the table").click()
         await page.wait_for_function(f"() => {STATUS} === 'over'", timeout=20_000)
         rematch = page.get_by_role("button", name="Rematch", exact=True)
         await rematch.wait_for()

@@ -36,6 +36,7 @@ from herna.games.marias.words import (
     card_words,
     contract_words,
     end_words,
+    ended_words,
     event_words,
     part_words,
 )
@@ -189,8 +190,7 @@ def summary(match: StoredMatch) -> str:
     r = details if isinstance(details, dict) and "licite" in details else match.result
     names = [p.name for p in sorted(match.players, key=lambda p: p.seat)]
     if match.status != "finished" or "licite" not in r:
-        why = end_words(r.get("reason") or r.get("abort") or "")
-        return f"{match.status}: {why}".rstrip(": ")
+        return ended_words(r, match.status)
     try:
         contract = contract_cs(Contract.parse(str(r["licite"])))
     except ValueError:

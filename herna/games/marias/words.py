@@ -55,6 +55,8 @@ FLEK_CS = {1: "bez fleku", 2: "flek", 4: "re", 8: "tutti", 16: "boty", 32: "kalh
 
 END_WORDS = {
     "disconnected": "lost the connection",
+    "left": "left",
+    "pause too long": "paused too long",
     "timeout": "did not answer in time",
     "rejected": "refused the table",
     "server shutdown": "the server was shut down",
@@ -169,6 +171,17 @@ def settlement_words(s: Settlement, names: Sequence[str]) -> str:
     return f"{contract_words(s.contract.code)}: " + "; ".join(b for b in bits if b)
 
 
+def ended_words(result: Mapping[str, Any], status: str = "aborted") -> str:
+    """Why a table ended before its deal was settled, from the stored result
+    (``{"reason": "aborted", "abort": "left", "culprit": "guest-x"}``):
+    ``the table ended: guest-x left``."""
+    why = end_words(result.get("abort") or result.get("reason") or "")
+    who = result.get("culprit")
+    if who:
+        return f"the table ended: {who} {why}".rstrip()
+    return f"the table ended: {why}" if why and why != status else f"the table ended ({status})"
+
+
 def event_words(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> str:
     """A recorded non-move event (an abort, a timeout, a note) as a sentence."""
     player = data.get("player")
@@ -197,6 +210,7 @@ __all__ = [
     "cards_words",
     "contract_words",
     "end_words",
+    "ended_words",
     "event_words",
     "flek_words",
     "part_words",

@@ -30,6 +30,7 @@ from herna.games.marias import (
 )
 from herna.hall.identity import same_secret
 from herna.protocols.cgml.messages import (
+    LEFT,
     Abort,
     CancelGame,
     Disconnect,
@@ -125,7 +126,9 @@ class Group(DealFlow):
         started = self.clock.now()
         if isinstance(message, Disconnect):
             log.info("group %s: %s disconnects: %s", self.id, member.id, message.reason)
-            self.member_lost(member)
+            # A seat that says it leaves (the play page's "Leave the table") left; any other
+            # <disconnect> ends the table as a lost connection.
+            self.member_lost(member, LEFT if message.reason == LEFT else "disconnected")
             return
         if isinstance(message, PauseStart):
             self._pause(member, message)

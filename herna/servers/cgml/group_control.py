@@ -112,12 +112,13 @@ class GroupControl(GroupCore):
             Abort(self._ref(seat), "pause too long"), "pause too long", self.members[seat]
         )
 
-    def member_lost(self, member: Member) -> None:
-        """The member's connection closed (or it sent ``<disconnect>``)."""
+    def member_lost(self, member: Member, reason: str = "disconnected") -> None:
+        """The member's connection closed (or it sent ``<disconnect>``; ``reason`` "left"
+        when it said it leaves the table)."""
         if self.phase is GroupPhase.CLOSED:
             return
         member.peer = None
-        self._end_group(Abort(self._ref(member.seat), "disconnected"), "disconnected", member)
+        self._end_group(Abort(self._ref(member.seat), reason), reason, member)
 
     def _end_group(self, message: Message, reason: str, culprit: Member | None) -> None:
         """End the group: tell everyone, record an unfinished game, close the connections."""

@@ -38,6 +38,7 @@
     const resultBox = document.getElementById("mar-result");
     const logList = document.getElementById("mar-log");
     const leaveButton = document.getElementById("mar-leave");
+    const leaveConfirm = document.getElementById("mar-leave-confirm");
     const afterBox = document.getElementById("mar-after");
     const me = page.guest;
     const storeKey = `herna.marias.seat.${me}`;
@@ -626,6 +627,7 @@
       logList.replaceChildren(...st.log.slice(-12).map((line) => el("li", {}, line)));
       focusQuestion(st);
       leaveButton.hidden = st.status === "over" || st.status === "error";
+      if (leaveButton.hidden) leaveConfirm.hidden = true;
     }
 
     form.addEventListener("submit", (ev) => {
@@ -655,7 +657,18 @@
       else connect();
     });
 
+    // Leaving ends the table for everyone: ask once more, as giving up and resigning do.
     leaveButton.addEventListener("click", () => {
+      leaveConfirm.hidden = false;
+      document.getElementById("mar-leave-no").focus();
+      leaveConfirm.scrollIntoView({ block: "nearest" });
+    });
+    document.getElementById("mar-leave-no").addEventListener("click", () => {
+      leaveConfirm.hidden = true;
+      leaveButton.focus();
+    });
+    document.getElementById("mar-leave-yes").addEventListener("click", () => {
+      leaveConfirm.hidden = true;
       send({ type: "leave" });
       forget();
     });

@@ -61,3 +61,15 @@ def flek_js(levels: str, licite: str) -> str:
 )
 def test_replay_flek_line_says_bez_fleku_once(levels: str, licite: str, words: str) -> None:
     assert flek_js(levels, licite) == words
+
+
+def test_a_table_that_ended_early_says_why_in_words() -> None:
+    from herna.games.marias.words import ended_words
+
+    left = {"reason": "aborted", "abort": "left", "culprit": "guest-x", "ids": []}
+    assert ended_words(left) == "the table ended: guest-x left"
+    lost = {"reason": "aborted", "abort": "disconnected", "culprit": "bob"}
+    assert ended_words(lost) == "the table ended: bob lost the connection"
+    shut = {"reason": "canceled", "abort": "server shutdown", "culprit": None}
+    assert ended_words(shut, "canceled") == "the table ended: the server was shut down"
+    assert ended_words({"reason": "aborted"}) == "the table ended (aborted)"

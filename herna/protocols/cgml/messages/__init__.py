@@ -34,6 +34,7 @@ The package, by family (import every name from here, ``herna.protocols.cgml.mess
 from __future__ import annotations
 
 from herna.protocols.cgml.messages.control import (
+    LEFT,
     Abort,
     CancelGame,
     Disconnect,
@@ -123,6 +124,7 @@ from herna.protocols.cgml.messages.values import (
 __all__ = [
     "GAME_CODES",
     "GAME_MARIAS",
+    "LEFT",
     "LICITE_ANSWERS",
     "Abort",
     "CancelGame",

@@ -32,6 +32,11 @@ class Load(Message):
         return (Node("load", (), str(self.value)),)
 
 
+LEFT = "left"
+"""The ``<disconnect>`` reason of a seat that leaves its table on purpose (the group ends
+with "… left" rather than "… lost the connection")."""
+
+
 @dataclass(frozen=True, slots=True)
 class Disconnect(Message):
     """Either way: a fatal error; the connection is closed."""
