@@ -48,7 +48,7 @@ from herna.games.marias import (
     Play,
     Resign,
 )
-from herna.games.marias.words import end_words, seat_roles
+from herna.games.marias.words import end_words, outbid_words, seat_roles
 from herna.protocols.cgml.breakdown import derive
 from herna.protocols.cgml.messages import (
     Abort,
@@ -447,12 +447,21 @@ class SeatView:
             prompt = f"Flek? (now {flek_words(d.asked)})"
         else:
             prompt = "Your card"
-        return {
+        out: dict[str, Any] = {
             "number": pending.number,
             "kind": d.kind,
             "prompt": prompt,
             "options": [option_json(i, a) for i, a in enumerate(pending.options)],
         }
+        if d.kind == "gametype" and d.asked:
+            # Why a game must carry more than the person chose, per trump suit ("" = any):
+            # after lepší hra a plain hra is in červené, another suit needs a sedma.
+            try:
+                out["outbid"] = {s: outbid_words(d.asked, s) for s in ("", "R", "B", "G", "A")}
+                out["won"] = d.asked
+            except ValueError:
+                pass
+        return out
 
 
 __all__ = ["BID_WORD", "LOG_LINES", "Pending", "SeatView", "card_json", "option_json", "sort_hand"]

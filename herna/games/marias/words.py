@@ -26,6 +26,7 @@ from herna.games.marias.actions import (
     Resign,
 )
 from herna.games.marias.cards import CARD_CODES, RANK_CS, SUIT_CODES, card_words
+from herna.games.marias.contracts import CONTRACTS, Contract
 from herna.games.marias.evaluation import Settlement
 
 SUIT_CS = {"R": "červené", "B": "kule", "G": "zelené", "A": "žaludy"}
@@ -105,6 +106,32 @@ def seat_roles(view: Mapping[str, Any]) -> dict[int, str]:
     """Each seat's role in this deal from a view holding ``forhont``, ``middle``, ``zadak``:
     ``{1: "forhont", 2: "prostřední", 0: "zadák"}``."""
     return {view[key]: word for key, word in SEAT_ROLE_CS.items() if key in view}
+
+
+def outbid_words(won: str, trumps: str = "") -> str:
+    """Why the announcement must be at least what the licitace was won at, for the aktér
+    choosing ``trumps`` (a CGML suit letter, or "" for any): a "lepší" (hearts) bid keeps a
+    game of the same kind in červené, and only a higher rung may be played in another suit.
+
+    >>> outbid_words("BG", "G")[:55]
+    'Lepší hra was bid: the game is in červené (hearts); in '
+    >>> outbid_words("7", "G")
+    'The licitace was sedma: announce sedma or a higher game.'
+    """
+    c = Contract.parse(won)
+    word = contract_words(c.code)
+    if c.hearts and trumps.upper() != "R":
+        higher = next((x for x in CONTRACTS if x > c and x.has_trumps and not x.hearts), None)
+        out = f"{word[:1].upper()}{word[1:]} was bid: the game is in červené (hearts)"
+        if higher is not None:
+            where = (
+                f"in {SUIT_CS[trumps.upper()]} ({SUIT_EN[trumps.upper()]})"
+                if trumps
+                else "in another suit"
+            )
+            out += f"; {where} only {contract_words(higher.code)} or higher outbids it"
+        return out + "."
+    return f"The licitace was {word}: announce {word} or a higher game."
 
 
 def end_words(reason: object) -> str:
@@ -213,6 +240,7 @@ __all__ = [
     "ended_words",
     "event_words",
     "flek_words",
+    "outbid_words",
     "part_words",
     "seat_roles",
     "settlement_words",

@@ -371,6 +371,8 @@
           step(suitLabel(x), x === "R" ? "červené trumps: lepší, every part pays double" : `${SUIT_WORDS[x]} trumps`,
             () => { S.announce = { kind: A.kind, trumps: x }; draw(); }, { dataset: { suit: x } }))));
         if (trumpSuits.includes("R")) out.push(el("p", { class: "mar-hint" }, "Červené (hearts) trumps make it lepší: paid double."));
+        // After a lepší (hearts) bid: the same game in another suit does not outbid it.
+        if (d.outbid && String(d.won || "").startsWith("B")) out.push(el("p", { class: "mar-hint mar-outbid" }, d.outbid[""]));
         return out;
       }
       if (A.trumps) fit = fit.filter((o) => o.suit === A.trumps);
@@ -415,7 +417,8 @@
               "aria-pressed": String(Boolean(A.extra)), dataset: { extra: extraName },
               onclick: () => { S.announce = { ...A, extra: !A.extra }; draw(); } }, label)));
         } else {
-          hints.push(`The licitace makes the ${extraName} part of this game.`);
+          // Only the game with the addition outbids the licitace: say why in its words.
+          hints.push((d.outbid && d.outbid[A.trumps || ""]) || `The licitace makes the ${extraName} part of this game.`);
         }
       }
       const pick = (extra ? withExtra : without)[0];

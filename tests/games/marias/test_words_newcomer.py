@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
@@ -73,3 +75,35 @@ def test_a_table_that_ended_early_says_why_in_words() -> None:
     shut = {"reason": "canceled", "abort": "server shutdown", "culprit": None}
     assert ended_words(shut, "canceled") == "the table ended: the server was shut down"
     assert ended_words({"reason": "aborted"}) == "the table ended (aborted)"
+
+
+def test_after_lepsi_hra_the_announcement_says_why_not_the_sedma_licitace() -> None:
+    """The newcomer won at lepší hra, chose hra in zelené and read "The licitace makes the sedma
+    part of this game": the reason is the hearts bid, as the engine rules it."""
+    from herna.clients.marias_seat_view import Pending, SeatView
+    from herna.games.marias import GameType
+    from herna.games.marias.legality import gametype_problem
+    from herna.games.marias.words import outbid_words
+    from herna.protocols.cgml.player import Decision
+
+    leaves = outbid_words("BG", "G")
+    assert leaves.startswith("Lepší hra was bid: the game is in červené (hearts)")
+    assert "in zelené (leaves) only sedma or higher outbids it" in leaves
+    assert "licitace makes the sedma" not in leaves
+    assert (
+        outbid_words("BG", "R")
+        == "The licitace was lepší hra: announce lepší hra or a higher game."
+    )
+    # the words say what the engine rules after lepší hra: hra in zelené is too low, lepší hra
+    # in červené and sedma in zelené are legal
+    after: Any = SimpleNamespace(won_rung=Contract.BG, discarded=0)
+    assert gametype_problem(after, GameType(Contract.G, 2, None)) is not None
+    assert gametype_problem(after, GameType(Contract.BG, 0, None)) is None
+    assert gametype_problem(after, GameType(Contract.C7, 2, None)) is None
+    # the decision the page gets carries these words per suit
+    decision = Decision("gametype", "BG")
+    view = SeatView.__new__(SeatView)
+    options: list[Any] = [GameType(Contract.C7, 2, None)]
+    d = view._decision_json(Pending(decision, 3, options, cast(Any, None)))
+    assert d["won"] == "BG" and d["outbid"]["G"] == leaves
+    assert d["outbid"][""].endswith("in another suit only sedma or higher outbids it.")
