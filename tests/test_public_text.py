@@ -70,6 +70,7 @@ BAD_TEXT = [
     (re.compile(r"\b[a-z]+(?:_[a-z]+)+\b"), "a snake_case code"),
     (re.compile(r"\b[A-Z]{2,}(?:_[A-Z]+)+\b"), "an upper-case enum code"),
     (re.compile(r"\{'|'\s*:\s*'|\{\"\w+\"\s*:"), "a dict repr"),
+    (re.compile(r'"\w+"\s*:\s*["\d\[{]'), "a JSON key"),
     (re.compile(r"[♠♣♥♦◆♤♧♡♢]"), "a French suit symbol"),
     (re.compile(r"\((?:B?G|B?7|B?100|B?107|SMALL|BIG|B?27|B?127)\)"), "a contract code"),
     (re.compile(r"\b[RBGA]-(?:7|8|9|10|spodek|svršek|král|eso)\b"), "a card code"),
@@ -96,6 +97,7 @@ def test_the_check_finds_what_issue_26_saw() -> None:
         "kilo a sedma (107)",
         "alice A-eso, bob R-9",
         "trumps ♦ bells, 7♣",
+        '"licite": "7",\n  "trumf": "B",\n  "flek": "1:1"',
     ):
         assert internals(seen), seen
     assert not internals("alice played lepší kilo a sedma, trumfy červené: won kilo; bob +4")
@@ -214,6 +216,22 @@ def _walk_records(url: str) -> None:
     store.close()
 
 
+def test_the_match_page_says_a_deals_result_in_words(tmp_path: Path) -> None:
+    """A mariáš deal's result: the game, trumps, fleks, points and money, not its JSON."""
+    from herna.web.pages import match_page
+
+    store = RecordStore(f"sqlite:///{tmp_path / 'r.db'}")
+    match = store.get(store.save(at(marias_deal(3), datetime.now(UTC))))
+    assert match is not None
+    page = match_page(match)
+    result = re.sub(r"<[^>]+>", " ", page[page.index('id="result"') :])
+    assert internals(result) == []
+    for words in ("alice played lepší dvě sedmy", "trumfy červené", "dvě sedmy re", "alice 30"):
+        assert words in result, words
+    assert "alice -480, bob +160, carol +320" in result
+    store.close()
+
+
 @pytest.mark.browser
 async def test_no_internals_on_the_pages_a_person_walks(tmp_path: Path, browser: Browser) -> None:
     """From the home page, by clicks: the history, the replay of every game (finished and
@@ -263,6 +281,8 @@ async def test_no_internals_on_the_pages_a_person_walks(tmp_path: Path, browser:
             await page.locator("#replay[data-steps]").wait_for()
             await page.keyboard.press("End")
             await check(f"replay {href} (last step and the list of steps)")
+            result = await page.locator("#result").inner_text()
+            problems.extend(f"result of {href}: {p}" for p in internals(result))
             await page.keyboard.press("Home")
             await check(f"replay {href} (first step)")
             await page.go_back()

@@ -19,6 +19,7 @@ from urllib.parse import quote, urlencode
 
 from herna.games.mia.text import REASONS, table_words
 from herna.hall.records import Standing, StoredMatch
+from herna.hall.replays import result_lines
 from herna.hall.tournament_store import MatchPlace
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
 
@@ -671,8 +672,9 @@ def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
         )
         + '<table class="grid"><tr><th>seat</th><th>player</th><th>kind</th><th>score</th>'
         f"<th>winner</th></tr>{players}</table>"
-        f'<details><summary>result</summary><pre id="result">'
-        f"{e(json.dumps(m.result, indent=2, ensure_ascii=False))}</pre></details>"
+        + '<h2>Result</h2><ul id="result" class="result">'
+        + "".join(f"<li>{e(line)}</li>" for line in result_lines(m))
+        + "</ul>"
         f'<p class="export">Export: <a href="/api/matches/{m.id}/export">JSON</a> · '
         f'<a href="/api/matches/{m.id}/text">'
         + ("game record (notation)" if m.game == "onitama" else "text")
