@@ -70,6 +70,7 @@ BAD_TEXT = [
     (re.compile(r"\b[a-z]+(?:_[a-z]+)+\b"), "a snake_case code"),
     (re.compile(r"\b[A-Z]{2,}(?:_[A-Z]+)+\b"), "an upper-case enum code"),
     (re.compile(r"\{'|'\s*:\s*'|\{\"\w+\"\s*:"), "a dict repr"),
+    (re.compile(r'"\w+"\s*:\s*["\d\[{]'), "a JSON key"),
     (re.compile(r"[♠♣♥♦◆♤♧♡♢]"), "a French suit symbol"),
     (re.compile(r"\((?:B?G|B?7|B?100|B?107|SMALL|BIG|B?27|B?127)\)"), "a contract code"),
     (re.compile(r"\b[RBGA]-(?:7|8|9|10|spodek|svršek|král|eso)\b"), "a card code"),
@@ -96,6 +97,7 @@ def test_the_check_finds_what_issue_26_saw() -> None:
         "kilo a sedma (107)",
         "alice A-eso, bob R-9",
         "trumps ♦ bells, 7♣",
+        '"licite": "7",\n  "trumf": "B",\n  "flek": "1:1"',
     ):
         assert internals(seen), seen
     assert not internals("alice played lepší kilo a sedma, trumfy červené: won kilo; bob +4")
@@ -214,6 +216,22 @@ def _walk_records(url: str) -> None:
     store.close()
 
 
+def test_the_match_page_says_a_deals_result_in_words(tmp_path: Path) -> None:
+    """A mariáš deal's result: the game, trumps, fleks, points and money, not its JSON."""
+    from herna.web.pages import match_page
+
+    store = RecordStore(f"sqlite:///{tmp_path / 'r.db'}")
+    match = store.get(store.save(at(marias_deal(3), datetime.now(UTC))))
+    assert match is not None
+    page = match_page(match)
+    result = re.sub(r"<[^>]+>", " ", page[page.index('id="result"') :])
+    assert internals(result) == []
+    for words in ("alice played lepší dvě sedmy", "trumfy červené", "dvě sedmy re", "alice 30"):
+        assert words in result, words
+    assert "alice -480, bob +160, carol +320" in result
+    store.close()
+
+
 @pytest.mark.browser
 async def test_no_internals_on_the_pages_a_person_walks(tmp_path: Path, browser: Browser) -> None:
     """From the home page, by clicks: the history, the replay of every game (finished and
@@ -263,6 +281,8 @@ async def test_no_internals_on_the_pages_a_person_walks(tmp_path: Path, browser:
             await page.locator("#replay[data-steps]").wait_for()
             await page.keyboard.press("End")
             await check(f"replay {href} (last step and the list of steps)")
+            result = await page.locator("#result").inner_text()
+            problems.extend(f"result of {href}: {p}" for p in internals(result))
             await page.keyboard.press("Home")
             await check(f"replay {href} (first step)")
             await page.go_back()
@@ -277,6 +297,8 @@ async def test_no_internals_on_the_pages_a_person_walks(tmp_path: Path, browser:
         await page.locator(".mia-scores").first.wait_for()
         await page.locator('.mia-round[data-round="7"]').first.wait_for()
         await check("live Mia")
+        heads = await page.locator("section.card.table h3 a").all_inner_texts()
+        assert heads and all(h == "Mia · the bots' table" for h in heads), heads  # not "mia · mia"
         # dice as the play page says them (herna/games/mia/words.py), reasons as the history
         said = await page.evaluate(
             "ds => ds.map(d => window.HernaGames.mia.diceWords(d))", [str(d) for d in ALL_DICE]
@@ -305,3 +327,185 @@ async def test_no_internals_on_the_pages_a_person_walks(tmp_path: Path, browser:
         assert browser.errors == []
     finally:
         await stop_web(hall)
+
+
+# -- the Status page's cards, the tournament form and page (words, not codes) ---------------
+
+
+class _Server:
+    """A game server as the Status page sees one: a name, endpoints and a snapshot."""
+
+    def __init__(self, game: str, snapshot: dict[str, Any]) -> None:
+        self.game, self.protocol, self.doc = game, "test protocol", ""
+        self._snapshot = snapshot
+
+    def endpoints(self) -> list[str]:
+        return ["tcp://127.0.0.1:1"]
+
+    def snapshot(self) -> dict[str, Any]:
+        return self._snapshot
+
+    async def stop(self) -> None:
+        return None
+
+
+def _marias_snapshot() -> dict[str, Any]:
+    """A CGML server's snapshot: a login lobby, a game server with a table, a bot server."""
+    group = {
+        "group": "2d6e0deee168dfb4",
+        "phase": "playing",
+        "games": 3,
+        "players": [
+            {"id": "p1", "name": "anna", "race": "bot", "joined": True},
+            {"id": "p2", "name": "bob", "race": "human", "joined": False},
+            {"id": "p3", "name": "cyril", "race": "bot", "joined": True},
+        ],
+        "money": [10, -20, 10],
+        "game_phase": "flek",
+        "paused": False,
+    }
+    return {
+        "login": {
+            "player_port": 1,
+            "waiting": [],
+            "game_servers": [
+                {"game": "licitovany_marias", "url": "u", "numplayers": 3, "groups": 1, "load": 0}
+            ],
+            "live_groups": 1,
+        },
+        "game_servers": [
+            {
+                "url": "marias-1",
+                "registered": True,
+                "connections": 3,
+                "awaiting_login": 0,
+                "login_timeouts": 0,
+                "groups": [group],
+                "groups_created": 1,
+                "games_finished": 2,
+            }
+        ],
+        "bot_servers": [
+            {"id": "b1", "name": "bots", "strategy": "greedy", "running": 1, "capacity": 8}
+        ],
+    }
+
+
+def _onitama_snapshot() -> dict[str, Any]:
+    """An Onitama hub's snapshot with a seek that has waited two minutes."""
+    from herna.hall.lobby import Lobby, Want
+
+    lobby = Lobby()
+    lobby.open("onitama", "erin", "person", Want(), None, now=19365.018474674)
+    return {"games": [], "seeks": lobby.snapshot("onitama", now=19365.018474674 + 125)}
+
+
+def test_the_status_page_says_a_cgml_table_and_a_seek_in_words() -> None:
+    from herna.web.pages import status
+
+    services = [
+        {"game": g, "protocol": "p", "endpoints": [], "snapshot": snap}
+        for g, snap in (("marias", _marias_snapshot()), ("onitama", _onitama_snapshot()))
+    ]
+    page = status(services, None, [], {})
+    shown = re.sub(r"<[^>]+>", " ", page)
+    assert internals(shown) == [], internals(shown)
+    assert "anna (bot), bob (person, not joined yet), cyril (bot)" in shown
+    assert "2 min" in shown and "19365" not in shown
+    assert "licitovaný mariáš" in shown
+    assert '<section class="card service wide" data-game="marias">' in page
+    assert "<h3>Mariáš " in page
+
+
+@pytest.mark.browser
+async def test_the_status_page_at_1280_shows_whole_tables_in_words(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """The mariáš card's tables fit at 1280 px (no header cut to "loa"), and the page's
+    script, refreshing the snapshots, says them as the server did."""
+    hall, web = await start_web(f"sqlite:///{tmp_path / 's.db'}")
+    hall.add(_Server("marias", _marias_snapshot()))  # type: ignore[arg-type]
+    hall.add(_Server("onitama", _onitama_snapshot()))  # type: ignore[arg-type]
+    try:
+        page = browser.page
+        await page.set_viewport_size({"width": 1280, "height": 800})
+        await page.goto(web.url + "/status")
+        problems: list[str] = []
+        for moment in ("served", "refreshed"):
+            text = await page.locator("main").inner_text()
+            problems += [f"{moment}: {p}" for p in internals(text)]
+            assert "bob (person, not joined yet)" in text, moment
+            assert "licitovaný mariáš" in text, moment
+            cut = await page.evaluate(
+                "() => [...document.querySelectorAll('.service .scroll, .service .snapshot')]"
+                ".filter(s => s.scrollWidth > s.clientWidth + 1).map(s => s.innerText.slice(0, 60))"
+            )
+            await page.screenshot(path=f"/tmp/words-status-{moment}.png", full_page=True)
+            assert cut == [], f"{moment}: cut off at 1280 px: {cut}"
+            await page.wait_for_timeout(3500)  # static/hall.js refreshes every 3 s
+        assert not problems, "\n".join(problems)
+        assert browser.errors == []
+    finally:
+        await stop_web(hall)
+
+
+def test_the_new_tournament_form_says_games_rules_and_formats_in_words() -> None:
+    from herna.web.tournament_admin import new_form
+
+    page = new_form("csrf")
+    shown = re.sub(r"<[^>]+>", " ", page)
+    assert internals(shown) == [], internals(shown)
+    assert ">Onitama: two players<" in page
+    assert ">Mariáš: tables of three" in page
+    assert ">Gold rush: 4 players<" in page
+    assert ">round robin: everyone meets everyone<" in page
+    assert 'value="gold_rush"' in page and 'value="round-robin"' in page  # the form's values
+
+
+def test_the_tiles_play_page_offers_rules_by_title() -> None:
+    from herna.web.play_tiles import page_body
+
+    page = page_body("guest", True, None)
+    shown = re.sub(r"<[^>]+>", " ", page)
+    assert internals(shown) == [], internals(shown)
+    assert "Gold rush — 4 players" in shown
+
+
+def test_the_tournament_page_says_its_status_and_entrants_in_words() -> None:
+    from herna.hall.tournament_store import Entrant
+    from herna.web.tournaments import _entrants_html, _status
+
+    assert ">taking entries<" in _status("entry")
+
+    class Tour:
+        game = "onitama"
+        entrants = (Entrant("house-easy", "house-bot", "entered over the onitama protocol"),)
+
+    shown = re.sub(r"<[^>]+>", " ", _entrants_html(Tour()))  # type: ignore[arg-type]
+    assert "house bot: entered over the Onitama protocol" in shown
+    assert internals(shown) == []
+
+
+def test_game_titles_come_from_one_place() -> None:
+    """Pages say Mariáš, Mia, Onitama, Tile games (pages.GAME_TITLES), never a game's id."""
+    from herna.web import pages
+    from herna.web.queries import GameStats
+
+    assert [pages.game_title(g) for g in ("marias", "mia", "onitama", "tiles")] == [
+        "Mariáš",
+        "Mia",
+        "Onitama",
+        "Tile games",
+    ]
+    hall_js = (STATIC / "hall.js").read_text(encoding="utf-8")
+    assert "tile games" not in hall_js  # the titles come with the page (Herna.page.titles)
+    layout = pages.layout("t", "", page={"kind": "home"})
+    assert '"titles":{"marias":"Mariáš"' in layout
+    stats = [
+        GameStats(g, 1.0, 1, 0, None, None, None, 1, 0, None, None, None) for g in pages.GAME_TITLES
+    ]
+    player = pages.player("ann", stats, [])
+    column = re.findall(r'<tr><td><a href="/players\?game=\w+">([^<]+)</a></td>', player)
+    assert column == ["Mariáš", "Mia", "Onitama", "Tile games"]
+    section = pages.GameSection("marias", 30, more=True)
+    assert "all mariáš history →" in pages.game_section(section, {}, paged=False)

@@ -189,6 +189,17 @@ class Seek:
         }
 
 
+def waited_words(seconds: float) -> str:
+    """``12 s``, ``2 min``, ``1 h 5 min``: how long a seek has waited."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes = seconds // 60
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60} min"
+
+
 @dataclass(frozen=True)
 class Booking:
     """A tournament game the director asked for: ``tag`` names it (it travels into the
@@ -243,8 +254,20 @@ class Lobby:
         # A copy first: the web hall's pages read this from a worker thread.
         return [s for s in list(self.seeks.values()) if game is None or s.game == game]
 
-    def snapshot(self, game: str | None = None) -> list[dict[str, Any]]:
-        return [s.to_json() for s in self.open_seeks(game)]
+    def snapshot(self, game: str | None = None, now: float | None = None) -> list[dict[str, Any]]:
+        """The open seeks as JSON; given ``now`` (the clock the seeks were opened by), each
+        says how long it has waited in words instead of its clock reading ``created``
+        (the Status page shows this)."""
+        seeks = [s.to_json() for s in self.open_seeks(game)]
+        if now is None:
+            return seeks
+        return [
+            {
+                **{k: v for k, v in s.items() if k != "created"},
+                "waiting": waited_words(now - s["created"]),
+            }
+            for s in seeks
+        ]
 
     def check_open(
         self, game: str, owner: str, kind: str, want: Want, verified: bool = False

@@ -85,3 +85,18 @@ def match_summary(match: StoredMatch) -> str:
     if winners:
         return f"{', '.join(winners)} won" + (f" ({reason})" if reason else "")
     return f"{match.status}" + (f" ({reason})" if reason else "")
+
+
+def result_lines(match: StoredMatch) -> list[str]:
+    """The stored result in words, a line each, for the match page: a game's text module may
+    say it in detail (``result_lines``); otherwise its one-line summary."""
+    path = TEXTS.get(match.game)
+    if path is not None:
+        module = importlib.import_module(path.partition(":")[0])
+        fn: Callable[[StoredMatch], list[str]] | None = getattr(module, "result_lines", None)
+        if fn is not None:
+            try:
+                return fn(match)
+            except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+                pass
+    return [match_summary(match)]

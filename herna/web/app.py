@@ -406,12 +406,22 @@ class WebApp:
         )
         if (trouble := getattr(self.store, "trouble", None)) is not None:
             body = f'<p class="error" role="alert">{html.escape(trouble)}</p>' + body
-        return self.page("Status", body, {"kind": "status", "words": pages.KEY_WORDS}, "/status")
+        return self.page(
+            "Status",
+            body,
+            {
+                "kind": "status",
+                "words": pages.KEY_WORDS,
+                "kinds": pages.KIND_WORDS,
+                "values": pages.VALUE_WORDS,
+            },
+            "/status",
+        )
 
     async def live_page(self, request: Request, args: dict[str, Any]) -> Response:
         game, table = args.get("game"), args.get("table")
         body = pages.live(game, table, self.known_games())
-        data = {"kind": "live", "game": game, "table": table}
+        data = {"kind": "live", "game": game, "table": table, "tables": pages.LIVE_TABLE_WORDS}
         return self.page("Live", body, data, "/live")
 
     async def play_onitama(self, request: Request) -> Response:

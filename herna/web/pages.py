@@ -19,6 +19,7 @@ from urllib.parse import quote, urlencode
 
 from herna.games.mia.text import REASONS, table_words
 from herna.hall.records import Standing, StoredMatch
+from herna.hall.replays import result_lines
 from herna.hall.tournament_store import MatchPlace
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
 
@@ -55,6 +56,11 @@ def game_title(game: str) -> str:
 
 
 """A game's name as people read it (ids like ``marias`` stay in URLs and the API)."""
+
+LIVE_TABLE_WORDS = {"mia": "the bots' table", "people": "the people's table"}
+"""The Mia tables' live ids (``/live/mia/people``) in words, for the Live page's cards."""
+GAME_TITLE_WORDS = {game: game_title(game) for game in GAME_TITLES}
+"""Every game's title, for the pages' scripts (``Herna.page.titles``, static/hall.js)."""
 
 
 def url(path: str, **query: Any) -> str:
@@ -119,7 +125,7 @@ def layout(
         f'<header><a class="brand" href="/">Herna</a><nav>{nav}</nav>'
         f"{account_html(*account)}</header>"
         f"<main>{body}</main>"
-        + (_json_block(dict(page)) if page is not None else "")
+        + (_json_block({**page, "titles": GAME_TITLE_WORDS}) if page is not None else "")
         + "</body></html>"
     )
 
@@ -151,6 +157,9 @@ SNAPSHOT_WORDS = {
     "WRONG_PLAYER": "answers from a player whose turn it was not",
     "RATE_LIMIT": "too many messages",
 }
+VALUE_WORDS = {"licitovany_marias": "licitovaný mariáš"}
+"""Codes a snapshot gives as values (the CGML game name), as the Status page says them; the
+page's script gets this table too (``valueWords``)."""
 KEY_WORDS = {**REASONS, **SNAPSHOT_WORDS}
 """Snapshot keys (the JSON API keeps them) as the Status page says them; the page's script
 gets this table too (static/hall.js, ``keyWords``) for the snapshots it refreshes."""
@@ -169,6 +178,17 @@ def key_words(key: object) -> str:
     return text  # a player's name stays as the player wrote it
 
 
+def seated_words(players: Sequence[Mapping[str, Any]]) -> str:
+    """A CGML table's players (``{"name", "race", "joined"}``) in words: ``anna (bot), bob
+    (person, not joined yet)``; static/hall.js ``seatedWords`` says the same."""
+    out = []
+    for p in players:
+        kind = KIND_WORDS.get(str(p.get("race")), str(p.get("race")))
+        late = ", not joined yet" if p.get("joined") is False else ""
+        out.append(f"{p.get('name') or p.get('id') or '?'} ({kind}{late})")
+    return ", ".join(out)
+
+
 def value_html(value: Any, depth: int = 0) -> str:
     """A generic, readable rendering of a JSON-ready value (service snapshots); keys in words
     (:func:`key_words`), tables in a ``.scroll`` box so a narrow screen scrolls them."""
@@ -183,9 +203,15 @@ def value_html(value: Any, depth: int = 0) -> str:
     if isinstance(value, list | tuple):
         if not value:
             return '<span class="muted">none</span>'
+        if all(isinstance(v, Mapping) and "name" in v and "race" in v for v in value):
+            return e(seated_words(value))
         if all(not isinstance(v, Mapping | list | tuple) for v in value):
             return e(", ".join(str(v) for v in value))
-        if all(isinstance(v, Mapping) for v in value) and depth < 3:
+        if all(isinstance(v, Mapping) for v in value) and depth >= 2:
+            # inside a table's cell: each item a small key-value table, one under the other
+            # (a grid in a grid's cell does not fit a card)
+            return "".join(f'<div class="item">{value_html(v, depth + 1)}</div>' for v in value)
+        if all(isinstance(v, Mapping) for v in value):
             keys: list[str] = []
             for v in value:
                 keys += [str(k) for k in v if str(k) not in keys]
@@ -202,7 +228,7 @@ def value_html(value: Any, depth: int = 0) -> str:
         return "yes" if value else "no"
     if value is None:
         return '<span class="muted">–</span>'
-    return e(str(value))
+    return e(VALUE_WORDS.get(value, value) if isinstance(value, str) else str(value))
 
 
 # -- home ---------------------------------------------------------------------------------
@@ -216,16 +242,20 @@ def service_card(svc: Mapping[str, Any]) -> str:
     elif svc.get("doc"):
         doc = f'<span class="muted">{e(svc["doc"])}</span>'
     game = str(svc.get("game", ""))
+    snapshot = value_html(svc.get("snapshot", {}))
+    # a snapshot with a table of many columns (a CGML server's, a hub's seeks) gets the row
+    heads = re.findall(r'<table class="grid"><tr>(.*?)</tr>', snapshot)
+    wide = " wide" if any(head.count("<th>") > 6 for head in heads) else ""
     return (
-        f'<section class="card service" data-game="{e(game)}">'
-        f"<h3>{e(game)} <small>{e(str(svc.get('protocol', '')))}</small></h3>"
+        f'<section class="card service{wide}" data-game="{e(game)}">'
+        f"<h3>{e(game_title(game))} <small>{e(str(svc.get('protocol', '')))}</small></h3>"
         f'<ul class="endpoints">{endpoints}</ul>'
         f'<p><a href="{e(live_url(game))}">watch live</a> · '
         f'<a href="{e(url("/history", game=game))}">history</a> · '
         f'<a href="{e(url("/players", game=game))}">standings</a>'
         + (f" · {doc}" if doc else "")
         + "</p>"
-        f'<div class="snapshot">{value_html(svc.get("snapshot", {}))}</div>'
+        f'<div class="snapshot">{snapshot}</div>'
         "</section>"
     )
 
@@ -234,7 +264,7 @@ def live_table_row(t: Mapping[str, Any]) -> str:
     game, table = str(t["game"]), str(t["table"])
     kind = t["event"]["kind"] if t.get("event") else ""
     return (
-        f"<tr><td>{e(game)}</td>"
+        f"<tr><td>{e(game_title(game))}</td>"
         f'<td><a href="{e(live_url(game, table))}">{e(table)}</a></td>'
         f"<td>{e(str(t.get('status', '')))}</td><td>{e(key_words(kind))}</td></tr>"
     )
@@ -316,7 +346,7 @@ def watch_item(t: Mapping[str, Any]) -> str:
     data = data if isinstance(data, Mapping) else {}
     names = _player_names(data)
     deal = data.get("game_no")
-    what = GAME_TITLES.get(game, game)
+    what = game_title(game)
     extra = f", deal {int(deal)}" if isinstance(deal, int) else ""
     who = ", ".join(names) if names else "players arriving"
     return (
@@ -327,7 +357,7 @@ def watch_item(t: Mapping[str, Any]) -> str:
 
 
 def recent_item(m: StoredMatch, summary: str) -> str:
-    what = GAME_TITLES.get(m.game, m.game)
+    what = game_title(m.game)
     names = ", ".join(f'<a href="{e(player_url(p.name))}">{e(p.name)}</a>' for p in m.players[:6])
     return (
         f'<li data-id="{m.id}"><a href="/matches/{m.id}"><b>{e(what)}</b></a> '
@@ -602,10 +632,11 @@ def game_section(sec: GameSection, flt: Mapping[str, str], paged: bool) -> str:
         more = f'<p class="pager">{" ".join(links)}</p>'
     elif sec.more:
         all_link = url("/history", **{**flt, "game": sec.game})
-        more = f'<p class="more"><a href="{e(all_link)}">all {e(sec.game)} history →</a></p>'
+        what = GAME_TITLES.get(sec.game, sec.game)
+        more = f'<p class="more"><a href="{e(all_link)}">all {e(what)} history →</a></p>'
     return (
         f'<section class="game-history" id="history-{e(sec.game)}" data-game="{e(sec.game)}">'
-        f'<h2>{e(GAME_TITLES.get(sec.game, sec.game))} <small class="muted">{e(count)}</small>'
+        f'<h2>{e(game_title(sec.game))} <small class="muted">{e(count)}</small>'
         f"</h2>{body}{more}</section>"
     )
 
@@ -671,8 +702,9 @@ def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
         )
         + '<table class="grid"><tr><th>seat</th><th>player</th><th>kind</th><th>score</th>'
         f"<th>winner</th></tr>{players}</table>"
-        f'<details><summary>result</summary><pre id="result">'
-        f"{e(json.dumps(m.result, indent=2, ensure_ascii=False))}</pre></details>"
+        + '<h2>Result</h2><ul id="result" class="result">'
+        + "".join(f"<li>{e(line)}</li>" for line in result_lines(m))
+        + "</ul>"
         f'<p class="export">Export: <a href="/api/matches/{m.id}/export">JSON</a> · '
         f'<a href="/api/matches/{m.id}/text">'
         + ("game record (notation)" if m.game == "onitama" else "text")
@@ -737,7 +769,7 @@ def players(game: str | None, games: Sequence[str], rows: Sequence[Standing]) ->
 
 def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch]) -> str:
     rows = "".join(
-        f'<tr><td><a href="{e(url("/players", game=s.game))}">{e(s.game)}</a></td>'
+        f'<tr><td><a href="{e(url("/players", game=s.game))}">{e(game_title(s.game))}</a></td>'
         f"<td>{e(num(s.points))}</td><td>{s.games}</td><td>{s.rated_games}</td><td>{s.wins}</td>"
         f"<td>{e(num(s.wins / s.games if s.games else None))}</td>"
         f"<td>{e(num(s.mu))}</td><td>{e(num(s.sigma))}</td><td>{e(num(s.ordinal))}</td>"

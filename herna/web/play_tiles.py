@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES, LEVEL_WORDS
-from herna.games.tiles.rules import load_rules_file, shipped_rules
+from herna.games.tiles.rules import load_rules_file, rules_title, shipped_rules
 from herna.hall.hall import Hall
 from herna.web.guests import Guests
 
@@ -97,7 +97,8 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         for name in LEVEL_NAMES
     )
     options = "".join(
-        f'<option value="{escape(x["name"])}">{escape(x["name"])} — {x["players"]} players, '
+        f'<option value="{escape(x["name"])}">{escape(rules_title(x["name"]))} — '
+        f"{x['players']} players, "
         f"{x['width']}×{x['height']}</option>"
         for x in examples()
     )

@@ -14,6 +14,7 @@ import functools
 import html
 import io
 import json
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -22,7 +23,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from herna.games.onitama.bots import LEVEL_NAMES as ONITAMA_LEVELS
-from herna.games.tiles.rules import load_rules_file, shipped_rules
+from herna.games.tiles.rules import load_rules_file, rules_title, shipped_rules
 from herna.hall.hall import Hall
 from herna.hall.tournament_live import (
     ENTRY,
@@ -38,6 +39,7 @@ from herna.hall.tournament_timetable import TimeError, iso, parse_duration, pars
 from herna.web import api_operations as api
 from herna.web.accounts import FormError, bounded_body, ensure_csrf, read_form
 from herna.web.guests import session_of
+from herna.web.pages import game_title
 
 e = html.escape
 
@@ -51,6 +53,13 @@ FORMAT_HELP = {
     "arena": "paired again as soon as a game ends, for a fixed time",
     "session": "Mia: everyone at the Mia table for a fixed time, by points made",
 }
+FORMAT_TITLES = {
+    "round-robin": "round robin",
+    "swiss": "Swiss",
+    "arena": "arena",
+    "session": "Mia session",
+}
+SEEDING_TITLES = {"entry": "by entry", "rating": "by rating"}
 SEEDING_HELP = {
     "entry": "the entry list's order, then as they entered",
     "rating": "by rating in this game, best first",
@@ -323,12 +332,20 @@ def _not_here() -> str:
     return "<h1>No live tournaments here</h1><p>This hall holds no live tournaments.</p>"
 
 
-def _select(name: str, choices: dict[str, str], chosen: str) -> str:
+def _select(
+    name: str, choices: dict[str, str], chosen: str, titles: Callable[[str], str] = str
+) -> str:
+    """A select of ``choices`` (value: what it means), each shown by its title in words."""
     options = "".join(
-        f'<option value="{e(k)}"{" selected" if k == chosen else ""}>{e(k)}: {e(v)}</option>'
+        f'<option value="{e(k)}"{" selected" if k == chosen else ""}>'
+        f"{e(titles(k))}: {e(v)}</option>"
         for k, v in choices.items()
     )
     return f'<select name="{name}" id="t-{name}">{options}</select>'
+
+
+def _title(titles: dict[str, str]) -> Callable[[str], str]:
+    return lambda key: titles.get(key, key.replace("_", " "))
 
 
 def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -> str:
@@ -336,7 +353,7 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
     games = {
         "onitama": "two players",
         "tiles": "a tile game of the rules file below",
-        "marias": "mariáš: tables of three, each a CGML group of the deals below",
+        "marias": "tables of three, each a CGML group of the deals below",
         "mia": "a session at this hall's Mia table (bots)",
     }
     games = {g: games[g] for g in LIVE_GAMES}
@@ -361,13 +378,13 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         '<label for="t-name">Name</label>'
         f'<input id="t-name" name="name" maxlength="100" required value="{e(f.get("name", ""))}">'
         '<label for="t-game">Game</label>'
-        + _select("game", games, f.get("game", "onitama"))
+        + _select("game", games, f.get("game", "onitama"), game_title)
         + '<label for="t-rules">Tiles: the rules file</label>'
-        + _select("rules", files, f.get("rules", "gold_rush"))
+        + _select("rules", files, f.get("rules", "gold_rush"), rules_title)
         + '<label for="t-deals">Mariáš: deals a table plays</label>'
         f'<input id="t-deals" name="deals" inputmode="numeric" value="{e(f.get("deals", "3"))}">'
         + '<label for="t-format">Format</label>'
-        + _select("format", formats, f.get("format", "round-robin"))
+        + _select("format", formats, f.get("format", "round-robin"), _title(FORMAT_TITLES))
         + '<label for="t-admits">Who may enter</label>'
         + _select("admits", ADMITS_HELP, f.get("admits", "anyone"))
         + '<label for="t-house">House bots that enter, by level (e.g. <code>easy, hard</code>; '
@@ -384,7 +401,7 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         f'<textarea id="t-entrants" name="entrants" rows="5">{e(f.get("entrants", ""))}'
         "</textarea>"
         '<label for="t-seeding">Seeding: the order of the first round</label>'
-        + _select("seeding", SEEDING_HELP, f.get("seeding", "entry"))
+        + _select("seeding", SEEDING_HELP, f.get("seeding", "entry"), _title(SEEDING_TITLES))
         + '<label for="t-starts-at">Starts by itself at (optional; empty: when the admin '
         "presses Start now). Entries are open until then.</label>"
         f'<input id="t-starts-at" name="starts_at" type="datetime-local" '

@@ -28,17 +28,17 @@ from herna.web import pages
 from herna.web import tournament_season as season
 from herna.web.accounts import ensure_csrf
 from herna.web.params import TOURNAMENT_ID, NotFound, Param, endpoint
-from herna.web.tournament_admin import TournamentAdmin, admin_box, entry_html, page_person
+from herna.web.tournament_admin import (
+    FORMAT_TITLES,
+    TournamentAdmin,
+    admin_box,
+    entry_html,
+    page_person,
+)
 from herna.web.tournament_times import times_html
 
 e = html.escape
 
-FORMAT_TITLES = {
-    "round-robin": "round robin",
-    "swiss": "Swiss",
-    "arena": "arena",
-    "session": "Mia session",
-}
 TIE_BREAK_HELP = {
     "buchholz": "the sum of the opponents' scores",
     "sonneborn-berger": "the points taken from each opponent times that opponent's score",
@@ -163,7 +163,7 @@ def tournament_url(tid: int, tail: str = "") -> str:
 
 
 def _game_title(game: str) -> str:
-    return pages.GAME_TITLES.get(game, game)
+    return pages.game_title(game)
 
 
 def list_html(tours: Sequence[Tournament], can_create: bool = False) -> str:
@@ -212,9 +212,13 @@ def list_html(tours: Sequence[Tournament], can_create: bool = False) -> str:
     )
 
 
+STATUS_WORDS = {"entry": "taking entries"}
+"""A tournament's status in words (the others say themselves)."""
+
+
 def _status(status: str) -> str:
     cls = {"finished": "ok", "aborted": "bad"}.get(status, "")
-    return f'<span class="status {cls}">{e(status)}</span>'
+    return f'<span class="status {cls}">{e(STATUS_WORDS.get(status, status))}</span>'
 
 
 def tournament_html(tour: Tournament, entry: str = "") -> str:
@@ -453,10 +457,19 @@ def games_html(games: Sequence[Game]) -> str:
     )
 
 
+def _entry_words(spec: str, game: str) -> str:
+    """How an entrant came, in words: the hall notes ``entered over the onitama protocol``
+    (a game id); other specs (a bot's command) stay as code."""
+    if spec.startswith("entered "):
+        said = spec.replace(f"over the {game} protocol", f"over the {_game_title(game)} protocol")
+        return e(said)
+    return f"<code>{e(spec)}</code>"
+
+
 def _entrants_html(tour: Tournament) -> str:
     items = "".join(
-        f'<li><strong>{e(x.name)}</strong> <span class="muted">{e(x.kind)}: '
-        f"<code>{e(x.spec)}</code></span></li>"
+        f'<li><strong>{e(x.name)}</strong> <span class="muted">'
+        f"{e(pages.KIND_WORDS.get(x.kind, x.kind))}: {_entry_words(x.spec, tour.game)}</span></li>"
         for x in tour.entrants
     )
     return f'<h2 class="no-print">Entrants</h2><ul class="entrants no-print">{items}</ul>'

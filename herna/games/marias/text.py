@@ -26,7 +26,7 @@ from herna.games.marias.actions import (
     Resign,
 )
 from herna.games.marias.cards import CARD_CODES, SUIT_NAMES_CS, Card, cards_of
-from herna.games.marias.contracts import Contract
+from herna.games.marias.contracts import Contract, parse_flek
 from herna.games.marias.replay import rules_from_meta
 from herna.games.marias.state import MariasState, Phase, new_game
 from herna.games.marias.words import (
@@ -39,6 +39,7 @@ from herna.games.marias.words import (
     ended_words,
     event_words,
     part_words,
+    trumps_words,
 )
 from herna.hall.records import StoredMatch
 
@@ -208,3 +209,48 @@ def summary(match: StoredMatch) -> str:
         verdict = "gave up (vzdal), every part lost"
     money = ", ".join(f"{n} {int(m):+d}" for n, m in zip(names, r.get("money") or [], strict=False))
     return f"{who} played {contract}: {verdict}; {money}"
+
+
+def result_lines(match: StoredMatch) -> list[str]:
+    """The stored result of a deal in words, a line each: the game and its aktér, trumps,
+    fleks, points, every part and the money per player (the match page's "result")."""
+    details = match.result.get("details")
+    r = details if isinstance(details, dict) and "licite" in details else match.result
+    names = [p.name for p in sorted(match.players, key=lambda p: p.seat)]
+    if "licite" not in r:
+        return [summary(match)]
+    try:
+        contract = Contract.parse(str(r["licite"]))
+    except ValueError:
+        return [summary(match)]
+    declarer = int(r.get("declarer", -1))
+    who = names[declarer] if 0 <= declarer < len(names) else "the aktér"
+    lines = [f"Game: {who} played {contract_cs(contract)}"]
+    trumps = trumps_words(r.get("trumf"))
+    lines.append(f"Trumps: {trumps}" if trumps else "Trumps: none (a game without trumps)")
+    part_names = tuple(p.label for p in contract.parts)
+    try:
+        levels = parse_flek(str(r.get("flek") or "1"), len(part_names))
+        lines.append(f"Flek: {_flek_words(levels, part_names)}")
+    except ValueError:
+        pass
+    if "declarer_points" in r and "defender_points" in r:
+        lines.append(
+            f"Points: {who} {int(r['declarer_points'])}, the defenders {int(r['defender_points'])}"
+        )
+    if r.get("renonc"):
+        player = int(r["renonc"].get("player", -1))
+        culprit = names[player] if 0 <= player < len(names) else "?"
+        lines.append(f"Renonc by {culprit}")
+    elif r.get("conceded"):
+        lines.append(f"{who} gave up (vzdal): every part lost")
+    for part in r.get("parts") or []:
+        money = ", ".join(
+            f"{n} {int(m):+d}" for n, m in zip(names, part.get("money") or [], strict=False)
+        )
+        verdict = "won" if part.get("won") else "lost"
+        lines.append(f"{part_words(str(part.get('name', '')))}: {verdict}; {money}".rstrip("; "))
+    money = ", ".join(f"{n} {int(m):+d}" for n, m in zip(names, r.get("money") or [], strict=False))
+    if money:
+        lines.append(f"Money: {money}")
+    return lines

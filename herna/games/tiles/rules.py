@@ -418,6 +418,12 @@ def shipped_rules() -> dict[str, Path]:
     return {p.stem: p for p in sorted(RULES_DIR.glob("*.json"))}
 
 
+def rules_title(name: str) -> str:
+    """A rules file's name as people read it: ``gold_rush`` -> ``Gold rush``."""
+    words = name.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
 def resolve_rules_path(name_or_path: str) -> Path:
     """A shipped rules name (``labyrinth``) or a file path -> path."""
     shipped = shipped_rules()

@@ -726,7 +726,7 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
         return {
             "games": games,
             "lobby": [p.name for p in self.waiting.values()],
-            "seeks": self.lobby.snapshot(GAME),
+            "seeks": self.lobby.snapshot(GAME, now=self.clock.now()),
             "players": len(self.players),
             "connections": len(self._clients),
             "stats": dict(self.stats.__dict__),

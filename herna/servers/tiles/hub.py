@@ -768,7 +768,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
             "connections": len(self._clients),
             "stats": dict(vars(self.stats)),
             "login_timeouts": self.deadlines.expired,
-            "seeks": self.lobby.snapshot(GAME),
+            "seeks": self.lobby.snapshot(GAME, now=self.clock.now()),
         }
 
     def shutdown(self) -> None:

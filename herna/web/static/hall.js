@@ -115,13 +115,24 @@ window.HernaGames = window.HernaGames || {};
   }
 
   /* A generic readable rendering of JSON (service snapshots), like pages.value_html. */
+  /* A CGML table's players in words, as pages.py seated_words says them. */
+  function seatedWords(players) {
+    const kinds = (Herna.page && Herna.page.kinds) || {};
+    return players.map((p) => `${p.name || p.id || "?"} (${kinds[p.race] || p.race}`
+      + `${p.joined === false ? ", not joined yet" : ""})`).join(", ");
+  }
+
   function valueNode(value, depth) {
     depth = depth || 0;
     if (value === null || value === undefined) return el("span", { class: "muted" }, "–");
     if (Array.isArray(value)) {
       if (!value.length) return el("span", { class: "muted" }, "none");
       if (value.every((v) => v === null || typeof v !== "object")) return document.createTextNode(value.join(", "));
-      if (value.every((v) => v && typeof v === "object" && !Array.isArray(v)) && depth < 3) {
+      if (value.every((v) => v && typeof v === "object" && "name" in v && "race" in v)) return document.createTextNode(seatedWords(value));
+      const objects = value.every((v) => v && typeof v === "object" && !Array.isArray(v));
+      /* inside a table's cell: each item a small key-value table (as pages.py value_html) */
+      if (objects && depth >= 2) return el("div", {}, value.map((v) => el("div", { class: "item" }, valueNode(v, depth + 1))));
+      if (objects) {
         const keys = [];
         value.forEach((v) => Object.keys(v).forEach((k) => { if (!keys.includes(k)) keys.push(k); }));
         return el("div", { class: "scroll" }, el("table", { class: "grid" },
@@ -137,7 +148,8 @@ window.HernaGames = window.HernaGames || {};
         keys.map((k) => el("tr", {}, el("th", {}, keyWords(k)), el("td", {}, valueNode(value[k], depth + 1)))));
     }
     if (typeof value === "boolean") return document.createTextNode(value ? "yes" : "no");
-    return document.createTextNode(String(value));
+    const values = (Herna.page && Herna.page.values) || {};
+    return document.createTextNode(typeof value === "string" && values[value] ? values[value] : String(value));
   }
   Herna.valueNode = valueNode;
 
@@ -177,6 +189,13 @@ window.HernaGames = window.HernaGames || {};
       status.className = "status " + (cls || "");
     }
 
+    /* A table's card in words: the game, and the Mia table by name (other tables' ids are
+     * codes: the card's players and deal say which it is). */
+    function cardTitle(t) {
+      const names = (Herna.page && Herna.page.tables) || {};
+      return names[t.table] && t.game === "mia" ? `${title(t.game)} · ${names[t.table]}` : title(t.game);
+    }
+
     function panelFor(t) {
       const key = t.game + "\u0000" + t.table;
       let p = panels.get(key);
@@ -188,7 +207,7 @@ window.HernaGames = window.HernaGames || {};
       const log = el("ol", { class: "events" });
       const meta = el("span", { class: "meta" });
       const card = el("section", { class: "card table", dataset: { game: t.game, table: t.table } },
-        el("h3", {}, el("a", { href }, `${t.game} · ${t.table}`), " ", meta),
+        el("h3", {}, el("a", { href }, cardTitle(t)), " ", meta),
         view,
         el("details", { class: "log" }, el("summary", {}, "events"), log));
       root.prepend(card);
@@ -410,7 +429,7 @@ window.HernaGames = window.HernaGames || {};
           const table = el("table", { class: "grid", id: "live-tables" },
             el("tr", {}, ["game", "table", "status", "last event"].map((h) => el("th", {}, h))),
             tables.slice(0, 50).map((t) => el("tr", {},
-              el("td", {}, t.game),
+              el("td", {}, title(t.game)),
               el("td", {}, el("a", { href: liveHref(t) }, t.table)),
               el("td", {}, t.status),
               el("td", {}, t.event ? keyWords(t.event.kind) : ""))));
@@ -424,7 +443,8 @@ window.HernaGames = window.HernaGames || {};
   }
 
   /* ---- home: the tables playing now (each once; finished ones drop out) -------------- */
-  const TITLES = { marias: "mariáš", mia: "Mia", onitama: "Onitama", tiles: "tile games" };
+  /* Game titles: pages.py GAME_TITLES, sent with every page (Herna.page.titles). */
+  const title = (game) => ((Herna.page && Herna.page.titles) || {})[game] || String(game).replace(/_/g, " ");
 
   function namesIn(players) {
     const list = Array.isArray(players) ? players
@@ -458,7 +478,7 @@ window.HernaGames = window.HernaGames || {};
             const names = playersOf(data);
             const deal = Number.isInteger(data.game_no) ? `, deal ${data.game_no}` : "";
             return el("li", { dataset: { game: t.game, table: t.table } },
-              el("a", { href: liveHref(t) }, el("b", {}, TITLES[t.game] || t.game), deal),
+              el("a", { href: liveHref(t) }, el("b", {}, title(t.game)), deal),
               " ", el("span", { class: "muted" }, names.length ? names.join(", ") : "players arriving"));
           }))
           : el("p", { class: "muted", id: "live-tables" }, "No table is playing right now.");
