@@ -422,7 +422,7 @@
       if (S.turn) {
         const after = S.turn.grace !== undefined
           ? `${S.turn.grace} s more, then a stand-in plays for you` : "a random legal action is played";
-        const clock = S.turn.timeout > 0 ? ` (${S.turn.timeout} s to act, then ${after})` : "";
+        const clock = S.turn.timeout > 0 ? ` (${Math.ceil(S.turn.timeout)} s to act, then ${after})` : "";
         return `Your turn ${t.number || ""}: ${EXPLAIN[kind()] || kind()}.${kind() === "move" ? roll : ""}${clock}`;
       }
       if (S.pending) return "Sent; waiting for the server…";
