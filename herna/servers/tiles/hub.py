@@ -659,7 +659,10 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
             and table.status == "playing"
             and table.state.current_player() == client.seat
         ):
-            client.send(self._your_turn(table, client.seat))  # the turn clock keeps running
+            # the turn clock keeps running: what is left of it
+            token = table.match.state if table.match else None
+            move = self._turn_time(table, token, keep=True)
+            client.send(self._your_turn(table, client.seat, move))
 
     def _finish(self, table: Table, status: str = "finished") -> None:
         if table.status != "playing":
