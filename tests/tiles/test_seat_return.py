@@ -167,3 +167,30 @@ async def test_back_at_the_seat_the_player_gets_the_story_it_missed(tmp_path: Pa
         assert story == table.said[0][: len(story)]
         assert any(line.startswith("house-") for line in story)
         await back.close()
+
+
+async def test_back_at_the_seat_during_the_turn_the_clock_runs_on(tmp_path: Path) -> None:
+    """A reload during the turn must not give the whole turn time again: ``your_turn`` says
+    what is left, and the server's clock keeps its deadline."""
+    async with running(tmp_path, reconnect_window=30, turn_timeout=4) as server:
+        first, started = await sit_down(server.port)
+        assert started["first_turn"]["timeout"] == 4
+        await asyncio.sleep(1.5)
+        await first.close()
+        table = server.hub.tables[started["table"]]
+        for _ in range(100):
+            if table.seats[0] is not None and table.seats[0].is_away:
+                break
+            await asyncio.sleep(0.02)
+        back = await TilesClient.connect("127.0.0.1", server.port)
+        await back.send(
+            {"type": "join", "name": "ann", "table": table.id, "secret": started["secret"]}
+        )
+        await back.expect("joined")
+        await back.expect("started")
+        turn = await back.expect("your_turn")
+        assert 1.5 < turn["timeout"] <= 2.6, turn
+        assert table.decision is not None
+        left = table.decision.left()
+        assert left is not None and left <= 2.6
+        await back.close()

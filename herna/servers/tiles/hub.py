@@ -415,8 +415,9 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
         log.info("table %s started: %s, %s", table.id, rules.name, ", ".join(table.names()))
         self._prompt(table)
 
-    def _prompt(self, table: Table) -> None:
-        """Ask whoever is to act (or finish the game)."""
+    def _prompt(self, table: Table, keep_clock: bool = False) -> None:
+        """Ask whoever is to act (or finish the game). ``keep_clock``: the person to act came
+        back to the seat during the turn, so the turn clock runs on (not from the start)."""
         if table.status != "playing":
             return
         state = table.state
@@ -432,8 +433,9 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
         table.cancel_timer()
         clocked = self.game_clock_turn(table, seat)  # a chosen game clock: no turn clock
         if slot.bot is None and (slot.client is not None or slot.is_away):
+            move = self._turn_time(table, token, keep_clock)
             if slot.client is not None:
-                slot.client.send(self._your_turn(table, seat))
+                slot.client.send(self._your_turn(table, seat, move))
             if clocked:
                 return  # the game clock alone decides
             if self._on_persons_clock(slot):
@@ -441,7 +443,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
                 # then a stand-in; see returns.py), not a random action.
                 table.decision = DecisionClock(
                     self.clock,
-                    self.settings.turn_timeout,
+                    move,
                     self.settings.reconnect_window,
                     lambda: self._guarded(table, self._time_up, table, seat, token),
                     lambda: self._guarded(table, self._grace_over, table, seat, token),
@@ -449,7 +451,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
                 table.decision.start()
             elif self.settings.turn_timeout > 0:
                 table.timer = self.clock.call_later(
-                    self.settings.turn_timeout,
+                    move,
                     lambda: self._guarded(table, self._timed_out, table, seat, token),
                 )
         else:
@@ -470,7 +472,7 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
                 log.exception("table %s could not be closed cleanly", table.id)
                 self.tables.pop(table.id, None)
 
-    def _your_turn(self, table: Table, seat: int) -> dict[str, Any]:
+    def _your_turn(self, table: Table, seat: int, move: float) -> dict[str, Any]:
         state = table.state
         return {
             "type": "your_turn",
@@ -479,8 +481,9 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
             "action": state.current_action(),
             "actions": [table.codec.encode(a) for a in state.legal_actions()],
             "view": table.view_of(state, seat),
-            # 0 at a table with a game clock: the "clock" message says how long is left
-            "timeout": self.settings.turn_timeout if table.clock_left is None else 0,
+            # the seconds left of the turn (all of them, unless the person came back during
+            # it); 0 at a table with a game clock: the "clock" message says how long is left
+            "timeout": round(move, 1) if table.clock_left is None else 0,
             **({} if table.clock_left is not None else self._grace_of(table, seat)),
         }
 
@@ -656,7 +659,10 @@ class TilesHub(SeatReturns, TableSeating, TournamentSeats, Resigning, Rematches)
             and table.status == "playing"
             and table.state.current_player() == client.seat
         ):
-            client.send(self._your_turn(table, client.seat))  # the turn clock keeps running
+            # the turn clock keeps running: what is left of it
+            token = table.match.state if table.match else None
+            move = self._turn_time(table, token, keep=True)
+            client.send(self._your_turn(table, client.seat, move))
 
     def _finish(self, table: Table, status: str = "finished") -> None:
         if table.status != "playing":

@@ -48,7 +48,7 @@ class SeatReturns:
 
         def _send_table(self, table: Table) -> None: ...
 
-        def _prompt(self, table: Table) -> None: ...
+        def _prompt(self, table: Table, keep_clock: bool = False) -> None: ...
 
         def _replace_with_bot(self, table: Table, seat: int, slot: SeatSlot) -> None: ...
 
@@ -140,9 +140,22 @@ class SeatReturns:
         client.send(self._started(table, seat, slot))
         self._send_table(table)
         if table.state.current_player() == seat:
-            # A house bot may be about to play this seat: the player decides now.
+            # A house bot may be about to play this seat: the player decides now, on what is
+            # left of the turn's clock.
             table.cancel_timer()
-            self._prompt(table)
+            self._prompt(table, keep_clock=True)
+
+    def _turn_time(self, table: Table, token: object, keep: bool) -> float:
+        """The seconds the person to act has for this turn: the whole turn time, or (``keep``,
+        the same turn asked again after a return to the seat) what is left of it (1 s at
+        least, so a returning person can still act)."""
+        if self.settings.turn_timeout <= 0:
+            return 0.0
+        now = self.clock.now()
+        if keep and table.turn_ends is not None and table.turn_ends[0] is token:
+            return max(table.turn_ends[1] - now, 1.0)
+        table.turn_ends = (token, now + self.settings.turn_timeout)
+        return float(self.settings.turn_timeout)
 
     def _started(self, table: Table, seat: int, slot: SeatSlot) -> dict[str, Any]:
         """``started`` for the player of ``seat``, with its seat secret **[Herna extension]**."""

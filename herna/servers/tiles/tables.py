@@ -134,6 +134,9 @@ class Table:
     the newest :data:`MAX_SAID` lines, for a player who comes back."""
     decision: DecisionClock | None = field(default=None, repr=False)
     """A person's turn on the hall's decision clock (turn time, then grace)."""
+    turn_ends: tuple[object, float] | None = field(default=None, repr=False)
+    """The state a person's turn is about and when its turn time ends (hub clock), so a
+    return to the seat during the turn gets what is left, not the whole turn again."""
     key: str = ""
     want: Want | None = None
     """What the player who opened the table asked for (its join's seek); None: the seed's

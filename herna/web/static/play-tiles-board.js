@@ -254,7 +254,8 @@
 
     function refreshPicker() {
       const box = document.getElementById("tp-picker");
-      if (box) box.replaceChildren(...pickerParts());
+      // replaceChildren, unlike el(), writes a null as the text "null": only the nodes
+      if (box) box.replaceChildren(...pickerParts().filter(Boolean));
     }
 
     function tilePicker() {

@@ -80,11 +80,21 @@
       chooseDefaults } = window.HernaTilesBoard.create({ S, send, draw });
     let ws = null;
     let closedByUs = false;
+    // A join asked for while there was no open socket (the server closes one that has not
+    // joined a table within its login timeout, while the person reads the form): sent on the
+    // next welcome.
+    let queued = null;
+    let idle = false; // the server closed the socket for its login timeout: connect when needed
 
     const { saved, save, forget } = P.seatStore(storeKey); // the seat secret
 
     function send(message) {
-      if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+      if (ws && ws.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify(message));
+      } else if (message.type === "join") {
+        queued = message;
+        if (!ws) connect(false);
+      }
     }
 
     function withToken(message) {
@@ -98,7 +108,8 @@
     function connect(resume) {
       ws = new WebSocket(P.socketUrl("tiles", resume));
       closedByUs = false;
-      S.phase = "connecting";
+      idle = false;
+      if (!queued) S.phase = "connecting";
       draw();
       ws.onmessage = (ev) => {
         let message;
@@ -112,6 +123,12 @@
       ws.onclose = (ev) => {
         ws = null;
         if (closedByUs || S.phase === "gone") return;
+        if (idle) {
+          // Closed for sitting at no table within the server's login timeout: nothing is
+          // lost; the next Sit down (or Play again) connects again.
+          draw();
+          return;
+        }
         if (ev.code === 4004) {
           gone("The tile server is not running in this hall.");
           return;
@@ -142,8 +159,15 @@
     function receive(m) {
       switch (m.type) {
         case "welcome": {
+          if (S.retries) S.note = ""; // "Connection lost…" is over
           S.retries = 0;
           const seat = saved();
+          if (queued) {
+            const join = queued;
+            queued = null;
+            send(join);
+            break;
+          }
           if (seat && seat.table && seat.secret) {
             send(withToken({ type: "join", name: me, table: seat.table, secret: seat.secret,
                              id: "resume" }));
@@ -308,6 +332,17 @@
 
     function onError(m) {
       S.pending = false;
+      if (m.id === "resume" && m.code === "NAME_TAKEN") {
+        // This guest plays at that seat in another tab: the seat and its secret stay there.
+        closedByUs = true;
+        if (ws) ws.close(P.LEAVING);
+        gone("This seat was taken over by another tab or window; play on there.");
+        return;
+      }
+      if (m.code === "LOGIN_TIMEOUT") {
+        idle = true;
+        return;
+      }
       if (m.id === "resume") {
         forget();
         S.phase = "setup";
@@ -344,8 +379,14 @@
       }
       if (["UNKNOWN_RULES", "BUSY", "NAME_TAKEN", "RESERVED_NAME", "BAD_TOKEN", "BAD_NAME",
            "BAD_MESSAGE", "BAD_SEEK", "NOT_FOR_YOU", "NO_SUCH_SEEK", "OWN_SEEK", "TABLE_FULL",
-           "TABLE_STARTED"].includes(m.code) && S.phase === "setup") {
-        showProblems(m.reason, []);
+           "TABLE_STARTED"].includes(m.code) && ["setup", "connecting"].includes(S.phase)) {
+        S.phase = "setup";
+        if (m.code === "NAME_TAKEN") {
+          showProblems(null, [], `You are playing as ${me} in another tab or window; play on ` +
+            "there, or close it and sit down here.");
+        } else {
+          showProblems(m.reason, [], `The server refused that: ${m.reason}.`);
+        }
         return;
       }
       if (m.code === "TIME_UP") {
@@ -365,9 +406,9 @@
       S.note = `The server refused that (${m.code}): ${m.reason}`;
     }
 
-    function showProblems(reason, problems) {
+    function showProblems(reason, problems, words) {
       problemsBox.replaceChildren(
-        el("p", { class: "error" }, `The server refused the rules: ${reason}.`),
+        el("p", { class: "error" }, words || `The server refused the rules: ${reason}.`),
         problems.length
           ? el("ul", {}, problems.map((p) => el("li", { class: `tp-problem ${p.severity}` },
               el("code", {}, p.path), ": ", p.message,
@@ -422,7 +463,7 @@
       if (S.turn) {
         const after = S.turn.grace !== undefined
           ? `${S.turn.grace} s more, then a stand-in plays for you` : "a random legal action is played";
-        const clock = S.turn.timeout > 0 ? ` (${S.turn.timeout} s to act, then ${after})` : "";
+        const clock = S.turn.timeout > 0 ? ` (${Math.ceil(S.turn.timeout)} s to act, then ${after})` : "";
         return `Your turn ${t.number || ""}: ${EXPLAIN[kind()] || kind()}.${kind() === "move" ? roll : ""}${clock}`;
       }
       if (S.pending) return "Sent; waiting for the server…";
@@ -514,7 +555,12 @@
             after.append(el("button", { type: "button", id: "play-next", onclick: () => {
               if (S.rematching || S.rematchFrom) send({ type: "decline_rematch" });
               S.rematching = false; S.rematchFrom = null; S.noRematch = null;
-              S.phase = "setup"; S.view = null; S.result = null; S.said = []; S.note = ""; draw();
+              S.view = null; S.result = null; S.said = []; S.note = "";
+              // The same choices again, at once (as on the Onitama page); without any (a
+              // table taken from the lobby page): the setup form.
+              S.phase = S.lastJoin ? "connecting" : "setup";
+              if (S.lastJoin) send(Object.assign({}, S.lastJoin));
+              draw();
             } }, "Play again"));
             bits.push(after);
           }
