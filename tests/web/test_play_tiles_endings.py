@@ -74,9 +74,11 @@ async def test_resign_a_tile_game_then_rematch_then_play_again(
         await page.locator("#play-resign").click()
         await page.locator("#play-resign-yes").click()
         await page.wait_for_function(OVER)
+        # play again: a new table at once, with the choices the person made before
         await page.locator("#play-next").click()
-        await page.wait_for_function(f"() => {PHASE} === 'setup'")
-        assert await page.locator("#tp-sit").is_visible()
+        await page.wait_for_function(GAME)
+        third = table_of(h.tiles, guest)
+        assert third is not None and third is not again and third.rules == table.rules
         assert browser.errors == []
 
 
