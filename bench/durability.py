@@ -133,8 +133,10 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def play(port: int, n: int, seconds: float, watch: Watch) -> None:
-    """``n`` instant bots and one spectator for ``seconds``; the spectator fills ``watch``."""
+def play(port: int, n: int, seconds: float, watch: Watch, rounds: int = 0) -> None:
+    """``n`` instant bots and one spectator for ``seconds``, and on until the spectator saw
+    ``rounds`` rounds scored (a busy machine plays fewer a second; at most 30 s more). The
+    spectator fills ``watch``."""
     server = ("127.0.0.1", port)
     sel = selectors.DefaultSelector()
     figures = mia_rounds.Figures()
@@ -157,8 +159,11 @@ def play(port: int, n: int, seconds: float, watch: Watch) -> None:
     spectator.send(b"REGISTER_SPECTATOR;watcher")
     sel.register(spectator, selectors.EVENT_READ, None)
     deadline = time.perf_counter() + seconds
+    last = deadline + 30
     try:
-        while time.perf_counter() < deadline:
+        while (now := time.perf_counter()) < deadline or (
+            len(watch.scored) < rounds and now < last
+        ):
             for key, _ in sel.select(0.1):
                 try:
                     data = key.fileobj.recv(65536)  # type: ignore[union-attr]
@@ -200,14 +205,17 @@ def stored_rounds(db_file: Path, until: datetime | None = None) -> list[int]:
     return out
 
 
-def kill_under_load(root: Path, bots: int, seconds: float, tmp: Path) -> dict[str, Any]:
+def kill_under_load(
+    root: Path, bots: int, seconds: float, tmp: Path, rounds: int = 0
+) -> dict[str, Any]:
+    """Play ``seconds`` (and until ``rounds`` were scored), kill -9, restart, compare."""
     port = mia_rounds.free_port()
     db_file = tmp / "durability.db"
     db = f"sqlite:///{db_file}"
     before = Watch()
     server = start_server(root, port, db)
     try:
-        play(port, bots, seconds, before)
+        play(port, bots, seconds, before, rounds)
         family = descendants(server.pid)
         killed_at = datetime.now(UTC)
         os.killpg(server.pid, signal.SIGKILL)

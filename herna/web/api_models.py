@@ -236,6 +236,9 @@ class Session(ApiModel):
     """Match id of its first round."""
     last_id: int
     """Match id of its last round."""
+    table: str
+    """Which Mia table: `round` (the house bots' table) or `people-round` (the people's
+    table). Their rounds interleave, so a session's rounds are `first_id..last_id` at it."""
     started_at: datetime
     ended_at: datetime
     rounds: int

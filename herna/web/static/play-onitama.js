@@ -169,6 +169,14 @@
       };
     }
 
+    function tournamentOver() {
+      closedByUs = true;
+      S.tournamentOver = true;
+      S.note = "The tournament is over.";
+      if (S.phase !== "over") S.phase = "gone";
+      poke();
+    }
+
     function gone(text) {
       S.phase = "gone";
       S.note = text;
@@ -264,11 +272,7 @@
       } else if (command === "ERROR") {
         const code = f[1] || "";
         if (code === "TOURNAMENT_OVER") {
-          closedByUs = true;
-          S.tournamentOver = true;
-          S.note = "The tournament is over.";
-          if (S.phase !== "over") S.phase = "gone";
-          poke();
+          tournamentOver();
         } else if (code === "SEEK_CANCELLED") {
           choose("You cancelled your seek in the lobby.");
         } else if (code === "NOTHING_TO_CLAIM") {
@@ -305,7 +309,9 @@
         S.until = S.rematching ? null : P.fillDeadline(P.seekWords(wish));
       }
       S.seek = id;
-      if (S.phase === "connecting" || S.phase === "over") S.phase = "lobby";
+      // In a tournament the last result stays up while the next pairing is awaited.
+      const inTournament = (wish || "").split(",").some((w) => w.startsWith("tournament="));
+      if (S.phase === "connecting" || (S.phase === "over" && !inTournament)) S.phase = "lobby";
       P.waiting("onitama", { seek: id, wish, until: S.until, rematching: S.rematching });
     }
 
@@ -327,8 +333,12 @@
         setTimeout(() => send(loginLine()), 300 * S.retries);
         return;
       }
-      gone(code === "TOURNAMENT_OVER" ? "The tournament is over."
-        : `The server refused the name ${me}: ${text || code}`);
+      if (code === "TOURNAMENT_OVER") {
+        // The last game's result stays on screen: the tournament simply has no next game.
+        tournamentOver();
+        return;
+      }
+      gone(`The server refused the name ${me}: ${text || code}`);
     }
 
     function applyMove(card, from, to) {

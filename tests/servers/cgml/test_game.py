@@ -375,7 +375,8 @@ async def test_a_forbidden_discard_is_a_renonc(tmp_path: Path, training: bool) -
 
 
 def test_the_terminal_client_says_flek_trumps_and_verbs_in_words() -> None:
-    from herna.cli.marias import Terminal, action_text, flek_words, trumps_words
+    from herna.cli.marias import action_text, flek_words, trumps_words
+    from herna.clients.marias_text import verb
     from herna.games.marias import Play, parse_card
 
     assert flek_words("1") == "no flek"
@@ -383,6 +384,6 @@ def test_the_terminal_client_says_flek_trumps_and_verbs_in_words() -> None:
     assert flek_words("4:1") == "re (×4) on the game, no flek on the sedma"
     assert trumps_words("G") == "zelené (leaves)"
     assert trumps_words("R:B") == "červené (hearts), second suit kule (bells)"
-    assert Terminal.verb("you", "discards") == "discard"
-    assert Terminal.verb("anna", "discards") == "discards"
+    assert verb("you", "discards") == "discard"
+    assert verb("anna", "discards") == "discards"
     assert action_text(Play(parse_card("G0Q"))) == "zelené svršek"
