@@ -4,7 +4,9 @@ A person's name goes into the same book of reserved names as a bot author's
 (``reserved_names``, :class:`~herna.hall.identity.ReservedNames`): from then on no bot, guest
 or other person may play under it on any server of the hall. The name's own token is drawn
 and thrown away (a person never needs it); in its place the web hall gives each signed-in
-session proofs of the name (:meth:`~herna.hall.identity.Identity.issue_proof`).
+session proofs of the name (:meth:`~herna.hall.identity.Identity.issue_proof`). A name
+reserved with a token before (a teacher's entry list, ``herna bots add``) can be **claimed**
+by whoever holds the token (:meth:`People.claim`): it gets a password and keeps its token.
 
 Passwords are guessable, unlike tokens, so only an Argon2id hash is stored, with a random
 salt per hash and OWASP's recommended parameters (:func:`password_hasher`: 19 MiB, 2 passes,
@@ -32,7 +34,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from herna.hall.db import HallKeyRow, PersonRow, PersonSessionRow, ReservedNameRow, StandingRow
-from herna.hall.identity import Identity, LookAlikes, new_secret, token_digest
+from herna.hall.identity import (
+    Identity,
+    LookAlikes,
+    new_secret,
+    same_secret,
+    token_digest,
+    valid_name,
+)
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,23}")
 """A person's name: 3-24 letters, digits, ``_`` and ``-``, starting with a letter or digit;
@@ -108,7 +117,15 @@ class People:
         problem = name_problem(name) or password_problem(password)
         if problem is not None:
             raise Refused("INVALID", problem)
-        if self.identity.reserved_spelling(name) is not None:
+        reserved = self.identity.reserved_spelling(name)
+        if reserved is not None:
+            if not self.identity.is_house_bot(reserved) and not self.is_person(reserved):
+                raise Refused(
+                    "TAKEN",
+                    f"The name {reserved} is taken (reserved with a token): if your teacher "
+                    "gave you its token, give it too to make the name yours; otherwise choose "
+                    "another name.",
+                )
             raise Refused("TAKEN", f"The name {name} is taken; choose another.")
         digest = self.hasher.hash(password)
         try:
@@ -142,9 +159,51 @@ class People:
         self.identity.reload()
         return name
 
+    def claim(self, name: str, token: str, password: str) -> str:
+        """Make the reserved ``name`` a person's account with ``password``, for whoever holds
+        its ``token`` (a pupil whose teacher's entry list reserved the name); the name as
+        reserved. Raises :class:`Refused` with the reason.
+
+        The name keeps its token: the pupil's bot still logs in with it over the wire, and
+        the pupil now signs in with the password too. One name, one owner, two keys."""
+        problem = password_problem(password)
+        if problem is not None:
+            raise Refused("INVALID", problem)
+        reserved = self.identity.reserved_spelling(name) if valid_name(name) else None
+        if reserved is None or self.identity.is_house_bot(reserved):
+            raise Refused(
+                "NOT_RESERVED",
+                f"Nobody reserved the name {name}, so it has no token: leave the token "
+                "empty to sign up with it.",
+            )
+        with Session(self.engine) as session:
+            row = session.get(ReservedNameRow, reserved)
+            # Digests compared in constant time, as every token check of the hall is.
+            if row is None or not same_secret(token_digest(token), row.token_sha256):
+                raise Refused(
+                    "BAD_TOKEN",
+                    f"That is not the token of {reserved}: check it against the one you were "
+                    "given (letters, digits, - and _, about 32 of them).",
+                )
+            if session.get(PersonRow, reserved) is not None:
+                raise Refused(
+                    "TAKEN", f"{reserved} has signed up already: sign in with its password."
+                )
+        digest = self.hasher.hash(password)
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(
+                    PersonRow(name=reserved, password_hash=digest, created_at=datetime.now(UTC))
+                )
+        except IntegrityError as exc:  # claimed twice at once
+            raise Refused(
+                "TAKEN", f"{reserved} has signed up already: sign in with its password."
+            ) from exc
+        return reserved
+
     def check(self, name: str, password: str) -> str | None:
         """The person's name (as signed up) if ``password`` is theirs, else None."""
-        if len(password) > MAX_PASSWORD or not NAME.fullmatch(name):
+        if len(password) > MAX_PASSWORD or not valid_name(name):
             # Nobody can have such a name (nor such a password); the dummy check keeps the
             # answer as slow as a real one.
             self._verify(self._dummy, password[:MAX_PASSWORD])

@@ -332,7 +332,12 @@ class LiveTournaments:
         if held.status not in (ENTRY, RUNNING):
             raise LobbyError(TOURNAMENT_OVER, f"tournament {held.id} is over")
         key = name_key(owner)
-        if key in held.entrants:
+        listed = held.entrants.get(key)
+        if listed is not None:
+            if kind == PERSON and listed.kind != PERSON:
+                # A pupil who claimed a listed name at sign-up comes as the person they are.
+                held.entrants[key] = dataclasses.replace(listed, kind=PERSON)
+                self.store.set_entrant_kind(held.id, listed.name, PERSON)
             return
         if held.status != ENTRY:
             raise LobbyError(

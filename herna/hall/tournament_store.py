@@ -203,6 +203,16 @@ class TournamentStore:
                 row.entrants = [e for e in row.entrants or [] if e.get("name") != name]
                 session.commit()
 
+    def set_entrant_kind(self, tournament_id: int, name: str, kind: str) -> None:
+        """An entrant turned out another kind (a listed name claimed by a person)."""
+        with Session(self.engine) as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is not None:
+                row.entrants = [
+                    {**e, "kind": kind} if e.get("name") == name else e for e in row.entrants or []
+                ]
+                session.commit()
+
     def set_status(self, tournament_id: int, status: str) -> None:
         with Session(self.engine) as session:
             row = session.get(TournamentRow, tournament_id)

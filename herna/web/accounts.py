@@ -1,6 +1,7 @@
 """Sign up, sign in, sign out: people's reserved names in the web hall.
 
-``GET /signup`` and ``GET /signin`` show the forms; ``POST /signup``, ``POST /signin`` and
+``GET /signup`` and ``GET /signin`` show the forms; ``POST /signup`` (with ``token``: claim a
+name reserved with that token, :meth:`~herna.hall.people.People.claim`), ``POST /signin`` and
 ``POST /signout`` act and answer ``303 See Other`` (to ``next``, a path on this hall, else
 home), or the form again with what went wrong (``400``, ``403`` for a failed form check,
 ``413`` for an oversized body, ``429`` while throttled).
@@ -260,6 +261,8 @@ def signup_form(csrf: str, next_path: str, name: str = "", problem: str = "") ->
         if problem
         else ""
     )
+    # No pattern on the name: a name reserved with a token (a teacher's entry list) may hold
+    # characters a new name may not (``jan.novak``); the server says what is wrong.
     return (
         "<h1>Sign up</h1>"
         '<p class="lead">Reserve a name: from then on nobody else, bot or person, can play '
@@ -271,8 +274,12 @@ def signup_form(csrf: str, next_path: str, name: str = "", problem: str = "") ->
         f"{_hidden(csrf, next_path)}"
         '<label for="name">Name</label>'
         f'<input id="name" name="name" value="{e(name)}" autocomplete="username" required '
-        'minlength="3" maxlength="24" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]{2,23}" '
-        'autocapitalize="none" spellcheck="false">'
+        'maxlength="64" autocapitalize="none" spellcheck="false">'
+        '<label for="claim-token">Token <span class="muted">(only if your teacher gave you a '
+        "token for this name: it makes the reserved name yours, and you sign in with the "
+        "password from then on; otherwise leave it empty)</span></label>"
+        '<input id="claim-token" name="token" autocomplete="off" '
+        'maxlength="128" autocapitalize="none" spellcheck="false">'
         '<label for="password">Password</label>'
         '<input id="password" name="password" type="password" autocomplete="new-password" '
         f'required minlength="{MIN_PASSWORD}" maxlength="1024">'
@@ -410,11 +417,40 @@ class Accounts:
                 signup_form(csrf, next_path, name, "Too many sign-ups from here; try later."),
                 wait,
             )
+        token = form.get("token", "").strip()
+        if token:
+            return await self._claim(request, name, token, password, next_path)
         try:
             made = await self._hash_work(self.people.sign_up, name, password)
         except Refused as exc:
             return self._respond("Sign up", signup_form(csrf, next_path, name, exc.reason), 400)
         self.signups.fail(address_key)
+        await self._start(request, made)
+        return RedirectResponse(next_path, status_code=303)
+
+    async def _claim(
+        self, request: Request, name: str, token: str, password: str, next_path: str
+    ) -> Response:
+        """Sign-up with a token: the reserved name becomes this person's (a wrong token counts
+        against the name and the address, as a wrong password does)."""
+        csrf = ensure_csrf(request)
+        name_key, address_key = "name:" + name.casefold()[:64], client_address(request)
+        wait = max(self.by_name.wait(name_key), self.by_address.wait(address_key))
+        if wait > 0:
+            return self._throttled(
+                "Sign up",
+                signup_form(csrf, next_path, name, "Too many wrong tokens; try again later."),
+                wait,
+            )
+        try:
+            made = await self._hash_work(self.people.claim, name, token, password)
+        except Refused as exc:
+            if exc.code == "BAD_TOKEN":
+                self.by_name.fail(name_key)
+                self.by_address.fail(address_key)
+            # The token is not written back into the form: it was wrong, or not needed.
+            return self._respond("Sign up", signup_form(csrf, next_path, name, exc.reason), 400)
+        self.by_name.clear(name_key)
         await self._start(request, made)
         return RedirectResponse(next_path, status_code=303)
 

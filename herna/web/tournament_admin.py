@@ -421,6 +421,8 @@ def created_html(
     tid: int, options: LiveOptions, token: str, csrf: str, tokens: dict[str, str] | None = None
 ) -> str:
     return (
+        '<link rel="stylesheet" href="/static/tournaments.css">'
+        '<script src="/static/tournament.js" defer></script>'
         f"<h1>{e(options.name)}: created</h1>"
         + (entrant_tokens_html(tokens) if tokens else "")
         + '<p class="lead">Keep this <strong>admin token</strong>; it is shown only now. '
@@ -464,7 +466,14 @@ def admin_form(tid: int, csrf: str, token: str = "") -> str:
         '<label for="admin-withdraw-name">Before the start: withdraw the entrant</label>'
         '<input id="admin-withdraw-name" name="name" autocomplete="off">'
         '<button type="submit" name="action" value="withdraw" id="admin-withdraw">'
-        "Withdraw</button></form>"
+        "Withdraw</button>"
+        # Asked once more before it is sent (tournament.js shows it, as the play pages ask
+        # before resigning): a withdrawn entrant loses their place and must enter again.
+        '<div class="play-confirm" id="admin-withdraw-confirm" role="alertdialog" '
+        'aria-labelledby="admin-withdraw-ask" hidden><span id="admin-withdraw-ask"></span> '
+        '<button type="submit" name="action" value="withdraw" id="admin-withdraw-yes">'
+        'Yes, withdraw</button> <button type="button" id="admin-withdraw-no">No, keep them'
+        "</button></div></form>"
     )
 
 
@@ -499,17 +508,25 @@ def entry_html(
     if admits != "bots" and open_to_me:
         seek = quote(f"person,tournament={tid}", safe=",=")
         if person is not None:
+            mine = person.casefold() in entered
+            if tour.status != ENTRY:
+                label = "Back to your games"
+            elif mine:
+                label = "Wait for your games"
+            else:
+                label = "Enter and wait for your games"
             parts.append(
-                f'<p><a class="button" id="join" href="/play/{e(tour.game)}?seek={seek}">'
-                f"{'Enter and wait' if tour.status == ENTRY else 'Back to'} for your games "
-                f"as {e(person)}</a></p>"
+                (f'<p id="you-are-entered">You are entered as {e(person)}.</p>' if mine else "")
+                + f'<p><a class="button" id="join" href="/play/{e(tour.game)}?seek={seek}">'
+                f"{label} as {e(person)}</a></p>"
             )
         else:
             back = quote(f"/tournaments/{tid}", safe="")
             parts.append(
                 f'<p id="sign-in-to-enter"><a href="/signin?next={back}">Sign in</a> or '
                 f'<a href="/signup?next={back}">sign up</a> to enter: a tournament seat '
-                "belongs to a name only its owner can use.</p>"
+                "belongs to a name only its owner can use. On the entry list with a token "
+                "from your teacher? Sign up with your name and that token.</p>"
             )
     if admits != "people" and tour.status == ENTRY:
         where = e(endpoint or "the game server")

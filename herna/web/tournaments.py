@@ -460,7 +460,7 @@ def games_html(games: Sequence[Game]) -> str:
 def _entry_words(spec: str, game: str) -> str:
     """How an entrant came, in words: the hall notes ``entered over the onitama protocol``
     (a game id); other specs (a bot's command) stay as code."""
-    if spec.startswith("entered "):
+    if spec.startswith("entered ") or spec in ("on the entry list", "at the Mia table"):
         said = spec.replace(f"over the {game} protocol", f"over the {_game_title(game)} protocol")
         return e(said)
     return f"<code>{e(spec)}</code>"

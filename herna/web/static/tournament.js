@@ -58,7 +58,42 @@
     }
   }
 
+  /* The admin's Withdraw asks once more, naming the entrant, before the form is sent (the
+   * confirm box's own button sends it); without a script the button sends it at once. */
+  function confirmWithdraw() {
+    const button = document.getElementById("admin-withdraw");
+    const box = document.getElementById("admin-withdraw-confirm");
+    const input = document.getElementById("admin-withdraw-name");
+    if (!button || !box || !input) return;
+    button.addEventListener("click", (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name) {
+        input.focus();
+        return;
+      }
+      document.getElementById("admin-withdraw-ask").textContent =
+        `Withdraw ${name} from the tournament? They lose their place and must enter again.`;
+      box.hidden = false;
+      button.hidden = true;
+      box.scrollIntoView({ block: "nearest" });
+      document.getElementById("admin-withdraw-yes").focus();
+    });
+    const close = () => { box.hidden = true; button.hidden = false; };
+    document.getElementById("admin-withdraw-no").addEventListener("click", close);
+    input.addEventListener("input", close); // the question named the name typed before
+    // Enter in the name box asks about withdrawing, never sends the form's first button
+    // (Start now).
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        button.click();
+      }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    confirmWithdraw();
     showTimes();
     window.setInterval(showTimes, 1000);
     // The new tournament form: a start time typed without a zone is the organiser's own.
