@@ -117,12 +117,12 @@ class People:
         problem = name_problem(name) or password_problem(password)
         if problem is not None:
             raise Refused("INVALID", problem)
-        reserved = self.identity.reserved_spelling(name)
-        if reserved is not None:
-            if not self.identity.is_house_bot(reserved) and not self.is_person(reserved):
+        spelling = self.identity.reserved_spelling(name)
+        if spelling is not None:
+            if not self.identity.is_house_bot(spelling) and not self.is_person(spelling):
                 raise Refused(
                     "TAKEN",
-                    f"The name {reserved} is taken (reserved with a token): if your teacher "
+                    f"The name {spelling} is taken (reserved with a token): if your teacher "
                     "gave you its token, give it too to make the name yours; otherwise choose "
                     "another name.",
                 )

@@ -31,6 +31,7 @@ from herna.hall.tournament import (
     crosstable,
     standings,
 )
+from herna.hall.tournament.season import Part
 
 PRIVATE_SETTINGS = frozenset({"admin_digest", "holder"})
 """Settings never exported: the digest of a live tournament's admin token, and which process
@@ -115,6 +116,11 @@ class Tournament:
             rank = rows[-1].rank if rows and rows[-1].points == points else i + 1
             rows.append(Row(rank, name, points, 0, 0, 0, 0, 0, {}))
         return rows
+
+    def season_part(self) -> Part:
+        """This tournament as one part of a season table."""
+        house = frozenset(e.name for e in self.entrants if e.kind == "house-bot")
+        return Part(self.id, self.name, self.standings(), house)
 
     def crosstable(self, rows: list[Row] | None = None) -> Crosstable:
         return crosstable(rows or self.standings(), self.games, self.bye_points)

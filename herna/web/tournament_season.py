@@ -67,7 +67,7 @@ def load(store: TournamentStore, ids: list[int]) -> list[Tournament]:
 
 
 def parts_of(tours: Sequence[Tournament]) -> list[Part]:
-    return [Part(t.id, t.name, t.standings()) for t in tours]
+    return [t.season_part() for t in tours]
 
 
 def csv_response(tours: Sequence[Tournament]) -> Response:

@@ -3,9 +3,14 @@ a tournament in words, checked by hand; and ``herna tournament season`` on a dat
 
 from __future__ import annotations
 
+import asyncio
+import csv
+import io
+import re
 from datetime import UTC, datetime
 from fractions import Fraction as F
 
+import httpx
 import pytest
 
 from herna.cli import main
@@ -14,6 +19,7 @@ from herna.hall.tournament import Board, Game, Row
 from herna.hall.tournament.season import Part, season_csv, season_table
 from herna.hall.tournament_seat import compact, entrant_view, ordinal
 from herna.hall.tournament_store import Entrant, Tournament, TournamentStore
+from tests.web.conftest import start_web, stop_web
 
 
 def _row(rank: int, name: str, points: F, wins: int = 0) -> Row:
@@ -162,3 +168,83 @@ def test_herna_tournament_season_prints_and_exports_the_table(
     assert "Autumn" in out and "points summed" in out
     assert main(["tournament", "season", "999", "--database-url", database_url]) == 1
     assert "no tournament 999" in capsys.readouterr().out
+
+
+def test_house_bots_are_rows_of_their_own_tournament() -> None:
+    """A house bot called ``random`` in #3 (Onitama) and in #4 (a Mia session) are two bots,
+    and a pupil's program called ``random`` in #5 is neither: three rows, each named where it
+    played; a pupil's results over the tournaments are still summed."""
+    parts = [
+        Part(
+            3, "Onitama", [_row(1, "random", F(1), 1), _row(2, "ada", F(0))], frozenset({"random"})
+        ),
+        Part(4, "Mia", [_row(1, "random", F(90)), _row(2, "Ada", F(40))], frozenset({"random"})),
+        Part(5, "Swiss", [_row(1, "ada", F(2), 2), _row(2, "random", F(1), 1)]),
+    ]
+    rows = {r.name: r for r in season_table(parts)}
+    assert set(rows) == {"random (house bot of #3)", "random (house bot of #4)", "random", "ada"}
+    assert rows["random (house bot of #3)"].by_part == (F(1), None, None)
+    assert rows["random (house bot of #4)"].by_part == (None, F(90), None)
+    assert rows["random"].by_part == (None, None, F(1)) and rows["random"].played == 1
+    assert rows["ada"].by_part == (F(0), F(40), F(2)) and rows["ada"].played == 3
+
+
+def test_herna_tournament_season_names_the_house_bots_of_real_tournaments(
+    database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two tournaments played by ``herna tournament run`` with house bots of the same
+    strategies (Onitama, then a Mia session): the season table keeps each tournament's house
+    bots apart and names them with it, in the CLI, its CSV and the web page's table."""
+    db = ["--database-url", database_url]
+    onitama = ["tournament", "run", "--game", "onitama", "--seed", "1", *db]
+    assert main([*onitama, "house:random", "house:greedy"]) == 0
+    mia = ["tournament", "run", "--game", "mia", "--format", "session", "--duration", "1"]
+    assert main([*mia, "--seed", "1", *db, "house:random", "house:honest"]) == 0
+    capsys.readouterr()
+    store = TournamentStore(make_engine(database_url))
+    first, second = sorted(t.id for t in store.recent())[-2:]
+    assert main(["tournament", "season", str(first), str(second), *db, "--csv"]) == 0
+    names = [line.split(",")[1] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert sorted(names) == sorted(
+        [
+            f"random (house bot of #{first})",
+            f"greedy (house bot of #{first})",
+            f"random (house bot of #{second})",
+            f"honest (house bot of #{second})",
+        ]
+    )
+    assert main(["tournament", "season", str(first), str(second), *db]) == 0
+    out = capsys.readouterr().out
+    # In 80 columns a house bot's name folds inside its cell, between words.
+    assert out.count("random (house bot") == 2 and "A house bot is a row of its own" in out
+
+
+async def test_the_season_page_names_the_house_bots_where_they_played(database_url: str) -> None:
+    """The web hall's season table and CSV over tournaments that ``herna tournament run``
+    played: each house bot a row of its tournament, a dash in the others."""
+    db = ["--database-url", database_url]
+    run = ["tournament", "run", "--game", "onitama", *db]
+    for seed in ("1", "2"):
+        assert (
+            await asyncio.to_thread(main, [*run, "--seed", seed, "house:random", "house:greedy"])
+            == 0
+        )
+    hall, web = await start_web(database_url)
+    try:
+        first, second = sorted(t.id for t in TournamentStore(hall.records.engine).recent())[-2:]
+        async with httpx.AsyncClient(base_url=web.url) as http:
+            page = await http.get(f"/tournaments/season?ids={first},{second}")
+            assert page.status_code == 200
+            cells = re.findall(r'<td class="who">([^<]*)</td>', page.text)
+            assert sorted(cells) == sorted(
+                f"{bot} (house bot of #{tid})"
+                for bot in ("random", "greedy")
+                for tid in (first, second)
+            )
+            assert "A house bot is a row of its own tournament." in page.text
+            table = await http.get(f"/tournaments/season.csv?ids={first},{second}")
+            rows = list(csv.reader(io.StringIO(table.text)))
+            mine = next(r for r in rows if r[1] == f"random (house bot of #{second})")
+            assert mine[3] == "" and mine[4] != ""  # not entered in the first: left empty
+    finally:
+        await stop_web(hall)

@@ -14,7 +14,6 @@ from herna.hall.db import DatabaseUnavailable, shown_url
 from herna.hall.records import RecordStore
 from herna.hall.tournament.season import (
     SEASON_RULE,
-    Part,
     cell_text,
     part_title,
     season_csv,
@@ -60,16 +59,19 @@ def run(args: argparse.Namespace) -> int:
                     style="red",
                 )
                 return 1
-            parts.append(Part(tour.id, tour.name, tour.standings()))
+            parts.append(tour.season_part())
         rows = season_table(parts)
         if args.csv:
             sys.stdout.write(season_csv(parts, rows))
             return 0
         table = Table(title=args.name, caption=SEASON_RULE)
         for head in ("#", "entrant", "points", *(f"#{p.id}" for p in parts)):
-            table.add_column(head, justify="left" if head == "entrant" else "right")
+            if head == "entrant":  # a house bot's name has its tournament: it may fold
+                table.add_column(head, min_width=12, overflow="fold")
+            else:
+                table.add_column(head, justify="right", no_wrap=True)
         for head in ("tournaments", "games", "+ = −"):
-            table.add_column(head, justify="right")
+            table.add_column(head, justify="right", no_wrap=True)
         for r in rows:
             table.add_row(
                 str(r.rank),

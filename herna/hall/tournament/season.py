@@ -5,6 +5,11 @@ The rule, named wherever the table is shown: **points summed** over the tourname
 by **games won** over them, then by the **best place** reached in any one of them; entrants
 still equal share the place. An entrant who missed a tournament scores nothing in it (the
 table shows a dash, not a 0, so missing and losing differ).
+
+**House bots** are rows of their own tournament, named with it ("random (house bot of #3)"):
+a house bot of one tournament is not the one of another (another game, another level, or a
+pupil whose program happens to be called ``random``), so their points are never summed with
+anyone's.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from .standings import Row, fmt_points
 
 SEASON_RULE = (
     "Ranked by the points summed over the tournaments; ties by games won, then by the best "
-    "place in any one of them; still equal: a shared place. A dash: not entered."
+    "place in any one of them; still equal: a shared place. A dash: not entered. A house "
+    "bot is a row of its own tournament."
 )
 
 
@@ -31,6 +37,12 @@ class Part:
     id: int
     name: str
     rows: Sequence[Row]
+    house: frozenset[str] = frozenset()
+    """The entrants that are house bots (a row of their own, named with this tournament)."""
+
+    def key(self, name: str) -> str:
+        """Whose row ``name``'s results go to: a house bot's own, else the name's."""
+        return f"{name} (house bot of #{self.id})" if name in self.house else name.casefold()
 
 
 @dataclass(frozen=True)
@@ -54,13 +66,14 @@ class SeasonRow:
 
 
 def season_table(parts: Sequence[Part]) -> list[SeasonRow]:
-    names: dict[str, str] = {}  # by look-alike key: the first spelling seen
+    names: dict[str, str] = {}  # by key (Part.key): the first spelling seen
     for part in parts:
         for row in part.rows:
-            names.setdefault(row.name.casefold(), row.name)
+            key = part.key(row.name)
+            names.setdefault(key, key if row.name in part.house else row.name)
     found: list[SeasonRow] = []
     for key, name in names.items():
-        mine = [next((r for r in p.rows if r.name.casefold() == key), None) for p in parts]
+        mine = [next((r for r in p.rows if p.key(r.name) == key), None) for p in parts]
         rows = [r for r in mine if r is not None]
         found.append(
             SeasonRow(
