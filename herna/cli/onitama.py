@@ -26,6 +26,7 @@ from herna.games.onitama.cards import BLACK, CARDS, COLOR_NAMES, WHITE, card_ind
 from herna.games.onitama.notation import format_action, parse_action
 from herna.games.onitama.state import OnitamaState, PlayerAction
 from herna.games.onitama.words import action_words, who_words
+from herna.hall.lobby import NOT_VERIFIED
 from herna.protocols import onitama as proto
 from herna.servers.onitama import DEFAULT_PORT
 
@@ -142,6 +143,15 @@ def register(commands: GameCommands) -> None:
         action="store_true",
         help="always draw White at the bottom (default: your side at the bottom)",
     )
+    p.add_argument(
+        "--tournament",
+        type=int,
+        metavar="ID",
+        help="play your games of live tournament ID, one after the other as they are due "
+        "(LOGIN's seek 'person,tournament=ID'; needs your reserved name's --token, e.g. the "
+        "one on your teacher's entry list); ends when the tournament is over",
+    )
+    add_token_option(p, "the third LOGIN field (LOGIN|name|token)")
     p.set_defaults(func=run_play_command)
 
 
@@ -420,22 +430,44 @@ async def play_terminal(
     games: int | None = None,
     flip: bool = True,
     clock: str | None = None,
+    tournament: int | None = None,
+    token: str | None = None,
 ) -> int:
     """The whole ``herna play onitama`` session; ``ask`` reads one line (None = quit);
-    ``clock``: a time control (``5+3``) for the games this person opens."""
+    ``clock``: a time control (``5+3``) for the games this person opens; ``tournament``: play
+    that live tournament's games as they come (under the name proven by ``token``)."""
     try:
         client = await OnitamaClient.connect(host, port)
     except OSError as exc:
         console.print(f"[red]cannot reach {host}:{port}: {exc}[/red]")
         return 1
+    if tournament is not None:
+        # The hall seats this person at each game of the tournament as it is due, and takes
+        # them back to waiting after it: no "once", nothing to ask between games.
+        seek = f"person,tournament={tournament}"
+    else:
+        # "once": after each game the server waits for this person to ask for the next.
+        seek = "once" + (f",clock={clock}" if clock else "")
     async with client:
         try:
-            # "once": after each game the server waits for this person to ask for the next.
-            await client.login(name, seek="once" + (f",clock={clock}" if clock else ""))
+            await client.login(name, token, seek=seek)
         except ClientError as exc:
             console.print(f"[red]{exc}[/red]")
+            unproven = (NOT_VERIFIED, proto.RESERVED_NAME, proto.BAD_TOKEN)
+            if tournament is not None and exc.code in unproven:
+                console.print(
+                    "A tournament needs your reserved name and its token (from your teacher's "
+                    "entry list, or 'herna bots add NAME'): --token TOKEN, or the environment "
+                    "variable HERNA_TOKEN."
+                )
             return 1
-        console.print(f"Logged in as [bold]{name}[/bold]; waiting for an opponent…")
+        if tournament is not None:
+            console.print(
+                f"Logged in as [bold]{name}[/bold]; you are entered in tournament {tournament}. "
+                "Waiting for your first game (the hall seats you when it is due)…"
+            )
+        else:
+            console.print(f"Logged in as [bold]{name}[/bold]; waiting for an opponent…")
         played = 0
         waiting = False
         while True:
@@ -459,6 +491,12 @@ async def play_terminal(
             msg = await client.recv()
             if msg is None:
                 console.print("The server closed the connection.")
+                return 0
+            if isinstance(msg, proto.Error) and msg.reason == proto.TOURNAMENT_OVER:
+                console.print(
+                    f"Tournament {tournament} is over: the final standings are on the hall's "
+                    f"tournament page (/tournaments/{tournament})."
+                )
                 return 0
             line = describe(msg, name, client.game.state, _names(client))
             if line:
@@ -490,6 +528,9 @@ async def play_terminal(
                     )
                 if games is not None and played >= games:
                     return 0
+                if tournament is not None:
+                    console.print("Waiting for your next game of the tournament…")
+                    continue
                 answer = "p"
                 if games is None:
                     answer = ((await ask(NEXT_PROMPT)) or "q").strip().lower()[:1]
@@ -617,8 +658,20 @@ def run_play_command(args: argparse.Namespace) -> int:
     if not args.name:
         console.print("herna play onitama: --name is needed to play on a server (or --level)")
         return 2
+    if args.tournament is not None and args.clock:
+        console.print("herna play onitama: a tournament's games keep its own clock (no --clock)")
+        return 2
     return asyncio.run(
         play_terminal(
-            args.host, args.port, args.name, ask, console, args.games, not args.no_flip, args.clock
+            args.host,
+            args.port,
+            args.name,
+            ask,
+            console,
+            args.games,
+            not args.no_flip,
+            args.clock,
+            args.tournament,
+            args.token,
         )
     )
