@@ -161,7 +161,7 @@ def game_lists(draw: st.DrawFn) -> tuple[int, list[GameSummary]]:
     return players, games
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(game_lists())
 def test_the_counts_add_up(case: tuple[int, list[GameSummary]]) -> None:
     players, games = case
