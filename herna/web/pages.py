@@ -18,8 +18,10 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from herna.games.mia.text import REASONS, table_words
+from herna.games.tiles.rules import rules_title
+from herna.hall.lobby import waited_words
 from herna.hall.records import Standing, StoredMatch
-from herna.hall.replays import result_lines
+from herna.hall.replays import match_summary, result_lines
 from herna.hall.tournament_store import MatchPlace
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
 
@@ -683,25 +685,69 @@ class MatchFilterView:
     table: str | None = None
 
 
+STATUS_WORDS = {
+    "aborted": "stopped before the end",
+    "canceled": "canceled before it began",
+}
+"""A record's status as the match page says it (a finished game needs no word)."""
+
+
+def match_heading(m: StoredMatch) -> str:
+    """What the match page's heading says: the game (a tile game by its rules) and who
+    played, ``Onitama: ann against bob``; ids and seeds are left to the details."""
+    names = [p.name for p in sorted(m.players, key=lambda p: p.seat)]
+    title = game_title(m.game)
+    rules = m.meta.get("rules_name") if m.game == "tiles" else None
+    if rules:
+        title = rules_title(str(rules))
+    if len(names) == 2:
+        who = f"{names[0]} against {names[1]}"
+    elif len(names) > 2:
+        who = ", ".join(names[:-1]) + " and " + names[-1]
+    else:
+        who = "".join(names)
+    return f"{title}: {who}" if who else title
+
+
+def match_when(m: StoredMatch) -> str:
+    """When a game was played and for how long, in words (times as ``when`` prints them)."""
+    if m.started_at is None:
+        return f"finished {when(m.finished_at)}" if m.finished_at else ""
+    played = f"played {when(m.started_at)}"
+    if m.finished_at is not None:
+        played += f", for {e(waited_words((m.finished_at - m.started_at).total_seconds()))}"
+    return played
+
+
 def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
     players = "".join(
-        f'<tr><td>{p.seat}</td><td><a href="{e(player_url(p.name))}">{e(p.name)}</a></td>'
+        f'<tr><td>{p.seat + 1}</td><td><a href="{e(player_url(p.name))}">{e(p.name)}</a></td>'
         f"<td>{e(KIND_WORDS.get(p.kind, p.kind))}</td><td>{e(num(p.score))}</td>"
         f"<td>{'★' if p.winner else ''}</td></tr>"
         for p in m.players
     )
+    where = table_name(m.game, m.table_id)
+    tiles_game = f"{game_title(m.game)} · " if m.game == "tiles" else ""
     return (
-        f"<h1>{e(game_title(m.game))} #{m.id}</h1>"
-        f'<p class="muted">{e(table_line(m.game, m.table_id))} · {e(m.status)} · started '
-        f"{when(m.started_at)} · finished {when(m.finished_at)} · seed {e(str(m.seed))}</p>"
+        f'<h1 id="match-heading">{e(match_heading(m))}</h1>'
+        f'<p class="lead" id="match-summary">{e(tiles_game)}{e(match_summary(m))} · '
+        + (f"{e(STATUS_WORDS.get(m.status, m.status))} · " if m.status != "finished" else "")
+        + match_when(m)
+        + (f" · {e(where)}" if where else "")
+        + "</p>"
+        '<details class="muted" id="match-details"><summary>Details for game designers'
+        "</summary><p>"
+        f"record number {m.id} · table id <code>{e(m.table_id)}</code> · random seed "
+        f"<code>{e(str(m.seed))}</code> (the same seed and moves replay the same game)"
+        "</p></details>"
         + (
             f'<p id="tournament-place">A game of <a href="/tournaments/{place.tournament_id}">'
             f"{e(place.tournament)}</a>: round {place.round}, board {place.board}.</p>"
             if place is not None
             else ""
         )
-        + '<table class="grid"><tr><th>seat</th><th>player</th><th>kind</th><th>score</th>'
-        f"<th>winner</th></tr>{players}</table>"
+        + '<table class="grid" id="match-players"><tr><th>seat</th><th>player</th>'
+        f"<th>kind</th><th>score</th><th>winner</th></tr>{players}</table>"
         + '<h2>Result</h2><ul id="result" class="result">'
         + "".join(f"<li>{e(line)}</li>" for line in result_lines(m))
         + "</ul>"

@@ -24,20 +24,25 @@
   const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                    "#e377c2", "#8c564b", "#bcbd22", "#7f7f7f"];
   // How a goal reads on every page: a copy of GOAL_WORDS in herna/games/tiles/narrate.py
-  // (tests/test_public_text.py checks the two match).
+  // (tests/test_public_text.py checks the two match). Columns and rows are counted from 1, as
+  // people count (narrate.nth); the rules file and the wire count from 0.
   const GOAL_WORDS = {
     reach: "reach the tile in column {x}, row {y}",
     collect: "collect {count} {name}",
     find: "find the {name}",
     hidden: "a secret goal",
   };
+  /* A column or row as people count it (from 1). */
+  function nth(index) {
+    return Number(index) + 1;
+  }
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
   }
   function goalWords(text) {
     if (!text) return GOAL_WORDS.hidden;
     let m = /^reach (\d+) (\d+)$/.exec(text);
-    if (m) return fill(GOAL_WORDS.reach, { x: m[1], y: m[2] });
+    if (m) return fill(GOAL_WORDS.reach, { x: nth(m[1]), y: nth(m[2]) });
     m = /^collect (\d+) (.+)$/.exec(text);
     if (m) return fill(GOAL_WORDS.collect, { count: m[1], name: m[2] });
     m = /^find (.+)$/.exec(text);
@@ -188,7 +193,7 @@
         "stroke-width": 2 }),
       svg("text", { x: cx, y: cy + size * 0.06, "text-anchor": "middle",
         "font-size": Math.max(8, size * 0.16), fill: "#fff", "font-weight": 700 }, p.seat + 1),
-      svg("title", {}, `${name} on the tile in column ${p.x}, row ${p.y}`));
+      svg("title", {}, `${name} on the tile in column ${nth(p.x)}, row ${nth(p.y)}`));
   }
 
   function pushArrows(view, size, margin) {
@@ -281,7 +286,7 @@
       const name = (names && names[p.seat]) || `player ${p.seat + 1}`;
       const bits = [];
       if (p.eliminated) bits.push("eliminated");
-      else bits.push(`on the tile in column ${p.x}, row ${p.y}`);
+      else bits.push(`on the tile in column ${nth(p.x)}, row ${nth(p.y)}`);
       const items = Object.entries(p.items || {});
       if (items.length) bits.push("holds " + items.map(([k, c]) => `${c} ${k}`).join(", "));
       if (p.skip) bits.push(`misses ${p.skip} turn(s)`);
@@ -303,7 +308,7 @@
 
   window.HernaGames.tiles = {
     /* The drawing pieces, for the play page (static/play-tiles.js). */
-    parts: { goalWords, tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
+    parts: { goalWords, nth, tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
     render(container, view, event) {
       addStyles();
       if (!view || !view.board) {
