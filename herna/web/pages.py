@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from herna.games.mia.text import REASONS, table_words
-from herna.games.tiles.rules import rules_title
+from herna.games.tiles.rules import rules_title, shipped_rules
 from herna.hall.lobby import waited_words
 from herna.hall.records import Standing, StoredMatch
 from herna.hall.replays import match_summary, result_lines
@@ -154,14 +154,21 @@ SNAPSHOT_WORDS = {
     "people_table": "the people's table",
     "answer_window": "seconds to answer",
     "cpu_seconds": "CPU seconds",
+    "numplayers": "players per table",
+    "inflight": "requests unanswered",
+    "fill": "empty seats",
     "STALE_TOKEN": "late or repeated answers",
     "NOT_A_JOIN": "answers to a join that were no join",
     "WRONG_PLAYER": "answers from a player whose turn it was not",
     "RATE_LIMIT": "too many messages",
 }
-VALUE_WORDS = {"licitovany_marias": "licitovaný mariáš"}
-"""Codes a snapshot gives as values (the CGML game name), as the Status page says them; the
-page's script gets this table too (``valueWords``)."""
+VALUE_WORDS = {
+    "licitovany_marias": "licitovaný mariáš",
+    "house-bot": "house bot",
+    **{name: rules_title(name) for name in shipped_rules()},  # a tile table's rules
+}
+"""Codes a snapshot gives as values (the CGML game name, a player's kind), as the Status page
+says them, alone or in a list; the page's script gets this table too (``valueWords``)."""
 KEY_WORDS = {**REASONS, **SNAPSHOT_WORDS}
 """Snapshot keys (the JSON API keeps them) as the Status page says them; the page's script
 gets this table too (static/hall.js, ``keyWords``) for the snapshots it refreshes."""
@@ -208,7 +215,8 @@ def value_html(value: Any, depth: int = 0) -> str:
         if all(isinstance(v, Mapping) and "name" in v and "race" in v for v in value):
             return e(seated_words(value))
         if all(not isinstance(v, Mapping | list | tuple) for v in value):
-            return e(", ".join(str(v) for v in value))
+            said = (VALUE_WORDS.get(v, v) if isinstance(v, str) else v for v in value)
+            return e(", ".join(str(v) for v in said))
         if all(isinstance(v, Mapping) for v in value) and depth >= 2:
             # inside a table's cell: each item a small key-value table, one under the other
             # (a grid in a grid's cell does not fit a card)

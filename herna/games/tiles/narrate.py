@@ -108,7 +108,7 @@ def action_words(action: Mapping[str, Any], before: View, seat: int) -> str:
         if tile.get("items"):
             return f"{rolled}moved to {item_names(tile['items'])}"
         if tile.get("store"):
-            return f"{rolled}moved to a store"
+            return f"{rolled}moved to a bank"  # a tile with the collect effect
         if me is None:
             return f"{rolled}moved"
         return rolled + _steps(x - int(me["x"]), y - int(me["y"]))
@@ -162,7 +162,8 @@ def consequences(
         if lost:
             where = _tile(after, int(p["x"]), int(p["y"])) or {}
             stored = where.get("store") and who == seat
-            said.append(("stored " if stored else "lost ") + item_names(lost))
+            lost_words = item_names(lost)
+            said.append(f"put {lost_words} in the bank" if stored else f"lost {lost_words}")
         for g_old, g_new in zip(old.get("goals") or (), p.get("goals") or (), strict=False):
             if g_new["done"] and not g_old["done"]:
                 text = g_new.get("goal")

@@ -169,7 +169,7 @@ def render_legend(view: Mapping[str, Any], names: Sequence[str] | None = None) -
                     ", ".join(f"{k} x{c}" if c > 1 else k for k, c in tile["items"].items())
                 )
             if tile.get("store"):
-                bits.append("store: " + ", ".join(f"{c} {k}" for k, c in tile["store"].items()))
+                bits.append("bank holds " + ", ".join(f"{c} {k}" for k, c in tile["store"].items()))
             if tile.get("effects"):
                 bits.append("effects: " + ", ".join(tile["effects"]))
             if bits:

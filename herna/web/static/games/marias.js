@@ -72,7 +72,7 @@
     if (m) return `points: aktér ${m[1]}`;
     return text
       .replace(/\b([RBGA](?:0[789JQKA]|10))\b/g, (c) => cardName(c))
-      .replace(/ of seat (\d)/g, (_, n) => ` of ${who[Number(n)] || "seat " + n}`);
+      .replace(/ of seat (\d)/g, (_, n) => ` of ${who[Number(n)] || "seat " + (Number(n) + 1)}`);
   }
 
   function partName(name) {
@@ -109,7 +109,7 @@
   }
 
   function names(view, event) {
-    const out = ["seat 0", "seat 1", "seat 2"];
+    const out = ["seat 1", "seat 2", "seat 3"]; // people count seats from 1
     if (Array.isArray(view.players)) {
       view.players.forEach((p, i) => { if (i < 3) out[i] = typeof p === "string" ? p : (p.name || p.id); });
     } else if (event && event.data && Array.isArray(event.data.players)) {
@@ -252,7 +252,37 @@
       tricksNode(view, who)));
   }
 
-  window.HernaGames.marias = { render, flekWords };
+  /* A live event of a table (the CGML server's, herna/servers/cgml/group_deal.py) in words,
+   * for the live page's list of events; null: the page says the event's kind. */
+  function eventWords(ev) {
+    const d = ev.data || {};
+    const who = names({}, ev);
+    const p = who[d.player] || "";
+    const signed = (m) => `${m > 0 ? "+" : ""}${m}`;
+    const money = (list) => (list || []).map((m, i) => `${who[i]} ${signed(m)}`).join(", ");
+    switch (ev.kind) {
+      case "game_started": return `deal ${d.game_no}: ${who[d.dealer] || "the dealer"} deals`;
+      case "licite": return `${p}: ${gameName(d.shown || d.licite)}`;
+      case "licite_result": return `${p} won the auction at ${gameName(d.licite)}`;
+      case "talon": return d.action === "take" ? `${p} takes the talon` : `${p} discards two cards to the talon`;
+      case "gametype": return `${p} announces ${gameName(d.licite)}, ${trumfText(d.trumf)}`;
+      case "flek": return `${p}: ${flekWords(d.flek)}`;
+      case "card": return `${p} plays ${cardName(d.card)}`;
+      case "round": return `trick ${d.number} taken by ${who[d.winner]}`;
+      case "claim": return `${p} shows the rest of the hand and claims the tricks`;
+      case "renonc": return `renonc by ${p}`;
+      case "resigned": return `${p} gives up the deal`;
+      case "pause": return `${p} asks for a pause`;
+      case "pause_finish": return `${p} is back`;
+      case "game_over":
+        return d.money_game ? `deal over: ${money(d.money_game)}; at the table ${money(d.money)}`
+          : "the deal was stopped";
+      case "group_closed": return "the table closed";
+      default: return null;
+    }
+  }
+
+  window.HernaGames.marias = { render, flekWords, eventWords };
 
   /* Styles live with the renderer so adding the game touches one file. */
   window.Herna.addStyle("marias-style", `
