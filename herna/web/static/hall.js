@@ -157,7 +157,7 @@ window.HernaGames = window.HernaGames || {};
   Herna.valueNode = valueNode;
 
   /* A live event in words: the game renderer's eventWords, else the label the server gave
-   * it (tile games), else its kind in words; never its JSON. */
+   * it (the tile server does), else its kind in words; never its JSON. */
   function eventText(ev, game) {
     const renderer = window.HernaGames && window.HernaGames[game];
     let text = null;
