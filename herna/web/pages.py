@@ -507,12 +507,19 @@ def _players_cell(m: StoredMatch) -> str:
     )
 
 
+def _where_and_result(m: StoredMatch) -> str:
+    """``the people's table, round 4: ann lost …`` (Mia), else the result alone."""
+    where = table_name(m.game, m.table_id)
+    return f"{where}: {match_summary(m)}" if where else match_summary(m)
+
+
 def match_rows(matches: Sequence[StoredMatch]) -> str:
-    """Rows of the generic match table (player pages)."""
+    """Rows of the generic match table (player pages): the result in words, not the table's
+    id (a code nobody reads)."""
     return "".join(
         f'<tr data-id="{m.id}"><td><a href="/matches/{m.id}">#{m.id}</a></td>'
         f"<td>{e(game_title(m.game))}</td>"
-        f"<td>{e(table_name(m.game, m.table_id) or m.table_id)}</td><td>{when(m.finished_at)}</td>"
+        f"<td>{e(_where_and_result(m))}</td><td>{when(m.finished_at)}</td>"
         f"<td>{e(m.status)}</td><td>{_players_cell(m)}</td></tr>"
         for m in matches
     )
@@ -844,7 +851,7 @@ def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch])
     return (
         f"<h1>{e(name)}</h1>{table}<!-- charts -->"
         '<h2>Recent games</h2><div class="scroll"><table class="grid"><tr><th>id</th>'
-        "<th>game</th><th>table</th>"
+        "<th>game</th><th>result</th>"
         f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table></div>"
         f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a> · '
         f'<a href="/api/players/{e(quote(name, safe=""))}/results.csv">results as CSV</a></p>'

@@ -23,6 +23,7 @@ from tests.serve import serving
 from tests.test_public_text import internals
 from tests.web.conftest import Browser, browser, screenshot_path
 from tests.web.test_play_tiles import MY_TURN_OR_OVER, PHASE, play_one, tiles_hall
+from tests.web.test_play_tiles_tabs import choose, to_the_form
 
 pytestmark = pytest.mark.browser
 __all__ = ["browser"]
@@ -41,11 +42,8 @@ async def test_a_tile_games_replay_names_its_rules_counts_from_1_and_shows_the_b
     async with tiles_hall(tmp_path, max_rounds=3) as h:
         page = browser.page
         await page.set_viewport_size({"width": 1280, "height": 800})
-        await page.goto(h.url + "/")
-        await page.get_by_role("link", name="Play a tile game").click()
-        await page.wait_for_function(f"() => {PHASE} === 'setup'")
-        await page.select_option("#tp-rules", "gold_rush")
-        await page.select_option("#tp-players", "2")  # sent as a rules object: 2 of 4 players
+        await to_the_form(page, h.url)
+        await choose(page, "gold_rush", 2)  # sent as a rules object: 2 of its 4 players
         await page.click("#tp-sit")
         await page.wait_for_function(f"() => {PHASE} === 'game'")
         banks = await page.locator("#tp-banks").inner_text()
