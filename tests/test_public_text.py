@@ -6,6 +6,7 @@ in words, never internal codes (issue 26)."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import random
 import re
@@ -509,3 +510,110 @@ def test_game_titles_come_from_one_place() -> None:
     assert column == ["Mariáš", "Mia", "Onitama", "Tile games"]
     section = pages.GameSection("marias", 30, more=True)
     assert "all mariáš history →" in pages.game_section(section, {}, paged=False)
+
+
+# -- the record pages in words (issue 26, "internals on screen") ----------------------------
+
+SEED_OR_ID = re.compile(r"\bseed\b|\btable (?:g|t)\d+\b|\b[0-9a-f]{16}\b|\bround-\d+\b")
+"""What the head of a match page must not show outside its details: seeds and table ids."""
+
+
+def _visible(page: str) -> str:
+    """A page's text without tags and without the closed "Details for game designers"."""
+    details = r'<details class="muted" id="match-details">.*?</details>'
+    shown = re.sub(details, " ", page, flags=re.S)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown)))
+
+
+def test_the_match_page_heads_with_game_players_when_and_result(tmp_path: Path) -> None:
+    """The head of a match page: the game (a tile game by its rules), the players, when, the
+    result; the table id and the seed only under "Details for game designers"; seats from 1."""
+    from herna.web.pages import match_heading, match_page, player
+
+    store = RecordStore(f"sqlite:///{tmp_path / 'h.db'}")
+    now = datetime.now(UTC)
+    deal = store.get(store.save(at(marias_deal(3), now)))
+    tiles = store.get(store.save(at(tiles_game(7, "gold_rush", ("ann", "bob")), now)))
+    mia = store.get(store.save(mia_round(1, ["ann", "bob", "cid"], 99, now)))
+    assert deal is not None and tiles is not None and mia is not None
+    assert match_heading(deal) == "Mariáš: alice, bob and carol"
+    assert match_heading(tiles) == "Gold rush: ann, bob, ann2 and bob3"
+    for match in (deal, tiles, mia):
+        page = match_page(match)
+        shown = _visible(page)
+        assert not SEED_OR_ID.search(shown), (match.game, SEED_OR_ID.search(shown))
+        assert internals(shown) == [], internals(shown)
+        took = "1 s" if match.game == "mia" else "5 min"  # as tests/records.py dates them
+        assert re.search(rf"played \d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d ?, for {took}", shown), shown
+        details = page[page.index('id="match-details"') :]
+        assert "Details for game designers" in details
+        assert str(match.seed) in details and match.table_id in details
+        seats = re.findall(r"<tr><td>(\d+)</td><td><a", page)
+        assert seats == [str(i + 1) for i in range(len(match.players))], seats
+    assert "points: ann " in _visible(match_page(tiles))  # gold rush scores its banks
+    recent = _visible(player("alice", [], [deal, tiles, mia]))  # a player's recent games
+    assert deal.table_id not in recent and tiles.table_id not in recent
+    assert "alice played lepší" in recent and "the bots' table, round 1: " in recent, recent
+    store.close()
+
+
+def test_tile_positions_and_banks_read_as_people_count() -> None:
+    """Columns, rows and players from 1; banks and what they hold in words."""
+    from herna.games.tiles.narrate import action_words, consequences, goal_words
+    from herna.games.tiles.render import describe_action
+
+    assert goal_words("reach 0 0") == "reach the tile in column 1, row 1"
+    assert action_words({"type": "push", "column": 0, "direction": "down"}, {}, 0) == (
+        "pushed column 1 from the top"
+    )
+    assert describe_action({"type": "move", "x": 0, "y": 2, "side": "U", "index": 0}) == (
+        "move to (1, 3) at U0"
+    )
+    bank = {"items": {}, "store": {"gold": 2}, "effects": ["collect"]}
+    player = {"seat": 0, "x": 0, "y": 0, "side": "U", "index": 0, "eliminated": False}
+    before = {"players": [{**player, "items": {"gold": 1}, "goals": []}], "board": [[bank]]}
+    after = {"players": [{**player, "items": {}, "goals": []}], "board": [[bank]]}
+    move = {"type": "move", "x": 0, "y": 0, "side": "U", "index": 0}
+    assert consequences(move, before, after, 0, ["ann"]) == ["put the gold in the bank"]
+
+
+def test_a_shipped_rules_file_sent_whole_is_known_by_its_name() -> None:
+    """The play page sends Labyrinth for two as a rules object: it is still Labyrinth."""
+    import json
+
+    from herna.games.tiles.rules import shipped_name, shipped_rules
+
+    for name, path in shipped_rules().items():
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert shipped_name(data) == name
+        assert shipped_name({**data, "players": data["players"][:2]}) == name
+        assert shipped_name({**data, "players": data["players"][1:3]}) is None
+        assert shipped_name({**data, "max_hand_size": 9}) is None
+    assert shipped_name({"players": []}) is None and shipped_name("labyrinth") is None
+
+
+def test_a_seeks_empty_seats_and_a_cgml_server_in_words() -> None:
+    """The Status page: "players per table", not ``numplayers``; what fills a seek's empty
+    seats, not ``fill 0``."""
+    from herna.hall.lobby import Lobby, Want, fill_words
+    from herna.web.pages import status
+
+    assert fill_words(Want()) == "house bots fill them at once"
+    assert fill_words(Want(fill=30)) == "house bots fill them after 30 s"
+    assert fill_words(Want(opponent="people", fill=30)) == "no house bots fill them"
+    assert fill_words(Want(challenge="ann")) == "no house bots fill them"
+    assert fill_words(Want(opponent="bots")) == "house bots fill them at once"
+    lobby = Lobby()
+    lobby.open("tiles", "erin", "person", Want(fill=12.5), None, now=100.0)
+    seeks = {"games": [], "seeks": lobby.snapshot("tiles", now=130.0)}
+    services = [
+        {"game": "marias", "protocol": "p", "endpoints": [], "snapshot": _marias_snapshot()},
+        {"game": "tiles", "protocol": "p", "endpoints": [], "snapshot": seeks},
+    ]
+    shown = re.sub(r"<[^>]+>", " ", status(services, None, [], {}))
+    assert internals(shown) == [], internals(shown)
+    for code in (r"numplayers", r"fill\s+[\d.]+", r"inflight", r"house-bot"):
+        assert not re.search(rf"\b{code}\b", shown), code
+    assert re.search(r"players per table\s+3", shown)
+    assert "empty seats" in shown and "house bots fill them after 12.5 s" in shown
+    assert lobby.snapshot("tiles")[0]["fill"] == 12.5  # the API keeps the number

@@ -129,7 +129,7 @@ def test_tiles_turns_in_words(
 ) -> None:
     url, ids = db
     out = run(capsys, str(ids["tiles"]), "--database-url", url)
-    assert "Rules: tsuro." in out
+    assert "Rules: Tsuro." in out  # the rules by name, as every page says them
     turns = re.findall(r"^\s*(\d+)\. (.+)$", out, re.M)
     assert turns and all(
         "placed a tile" in t or "eliminated" in t or "Game over" in t for _, t in turns[:3]

@@ -34,6 +34,7 @@ from herna.games.tiles.rules import (
     RulesReport,
     check_rules_file,
     resolve_rules_path,
+    rules_title,
     shipped_rules,
 )
 from herna.servers.tiles import DEFAULT_PORT
@@ -511,7 +512,9 @@ async def play_online(
                     file=sys.stderr,
                 )
             return 1
-        print(f"Table {joined['table']}, seat {joined['seat']} ({joined['rules_name']}).")
+        named = str(joined.get("rules_name") or "custom")
+        rules_words = "your own rules" if named == "custom" else rules_title(named)
+        print(f"You are player {int(joined['seat']) + 1}; the rules: {rules_words}.")
         if wait:
             print("Waiting for other players ...")
         elif seek is None:

@@ -189,6 +189,18 @@ class Seek:
         }
 
 
+def fill_words(want: Want) -> str:
+    """What becomes of a seek's empty seats, in words: ``house bots fill them after 30 s``,
+    ``house bots fill them at once``, ``no house bots fill them``."""
+    if want.opponent == BOTS:
+        return "house bots fill them at once"
+    if want.opponent != ANYONE or want.challenge or want.accept or want.tournament:
+        return "no house bots fill them"
+    if want.fill <= 0:
+        return "house bots fill them at once"
+    return f"house bots fill them after {want.fill:g} s"
+
+
 def waited_words(seconds: float) -> str:
     """``12 s``, ``2 min``, ``1 h 5 min``: how long a seek has waited."""
     seconds = max(0, int(seconds))
@@ -256,17 +268,18 @@ class Lobby:
 
     def snapshot(self, game: str | None = None, now: float | None = None) -> list[dict[str, Any]]:
         """The open seeks as JSON; given ``now`` (the clock the seeks were opened by), each
-        says how long it has waited in words instead of its clock reading ``created``
-        (the Status page shows this)."""
-        seeks = [s.to_json() for s in self.open_seeks(game)]
+        says how long it has waited in words instead of its clock reading ``created``, and
+        its fill wait in words (:func:`fill_words`) (the Status page shows this)."""
+        open_seeks = self.open_seeks(game)
         if now is None:
-            return seeks
+            return [s.to_json() for s in open_seeks]
         return [
             {
-                **{k: v for k, v in s.items() if k != "created"},
-                "waiting": waited_words(now - s["created"]),
+                **{k: v for k, v in seek.to_json().items() if k != "created"},
+                "fill": fill_words(seek.want),
+                "waiting": waited_words(now - seek.created),
             }
-            for s in seeks
+            for seek in open_seeks
         ]
 
     def check_open(

@@ -506,7 +506,7 @@ class WebApp:
         data = {"kind": "replay", "match": match.id, "game": match.game}
         place = TournamentStore(self.store.engine).place_of_match(match.id)
         body = pages.match_page(match, place)
-        return self.page(f"{match.game} #{match.id}", body, data, "/history")
+        return self.page(pages.match_heading(match), body, data, "/history")
 
     def players_page(self, request: Request, args: dict[str, Any]) -> Response:
         if args["name"]:

@@ -18,8 +18,10 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from herna.games.mia.text import REASONS, table_words
+from herna.games.tiles.rules import rules_title, shipped_rules
+from herna.hall.lobby import waited_words
 from herna.hall.records import Standing, StoredMatch
-from herna.hall.replays import result_lines
+from herna.hall.replays import match_summary, result_lines
 from herna.hall.tournament_store import MatchPlace
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
 
@@ -152,14 +154,21 @@ SNAPSHOT_WORDS = {
     "people_table": "the people's table",
     "answer_window": "seconds to answer",
     "cpu_seconds": "CPU seconds",
+    "numplayers": "players per table",
+    "inflight": "requests unanswered",
+    "fill": "empty seats",
     "STALE_TOKEN": "late or repeated answers",
     "NOT_A_JOIN": "answers to a join that were no join",
     "WRONG_PLAYER": "answers from a player whose turn it was not",
     "RATE_LIMIT": "too many messages",
 }
-VALUE_WORDS = {"licitovany_marias": "licitovaný mariáš"}
-"""Codes a snapshot gives as values (the CGML game name), as the Status page says them; the
-page's script gets this table too (``valueWords``)."""
+VALUE_WORDS = {
+    "licitovany_marias": "licitovaný mariáš",
+    "house-bot": "house bot",
+    **{name: rules_title(name) for name in shipped_rules()},  # a tile table's rules
+}
+"""Codes a snapshot gives as values (the CGML game name, a player's kind), as the Status page
+says them, alone or in a list; the page's script gets this table too (``valueWords``)."""
 KEY_WORDS = {**REASONS, **SNAPSHOT_WORDS}
 """Snapshot keys (the JSON API keeps them) as the Status page says them; the page's script
 gets this table too (static/hall.js, ``keyWords``) for the snapshots it refreshes."""
@@ -206,7 +215,8 @@ def value_html(value: Any, depth: int = 0) -> str:
         if all(isinstance(v, Mapping) and "name" in v and "race" in v for v in value):
             return e(seated_words(value))
         if all(not isinstance(v, Mapping | list | tuple) for v in value):
-            return e(", ".join(str(v) for v in value))
+            said = (VALUE_WORDS.get(v, v) if isinstance(v, str) else v for v in value)
+            return e(", ".join(str(v) for v in said))
         if all(isinstance(v, Mapping) for v in value) and depth >= 2:
             # inside a table's cell: each item a small key-value table, one under the other
             # (a grid in a grid's cell does not fit a card)
@@ -497,12 +507,19 @@ def _players_cell(m: StoredMatch) -> str:
     )
 
 
+def _where_and_result(m: StoredMatch) -> str:
+    """``the people's table, round 4: ann lost …`` (Mia), else the result alone."""
+    where = table_name(m.game, m.table_id)
+    return f"{where}: {match_summary(m)}" if where else match_summary(m)
+
+
 def match_rows(matches: Sequence[StoredMatch]) -> str:
-    """Rows of the generic match table (player pages)."""
+    """Rows of the generic match table (player pages): the result in words, not the table's
+    id (a code nobody reads)."""
     return "".join(
         f'<tr data-id="{m.id}"><td><a href="/matches/{m.id}">#{m.id}</a></td>'
         f"<td>{e(game_title(m.game))}</td>"
-        f"<td>{e(table_name(m.game, m.table_id) or m.table_id)}</td><td>{when(m.finished_at)}</td>"
+        f"<td>{e(_where_and_result(m))}</td><td>{when(m.finished_at)}</td>"
         f"<td>{e(m.status)}</td><td>{_players_cell(m)}</td></tr>"
         for m in matches
     )
@@ -683,25 +700,69 @@ class MatchFilterView:
     table: str | None = None
 
 
+STATUS_WORDS = {
+    "aborted": "stopped before the end",
+    "canceled": "canceled before it began",
+}
+"""A record's status as the match page says it (a finished game needs no word)."""
+
+
+def match_heading(m: StoredMatch) -> str:
+    """What the match page's heading says: the game (a tile game by its rules) and who
+    played, ``Onitama: ann against bob``; ids and seeds are left to the details."""
+    names = [p.name for p in sorted(m.players, key=lambda p: p.seat)]
+    title = game_title(m.game)
+    rules = m.meta.get("rules_name") if m.game == "tiles" else None
+    if rules:
+        title = rules_title(str(rules))
+    if len(names) == 2:
+        who = f"{names[0]} against {names[1]}"
+    elif len(names) > 2:
+        who = ", ".join(names[:-1]) + " and " + names[-1]
+    else:
+        who = "".join(names)
+    return f"{title}: {who}" if who else title
+
+
+def match_when(m: StoredMatch) -> str:
+    """When a game was played and for how long, in words (times as ``when`` prints them)."""
+    if m.started_at is None:
+        return f"finished {when(m.finished_at)}" if m.finished_at else ""
+    played = f"played {when(m.started_at)}"
+    if m.finished_at is not None:
+        played += f", for {e(waited_words((m.finished_at - m.started_at).total_seconds()))}"
+    return played
+
+
 def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
     players = "".join(
-        f'<tr><td>{p.seat}</td><td><a href="{e(player_url(p.name))}">{e(p.name)}</a></td>'
+        f'<tr><td>{p.seat + 1}</td><td><a href="{e(player_url(p.name))}">{e(p.name)}</a></td>'
         f"<td>{e(KIND_WORDS.get(p.kind, p.kind))}</td><td>{e(num(p.score))}</td>"
         f"<td>{'★' if p.winner else ''}</td></tr>"
         for p in m.players
     )
+    where = table_name(m.game, m.table_id)
+    tiles_game = f"{game_title(m.game)} · " if m.game == "tiles" else ""
     return (
-        f"<h1>{e(game_title(m.game))} #{m.id}</h1>"
-        f'<p class="muted">{e(table_line(m.game, m.table_id))} · {e(m.status)} · started '
-        f"{when(m.started_at)} · finished {when(m.finished_at)} · seed {e(str(m.seed))}</p>"
+        f'<h1 id="match-heading">{e(match_heading(m))}</h1>'
+        f'<p class="lead" id="match-summary">{e(tiles_game)}{e(match_summary(m))} · '
+        + (f"{e(STATUS_WORDS.get(m.status, m.status))} · " if m.status != "finished" else "")
+        + match_when(m)
+        + (f" · {e(where)}" if where else "")
+        + "</p>"
+        '<details class="muted" id="match-details"><summary>Details for game designers'
+        "</summary><p>"
+        f"record number {m.id} · table id <code>{e(m.table_id)}</code> · random seed "
+        f"<code>{e(str(m.seed))}</code> (the same seed and moves replay the same game)"
+        "</p></details>"
         + (
             f'<p id="tournament-place">A game of <a href="/tournaments/{place.tournament_id}">'
             f"{e(place.tournament)}</a>: round {place.round}, board {place.board}.</p>"
             if place is not None
             else ""
         )
-        + '<table class="grid"><tr><th>seat</th><th>player</th><th>kind</th><th>score</th>'
-        f"<th>winner</th></tr>{players}</table>"
+        + '<table class="grid" id="match-players"><tr><th>seat</th><th>player</th>'
+        f"<th>kind</th><th>score</th><th>winner</th></tr>{players}</table>"
         + '<h2>Result</h2><ul id="result" class="result">'
         + "".join(f"<li>{e(line)}</li>" for line in result_lines(m))
         + "</ul>"
@@ -790,7 +851,7 @@ def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch])
     return (
         f"<h1>{e(name)}</h1>{table}<!-- charts -->"
         '<h2>Recent games</h2><div class="scroll"><table class="grid"><tr><th>id</th>'
-        "<th>game</th><th>table</th>"
+        "<th>game</th><th>result</th>"
         f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table></div>"
         f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a> · '
         f'<a href="/api/players/{e(quote(name, safe=""))}/results.csv">results as CSV</a></p>'

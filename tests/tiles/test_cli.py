@@ -116,7 +116,8 @@ async def test_play_online_and_bot_command(
         code = await play_online("127.0.0.1", service.port, "ann", rules, False, ask=lambda _: "1")
         assert code == 0
         out = capsys.readouterr().out
-        assert "Table t1, seat 0 (custom)." in out and "Game over:" in out
+        # the shipped tsuro sent whole is recorded and shown by its name (issue 26)
+        assert "You are player 1; the rules: Tsuro." in out and "Game over:" in out
         code = await asyncio.to_thread(
             main,
             [

@@ -10,7 +10,7 @@ from herna.core.game import CHANCE
 from herna.core.rng import SeededRng
 from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.engine import TilesState, new_game
-from herna.games.tiles.narrate import TurnLog, consequences, goal_words, item_names
+from herna.games.tiles.narrate import TurnLog, action_words, consequences, goal_words, item_names
 from herna.games.tiles.replay import replay_steps
 from herna.games.tiles.rules import load_rules_file, shipped_rules
 from herna.hall.records import RecordStore
@@ -53,7 +53,9 @@ def test_a_whole_game_gives_one_line_per_turn() -> None:
 
 
 def test_goals_read_in_words_the_same_as_on_the_players_panel() -> None:
-    assert goal_words("reach 3 0") == "reach the tile in column 3, row 0"
+    """Columns and rows as people count them, from 1 (the rules file counts from 0)."""
+    assert goal_words("reach 3 0") == "reach the tile in column 4, row 1"
+    assert goal_words("reach 0 6") == "reach the tile in column 1, row 7"
     assert goal_words("collect 2 gold") == "collect 2 gold"
     assert goal_words("find ghost") == "find the ghost"
     assert goal_words(None) == "a secret goal"
@@ -70,7 +72,17 @@ def test_a_completed_goal_is_said_in_words() -> None:
 
     action = {"type": "move", "x": 3, "y": 0, "side": "U", "index": 0}
     said = consequences(action, view(False), view(True), 0, ["ann"])
-    assert said == ["completed the goal to reach the tile in column 3, row 0"]
+    assert said == ["completed the goal to reach the tile in column 4, row 1"]
+
+
+def test_a_push_says_the_row_as_people_count_it() -> None:
+    """The wire's ``row 0`` is the top row: people read "row 1"."""
+    assert action_words({"type": "push", "row": 0, "direction": "right"}, {}, 0) == (
+        "pushed row 1 from the left"
+    )
+    assert action_words({"type": "push", "column": 6, "direction": "up"}, {}, 0) == (
+        "pushed column 7 from the bottom"
+    )
 
 
 def test_replay_steps_say_turns_in_words(tmp_path: Path) -> None:

@@ -146,14 +146,19 @@ def test_text_rendering() -> None:
     board = render_board(view)
     lines = board.splitlines()
     assert len(lines) == 1 + 7 * 3 and all(len(line) == len(lines[1]) for line in lines[1:])
-    assert "0" in lines[3]  # player 0's mark on its start point
+    # columns and rows numbered from 1, as people count (the rules file counts from 0)
+    assert lines[0].split() == [str(x) for x in range(1, 8)]
+    assert [line.split()[0] for line in lines[1:] if line[:4].strip()] == [
+        str(y) for y in range(1, 8)
+    ]
+    assert "1" in lines[3][4:]  # the first player's mark on its start point
     legend = render_legend(view, ["ann", "bob", "cy", "dee"])
-    assert legend.startswith(">0 ann: at (0, 0) D0") and "Pile: 1 tile(s)" in legend
+    assert legend.startswith(">1 ann: at (1, 1) D0") and "Pile: 1 tile(s)" in legend
     assert tile_lines(None, 1)[1].strip() == "·"
     assert tile_lines({"face_down": True}, 2)[0] == "░" * 11
     assert (
         describe_action({"type": "push", "row": 3, "direction": "right", "rotation": 1})
-        == "push row 3 right, tile turned 90°"
+        == "push row 4 right, tile turned 90°"
     )
 
 

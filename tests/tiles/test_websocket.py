@@ -414,7 +414,7 @@ async def test_herna_bot_and_play_over_websocket(
         rules = json.loads(shipped_rules()["tsuro"].read_text())
         assert await play_online(ws_url(web), 0, "ann", rules, False, ask=lambda _: "1") == 0
         out = capsys.readouterr().out
-        assert "seat 0 (custom)." in out and "Game over:" in out
+        assert "You are player 1; the rules: Tsuro." in out and "Game over:" in out
         store = tiles.hub.records
         assert store is not None
         store.flush()

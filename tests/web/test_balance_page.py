@@ -87,7 +87,7 @@ async def test_a_designer_gets_a_balance_report_with_charts(
         assert await page.locator("#bal-endings-chart rect").count() == 1  # one winner, always
         assert await page.locator("#bal-length-chart rect").count() == 1  # always 5 turns
         goals = await page.locator("#bal-goals").inner_text()
-        assert "reach the tile in column 3, row 0" in goals and "60 of 60 (100 %)" in goals
+        assert "reach the tile in column 4, row 1" in goals and "60 of 60 (100 %)" in goals
         text = await page.locator("#bal-report").inner_text()
         assert "AdvantageP1" in text and "First seat's win rate" in text
         assert internals(text) == []

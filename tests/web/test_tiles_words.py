@@ -61,5 +61,5 @@ async def test_tiles_play_page_says_goals_and_players_in_words(
         assert [n.split(" ", 1)[0] for n in numbers] == [str(i + 1) for i in range(len(numbers))], (
             numbers
         )
-        assert "reach the tile in column 3, row 3" in players  # dungeon's last goal
+        assert "reach the tile in column 4, row 4" in players  # dungeon's last goal, from 1
         assert browser.errors == []

@@ -25,16 +25,22 @@ GOAL_WORDS = {
     "hidden": "a secret goal",
 }
 """How a goal reads wherever a person sees it; static/games/tiles.js keeps a copy (a test
-checks the two match)."""
+checks the two match). Columns and rows are counted from 1, as people count (:func:`nth`)."""
+
+
+def nth(index: int | str) -> int:
+    """A column or row as people count it: the rules file and the wire count from 0 (``reach 3
+    0`` is the top row), a person from 1 (``column 4, row 1``)."""
+    return int(index) + 1
 
 
 def goal_words(text: str | None) -> str:
-    """A goal as the rules write it (``reach 3 0``) in words (``reach the tile in column 3,
-    row 0``); None (a goal hidden from the reader) is ``a secret goal``."""
+    """A goal as the rules write it (``reach 3 0``) in words (``reach the tile in column 4,
+    row 1``); None (a goal hidden from the reader) is ``a secret goal``."""
     if not text:
         return GOAL_WORDS["hidden"]
     if m := re.fullmatch(r"reach (\d+) (\d+)", text):
-        return GOAL_WORDS["reach"].format(x=m[1], y=m[2])
+        return GOAL_WORDS["reach"].format(x=nth(m[1]), y=nth(m[2]))
     if m := re.fullmatch(r"collect (\d+) (.+)", text):
         return GOAL_WORDS["collect"].format(count=m[1], name=m[2])
     if m := re.fullmatch(r"find (.+)", text):
@@ -89,7 +95,7 @@ def action_words(action: Mapping[str, Any], before: View, seat: int) -> str:
     kind = action.get("type")
     if kind == "push":
         line = "row" if "row" in action else "column"
-        return f"pushed {line} {action[line]} {_PUSHED_FROM.get(str(action['direction']), '')}"
+        return f"pushed {line} {nth(action[line])} {_PUSHED_FROM.get(str(action['direction']), '')}"
     if kind == "move":
         x, y = int(action["x"]), int(action["y"])
         me = _player(before, seat)
@@ -102,7 +108,7 @@ def action_words(action: Mapping[str, Any], before: View, seat: int) -> str:
         if tile.get("items"):
             return f"{rolled}moved to {item_names(tile['items'])}"
         if tile.get("store"):
-            return f"{rolled}moved to a store"
+            return f"{rolled}moved to a bank"  # a tile with the collect effect
         if me is None:
             return f"{rolled}moved"
         return rolled + _steps(x - int(me["x"]), y - int(me["y"]))
@@ -123,7 +129,7 @@ def consequences(
         old = _player(before, who)
         if old is None:
             continue
-        subject = "" if who == seat else (names[who] if who < len(names) else f"player {who}")
+        subject = "" if who == seat else (names[who] if who < len(names) else f"player {who + 1}")
         said: list[str] = []
         moved = (int(p["x"]), int(p["y"])) != (int(old["x"]), int(old["y"]))
         if action.get("type") == "move" and who == seat:
@@ -156,7 +162,8 @@ def consequences(
         if lost:
             where = _tile(after, int(p["x"]), int(p["y"])) or {}
             stored = where.get("store") and who == seat
-            said.append(("stored " if stored else "lost ") + item_names(lost))
+            lost_words = item_names(lost)
+            said.append(f"put {lost_words} in the bank" if stored else f"lost {lost_words}")
         for g_old, g_new in zip(old.get("goals") or (), p.get("goals") or (), strict=False):
             if g_new["done"] and not g_old["done"]:
                 text = g_new.get("goal")
@@ -214,7 +221,7 @@ class TurnLog:
         if self._seat is None:
             return None
         seat = self._seat
-        who = self.names[seat] if 0 <= seat < len(self.names) else f"player {seat}"
+        who = self.names[seat] if 0 <= seat < len(self.names) else f"player {seat + 1}"
         parts = self._parts
         words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
         line = f"{who} {words}"

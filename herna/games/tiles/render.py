@@ -3,7 +3,8 @@ and logs all draw the same thing).
 
 With one path point per side a tile is drawn with box-drawing lines; with more, each point
 shows a letter and points with the same letter are joined by one path. Digits are players
-standing on that point; corner marks: ``*`` items, ``!`` effects, ``$`` a store,
+(numbered from 1, as columns and rows are) standing on that point; corner marks: ``*``
+items, ``!`` effects, ``$`` a store,
 ``#`` the tile stops movement. Face-down tiles are ``░``.
 """
 
@@ -13,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from herna.games.tiles.geometry import SIDES, make_point
+from herna.games.tiles.narrate import goal_words, nth
 
 _GLYPHS = {
     frozenset("UD"): "│",
@@ -97,7 +99,7 @@ def tile_lines(
     for seat, point in players:
         r, c = _point_xy(point, n)
         col = 2 * c + 1 if n > 1 or c not in (0, 2 * n) else (0 if c == 0 else width - 1)
-        grid[r][col] = str(seat % 10)
+        grid[r][col] = str((seat + 1) % 10)  # players numbered from 1, as the legend says
     return ["".join(row) for row in grid]
 
 
@@ -112,11 +114,12 @@ def render_board(view: Mapping[str, Any]) -> str:
         if not p["eliminated"]:
             point = make_point(p["side"], int(p["index"]), n)
             on_cell.setdefault((int(p["x"]), int(p["y"])), []).append((int(p["seat"]), point))
-    lines = ["    " + " ".join(f"{x:^{cell_w}}" for x in range(w))]
+    # columns and rows numbered as people count them, from 1 (the rules file counts from 0)
+    lines = ["    " + " ".join(f"{x + 1:^{cell_w}}" for x in range(w))]
     for y in range(h):
         pictures = [tile_lines(view["board"][y][x], n, on_cell.get((x, y), ())) for x in range(w)]
         for r in range(size):
-            label = f"{y:>3} " if r == n else "    "
+            label = f"{y + 1:>3} " if r == n else "    "
             lines.append(label + " ".join(pic[r] for pic in pictures))
     return "\n".join(lines)
 
@@ -128,14 +131,19 @@ def render_legend(view: Mapping[str, Any], names: Sequence[str] | None = None) -
     turn = view.get("turn") or {}
     for p in view["players"]:
         seat = int(p["seat"])
-        name = names[seat] if names and seat < len(names) else f"player {seat}"
+        name = names[seat] if names and seat < len(names) else f"player {seat + 1}"
         mark = ">" if turn.get("to_act") == seat else " "
         state = (
             "eliminated"
             if p["eliminated"]
-            else (f"at ({p['x']}, {p['y']}) {p['side']}{p['index']} heading {p['heading']}")
+            else (
+                f"at ({nth(p['x'])}, {nth(p['y'])}) {p['side']}{p['index']} heading {p['heading']}"
+            )
         )
-        goals = [("✓ " if g["done"] else "") + (g["goal"] or "?") for g in p["goals"]]
+        goals = [
+            ("✓ " if g["done"] else "") + (goal_words(g["goal"]) if g["goal"] else "?")
+            for g in p["goals"]
+        ]
         extra = []
         if p["items"]:
             extra.append("holds " + ", ".join(f"{c} {k}" for k, c in p["items"].items()))
@@ -143,7 +151,7 @@ def render_legend(view: Mapping[str, Any], names: Sequence[str] | None = None) -
             extra.append(f"misses {p['skip']} turn(s)")
         if p["hand_count"]:
             extra.append(f"{p['hand_count']} tile(s) in hand")
-        line = f"{mark}{seat} {name}: {state}"
+        line = f"{mark}{seat + 1} {name}: {state}"
         if goals:
             line += f"; goals {p['goals_done']}/{len(goals)}: " + ", ".join(goals)
         if extra:
@@ -161,11 +169,11 @@ def render_legend(view: Mapping[str, Any], names: Sequence[str] | None = None) -
                     ", ".join(f"{k} x{c}" if c > 1 else k for k, c in tile["items"].items())
                 )
             if tile.get("store"):
-                bits.append("store: " + ", ".join(f"{c} {k}" for k, c in tile["store"].items()))
+                bits.append("bank holds " + ", ".join(f"{c} {k}" for k, c in tile["store"].items()))
             if tile.get("effects"):
                 bits.append("effects: " + ", ".join(tile["effects"]))
             if bits:
-                groups.setdefault("; ".join(bits), []).append(f"({x},{y})")
+                groups.setdefault("; ".join(bits), []).append(f"({nth(x)},{nth(y)})")
     if groups:
         out.append(
             "Tiles: "
@@ -190,7 +198,9 @@ def describe_action(action: Mapping[str, Any]) -> str:
     """A player action (JSON form) in words, for menus."""
     kind = action.get("type")
     if kind == "move":
-        return f"move to ({action['x']}, {action['y']}) at {action['side']}{action['index']}"
+        return (
+            f"move to ({nth(action['x'])}, {nth(action['y'])}) at {action['side']}{action['index']}"
+        )
     if kind == "push":
         line = "row" if "row" in action else "column"
         turn = (
@@ -198,12 +208,12 @@ def describe_action(action: Mapping[str, Any]) -> str:
             if action.get("rotation")
             else ""
         )
-        return f"push {line} {action[line]} {action['direction']}{turn}"
+        return f"push {line} {nth(action[line])} {action['direction']}{turn}"
     if kind in ("add", "exchange"):
         tile = f" tile #{action['tile']}" if action.get("tile") is not None else ""
         turn = f", turned {90 * int(action.get('rotation', 0))}°" if action.get("rotation") else ""
         verb = "add" if kind == "add" else "exchange at"
-        return f"{verb}{tile} ({action['x']}, {action['y']}){turn}"
+        return f"{verb}{tile} ({nth(action['x'])}, {nth(action['y'])}){turn}"
     return str(dict(action))
 
 

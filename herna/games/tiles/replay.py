@@ -26,7 +26,7 @@ def describe(happened: Sequence[tuple[int | None, str]], names: Sequence[str]) -
         if seat is None:
             parts.append(text)
         else:
-            who = names[seat] if 0 <= seat < len(names) else f"player {seat}"
+            who = names[seat] if 0 <= seat < len(names) else f"player {seat + 1}"
             parts.append(f"{who} {text}")
     return "; ".join(parts)
 

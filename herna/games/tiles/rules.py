@@ -418,6 +418,32 @@ def shipped_rules() -> dict[str, Path]:
     return {p.stem: p for p in sorted(RULES_DIR.glob("*.json"))}
 
 
+@cache
+def _shipped_data() -> dict[str, dict[str, Any]]:
+    return {
+        name: json.loads(path.read_text(encoding="utf-8")) for name, path in shipped_rules().items()
+    }
+
+
+def shipped_name(data: Any) -> str | None:
+    """The name of the shipped rules file ``data`` is, when a client sent one whole rather than
+    by name (the play page does so to seat fewer players than the file has: the same file
+    with its first players only); None for rules of one's own. So a game of Labyrinth is
+    recorded as ``labyrinth`` however it was asked for, not as ``custom``."""
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        return None
+    players = data["players"]
+    rest = {k: v for k, v in data.items() if k != "players"}
+    for name, shipped in _shipped_data().items():
+        if (
+            players
+            and shipped.get("players", [])[: len(players)] == players
+            and rest == {k: v for k, v in shipped.items() if k != "players"}
+        ):
+            return name
+    return None
+
+
 def rules_title(name: str) -> str:
     """A rules file's name as people read it: ``gold_rush`` -> ``Gold rush``."""
     words = name.replace("_", " ").replace("-", " ").strip()

@@ -9,26 +9,21 @@ from __future__ import annotations
 
 from herna.games.tiles.render import render_board, render_legend
 from herna.games.tiles.replay import replay_steps
+from herna.games.tiles.rules import rules_title
 from herna.hall.records import StoredMatch
 
 
 def match_text(match: StoredMatch, public: bool = False, move: int | None = None) -> list[str]:
     names = [p.name for p in sorted(match.players, key=lambda p: p.seat)]
-    rules = str(match.meta.get("rules_name", "")).replace("_", " ") or "custom rules"
+    named = str(match.meta.get("rules_name", "") or "custom")
+    rules = "rules of the players' own" if named == "custom" else rules_title(named)
     lines = [f"Rules: {rules}. Players: {', '.join(names) or 'none'}."]
     steps = replay_steps(match)
     for i, step in enumerate(steps):
         if i == 0 and step["label"] == "setup":
             continue
         lines.append(f"{i:3d}. {step['label']}")
-    winners = [p.name for p in match.players if p.winner]
-    reason = match.result.get("reason", match.status)
-    if match.status != "finished":
-        lines.append(f"Result: game {match.status} ({reason}).")
-    elif winners:
-        lines.append(f"Result: {', '.join(winners)} won ({reason}).")
-    else:
-        lines.append(f"Result: nobody won ({reason}).")
+    lines.append(f"Result: {summary(match)}.")
     k = len(steps) - 1 if move is None else max(0, min(move, len(steps) - 1))
     view = steps[k]["view"] if steps else {}
     if "board" in view:
@@ -38,10 +33,29 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
     return lines
 
 
+def scores_words(match: StoredMatch) -> str:
+    """The end-of-game scores of rules with scoring (what the banks and hands held), in words:
+    ``points: alice 4, bob 3``; empty for rules without scoring."""
+    details = match.result.get("details") if isinstance(match.result, dict) else None
+    scores = details.get("scores") if isinstance(details, dict) else None
+    if not isinstance(scores, list):
+        return ""
+    names = [p.name for p in sorted(match.players, key=lambda p: p.seat)]
+    said = [
+        f"{names[i] if i < len(names) else f'player {i + 1}'} "
+        + ("eliminated" if score is None else str(score))
+        for i, score in enumerate(scores)
+    ]
+    return "points: " + ", ".join(said)
+
+
 def summary(match: StoredMatch) -> str:
-    """``alice won (reached the goal)``."""
+    """``alice won (reached the goal)``; with scoring, ``alice won (no gold left; points:
+    alice 4, bob 3)``."""
     reason = match.result.get("reason", match.status)
     if match.status != "finished":
-        return f"{match.status} ({reason})"
+        return f"game {match.status} ({reason})"
+    scores = scores_words(match)
+    why = f"{reason}; {scores}" if scores else str(reason)
     winners = [p.name for p in match.players if p.winner]
-    return f"{', '.join(winners)} won ({reason})" if winners else f"nobody won ({reason})"
+    return f"{', '.join(winners)} won ({why})" if winners else f"nobody won ({why})"

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from herna.core.clock import Clock
 from herna.games.tiles.bots import STRATEGIES, TilesBot
-from herna.games.tiles.rules import Rules, RulesReport, rules_key, shipped_rules
+from herna.games.tiles.rules import Rules, RulesReport, rules_key, shipped_name, shipped_rules
 from herna.hall.identity import Identity, Refusal
 from herna.hall.lobby import (
     ANYONE,
@@ -188,7 +188,11 @@ class TableSeating:
                 problems=[p.to_json() for p in report.problems[:MAX_PROBLEMS_SENT]],
             )
         else:
-            self._seat(client, msg, report.rules)
+            rules = report.rules
+            named = shipped_name(msg.rules)
+            if named is not None:  # a shipped file sent whole keeps its name in the record
+                rules = dataclasses.replace(rules, name=named)
+            self._seat(client, msg, rules)
         if waiting and client.table is None and client in self._clients:
             self.deadlines.start(client)  # not seated after all: a fresh login clock
 

@@ -127,7 +127,10 @@ window.HernaGames = window.HernaGames || {};
     if (value === null || value === undefined) return el("span", { class: "muted" }, "–");
     if (Array.isArray(value)) {
       if (!value.length) return el("span", { class: "muted" }, "none");
-      if (value.every((v) => v === null || typeof v !== "object")) return document.createTextNode(value.join(", "));
+      if (value.every((v) => v === null || typeof v !== "object")) {
+        const values = (Herna.page && Herna.page.values) || {};
+        return document.createTextNode(value.map((v) => (typeof v === "string" && values[v]) || v).join(", "));
+      }
       if (value.every((v) => v && typeof v === "object" && "name" in v && "race" in v)) return document.createTextNode(seatedWords(value));
       const objects = value.every((v) => v && typeof v === "object" && !Array.isArray(v));
       /* inside a table's cell: each item a small key-value table (as pages.py value_html) */
@@ -153,12 +156,18 @@ window.HernaGames = window.HernaGames || {};
   }
   Herna.valueNode = valueNode;
 
-  function eventText(ev) {
-    const data = Object.assign({}, ev.data || {});
-    delete data.view;
-    let text = JSON.stringify(data);
-    if (text.length > 160) text = text.slice(0, 157) + "…";
-    return `${Herna.time(ev.ts)} ${ev.kind} ${text === "{}" ? "" : text}`;
+  /* A live event in words: the game renderer's eventWords, else the label the server gave
+   * it (the tile server does), else its kind in words; never its JSON. */
+  function eventText(ev, game) {
+    const renderer = window.HernaGames && window.HernaGames[game];
+    let text = null;
+    try {
+      text = renderer && renderer.eventWords ? renderer.eventWords(ev) : null;
+    } catch (err) {
+      text = null; // an odd event: its kind below
+    }
+    if (!text) text = (ev.data && typeof ev.data.label === "string" && ev.data.label) || keyWords(ev.kind);
+    return `${Herna.time(ev.ts)} ${text}`;
   }
 
   /* ---- live views ------------------------------------------------------------------- */
@@ -216,8 +225,8 @@ window.HernaGames = window.HernaGames || {};
       return p;
     }
 
-    function eventItem(ev) {
-      return el("li", { dataset: { v: ev.v } }, eventText(ev));
+    function eventItem(ev, game) {
+      return el("li", { dataset: { v: ev.v } }, eventText(ev, game));
     }
 
     function draw() {
@@ -238,10 +247,10 @@ window.HernaGames = window.HernaGames || {};
         // The log, newest first: only new events are added; a fresh start redraws it.
         if (p.start !== t.start) {
           p.start = t.start;
-          p.log.replaceChildren(...t.events.slice().reverse().map(eventItem));
+          p.log.replaceChildren(...t.events.slice().reverse().map((ev) => eventItem(ev, t.game)));
         } else {
           const fresh = t.events.filter((ev) => ev.v > p.shown);
-          if (fresh.length) p.log.prepend(...fresh.reverse().map(eventItem));
+          if (fresh.length) p.log.prepend(...fresh.reverse().map((ev) => eventItem(ev, t.game)));
           while (p.log.childElementCount > t.events.length) p.log.lastElementChild.remove();
         }
         p.shown = t.events.length ? t.events[t.events.length - 1].v : 0;

@@ -189,7 +189,7 @@
             class: "tp-cell" + (legal ? " tp-target" : "") + (chosen ? " tp-chosen" : ""),
             "data-x": x, "data-y": y, "data-key": `cell-${x}-${y}`,
             tabindex: legal ? 0 : null, role: legal ? "button" : null,
-            "aria-label": legal ? `${DOING[kind()] || kind()}: column ${x}, row ${y}${what}` : null });
+            "aria-label": legal ? `${DOING[kind()] || kind()}: column ${x + 1}, row ${y + 1}${what}` : null });
           if (legal) {
             r.addEventListener("click", () => cellClicked(x, y));
             r.addEventListener("keydown", (ev) => {
@@ -216,12 +216,12 @@
         cy = margin + a.row * size + size / 2;
         if (a.direction === "right") { cx = margin / 2; dx = 1; } else { cx = margin * 1.5 + w * size; dx = -1; }
         dy = 0;
-        label = `push row ${a.row} ${FROM[a.direction]}`;
+        label = `push row ${a.row + 1} ${FROM[a.direction]}`;
       } else {
         cx = margin + a.column * size + size / 2;
         if (a.direction === "down") { cy = margin / 2; dy = 1; } else { cy = margin * 1.5 + h * size; dy = -1; }
         dx = 0;
-        label = `push column ${a.column} ${FROM[a.direction]}`;
+        label = `push column ${a.column + 1} ${FROM[a.direction]}`;
       }
       const s = margin * 0.45;
       const pts = [[cx + dx * s, cy + dy * s], [cx - dy * s * 0.9 - dx * s, cy + dx * s * 0.9 - dy * s],

@@ -502,7 +502,10 @@
               (p.hand_count ? `; ${p.hand_count} tile(s) in hand` : "") +
               ((p.goals || []).length ? `; goals done: ${p.goals_done || 0} of ${p.goals.length}` : "")),
             goals.length ? el("ul", { class: "tp-goals" }, goals) : null);
-        }));
+        }),
+        // what the banks hold (rules with scoring count it)
+        ((banks) => (banks.length ? el("ul", { class: "tiles-banks", id: "tp-banks" },
+          banks.map((b) => el("li", {}, b))) : null))(parts.bankWords(v)));
     }
 
     function draw() {

@@ -64,9 +64,15 @@
 
   /* A part's note as older records wrote it ("R07 of seat 0 won the last trick"), in words. */
   function noteWords(note, who) {
-    return String(note || "")
+    const text = String(note || "");
+    // the points behind hra ("90:40") and sto ("110"), with hlášky counted
+    let m = /^(\d+):(\d+)(.*)$/.exec(text);
+    if (m) return `points: aktér ${m[1]}, obrana ${m[2]}${m[3]}`;
+    m = /^(\d+)$/.exec(text);
+    if (m) return `points: aktér ${m[1]}`;
+    return text
       .replace(/\b([RBGA](?:0[789JQKA]|10))\b/g, (c) => cardName(c))
-      .replace(/ of seat (\d)/g, (_, n) => ` of ${who[Number(n)] || "seat " + n}`);
+      .replace(/ of seat (\d)/g, (_, n) => ` of ${who[Number(n)] || "seat " + (Number(n) + 1)}`);
   }
 
   function partName(name) {
@@ -103,7 +109,7 @@
   }
 
   function names(view, event) {
-    const out = ["seat 0", "seat 1", "seat 2"];
+    const out = ["seat 1", "seat 2", "seat 3"]; // people count seats from 1
     if (Array.isArray(view.players)) {
       view.players.forEach((p, i) => { if (i < 3) out[i] = typeof p === "string" ? p : (p.name || p.id); });
     } else if (event && event.data && Array.isArray(event.data.players)) {
@@ -190,19 +196,27 @@
   function resultNode(view, who) {
     const r = view.result;
     if (!r) return null;
+    // One column per seat (the money each part brought that seat); why a part came out so
+    // stands under its name. Each row has as many cells as the head, so every number stands
+    // under its heading, and at 390 px the table still fits.
+    const seats = (r.money || []).map((_, i) => i);
+    const signedNumber = (m) => `${m > 0 ? "+" : ""}${m}`;
     const rows = (r.parts || []).map((p) => el("tr", {},
-      el("td", {}, partName(p.name)), el("td", {}, p.won ? "won" : "lost"), el("td", {}, String(p.units)),
-      el("td", {}, (p.amounts || []).map((a) => (a > 0 ? "+" : "") + a).join(" / ")),
-      el("td", { class: "muted" }, noteWords(p.note, who))));
+      el("td", {}, partName(p.name),
+        p.note ? el("div", { class: "muted mar-why" }, noteWords(p.note, who)) : null),
+      el("td", {}, p.won ? "won" : "lost"),
+      el("td", { class: "mar-num" }, String(p.units)),
+      seats.map((i) => el("td", { class: "mar-num" }, signedNumber(((p.money || p.amounts || [])[i]) || 0)))));
     const money = (r.money || []).map((m, i) => `${who[i]} ${m > 0 ? "+" : ""}${m}`).join(", ");
     return el("div", { class: "mar-result" },
       el("div", { class: "mar-label" }, "result"),
       r.renonc ? el("p", { class: "mar-renonc" }, `renonc by ${who[r.renonc.player]}: ${r.renonc.reason}`) : null,
       el("p", {}, r.renonc ? "" : `${gameName(r.licite)}: ${(r.parts || []).map((p) => `${partName(p.name)} ${p.won ? "won" : "lost"}`).join(", ")}`),
-      rows.length ? el("table", { class: "mar-parts" },
-        el("thead", {}, el("tr", {}, el("th", {}, "part"), el("th", {}, "aktér"), el("th", {}, "units"),
-          el("th", {}, "per seat"), el("th", {}, ""))),
-        el("tbody", {}, rows)) : null,
+      rows.length ? el("div", { class: "scroll" }, el("table", { class: "mar-parts" },
+        el("thead", {}, el("tr", {}, el("th", {}, "part"), el("th", {}, "aktér"),
+          el("th", { class: "mar-num" }, "units"),
+          seats.map((i) => el("th", { class: "mar-num" }, who[i])))),
+        el("tbody", {}, rows))) : null,
       el("p", { class: "mar-money-line" }, `money: ${money}`),
       r.declarer_points !== undefined && view.licite && !["SMALL", "BIG"].includes(view.licite)
         ? el("p", { class: "muted" }, `body (points): aktér ${r.declarer_points}, obrana ${r.defender_points}`) : null);
@@ -238,7 +252,37 @@
       tricksNode(view, who)));
   }
 
-  window.HernaGames.marias = { render, flekWords };
+  /* A live event of a table (the CGML server's, herna/servers/cgml/group_deal.py) in words,
+   * for the live page's list of events; null: the page says the event's kind. */
+  function eventWords(ev) {
+    const d = ev.data || {};
+    const who = names({}, ev);
+    const p = who[d.player] || "";
+    const signed = (m) => `${m > 0 ? "+" : ""}${m}`;
+    const money = (list) => (list || []).map((m, i) => `${who[i]} ${signed(m)}`).join(", ");
+    switch (ev.kind) {
+      case "game_started": return `deal ${d.game_no}: ${who[d.dealer] || "the dealer"} deals`;
+      case "licite": return `${p}: ${gameName(d.shown || d.licite)}`;
+      case "licite_result": return `${p} won the auction at ${gameName(d.licite)}`;
+      case "talon": return d.action === "take" ? `${p} takes the talon` : `${p} discards two cards to the talon`;
+      case "gametype": return `${p} announces ${gameName(d.licite)}, ${trumfText(d.trumf)}`;
+      case "flek": return `${p}: ${flekWords(d.flek)}`;
+      case "card": return `${p} plays ${cardName(d.card)}`;
+      case "round": return `trick ${d.number} taken by ${who[d.winner]}`;
+      case "claim": return `${p} shows the rest of the hand and claims the tricks`;
+      case "renonc": return `renonc by ${p}`;
+      case "resigned": return `${p} gives up the deal`;
+      case "pause": return `${p} asks for a pause`;
+      case "pause_finish": return `${p} is back`;
+      case "game_over":
+        return d.money_game ? `deal over: ${money(d.money_game)}; at the table ${money(d.money)}`
+          : "the deal was stopped";
+      case "group_closed": return "the table closed";
+      default: return null;
+    }
+  }
+
+  window.HernaGames.marias = { render, flekWords, eventWords };
 
   /* Styles live with the renderer so adding the game touches one file. */
   window.Herna.addStyle("marias-style", `
@@ -273,6 +317,13 @@
 .mar-side ol, .mar-info ul { margin: .2rem 0; padding-left: 1.4rem; }
 .mar-plus { color: #282; font-weight: 600; } .mar-minus { color: #c11; font-weight: 600; }
 .mar-total { font-size: .85em; opacity: .8; }
+.mar-parts { border-collapse: collapse; }
+.mar-parts th, .mar-parts td { padding: .15rem .5rem; border-bottom: 1px solid #8884; text-align: left;
+  vertical-align: top; }
+.mar-parts th { white-space: nowrap; }
+.mar-why { font-size: .85em; }
+@media (max-width: 600px) { .mar-parts th, .mar-parts td { padding: .1rem .2rem; font-size: .85em; } }
+.mar-parts .mar-num { text-align: right; font-variant-numeric: tabular-nums; }
 .mar-renonc { color: #c11; font-weight: 600; }
 .mar-parts td, .mar-parts th { padding: 0 .5rem; text-align: left; }
 .mar-tricks ol { margin: .2rem 0; }

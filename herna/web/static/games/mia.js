@@ -270,7 +270,30 @@
         : null));
   }
 
+  /* A live event of a Mia table (herna/servers/mia) in words, for the live page's list of
+   * events; null: the page says the event's kind. */
+  function eventWords(ev) {
+    const d = ev.data || {};
+    const scores = (s) => Object.entries(s || {}).map(([n, v]) => `${n} ${v}`).join(", ");
+    switch (ev.kind) {
+      case "game_started": return `round ${d.round}: ${(d.players || []).join(", ")}`;
+      case "player_rolls": return `${d.name} rolls`;
+      case "announced": return `${d.name} announces ${diceWords(d.dice)}`;
+      case "wants_to_see": return `${d.name} wants to see`;
+      case "actual_dice": return `the dice under the cup: ${diceWords(d.dice)}`;
+      case "player_lost": return `${(d.names || []).join(" and ")} lost: ${reasonText(d.reason)}`;
+      case "score": return `points: ${scores(d.scores)}`;
+      case "game_over":
+        return `round ${d.round} over` + ((d.losers || []).length
+          ? `: ${d.losers.join(" and ")} lost (${reasonText(d.reason)})` : "");
+      case "round_canceled": return `round ${d.round} canceled: ${reasonText(d.reason)}`;
+      case "player_registered": return `${d.name} joined${d.spectator ? " to watch" : ""}`;
+      default: return null;
+    }
+  }
+
   window.HernaGames.mia = {
+    eventWords, // the live page's list of events
     historyChart, // the play page (static/play-mia.js) draws its points chart with it
     palette, // a colour per name for one page (the play page's own)
     diceWords, // tests/test_public_text.py compares it with herna/games/mia/words.py

@@ -233,7 +233,30 @@
       el("p", { class: "oni-last-text" }, lastText(v))));
   }
 
-  window.HernaGames.onitama = { render, actionWords, whoWords };
+  /* A live event of a table (herna/servers/onitama) in words, for the live page's list of
+   * events; null: the page says the event's kind. */
+  function eventWords(ev) {
+    const d = ev.data || {};
+    switch (ev.kind) {
+      case "game_started":
+        return `${whoWords(d.white, "white")} against ${whoWords(d.black, "black")}; cards ${(d.cards || []).join(", ")}`;
+      case "move":
+        return actionWords({ type: "move", card: d.card, from: d.frm, to: d.to, capture: d.capture },
+          whoWords(d.player, d.color));
+      case "stalemate_card":
+        return actionWords({ type: "stalemate", old: d.old, new: d.new }, whoWords(d.player, d.color));
+      case "logout": return `${whoWords(d.name, d.color)} left the table`;
+      case "reconnect": return `${whoWords(d.name, d.color)} is back`;
+      case "overtime": return `${whoWords(d.name, d.color)} ran out of time: ${d.grace} s to come back`;
+      case "claimable": return `${whoWords(d.name, d.color)} is away: the opponent may claim the win`;
+      case "game_over":
+        if (!d.winner) return "the game ended without a winner";
+        return `${whoWords(d.winner, d.color)} wins ${WIN_WORDS[d.reason] || String(d.reason || "").replace(/_/g, " ")}`;
+      default: return null;
+    }
+  }
+
+  window.HernaGames.onitama = { render, actionWords, whoWords, eventWords };
 
   /* Styles live with the renderer so adding the game touches one file. */
   window.Herna.addStyle("onitama-style", `

@@ -24,26 +24,52 @@
   const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                    "#e377c2", "#8c564b", "#bcbd22", "#7f7f7f"];
   // How a goal reads on every page: a copy of GOAL_WORDS in herna/games/tiles/narrate.py
-  // (tests/test_public_text.py checks the two match).
+  // (tests/test_public_text.py checks the two match). Columns and rows are counted from 1, as
+  // people count (narrate.nth); the rules file and the wire count from 0.
   const GOAL_WORDS = {
     reach: "reach the tile in column {x}, row {y}",
     collect: "collect {count} {name}",
     find: "find the {name}",
     hidden: "a secret goal",
   };
+  /* A column or row as people count it (from 1). */
+  function nth(index) {
+    return Number(index) + 1;
+  }
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
   }
   function goalWords(text) {
     if (!text) return GOAL_WORDS.hidden;
     let m = /^reach (\d+) (\d+)$/.exec(text);
-    if (m) return fill(GOAL_WORDS.reach, { x: m[1], y: m[2] });
+    if (m) return fill(GOAL_WORDS.reach, { x: nth(m[1]), y: nth(m[2]) });
     m = /^collect (\d+) (.+)$/.exec(text);
     if (m) return fill(GOAL_WORDS.collect, { count: m[1], name: m[2] });
     m = /^find (.+)$/.exec(text);
     if (m) return fill(GOAL_WORDS.find, { name: m[1] });
     return text;
   }
+  /* "3 gold and a gem": a tile's or a bank's items in words. */
+  function itemsSaid(items) {
+    const parts = Object.entries(items || {}).filter(([, c]) => c > 0)
+      .map(([k, c]) => (c === 1 ? `1 ${k}` : `${c} ${k}`));
+    if (parts.length <= 1) return parts.join("");
+    return parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
+  }
+
+  /* What every bank (a tile with the collect effect: it keeps the items brought to it, and
+   * rules with scoring count them) holds, a line each: "Bank in column 1, row 1: 3 gold". */
+  function bankWords(view) {
+    const out = [];
+    (view.board || []).forEach((row, y) => (row || []).forEach((tile, x) => {
+      if (!tile || tile.face_down) return;
+      const bank = (tile.effects || []).includes("collect") || Object.keys(tile.store || {}).length;
+      if (!bank) return;
+      out.push(`Bank in column ${nth(x)}, row ${nth(y)}: ${itemsSaid(tile.store) || "nothing yet"}`);
+    }));
+    return out;
+  }
+
   const EFFECT_ICONS = { move: "⇥", eliminate: "☠", collect: "⌂", send: "✉", return: "↺",
                          skip: "‖" };
 
@@ -54,6 +80,7 @@
         border: 1px solid #b9a98a; border-radius: 4px; }
       .tiles-side { min-width: 14rem; flex: 1; font-size: .9rem; }
       .tiles-side h4 { margin: .2rem 0 .4rem; }
+      .tiles-banks { margin: .3rem 0; padding-left: 1.2rem; }
       .tiles-player { border-left: 6px solid; padding: .15rem .4rem; margin: .2rem 0; }
       .tiles-player.out { opacity: .5; text-decoration: line-through; }
       .tiles-player.to-act { font-weight: 600; }
@@ -188,7 +215,7 @@
         "stroke-width": 2 }),
       svg("text", { x: cx, y: cy + size * 0.06, "text-anchor": "middle",
         "font-size": Math.max(8, size * 0.16), fill: "#fff", "font-weight": 700 }, p.seat + 1),
-      svg("title", {}, `${name} on the tile in column ${p.x}, row ${p.y}`));
+      svg("title", {}, `${name} on the tile in column ${nth(p.x)}, row ${nth(p.y)}`));
   }
 
   function pushArrows(view, size, margin) {
@@ -263,8 +290,10 @@
     const n = view.paths_on_tile_side || 1;
     const turn = view.turn || {};
     const side = el("div", { class: "tiles-side" });
-    // A rules file's name in words ("gold_rush" reads "gold rush").
-    side.appendChild(el("h4", {}, `${String(view.rules || "tiles").replace(/_/g, " ")} · turn ${turn.number || 0}`
+    // A rules file's name in words ("gold_rush" reads "Gold rush", as rules.rules_title says).
+    const named = String(view.rules || "custom").replace(/[_-]/g, " ");
+    const rules = named === "custom" ? "Rules of the players' own" : named[0].toUpperCase() + named.slice(1);
+    side.appendChild(el("h4", {}, `${rules} · turn ${turn.number || 0}`
       + (turn.action ? ` · ${turn.action}` : "")
       + (turn.roll !== null && turn.roll !== undefined ? ` · rolled ${turn.roll}` : "")));
     const label = event && event.data && event.data.label;
@@ -275,13 +304,19 @@
       side.appendChild(el("div", { class: "tiles-outcome" },
         `Game over: ${view.outcome.reason}. ` +
         (winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}` : "No winner.")));
+      const scores = (view.outcome.details || {}).scores;
+      if (Array.isArray(scores)) {
+        side.appendChild(el("div", { class: "tiles-scores" }, "Scores: " + scores
+          .map((v, i) => `${(names && names[i]) || `player ${i + 1}`} ${v === null ? "eliminated" : v}`)
+          .join(", ")));
+      }
     }
     for (const p of view.players || []) {
       const colour = COLOURS[p.seat % COLOURS.length];
       const name = (names && names[p.seat]) || `player ${p.seat + 1}`;
       const bits = [];
       if (p.eliminated) bits.push("eliminated");
-      else bits.push(`on the tile in column ${p.x}, row ${p.y}`);
+      else bits.push(`on the tile in column ${nth(p.x)}, row ${nth(p.y)}`);
       const items = Object.entries(p.items || {});
       if (items.length) bits.push("holds " + items.map(([k, c]) => `${c} ${k}`).join(", "));
       if (p.skip) bits.push(`misses ${p.skip} turn(s)`);
@@ -294,6 +329,8 @@
         el("div", {}, `${turn.to_act === p.seat ? "▶ " : ""}${p.seat + 1} ${name} — ${bits.join("; ")}`),
         goals.length ? el("div", {}, "Goals: ", goals.flatMap((g, i) => (i ? ["; ", g] : [g]))) : null));
     }
+    const banks = bankWords(view);
+    if (banks.length) side.appendChild(el("ul", { class: "tiles-banks" }, banks.map((b) => el("li", {}, b))));
     const pile = view.pile || {};
     const top = (pile.known || [])[0];
     side.appendChild(el("div", {}, `Pile: ${pile.count || 0} tile${pile.count === 1 ? "" : "s"}`,
@@ -303,7 +340,7 @@
 
   window.HernaGames.tiles = {
     /* The drawing pieces, for the play page (static/play-tiles.js). */
-    parts: { goalWords, tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
+    parts: { goalWords, nth, bankWords, tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
     render(container, view, event) {
       addStyles();
       if (!view || !view.board) {
