@@ -50,7 +50,7 @@ async def test_breakdown_money_equals_the_servers_over_many_deals(tmp_path: Path
             HOST, system.login_port, me, opponents=(m.PlayerRef(None, None, "bot"),)
         )
         summary = await asyncio.wait_for(
-            play_group(complete, me, BotDecider("easy", seed=5), on_message=on_message), 100
+            play_group(complete, me, BotDecider("easy", seed=5), on_message=on_message), 240
         )
     finally:
         await system.stop()
