@@ -1,0 +1,175 @@
+"""The runner (herna.clients.sandboxed): submitted bots play Onitama in the real sandbox,
+relayed over a real TCP socket to a real server with house bots, and their games recorded.
+Hostile bots are each contained, their authors told why they lost, and the hall goes on."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from herna.clients.sandboxed import RunOutcome, RunSettings, play_game
+from herna.core.sandbox import MIB, Limits
+from herna.hall.submissions import Submission, Submissions
+from herna.starters import starter
+from tests.onitama.wire import Server, real_clock, running
+
+STARTER = starter("onitama", "python")
+assert STARTER is not None
+FAST = RunSettings(
+    move_seconds=2.0,
+    game_seconds=60.0,
+    limits=Limits(cpu_seconds=30, memory_bytes=256 * MIB, processes=16, wall_seconds=70),
+)
+
+
+def submit(server: Server, name: str, source: bytes) -> tuple[Submission, str]:
+    """``source`` as bot ``name``'s newest version, and the name's token."""
+    bots = Submissions(server.hall.records.engine, server.hall.identity)
+    submission, token = bots.submit(name, "onitama", "bot.py", source, person=f"author-of-{name}")
+    assert token is not None
+    return submission, token
+
+
+async def play(server: Server, name: str, source: bytes, **settings: object) -> RunOutcome:
+    submission, token = submit(server, name, source)
+    chosen = RunSettings(**{**FAST.__dict__, **settings})  # type: ignore[arg-type]
+    outcome = await play_game(submission, "127.0.0.1", server.port, token, chosen)
+    Submissions(server.hall.records.engine, server.hall.identity).record_run(
+        submission,
+        table_id=outcome.table_id,
+        opponent=outcome.opponent,
+        outcome=outcome.outcome,
+        reason=outcome.reason,
+        log=outcome.log,
+        started_at=outcome.started_at,
+    )
+    return outcome
+
+
+def recorded(server: Server, name: str) -> list[str]:
+    """The reasons of ``name``'s recorded Onitama games, newest first."""
+    store = server.hall.records
+    store.flush()
+    found = []
+    for match in store.matches(game="onitama", limit=50):
+        if name in [p.name for p in match.players]:
+            full = store.get(match.id)
+            assert full is not None
+            found.append(str(full.result.get("reason", "")))
+    return found
+
+
+async def test_the_starter_kit_plays_a_whole_game_against_a_house_bot(tmp_path: Path) -> None:
+    async with running(tmp_path, clock=real_clock(), house_bot_delay=0.02) as server:
+        began = time.monotonic()
+        outcome = await play(server, "starter", STARTER[1])
+        assert outcome.outcome in ("won", "lost"), outcome
+        assert outcome.opponent.startswith("house-easy") and outcome.moves >= 2
+        assert outcome.reason in (
+            "the master was captured (Way of the Stone)",
+            "a master reached the temple arch (Way of the Stream)",
+        )
+        assert f"playing {outcome.opponent}" in outcome.log and "game over" in outcome.log
+        assert recorded(server, "starter") and time.monotonic() - began < 45
+        (run,) = Submissions(server.hall.records.engine, server.hall.identity).runs("starter")
+        assert run.outcome == outcome.outcome and run.log == outcome.log
+
+
+HOSTILE = {
+    "silent": (
+        "import sys\nfor line in sys.stdin:\n    print('read', line.strip(), file=sys.stderr)\n",
+        "no move within 2 s (the move clock)",
+        "read START",
+    ),
+    "netbot": (
+        "import socket, sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('START'):\n"
+        "        socket.create_connection(('127.0.0.1', PORT), timeout=2)\n",
+        "during the game; its log ends: ConnectionRefusedError",
+        "ConnectionRefusedError",
+    ),
+    "snoop": (
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('START'):\n"
+        "        for path in ('/etc/passwd', DATABASE):\n"
+        "            try:\n"
+        "                open(path).read()\n"
+        "                print('READ', path, file=sys.stderr)\n"
+        "            except OSError as e:\n"
+        "                print('cannot read', path, type(e).__name__, file=sys.stderr)\n",
+        "no move within 2 s",
+        "cannot read /etc/passwd FileNotFoundError",
+    ),
+    "forkbomb": (
+        "import os, sys, time\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('START'):\n"
+        "        n = 0\n"
+        "        try:\n"
+        "            while True:\n"
+        "                if os.fork() == 0:\n"
+        "                    time.sleep(600); os._exit(0)\n"
+        "                n += 1\n"
+        "        except OSError:\n"
+        "            print('forks refused after', n, file=sys.stderr, flush=True)\n",
+        "no move within 2 s",
+        "forks refused after",
+    ),
+    "greedy": (
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('START'):\n"
+        "        hoard = bytearray(10 * 1024 ** 3)\n",
+        "during the game; its log ends: MemoryError",
+        "MemoryError",
+    ),
+    "chatty": (
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('START'):\n"
+        "        while True:\n"
+        "            print('MAKE_MOVE|Tiger|a1|a3')\n",
+        "it wrote over 20 lines without an answer between",
+        "",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+async def test_a_hostile_bot_is_contained_and_loses_with_the_reason(
+    tmp_path: Path, name: str
+) -> None:
+    source, reason, log = HOSTILE[name]
+    async with running(tmp_path, clock=real_clock(), house_bot_delay=0.02) as server:
+        database = str(tmp_path / "onitama.db")
+        code = source.replace("PORT", str(server.port)).replace("DATABASE", repr(database))
+        began = time.monotonic()
+        outcome = await play(server, name, code.encode())
+        assert outcome.outcome == "lost", outcome
+        assert reason in outcome.reason, outcome
+        assert log in outcome.log, outcome
+        assert "READ" not in outcome.log
+        assert time.monotonic() - began < 45
+        # The game server recorded the game (the relay resigned for the bot) ...
+        assert recorded(server, name)[0] == "resigned"
+        # ... and the hall goes on: the starter kit plays its whole game after it.
+        after = await play(server, "starter", STARTER[1])
+        assert after.outcome in ("won", "lost"), after
+
+
+async def test_the_game_clock_ends_a_slow_game(tmp_path: Path) -> None:
+    async with running(tmp_path, clock=real_clock(), house_bot_delay=0.02) as server:
+        outcome = await play(server, "slowpoke", b"import time\ntime.sleep(30)\n", game_seconds=1.0)
+        assert outcome.outcome in ("lost", "no game")
+        assert outcome.reason == "the game took longer than 1 s (game clock)"
+
+
+async def test_a_crash_before_the_game_is_told(tmp_path: Path) -> None:
+    async with running(tmp_path, clock=real_clock(), house_bot_delay=0.02) as server:
+        outcome = await play(server, "broken", b"import nosuchmodule\n")
+        assert outcome.outcome in ("lost", "no game")
+        assert "ModuleNotFoundError" in outcome.log, outcome
