@@ -271,6 +271,8 @@ class BotRunRow(Base):
     )
     table_id: Mapped[str] = mapped_column(String(64), default="")
     """The game server's table id of the game (empty: the bot never got to a table)."""
+    match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The game's record in ``matches`` (its replay), when it was found."""
     opponent: Mapped[str] = mapped_column(String(64), default="")
     outcome: Mapped[str] = mapped_column(String(16))
     """``won``, ``lost``, ``draw`` or ``no game``."""

@@ -95,6 +95,7 @@ class BotRun:
     submission_id: int
     version: int
     table_id: str
+    match_id: int | None
     opponent: str
     outcome: str
     reason: str
@@ -251,6 +252,7 @@ class Submissions:
         submission: Submission,
         *,
         table_id: str,
+        match_id: int | None = None,
         opponent: str,
         outcome: str,
         reason: str,
@@ -261,6 +263,7 @@ class Submissions:
             row = BotRunRow(
                 submission_id=submission.id,
                 table_id=table_id[:64],
+                match_id=match_id,
                 opponent=opponent[:64],
                 outcome=outcome,
                 reason=reason[:300],
@@ -288,6 +291,7 @@ class Submissions:
                     r.submission_id,
                     version,
                     r.table_id,
+                    r.match_id,
                     r.opponent,
                     r.outcome,
                     r.reason,

@@ -107,7 +107,8 @@ def main() -> None:
             game.spare = fields[3]
             game.to_move = "b" if game.to_move == "w" else "w"
         elif kind == "GAME_OVER":
-            print(f"game over: {fields[1] or 'nobody'} won ({fields[2]})", file=sys.stderr)
+            how = fields[2].replace("_", " ")
+            print(f"game over: {fields[1] or 'nobody'} won ({how})", file=sys.stderr)
             game = None
             continue
         if (

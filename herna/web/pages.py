@@ -33,6 +33,7 @@ NAV = [
     ("/history", "History"),
     ("/players", "Players"),
     ("/tournaments", "Tournaments"),
+    ("/bots", "Bots"),
     ("/status", "Status"),
     ("/docs", "API"),
 ]

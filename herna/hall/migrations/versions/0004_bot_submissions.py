@@ -40,6 +40,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("submission_id", sa.Integer(), nullable=False),
         sa.Column("table_id", sa.String(length=64), nullable=False),
+        sa.Column("match_id", sa.Integer(), nullable=True),
         sa.Column("opponent", sa.String(length=64), nullable=False),
         sa.Column("outcome", sa.String(length=16), nullable=False),
         sa.Column("reason", sa.String(length=300), nullable=False),
