@@ -30,7 +30,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from herna.core.sandbox import Limits, Sandboxed, describe_exit, staged
+from herna.core.sandbox import (
+    MIB,
+    Limits,
+    RunResult,
+    Sandboxed,
+    describe_exit,
+    output_dir,
+    run,
+    staged,
+)
 from herna.hall.submissions import LANGUAGES, Submission
 from herna.protocols.onitama import MAX_LINE
 
@@ -133,7 +142,30 @@ async def play_game(
     if program is not None:
         return await _play(submission, host, port, proof, settings, program, language.run)
     with staged({language.filename: submission.source}) as files:
-        return await _play(submission, host, port, proof, settings, files, language.run)
+        if not language.compile:
+            return await _play(submission, host, port, proof, settings, files, language.run)
+        with output_dir() as out:
+            compiled = await run(language.compile, files, COMPILE_LIMITS, out=out)
+            binary = out / "bot"
+            if compiled.status != 0 or not binary.is_file():
+                return RunOutcome("no game", _compile_failure(compiled), compiled.log)
+            return await _play(
+                submission, host, port, proof, settings, {"bot": binary}, language.run
+            )
+
+
+COMPILE_LIMITS = Limits(
+    cpu_seconds=30, memory_bytes=1024 * MIB, file_bytes=64 * MIB, wall_seconds=30
+)
+"""What a compilation may use (gcc runs several processes: cc1, as, ld)."""
+
+
+def _compile_failure(result: RunResult) -> str:
+    if result.timed_out:
+        return f"it did not compile within {COMPILE_LIMITS.wall_seconds:g} s"
+    error = next((line for line in result.log.splitlines() if "error" in line), "")
+    why = describe_exit(result.status)
+    return f"it did not compile ({why}): {error[:200]}" if error else f"it did not compile ({why})"
 
 
 async def _play(

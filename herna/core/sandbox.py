@@ -54,6 +54,9 @@ INSIDE_UID = 1000
 BOT_DIR = "/bot"
 """Where the program's files are, read-only."""
 
+OUT_DIR = "/out"
+"""Where a compiler writes (the only writable place besides ``/tmp``, only when asked)."""
+
 MISSING = (
     "the bot sandbox needs bubblewrap (the Debian package 'bubblewrap', command 'bwrap'): "
     "install it with 'apt-get install bubblewrap' ('make test' does)"
@@ -107,9 +110,12 @@ def unavailable() -> str | None:
     return None
 
 
-def command(argv: Sequence[str], files: Mapping[str, Path], limits: Limits) -> list[str]:
+def command(
+    argv: Sequence[str], files: Mapping[str, Path], limits: Limits, out: Path | None = None
+) -> list[str]:
     """The command line that runs ``argv`` in the sandbox, with each of ``files`` (name inside
-    ``/bot`` → host path) bound read-only."""
+    ``/bot`` → host path) bound read-only, and ``out`` (a directory of :func:`output_dir`)
+    writable at :data:`OUT_DIR` (a compiler's output)."""
     wrap: list[str] = []
     if os.geteuid() == 0:
         uid = str(SANDBOX_UID)
@@ -140,6 +146,8 @@ def command(argv: Sequence[str], files: Mapping[str, Path], limits: Limits) -> l
         if "/" in name or name in ("", ".", ".."):
             raise ValueError(f"not a plain file name: {name!r}")
         wrap += ["--ro-bind", str(path), f"{BOT_DIR}/{name}"]
+    if out is not None:
+        wrap += ["--bind", str(out), OUT_DIR]
     wrap += ["--remount-ro", "/", "--chdir", "/tmp", "--clearenv"]
     wrap += ["--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp"]
     wrap += ["--setenv", "LANG", "C.UTF-8", "--setenv", "PYTHONUNBUFFERED", "1"]
@@ -160,6 +168,18 @@ def staged(files: Mapping[str, bytes]) -> Iterator[dict[str, Path]]:
             path.chmod(0o644)
             paths[name] = path
         yield paths
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def output_dir() -> Iterator[Path]:
+    """A fresh directory the sandbox user may write (a compiler's ``/out``); removed
+    afterwards. Its files are bounded by the file size limit."""
+    folder = Path(tempfile.mkdtemp(prefix="herna-out-"))
+    try:
+        folder.chmod(0o777)  # the sandbox's user is not the hall's
+        yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -223,9 +243,10 @@ class Sandboxed:
         files: Mapping[str, Path],
         limits: Limits,
         log_bytes: int = 64 * 1024,
+        out: Path | None = None,
     ) -> Sandboxed:
         process = await asyncio.create_subprocess_exec(
-            *command(argv, files, limits),
+            *command(argv, files, limits, out),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
@@ -271,17 +292,18 @@ async def run(
     limits: Limits,
     stdin: bytes = b"",
     output_bytes: int = 64 * 1024,
+    out: Path | None = None,
 ) -> RunResult:
     """Run ``argv`` to its end in the sandbox (a compiler, a test): its standard output is
     kept to ``output_bytes`` like its log, and it is killed after ``limits.wall_seconds``."""
-    box = await Sandboxed.start(argv, files, limits, output_bytes)
-    out = BoundedLog(output_bytes)
+    box = await Sandboxed.start(argv, files, limits, output_bytes, out)
+    output = BoundedLog(output_bytes)
     assert box.process.stdin is not None and box.process.stdout is not None
     stdout = box.process.stdout
 
     async def drain() -> None:
         while chunk := await stdout.read(4096):
-            out.add(chunk)
+            output.add(chunk)
 
     with contextlib.suppress(ConnectionError):
         box.process.stdin.write(stdin)
@@ -293,4 +315,4 @@ async def run(
     timed_out = loop.time() - began >= limits.wall_seconds
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(reading, 2.0)
-    return RunResult(status, timed_out, out.text(), box.log.text())
+    return RunResult(status, timed_out, output.text(), box.log.text())

@@ -173,3 +173,48 @@ async def test_a_crash_before_the_game_is_told(tmp_path: Path) -> None:
         outcome = await play(server, "broken", b"import nosuchmodule\n")
         assert outcome.outcome in ("lost", "no game")
         assert "ModuleNotFoundError" in outcome.log, outcome
+
+
+C_BOT = rb"""
+#include <stdio.h>
+#include <string.h>
+/* Resigns at once: enough to show a C program compiled in the sandbox and relayed. */
+int main(void) {
+    char line[1100];
+    while (fgets(line, sizeof line, stdin)) {
+        fprintf(stderr, "read %s", line);
+        if (strncmp(line, "START", 5) == 0) { puts("RESIGN"); fflush(stdout); }
+    }
+    return 0;
+}
+"""
+
+
+async def test_a_c_bot_is_compiled_in_the_sandbox_and_plays(tmp_path: Path) -> None:
+    async with running(tmp_path, clock=real_clock(), house_bot_delay=0.02) as server:
+        bots = Submissions(server.hall.records.engine, server.hall.identity)
+        submission, token = bots.submit("cbot", "onitama", "bot.c", C_BOT, person="Ota")
+        assert token is not None and submission.language == "c"
+        outcome = await play_game(submission, "127.0.0.1", server.port, token, FAST)
+        assert (outcome.outcome, outcome.reason) == ("lost", "resigned"), outcome
+        assert "read START|" in outcome.log
+
+
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [
+        (b"int main(void) { return x; }\n", "it did not compile (it ended with exit status 1)"),
+        (b'#include "/dev/zero"\nint main(void) { return 0; }\n', "it did not compile"),
+    ],
+)
+async def test_a_c_bot_that_does_not_compile_is_told_why(
+    tmp_path: Path, source: bytes, reason: str
+) -> None:
+    async with running(tmp_path, clock=real_clock(), house_bot_delay=0.02) as server:
+        bots = Submissions(server.hall.records.engine, server.hall.identity)
+        submission, token = bots.submit("broken-c", "onitama", "bot.c", source, person="Ota")
+        assert token is not None
+        began = time.monotonic()
+        outcome = await play_game(submission, "127.0.0.1", server.port, token, FAST)
+        assert outcome.outcome == "no game" and outcome.reason.startswith(reason), outcome
+        assert time.monotonic() - began < 45
