@@ -1,6 +1,6 @@
 """Submitted bots in the web hall: ``/bots`` lists them and takes a signed-in person's upload
-(a single source file), ``/bots/{name}`` shows a bot's versions and its recent games, with its
-log to its author only, and ``/bots/starter/{game}/{language}`` downloads a starter kit.
+(a single source file), ``/bots/{bot}`` shows a bot's versions and its recent games, with its
+log to its author only, and ``/bots/starter/{game}-{language}`` downloads a starter kit.
 
 Uploads are :mod:`herna.hall.submissions`' (the same rules as ``herna submit``); the hall
 plays them with ``herna serve --ladder`` (:mod:`herna.servers.ladder`).
@@ -47,8 +47,8 @@ class BotPages:
         return [
             Route("/bots", self.index, methods=["GET"]),
             Route("/bots", self.upload, methods=["POST"]),
-            Route("/bots/starter/{game}/{language}", self.starter, methods=["GET"]),
-            Route("/bots/{name}", self.bot, methods=["GET"]),
+            Route("/bots/starter/{kit}", self.starter, methods=["GET"]),
+            Route("/bots/{bot}", self.bot, methods=["GET"]),
         ]
 
     def _respond(self, title: str, body: str, status: int = 200) -> Response:
@@ -131,7 +131,7 @@ class BotPages:
         return RedirectResponse(f"/bots/{quote(submission.name)}", status_code=303)
 
     async def bot(self, request: Request) -> Response:
-        name = request.path_params["name"]
+        name = request.path_params["bot"]
         versions = await run_in_threadpool(self.book.versions, name)
         if not versions:
             body = f"<h1>No such bot</h1><p>Nobody uploaded a bot named {e(name)}.</p>"
@@ -147,7 +147,8 @@ class BotPages:
         return self._respond(f"Bot {name}", body)
 
     async def starter(self, request: Request) -> Response:
-        found = starter(request.path_params["game"], request.path_params["language"])
+        game, _, language = str(request.path_params["kit"]).partition("-")
+        found = starter(game, language)
         if found is None:
             return self._respond("No such starter kit", "<h1>No such starter kit</h1>", 404)
         filename, source = found
@@ -169,7 +170,7 @@ def _when(submission: Submission) -> str:
 
 def _starters_html() -> str:
     links = "".join(
-        f'<li><a href="/bots/starter/{game}/{language}" download>'
+        f'<li><a href="/bots/starter/{game}-{language}" download>'
         f"{e(GAME_TITLES.get(game, game))} in {e(LANGUAGES[language].label)}</a></li>"
         for game, language in STARTERS
     )
