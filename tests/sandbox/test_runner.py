@@ -12,11 +12,18 @@ import pytest
 from herna.clients.sandboxed import RunOutcome, RunSettings, play_game
 from herna.core.sandbox import MIB, Limits
 from herna.hall.submissions import Submission, Submissions
+from herna.servers.ladder import Ladder, LadderSettings
 from herna.starters import starter
 from tests.onitama.wire import Server, real_clock, running
 
-STARTER = starter("onitama", "python")
-assert STARTER is not None
+
+def _starter_source() -> bytes:
+    found = starter("onitama", "python")
+    assert found is not None
+    return found[1]
+
+
+STARTER = _starter_source()
 FAST = RunSettings(
     move_seconds=2.0,
     game_seconds=60.0,
@@ -33,19 +40,20 @@ def submit(server: Server, name: str, source: bytes) -> tuple[Submission, str]:
 
 
 async def play(server: Server, name: str, source: bytes, **settings: object) -> RunOutcome:
-    submission, token = submit(server, name, source)
-    chosen = RunSettings(**{**FAST.__dict__, **settings})  # type: ignore[arg-type]
-    outcome = await play_game(submission, "127.0.0.1", server.port, token, chosen)
-    Submissions(server.hall.records.engine, server.hall.identity).record_run(
-        submission,
-        table_id=outcome.table_id,
-        opponent=outcome.opponent,
-        outcome=outcome.outcome,
-        reason=outcome.reason,
-        log=outcome.log,
-        started_at=outcome.started_at,
+    """One game of ``source`` as bot ``name`` against an easy house bot, as the ladder plays
+    it (and keeps it as a run)."""
+    submission, _ = submit(server, name, source)
+    if server.hall.service("onitama") is None:
+        server.hall.add(server.service)
+    chosen = LadderSettings(
+        **{  # type: ignore[arg-type]
+            "move_seconds": FAST.move_seconds,
+            "game_seconds": FAST.game_seconds,
+            "limits": FAST.limits,
+            **settings,
+        }
     )
-    return outcome
+    return await Ladder(server.hall, "127.0.0.1", chosen).play_one(submission, "easy")
 
 
 def recorded(server: Server, name: str) -> list[str]:
@@ -64,7 +72,7 @@ def recorded(server: Server, name: str) -> list[str]:
 async def test_the_starter_kit_plays_a_whole_game_against_a_house_bot(tmp_path: Path) -> None:
     async with running(tmp_path, clock=real_clock(), house_bot_delay=0.02) as server:
         began = time.monotonic()
-        outcome = await play(server, "starter", STARTER[1])
+        outcome = await play(server, "starter", STARTER)
         assert outcome.outcome in ("won", "lost"), outcome
         assert outcome.opponent.startswith("house-easy") and outcome.moves >= 2
         assert outcome.reason in (
@@ -75,6 +83,7 @@ async def test_the_starter_kit_plays_a_whole_game_against_a_house_bot(tmp_path: 
         assert recorded(server, "starter") and time.monotonic() - began < 45
         (run,) = Submissions(server.hall.records.engine, server.hall.identity).runs("starter")
         assert run.outcome == outcome.outcome and run.log == outcome.log
+        assert run.match_id is not None and run.table_id  # the game's record: its replay
 
 
 HOSTILE = {
@@ -157,7 +166,7 @@ async def test_a_hostile_bot_is_contained_and_loses_with_the_reason(
         # The game server recorded the game (the relay resigned for the bot) ...
         assert recorded(server, name)[0] == "resigned"
         # ... and the hall goes on: the starter kit plays its whole game after it.
-        after = await play(server, "starter", STARTER[1])
+        after = await play(server, "starter", STARTER)
         assert after.outcome in ("won", "lost"), after
 
 
