@@ -132,15 +132,12 @@ async def play_game(
     port: int,
     proof: str,
     settings: RunSettings | None = None,
-    program: Mapping[str, Path] | None = None,
 ) -> RunOutcome:
     """Run ``submission`` for one game on the Onitama server at ``host:port``, logged in as
-    its name with ``proof`` (its token, or a proof the hall issued). ``program``: the files
-    to run when they are not the source itself (a compiled program)."""
+    its name with ``proof`` (its token, or a proof the hall issued); a compiled language is
+    compiled first, in the sandbox too (before each game: no cache yet)."""
     settings = settings or RunSettings()
     language = LANGUAGES[submission.language]
-    if program is not None:
-        return await _play(submission, host, port, proof, settings, program, language.run)
     with staged({language.filename: submission.source}) as files:
         if not language.compile:
             return await _play(submission, host, port, proof, settings, files, language.run)

@@ -4,17 +4,20 @@ Hostile bots are each contained, their authors told why they lost, and the hall 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
 import pytest
 
+from herna.cli.serve import start_hall, start_ladder
 from herna.clients.sandboxed import RunOutcome, RunSettings, play_game
 from herna.core.sandbox import MIB, Limits
 from herna.hall.submissions import Submission, Submissions
 from herna.servers.ladder import Ladder, LadderSettings
 from herna.starters import starter
 from tests.onitama.wire import Server, real_clock, running
+from tests.serve import serve_args
 
 
 def _starter_source() -> bytes:
@@ -227,3 +230,26 @@ async def test_a_c_bot_that_does_not_compile_is_told_why(
         outcome = await play_game(submission, "127.0.0.1", server.port, token, FAST)
         assert outcome.outcome == "no game" and outcome.reason.startswith(reason), outcome
         assert time.monotonic() - began < 45
+
+
+async def test_herna_serve_ladder_plays_a_submitted_bot(tmp_path: Path) -> None:
+    """``herna serve --ladder`` (its options as the command line leaves them)."""
+    args = serve_args(
+        tmp_path, "onitama", ladder=True, ladder_concurrency=1, onitama_house_bot_delay=0.02
+    )
+    hall = await start_hall(args, {})
+    ladder = start_ladder(hall, args)
+    try:
+        assert ladder is not None and ladder.settings.move_seconds == 2.0
+        book = Submissions(hall.records.engine, hall.identity)
+        book.submit("kit", "onitama", "bot.py", STARTER, person="Ann")
+        async with asyncio.timeout(60):
+            while not book.runs("kit"):
+                await asyncio.sleep(0.2)
+        (run, *_) = book.runs("kit")
+        assert run.outcome in ("won", "lost") and run.opponent.startswith("house-")
+    finally:
+        if ladder is not None:
+            await ladder.stop()
+        await hall.stop()
+        hall.records.close()
