@@ -47,7 +47,7 @@ LANGUAGES = {
     "python": Language("python", "Python 3", "bot.py", ("/usr/bin/python3", "-I", "/bot/bot.py")),
     "c": Language(
         "c",
-        "C (gcc)",
+        "C",
         "bot.c",
         ("/bot/bot",),
         ("/usr/bin/gcc", "-O2", "-std=c17", "-o", "/out/bot", "/bot/bot.c", "-lm"),
