@@ -36,7 +36,7 @@ class GameCommands:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from herna.cli import bots, match, replay, serve, tournament
+    from herna.cli import bots, match, replay, serve, submit, tournament
 
     parser = argparse.ArgumentParser(
         prog="herna",
@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.register(sub)
     replay.register(sub)
     bots.register(sub)
+    submit.register(sub)
     match.register(sub)
     tournament.register(sub)
 

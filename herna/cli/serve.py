@@ -20,6 +20,10 @@ from herna.hall.records import RecordStore
 from herna.hall.writer import MIN_KEEP
 from herna.servers.conncap import DEFAULT_PER_ADDRESS
 from herna.servers.conncap import configure as configure_caps
+from herna.servers.ladder import DEFAULT_CONCURRENCY as LADDER_CONCURRENCY
+from herna.servers.ladder import DEFAULT_GAME_SECONDS as LADDER_GAME_SECONDS
+from herna.servers.ladder import DEFAULT_MOVE_SECONDS as LADDER_MOVE_SECONDS
+from herna.servers.ladder import Ladder, LadderSettings
 from herna.servers.registry import ServerPlugin, load_plugins, option
 
 log = logging.getLogger("herna.serve")
@@ -99,6 +103,33 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         f"and the web hall); more are reset at once (default {DEFAULT_PER_ADDRESS}; 0: no "
         "cap, e.g. behind a reverse proxy that connects from one address)",
     )
+    ladder = p.add_argument_group("ladder: submitted bots played in the sandbox (docs/bots.md)")
+    ladder.add_argument(
+        "--ladder",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep playing the newest version of every submitted bot (herna submit, the web "
+        "hall's /bots) against the house bots, each in the sandbox; needs bubblewrap "
+        "(default off)",
+    )
+    ladder.add_argument(
+        "--ladder-concurrency",
+        type=int,
+        metavar="N",
+        help=f"ladder games at once (default {LADDER_CONCURRENCY})",
+    )
+    ladder.add_argument(
+        "--ladder-move-seconds",
+        type=float,
+        metavar="SECONDS",
+        help=f"time a submitted bot has for each move (default {LADDER_MOVE_SECONDS:g})",
+    )
+    ladder.add_argument(
+        "--ladder-game-seconds",
+        type=float,
+        metavar="SECONDS",
+        help=f"time a ladder game may take in all (default {LADDER_GAME_SECONDS:g})",
+    )
     for plugin in plugins:
         plugin.add_arguments(p.add_argument_group(f"{plugin.name}: {plugin.help}"))
     p.set_defaults(func=run)
@@ -149,6 +180,10 @@ def resolve_common(args: argparse.Namespace, config: dict[str, Any]) -> None:
         "only": None,
         "workers": 0,
         "max_connections_per_address": DEFAULT_PER_ADDRESS,
+        "ladder": False,
+        "ladder_concurrency": LADDER_CONCURRENCY,
+        "ladder_move_seconds": LADDER_MOVE_SECONDS,
+        "ladder_game_seconds": LADDER_GAME_SECONDS,
     }
     old_json = serve.get("log-json", serve.get("log_json"))  # the key before log-format
     if getattr(args, "log_format", None) is None and "log-format" not in serve and old_json:
@@ -283,12 +318,33 @@ async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> Non
         loop.add_signal_handler(sig, stop.set)
     log.info("Herna is running; database %s. Ctrl-C stops.", shown_url(args.database_url))
     adopting = asyncio.create_task(adopt_orphans(hall.records))
+    ladder = start_ladder(hall, args)
     await stop.wait()
     log.info("shutting down")
     adopting.cancel()
+    if ladder is not None:
+        await ladder.stop()
     await hall.stop()
     hall.records.close()
     log.info("stopped; %d records written", hall.records.written)
+
+
+def start_ladder(hall: Hall, args: argparse.Namespace) -> Ladder | None:
+    """``--ladder``: play submitted bots in the sandbox (None: off, or no sandbox here)."""
+    if not args.ladder:
+        return None
+    settings = LadderSettings(
+        concurrency=max(1, int(args.ladder_concurrency)),
+        move_seconds=float(args.ladder_move_seconds),
+        game_seconds=float(args.ladder_game_seconds),
+    )
+    ladder = Ladder(hall, str(args.host or "127.0.0.1"), settings)
+    why = ladder.start()
+    if why is not None:
+        log.warning("no ladder: %s", why)
+        return None
+    log.info("ladder: submitted bots play, %d games at once", settings.concurrency)
+    return ladder
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,7 +19,10 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
+    Text,
+    UniqueConstraint,
     create_engine,
     event,
 )
@@ -235,6 +238,49 @@ class MatchReviewRow(Base):
     """``computing`` (a worker has it), ``done`` or ``failed`` (``data["error"]`` says why)."""
     data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class BotSubmissionRow(Base):
+    """One version of a submitted bot (:mod:`herna.hall.submissions`, migration 0004): its
+    source as uploaded; each upload under one name and game is the next version, and older
+    versions stay."""
+
+    __tablename__ = "bot_submissions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    """The bot's reserved name: it plays under it, like any client."""
+    game: Mapped[str] = mapped_column(String(32))
+    version: Mapped[int] = mapped_column(Integer)
+    language: Mapped[str] = mapped_column(String(16))
+    filename: Mapped[str] = mapped_column(String(100))
+    source: Mapped[bytes] = mapped_column(LargeBinary)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    """Who uploaded it: a signed-in person's name, or the bot's own name (its token)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (UniqueConstraint("name", "game", "version", name="uq_bot_version"),)
+
+
+class BotRunRow(Base):
+    """One game a submitted bot played in the sandbox: how its run ended, in words, and its
+    standard error (bounded), which only its author sees."""
+
+    __tablename__ = "bot_runs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("bot_submissions.id", ondelete="CASCADE"), index=True
+    )
+    table_id: Mapped[str] = mapped_column(String(64), default="")
+    """The game server's table id of the game (empty: the bot never got to a table)."""
+    match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The game's record in ``matches`` (its replay), when it was found."""
+    opponent: Mapped[str] = mapped_column(String(64), default="")
+    outcome: Mapped[str] = mapped_column(String(16))
+    """``won``, ``lost``, ``draw`` or ``no game``."""
+    reason: Mapped[str] = mapped_column(String(300))
+    """Why the game or the run ended, in a sentence for the author."""
+    log: Mapped[str] = mapped_column(Text, default="")
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 def normalise_url(url: str) -> str:

@@ -35,6 +35,7 @@ NAV = [
     ("/history", "History"),
     ("/players", "Players"),
     ("/tournaments", "Tournaments"),
+    ("/bots", "Bots"),
     ("/status", "Status"),
     ("/docs", "API"),
 ]

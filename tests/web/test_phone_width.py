@@ -16,7 +16,7 @@ from herna.hall.tournament_store import Entrant, TournamentStore
 from herna.web.plugin import WebHall
 from tests.serve import serving
 from tests.web.conftest import Browser
-from tests.web.test_privacy import _paths
+from tests.web.test_privacy import _a_submitted_bot, _paths
 
 pytestmark = pytest.mark.browser
 
@@ -71,6 +71,8 @@ async def test_every_page_fits_390_pixels(tmp_path: Path, browser: Browser) -> N
             "name": ["house-1", "house-prob"],
             "path": list(DOCS),
             "tournament_id": [str(tid)],
+            "bot": [_a_submitted_bot(hall)],
+            "kit": ["onitama-python"],
         }
         paths, _ = _paths(web, values)
         pages = [
@@ -81,6 +83,7 @@ async def test_every_page_fits_390_pixels(tmp_path: Path, browser: Browser) -> N
             # an engine review is of Onitama games only and reloads itself while it is
             # computed: tests/web/test_review_page.py checks it at 390 px
             and not p.endswith("/review")
+            and not p.startswith("/bots/starter/")  # a download, not a page
         ]
         pages += ["/history?game=mia", "/players?name=house-1"]
         page = browser.page

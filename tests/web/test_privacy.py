@@ -17,6 +17,8 @@ from websockets.asyncio.client import connect
 
 from herna.clients.mia import MiaClient, play
 from herna.games.mia.bots import make_bot
+from herna.hall.hall import Hall
+from herna.hall.submissions import Submissions
 from herna.hall.tournament import Board, Game
 from herna.hall.tournament_store import Entrant, TournamentStore
 from herna.servers.mia import MiaService
@@ -57,6 +59,13 @@ def _a_tournament(engine: Any, match_id: str) -> int:
     return tid
 
 
+def _a_submitted_bot(hall: Hall) -> str:
+    """A bot the outside client's author uploaded (its page lists its versions)."""
+    book = Submissions(hall.records.engine, hall.identity)
+    book.submit("outsider-bot", "onitama", "bot.py", b"print()\n", person="outsider")
+    return "outsider-bot"
+
+
 async def test_no_public_page_or_api_shows_a_client_address(tmp_path: Path) -> None:
     async with serving(tmp_path, "mia,web", mia_house_round_pause=0.05) as hall:
         web = hall.service("web")
@@ -92,6 +101,8 @@ async def test_no_public_page_or_api_shows_a_client_address(tmp_path: Path) -> N
                     "name": ["outsider", "house-prob"],
                     "path": ["protocols/mia.md"],
                     "tournament_id": [str(_a_tournament(hall.records.engine, ids[0]))],
+                    "bot": [_a_submitted_bot(hall)],
+                    "kit": ["onitama-python"],
                 }
                 paths, templates = _paths(web, values)
                 assert {"/", "/api/services", "/live/{game}/{table:path}"} <= templates

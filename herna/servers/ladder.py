@@ -1,0 +1,164 @@
+"""The ladder: ``herna serve --ladder`` keeps playing the newest version of every submitted bot
+(:mod:`herna.hall.submissions`) against the house bots, each game in the sandbox through the
+runner (:mod:`herna.clients.sandboxed`), and keeps how each ended with the bot's log.
+
+The games are ordinary games of the game's own server, so they are recorded, rated (OpenSkill,
+as every game) and replayable like any other. Which bot plays next: the one whose rating is
+least certain (the largest OpenSkill sigma; a bot without a rated game first), so that a new
+version settles fast. Its opponent: a house bot of the next level in :attr:`LadderSettings.
+levels`, turn about. At most ``concurrency`` games run at once (each is a sandboxed process
+and a relay), so the hall stays responsive.
+
+So far Onitama only (its line protocol); games between two submitted bots, contests and the
+final ranking are the next steps (issue 30).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from herna.clients.sandboxed import RunOutcome, RunSettings, play_game
+from herna.core.sandbox import Limits, unavailable
+from herna.hall.hall import Hall
+from herna.hall.submissions import Submission, Submissions
+
+log = logging.getLogger("herna.ladder")
+
+DEFAULT_CONCURRENCY = 2
+DEFAULT_MOVE_SECONDS = 2.0
+DEFAULT_GAME_SECONDS = 300.0
+LEVELS = ("easy", "medium", "hard")
+PROOF_SESSION = "ladder"
+"""The identity session the ladder's proofs are issued to (one per bot name)."""
+
+
+@dataclass(frozen=True)
+class LadderSettings:
+    concurrency: int = DEFAULT_CONCURRENCY
+    move_seconds: float = DEFAULT_MOVE_SECONDS
+    game_seconds: float = DEFAULT_GAME_SECONDS
+    levels: tuple[str, ...] = LEVELS
+    pause: float = 1.0
+    """Seconds between looks for a bot to play when none was free."""
+    limits: Limits = field(default_factory=Limits)
+
+
+class Ladder:
+    """The loop that pairs and plays (see the module doc)."""
+
+    def __init__(self, hall: Hall, host: str, settings: LadderSettings | None = None) -> None:
+        self.hall = hall
+        self.host = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+        self.settings = settings or LadderSettings()
+        self.book = Submissions(hall.records.engine, hall.identity)
+        self.playing: dict[str, asyncio.Task[None]] = {}
+        self.games_started = 0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> str | None:
+        """Start the loop; why it cannot run (no sandbox here), or ``None``."""
+        why = unavailable()
+        if why is not None:
+            return why
+        self._task = asyncio.create_task(self._loop())
+        return None
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._task, *self.playing.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _loop(self) -> None:
+        while True:
+            started = False
+            while len(self.playing) < self.settings.concurrency:
+                if self.hall.closed is not None or self.hall.service("onitama") is None:
+                    break
+                bot = await asyncio.to_thread(self.next_bot)
+                if bot is None:
+                    break
+                level = self.settings.levels[self.games_started % len(self.settings.levels)]
+                self.games_started += 1
+                self.playing[bot.name] = asyncio.create_task(self._play(bot, level))
+                started = True
+            if not started:
+                await asyncio.sleep(self.settings.pause)
+            else:
+                await asyncio.sleep(0)
+
+    def next_bot(self) -> Submission | None:
+        """The free bot whose rating is least certain (unrated first, then fewest games)."""
+        free = [b for b in self.book.latest("onitama") if b.name not in self.playing]
+        if not free:
+            return None
+        known = {s.name: s for s in self.hall.records.standings("onitama")}
+
+        def uncertainty(bot: Submission) -> tuple[float, int]:
+            standing = known.get(bot.name)
+            if standing is None or standing.sigma is None:
+                return (float("inf"), 0)
+            return (standing.sigma, -standing.games)
+
+        return max(free, key=uncertainty)
+
+    async def _play(self, bot: Submission, level: str) -> None:
+        try:
+            outcome = await self.play_one(bot, level)
+            log.info(
+                "ladder: %s v%d %s against %s: %s",
+                bot.name,
+                bot.version,
+                outcome.outcome,
+                outcome.opponent or "nobody",
+                outcome.reason,
+            )
+        except Exception:
+            log.exception("ladder: the game of %s v%d failed", bot.name, bot.version)
+            await asyncio.sleep(self.settings.pause)
+        finally:
+            self.playing.pop(bot.name, None)
+
+    async def play_one(self, bot: Submission, level: str) -> RunOutcome:
+        """One game of ``bot`` against a house bot of ``level``, kept as a run."""
+        service = self.hall.service("onitama")
+        port = int(getattr(service, "port", 0))
+        proof = self.hall.identity.issue_proof(bot.name, f"{PROOF_SESSION}:{bot.name}")
+        settings = RunSettings(
+            move_seconds=self.settings.move_seconds,
+            game_seconds=self.settings.game_seconds,
+            limits=self.settings.limits,
+            seek=f"once,opponent=bots,level={level}",
+        )
+        outcome = await play_game(bot, self.host, port, proof, settings)
+        match_id, table_id = await asyncio.to_thread(self._record_of, bot, outcome)
+        await asyncio.to_thread(
+            self.book.record_run,
+            bot,
+            table_id=table_id,
+            match_id=match_id,
+            opponent=outcome.opponent,
+            outcome=outcome.outcome,
+            reason=outcome.reason,
+            log=outcome.log,
+            started_at=outcome.started_at,
+        )
+        return outcome
+
+    def _record_of(self, bot: Submission, outcome: RunOutcome) -> tuple[int | None, str]:
+        """The game's record: the bot's newest Onitama match, if it ended after the run began
+        (the server writes it as the game ends; the writer may need a moment)."""
+        if not outcome.opponent:
+            return None, ""
+        records = self.hall.records
+        for _ in range(10):
+            records.flush()
+            found = records.matches(game="onitama", player=bot.name, limit=1)
+            if found and found[0].finished_at >= outcome.started_at - timedelta(seconds=1):
+                return found[0].id, found[0].table_id
+            time.sleep(0.1)
+        return None, ""
