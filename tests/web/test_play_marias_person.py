@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Browser, screenshot_path
+from tests.web.test_decisions_in_view import WIDTHS
 from tests.web.test_play_marias import MY_TURN, answer, marias_hall, page_state, sit
 
 pytestmark = pytest.mark.browser
 
-WIDTHS = [(1280, 800), (390, 844)]
 DEALS = "() => Number(document.getElementById('play')?.dataset.deals)"
 DEALT = "() => Number(document.getElementById('play')?.dataset.deals) >= 1"
 OUT_OF_VIEW = """(sel) => [...document.querySelectorAll(sel)].filter((n) => {

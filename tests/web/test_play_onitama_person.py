@@ -20,22 +20,10 @@ from tests.web.play_helpers import (
     state,
     wait_my_turn,
 )
+from tests.web.test_decisions_in_view import WIDTHS
+from tests.web.test_play_endings import IN_GAME, OVER, from_home_page
 
 pytestmark = pytest.mark.browser
-
-WIDTHS = [(1280, 800), (390, 844)]
-IN_GAME = "() => document.getElementById('play')?.dataset.phase === 'game'"
-OVER = "() => document.getElementById('play')?.dataset.phase === 'over'"
-
-
-async def from_home_page(page: Any, url: str, opponent: str = "bots:easy") -> str:
-    await page.goto(url + "/")
-    await page.get_by_role("link", name="Play Onitama").click()
-    await page.wait_for_url("**/play/onitama")
-    guest = str(await page.locator("#play-name").inner_text())
-    await sit_down(page, opponent)
-    await page.wait_for_function(IN_GAME)
-    return guest
 
 
 async def not_scrolled(page: Any) -> bool:
@@ -59,7 +47,7 @@ async def test_a_whole_game_with_the_decision_in_view(
     async with play_hall(tmp_path, move_clock=0) as h:
         page = browser.page
         await page.set_viewport_size({"width": width, "height": height})
-        await from_home_page(page, h.url)
+        await from_home_page(page, h)
         # the resign question, asked and taken back, is on the screen too
         await page.locator("#play-resign").click()
         assert await in_viewport(page, "#play-resign-confirm")
@@ -85,7 +73,7 @@ async def test_a_reload_keeps_the_last_move_arrow_and_the_result_is_said_once(
     async with play_hall(tmp_path, move_clock=0) as h:
         page = browser.page
         await page.set_viewport_size({"width": 390, "height": 844})
-        await from_home_page(page, h.url)
+        await from_home_page(page, h)
         for _ in range(2):
             await wait_my_turn(page)
             await play_one(page)
@@ -133,7 +121,7 @@ async def test_a_rematch_asked_of_a_person_keeps_the_board_while_it_waits(
         ann = await a.locator("#play-name").inner_text()
         await sit_down(a, "people")
         await a.locator("#play-status").filter(has_text="Waiting").wait_for()
-        bea = await from_home_page(b, h.url, "people")
+        bea = await from_home_page(b, h, "people")
         await a.wait_for_function(IN_GAME)
         first = await state(a)
         assert {first["white"], first["black"]} == {ann, bea}
