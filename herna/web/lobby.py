@@ -13,6 +13,11 @@ and close seeks there for their connections. This page shows them and lets a per
   the play page sits down, since another person may have taken it meanwhile;
 * **cancel** one's own open seek: the game server ends the connection that waited with it.
 
+A challenge goes only to someone who can see it: a name with the lobby page open, or with a
+seek of that game open (a person at a play page, a bot waiting over the network). Anybody else
+is refused at once (``NOT_HERE``, "nobody called eva is in the lobby now …"), so a person
+never waits on a play page for a challenge nobody will read.
+
 Who acts is the person's guest name from the hall's signed cookie (:mod:`herna.web.guests`);
 a frame that names anybody else (``"as"``) is refused. Frames are JSON objects of at most
 :data:`MAX_FRAME` bytes; the protocol is in ``docs/web.md`` ("The lobby").
@@ -24,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import Counter
 from collections.abc import Callable
 from html import escape as e
 from typing import Any
@@ -45,6 +51,7 @@ from herna.hall.lobby import (
     Lobby,
     LobbyError,
     Want,
+    name_key,
     parse_seek,
 )
 from herna.protocols.onitama import name_problem
@@ -60,6 +67,7 @@ MAX_ERRORS = 50
 PLAY_PAGES = {"onitama": "/play/onitama", "tiles": "/play/tiles", "marias": "/play/marias"}
 """Games whose people play in the browser, and where. A game is listed here once its play
 page sends the lobby field of its protocol (see docs/design.md, "Lobby and seats")."""
+GAME_WORDS = {"onitama": "Onitama", "tiles": "tiles", "marias": "mariáš"}
 LEVELS = {"onitama": LEVEL_NAMES, "tiles": TILES_LEVELS, "marias": MARIAS_LEVELS}
 """The house-bot levels a seek may ask for: the same four names in every game."""
 
@@ -67,6 +75,7 @@ BAD_FRAME = "BAD_FRAME"
 NO_NAME = "NO_NAME"
 NOT_YOU = "NOT_YOU"
 NO_PLAY_PAGE = "NO_PLAY_PAGE"
+NOT_HERE = "NOT_HERE"
 
 
 def lobby_data(hall: Hall, guest: str) -> dict[str, Any]:
@@ -91,6 +100,9 @@ class LobbySocket:
         self.hall = hall
         self.guests = guests
         self.open = 0
+        self.watching: Counter[str] = Counter()
+        """The names with the lobby page open (by :func:`name_key`; a person may have it open
+        in several tabs): who a challenge can reach besides the seeks' owners."""
 
     @property
     def lobby(self) -> Lobby:
@@ -106,6 +118,8 @@ class LobbySocket:
         out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         sub = self.lobby.bus.subscribe(limit=2000)
         self.open += 1
+        if me is not None:
+            self.watching[name_key(me)] += 1
         out.put_nowait(
             {"type": "hello", "you": me, "seeks": self.lobby.snapshot(), "games": self.games()}
         )
@@ -119,6 +133,8 @@ class LobbySocket:
         finally:
             sub.close()
             self.open -= 1
+            if me is not None:
+                self.watching -= Counter({name_key(me): 1})
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -197,6 +213,13 @@ class LobbySocket:
             opponent = _text(frame, "opponent")
             if name_problem(opponent) is not None:
                 raise LobbyError(BAD_SEEK, "a name is 1-32 letters, digits, _, - or .")
+            if not self._here(game, opponent):
+                raise LobbyError(
+                    NOT_HERE,
+                    f"nobody called {opponent} is in the lobby now: you can challenge a player "
+                    "who has this page open or is waiting for a game of "
+                    f"{GAME_WORDS.get(game, game)}",
+                )
             spec = f"person,challenge={opponent}"
         elif kind == "seek":
             game = self._game(frame)
@@ -213,6 +236,12 @@ class LobbySocket:
         parsed = parse_seek(spec, LEVELS.get(game, ()))
         self.lobby.check_open(game, me, PERSON, parsed.want)
         return self._go(game, spec)
+
+    def _here(self, game: str, name: str) -> bool:
+        """Whether a challenge to ``name`` can be seen: ``name`` has the lobby page open or a
+        seek of ``game`` open."""
+        key = name_key(name)
+        return self.watching[key] > 0 or any(s.key == key for s in self.lobby.open_seeks(game))
 
     def _game(self, frame: dict[str, Any]) -> str:
         game = _text(frame, "game")

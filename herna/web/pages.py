@@ -459,7 +459,8 @@ def play_onitama(guest: str, running: bool, reconnect_window: float | None) -> s
         '<div id="play-board"></div>'
         '<div class="play-prompt" id="play-prompt"></div>'
         "</div>"
-        '<div class="play-side"><h2>Moves</h2><ol class="play-moves" id="play-moves"></ol></div>'
+        '<div class="play-side"><h2>Moves</h2><ol class="play-moves" id="play-moves"></ol>'
+        '<p class="muted"><a href="/doc/games/onitama.md">The rules</a></p></div>'
         "</div>"
         "<noscript><p>Playing needs JavaScript; any Onitama client can also connect to the "
         "server over TCP (see the protocol doc).</p></noscript>"

@@ -228,3 +228,37 @@ async def test_the_lobby_with_seeks_of_every_game_at_both_widths(
         await bea.screenshot(path=screenshot_path("lobby-took-onitama-390"), full_page=True)
         await ctx.close()
         assert browser.errors == []
+
+
+async def test_a_challenge_to_a_name_not_in_the_lobby_is_refused_at_once(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with lobby_hall(tmp_path, "onitama,web") as hall:
+        url = url_of(hall)
+        ann = browser.page
+        await ann.set_viewport_size({"width": 390, "height": 844})
+        ann_name = await open_lobby(ann, url)
+        await ann.select_option("#lobby-game", label="Onitama")
+        await ann.fill("#lobby-challenge", "eva")
+        await ann.get_by_role("button", name="Challenge").click()
+        error = ann.locator("#lobby-error")
+        await error.filter(has_text="Nobody called eva is in the lobby now").wait_for(timeout=3000)
+        text = await error.inner_text()
+        assert "Onitama" in text and "_" not in text, text
+        assert ann.url.endswith("/lobby") and hall.lobby.snapshot() == []
+        # the name is selected where it was typed, to correct it: bea opens the lobby
+        assert await ann.evaluate("document.activeElement.id") == "lobby-challenge"
+        assert await ann.evaluate("getSelection().toString() || document.activeElement.value")
+        await ann.screenshot(path=screenshot_path("lobby-challenge-nobody-390"))
+        ctx, b = await new_person(browser)
+        bea = await open_lobby(b, url)
+        await ann.fill("#lobby-challenge", bea)
+        await ann.press("#lobby-challenge", "Enter")
+        await ann.wait_for_url("**/play/onitama?seek=*")
+        # bea sees the challenge and can take it
+        row = b.locator(f'li.lobby-seek[data-owner="{ann_name}"]')
+        await row.get_by_role("button", name=f"Play {ann_name}").wait_for()
+        [seek] = hall.lobby.snapshot()
+        assert seek["challenge"] == bea
+        await ctx.close()
+        assert browser.errors == []

@@ -259,7 +259,7 @@ async def test_phone_width_and_keyboard(tmp_path: Path, browser: Browser) -> Non
         wide = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert wide[0] <= wide[1], wide
         # Tab reaches the pawns that can move
-        await page.locator("#play-name").click()
+        await page.locator("#play-status").click()  # (the introduction folds away in a game)
         for _ in range(30):
             await page.keyboard.press("Tab")
             focused = await page.evaluate(

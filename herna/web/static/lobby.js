@@ -106,6 +106,12 @@
         // Words for the person; the code stays on the node for scripts and tests.
         errorNode.dataset.code = msg.code;
         errorNode.textContent = ERROR_WORDS[msg.code] || sentence(msg.reason);
+        if (msg.code === "NOT_HERE") {
+          // A name nobody here has: the person corrects it where they typed it.
+          const input = document.getElementById("lobby-challenge");
+          input.focus();
+          input.select();
+        }
       }
       draw();
     }

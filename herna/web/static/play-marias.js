@@ -600,7 +600,9 @@
         ? handBox.querySelector("button.mar-legal")
         : promptBox.querySelector("button.mar-step, button.mar-choice, button.mar-claim");
       if (first) first.focus({ preventScroll: true });
-      // A question asked with buttons is brought on screen (cards are in the hand, below).
+      // The question is brought on screen with the hand under it (it fits a phone as a rule;
+      // a long licitace and the talon may push the hand down), the buttons last.
+      handBox.scrollIntoView({ block: "nearest" });
       if (d.kind !== "play" && d.kind !== "discard") promptBox.scrollIntoView({ block: "nearest" });
     }
 

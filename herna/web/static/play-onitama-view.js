@@ -9,7 +9,7 @@
     const {
       S, page, me, levels, table, root, statusNode, boardBox, promptBox, movesList, WAIT_WORDS,
       inTournament, wish, connected, playerName, moves, myTurn, activate, play, giveUp, rematch,
-      declineRematch, playAgain, choose, resign, offerDraw, answerDraw, sitDown, send,
+      cancelRematch, declineRematch, playAgain, choose, resign, offerDraw, answerDraw, sitDown, send,
     } = ctx;
     const { el } = window.Herna;
     const P = window.HernaPlayPage;
@@ -70,7 +70,7 @@
       if (S.phase === "gone") return S.note;
       if (S.phase === "connecting") return S.note || "Connecting to the Onitama server…";
       if (S.phase === "lobby" && S.rematching) {
-        return `Waiting for ${S.rematching} to accept a rematch…`;
+        return `Waiting for ${S.rematching} to accept the rematch…`;
       }
       if (S.phase === "lobby" && inTournament) return "Waiting for your next tournament game…";
       if (S.phase === "lobby") {
@@ -78,7 +78,7 @@
           : P.waitWords(P.seekWords(wish()), S.until, WAIT_WORDS);
         return `${words} (You are ${me}${S.seek ? `; your seek ${S.seek} is in the lobby` : ""}.)`;
       }
-      if (S.phase === "over") return resultText();
+      if (S.phase === "over") return "The game is over."; // the result says how, once
       const opponent = S.color === "white" ? S.black : S.white;
       if (S.claimable) {
         return S.claimable.reason === "abandoned"
@@ -189,10 +189,11 @@
           : null;
         return el("div", { class: "play-result" },
           el("p", { class: "play-result-text", id: "play-result" }, resultText()),
-          // The engine's review of the game (herna/web/reviews.py finds it by this player).
-          el("p", {}, el("a", { id: "play-review", target: "_blank",
-            href: `/play/onitama/review?ended=${S.result.at}` }, "Engine review of this game")),
           offer,
+          S.rematching ? el("p", { class: "play-offer", id: "play-rematch-wait", role: "status" },
+            `Waiting for ${S.rematching} to accept the rematch. `,
+            el("button", { type: "button", id: "play-rematch-cancel", onclick: cancelRematch },
+              "Cancel the rematch")) :
           inTournament ? el("p", { class: "play-after", id: "play-tournament-next" },
             S.tournamentOver ? "The tournament is over."
               : "Your next tournament game starts by itself when it is due.") :
@@ -202,7 +203,10 @@
                 `Rematch ${S.lastOpponent}`) : null,
             el("button", { type: "button", id: "play-next", onclick: playAgain }, "Play again"),
             el("button", { type: "button", id: "play-other", onclick: () => choose("") },
-              "Choose another opponent")));
+              "Choose another opponent")),
+          // The engine's review of the game (herna/web/reviews.py finds it by this player).
+          el("p", {}, el("a", { id: "play-review", target: "_blank",
+            href: `/play/onitama/review?ended=${S.result.at}` }, "Engine review of this game")));
       }
       if (S.phase === "game" && S.drawOffered) {
         return el("div", { class: "play-offer", id: "play-draw-offer" },

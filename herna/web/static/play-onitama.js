@@ -311,7 +311,9 @@
       S.seek = id;
       // In a tournament the last result stays up while the next pairing is awaited.
       const inTournament = (wish || "").split(",").some((w) => w.startsWith("tournament="));
-      if (S.phase === "connecting" || (S.phase === "over" && !inTournament)) S.phase = "lobby";
+      // A rematch asked for after the game keeps the last board up while the answer comes.
+      const stays = S.phase === "over" && (inTournament || S.rematching);
+      if (S.phase === "connecting" || (S.phase === "over" && !stays)) S.phase = "lobby";
       P.waiting("onitama", { seek: id, wish, until: S.until, rematching: S.rematching });
     }
 
@@ -393,9 +395,10 @@
       return actionWords({ type: "stalemate", old, new: fresh }, whoWords(playerName(color), color));
     }
 
-    /* The moves and the position they lead to, for a reload or a lost connection. */
+    /* The moves, the position they lead to and the last ply (its arrow), for a reload or a
+     * lost connection. */
     function savePosition() {
-      save({ moves: S.moves, board: S.board, cards: S.cards, toMove: S.toMove });
+      save({ moves: S.moves, board: S.board, cards: S.cards, toMove: S.toMove, last: S.last });
     }
 
     function reconnect(f) {
@@ -406,6 +409,7 @@
         const had = S.white && S.board && S.cards ? { board: S.board, cards: S.cards, toMove: S.toMove }
           : { board: seat.board, cards: seat.cards, toMove: seat.toMove };
         const sent = S.white ? S.sent : null;
+        const hadLast = (S.white ? S.last : seat.last) || null;
         S.color = color;
         S.white = seat.white || (color === "white" ? me : "opponent");
         S.black = seat.black || (color === "black" ? me : "opponent");
@@ -422,10 +426,15 @@
         }
         S.sent = null;
         S.note = "Back at your seat.";
+        // The last ply's arrow: the newest one missed, else (nothing missed) the saved one.
         const ply = missed && missed.length ? missed[missed.length - 1] : null;
-        S.last = !ply ? null : ply.type === "move"
-          ? { type: "move", player: ply.color, card: ply.card, from: ply.from, to: ply.to, capture: ply.capture }
-          : { type: "stalemate", player: ply.color, old: ply.old, new: ply.fresh };
+        if (ply) {
+          S.last = ply.type === "move"
+            ? { type: "move", player: ply.color, card: ply.card, from: ply.from, to: ply.to, capture: ply.capture }
+            : { type: "stalemate", player: ply.color, old: ply.old, new: ply.fresh };
+        } else {
+          S.last = missed && S.moves.length ? hadLast : null;
+        }
         S.result = null;
       } else {
         S.away = null;
@@ -533,12 +542,24 @@
       draw();
     }
 
+    /* Ask for a rematch (or accept one): the board and the result stay up, with a notice,
+     * until START (or REMATCH_DECLINED). */
     function rematch() {
       if (!ws) return;
       S.rematching = S.lastOpponent;
+      S.rematchFrom = null;
       S.note = "";
-      S.phase = "lobby";
       send("REMATCH");
+      draw();
+    }
+
+    /* Withdraw the rematch offer (DECLINE_REMATCH withdraws one's own offer). */
+    function cancelRematch() {
+      S.rematching = null;
+      S.seek = null;
+      P.waiting("onitama", null);
+      S.note = "You withdrew your rematch offer.";
+      send("DECLINE_REMATCH");
       draw();
     }
 
@@ -572,7 +593,7 @@
     const { draw, tick } = window.HernaOnitamaView.create({
       S, page, me, levels, table, root, statusNode, boardBox, promptBox, movesList, WAIT_WORDS,
       inTournament, wish: () => wish, connected: () => Boolean(ws), playerName, moves, myTurn, activate, play,
-      giveUp, rematch, declineRematch, playAgain, choose, resign, offerDraw, answerDraw, sitDown,
+      giveUp, rematch, cancelRematch, declineRematch, playAgain, choose, resign, offerDraw, answerDraw, sitDown,
       send,
     });
     setInterval(tick, 250);
