@@ -119,6 +119,11 @@ def test_onitama_moves_and_board(
     assert "Board at the start:" in start
     board = [row for _, row in re.findall(r"^  ([1-5]) ([.wWbB ]{9}) \1$", start, re.M)]
     assert board == ["b b B b b", ". . . . .", ". . . . .", ". . . . .", "w w W w w"]
+    # The header in words: seats from 1, kinds as people say them, the seed said what it is.
+    assert re.search(rf"^Game #{ids['onitama']}: Onitama, finished \d{{4}}-", out, re.M)
+    assert re.search(r"^  seat 1: \S+ \((house bot|bot|person)\), score ", out, re.M)
+    assert "seat 0" not in out and "house-bot" not in out
+    assert "random seed " in out
     two = run(capsys, str(ids["onitama"]), "--database-url", url, "--move", "2")
     assert "Board after move 2:" in two
     assert "Result:" in out

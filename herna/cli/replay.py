@@ -133,15 +133,20 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(match.to_json(), indent=2, ensure_ascii=False))
         return 0
+    # What a person reads first: the game, when, how it ended; seats counted from 1 as the
+    # pages count them. The table id and seed (for designers) come last, said what they are.
+    status = STATUS_WORDS.get(match.status, match.status.replace("_", " "))
     print(
-        f"#{match.id} {match.game}, table {match.table_id}, "
-        f"{match.finished_at:%Y-%m-%d %H:%M:%S} UTC, {match.status}, seed {match.seed}"
+        f"Game #{match.id}: {GAME_WORDS.get(match.game, match.game)}, finished "
+        f"{match.finished_at:%Y-%m-%d %H:%M:%S} UTC"
+        + ("" if status == "finished" else f", {status}")
     )
     for p in match.players:
         print(
-            f"  seat {p.seat}: {p.name} ({p.kind}) score {p.score:g}"
-            + (" winner" if p.winner else "")
+            f"  seat {p.seat + 1}: {p.name} ({KIND_WORDS.get(p.kind, p.kind)}), score "
+            f"{p.score:g}" + (", winner" if p.winner else "")
         )
+    print(f"  (table {match.table_id}, random seed {match.seed}: the seed and the moves replay it)")
     print(f"Result: {match_summary(match)}")
     print()
     for line in match_text(match, public=False, move=args.move):
@@ -150,6 +155,13 @@ def run(args: argparse.Namespace) -> int:
         return _review(store, match)
     return 0
 
+
+GAME_WORDS = {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "tile game"}
+"""A game's name in the header (its id stays in --json)."""
+KIND_WORDS = {"house-bot": "house bot", "human": "person", "unknown": "kind not known"}
+"""A player's kind as records keep it, in words (``bot`` and ``person`` say themselves)."""
+STATUS_WORDS = {"aborted": "stopped before the end", "canceled": "canceled before it began"}
+"""A record's status in words."""
 
 REVIEW_WAIT = 300.0
 """Seconds ``--review`` waits for a review another process is computing."""

@@ -151,6 +151,13 @@ async def test_rematch_between_two_people_swaps_colours_and_can_be_declined(
         await black.send("DECLINE_REMATCH")
         assert await white.line() == f"REMATCH_DECLINED|{bob}"
         assert server.hall.lobby.snapshot("onitama") == []
+        # asked again and withdrawn: the one it was offered to hears that it no longer stands
+        await white.send("REMATCH")
+        assert (await white.line()).startswith("SEEK|s")
+        assert await black.line() == f"REMATCH_OFFERED|{ann}"
+        await white.send("DECLINE_REMATCH")
+        assert await black.line() == f"REMATCH_DECLINED|{ann}"
+        assert server.hall.lobby.snapshot("onitama") == []
         # asked again, and accepted: colours swapped
         await white.send("REMATCH")
         assert (await white.line()).startswith("SEEK|s")

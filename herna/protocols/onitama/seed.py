@@ -183,7 +183,8 @@ class fmt:
 
     @staticmethod
     def rematch_declined(name: str) -> bytes:
-        """``REMATCH_DECLINED|name``: ``name`` declined (or left, or sat down elsewhere)."""
+        """``REMATCH_DECLINED|name``: ``name`` declined (or withdrew its offer, left, or sat
+        down elsewhere)."""
         return _line("REMATCH_DECLINED", name)
 
     @staticmethod

@@ -183,6 +183,11 @@ class GameEndings:
         if player.rematch is not None and player.seek is not None:
             self._unseek(player)
             self._forget_rematch(player)
+            # The one it was offered to is told, or its page would offer a rematch that no
+            # longer stands.
+            opponent = self._opponent_of(player)
+            if opponent is not None and opponent.table is None:
+                tell(opponent, fmt.rematch_declined(player.name))
             return
         self._drop_rematch(player)
 
