@@ -35,15 +35,18 @@ WIDEST = """() => {
 DOCS = ("protocols/cgml.md", "protocols/tiles.md", "games/marias.md", "scaling.md")
 
 
-@pytest.mark.timeout(600)  # some forty pages, each loaded in a real browser
+@pytest.mark.timeout(300)  # some forty pages, each loaded in a real browser (20 s alone)
 async def test_every_page_fits_390_pixels(tmp_path: Path, browser: Browser) -> None:
     async with serving(
         tmp_path,
         "mia,onitama,tiles,marias,web",
-        mia_house_round_pause=0.05,
-        cgml_bot_delay=0.0,
-        onitama_house_bot_delay=0.0,
-        tiles_bot_delay=0.0,
+        # A round every half second: enough records for every page, and not so many that
+        # the pages of records grow heavier while the walk goes on.
+        mia_house_round_pause=0.5,
+        # House bots that answer at once would keep the hall's loop busy all the walk long.
+        cgml_bot_delay=0.05,
+        onitama_house_bot_delay=0.05,
+        tiles_bot_delay=0.05,
     ) as hall:
         web = hall.service("web")
         assert isinstance(web, WebHall)

@@ -98,7 +98,7 @@ async def _page_log(page: Any) -> list[tuple[int, str]]:
     """(version, kind) of every event the watch page lists, oldest first."""
     items: list[list[Any]] = await page.evaluate(
         "() => [...document.querySelectorAll('section.table ol.events li')]"
-        ".map((li) => [Number(li.dataset.v), li.textContent.split(' ')[1]])"
+        ".map((li) => [Number(li.dataset.v), li.dataset.kind])"
     )
     return [(int(v), str(kind)) for v, kind in reversed(items)]
 

@@ -226,7 +226,8 @@ window.HernaGames = window.HernaGames || {};
     }
 
     function eventItem(ev, game) {
-      return el("li", { dataset: { v: ev.v } }, eventText(ev, game));
+      // data-kind: the event's kind for scripts and tests (people read the words).
+      return el("li", { dataset: { v: ev.v, kind: ev.kind } }, eventText(ev, game));
     }
 
     function draw() {
