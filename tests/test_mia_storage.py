@@ -113,5 +113,6 @@ def test_a_mia_round_costs_under_1000_bytes_in_the_database() -> None:
     assert isinstance(report["mia_rounds"], int) and report["mia_rounds"] > 300, report
     per_round = report["db_bytes_per_mia_round"]
     assert isinstance(per_round, int) and per_round < 1000, report
-    # The log stays a summary however fast Mia plays.
-    assert isinstance(report["log_lines"], int) and report["log_lines"] < 20, report
+    # The log stays a summary however fast Mia plays: a line per round would be hundreds.
+    # About 20 lines are the start-up's (each house bot of both tables says it registered).
+    assert isinstance(report["log_lines"], int) and report["log_lines"] < 45, report
