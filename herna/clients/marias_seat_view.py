@@ -16,6 +16,7 @@ face up.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -456,11 +457,11 @@ class SeatView:
         if d.kind == "gametype" and d.asked:
             # Why a game must carry more than the person chose, per trump suit ("" = any):
             # after lepší hra a plain hra is in červené, another suit needs a sedma.
-            try:
+            # A contract the rules engine cannot parse (another server's extension) gets no
+            # reason: the options still list what may be chosen.
+            with contextlib.suppress(ValueError):
                 out["outbid"] = {s: outbid_words(d.asked, s) for s in ("", "R", "B", "G", "A")}
                 out["won"] = d.asked
-            except ValueError:
-                pass
         return out
 
 
