@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.chromium import Chromium
 from tests.postgres import fresh_database, postgres_server
 
 
@@ -21,3 +22,10 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'herna.db'}"
     # A fresh database per test keeps tests independent.
     return fresh_database(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(scope="session")
+async def chromium() -> AsyncIterator[Chromium]:
+    shared = Chromium()
+    yield shared
+    await shared.close()

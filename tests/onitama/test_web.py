@@ -14,6 +14,7 @@ import pytest
 
 from herna.games.onitama.board import parse_square
 from herna.games.onitama.state import Move, OnitamaState
+from tests.chromium import Chromium
 from tests.onitama.helpers import blocked_state
 from tests.serve import serving
 
@@ -21,7 +22,6 @@ pytestmark = pytest.mark.browser
 
 STATIC = Path(__file__).resolve().parents[2] / "herna" / "web" / "static"
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "onitama"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
 
 class Page:
@@ -33,19 +33,14 @@ class Page:
 
 
 @pytest.fixture
-async def browser() -> AsyncIterator[Page]:
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as p:
-        chromium = await p.chromium.launch(
-            executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
-        )
-        page = await chromium.new_page(viewport={"width": 1100, "height": 900})
-        page.set_default_timeout(15_000)
-        try:
-            yield Page(page)
-        finally:
-            await chromium.close()
+async def browser(chromium: Chromium) -> AsyncIterator[Page]:
+    shared = await chromium.get()
+    page = await shared.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(15_000)
+    try:
+        yield Page(page)
+    finally:
+        await page.context.close()
 
 
 def shot(name: str) -> str:

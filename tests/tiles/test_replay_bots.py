@@ -19,6 +19,7 @@ from herna.games.tiles.replay import replay_steps
 from herna.games.tiles.rules import load_rules_file, shipped_rules
 from herna.hall.match import Match, Seat
 from herna.hall.records import StoredMatch, utcnow
+from tests.chromium import Chromium
 
 WEB = Path(__file__).resolve().parents[2] / "herna" / "web" / "static"
 
@@ -163,21 +164,14 @@ def test_text_rendering() -> None:
 
 
 @pytest.mark.browser
-async def test_browser_renderer_draws_every_shipped_game() -> None:
-    from playwright.async_api import async_playwright
-
+async def test_browser_renderer_draws_every_shipped_game(chromium: Chromium) -> None:
     views = {}
     for name in sorted(shipped_rules()):
         match = bot_match(name, ["random"], seed=3, max_rounds=3)
         views[name] = match.state.view(None)
     script = (WEB / "games" / "tiles.js").read_text()
     hall = (WEB / "hall.js").read_text()
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu"],
-        )
+    async with chromium.context() as browser:
         page = await browser.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -210,16 +204,13 @@ async def test_browser_renderer_draws_every_shipped_game() -> None:
             if any(g.startswith("reach ") for g in goals):
                 assert "reach the tile in column " in side
             assert tiles > 0
-        await browser.close()
         assert errors == []
 
 
 @pytest.mark.browser
-async def test_browser_renderer_names_items_and_fits_a_phone() -> None:
+async def test_browser_renderer_names_items_and_fits_a_phone(chromium: Chromium) -> None:
     """Issue 15 item 8: items on the board by name (not a first letter), no sideways
     scrolling at 390 px."""
-    from playwright.async_api import async_playwright
-
     view = bot_match("labyrinth", ["random"], seed=3, max_rounds=1).state.view(None)
     on_board = sorted(
         {name for row in view["board"] for c in row if c for name in c.get("items", {})}
@@ -227,13 +218,8 @@ async def test_browser_renderer_names_items_and_fits_a_phone() -> None:
     assert len(on_board) > 5
     script = (WEB / "games" / "tiles.js").read_text()
     hall = (WEB / "hall.js").read_text()
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu"],
-        )
-        page = await browser.new_page(viewport={"width": 390, "height": 844})
+    async with chromium.context(viewport={"width": 390, "height": 844}) as browser:
+        page = await browser.new_page()
         html = (
             "<html><head><meta name=viewport content='width=device-width'></head>"
             "<body style='margin:0'><div id=c></div>"
@@ -251,4 +237,3 @@ async def test_browser_renderer_names_items_and_fits_a_phone() -> None:
         assert all(len(t) > 1 for t in shown)
         scroll = await page.evaluate("document.documentElement.scrollWidth")
         assert scroll <= 390, scroll
-        await browser.close()

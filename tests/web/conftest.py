@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
 from herna.web.live import LiveSettings
 from herna.web.plugin import WebHall
+from tests.chromium import Chromium
 
 
 async def start_web(database_url: str, **live: float | int) -> tuple[Hall, WebHall]:
@@ -34,15 +36,6 @@ async def web(tmp_path: Path) -> AsyncIterator[WebHall]:
 
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "web"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def screenshot_path(name: str) -> str:
@@ -64,16 +57,17 @@ class Browser:
 
 
 @pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as p:
-        chromium = await p.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        page = await chromium.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(10_000)
-        try:
-            yield Browser(page)
-        finally:
-            await chromium.close()
+async def browser(chromium: Chromium) -> AsyncIterator[Browser]:
+    shared = await chromium.get()
+    before = set(shared.contexts)
+    page = await shared.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(10_000)
+    try:
+        yield Browser(page)
+    finally:
+        # Whatever the test opened (second people, tabs) goes with it, so no page of a
+        # finished test keeps polling a server that is gone.
+        for context in list(shared.contexts):
+            if context not in before:
+                with contextlib.suppress(Exception):
+                    await context.close()
