@@ -40,12 +40,32 @@ def all_commands() -> list[list[str]]:
 
 @pytest.mark.parametrize("command", all_commands(), ids=lambda c: " ".join(c) or "herna")
 def test_every_command_has_help(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [*command, "--help"]
     with pytest.raises(SystemExit) as exit_info:
-        build_parser().parse_args([*command, "--help"])
+        build_parser().parse_args(argv)
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: herna")
     assert len(out.splitlines()) >= 3
+    # `herna` builds only the part of the parser its words name: the same help
+    with pytest.raises(SystemExit):
+        build_parser(argv).parse_args(argv)
+    assert capsys.readouterr().out == out
+
+
+def test_a_command_imports_only_what_it_runs() -> None:
+    """`herna bot mia` starts without the web hall, the servers' CLI or the match runner
+    (together seconds of start-up on a busy machine)."""
+    probe = (
+        "import sys; from herna.cli import build_parser; build_parser(['bot', 'mia']); "
+        "print(sorted(m for m in ('herna.web.app', 'herna.cli.serve', 'herna.cli.match', "
+        "'herna.cli.onitama', 'herna.cli.tiles') if m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "[]"
 
 
 def free_udp_port() -> int:
