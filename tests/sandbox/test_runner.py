@@ -238,7 +238,7 @@ async def test_herna_serve_ladder_plays_a_submitted_bot(tmp_path: Path) -> None:
         tmp_path, "onitama", ladder=True, ladder_concurrency=1, onitama_house_bot_delay=0.02
     )
     hall = await start_hall(args, {})
-    ladder = start_ladder(hall, args)
+    ladder = await start_ladder(hall, args)
     try:
         assert ladder is not None and ladder.settings.move_seconds == 2.0
         book = Submissions(hall.records.engine, hall.identity)
