@@ -20,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -258,7 +259,7 @@ def wilson(points: float, games: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def ranking(games: list[Game], versions: dict[str, int]) -> list[Ranked]:
+def ranking(games: Sequence[Game], versions: dict[str, int]) -> list[Ranked]:
     """The final table from the final's finished games: by points, then wins, then name;
     ``versions``: each bot's locked version (house bots have none)."""
     tally: dict[str, list[float]] = {}
