@@ -36,7 +36,7 @@ class GameCommands:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from herna.cli import bots, match, replay, serve, submit, tournament
+    from herna.cli import bots, contest, match, replay, serve, submit, tournament
 
     parser = argparse.ArgumentParser(
         prog="herna",
@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.register(sub)
     bots.register(sub)
     submit.register(sub)
+    contest.register(sub)
     match.register(sub)
     tournament.register(sub)
 

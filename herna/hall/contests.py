@@ -22,7 +22,7 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
@@ -33,6 +33,7 @@ from herna.hall.identity import new_secret, same_secret, token_digest
 from herna.hall.stats import Z95
 from herna.hall.submissions import GAMES, Submission, Submissions, submission_of
 from herna.hall.tournament.model import Game
+from herna.hall.tournament_timetable import TimeError, parse_duration, parse_start
 
 MAX_GAMES_PER_PAIRING = 10
 HOUSE_LEVELS = ("easy", "medium", "hard")
@@ -44,6 +45,19 @@ class ContestRefused(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def parse_deadline(text: str) -> datetime:
+    """``90s``, ``2h``, ``1h30m`` from now, or a date and time (ISO 8601; UTC when it names
+    no offset)."""
+    text = text.strip()
+    if not text:
+        raise TimeError("give the deadline: a length of time (90s, 2h) or a date and time")
+    try:
+        seconds = parse_duration(text)
+    except TimeError:
+        return parse_start(text, 0)
+    return datetime.now(UTC) + timedelta(seconds=seconds)
 
 
 def utc(moment: datetime) -> datetime:
@@ -260,8 +274,9 @@ def wilson(points: float, games: int) -> tuple[float, float]:
 
 
 def ranking(games: Sequence[Game], versions: dict[str, int]) -> list[Ranked]:
-    """The final table from the final's finished games: by points, then wins, then name;
-    ``versions``: each bot's locked version (house bots have none)."""
+    """The final table from the final's finished games: by points, then wins (equal ones
+    share the place, listed by name); ``versions``: each bot's locked version (house bots
+    have none)."""
     tally: dict[str, list[float]] = {}
     for game in games:
         if game.board.bye:
@@ -276,8 +291,11 @@ def ranking(games: Sequence[Game], versions: dict[str, int]) -> list[Ranked]:
         tally.setdefault(name, [0.0, 0, 0, 0, 0])
     order = sorted(tally, key=lambda n: (-tally[n][0], -tally[n][2], n.casefold()))
     out = []
-    for rank, name in enumerate(order, 1):
+    rank = 0
+    for place, name in enumerate(order, 1):
         points, played, wins, draws, losses = tally[name]
+        if place == 1 or (points, wins) != (tally[order[place - 2]][0], tally[order[place - 2]][2]):
+            rank = place  # equal points and wins share the place (1, 2, 2, 4)
         low, high = wilson(points, int(played))
         out.append(
             Ranked(

@@ -215,15 +215,23 @@ class Ladder:
         return outcome
 
     def _record_of(self, bot: Submission, outcome: RunOutcome) -> tuple[int | None, str]:
-        """The game's record: the bot's newest Onitama match, if it ended after the run began
-        (the server writes it as the game ends; the writer may need a moment)."""
+        """The game's record: the bot's newest Onitama match against the run's opponent that
+        ended after the run began and no earlier run claimed (a contest's games follow each
+        other within a second; the server writes a record as its game ends, and the writer
+        may need a moment)."""
         if not outcome.opponent:
             return None, ""
         records = self.hall.records
-        for _ in range(10):
+        claimed = {r.match_id for r in self.book.runs(bot.name, limit=10)}
+        opponent = outcome.opponent.casefold()
+        for _ in range(30):
             records.flush()
-            found = records.matches(game="onitama", player=bot.name, limit=1)
-            if found and found[0].finished_at >= outcome.started_at - timedelta(seconds=1):
-                return found[0].id, found[0].table_id
+            for match in records.matches(game="onitama", player=bot.name, limit=3):
+                if (
+                    match.id not in claimed
+                    and match.finished_at >= outcome.started_at - timedelta(seconds=1)
+                    and any(p.name.casefold() == opponent for p in match.players)
+                ):
+                    return match.id, match.table_id
             time.sleep(0.1)
         return None, ""

@@ -11,7 +11,7 @@ Forms are POSTs checked like every form of the hall (same origin, the session's 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -21,19 +21,19 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from herna.hall.contests import (
-    HOUSE_LEVELS,
     Contest,
     ContestRefused,
     Contests,
     Entry,
     Ranked,
+    parse_deadline,
     ranking,
     ranking_csv,
 )
 from herna.hall.hall import Hall
 from herna.hall.submissions import GAMES, Submissions
 from herna.hall.tournament_store import TournamentStore
-from herna.hall.tournament_timetable import TimeError, parse_duration, parse_start
+from herna.hall.tournament_timetable import TimeError
 from herna.web.accounts import FormError, e, ensure_csrf, read_form
 from herna.web.bots import person_of, table
 from herna.web.pages import GAME_TITLES
@@ -44,19 +44,6 @@ MAX_OPEN_CONTESTS = 20
 
 def _when(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
-def parse_deadline(text: str) -> datetime:
-    """``90s``, ``2h``, ``1h30m`` from now, or a date and time (ISO 8601; UTC when it names
-    no offset)."""
-    text = text.strip()
-    if not text:
-        raise TimeError("give the deadline: a length of time (90s, 2h) or a date and time")
-    try:
-        seconds = parse_duration(text)
-    except TimeError:
-        return parse_start(text, 0)
-    return datetime.now(UTC) + timedelta(seconds=seconds)
 
 
 class ContestPages:
@@ -120,7 +107,8 @@ class ContestPages:
             form = await read_form(request)
             deadline = parse_deadline(form.get("deadline", ""))
             games = int(form.get("games", "2") or "2")
-            house = tuple(level for level in HOUSE_LEVELS if form.get(f"house-{level}"))
+            words = form.get("house", "").replace(",", " ").split()
+            house = tuple(dict.fromkeys(w.strip().lower() for w in words))
             if sum(1 for c in self.contests.all() if c.open_at(datetime.now(UTC))) >= (
                 MAX_OPEN_CONTESTS
             ):
@@ -363,11 +351,6 @@ def _new_html(csrf: str, problem: str, form: dict[str, str]) -> str:
         else ""
     )
     games = "".join(f'<option value="{g}">{e(GAME_TITLES.get(g, g))}</option>' for g in GAMES)
-    house = "".join(
-        f'<label class="check"><input type="checkbox" name="house-{lv}" id="contest-house-{lv}"'
-        f"{' checked' if form.get(f'house-{lv}') else ''}> a house bot ({lv})</label>"
-        for lv in HOUSE_LEVELS
-    )
     return (
         "<h2>Hold a contest</h2><p>You get an admin token: whoever holds it starts the final "
         "after the deadline.</p>" + note + '<form class="account" method="post" action="/contests">'
@@ -385,6 +368,8 @@ def _new_html(csrf: str, problem: str, form: dict[str, str]) -> str:
         "colour)</label>"
         f'<input id="contest-games" name="games" type="number" min="1" max="10" '
         f'value="{e(form.get("games", "2"))}">'
-        f"<fieldset><legend>Also in the final</legend>{house}</fieldset>"
+        '<label for="contest-house">House bots that play in the final, by level (e.g. '
+        "<code>easy, hard</code>; empty: none)</label>"
+        f'<input id="contest-house" name="house" value="{e(form.get("house", ""))}">'
         '<button type="submit">Create the contest</button></form>'
     )
