@@ -50,6 +50,9 @@ class LadderSettings:
     pause: float = 1.0
     """Seconds between looks for a bot to play when none was free."""
     limits: Limits = field(default_factory=Limits)
+    challenge_wait: float = 60.0
+    """How long a bot a person challenged waits for them to sit down (then it leaves, so
+    nobody can hold a bot, or the challenges' places, by asking and going away)."""
 
 
 class Ladder:
@@ -159,7 +162,11 @@ class Ladder:
             self.playing[bot.name] = asyncio.current_task()  # type: ignore[assignment]
         try:
             outcome = await self.play_seeking(
-                bot, f"once,challenge={person}", CHALLENGE_SECONDS, keep_no_game=False
+                bot,
+                f"once,challenge={person}",
+                CHALLENGE_SECONDS,
+                keep_no_game=False,
+                start_seconds=self.settings.challenge_wait,
             )
             log.info(
                 "challenge: %s v%d %s against %s: %s",
@@ -181,6 +188,7 @@ class Ladder:
         seek: str,
         game_seconds: float | None = None,
         keep_no_game: bool = True,
+        start_seconds: float | None = None,
     ) -> RunOutcome:
         """One game of ``bot`` logged in with the lobby words ``seek`` (docs/protocols/
         onitama.md, "The lobby"), kept as a run with its log; a run without a game only with
@@ -196,6 +204,7 @@ class Ladder:
             game_seconds=game_seconds or self.settings.game_seconds,
             limits=limits,
             seek=seek,
+            start_seconds=start_seconds,
         )
         outcome = await play_game(bot, self.host, port, proof, settings)
         if not outcome.opponent and not keep_no_game:

@@ -15,18 +15,13 @@ import pytest
 from herna.hall.submissions import Submissions
 from herna.servers.contest import SandboxedBots
 from herna.servers.ladder import Ladder, LadderSettings
-from herna.starters import starter
 from herna.web.plugin import WebHall
 from tests.serve import serving
+from tests.web.bot_helpers import fits, sign_up_from_home, starter_source
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.play_helpers import play_one, wait_my_turn
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is missing")
-
-
-async def fits(page: object) -> None:
-    wide = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")  # type: ignore[attr-defined]
-    assert wide[0] <= wide[1], wide
 
 
 @pytest.mark.browser
@@ -36,10 +31,9 @@ async def test_a_person_finds_a_bot_on_the_ladder_and_plays_it_to_the_end(
     async with serving(tmp_path, "onitama,web", onitama_house_bot_delay=0.02) as hall:
         web = hall.service("web")
         assert isinstance(web, WebHall)
-        kit = starter("onitama", "python")
-        assert kit is not None
+        kit = starter_source()
         bots = Submissions(hall.records.engine, hall.identity)
-        bots.submit("kit-bot", "onitama", "bot.py", kit[1], person="teacher")
+        bots.submit("kit-bot", "onitama", "bot.py", kit, person="teacher")
         ladder = Ladder(hall, "127.0.0.1", LadderSettings(concurrency=1, pause=0.2))
         assert await ladder.start() is None
         hall.submitted = SandboxedBots(ladder)
@@ -55,12 +49,7 @@ async def test_a_person_finds_a_bot_on_the_ladder_and_plays_it_to_the_end(
 
             page = browser.page
             await page.set_viewport_size({"width": 1280, "height": 800})
-            await page.goto(web.url + "/")
-            await page.get_by_role("link", name="Sign in", exact=True).click()
-            await page.get_by_role("link", name="Sign up", exact=True).click()
-            await page.get_by_label("Name", exact=True).fill("Ota")
-            await page.get_by_label("Password", exact=True).fill("a long password")
-            await page.get_by_role("button", name="Sign up").click()
+            await sign_up_from_home(page, web.url, "Ota")
             await page.get_by_role("link", name="Bots", exact=True).click()
             await page.get_by_role("heading", name="Onitama: ladder standings").wait_for()
             row = await page.locator("table.results tbody tr").first.inner_text()

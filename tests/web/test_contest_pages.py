@@ -20,9 +20,9 @@ from herna.hall.contests import Contests
 from herna.hall.submissions import Submissions
 from herna.servers.contest import SandboxedBots
 from herna.servers.ladder import Ladder, LadderSettings
-from herna.starters import starter
 from herna.web.plugin import WebHall
 from tests.serve import serving
+from tests.web.bot_helpers import fits, sign_up_from_home, starter_source
 from tests.web.conftest import Browser, screenshot_path
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is missing")
@@ -37,10 +37,9 @@ async def test_a_teacher_runs_a_contest_to_its_final_ranking(
     async with serving(tmp_path, "onitama,web", onitama_house_bot_delay=0.02) as hall:
         web = hall.service("web")
         assert isinstance(web, WebHall)
-        kit = starter("onitama", "python")
-        assert kit is not None
+        kit = starter_source()
         source = tmp_path / "pavla.py"
-        source.write_bytes(kit[1])
+        source.write_bytes(kit)
         crasher = tmp_path / "pavla2.py"
         crasher.write_bytes(CRASHER)
         bots = Submissions(hall.records.engine, hall.identity)
@@ -51,12 +50,7 @@ async def test_a_teacher_runs_a_contest_to_its_final_ranking(
         try:
             page = browser.page
             await page.set_viewport_size({"width": 1280, "height": 800})
-            await page.goto(web.url + "/")
-            await page.get_by_role("link", name="Sign in", exact=True).click()
-            await page.get_by_role("link", name="Sign up", exact=True).click()
-            await page.get_by_label("Name", exact=True).fill("Pavla")
-            await page.get_by_label("Password", exact=True).fill("a long password")
-            await page.get_by_role("button", name="Sign up").click()
+            await sign_up_from_home(page, web.url, "Pavla")
             await page.get_by_role("link", name="Bots", exact=True).click()
             await page.get_by_label("Bot name").fill("pavla-bot")
             await page.get_by_label("Program").set_input_files(str(source))
@@ -84,7 +78,7 @@ async def test_a_teacher_runs_a_contest_to_its_final_ranking(
             assert "pavla-bot" in entries and "v1" in entries, entries
             (contest,) = contests.all()
             for name, author in (("bea", "pupil-b"), ("cyril", "pupil-c")):
-                bots.submit(name, "onitama", "bot.py", kit[1], person=author)
+                bots.submit(name, "onitama", "bot.py", kit, person=author)
                 contests.enter(contest.id, name, author)
             await page.reload()
             await page.screenshot(path=screenshot_path("contest-open-1280"), full_page=True)
@@ -130,8 +124,7 @@ async def test_a_teacher_runs_a_contest_to_its_final_ranking(
             await page.screenshot(path=screenshot_path("contest-final-1280"), full_page=True)
             await page.set_viewport_size({"width": 390, "height": 844})
             await page.screenshot(path=screenshot_path("contest-final-390"), full_page=True)
-            wide = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-            assert wide[0] <= wide[1], wide
+            await fits(page)
             await page.set_viewport_size({"width": 1280, "height": 800})
 
             async with page.expect_download() as download:
