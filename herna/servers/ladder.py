@@ -9,8 +9,9 @@ version settles fast. Its opponent: a house bot of the next level in :attr:`Ladd
 levels`, turn about. At most ``concurrency`` games run at once (each is a sandboxed process
 and a relay), so the hall stays responsive.
 
-So far Onitama only (its line protocol); games between two submitted bots, contests and the
-final ranking are the next steps (issue 30).
+The same runner plays a bot against a person who challenged it from its page
+(:meth:`Ladder.challenge`: the bot waits in the lobby with a challenge to them) and the games
+of contests' finals (:mod:`herna.servers.contest`). So far Onitama only (its line protocol).
 """
 
 from __future__ import annotations

@@ -222,8 +222,9 @@ class ContestPages:
             )
         options = "".join(f'<option value="{e(n)}">{e(n)}</option>' for n in mine)
         return (
-            "<h2>Enter a bot</h2><p>Until the deadline you may upload new versions on the "
-            "bot's page; the newest one uploaded before the deadline plays.</p>"
+            "<h2>Enter a bot</h2><p>Until the deadline you may upload new versions on "
+            '<a href="/bots">Bots</a> under the same name; the newest one uploaded before the '
+            "deadline plays.</p>"
             f'<form class="account" method="post" action="/contests/{contest.id}/enter">'
             f'<input type="hidden" name="csrf" value="{e(ensure_csrf(request))}">'
             f'<label for="contest-bot">Your bot</label><select id="contest-bot" name="bot">'

@@ -17,6 +17,7 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, inspect, text
 
+from herna.cli import main
 from herna.hall.contests import ContestRefused, Contests, ranking, ranking_csv, wilson
 from herna.hall.db import make_engine, normalise_url
 from herna.hall.identity import Identity, ReservedNames
@@ -180,3 +181,28 @@ def test_equal_points_and_wins_share_a_place() -> None:
         (2, "c", 1.0),
         (4, "d", 0.0),
     ]
+
+
+def test_herna_contest_creates_and_shows_a_contest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'herna.db'}"
+    assert main(["contest", "create", "Class 3B", "--deadline", "2h", "--database-url", url]) == 0
+    out = capsys.readouterr().out
+    assert "contest 1: Class 3B, submissions close" in out and "admin token" in out
+    engine = make_engine(url)
+    try:
+        bots = Submissions(engine, Identity(ReservedNames(engine)))
+        bots.submit("zora", "onitama", "bot.py", STARTER, person="eva")
+        Contests(engine, bots).enter(1, "zora", "eva")
+    finally:
+        engine.dispose()
+    assert main(["contest", "show", "1", "--database-url", url]) == 0
+    assert "  zora by eva: v1" in capsys.readouterr().out
+    assert main(["contest", "show", "1", "--csv", "--database-url", url]) == 1
+    assert "the final has not begun" in capsys.readouterr().err
+    assert (
+        main(["contest", "create", "Late", "--deadline", "2001-01-01T00:00", "--database-url", url])
+        == 1
+    )
+    assert "the submission deadline is in the past" in capsys.readouterr().err
