@@ -1,4 +1,5 @@
-"""The ``herna`` command: ``serve``, ``bots``, ``match``, ``bot``, ``play``, ``watch``, ``rules``,
+"""The ``herna`` command: ``serve``, ``bots``, ``submit``, ``contest``, ``match``, ``tournament``,
+``bot``, ``play``, ``watch``, ``rules``,
 ``replay``.
 
 Each game adds its own ``bot``/``play``/``watch`` subcommands from a module listed in
@@ -20,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "replay": "herna.cli.replay",
     "bots": "herna.cli.bots",
     "submit": "herna.cli.submit",
+    "contest": "herna.cli.contest",
     "match": "herna.cli.match",
     "tournament": "herna.cli.tournament",
 }

@@ -20,6 +20,7 @@ from herna.hall.records import RecordStore
 from herna.hall.writer import MIN_KEEP
 from herna.servers.conncap import DEFAULT_PER_ADDRESS
 from herna.servers.conncap import configure as configure_caps
+from herna.servers.contest import SandboxedBots
 from herna.servers.ladder import DEFAULT_CONCURRENCY as LADDER_CONCURRENCY
 from herna.servers.ladder import DEFAULT_GAME_SECONDS as LADDER_GAME_SECONDS
 from herna.servers.ladder import DEFAULT_MOVE_SECONDS as LADDER_MOVE_SECONDS
@@ -318,10 +319,12 @@ async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> Non
         loop.add_signal_handler(sig, stop.set)
     log.info("Herna is running; database %s. Ctrl-C stops.", shown_url(args.database_url))
     adopting = asyncio.create_task(adopt_orphans(hall.records))
-    ladder = start_ladder(hall, args)
+    ladder = await start_ladder(hall, args)
     await stop.wait()
     log.info("shutting down")
     adopting.cancel()
+    if isinstance(hall.submitted, SandboxedBots):
+        await hall.submitted.stop()
     if ladder is not None:
         await ladder.stop()
     await hall.stop()
@@ -329,7 +332,7 @@ async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> Non
     log.info("stopped; %d records written", hall.records.written)
 
 
-def start_ladder(hall: Hall, args: argparse.Namespace) -> Ladder | None:
+async def start_ladder(hall: Hall, args: argparse.Namespace) -> Ladder | None:
     """``--ladder``: play submitted bots in the sandbox (None: off, or no sandbox here)."""
     if not args.ladder:
         return None
@@ -339,11 +342,13 @@ def start_ladder(hall: Hall, args: argparse.Namespace) -> Ladder | None:
         game_seconds=float(args.ladder_game_seconds),
     )
     ladder = Ladder(hall, str(args.host or "127.0.0.1"), settings)
-    why = ladder.start()
+    why = await ladder.start()
     if why is not None:
         log.warning("no ladder: %s", why)
         return None
     log.info("ladder: submitted bots play, %d games at once", settings.concurrency)
+    # The web hall's "Play this bot" and contests' finals play through the same runner.
+    hall.submitted = SandboxedBots(ladder)
     return ladder
 
 

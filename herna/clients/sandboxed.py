@@ -66,6 +66,9 @@ class RunSettings:
     limits: Limits = field(default_factory=lambda: Limits(cpu_seconds=120, wall_seconds=330))
     seek: str = "once,opponent=bots,level=easy"
     """LOGIN's lobby field: who the bot plays (docs/protocols/onitama.md, "The lobby")."""
+    start_seconds: float | None = None
+    """How long the bot waits for its game to start before it leaves (None: the game
+    clock's whole length): a challenge to a person who never comes ends then."""
 
 
 @dataclass
@@ -222,6 +225,8 @@ class _Relay:
         self.timer: asyncio.TimerHandle | None = None
         """The move clock of the bot's turn (a timer on the loop: no task to cancel)."""
         self.out_of_time: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.nobody_came: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.start_timer: asyncio.TimerHandle | None = None
 
     async def run(self, proof: str) -> None:
         self.writer.write(f"LOGIN|{self.name}|{proof}|{self.settings.seek}\n".encode())
@@ -233,15 +238,22 @@ class _Relay:
         from_server = asyncio.ensure_future(self._from_server())
         from_bot = asyncio.ensure_future(self._from_bot())
         clock = self.out_of_time
+        nobody = self.nobody_came
+        if self.settings.start_seconds is not None:
+            self.start_timer = asyncio.get_running_loop().call_later(
+                self.settings.start_seconds, self._nobody_came
+            )
         stop: BaseException | None = None
         done: set[asyncio.Future[None]] = set()
         try:
             done, _ = await asyncio.wait(
-                {from_server, from_bot, clock}, return_when=asyncio.FIRST_COMPLETED
+                {from_server, from_bot, clock, nobody}, return_when=asyncio.FIRST_COMPLETED
             )
             stop = next((t.exception() for t in done if isinstance(t.exception(), _Stop)), None)
             if clock in done:
                 stop = _Stop(f"no move within {self.settings.move_seconds:g} s (the move clock)")
+            if nobody in done:
+                stop = _Stop(f"no game began within {self.settings.start_seconds:g} s")
             if from_bot in done and stop is None and self.turns.over is None:
                 # Its output ended: it exited or a limit stopped it. Let the exit status come.
                 status = await self.box.wait(2.0)
@@ -250,6 +262,8 @@ class _Relay:
                 stop = _Stop(f"{why}; its log ends: {tail}" if tail else why)
         finally:
             self._stop_clock()
+            if self.start_timer is not None:
+                self.start_timer.cancel()
             for task in (from_server, from_bot):
                 task.cancel()
             await asyncio.gather(from_server, from_bot, return_exceptions=True)
@@ -325,6 +339,10 @@ class _Relay:
                 continue
             self.writer.write((line + "\n").encode())
             await self.writer.drain()
+
+    def _nobody_came(self) -> None:
+        if not self.turns.white and not self.nobody_came.done():
+            self.nobody_came.set_result(None)
 
     def _time_is_up(self) -> None:
         if not self.out_of_time.done():

@@ -283,6 +283,42 @@ class BotRunRow(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class BotContestRow(Base):
+    """A contest of submitted bots (:mod:`herna.hall.contests`, migration 0005): entries
+    until ``deadline``, then the versions are locked and the final is a live round robin
+    (``tournament_id``) between them."""
+
+    __tablename__ = "bot_contests"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    title: Mapped[str] = mapped_column(String(100))
+    game: Mapped[str] = mapped_column(String(32))
+    deadline: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    games_per_pairing: Mapped[int] = mapped_column(Integer, default=2)
+    house: Mapped[str] = mapped_column(String(100), default="")
+    """House bots' levels that play in the final, comma-separated (empty: none)."""
+    admin_digest: Mapped[str] = mapped_column(String(64))
+    """SHA-256 of the organiser's token (the token itself is shown once)."""
+    tournament_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The final's live tournament, once the organiser started it."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class BotContestEntryRow(Base):
+    """A bot entered in a contest; ``submission_id`` is its locked version once the final
+    started (before: whichever version is newest at the deadline)."""
+
+    __tablename__ = "bot_contest_entries"
+    contest_id: Mapped[int] = mapped_column(
+        ForeignKey("bot_contests.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    entered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    submission_id: Mapped[int | None] = mapped_column(
+        ForeignKey("bot_submissions.id", ondelete="SET NULL"), nullable=True
+    )
+
+
 def normalise_url(url: str) -> str:
     """Accept plain ``postgresql://`` URLs and a bare file path for SQLite."""
     if url.startswith("postgres://"):

@@ -16,6 +16,7 @@ from herna.hall.events import EventBus
 from herna.hall.identity import Identity, ReservedNames
 from herna.hall.lobby import Lobby
 from herna.hall.records import RecordStore
+from herna.hall.submissions import Submission
 from herna.hall.tournament_live import LiveTournaments
 from herna.hall.tournament_store import TournamentStore
 
@@ -48,6 +49,19 @@ class Service(Protocol):
     async def stop(self) -> None: ...
 
 
+class SubmittedBots(Protocol):
+    """What the hall's player of submitted bots (``herna serve --ladder``:
+    :class:`herna.servers.contest.SandboxedBots`) does for the web hall."""
+
+    def challenge(self, bot: Submission, person: str) -> str | None:
+        """Seat ``bot`` against ``person``, who challenged it; why not, or ``None``."""
+        ...
+
+    async def start_final(self, contest_id: int) -> int:
+        """Lock a contest's versions and start its final; the final's tournament id."""
+        ...
+
+
 @dataclass
 class Hall:
     records: RecordStore
@@ -63,6 +77,8 @@ class Hall:
     """Carries game events to and from other processes on the same PostgreSQL database."""
     tournaments: LiveTournaments | None = None
     """The live tournaments held in this hall (``herna serve`` makes it)."""
+    submitted: SubmittedBots | None = None
+    """Plays submitted bots in the sandbox (``herna serve --ladder``), else None."""
     _watching: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:

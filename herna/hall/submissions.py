@@ -104,7 +104,7 @@ class BotRun:
     finished_at: datetime
 
 
-def _submission(row: BotSubmissionRow) -> Submission:
+def submission_of(row: BotSubmissionRow) -> Submission:
     return Submission(
         row.id,
         row.name,
@@ -179,7 +179,7 @@ class Submissions:
             )
             session.add(row)
             session.flush()
-            return _submission(row), new_token
+            return submission_of(row), new_token
 
     def _check_owner(self, name: str, token: str | None, person: str | None) -> str | None:
         if token is not None:
@@ -205,7 +205,7 @@ class Submissions:
     def get(self, submission_id: int) -> Submission | None:
         with Session(self.engine) as session:
             row = session.get(BotSubmissionRow, submission_id)
-            return None if row is None else _submission(row)
+            return None if row is None else submission_of(row)
 
     def versions(self, name: str) -> list[Submission]:
         """Every version of bot ``name``, newest first."""
@@ -215,7 +215,7 @@ class Submissions:
                 .where(BotSubmissionRow.name == name)
                 .order_by(BotSubmissionRow.version.desc())
             )
-            return [_submission(r) for r in rows]
+            return [submission_of(r) for r in rows]
 
     def latest(self, game: str) -> list[Submission]:
         """The newest version of every bot of ``game``, by name."""
@@ -236,7 +236,7 @@ class Submissions:
                 .where(BotSubmissionRow.game == game)
                 .order_by(BotSubmissionRow.name)
             )
-            return [_submission(r) for r in rows]
+            return [submission_of(r) for r in rows]
 
     def bot_names(self, owner: str) -> list[str]:
         """The bots ``owner`` uploaded, by name."""

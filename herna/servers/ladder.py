@@ -9,8 +9,9 @@ version settles fast. Its opponent: a house bot of the next level in :attr:`Ladd
 levels`, turn about. At most ``concurrency`` games run at once (each is a sandboxed process
 and a relay), so the hall stays responsive.
 
-So far Onitama only (its line protocol); games between two submitted bots, contests and the
-final ranking are the next steps (issue 30).
+The same runner plays a bot against a person who challenged it from its page
+(:meth:`Ladder.challenge`: the bot waits in the lobby with a challenge to them) and the games
+of contests' finals (:mod:`herna.servers.contest`). So far Onitama only (its line protocol).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from herna.clients.sandboxed import RunOutcome, RunSettings, play_game
@@ -32,6 +33,11 @@ DEFAULT_CONCURRENCY = 2
 DEFAULT_MOVE_SECONDS = 2.0
 DEFAULT_GAME_SECONDS = 300.0
 LEVELS = ("easy", "medium", "hard")
+CHALLENGE_SECONDS = 1800.0
+"""The game clock of a game a person asked for (waiting for them included): people think
+longer than house bots; the bot's own move clock stays the ladder's."""
+MAX_CHALLENGES = 4
+"""Games people asked for from a bot's page that may run at once (each is a sandbox)."""
 PROOF_SESSION = "ladder"
 """The identity session the ladder's proofs are issued to (one per bot name)."""
 
@@ -45,6 +51,9 @@ class LadderSettings:
     pause: float = 1.0
     """Seconds between looks for a bot to play when none was free."""
     limits: Limits = field(default_factory=Limits)
+    challenge_wait: float = 60.0
+    """How long a bot a person challenged waits for them to sit down (then it leaves, so
+    nobody can hold a bot, or the challenges' places, by asking and going away)."""
 
 
 class Ladder:
@@ -57,18 +66,21 @@ class Ladder:
         self.book = Submissions(hall.records.engine, hall.identity)
         self.playing: dict[str, asyncio.Task[None]] = {}
         self.games_started = 0
+        self.challenges: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> str | None:
-        """Start the loop; why it cannot run (no sandbox here), or ``None``."""
-        why = unavailable()
+    async def start(self) -> str | None:
+        """Start the loop; why it cannot run (no sandbox here), or ``None``. The probe runs a
+        sandboxed program and waits for it, so it runs in a thread: the hall's loop (its
+        game servers and web pages) keeps answering meanwhile."""
+        why = await asyncio.to_thread(unavailable)
         if why is not None:
             return why
         self._task = asyncio.create_task(self._loop())
         return None
 
     async def stop(self) -> None:
-        tasks = [t for t in (self._task, *self.playing.values()) if t is not None]
+        tasks = [t for t in (self._task, *self.playing.values(), *self.challenges) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -121,20 +133,83 @@ class Ladder:
             log.exception("ladder: the game of %s v%d failed", bot.name, bot.version)
             await asyncio.sleep(self.settings.pause)
         finally:
-            self.playing.pop(bot.name, None)
+            # A challenge made meanwhile holds the name from now on (it waited for this game).
+            if self.playing.get(bot.name) is asyncio.current_task():
+                self.playing.pop(bot.name, None)
 
     async def play_one(self, bot: Submission, level: str) -> RunOutcome:
         """One game of ``bot`` against a house bot of ``level``, kept as a run."""
+        return await self.play_seeking(bot, f"once,opponent=bots,level={level}")
+
+    def challenge(self, bot: Submission, person: str) -> str | None:
+        """``person`` challenged ``bot`` from its page: the bot waits in the lobby with a
+        challenge to them (``challenge=PERSON``; their play page challenges the bot), so the
+        lobby seats them as any challenge. Why it cannot, or ``None``."""
+        if len(self.challenges) >= MAX_CHALLENGES:
+            return "the hall is playing as many challenge games as it can: try again in a minute"
+        before = self.playing.get(bot.name)
+        task = asyncio.create_task(self._challenged(bot, person, before))
+        self.playing[bot.name] = task
+        self.challenges.add(task)
+        task.add_done_callback(self.challenges.discard)
+        return None
+
+    async def _challenged(
+        self, bot: Submission, person: str, before: asyncio.Task[None] | None
+    ) -> None:
+        if before is not None:
+            # One connection per name: a ladder game under way ends first.
+            await asyncio.gather(before, return_exceptions=True)
+            self.playing[bot.name] = asyncio.current_task()  # type: ignore[assignment]
+        try:
+            outcome = await self.play_seeking(
+                bot,
+                f"once,challenge={person}",
+                CHALLENGE_SECONDS,
+                keep_no_game=False,
+                start_seconds=self.settings.challenge_wait,
+            )
+            log.info(
+                "challenge: %s v%d %s against %s: %s",
+                bot.name,
+                bot.version,
+                outcome.outcome,
+                outcome.opponent or person,
+                outcome.reason,
+            )
+        except Exception:
+            log.exception("challenge: the game of %s against %s failed", bot.name, person)
+        finally:
+            if self.playing.get(bot.name) is asyncio.current_task():
+                self.playing.pop(bot.name, None)
+
+    async def play_seeking(
+        self,
+        bot: Submission,
+        seek: str,
+        game_seconds: float | None = None,
+        keep_no_game: bool = True,
+        start_seconds: float | None = None,
+    ) -> RunOutcome:
+        """One game of ``bot`` logged in with the lobby words ``seek`` (docs/protocols/
+        onitama.md, "The lobby"), kept as a run with its log; a run without a game only with
+        ``keep_no_game`` (a ladder game's: a bot that does not compile is told so there)."""
         service = self.hall.service("onitama")
         port = int(getattr(service, "port", 0))
         proof = self.hall.identity.issue_proof(bot.name, f"{PROOF_SESSION}:{bot.name}")
+        limits = self.settings.limits
+        if game_seconds is not None:
+            limits = replace(limits, wall_seconds=max(limits.wall_seconds, game_seconds + 30))
         settings = RunSettings(
             move_seconds=self.settings.move_seconds,
-            game_seconds=self.settings.game_seconds,
-            limits=self.settings.limits,
-            seek=f"once,opponent=bots,level={level}",
+            game_seconds=game_seconds or self.settings.game_seconds,
+            limits=limits,
+            seek=seek,
+            start_seconds=start_seconds,
         )
         outcome = await play_game(bot, self.host, port, proof, settings)
+        if not outcome.opponent and not keep_no_game:
+            return outcome
         match_id, table_id = await asyncio.to_thread(self._record_of, bot, outcome)
         await asyncio.to_thread(
             self.book.record_run,
@@ -150,15 +225,23 @@ class Ladder:
         return outcome
 
     def _record_of(self, bot: Submission, outcome: RunOutcome) -> tuple[int | None, str]:
-        """The game's record: the bot's newest Onitama match, if it ended after the run began
-        (the server writes it as the game ends; the writer may need a moment)."""
+        """The game's record: the bot's newest Onitama match against the run's opponent that
+        ended after the run began and no earlier run claimed (a contest's games follow each
+        other within a second; the server writes a record as its game ends, and the writer
+        may need a moment)."""
         if not outcome.opponent:
             return None, ""
         records = self.hall.records
-        for _ in range(10):
+        claimed = {r.match_id for r in self.book.runs(bot.name, limit=10)}
+        opponent = outcome.opponent.casefold()
+        for _ in range(30):
             records.flush()
-            found = records.matches(game="onitama", player=bot.name, limit=1)
-            if found and found[0].finished_at >= outcome.started_at - timedelta(seconds=1):
-                return found[0].id, found[0].table_id
+            for match in records.matches(game="onitama", player=bot.name, limit=3):
+                if (
+                    match.id not in claimed
+                    and match.finished_at >= outcome.started_at - timedelta(seconds=1)
+                    and any(p.name.casefold() == opponent for p in match.players)
+                ):
+                    return match.id, match.table_id
             time.sleep(0.1)
         return None, ""

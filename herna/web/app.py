@@ -57,6 +57,7 @@ from herna.web.accounts import Accounts, SessionContext, account_box
 from herna.web.balance import BalancePage
 from herna.web.bots import BotPages
 from herna.web.charts import rating_charts, rating_history, versions
+from herna.web.contests import ContestPages
 from herna.web.errors import ErrorPages
 from herna.web.fresh import Fresh
 from herna.web.guests import COOKIE, MAX_AGE, Guests
@@ -195,6 +196,7 @@ class WebApp:
         self.lobby = LobbyRoutes(hall, self.guests, lambda t, b, d: self.page(t, b, d))
         self.reviews = ReviewPages(self.store, self.guests, self.page)
         self.bots = BotPages(hall, self.page)
+        self.contests = ContestPages(hall, self.page)
         self.balance = BalancePage(lambda t, b, d: self.page(t, b, d))
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
@@ -226,6 +228,7 @@ class WebApp:
             Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
             *self.tournaments.routes(),
             *self.bots.routes(),
+            *self.contests.routes(),
             Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),
             Route("/players/{name:path}", endpoint(self.player_page, p.PLAYER), methods=get),
             Route("/doc", self.doc_index, methods=get),

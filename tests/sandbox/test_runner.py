@@ -238,7 +238,7 @@ async def test_herna_serve_ladder_plays_a_submitted_bot(tmp_path: Path) -> None:
         tmp_path, "onitama", ladder=True, ladder_concurrency=1, onitama_house_bot_delay=0.02
     )
     hall = await start_hall(args, {})
-    ladder = start_ladder(hall, args)
+    ladder = await start_ladder(hall, args)
     try:
         assert ladder is not None and ladder.settings.move_seconds == 2.0
         book = Submissions(hall.records.engine, hall.identity)
@@ -253,3 +253,24 @@ async def test_herna_serve_ladder_plays_a_submitted_bot(tmp_path: Path) -> None:
             await ladder.stop()
         await hall.stop()
         hall.records.close()
+
+
+async def test_a_challenge_nobody_answers_ends_and_frees_the_bot(tmp_path: Path) -> None:
+    """A person who asks for a game with a bot and goes away holds it only for the wait."""
+    async with running(tmp_path, clock=real_clock(), house_bot_delay=0.02) as server:
+        submission, _ = submit(server, "waiter", STARTER)
+        server.hall.add(server.service)
+        settings = LadderSettings(limits=FAST.limits, challenge_wait=1.0)
+        ladder = Ladder(server.hall, "127.0.0.1", settings)
+        started = time.monotonic()
+        outcome = await ladder.play_seeking(
+            submission, "once,challenge=gone-away", 60.0, keep_no_game=False, start_seconds=1.0
+        )
+        assert time.monotonic() - started < 10
+        assert (outcome.outcome, outcome.reason) == ("no game", "no game began within 1 s")
+        assert Submissions(server.hall.records.engine, server.hall.identity).runs("waiter") == []
+        # Through the hall's challenge: the bot's name is held, then freed.
+        assert ladder.challenge(submission, "gone-away") is None
+        assert "waiter" in ladder.playing
+        await asyncio.gather(*ladder.challenges)
+        assert "waiter" not in ladder.playing and not ladder.challenges

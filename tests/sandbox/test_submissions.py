@@ -35,7 +35,7 @@ def test_the_previous_schema_upgrades_and_keeps_its_rows(database_url: str) -> N
     engine = make_engine(database_url)
     try:
         with engine.connect() as conn:
-            assert current(conn) == head() == "0004"
+            assert current(conn) == head()
             assert {"bot_submissions", "bot_runs"} <= set(inspect(conn).get_table_names())
             assert conn.scalar(text("SELECT count(*) FROM matches")) == 1
         book = ReservedNames(engine)

@@ -25,7 +25,7 @@ async def test_a_person_uploads_the_starter_kit_and_sees_it_play(
         web = hall.service("web")
         assert isinstance(web, WebHall)
         ladder = Ladder(hall, "127.0.0.1", LadderSettings(concurrency=1, pause=0.2))
-        assert ladder.start() is None
+        assert await ladder.start() is None
         try:
             page = browser.page
             await page.goto(web.url + "/")

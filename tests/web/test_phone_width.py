@@ -16,7 +16,7 @@ from herna.hall.tournament_store import Entrant, TournamentStore
 from herna.web.plugin import WebHall
 from tests.serve import serving
 from tests.web.conftest import Browser
-from tests.web.test_privacy import _a_submitted_bot, _paths
+from tests.web.test_privacy import _a_contest, _a_submitted_bot, _paths
 
 pytestmark = pytest.mark.browser
 
@@ -67,6 +67,7 @@ async def test_every_page_fits_390_pixels(tmp_path: Path, browser: Browser) -> N
             "evening", "onitama", "round-robin", [Entrant("house-1", "bot", "?")], {}
         )
         store.add_game(tid, Game(Board(1, 1, ("house-1",)), match_id=int(ids["onitama"])))
+        bot = _a_submitted_bot(hall)
         values = {
             "game": list(GAMES),
             "table": tables,
@@ -74,8 +75,9 @@ async def test_every_page_fits_390_pixels(tmp_path: Path, browser: Browser) -> N
             "name": ["house-1", "house-prob"],
             "path": list(DOCS),
             "tournament_id": [str(tid)],
-            "bot": [_a_submitted_bot(hall)],
+            "bot": [bot],
             "kit": ["onitama-python"],
+            "cid": [_a_contest(hall, bot, tid)],
         }
         paths, _ = _paths(web, values)
         pages = [

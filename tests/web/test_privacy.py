@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from websockets.asyncio.client import connect
 
 from herna.clients.mia import MiaClient, play
 from herna.games.mia.bots import make_bot
+from herna.hall.contests import Contests
 from herna.hall.hall import Hall
 from herna.hall.submissions import Submissions
 from herna.hall.tournament import Board, Game
@@ -66,6 +68,17 @@ def _a_submitted_bot(hall: Hall) -> str:
     return "outsider-bot"
 
 
+def _a_contest(hall: Hall, bot: str, tid: int) -> str:
+    """A contest the submitted bot entered, whose final is the tournament ``tid``."""
+    book = Submissions(hall.records.engine, hall.identity)
+    contests = Contests(hall.records.engine, book)
+    contest, _ = contests.create("evening", "onitama", datetime.now(UTC) + timedelta(hours=1))
+    owner = book.versions(bot)[0].owner
+    contests.enter(contest.id, bot, owner)
+    contests.set_final(contest.id, tid)
+    return str(contest.id)
+
+
 async def test_no_public_page_or_api_shows_a_client_address(tmp_path: Path) -> None:
     async with serving(tmp_path, "mia,web", mia_house_round_pause=0.05) as hall:
         web = hall.service("web")
@@ -94,15 +107,18 @@ async def test_no_public_page_or_api_shows_a_client_address(tmp_path: Path) -> N
                 listed = (await http.get("/api/matches", params={"player": "outsider"})).json()
                 ids = [str(m["id"]) for m in listed["matches"]][:3]
                 assert ids
+                tid = _a_tournament(hall.records.engine, ids[0])
+                bot = _a_submitted_bot(hall)
                 values = {
                     "game": ["mia"],
                     "table": ["mia"],
                     "match_id": ids,
                     "name": ["outsider", "house-prob"],
                     "path": ["protocols/mia.md"],
-                    "tournament_id": [str(_a_tournament(hall.records.engine, ids[0]))],
-                    "bot": [_a_submitted_bot(hall)],
+                    "tournament_id": [str(tid)],
+                    "bot": [bot],
                     "kit": ["onitama-python"],
+                    "cid": [_a_contest(hall, bot, tid)],
                 }
                 paths, templates = _paths(web, values)
                 assert {"/", "/api/services", "/live/{game}/{table:path}"} <= templates

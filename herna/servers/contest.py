@@ -1,0 +1,144 @@
+"""The final of a contest of submitted bots (:mod:`herna.hall.contests`), played in the
+sandbox.
+
+The organiser starts it after the deadline: the entries' versions are locked, and the final
+is a live round robin (:mod:`herna.hall.tournament_live`: its pairings, colours, standings,
+crosstable and replays are the tournament's, on the tournament pages) with each pairing
+played ``games_per_pairing`` times, colours swapped every other time (cycles of Berger's
+tables). What this module adds is the entrants' presence: each locked version is kept waiting
+in the lobby for its next board (the seek word ``tournament=ID``) by the ladder's runner
+(:meth:`herna.servers.ladder.Ladder.play_seeking`), one sandboxed game after another, until
+the tournament is over. While the final runs, the ladder does not play its bots (one
+connection per name).
+
+The games are ordinary games of the game's own server, seated by the tournament's bookings
+in the hall's one lobby; nothing here applies a rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from herna.hall.contests import ContestRefused, Contests
+from herna.hall.submissions import Submission
+from herna.hall.tournament_live import BOTS, ENTRY, RUNNING, LiveOptions, TournamentError
+from herna.servers.ladder import Ladder
+
+log = logging.getLogger("herna.contest")
+
+ARRIVAL_SECONDS = 30.0
+"""How long the final waits for every locked version to be waiting before it begins (the
+first sandbox starts take a moment; a bot still missing then is a no-show on its board)."""
+AGAIN_PAUSE = 0.5
+"""Seconds before a bot whose wait ended without a game waits again."""
+
+
+class SandboxedBots:
+    """What the web hall asks of the submitted bots' runner (:class:`herna.hall.hall.
+    SubmittedBots`): a person's challenge (the ladder's) and contests' finals, whose bots it
+    keeps waiting for their boards."""
+
+    def __init__(self, ladder: Ladder) -> None:
+        self.ladder = ladder
+        self.contests = Contests(ladder.hall.records.engine, ladder.book)
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def challenge(self, bot: Submission, person: str) -> str | None:
+        return self.ladder.challenge(bot, person)
+
+    async def start_final(self, contest_id: int) -> int:
+        """Lock the versions and start the final; the tournament's id. Raises
+        :class:`ContestRefused` with the reason when it cannot start."""
+        director = self.ladder.hall.tournaments
+        if director is None:
+            raise ContestRefused("this hall holds no live tournaments")
+        contest = await asyncio.to_thread(self.contests.get, contest_id)
+        if contest is None:
+            raise ContestRefused(f"there is no contest {contest_id}")
+        if contest.tournament_id is not None:
+            raise ContestRefused("the final has started already")
+        versions = await asyncio.to_thread(self.contests.lock, contest_id)
+        if len(versions) + len(contest.house) < 2:
+            raise ContestRefused(
+                f"a final takes at least two players; {len(versions)} bot(s) had a version "
+                "before the deadline"
+            )
+        options = LiveOptions(
+            name=f"{contest.title}: the final",
+            game=contest.game,
+            format="round-robin",
+            admits=BOTS,
+            cycles=contest.games_per_pairing,
+            house=contest.house,
+        )
+        try:
+            tid, _ = director.create(options)
+            director.pre_enter(tid, [v.name for v in versions])
+        except TournamentError as exc:
+            raise ContestRefused(str(exc)) from None
+        await asyncio.to_thread(self.contests.set_final, contest_id, tid)
+        for version in versions:
+            self._keep(version, tid)
+        task = asyncio.create_task(self._begin(tid, len(versions) + len(contest.house)))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        log.info(
+            "contest %d: the final (tournament %d) with %d bots", contest_id, tid, len(versions)
+        )
+        return tid
+
+    def _keep(self, version: Submission, tid: int) -> None:
+        ladder = self.ladder
+        before = ladder.playing.get(version.name)
+        task = asyncio.create_task(self._waiting(version, tid, before))
+        ladder.playing[version.name] = task
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _begin(self, tid: int, players: int) -> None:
+        director = self.ladder.hall.tournaments
+        assert director is not None
+        deadline = time.monotonic() + ARRIVAL_SECONDS
+        while len(director.waiting(tid)) < players and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        try:
+            director.begin(tid)
+        except TournamentError as exc:
+            log.warning("contest final %d did not begin: %s", tid, exc)
+            director.abort(tid)
+
+    def _over(self, tid: int) -> bool:
+        director = self.ladder.hall.tournaments
+        held = director.held.get(tid) if director is not None else None
+        return held is None or held.status not in (ENTRY, RUNNING)
+
+    async def _waiting(
+        self, version: Submission, tid: int, before: asyncio.Task[None] | None
+    ) -> None:
+        ladder = self.ladder
+        if before is not None:
+            await asyncio.gather(before, return_exceptions=True)  # a ladder game ends first
+            ladder.playing[version.name] = asyncio.current_task()  # type: ignore[assignment]
+        # Waiting for a board counts on the runner's game clock: twice a ladder game's.
+        seconds = 2 * ladder.settings.game_seconds
+        try:
+            while not self._over(tid):
+                try:
+                    outcome = await ladder.play_seeking(
+                        version, f"once,tournament={tid}", seconds, keep_no_game=False
+                    )
+                except Exception:
+                    log.exception("contest final %d: the game of %s failed", tid, version.label)
+                    outcome = None
+                if outcome is None or not outcome.opponent:
+                    await asyncio.sleep(AGAIN_PAUSE)
+        finally:
+            if ladder.playing.get(version.name) is asyncio.current_task():
+                ladder.playing.pop(version.name, None)
+
+    async def stop(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
