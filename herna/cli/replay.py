@@ -25,6 +25,7 @@ from rich.table import Table
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from herna.cli.language import add_language_option
 from herna.cli.serve import DEFAULT_DATABASE
 from herna.hall.db import MatchRow
 from herna.hall.export import results_csv
@@ -69,6 +70,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "a lot, inaccuracies/mistakes/blunders per player; computed and stored if not yet",
     )
     p.add_argument("--database-url", default=DEFAULT_DATABASE, help="database to read")
+    add_language_option(p)
     p.add_argument("--json", action="store_true", help="print the raw stored record(s) as JSON")
     p.add_argument(
         "--csv",
@@ -95,6 +97,7 @@ def _listing(store: RecordStore, args: argparse.Namespace) -> list[tuple[str, li
 
 def run(args: argparse.Namespace) -> int:
     store = RecordStore(args.database_url, create=False)
+    lang = getattr(args, "language", "en")
     console = Console(highlight=False)
     if args.match_id is None:
         listing = _listing(store, args)
@@ -122,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
                     m.finished_at.strftime("%Y-%m-%d %H:%M:%S"),
                     m.status,
                     escape(players),
-                    escape(match_summary(m)),
+                    escape(match_summary(m, lang)),
                 )
             console.print(table)
         return 0
@@ -133,23 +136,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(match.to_json(), indent=2, ensure_ascii=False))
         return 0
-    # What a person reads first: the game, when, how it ended; seats counted from 1 as the
-    # pages count them. The table id and seed (for designers) come last, said what they are.
-    status = STATUS_WORDS.get(match.status, match.status.replace("_", " "))
-    print(
-        f"Game #{match.id}: {GAME_WORDS.get(match.game, match.game)}, finished "
-        f"{match.finished_at:%Y-%m-%d %H:%M:%S} UTC"
-        + ("" if status == "finished" else f", {status}")
-    )
-    for p in match.players:
-        print(
-            f"  seat {p.seat + 1}: {p.name} ({KIND_WORDS.get(p.kind, p.kind)}), score "
-            f"{p.score:g}" + (", winner" if p.winner else "")
-        )
-    print(f"  (table {match.table_id}, random seed {match.seed}: the seed and the moves replay it)")
-    print(f"Result: {match_summary(match)}")
+    for line in _header(match, lang):
+        print(line)
     print()
-    for line in match_text(match, public=False, move=args.move):
+    for line in match_text(match, public=False, move=args.move, lang=lang):
         print(line)
     if args.review:
         return _review(store, match)
@@ -162,6 +152,54 @@ KIND_WORDS = {"house-bot": "house bot", "human": "person", "unknown": "kind not 
 """A player's kind as records keep it, in words (``bot`` and ``person`` say themselves)."""
 STATUS_WORDS = {"aborted": "stopped before the end", "canceled": "canceled before it began"}
 """A record's status in words."""
+
+GAME_WORDS_CS = {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "hra s dílky"}
+KIND_WORDS_CS = {
+    "house-bot": "bot herny",
+    "human": "člověk",
+    "bot": "bot",
+    "person": "člověk",
+    "unknown": "druh neznámý",
+}
+STATUS_WORDS_CS = {"aborted": "zastavena před koncem", "canceled": "zrušena před začátkem"}
+
+
+def _header(match: StoredMatch, lang: str) -> list[str]:
+    """What a person reads first: the game, when, how it ended; seats counted from 1 as the
+    pages count them. The table id and seed (for designers) come last, said what they are."""
+    when = f"{match.finished_at:%Y-%m-%d %H:%M:%S} UTC"
+    if lang == "cs":
+        status = STATUS_WORDS_CS.get(match.status, match.status.replace("_", " "))
+        lines = [
+            f"Hra č. {match.id}: {GAME_WORDS_CS.get(match.game, match.game)}, skončila {when}"
+            + ("" if match.status == "finished" else f", {status}")
+        ]
+        for p in match.players:
+            lines.append(
+                f"  místo {p.seat + 1}: {p.name} ({KIND_WORDS_CS.get(p.kind, p.kind)}), skóre "
+                f"{p.score:g}" + (", vítěz" if p.winner else "")
+            )
+        lines.append(
+            f"  (stůl {match.table_id}, náhodné semínko {match.seed}: semínko a tahy hru přehrají)"
+        )
+        lines.append(f"Výsledek: {match_summary(match, lang)}")
+        return lines
+    status = STATUS_WORDS.get(match.status, match.status.replace("_", " "))
+    lines = [
+        f"Game #{match.id}: {GAME_WORDS.get(match.game, match.game)}, finished {when}"
+        + ("" if status == "finished" else f", {status}")
+    ]
+    for p in match.players:
+        lines.append(
+            f"  seat {p.seat + 1}: {p.name} ({KIND_WORDS.get(p.kind, p.kind)}), score "
+            f"{p.score:g}" + (", winner" if p.winner else "")
+        )
+    lines.append(
+        f"  (table {match.table_id}, random seed {match.seed}: the seed and the moves replay it)"
+    )
+    lines.append(f"Result: {match_summary(match)}")
+    return lines
+
 
 REVIEW_WAIT = 300.0
 """Seconds ``--review`` waits for a review another process is computing."""
