@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
         if not listing:
             console.print("No recorded matches.")
         for game, matches in listing:
-            table = Table("id", "finished (UTC)", "status", "players", "result", title=game)
+            heads = LISTING_HEADS_CS if lang == "cs" else LISTING_HEADS
+            table = Table(*heads, title=game)
             for m in matches:
                 players = ", ".join(
                     f"{p.name} {p.score:g}" + ("*" if p.winner else "") for p in m.players
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
                 table.add_row(
                     str(m.id),
                     m.finished_at.strftime("%Y-%m-%d %H:%M:%S"),
-                    m.status,
+                    STATUS_CS.get(m.status, m.status) if lang == "cs" else m.status,
                     escape(players),
                     escape(match_summary(m, lang)),
                 )
@@ -161,6 +162,10 @@ KIND_WORDS_CS = {
     "person": "člověk",
     "unknown": "druh neznámý",
 }
+LISTING_HEADS = ("id", "finished (UTC)", "status", "players", "result")
+LISTING_HEADS_CS = ("č.", "skončila (UTC)", "stav", "hráči", "výsledek")
+STATUS_CS = {"finished": "dohraná", "aborted": "zastavená", "canceled": "zrušená"}
+"""A record's status in the Czech listing."""
 STATUS_WORDS_CS = {"aborted": "zastavena před koncem", "canceled": "zrušena před začátkem"}
 
 

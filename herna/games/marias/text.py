@@ -30,7 +30,7 @@ from herna.games.marias.actions import (
 )
 from herna.games.marias.cards import CARD_CODES, SUIT_NAMES_CS, Card, cards_of
 from herna.games.marias.contracts import Contract, parse_flek
-from herna.games.marias.names import card_name, pick
+from herna.games.marias.names import card_name, cards_names, pick
 from herna.games.marias.replay import rules_from_meta
 from herna.games.marias.state import MariasState, Phase, new_game
 from herna.games.marias.words import (
@@ -136,8 +136,9 @@ def match_text(
         elif isinstance(action, Answer):
             lines.append(f"  {name}: {'mám' if action.yes else 'nemám'}")
         elif isinstance(action, Discard):
-            won, talon = contract_cs(before.won_rung), hand_cs(before.dealt_talon())
-            laid = hand_cs(action.cards)
+            won = contract_cs(before.won_rung)
+            talon = cards_names([CARD_CODES[c] for c in before.dealt_talon()], lang)
+            laid = cards_names([CARD_CODES[c] for c in action.cards], lang, "acc")
             lines.append(
                 pick(
                     lang,
