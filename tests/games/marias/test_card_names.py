@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -148,3 +150,32 @@ def test_the_browser_declines_cards_as_the_python_does() -> None:
     assert sevens is not None
     pairs = dict(re.findall(r'(\w): "([^"]+)"', sevens.group(1)))
     assert pairs == {s: card_name(f"{s}07") for s in "RBGA"}
+
+
+def _node(lang: str, expression: str) -> str:
+    """``expression`` evaluated with marias.js loaded into a page of language ``lang``."""
+    script = (
+        f"global.document = {{documentElement: {{lang: {json.dumps(lang)}}}}};"
+        "global.window = {Herna: {el: () => null, addStyle: () => null}};"
+        f"require({json.dumps(str(STATIC / 'games' / 'marias.js'))});"
+        f"const m = window.HernaGames.marias; console.log({expression});"
+    )
+    return subprocess.run(
+        ["node", "-e", script], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_the_browser_says_the_cards_in_the_pages_language() -> None:
+    card = "{kind: 'card', data: {player: 0, card: 'B0Q', players: [{name: 'anna'}]}}"
+    gametype = (
+        "{kind: 'gametype', data: {player: 0, licite: 'B7', trumf: 'R', players: [{name: 'bob'}]}}"
+    )
+    assert _node("en", f"m.eventWords({card})") == "anna plays kulový svršek"
+    assert _node("cs-CZ", f"m.eventWords({card})") == "anna hraje kulového svrška"
+    assert _node("cs", f"m.eventWords({gametype})") == "bob hlásí lepší sedmu, trumfy červené"
+    assert _node("en", "m.cardTitle('R0K')") == "červený král (king of hearts)"
+    assert _node("cs", "m.cardTitle('R0K')") == "červený král"
+    codes = json.dumps(list(CARD_CODES))
+    every = _node("cs", f"JSON.stringify({codes}.map((c) => m.cardName(c, 'acc')))")
+    assert json.loads(every) == [card_name(c, "cs", "acc") for c in CARD_CODES]

@@ -106,7 +106,9 @@
     const text = String(note || "");
     // the points behind hra ("90:40") and sto ("110"), with hlášky counted
     let m = /^(\d+):(\d+)(.*)$/.exec(text);
-    if (m) return `${say("points", "body")}: aktér ${m[1]}, obrana ${m[2]}${m[3]}`;
+    // "tiché sto (110)": the points of the silent hundred, not a contract's code
+    const silent = (rest) => rest.replace(/tiché sto \((\d+)\)/, (_, n) => say(`tiché sto with ${n} points`, `tiché sto, ${n} bodů`));
+    if (m) return `${say("points", "body")}: aktér ${m[1]}, obrana ${m[2]}${silent(m[3])}`;
     m = /^(\d+)$/.exec(text);
     if (m) return `${say("points", "body")}: aktér ${m[1]}`;
     return text
