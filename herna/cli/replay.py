@@ -18,6 +18,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -115,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
         if not listing:
             console.print("No recorded matches.")
         for game, matches in listing:
-            heads = LISTING_HEADS_CS if lang == "cs" else LISTING_HEADS
-            table = Table(*heads, title=game)
+            words = HEADER_WORDS.get(lang, HEADER_WORDS["en"])
+            table = Table(*words["heads"], title=game)
             for m in matches:
                 players = ", ".join(
                     f"{p.name} {p.score:g}" + ("*" if p.winner else "") for p in m.players
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
                 table.add_row(
                     str(m.id),
                     m.finished_at.strftime("%Y-%m-%d %H:%M:%S"),
-                    STATUS_CS.get(m.status, m.status) if lang == "cs" else m.status,
+                    words["listed"].get(m.status, m.status),
                     escape(players),
                     escape(match_summary(m, lang)),
                 )
@@ -147,62 +148,52 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-GAME_WORDS = {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "tile game"}
-"""A game's name in the header (its id stays in --json)."""
-KIND_WORDS = {"house-bot": "house bot", "human": "person", "unknown": "kind not known"}
-"""A player's kind as records keep it, in words (``bot`` and ``person`` say themselves)."""
-STATUS_WORDS = {"aborted": "stopped before the end", "canceled": "canceled before it began"}
-"""A record's status in words."""
-
-GAME_WORDS_CS = {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "hra s dílky"}
-KIND_WORDS_CS = {
-    "house-bot": "bot herny",
-    "human": "člověk",
-    "bot": "bot",
-    "person": "člověk",
-    "unknown": "druh neznámý",
+HEADER_WORDS: dict[str, dict[str, Any]] = {
+    "en": {
+        "games": {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "tile game"},
+        "kinds": {"house-bot": "house bot", "human": "person", "unknown": "kind not known"},
+        "status": {"aborted": "stopped before the end", "canceled": "canceled before it began"},
+        "title": "Game #{id}: {game}, finished {when}",
+        "seat": "  seat {n}: {name} ({kind}), score {score}",
+        "winner": ", winner",
+        "table": "  (table {table}, random seed {seed}: the seed and the moves replay it)",
+        "result": "Result: {summary}",
+        "heads": ("id", "finished (UTC)", "status", "players", "result"),
+        "listed": {},
+    },
+    "cs": {
+        "games": {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "hra s dílky"},
+        "kinds": {"house-bot": "bot herny", "human": "člověk", "unknown": "druh neznámý"},
+        "status": {"aborted": "zastavena před koncem", "canceled": "zrušena před začátkem"},
+        "title": "Hra č. {id}: {game}, skončila {when}",
+        "seat": "  místo {n}: {name} ({kind}), skóre {score}",
+        "winner": ", vítěz",
+        "table": "  (stůl {table}, náhodné semínko {seed}: semínko a tahy hru přehrají)",
+        "result": "Výsledek: {summary}",
+        "heads": ("č.", "skončila (UTC)", "stav", "hráči", "výsledek"),
+        "listed": {"finished": "dohraná", "aborted": "zastavená", "canceled": "zrušená"},
+    },
 }
-LISTING_HEADS = ("id", "finished (UTC)", "status", "players", "result")
-LISTING_HEADS_CS = ("č.", "skončila (UTC)", "stav", "hráči", "výsledek")
-STATUS_CS = {"finished": "dohraná", "aborted": "zastavená", "canceled": "zrušená"}
-"""A record's status in the Czech listing."""
-STATUS_WORDS_CS = {"aborted": "zastavena před koncem", "canceled": "zrušena před začátkem"}
+"""The header's and the listing's words by language: the game's name (its id stays in
+--json), a player's kind as records keep it (``bot`` and ``person`` say themselves), a
+record's status."""
 
 
 def _header(match: StoredMatch, lang: str) -> list[str]:
     """What a person reads first: the game, when, how it ended; seats counted from 1 as the
     pages count them. The table id and seed (for designers) come last, said what they are."""
+    w = HEADER_WORDS.get(lang, HEADER_WORDS["en"])
+    game = w["games"].get(match.game, match.game)
     when = f"{match.finished_at:%Y-%m-%d %H:%M:%S} UTC"
-    if lang == "cs":
-        status = STATUS_WORDS_CS.get(match.status, match.status.replace("_", " "))
-        lines = [
-            f"Hra č. {match.id}: {GAME_WORDS_CS.get(match.game, match.game)}, skončila {when}"
-            + ("" if match.status == "finished" else f", {status}")
-        ]
-        for p in match.players:
-            lines.append(
-                f"  místo {p.seat + 1}: {p.name} ({KIND_WORDS_CS.get(p.kind, p.kind)}), skóre "
-                f"{p.score:g}" + (", vítěz" if p.winner else "")
-            )
-        lines.append(
-            f"  (stůl {match.table_id}, náhodné semínko {match.seed}: semínko a tahy hru přehrají)"
-        )
-        lines.append(f"Výsledek: {match_summary(match, lang)}")
-        return lines
-    status = STATUS_WORDS.get(match.status, match.status.replace("_", " "))
-    lines = [
-        f"Game #{match.id}: {GAME_WORDS.get(match.game, match.game)}, finished {when}"
-        + ("" if status == "finished" else f", {status}")
-    ]
+    lines = [w["title"].format(id=match.id, game=game, when=when)]
+    if match.status != "finished":
+        lines[0] += ", " + w["status"].get(match.status, match.status.replace("_", " "))
     for p in match.players:
-        lines.append(
-            f"  seat {p.seat + 1}: {p.name} ({KIND_WORDS.get(p.kind, p.kind)}), score "
-            f"{p.score:g}" + (", winner" if p.winner else "")
-        )
-    lines.append(
-        f"  (table {match.table_id}, random seed {match.seed}: the seed and the moves replay it)"
-    )
-    lines.append(f"Result: {match_summary(match)}")
+        kind = w["kinds"].get(p.kind, p.kind)
+        line = w["seat"].format(n=p.seat + 1, name=p.name, kind=kind, score=f"{p.score:g}")
+        lines.append(line + (w["winner"] if p.winner else ""))
+    lines.append(w["table"].format(table=match.table_id, seed=match.seed))
+    lines.append(w["result"].format(summary=match_summary(match, lang)))
     return lines
 
 

@@ -203,7 +203,6 @@ class SeatView:
         player: PlayerRef
         tracker: PlayerTracker
         tariff: str
-        lang: str
         seq: int
         status: str
         message: str

@@ -20,6 +20,7 @@ from herna.games.marias.names import (
     ADJECTIVE_ENDING,
     RANK_FORMS,
     SUIT_STEM,
+    Case,
     card_name,
     cards_names,
     language_from_env,
@@ -61,7 +62,7 @@ CZECH = {
     "A0K": ("žaludový král", "žaludového krále", "žaludového krále", "žaludovým králem"),
     "A0A": ("žaludové eso", "žaludového esa", "žaludové eso", "žaludovým esem"),
 }
-CASES = ("nom", "gen", "acc", "ins")
+CASES: tuple[Case, ...] = ("nom", "gen", "acc", "ins")
 STATIC = Path(__file__).resolve().parents[3] / "herna" / "web" / "static"
 
 
@@ -72,7 +73,7 @@ def test_the_table_covers_the_deck() -> None:
 @pytest.mark.parametrize("code", sorted(CZECH))
 def test_every_card_in_every_case(code: str) -> None:
     for case, expected in zip(CASES, CZECH[code], strict=True):
-        assert card_name(code, "cs", case) == expected, (code, case)  # type: ignore[arg-type]
+        assert card_name(code, "cs", case) == expected, (code, case)
 
 
 def test_english_keeps_the_czech_nominative_and_glosses_on_request() -> None:
@@ -86,8 +87,9 @@ def test_english_keeps_the_czech_nominative_and_glosses_on_request() -> None:
 
 
 def test_the_wrong_words_of_the_issue_are_gone() -> None:
-    every = " | ".join(card_name(c, lang, case) for c in CARD_CODES for lang in ("en", "cs")
-                       for case in CASES)  # type: ignore[arg-type]  # fmt: skip
+    every = " | ".join(
+        card_name(c, lang, case) for c in CARD_CODES for lang in ("en", "cs") for case in CASES
+    )
     for wrong in ("červené král", "kule svršek", "žaludy eso", "červené 7", "zelené svršek"):
         assert wrong not in every
 

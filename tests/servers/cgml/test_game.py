@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import io
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -254,22 +255,36 @@ async def test_refused_moves_get_errors_and_change_nothing(tmp_path: Path) -> No
     system.records.close()
 
 
-async def test_a_persons_session_through_the_terminal_client(tmp_path: Path) -> None:
-    system = await make_system(tmp_path, GroupSettings(), fill_wait=0.05)
+def terminal_output() -> tuple[io.StringIO, Console]:
     out = io.StringIO()
-    console = Console(file=out, width=120, force_terminal=False, color_system=None)
-    prompts: list[str] = []
+    return out, Console(file=out, width=120, force_terminal=False, color_system=None)
+
+
+def scripted_person(
+    prompts: list[str], new_game: str, yes: str, two_cards: str, refuse_every: int = 0
+) -> Callable[[str], Awaitable[str | None]]:
+    """A person at the terminal: one game (``yes`` to the ``new_game`` prompt, then no), the
+    first two cards for the talon, the first choice of every question; every
+    ``refuse_every``-th answer is not a number (the client asks again). Prompts are kept."""
 
     async def read_line(prompt: str) -> str | None:
         prompts.append(prompt)
-        if prompt.startswith("Play a game"):
-            return "y" if prompts.count(prompt) == 1 else "n"
-        if prompt.startswith("Two cards"):
+        if prompt.startswith(new_game):
+            return yes if prompts.count(prompt) == 1 else "n"
+        if prompt.startswith(two_cards):
             return "1 2"
-        if len(prompts) % 5 == 0:
-            return "not a number"  # refused by the client, asked again
+        if refuse_every and len(prompts) % refuse_every == 0:
+            return "not a number"
         return "1"
 
+    return read_line
+
+
+async def test_a_persons_session_through_the_terminal_client(tmp_path: Path) -> None:
+    system = await make_system(tmp_path, GroupSettings(), fill_wait=0.05)
+    out, console = terminal_output()
+    prompts: list[str] = []
+    read_line = scripted_person(prompts, "Play a game", "y", "Two cards", refuse_every=5)
     args = argparse.Namespace(
         host="127.0.0.1", port=system.login_port, name="Ann", id="ann", opponent=[], token=None
     )
@@ -318,18 +333,9 @@ async def test_a_persons_session_in_czech(tmp_path: Path) -> None:
     from herna.cli import build_parser
 
     system = await make_system(tmp_path, GroupSettings(), fill_wait=0.05)
-    out = io.StringIO()
-    console = Console(file=out, width=120, force_terminal=False, color_system=None)
+    out, console = terminal_output()
     prompts: list[str] = []
-
-    async def read_line(prompt: str) -> str | None:
-        prompts.append(prompt)
-        if prompt.startswith("Hrát hru"):
-            return "a" if prompts.count(prompt) == 1 else "n"
-        if prompt.startswith("Dvě karty"):
-            return "1 2"
-        return "1"
-
+    read_line = scripted_person(prompts, "Hrát hru", "a", "Dvě karty")
     args = build_parser().parse_args(
         ["play", "marias", "--port", str(system.login_port), "--name", "Ann", "--language", "cs"]
     )
