@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from herna.cli import main
+from herna.games.marias.cards import CARD_CODES
+from herna.games.marias.names import card_name
 from herna.games.marias.text import RANK_CS
 from herna.hall.records import RecordStore
 from tests.records import at, marias_deal, mia_round, onitama_game, tiles_game
@@ -102,6 +104,47 @@ def test_marias_is_told_in_czech(
             assert f"{name} {money:+d}" in out
     raw = json.loads(run(capsys, str(ids["marias"]), "--database-url", url, "--json"))
     assert raw["events"] and raw["events"][0]["kind"] == "action"
+
+
+def test_marias_is_told_all_in_czech_with_language_cs(
+    db: tuple[str, dict[str, int]],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--language cs`` (and a Czech locale, by default) tells the deal in Czech sentences,
+    the cards agreeing with their ranks and in the case each sentence needs (issue #29)."""
+    url, ids = db
+    out = run(capsys, str(ids["marias"]), "--database-url", url, "--language", "cs")
+    for word in ("Hra č.", "místo 1:", "Výsledek:", "Rozdání:", "Licitace:", "Vyúčtování:"):
+        assert word in out, word
+    assert "prostřední" in out and "middle" not in out
+    # the talon in the nominative, what is laid away in the accusative, each joined with "a"
+    found = re.search(
+        r"vyhrává licitaci \((.+)\), bere talon \((.+)\) a odkládá (.+)\.$", out, re.M
+    )
+    assert found, out
+    assert re.fullmatch(r"\w+ \w+ a \w+ \w+", found.group(2)), found.group(2)
+    assert found.group(2).split(" a ")[0] in {card_name(c) for c in CARD_CODES}
+    assert re.fullmatch(r"\w+ \w+ a \w+ \w+", found.group(3)), found.group(3)
+    assert any(found.group(3).split(" a ")[0] == card_name(c, "cs", "acc") for c in CARD_CODES)
+    tricks = re.findall(r"^Štych (\d+): (.*) → (\w+)$", out, re.M)
+    assert tricks
+    named = {card_name(c) for c in CARD_CODES}
+    for _, played, _ in tricks:
+        for item in played.split(", "):
+            assert item.split(" ", 1)[1] in named, item  # "bob kulový král"
+    for english in ("wins", "the deal", "money", "points", "seat ", "Result", "played"):
+        assert english not in out, english
+    assert "peníze:" in out
+    # A Czech locale makes Czech the default; --language en still says English.
+    monkeypatch.setenv("LANG", "cs_CZ.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert "Vyúčtování:" in run(capsys, str(ids["marias"]), "--database-url", url)
+    english = run(capsys, str(ids["marias"]), "--database-url", url, "--language", "en")
+    assert "Vyúčtování (settlement):" in english and "wins the licitace" in english
+    listing = run(capsys, "--database-url", url, "--game", "marias", "--language", "cs")
+    assert "výsledek" in listing and "aktér" in listing and "played" not in listing
 
 
 def test_onitama_moves_and_board(

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from herna.cli import GameCommands
 from herna.cli.botout import BotOutput, add_quiet
+from herna.cli.language import add_language_option
 from herna.cli.tokens import add_token_option
 from herna.clients.cgml import (
     BotDecider,
@@ -30,16 +31,18 @@ from herna.clients.cgml import (
     run_player,
 )
 from herna.clients.marias_text import (
-    CONTRACT_WORD,
     WORDS_HELP,
     action_text,
     breakdown_lines,
     cancel_words,
     card_name,
+    contract_word,
     flek_words,
     result_rows,
+    says,
     trumps_words,
     verb,
+    you,
 )
 from herna.games.marias import (
     CARD_CODES,
@@ -49,6 +52,8 @@ from herna.games.marias import (
     Resign,
 )
 from herna.games.marias.bots import LEVEL_NAMES, STRATEGY_CHOICES, canonical
+from herna.games.marias.names import pick
+from herna.games.marias.words import accusative, end_words, seat_roles
 from herna.protocols.cgml.breakdown import Breakdown, derive
 from herna.protocols.cgml.messages import (
     Abort,
@@ -122,6 +127,7 @@ def register(commands: GameCommands) -> None:
         "each result's money comes about (vyúčtování: card points, hlášky = marriages, "
         "sedma/kilo, flek multipliers); the server's money is always what counts",
     )
+    add_language_option(play)
     play.set_defaults(func=run_play_command)
 
     bot = commands.bot.add_parser(
@@ -252,15 +258,27 @@ def cards_text(codes: Sequence[str]) -> Text:
 
 
 class Terminal:
-    """The person's side: draws the table and asks for choices (I/O injected for tests)."""
+    """The person's side: draws the table and asks for choices (I/O injected for tests), in
+    ``lang``: ``en`` (English with the Czech terms) or ``cs`` (Czech)."""
 
-    def __init__(self, console: Console, read_line: ReadLine, me: str, tariff: str = "csm") -> None:
+    def __init__(
+        self,
+        console: Console,
+        read_line: ReadLine,
+        me: str,
+        tariff: str = "csm",
+        lang: str = "en",
+    ) -> None:
         self.console = console
         self.read_line = read_line
         self.me = me
         self.total = 0
         self.tariff = tariff
         """The server's tariff (``--cgml-tariff``), to derive the money of the breakdown."""
+        self.lang = lang
+
+    def say(self, en: str, cs: str) -> str:
+        return pick(self.lang, en, cs)
 
     # -- what happened -----------------------------------------------------------------------
     def who(self, tracker: PlayerTracker, pid: str | None) -> str:
@@ -269,80 +287,127 @@ class Terminal:
         except Exception:
             return pid or "?"
         name = tracker.name_of(seat)
-        return "you" if pid == self.me else name
+        return you(self.lang) if pid == self.me else name
 
     def show_event(self, message: Message, tracker: PlayerTracker) -> None:
-        c = self.console
+        c, lang = self.console, self.lang
         if isinstance(message, LiciteInfo):
-            word = CONTRACT_WORD.get(message.value, message.value)
+            word = contract_word(message.value, lang)
             c.print(f"  {self.who(tracker, message.playerid)}: {message.value} ({word})")
         elif isinstance(message, LiciteResult):
-            word = CONTRACT_WORD.get(message.value, message.value)
-            c.print(
-                f"[bold]{self.who(tracker, message.playerid)} won the auction at "
-                f"{message.value} ({word}) and takes the talon[/bold]"
+            contract = contract_word(message.value, lang)
+            word = f"{message.value} ({contract})"
+            won = f"{accusative(contract)} ({message.value})"
+            who = self.who(tracker, message.playerid)
+            line = says(
+                lang,
+                who,
+                f"wins the auction at {word} and takes the talon",
+                f"vyhrává licitaci na {won} a bere talon",
+                f"vyhráváš licitaci na {won} a bereš talon",
+                f"win the auction at {word} and take the talon",
             )
+            c.print(f"[bold]{line}[/bold]")
         elif isinstance(message, GameTypeInfo):
-            trumf = f", trumfy {trumps_words(message.trumf)}" if message.trumf else ""
-            word = CONTRACT_WORD.get(message.licite, message.licite)
+            trumf = f", trumfy {trumps_words(message.trumf, lang)}" if message.trumf else ""
+            word = contract_word(message.licite, lang)
             who = self.who(tracker, message.playerid)
             if message.flek is not None:
                 c.print(
-                    f"[bold]Game: {message.licite} ({word}){trumf}, {flek_words(message.flek)}; "
-                    f"aktér {who}[/bold]"
+                    f"[bold]{self.say('Game', 'Hra')}: {message.licite} ({word}){trumf}, "
+                    f"{flek_words(message.flek, lang)}; aktér {who}[/bold]"
                 )
             else:
-                c.print(f"  {who} {verb(who, 'announces')} {message.licite} ({word}){trumf}")
+                line = says(
+                    lang,
+                    who,
+                    f"announces {message.licite} ({word}){trumf}",
+                    f"hlásí {message.licite} ({accusative(word)}){trumf}",
+                    f"hlásíš {message.licite} ({accusative(word)}){trumf}",
+                )
+                c.print(f"  {line}")
         elif isinstance(message, FlekInfo):
-            c.print(f"  {self.who(tracker, message.playerid)}: {flek_words(message.level)}")
+            c.print(f"  {self.who(tracker, message.playerid)}: {flek_words(message.level, lang)}")
         elif isinstance(message, PlayCardInfo) and message.to == "desk":
             who = self.who(tracker, message.playerid)
-            line = Text(f"  {who} {verb(who, 'plays')} ")
-            line.append_text(cards_text([x.code for x in message.cards if x is not None]))
-            c.print(line)
+            codes = [x.code for x in message.cards if x is not None]
+            if lang == "cs":
+                shown = Text(f"  {says(lang, who, 'hraje', 'hraje', 'hraješ')} ")
+                for i, code in enumerate(codes):
+                    if i:
+                        shown.append(" a ")
+                    shown.append(card_name(code, lang, "acc"), style=SUIT_STYLE.get(code[0], ""))
+            else:
+                shown = Text(f"  {who} {verb(who, 'plays')} ")
+                shown.append_text(cards_text(codes))
+            c.print(shown)
         elif isinstance(message, PlayCardInfo) and message.to == "talon":
             who = self.who(tracker, message.playerid)
-            c.print(f"  {who} {verb(who, 'discards')} two cards")
+            line = says(
+                lang,
+                who,
+                "discards two cards",
+                "odkládá dvě karty do talonu",
+                "odkládáš dvě karty do talonu",
+            )
+            c.print(f"  {line}")
         elif isinstance(message, Round):
+            winner = self.who(tracker, message.playerid)
             c.print(
-                f"  trick {message.number} goes to {self.who(tracker, message.playerid)}",
+                "  "
+                + self.say(
+                    f"trick {message.number} goes to {winner}",
+                    f"{message.number}. štych bere {winner}"
+                    if winner != you(lang)
+                    else f"{message.number}. štych bereš ty",
+                ),
                 style="dim",
             )
         elif isinstance(message, Result):
             self.show_result(message, tracker)
         elif isinstance(message, Renonc):
+            culprit = message.player.name or message.player.id or "?"
             c.print(
-                f"[bold red]Renonc by {message.player.name or message.player.id}: "
+                f"[bold red]{self.say(f'Renonc by {culprit}', f'Renonc ({culprit})')}: "
                 f"{message.message}[/bold red]"
             )
         elif isinstance(message, CancelGame):
-            c.print(f"[bold]{cancel_words(message.reason)}[/bold]")
+            c.print(f"[bold]{cancel_words(message.reason, lang)}[/bold]")
         elif isinstance(message, Abort):
+            culprit = message.player.name or message.player.id or "?"
             c.print(
-                f"[bold red]Game aborted ({message.message}) by "
-                f"{message.player.name or message.player.id}[/bold red]"
+                "[bold red]"
+                + self.say(
+                    f"Game aborted ({message.message}) by {culprit}",
+                    f"Hra přerušena: {end_words(message.message, lang)} ({culprit})",
+                )
+                + "[/bold red]"
             )
         elif isinstance(message, PauseStart):
-            c.print(f"[yellow]Pause: {message.message or ''}[/yellow]")
+            c.print(f"[yellow]{self.say('Pause', 'Pauza')}: {message.message or ''}[/yellow]")
         elif isinstance(message, PauseFinish):
-            c.print("[yellow]The pause is over[/yellow]")
+            c.print(f"[yellow]{self.say('The pause is over', 'Pauza skončila')}[/yellow]")
         elif isinstance(message, Error):
             c.print(f"[red]Server: {message.reason}[/red]")
 
     def show_result(self, result: Result, tracker: PlayerTracker) -> None:
+        lang = self.lang
         money = result.money()
         mine = money.get(self.me, 0)
         self.total += mine
         b = derive(tracker, result, self.tariff)
-        word = CONTRACT_WORD.get(result.licite, result.licite)
-        trumps = f", trumfy {trumps_words(result.trumf)}" if result.trumf else ""
-        table = Table(title=f"Result: {result.licite} ({word}){trumps}, {flek_words(result.flek)}")
-        table.add_column("player")
-        table.add_column("tricks", justify="right")
-        table.add_column("card points", justify="right")
+        word = contract_word(result.licite, lang)
+        trumps = f", trumfy {trumps_words(result.trumf, lang)}" if result.trumf else ""
+        table = Table(
+            title=f"{self.say('Result', 'Výsledek')}: {result.licite} ({word}){trumps}, "
+            f"{flek_words(result.flek, lang)}"
+        )
+        table.add_column(self.say("player", "hráč"))
+        table.add_column(self.say("tricks", "štychy"), justify="right")
+        table.add_column(self.say("card points", "body za karty"), justify="right")
         table.add_column("hlášky", justify="right")
-        table.add_column("money (units)", justify="right")
-        for row in result_rows(b, tracker, result, self.me):
+        table.add_column(self.say("money (units)", "peníze (jednotky)"), justify="right")
+        for row in result_rows(b, tracker, result, self.me, you(lang)):
             style = "green" if row.money > 0 else "red" if row.money < 0 else ""
             table.add_row(
                 row.name + (f" ({row.role})" if row.role else ""),
@@ -353,41 +418,51 @@ class Terminal:
             )
         self.console.print(table)
         self.show_breakdown(b, tracker)
-        self.console.print(f"[bold]You {mine:+d} this game, {self.total:+d} in total.[/bold]")
+        self.console.print(
+            "[bold]"
+            + self.say(
+                f"You {mine:+d} this game, {self.total:+d} in total.",
+                f"Ty {mine:+d} v této hře, celkem {self.total:+d}.",
+            )
+            + "[/bold]"
+        )
 
     def show_breakdown(self, b: Breakdown, tracker: PlayerTracker) -> None:
         """Vyúčtování (see :func:`herna.clients.marias_text.breakdown_lines`)."""
         names = [
-            "you" if p.id == self.me else tracker.name_of(seat)
+            you(self.lang) if p.id == self.me else tracker.name_of(seat)
             for seat, p in enumerate(tracker.players)
         ]
-        for text, style in breakdown_lines(b, names):
+        for text, style in breakdown_lines(b, names, self.lang):
             self.console.print(Text(text, style=style))
 
     def show_table(self, tracker: PlayerTracker, view: Mapping[str, Any]) -> None:
-        c = self.console
+        c, lang = self.console, self.lang
         seat = tracker.seat
-        roles = {view["forhont"]: "forhont", view["middle"]: "middle", view["zadak"]: "zadák"}
+        roles = seat_roles(view)
+        me = you(lang)
         players = []
         for s in range(3):
-            name = "you" if s == seat else tracker.name_of(s)
+            name = me if s == seat else tracker.name_of(s)
             mark = " (aktér)" if view.get("declarer") == s else ""
             players.append(f"{name}: {roles.get(s, '')}{mark}")
         c.rule(" · ".join(players))
         if view.get("licite"):
             c.print(
-                f"Game {view['licite']} ({CONTRACT_WORD.get(view['licite'], '')}) "
-                f"trumfy {trumps_words(view.get('trumf'))}, {flek_words(view.get('flek'))}"
+                f"{self.say('Game', 'Hra')} {view['licite']} "
+                f"({contract_word(view['licite'], lang)}) "
+                f"trumfy {trumps_words(view.get('trumf'), lang)}, "
+                f"{flek_words(view.get('flek'), lang)}"
             )
         elif view.get("auction"):
             bids = ", ".join(
-                f"{'you' if a['player'] == seat else tracker.name_of(a['player'])} {a['licite']}"
+                f"{me if a['player'] == seat else tracker.name_of(a['player'])} {a['licite']}"
                 for a in view["auction"]
             )
-            c.print(f"Auction: {bids}")
+            c.print(f"{self.say('Auction', 'Licitace')}: {bids}")
         trick = view.get("trick", {}).get("cards", [])
         if trick:
-            line = Text("On the table: ")
+            line = Text(self.say("On the table: ", "Na stole: "))
             line.append_text(cards_text(trick))
             c.print(line)
         won = [0, 0, 0]
@@ -395,23 +470,21 @@ class Terminal:
             won[t["winner"]] += 1
         if view.get("tricks"):
             c.print(
-                "Tricks: "
-                + ", ".join(
-                    f"{'you' if s == seat else tracker.name_of(s)} {won[s]}" for s in range(3)
-                )
+                self.say("Tricks: ", "Štychy: ")
+                + ", ".join(f"{me if s == seat else tracker.name_of(s)} {won[s]}" for s in range(3))
             )
-        hand = Text("Your hand: ")
+        hand = Text(self.say("Your hand: ", "Tvoje karty: "))
         hand.append_text(cards_text(view.get("hand", [])))
         c.print(hand)
         if view.get("talon"):
-            talon = Text("Your talon: ")
+            talon = Text(self.say("Your talon: ", "Tvůj talon: "))
             talon.append_text(cards_text(view["talon"]))
             c.print(talon)
 
     # -- choices -------------------------------------------------------------------------------
     async def choose(self, prompt: str, options: Sequence[Action]) -> Action:
         for i, action in enumerate(options, 1):
-            self.console.print(f"  [bold]{i:>2}[/bold]  {action_text(action)}")
+            self.console.print(f"  [bold]{i:>2}[/bold]  {action_text(action, self.lang)}")
         while True:
             line = await self.read_line(f"{prompt} [1-{len(options)}]: ")
             if line is None:
@@ -420,36 +493,53 @@ class Terminal:
             if text.isdigit() and 1 <= int(text) <= len(options):
                 return options[int(text) - 1]
             for action in options:  # also accept the text itself ("100 G", "A0A", "YES")
-                if text.upper() == action_text(action).split(" (")[0].upper():
+                if text.upper() == action_text(action, self.lang).split(" (")[0].upper():
                     return action
-            self.console.print("[red]Choose one of the numbers shown.[/red]")
+            self.console.print(
+                f"[red]{self.say('Choose one of the numbers shown.', 'Zvol jedno z čísel.')}[/red]"
+            )
 
     async def decide(self, tracker: PlayerTracker, decision: Decision) -> Message:
+        lang = self.lang
         if decision.kind == "newgame":
-            line = await self.read_line("Play a game? [Y/n]: ")
+            line = await self.read_line(self.say("Play a game? [Y/n]: ", "Hrát hru? [A/n]: "))
             if line is None:
                 raise EOFError
-            return tracker.newgame_answer(line.strip().lower() not in ("n", "no"))
+            return tracker.newgame_answer(line.strip().lower() not in ("n", "no", "ne"))
         view = tracker.view()
         self.show_table(tracker, view)
         legal = tracker.legal_actions()
         if decision.kind == "licite":
             if decision.asked:
-                word = CONTRACT_WORD.get(decision.asked, decision.asked)
-                prompt = f"Do you have {decision.asked} ({word})?"
+                word = contract_word(decision.asked, lang)
+                prompt = self.say(
+                    f"Do you have {decision.asked} ({word})?",
+                    f"Máš {decision.asked} ({accusative(word)})?",
+                )
             else:
-                prompt = "Your bid"
+                prompt = self.say("Your bid", "Tvoje licitace")
             action = await self.choose(prompt, legal)
         elif decision.kind == "discard":
             action = await self.discard(legal)
         elif decision.kind == "gametype":
-            action = await self.choose(f"Announce the game (won: {decision.asked})", legal)
+            action = await self.choose(
+                self.say(
+                    f"Announce the game (won: {decision.asked})",
+                    f"Zvol hru (vydražená hra: {decision.asked})",
+                ),
+                legal,
+            )
         elif decision.kind == "flek":
-            prompt = f"Flek (now {decision.asked}; same = no flek)"
+            prompt = self.say(
+                f"Flek (now {decision.asked}; same = no flek)",
+                f"Flek (teď {decision.asked}; stejně = bez fleku)",
+            )
             action = await self.choose_or_resign(prompt, tracker.choices(decision))
         else:
             # ložená hra and giving up: only the aktér gets them (tracker.choices)
-            action = await self.choose_or_resign("Your card", tracker.choices(decision))
+            action = await self.choose_or_resign(
+                self.say("Your card", "Tvoje karta"), tracker.choices(decision)
+            )
         return tracker.answer(action)
 
     async def choose_or_resign(self, prompt: str, options: Sequence[Action]) -> Action:
@@ -458,22 +548,34 @@ class Terminal:
             action = await self.choose(prompt, options)
             if not isinstance(action, Resign):
                 return action
-            line = await self.read_line("Give up the game? You lose every part. [y/N]: ")
+            line = await self.read_line(
+                self.say(
+                    "Give up the game? You lose every part. [y/N]: ",
+                    "Vzdát hru? Prohraješ všechny části. [a/N]: ",
+                )
+            )
             if line is None:
                 raise EOFError
-            if line.strip().lower() in ("y", "yes"):
+            if line.strip().lower() in ("y", "yes", "a", "ano"):
                 return action
 
     async def discard(self, legal: Sequence[Action]) -> Action:
         pairs = {a.cards: a for a in legal if isinstance(a, Discard)}
         allowed = sorted({c for pair in pairs for c in pair})
-        self.console.print("Cards you may lay into the talon:")
+        self.console.print(
+            self.say("Cards you may lay into the talon:", "Karty, které smíš odložit do talonu:")
+        )
         for i, card in enumerate(allowed, 1):
             line = Text(f"  {i:>2}  ")
             line.append_text(card_text(CARD_CODES[card]))
             self.console.print(line)
         while True:
-            answer = await self.read_line("Two cards for the talon (e.g. '1 5'): ")
+            answer = await self.read_line(
+                self.say(
+                    "Two cards for the talon (e.g. '1 5'): ",
+                    "Dvě karty do talonu (např. '1 5'): ",
+                )
+            )
             if answer is None:
                 raise EOFError
             picked: list[int] = []
@@ -486,7 +588,14 @@ class Terminal:
                 key = (min(picked), max(picked))
                 if key in pairs:
                     return pairs[key]
-            self.console.print("[red]Pick two different cards from the list.[/red]")
+            self.console.print(
+                "[red]"
+                + self.say(
+                    "Pick two different cards from the list.",
+                    "Vyber dvě různé karty ze seznamu.",
+                )
+                + "[/red]"
+            )
 
 
 async def stdin_line(prompt: str) -> str | None:
@@ -505,7 +614,14 @@ async def play_main(
     console = console or Console()
     pid = args.id or args.name
     me = PlayerRef(pid, args.name, "human")
-    console.print(f"Logging in at {args.host}:{args.port} as {args.name} ({pid}) …")
+    lang = getattr(args, "language", None) or "en"
+    console.print(
+        pick(
+            lang,
+            f"Logging in at {args.host}:{args.port} as {args.name} ({pid}) …",
+            f"Přihlašování na {args.host}:{args.port} jako {args.name} ({pid}) …",
+        )
+    )
     wanted = list(args.opponent)
     if getattr(args, "level", None):
         wanted += [house_bot_server(args.level)] * 2
@@ -513,9 +629,18 @@ async def play_main(
         args.host, args.port, me, "active", opponent_refs(wanted), token=args.token
     )
     names = ", ".join(p.name or p.id or "?" for p in complete.players)
-    console.print(f"[bold]Your table (group {public_group(complete.group)}) with {names}[/bold]")
+    group = public_group(complete.group)
+    console.print(
+        "[bold]"
+        + pick(lang, f"Your table (group {group}) with {names}", f"Tvůj stůl ({group}): {names}")
+        + "[/bold]"
+    )
     terminal = Terminal(
-        console, read_line, complete.playerid or pid, getattr(args, "tariff", None) or "csm"
+        console,
+        read_line,
+        complete.playerid or pid,
+        getattr(args, "tariff", None) or "csm",
+        lang,
     )
 
     def on_message(message: Message, tracker: PlayerTracker) -> None:
@@ -523,7 +648,13 @@ async def play_main(
 
     summary = await play_group(complete, me, terminal, on_message=on_message)
     console.print(
-        f"[bold]The group is over: {summary.games} games, money {summary.money:+d}.[/bold]"
+        "[bold]"
+        + pick(
+            lang,
+            f"The group is over: {summary.games} games, money {summary.money:+d}.",
+            f"Konec stolu: odehraných her {summary.games}, peníze {summary.money:+d}.",
+        )
+        + "[/bold]"
     )
     return summary
 

@@ -18,6 +18,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -25,6 +26,7 @@ from rich.table import Table
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from herna.cli.language import add_language_option
 from herna.cli.serve import DEFAULT_DATABASE
 from herna.hall.db import MatchRow
 from herna.hall.export import results_csv
@@ -69,6 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "a lot, inaccuracies/mistakes/blunders per player; computed and stored if not yet",
     )
     p.add_argument("--database-url", default=DEFAULT_DATABASE, help="database to read")
+    add_language_option(p)
     p.add_argument("--json", action="store_true", help="print the raw stored record(s) as JSON")
     p.add_argument(
         "--csv",
@@ -95,6 +98,7 @@ def _listing(store: RecordStore, args: argparse.Namespace) -> list[tuple[str, li
 
 def run(args: argparse.Namespace) -> int:
     store = RecordStore(args.database_url, create=False)
+    lang = getattr(args, "language", "en")
     console = Console(highlight=False)
     if args.match_id is None:
         listing = _listing(store, args)
@@ -112,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         if not listing:
             console.print("No recorded matches.")
         for game, matches in listing:
-            table = Table("id", "finished (UTC)", "status", "players", "result", title=game)
+            words = HEADER_WORDS.get(lang, HEADER_WORDS["en"])
+            table = Table(*words["heads"], title=game)
             for m in matches:
                 players = ", ".join(
                     f"{p.name} {p.score:g}" + ("*" if p.winner else "") for p in m.players
@@ -120,9 +125,9 @@ def run(args: argparse.Namespace) -> int:
                 table.add_row(
                     str(m.id),
                     m.finished_at.strftime("%Y-%m-%d %H:%M:%S"),
-                    m.status,
+                    words["listed"].get(m.status, m.status),
                     escape(players),
-                    escape(match_summary(m)),
+                    escape(match_summary(m, lang)),
                 )
             console.print(table)
         return 0
@@ -133,35 +138,64 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(match.to_json(), indent=2, ensure_ascii=False))
         return 0
-    # What a person reads first: the game, when, how it ended; seats counted from 1 as the
-    # pages count them. The table id and seed (for designers) come last, said what they are.
-    status = STATUS_WORDS.get(match.status, match.status.replace("_", " "))
-    print(
-        f"Game #{match.id}: {GAME_WORDS.get(match.game, match.game)}, finished "
-        f"{match.finished_at:%Y-%m-%d %H:%M:%S} UTC"
-        + ("" if status == "finished" else f", {status}")
-    )
-    for p in match.players:
-        print(
-            f"  seat {p.seat + 1}: {p.name} ({KIND_WORDS.get(p.kind, p.kind)}), score "
-            f"{p.score:g}" + (", winner" if p.winner else "")
-        )
-    print(f"  (table {match.table_id}, random seed {match.seed}: the seed and the moves replay it)")
-    print(f"Result: {match_summary(match)}")
+    for line in _header(match, lang):
+        print(line)
     print()
-    for line in match_text(match, public=False, move=args.move):
+    for line in match_text(match, public=False, move=args.move, lang=lang):
         print(line)
     if args.review:
         return _review(store, match)
     return 0
 
 
-GAME_WORDS = {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "tile game"}
-"""A game's name in the header (its id stays in --json)."""
-KIND_WORDS = {"house-bot": "house bot", "human": "person", "unknown": "kind not known"}
-"""A player's kind as records keep it, in words (``bot`` and ``person`` say themselves)."""
-STATUS_WORDS = {"aborted": "stopped before the end", "canceled": "canceled before it began"}
-"""A record's status in words."""
+HEADER_WORDS: dict[str, dict[str, Any]] = {
+    "en": {
+        "games": {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "tile game"},
+        "kinds": {"house-bot": "house bot", "human": "person", "unknown": "kind not known"},
+        "status": {"aborted": "stopped before the end", "canceled": "canceled before it began"},
+        "title": "Game #{id}: {game}, finished {when}",
+        "seat": "  seat {n}: {name} ({kind}), score {score}",
+        "winner": ", winner",
+        "table": "  (table {table}, random seed {seed}: the seed and the moves replay it)",
+        "result": "Result: {summary}",
+        "heads": ("id", "finished (UTC)", "status", "players", "result"),
+        "listed": {},
+    },
+    "cs": {
+        "games": {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "hra s dílky"},
+        "kinds": {"house-bot": "bot herny", "human": "člověk", "unknown": "druh neznámý"},
+        "status": {"aborted": "zastavena před koncem", "canceled": "zrušena před začátkem"},
+        "title": "Hra č. {id}: {game}, skončila {when}",
+        "seat": "  místo {n}: {name} ({kind}), skóre {score}",
+        "winner": ", vítěz",
+        "table": "  (stůl {table}, náhodné semínko {seed}: semínko a tahy hru přehrají)",
+        "result": "Výsledek: {summary}",
+        "heads": ("č.", "skončila (UTC)", "stav", "hráči", "výsledek"),
+        "listed": {"finished": "dohraná", "aborted": "zastavená", "canceled": "zrušená"},
+    },
+}
+"""The header's and the listing's words by language: the game's name (its id stays in
+--json), a player's kind as records keep it (``bot`` and ``person`` say themselves), a
+record's status."""
+
+
+def _header(match: StoredMatch, lang: str) -> list[str]:
+    """What a person reads first: the game, when, how it ended; seats counted from 1 as the
+    pages count them. The table id and seed (for designers) come last, said what they are."""
+    w = HEADER_WORDS.get(lang, HEADER_WORDS["en"])
+    game = w["games"].get(match.game, match.game)
+    when = f"{match.finished_at:%Y-%m-%d %H:%M:%S} UTC"
+    lines = [w["title"].format(id=match.id, game=game, when=when)]
+    if match.status != "finished":
+        lines[0] += ", " + w["status"].get(match.status, match.status.replace("_", " "))
+    for p in match.players:
+        kind = w["kinds"].get(p.kind, p.kind)
+        line = w["seat"].format(n=p.seat + 1, name=p.name, kind=kind, score=f"{p.score:g}")
+        lines.append(line + (w["winner"] if p.winner else ""))
+    lines.append(w["table"].format(table=match.table_id, seed=match.seed))
+    lines.append(w["result"].format(summary=match_summary(match, lang)))
+    return lines
+
 
 REVIEW_WAIT = 300.0
 """Seconds ``--review`` waits for a review another process is computing."""

@@ -85,8 +85,12 @@ class SeatRelay(SeatView):
         grace: float = 0.0,
         fill: int | None = None,
         tournament: str | None = None,
+        lang: str = "en",
     ) -> None:
         self.host = host
+        self.lang = lang
+        """The language of the table's story and choices: ``en`` (English with the Czech
+        terms) or ``cs`` (Czech)."""
         self.tournament = tournament
         """A live tournament's id: the seat then plays group after group as the tournament
         books them, until the login server says it is over."""

@@ -23,19 +23,21 @@ from typing import TYPE_CHECKING, Any
 
 from herna.clients.marias_score import points_so_far
 from herna.clients.marias_text import (
-    CONTRACT_WORD,
     RANK_WORD,
     RESIGN_WORDS,
+    RESIGN_WORDS_CS,
     SUIT_CS,
     SUIT_WORD,
     action_text,
     breakdown_lines,
     cancel_words,
     card_name,
+    contract_word,
     flek_words,
     result_rows,
+    says,
     trumps_words,
-    verb,
+    you,
 )
 from herna.games.marias import (
     CARD_CODES,
@@ -49,7 +51,8 @@ from herna.games.marias import (
     Play,
     Resign,
 )
-from herna.games.marias.words import end_words, outbid_words, seat_roles
+from herna.games.marias.names import pick
+from herna.games.marias.words import accusative, end_words, outbid_words, seat_roles
 from herna.protocols.cgml.breakdown import derive
 from herna.protocols.cgml.messages import (
     Abort,
@@ -78,28 +81,24 @@ STRENGTH = {"0A": 0, "10": 1, "0K": 2, "0Q": 3, "0J": 4, "09": 5, "08": 6, "07":
 NATURAL = {"0A": 0, "0K": 1, "0Q": 2, "0J": 3, "10": 4, "09": 5, "08": 6, "07": 7}
 """Card order in a hand: trump games rank the ten above the king; betl and durch do not."""
 
-RANK_TITLE = {
-    "07": "seven",
-    "08": "eight",
-    "09": "nine",
-    "10": "ten (desítka)",
-    "0J": "Unter (spodek)",
-    "0Q": "Ober (svršek)",
-    "0K": "king (král)",
-    "0A": "ace (eso)",
-}
 
-BID_WORD = {**CONTRACT_WORD, "YES": "mám (yes)", "NO": "nemám (no)"}
-"""A bid or an answer in the licitace, in words."""
+def bid_word(code: str, lang: str = "en") -> str:
+    """A bid or an answer in the licitace, in words: ``sedma``, ``mám (yes)``, ``nic``."""
+    if code in ("YES", "NO"):
+        return ("mám" if code == "YES" else "nemám") + pick(
+            lang, " (yes)" if code == "YES" else " (no)", ""
+        )
+    return contract_word(code, lang)
 
 
-def card_json(code: str) -> dict[str, str]:
-    """A card for the page: code, Czech name and an English title."""
+def card_json(code: str, lang: str = "en") -> dict[str, str]:
+    """A card for the page: code, its Czech name (the suit agreeing with the rank:
+    ``červený král``) and, in English, the gloss (``king of hearts``; empty in Czech)."""
     suit, rank = code[0], code[1:]
     return {
         "code": code,
-        "name": f"{SUIT_CS[suit]} {RANK_WORD.get(rank, rank)}",
-        "title": f"{RANK_TITLE.get(rank, rank)} of {SUIT_WORD[suit]}",
+        "name": card_name(code),
+        "title": pick(lang, f"{RANK_WORD.get(rank, rank)} of {SUIT_WORD[suit]}", ""),
     }
 
 
@@ -108,24 +107,34 @@ def sort_hand(codes: Sequence[str], natural: bool = False) -> list[str]:
     return sorted(codes, key=lambda c: ("RBGA".index(c[0]), order.get(c[1:], 9)))
 
 
-def option_json(index: int, action: Action) -> dict[str, Any]:
-    """One choice for the page: its number, Czech label, English title and cards."""
-    out: dict[str, Any] = {"id": index, "label": action_text(action), "title": ""}
+def option_json(index: int, action: Action, lang: str = "en") -> dict[str, Any]:
+    """One choice for the page: its number, Czech label, a title saying what it does (in
+    ``lang``) and cards."""
+    out: dict[str, Any] = {"id": index, "label": action_text(action, lang), "title": ""}
     if isinstance(action, Bid):
         code = action.contract.code
-        out.update(kind="bid", label=CONTRACT_WORD.get(code, code), title=f"bid {code}")
+        title = pick(lang, f"bid {code}", f"licitovat {accusative(contract_word(code, lang))}")
+        out.update(kind="bid", label=contract_word(code, lang), title=title)
     elif isinstance(action, Answer):
         out.update(
             kind="answer",
-            label="mám (yes)" if action.yes else "nemám (no)",
-            title="I have it: I take the game at this level"
-            if action.yes
-            else "I do not hold it: the bidder keeps the game",
+            label=bid_word("YES" if action.yes else "NO", lang),
+            title=(
+                pick(
+                    lang, "I hold it: I take the game at this level", "Mám: beru hru na téhle výšce"
+                )
+                if action.yes
+                else pick(
+                    lang,
+                    "I do not hold it: the bidder keeps the game",
+                    "Nemám: hra zůstává tomu, kdo licitoval",
+                )
+            ),
         )
     elif isinstance(action, GameType):
         code = action.contract.code
-        label = CONTRACT_WORD.get(code, code)
-        title = f"announce {code}"
+        label = contract_word(code, lang)
+        title = pick(lang, f"announce {code}", f"hlásit {accusative(label)}")
         out["group"] = label
         out["contract"] = code  # the page builds its steps (game, trumps, additions) from it
         out["suit"] = "" if action.trumps is None else "RBGA"[action.trumps]
@@ -133,37 +142,47 @@ def option_json(index: int, action: Action) -> dict[str, Any]:
         if action.trumps is not None:
             suit = "RBGA"[action.trumps]
             label += f", {SUIT_CS[suit]}"
-            title += f" with {SUIT_WORD[suit]} as trumps"
+            title += pick(lang, f" with {SUIT_WORD[suit]} as trumps", f", trumfy {SUIT_CS[suit]}")
             if action.second is not None:
                 second = "RBGA"[action.second]
                 label += f" + {SUIT_CS[second]}"
-                title += f", second suit {SUIT_WORD[second]}"
+                title += pick(
+                    lang, f", second suit {SUIT_WORD[second]}", f", strkací {SUIT_CS[second]}"
+                )
         out.update(kind="gametype", label=label, title=title)
     elif isinstance(action, Flek):
         text = ":".join(str(x) for x in action.levels)
-        out.update(kind="flek", label=flek_words(text), title=f"flek level {text} (doubles)")
+        title = pick(lang, f"flek level {text} (doubles)", f"flek {text} (zdvojnásobuje)")
+        out.update(kind="flek", label=flek_words(text, lang), title=title)
     elif isinstance(action, Play):
-        out.update(kind="play", card=CARD_CODES[action.card], title="play this card")
+        title = pick(lang, "play this card", "zahrát tuto kartu")
+        out.update(kind="play", card=CARD_CODES[action.card], title=title)
     elif isinstance(action, Discard):
         out.update(kind="discard", cards=[CARD_CODES[c] for c in action.cards])
     elif isinstance(action, Claim):
         out.update(
             kind="claim",
-            label="ložená hra (lay down)",
-            title="show all your cards and claim the rest of the tricks (a wrong claim is "
-            "a renonc)",
+            label=pick(lang, "ložená hra (lay down)", "ložená hra"),
+            title=pick(
+                lang,
+                "show all your cards and claim the rest of the tricks (a wrong claim is a renonc)",
+                "ukázat všechny karty a vzít zbylé štychy (chybná ložená je renonc)",
+            ),
             cards=[CARD_CODES[c] for c in action.cards],
         )
     elif isinstance(action, Resign):
         out.update(
             kind="resign",
-            label="Give up the game",
-            title=RESIGN_WORDS + "; the next deal follows",
+            label=pick(lang, "Give up the game", "Vzdát hru"),
+            title=pick(
+                lang,
+                RESIGN_WORDS + "; the next deal follows",
+                RESIGN_WORDS_CS + "; pak následuje další rozdání",
+            ),
         )
     return out
 
 
-@dataclass
 @dataclass
 class Pending:
     decision: Decision
@@ -175,6 +194,9 @@ class Pending:
 class SeatView:
     """The story and the page's state of a :class:`~herna.clients.marias_seat.SeatRelay`
     (a mix-in: the relay holds the attributes)."""
+
+    lang = "en"
+    """The language of the story and the choices (the relay sets it: ``en`` or ``cs``)."""
 
     if TYPE_CHECKING:
         me: str
@@ -202,7 +224,7 @@ class SeatView:
     # -- what happened ----------------------------------------------------------------------
     def _who(self, pid: str | None) -> str:
         if pid == self.me:
-            return "you"
+            return you(self.lang)
         try:
             return self._name(self.tracker.seat_of(pid))
         except TrackerError:
@@ -229,41 +251,86 @@ class SeatView:
         if not self._joined:
             self._joined = True  # the group speaks to this seat: it has joined
             self._tell_stand_in()
+        lang = self.lang
         who = self._who(getattr(message, "playerid", None))
         if isinstance(message, LiciteInfo):
-            self._say(f"{who}: {BID_WORD.get(message.value, message.value)}")
+            self._say(f"{who}: {bid_word(message.value, lang)}")
         elif isinstance(message, LiciteResult):
-            word = CONTRACT_WORD.get(message.value, message.value)
-            self._say(f"{who} won the licitace at {word} and {verb(who, 'takes')} the talon")
+            word = contract_word(message.value, lang)
+            self._say(
+                says(
+                    lang,
+                    who,
+                    f"wins the licitace at {word} and takes the talon",
+                    f"vyhrává licitaci na {accusative(word)} a bere talon",
+                    f"vyhráváš licitaci na {accusative(word)} a bereš talon",
+                    f"win the auction at {word} and take the talon",
+                )
+            )
         elif isinstance(message, GameTypeInfo) and message.flek is None:
-            trumf = f", trumfy {trumps_words(message.trumf)}" if message.trumf else ""
-            game = CONTRACT_WORD.get(message.licite, message.licite)
-            self._say(f"{who} {verb(who, 'announces')} {game}{trumf}")
+            trumf = f", trumfy {trumps_words(message.trumf, lang)}" if message.trumf else ""
+            game = contract_word(message.licite, lang)
+            self._say(
+                says(
+                    lang,
+                    who,
+                    f"announces {game}{trumf}",
+                    f"hlásí {accusative(game)}{trumf}",
+                    f"hlásíš {accusative(game)}{trumf}",
+                )
+            )
         elif isinstance(message, FlekInfo):
-            self._say(f"{who}: {flek_words(message.level)}")
+            self._say(f"{who}: {flek_words(message.level, lang)}")
         elif isinstance(message, PlayCardInfo) and message.to == "desk":
-            cards = " ".join(card_name(c.code) for c in message.cards if c is not None)
-            self._say(f"{who} {verb(who, 'plays')} {cards}")
+            codes = [c.code for c in message.cards if c is not None]
+            cards = " ".join(card_name(c) for c in codes)
+            cards_acc = " a ".join(card_name(c, lang, "acc") for c in codes)
+            self._say(
+                says(lang, who, f"plays {cards}", f"hraje {cards_acc}", f"hraješ {cards_acc}")
+            )
         elif isinstance(message, PlayCardInfo) and message.to == "talon":
-            self._say(f"{who} {verb(who, 'lays')} two cards into the talon")
+            self._say(
+                says(
+                    lang,
+                    who,
+                    "lays two cards into the talon",
+                    "odkládá dvě karty do talonu",
+                    "odkládáš dvě karty do talonu",
+                )
+            )
         elif isinstance(message, Round):
-            self._say(f"trick {message.number} goes to {self._who(message.playerid)}")
+            winner = self._who(message.playerid)
+            self._say(
+                pick(
+                    lang,
+                    f"trick {message.number} goes to {winner}",
+                    f"{message.number}. štych bere {winner}"
+                    if winner != you(lang)
+                    else f"{message.number}. štych bereš ty",
+                )
+            )
         elif isinstance(message, Result):
             self._result(message, tracker)
         elif isinstance(message, Renonc):
-            self._say(f"Renonc by {message.player.name or message.player.id}: {message.message}")
+            culprit = message.player.name or message.player.id
+            self._say(
+                pick(lang, f"Renonc by {culprit}: ", f"Renonc ({culprit}): ") + message.message
+            )
         elif isinstance(message, CancelGame):
-            self._say(cancel_words(message.reason))
+            self._say(cancel_words(message.reason, lang))
             if message.reason not in ("renonc", RESIGNED):  # the result follows these
-                self.message = cancel_words(message.reason)
+                self.message = cancel_words(message.reason, lang)
         elif isinstance(message, Abort):
             culprit = message.player.name or message.player.id or "?"
-            self.message = f"The table ended: {culprit} {end_words(message.message)}."
+            why = end_words(message.message, lang)
+            self.message = pick(
+                lang, f"The table ended: {culprit} {why}.", f"Stůl skončil: {why} ({culprit})."
+            )
             self._say(self.message)
         elif isinstance(message, PauseStart):
-            self._say(f"Pause: {message.message or ''}")
+            self._say(pick(lang, "Pause: ", "Pauza: ") + (message.message or ""))
         elif isinstance(message, PauseFinish):
-            self._say("The pause is over")
+            self._say(pick(lang, "The pause is over", "Pauza skončila"))
         elif isinstance(message, Error):
             self._say(f"Server: {message.reason}")
         if message.tag == "newgame" and self.status != "playing":
@@ -275,19 +342,21 @@ class SeatView:
         for pid, amount in result.money().items():
             self.totals[pid] = self.totals.get(pid, 0) + amount
         b = derive(tracker, result, self.tariff)
+        lang = self.lang
+        me = you(lang)
         names = [
-            "you" if p.id == self.me else self._name(seat) for seat, p in enumerate(tracker.players)
+            me if p.id == self.me else self._name(seat) for seat, p in enumerate(tracker.players)
         ]
-        word = CONTRACT_WORD.get(result.licite, result.licite)
-        trumps = f", trumfy {trumps_words(result.trumf)}" if result.trumf else ""
-        rows = result_rows(b, tracker, result, self.me)
+        word = contract_word(result.licite, lang)
+        trumps = f", trumfy {trumps_words(result.trumf, lang)}" if result.trumf else ""
+        rows = result_rows(b, tracker, result, self.me, me)
         self.result = {
             "deal": self.deals,
-            "title": f"{word}{trumps}, {flek_words(result.flek)}",
+            "title": f"{word}{trumps}, {flek_words(result.flek, lang)}",
             "licite": result.licite,
             "rows": [
                 {
-                    "name": r.name if r.name == "you" else self._name(r.seat),
+                    "name": r.name if r.name == me else self._name(r.seat),
                     "role": r.role,
                     "tricks": r.tricks,
                     "points": r.points,
@@ -297,11 +366,18 @@ class SeatView:
                 }
                 for r in rows
             ],
-            "lines": [{"text": t, "style": s} for t, s in breakdown_lines(b, names)],
+            "lines": [{"text": t, "style": s} for t, s in breakdown_lines(b, names, lang)],
             "stand_in": self.deals in self.stand_in_deals,
         }
         mine = result.money().get(self.me, 0)
-        self._say(f"Deal {self.deals} over: you {mine:+d}, {self.totals.get(self.me, 0):+d} in all")
+        total = self.totals.get(self.me, 0)
+        self._say(
+            pick(
+                lang,
+                f"Deal {self.deals} over: you {mine:+d}, {total:+d} in all",
+                f"Konec {self.deals}. rozdání: ty {mine:+d}, celkem {total:+d}",
+            )
+        )
 
     # -- the state for the page ---------------------------------------------------------------
     def state(self) -> dict[str, Any]:
@@ -365,13 +441,14 @@ class SeatView:
         # this seat are shown.
         known = {CARD_CODES[c] for c in [*t.dealt, *t.talon]}
         hand = [c for c in view.get("hand", []) if c in known]
-        out["hand"] = [card_json(c) for c in sort_hand(hand, natural)]
+        lang = self.lang
+        out["hand"] = [card_json(c, lang) for c in sort_hand(hand, natural)]
         if t.declarer == t.seat and t.talon:
-            out["talon"] = [card_json(c) for c in view.get("talon", []) if c in known]
+            out["talon"] = [card_json(c, lang) for c in view.get("talon", []) if c in known]
         trick = view.get("trick", {})
         leader = trick.get("leader")
         out["trick"] = [
-            {**card_json(c), "by": self._name((leader + i) % 3) if leader is not None else ""}
+            {**card_json(c, lang), "by": self._name((leader + i) % 3) if leader is not None else ""}
             for i, c in enumerate(trick.get("cards", []))
         ]
         out["leader"] = self._name(leader) if leader is not None else None
@@ -380,18 +457,18 @@ class SeatView:
             last = tricks[-1]
             out["last_trick"] = {
                 "winner": self._name(last["winner"]),
-                "cards": [card_json(c) for c in last["cards"]],
+                "cards": [card_json(c, lang) for c in last["cards"]],
             }
         out["auction"] = [
-            {"name": self._name(a["player"]), "licite": BID_WORD.get(a["licite"], a["licite"])}
+            {"name": self._name(a["player"]), "licite": bid_word(a["licite"], lang)}
             for a in view.get("auction", [])
         ]
         if contract_code:
             out["contract"] = {
                 "licite": contract_code,
-                "words": CONTRACT_WORD.get(contract_code, contract_code),
-                "trumps": trumps_words(view.get("trumf")) if view.get("trumf") else "",
-                "flek": flek_words(view.get("flek")),
+                "words": contract_word(contract_code, lang),
+                "trumps": trumps_words(view.get("trumf"), lang) if view.get("trumf") else "",
+                "flek": flek_words(view.get("flek"), lang),
                 "aktér": self._name(declarer) if declarer is not None else "",
             }
         out["marriages"] = self._marriages(view)
@@ -424,9 +501,9 @@ class SeatView:
         return [
             {
                 "seat": seat,
-                "name": "you" if seat == t.seat else self._name(seat),
+                "name": you(self.lang) if seat == t.seat else self._name(seat),
                 "suit": suit,
-                "words": f"{SUIT_CS[suit]} ({SUIT_WORD[suit]})",
+                "words": pick(self.lang, f"{SUIT_CS[suit]} ({SUIT_WORD[suit]})", SUIT_CS[suit]),
                 "points": 40 if suit == trumps else 20,
             }
             for seat, suit in sorted(found)
@@ -434,25 +511,29 @@ class SeatView:
 
     def _decision_json(self, pending: Pending) -> dict[str, Any]:
         d = pending.decision
+        lang = self.lang
         if d.kind == "licite":
             if d.asked:
-                word = CONTRACT_WORD.get(d.asked, d.asked)
-                prompt = f"Do you have {word}?"
+                word = contract_word(d.asked, lang)
+                prompt = pick(lang, f"Do you have {word}?", f"Máš {accusative(word)}?")
             else:
-                prompt = "Your bid (licitace)"
+                prompt = pick(lang, "Your bid (licitace)", "Tvoje licitace")
         elif d.kind == "discard":
-            prompt = "Choose two cards for the talon"
+            prompt = pick(lang, "Choose two cards for the talon", "Vyber dvě karty do talonu")
         elif d.kind == "gametype":
-            prompt = f"Announce the game (you won {CONTRACT_WORD.get(d.asked or '', d.asked)})"
+            won = contract_word(d.asked or "", lang)
+            prompt = pick(
+                lang, f"Announce the game (you won {won})", f"Zvol hru (vydražená hra: {won})"
+            )
         elif d.kind == "flek":
-            prompt = f"Flek? (now {flek_words(d.asked)})"
+            prompt = pick(lang, "Flek? (now ", "Flek? (teď ") + f"{flek_words(d.asked, lang)})"
         else:
-            prompt = "Your card"
+            prompt = pick(lang, "Your card", "Tvoje karta")
         out: dict[str, Any] = {
             "number": pending.number,
             "kind": d.kind,
             "prompt": prompt,
-            "options": [option_json(i, a) for i, a in enumerate(pending.options)],
+            "options": [option_json(i, a, lang) for i, a in enumerate(pending.options)],
         }
         if d.kind == "gametype" and d.asked:
             # Why a game must carry more than the person chose, per trump suit ("" = any):
@@ -460,9 +541,11 @@ class SeatView:
             # A contract the rules engine cannot parse (another server's extension) gets no
             # reason: the options still list what may be chosen.
             with contextlib.suppress(ValueError):
-                out["outbid"] = {s: outbid_words(d.asked, s) for s in ("", "R", "B", "G", "A")}
+                out["outbid"] = {
+                    s: outbid_words(d.asked, s, lang) for s in ("", "R", "B", "G", "A")
+                }
                 out["won"] = d.asked
         return out
 
 
-__all__ = ["BID_WORD", "LOG_LINES", "Pending", "SeatView", "card_json", "option_json", "sort_hand"]
+__all__ = ["LOG_LINES", "Pending", "SeatView", "bid_word", "card_json", "option_json", "sort_hand"]

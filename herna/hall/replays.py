@@ -8,6 +8,7 @@ Adding a game is one line in :data:`REPLAYERS`.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from typing import Any, TypedDict
 
@@ -55,29 +56,37 @@ TEXTS: dict[str, str] = {
 """Each game's readable text of a recorded match, for ``herna replay ID``:
 ``match_text(match, public=False, move=None) -> list[str]``. ``public`` hides what spectators
 never saw (Mia's unrevealed dice); ``move`` shows the board after that move where a game
-draws one (Onitama, tiles)."""
+draws one (Onitama, tiles). A text module whose functions take ``lang`` (mariáš: ``en`` or
+``cs``) is told the language asked for; the others speak English."""
 
 
-def match_text(match: StoredMatch, public: bool = False, move: int | None = None) -> list[str]:
+def _in_language(fn: Callable[..., Any], lang: str) -> dict[str, str]:
+    """``{"lang": lang}`` for a function that takes it, else nothing (English)."""
+    return {"lang": lang} if "lang" in inspect.signature(fn).parameters else {}
+
+
+def match_text(
+    match: StoredMatch, public: bool = False, move: int | None = None, lang: str = "en"
+) -> list[str]:
     """The match in words; a game without a text module gets its replay labels."""
     path = TEXTS.get(match.game)
     if path is None:
         return [step["label"] for step in replay_steps(match)]
     module, _, attr = path.partition(":")
     fn: Callable[..., list[str]] = getattr(importlib.import_module(module), attr)
-    return fn(match, public=public, move=move)
+    return fn(match, public=public, move=move, **_in_language(fn, lang))
 
 
-def match_summary(match: StoredMatch) -> str:
+def match_summary(match: StoredMatch, lang: str = "en") -> str:
     """The result in one line of words, from the stored result alone (no replay: history
     pages list many matches)."""
     path = TEXTS.get(match.game)
     if path is not None:
         module = importlib.import_module(path.partition(":")[0])
-        fn: Callable[[StoredMatch], str] | None = getattr(module, "summary", None)
+        fn: Callable[..., str] | None = getattr(module, "summary", None)
         if fn is not None:
             try:
-                return fn(match)
+                return fn(match, **_in_language(fn, lang))
             except (KeyError, ValueError, TypeError, IndexError):  # an odd stored result
                 pass
     winners = [p.name for p in match.players if p.winner]

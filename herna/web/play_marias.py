@@ -351,6 +351,9 @@ class MariasPlay:
             grace=self.settings.grace,
             fill=fill,
             tournament=tournament,
+            # The page's language (its <html lang>): the seat tells the table in Czech or in
+            # English with the Czech terms.
+            lang="cs" if str(frame.get("lang") or "").lower().startswith("cs") else "en",
         )
         seat = _Seat(secret, name, relay)
         relay.on_change = lambda: self._changed(seat)

@@ -285,7 +285,12 @@ async def test_a_whole_deal_by_clicking_then_the_next_with_running_totals(
             if not f["trick"] and not f["last_trick"]:
                 assert not codes_in(f) & others, f
         assert not any(f["type"] == "error" for f in frames.received)
-        assert frames.sent[0] == {"type": "sit", "name": guest, "opponents": "house-heuristic-bot"}
+        assert frames.sent[0] == {
+            "type": "sit",
+            "name": guest,
+            "lang": "en",  # the page's <html lang>: the seat speaks it
+            "opponents": "house-heuristic-bot",
+        }
         assert browser.errors == []
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from herna.games.marias.names import card_name, rank_name
+
 Card = int
 """A mariáš card, 0..31 (``suit * 8 + rank``)."""
 
@@ -34,24 +36,14 @@ SUIT_NAMES = ("hearts", "bells", "leaves", "acorns")
 SUIT_NAMES_CS = ("červené", "kule", "zelené", "žaludy")
 
 RANK_CODES = ("07", "08", "09", "10", "0J", "0Q", "0K", "0A")
-RANK_CS = {
-    "07": "7",
-    "08": "8",
-    "09": "9",
-    "10": "10",
-    "0J": "spodek",
-    "0Q": "svršek",
-    "0K": "král",
-    "0A": "eso",
-}
-"""Pip cards by number, court cards and the ace by their Czech names."""
+RANK_CS = {rank: rank_name(rank) for rank in RANK_CODES}
+"""Every rank by its Czech name: sedma, osma, devítka, desítka, spodek, svršek, král, eso."""
 
 
 def card_words(code: str) -> str:
-    """A card as a person reads it: ``A0A`` -> ``žaludy eso``; ``R07`` -> ``červené 7``."""
-    suit = SUIT_CODES.find(code[:1].upper())
-    name = SUIT_NAMES_CS[suit] if suit >= 0 else code[:1]
-    return f"{name} {RANK_CS.get(code[1:], code[1:])}"
+    """A card as a person reads it: ``A0A`` -> ``žaludové eso``; ``R07`` -> ``červená sedma``
+    (the suit agrees with the rank: :func:`herna.games.marias.names.card_name`)."""
+    return card_name(code)
 
 
 RANK_NAMES = ("seven", "eight", "nine", "ten", "unter", "ober", "king", "ace")

@@ -3,12 +3,17 @@ how a deal ended, used by the play page, the replays, the history, the terminal 
 (issue 26: the same words on every page).
 
 The terms are the rules digest's (shared/marias-rules.md): German-suited cards named by suit
-and rank (``žaludy eso``, ``červené 7``), contracts by their Czech names (``lepší kilo a
-sedma``), never the CGML codes (``B107``, ``A0A``) the wire and the record use.
+and rank with agreement (``žaludové eso``, ``červená sedma``: :mod:`.names`), contracts by
+their Czech names (``lepší kilo a sedma``), never the CGML codes (``B107``, ``A0A``) the wire
+and the record use. Every formatter takes ``lang``: ``en`` (the default: English sentences
+with the Czech terms) or ``cs`` (Czech sentences, cards in the case the sentence needs:
+``Bob hraje červenou sedmu``). Sentences about a player use the present tense, which in
+Czech does not depend on the player's gender (``Alice hlásí sedmu``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -28,10 +33,12 @@ from herna.games.marias.actions import (
 from herna.games.marias.cards import CARD_CODES, RANK_CS, SUIT_CODES, card_words
 from herna.games.marias.contracts import CONTRACTS, Contract
 from herna.games.marias.evaluation import Settlement
+from herna.games.marias.names import SUIT_EN, SUIT_NOUN, card_name, pick
 
-SUIT_CS = {"R": "červené", "B": "kule", "G": "zelené", "A": "žaludy"}
-"""The German suits in Czech, by CGML letter (hearts are the "lepší" suit)."""
-SUIT_EN = {"R": "hearts", "B": "bells", "G": "leaves", "A": "acorns"}
+SUIT_CS = SUIT_NOUN
+"""The German suits in Czech as nouns, by CGML letter (hearts are the "lepší" suit)."""
+SUIT_IN_CS = {"R": "v červených", "B": "v kulích", "G": "v zelených", "A": "v žaludech"}
+"""``in hearts`` … in Czech (the locative plural)."""
 CONTRACT_CS = {
     "PASS": "nic (pass)",
     "G": "hra",
@@ -68,14 +75,39 @@ END_WORDS = {
     "resigned": "the aktér gave up the game",
 }
 """Why a deal or a table ended, by the reason the server records."""
+END_WORDS_CS = {
+    "disconnected": "ztráta spojení",
+    "left": "odchod od stolu",
+    "pause too long": "příliš dlouhá pauza",
+    "timeout": "žádná odpověď včas",
+    "rejected": "odmítnutí stolu",
+    "server shutdown": "vypnutí serveru",
+    "server shutting down": "vypnutí serveru",
+    "group finished": "stůl se zavřel",
+    "renonc": "renonc",
+    "move limit": "příliš mnoho tahů",
+    "resigned": "aktér hru vzdal",
+}
+"""The same reasons in Czech, as nouns (``stůl skončil: odchod od stolu (bob)``): a verb would
+have to agree with the player's gender, which the hall does not know."""
+
+_ACCUSATIVE = ((re.compile(r"\bhra\b"), "hru"), (re.compile(r"\bsedma\b"), "sedmu"))
 
 
-def cards_words(codes: Sequence[str]) -> str:
-    return ", ".join(card_words(c) for c in codes)
+def accusative(words: str) -> str:
+    """A contract or part name as an object: ``lepší sedma`` -> ``lepší sedmu``, ``hra`` ->
+    ``hru`` (kilo, betl, durch and dvě sedmy keep their form; tichá sedma -> tichou sedmu)."""
+    for pattern, form in _ACCUSATIVE:
+        words = pattern.sub(form, words)
+    return words.replace("tichá sedmu", "tichou sedmu")
+
+
+def cards_words(codes: Sequence[str], lang: str = "en") -> str:
+    return ", ".join(card_name(c, lang) for c in codes)
 
 
 def contract_words(code: object) -> str:
-    """``B107`` -> ``lepší kilo a sedma``."""
+    """``B107`` -> ``lepší kilo a sedma`` (the Czech name in either language)."""
     text = str(code or "")
     return CONTRACT_CS.get(text.upper(), text)
 
@@ -89,7 +121,8 @@ def suit_words(letter: str) -> str:
 
 
 def trumps_words(trumf: object) -> str:
-    """``G`` -> ``trumfy zelené``; ``G:B`` adds the second suit of dvě sedmy; empty: none."""
+    """``G`` -> ``trumfy zelené``; ``G:B`` adds the second suit of dvě sedmy; empty: none.
+    The same Czech words in either language."""
     text = str(trumf or "")
     if not text:
         return ""
@@ -99,7 +132,8 @@ def trumps_words(trumf: object) -> str:
 
 
 SEAT_ROLE_CS = {"forhont": "forhont", "middle": "prostřední", "zadak": "zadák"}
-"""The three seats of a deal by the view's key: forhont, prostřední (middle), zadák (dealer)."""
+"""The three seats of a deal by the view's key: forhont, prostřední, zadák (the dealer). The
+view's key ``middle`` is a field name; a person reads prostřední in either language."""
 
 
 def seat_roles(view: Mapping[str, Any]) -> dict[int, str]:
@@ -108,7 +142,7 @@ def seat_roles(view: Mapping[str, Any]) -> dict[int, str]:
     return {view[key]: word for key, word in SEAT_ROLE_CS.items() if key in view}
 
 
-def outbid_words(won: str, trumps: str = "") -> str:
+def outbid_words(won: str, trumps: str = "", lang: str = "en") -> str:
     """Why the announcement must be at least what the licitace was won at, for the aktér
     choosing ``trumps`` (a CGML suit letter, or "" for any): a "lepší" (hearts) bid keeps a
     game of the same kind in červené, and only a higher rung may be played in another suit.
@@ -117,11 +151,21 @@ def outbid_words(won: str, trumps: str = "") -> str:
     'Lepší hra was bid: the game is in červené (hearts); in '
     >>> outbid_words("7", "G")
     'The licitace was sedma: announce sedma or a higher game.'
+    >>> outbid_words("BG", "G", "cs")[:50]
+    'Vydražená hra: lepší hra. Hraje se v červených; v '
+    >>> outbid_words("7", "G", "cs")
+    'Vydražená hra: sedma. Hlásit lze sedmu nebo vyšší hru.'
     """
     c = Contract.parse(won)
     word = contract_words(c.code)
     if c.hearts and trumps.upper() != "R":
         higher = next((x for x in CONTRACTS if x > c and x.has_trumps and not x.hearts), None)
+        if lang == "cs":
+            out = f"Vydražená hra: {word}. Hraje se v červených"
+            if higher is not None:
+                where = SUIT_IN_CS[trumps.upper()] if trumps else "v jiné barvě"
+                out += f"; {where} ji přebije jen {contract_words(higher.code)} nebo vyšší hra"
+            return out + "."
         out = f"{word[:1].upper()}{word[1:]} was bid: the game is in červené (hearts)"
         if higher is not None:
             where = (
@@ -131,85 +175,132 @@ def outbid_words(won: str, trumps: str = "") -> str:
             )
             out += f"; {where} only {contract_words(higher.code)} or higher outbids it"
         return out + "."
+    if lang == "cs":
+        return f"Vydražená hra: {word}. Hlásit lze {accusative(word)} nebo vyšší hru."
     return f"The licitace was {word}: announce {word} or a higher game."
 
 
-def end_words(reason: object) -> str:
+def end_words(reason: object, lang: str = "en") -> str:
     """A recorded reason in words (an unknown one with its underscores spaced out)."""
     text = str(reason or "")
-    return END_WORDS.get(text, text.replace("_", " ").lower() if text.isupper() else text)
+    table = END_WORDS_CS if lang == "cs" else END_WORDS
+    return table.get(text, text.replace("_", " ").lower() if text.isupper() else text)
 
 
 def flek_words(levels: Iterable[int], parts: Sequence[str] = ()) -> str:
-    """``(2, 1)`` with parts ``hra, sedma`` -> ``hra flek, sedma bez fleku``."""
+    """``(2, 1)`` with parts ``hra, sedma`` -> ``hra flek, sedma bez fleku`` (Czech terms in
+    either language)."""
     words = [FLEK_CS.get(n, f"×{n}") for n in levels]
     if parts and len(parts) == len(words):
         return ", ".join(f"{part_words(p)} {w}" for p, w in zip(parts, words, strict=True))
     return ", ".join(words)
 
 
-def action_words(action: Action, flek_parts: Sequence[str] = ()) -> str:
-    """What a seat did, in words: ``bids sedma``, ``mám``, ``plays žaludy eso`` ..."""
+def _suits_cs(trumps: int | None, second: int | None) -> str:
+    out = "" if trumps is None else f", trumfy {SUIT_CS[SUIT_CODES[trumps]]}"
+    return out + ("" if second is None else f", strkací {SUIT_CS[SUIT_CODES[second]]}")
+
+
+def action_words(action: Action, flek_parts: Sequence[str] = (), lang: str = "en") -> str:
+    """What a seat did, in words, to follow its name: ``bids sedma``, ``plays žaludové eso``
+    …; in Czech ``licituje sedmu``, ``hraje žaludové eso``, ``odkládá do talonu červenou
+    sedmu a zelené eso``."""
+    cs = lang == "cs"
     match action:
         case Deal(card):
-            return f"is dealt {card_words(CARD_CODES[card])}"
-        case Bid(contract):
-            return (
-                "passes (nic)"
-                if contract.code == "PASS"
-                else f"bids {contract_words(contract.code)}"
+            code = CARD_CODES[card]
+            return pick(
+                lang, f"is dealt {card_words(code)}", f"dostává {card_name(code, lang, 'acc')}"
             )
+        case Bid(contract):
+            word = contract_words(contract.code)
+            if contract.code == "PASS":
+                return pick(lang, "passes (nic)", "pasuje (nic)")
+            return pick(lang, f"bids {word}", f"licituje {accusative(word)}")
         case Answer(yes):
+            if cs:
+                return "říká „mám“ (drží hru)" if yes else "říká „nemám“ (končí v licitaci)"
             return "mám (has it)" if yes else "nemám (drops out)"
         case Discard(cards):
-            return "lays into the talon " + cards_words([CARD_CODES[c] for c in cards])
+            codes = [CARD_CODES[c] for c in cards]
+            if cs:
+                return "odkládá do talonu " + " a ".join(card_name(c, lang, "acc") for c in codes)
+            return "lays into the talon " + cards_words(codes)
         case GameType(contract, trumps, second):
-            out = f"announces {contract_words(contract.code)}"
-            if trumps is not None:
-                out += f", trumfy {SUIT_CS[SUIT_CODES[trumps]]}"
-            if second is not None:
-                out += f", strkací {SUIT_CS[SUIT_CODES[second]]}"
-            return out
+            word = contract_words(contract.code)
+            if cs:
+                return f"hlásí {accusative(word)}{_suits_cs(trumps, second)}"
+            return f"announces {word}{_suits_cs(trumps, second)}"
         case Flek(levels):
             return flek_words(levels, flek_parts)
         case Play(card):
-            return f"plays {card_words(CARD_CODES[card])}"
+            code = CARD_CODES[card]
+            return pick(lang, f"plays {card_words(code)}", f"hraje {card_name(code, lang, 'acc')}")
         case Claim(cards):
-            return "lays the cards down (ložená): " + cards_words([CARD_CODES[c] for c in cards])
+            listed = cards_words([CARD_CODES[c] for c in cards], lang)
+            return pick(
+                lang,
+                f"lays the cards down (ložená): {listed}",
+                f"pokládá karty (ložená hra): {listed}",
+            )
         case Renonc(inner):
-            return f"renonc ({action_words(inner)})"
+            return f"renonc ({action_words(inner, lang=lang)})"
         case Resign():
-            return "gives up the game (vzdává): the aktér loses every part"
+            return pick(
+                lang,
+                "gives up the game (vzdává): the aktér loses every part",
+                "vzdává hru: aktér prohrává všechny části",
+            )
     return str(action)
 
 
-def settlement_words(s: Settlement, names: Sequence[str]) -> str:
+def settlement_words(s: Settlement, names: Sequence[str], lang: str = "en") -> str:
     """``kilo a sedma: won kilo; lost sedma``, ``renonc by bob`` or ``sedma: bob gave up
-    (vzdal), every part lost``."""
+    (vzdal), every part lost``; in Czech ``kilo a sedma: aktér vyhrál kilo, prohrál sedmu``."""
     if s.renonc is not None:
         who = names[s.renonc.player] if 0 <= s.renonc.player < len(names) else "?"
-        return f"renonc by {who}"
+        return pick(lang, f"renonc by {who}", f"renonc: {who}")
+    contract = contract_words(s.contract.code)
     if s.conceded:
         who = names[s.declarer] if 0 <= s.declarer < len(names) else "the aktér"
-        return f"{contract_words(s.contract.code)}: {who} gave up (vzdal), every part lost"
+        return pick(
+            lang,
+            f"{contract}: {who} gave up (vzdal), every part lost",
+            f"{contract}: aktér {who} hru vzdal, prohrává všechny části",
+        )
     won = [part_words(p.name) for p in s.parts if p.won]
     lost = [part_words(p.name) for p in s.parts if not p.won]
+    return f"{contract}: " + verdict_words(won, lost, lang)
+
+
+def verdict_words(won: Sequence[str], lost: Sequence[str], lang: str = "en") -> str:
+    """``won kilo; lost sedma``; in Czech ``aktér vyhrál kilo, prohrál sedmu``."""
+    if lang == "cs":
+        bits = [
+            "vyhrál " + " a ".join(accusative(p) for p in won) if won else "",
+            "prohrál " + " a ".join(accusative(p) for p in lost) if lost else "",
+        ]
+        return "aktér " + ", ".join(b for b in bits if b)
     bits = [f"won {', '.join(won)}" if won else "", f"lost {', '.join(lost)}" if lost else ""]
-    return f"{contract_words(s.contract.code)}: " + "; ".join(b for b in bits if b)
+    return "; ".join(b for b in bits if b)
 
 
-def ended_words(result: Mapping[str, Any], status: str = "aborted") -> str:
+def ended_words(result: Mapping[str, Any], status: str = "aborted", lang: str = "en") -> str:
     """Why a table ended before its deal was settled, from the stored result
     (``{"reason": "aborted", "abort": "left", "culprit": "guest-x"}``):
-    ``the table ended: guest-x left``."""
-    why = end_words(result.get("abort") or result.get("reason") or "")
+    ``the table ended: guest-x left``; in Czech ``stůl skončil: odchod od stolu (guest-x)``."""
+    why = end_words(result.get("abort") or result.get("reason") or "", lang)
     who = result.get("culprit")
+    if lang == "cs":
+        if who:
+            return f"stůl skončil: {why} ({who})" if why else f"stůl skončil ({who})"
+        return f"stůl skončil: {why}" if why and why != status else "stůl skončil předčasně"
     if who:
         return f"the table ended: {who} {why}".rstrip()
     return f"the table ended: {why}" if why and why != status else f"the table ended ({status})"
 
 
-def event_words(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> str:
+def event_words(kind: str, data: Mapping[str, Any], names: Sequence[str], lang: str = "en") -> str:
     """A recorded non-move event (an abort, a timeout, a note) as a sentence."""
     player = data.get("player")
     who = (
@@ -217,8 +308,10 @@ def event_words(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> str
         if isinstance(player, int) and 0 <= player < len(names)
         else str(data.get("name") or "")
     )
-    why = end_words(data.get("reason", kind))
+    why = end_words(data.get("reason", kind), lang)
     if kind in ("abort", "timeout", "disconnect"):
+        if lang == "cs":
+            return f"Rozdání bylo zastaveno: {why}" + (f" ({who})." if who else ".")
         return f"The deal was stopped: {who} {why}." if who else f"The deal was stopped: {why}."
     return f"{who + ': ' if who else ''}{why}"
 
@@ -226,12 +319,15 @@ def event_words(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> str
 __all__ = [
     "CONTRACT_CS",
     "END_WORDS",
+    "END_WORDS_CS",
     "FLEK_CS",
     "PART_CS",
     "RANK_CS",
     "SEAT_ROLE_CS",
     "SUIT_CS",
     "SUIT_EN",
+    "SUIT_IN_CS",
+    "accusative",
     "action_words",
     "card_words",
     "cards_words",
@@ -246,4 +342,5 @@ __all__ = [
     "settlement_words",
     "suit_words",
     "trumps_words",
+    "verdict_words",
 ]

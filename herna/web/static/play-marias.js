@@ -21,7 +21,16 @@
 "use strict";
 
 (function () {
-  const SUIT_WORDS = { R: "červené (hearts)", B: "kule (bells)", G: "zelené (leaves)", A: "žaludy (acorns)" };
+  /* The page's language (its <html lang>): the seat is asked to speak it (the sit frame's
+   * lang), and the suits are glossed in English only. */
+  function pageLang() {
+    return String(document.documentElement.lang || "en").toLowerCase().startsWith("cs") ? "cs" : "en";
+  }
+  const SUIT_WORDS = pageLang() === "cs"
+    ? { R: "červené", B: "kule", G: "zelené", A: "žaludy" }
+    : { R: "červené (hearts)", B: "kule (bells)", G: "zelené (leaves)", A: "žaludy (acorns)" };
+  /* The trump seven by name (herna/games/marias/names.py: the suit agrees with the rank). */
+  const SEVENS = { R: "červená sedma", B: "kulová sedma", G: "zelená sedma", A: "žaludová sedma" };
 
   function start(page) {
     const { el } = window.Herna;
@@ -174,12 +183,17 @@
 
     /* -- drawing -------------------------------------------------------------------------- */
 
+    /* "červený král (king of hearts)"; in Czech the name alone (no gloss comes). */
+    function cardTip(card) {
+      return card.title ? `${card.name} (${card.title})` : card.name;
+    }
+
     function cardImage(card, cls) {
       return el("img", {
         class: `mar-card ${cls || ""}`,
         src: `/static/cards/${card.code}.svg`,
         alt: card.name,
-        title: `${card.name} — ${card.title}`,
+        title: cardTip(card),
         width: 60,
         height: 90,
         dataset: { code: card.code },
@@ -282,7 +296,7 @@
             class: `mar-slot mar-legal${picked ? " mar-picked" : ""}`,
             "aria-label": label,
             "aria-pressed": d.kind === "discard" ? String(picked) : null,
-            title: `${card.title}${d.kind === "discard" ? " (choose two for the talon)" : ""}`,
+            title: `${cardTip(card)}${d.kind === "discard" ? " (choose two for the talon)" : ""}`,
             dataset: { code: card.code },
             onclick: () => clickCard(card.code),
           },
@@ -401,7 +415,7 @@
       }
       let warning = null;
       if (extra && extraName === "sedma" && !hand.has(trumpSeven)) {
-        warning = `You do not hold the trump seven (${SUIT_WORDS[A.trumps].split(" ")[0]} 7): a sedma without it is lost and you pay it.`;
+        warning = `You do not hold the trump seven (${SEVENS[A.trumps]}): a sedma without it is lost and you pay it.`;
       } else if (kiloAsked && !marriages.length) {
         warning = "Without a hláška the kilo cannot be made: the cards hold 90 points at most.";
       }
@@ -641,9 +655,9 @@
       if (choice && choice.value === "anyone") {
         // the hall lobby's seek: people and bots may sit down, house bots after the wait
         const wait = Math.max(0, Math.min(3600, Math.round(Number(document.getElementById("mar-fill").value) || 0)));
-        wantSit = { type: "sit", name: me, seek: `person,opponent=anyone,fill=${wait}` };
+        wantSit = { type: "sit", name: me, lang: pageLang(), seek: `person,opponent=anyone,fill=${wait}` };
       } else {
-        wantSit = { type: "sit", name: me, opponents: choice ? choice.value : null };
+        wantSit = { type: "sit", name: me, lang: pageLang(), opponents: choice ? choice.value : null };
       }
       if (page.token) wantSit.token = page.token;
       if (S.seat) {
@@ -688,7 +702,7 @@
       S.phase = "connecting";
       connect();
     } else if (wish) {
-      wantSit = { type: "sit", name: me, seek: wish };
+      wantSit = { type: "sit", name: me, lang: pageLang(), seek: wish };
       if (page.token) wantSit.token = page.token;
       S.phase = "connecting";
       connect();

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import io
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -254,22 +255,36 @@ async def test_refused_moves_get_errors_and_change_nothing(tmp_path: Path) -> No
     system.records.close()
 
 
-async def test_a_persons_session_through_the_terminal_client(tmp_path: Path) -> None:
-    system = await make_system(tmp_path, GroupSettings(), fill_wait=0.05)
+def terminal_output() -> tuple[io.StringIO, Console]:
     out = io.StringIO()
-    console = Console(file=out, width=120, force_terminal=False, color_system=None)
-    prompts: list[str] = []
+    return out, Console(file=out, width=120, force_terminal=False, color_system=None)
+
+
+def scripted_person(
+    prompts: list[str], new_game: str, yes: str, two_cards: str, refuse_every: int = 0
+) -> Callable[[str], Awaitable[str | None]]:
+    """A person at the terminal: one game (``yes`` to the ``new_game`` prompt, then no), the
+    first two cards for the talon, the first choice of every question; every
+    ``refuse_every``-th answer is not a number (the client asks again). Prompts are kept."""
 
     async def read_line(prompt: str) -> str | None:
         prompts.append(prompt)
-        if prompt.startswith("Play a game"):
-            return "y" if prompts.count(prompt) == 1 else "n"
-        if prompt.startswith("Two cards"):
+        if prompt.startswith(new_game):
+            return yes if prompts.count(prompt) == 1 else "n"
+        if prompt.startswith(two_cards):
             return "1 2"
-        if len(prompts) % 5 == 0:
-            return "not a number"  # refused by the client, asked again
+        if refuse_every and len(prompts) % refuse_every == 0:
+            return "not a number"
         return "1"
 
+    return read_line
+
+
+async def test_a_persons_session_through_the_terminal_client(tmp_path: Path) -> None:
+    system = await make_system(tmp_path, GroupSettings(), fill_wait=0.05)
+    out, console = terminal_output()
+    prompts: list[str] = []
+    read_line = scripted_person(prompts, "Play a game", "y", "Two cards", refuse_every=5)
     args = argparse.Namespace(
         host="127.0.0.1", port=system.login_port, name="Ann", id="ann", opponent=[], token=None
     )
@@ -287,11 +302,61 @@ async def test_a_persons_session_through_the_terminal_client(tmp_path: Path) -> 
     assert not re.search(r"\b[RBGA](ober|unter|king|ace)\b", text), text
     assert not re.search(r"\b[RBGA]0[JQKA]\b", text), text  # no raw codes beside the names
     assert "flek 1" not in text and "you discards" not in text and "you plays" not in text
-    card = r"\b(červené|kule|zelené|žaludy) (spodek|svršek|král|eso|7|8|9|10)\b"
-    assert re.search(card, text), text
+    assert re.search(CARD_EN, text), text
+    assert not re.search(WRONG_CARD, text), text
     assert any(p.startswith("Your card") for p in prompts)
     # Only legal choices were offered: the server never refused a move.
     assert "Server:" not in text
+    system.records.close()
+
+
+CARD_EN = (
+    r"\b(červen|kulov|zelen|žaludov)(á (sedma|osma|devítka|desítka)|ý (spodek|svršek|král)|é eso)\b"
+)
+"""A card named with the suit agreeing with the rank (issue #29)."""
+WRONG_CARD = (
+    r"\b(červené|zelené) (spodek|svršek|král|sedma|7|8|9|10)\b"
+    r"|\b(kule|žaludy) (spodek|svršek|král|eso|sedma|7|8|9|10)\b"
+)
+"""The old names: a suit noun before the rank (``červené král``, ``kule svršek``; ``červené
+eso`` is right: eso is neuter)."""
+CARD_CS_ACC = (
+    r"\b(červen|kulov|zelen|žaludov)(ou (sedmu|osmu|devítku|desítku)|ého (spodka|svrška|krále)"
+    r"|é eso)\b"
+)
+"""A card as the object of a Czech sentence (accusative): ``hraje červenou sedmu``."""
+
+
+async def test_a_persons_session_in_czech(tmp_path: Path) -> None:
+    """``herna play marias --language cs`` over a real server: the table's story, the prompts
+    and the vyúčtování in Czech, the cards in the case each sentence needs."""
+    from herna.cli import build_parser
+
+    system = await make_system(tmp_path, GroupSettings(), fill_wait=0.05)
+    out, console = terminal_output()
+    prompts: list[str] = []
+    read_line = scripted_person(prompts, "Hrát hru", "a", "Dvě karty")
+    args = build_parser().parse_args(
+        ["play", "marias", "--port", str(system.login_port), "--name", "Ann", "--language", "cs"]
+    )
+    assert args.language == "cs"
+    try:
+        summary = await asyncio.wait_for(play_main(args, console, read_line), 60)
+    finally:
+        await system.stop()
+    text = out.getvalue()
+    assert summary.games == 1, text
+    assert "Tvoje karty:" in text and "Výsledek:" in text and "Konec stolu:" in text
+    assert "body za karty" in text and "peníze (jednotky)" in text
+    assert re.search(r"\bty hraješ " + CARD_CS_ACC, text), text
+    assert re.search(r"\b(house-\S+|rule-bot\S*) hraje " + CARD_CS_ACC, text), text
+    assert re.search(r"\d+\. štych bere ", text), text
+    assert "prostřední" in text and "middle" not in text
+    assert not re.search(WRONG_CARD, text), text
+    for english in ("you ", "plays", "announces", "Your hand", "trick", "Result"):
+        assert english not in text, english
+    assert any(p.startswith("Tvoje karta") for p in prompts)
+    assert "Server:" not in text  # only legal choices were offered
     system.records.close()
 
 
@@ -386,4 +451,7 @@ def test_the_terminal_client_says_flek_trumps_and_verbs_in_words() -> None:
     assert trumps_words("R:B") == "červené (hearts), second suit kule (bells)"
     assert verb("you", "discards") == "discard"
     assert verb("anna", "discards") == "discards"
-    assert action_text(Play(parse_card("G0Q"))) == "zelené svršek"
+    assert action_text(Play(parse_card("G0Q"))) == "zelený svršek"
+    assert action_text(Play(parse_card("G0Q")), "cs") == "zelený svršek"
+    assert flek_words("4:1", "cs") == "re (×4) na hru, bez fleku na sedmu"
+    assert trumps_words("R:B", "cs") == "červené, strkací kule"

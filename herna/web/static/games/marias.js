@@ -22,16 +22,38 @@
   window.HernaGames = window.HernaGames || {};
   const { el } = window.Herna;
 
-  /* The words of herna/games/marias/words.py (the one formatter; tests/test_public_text.py
-   * checks that these tables say the same): German suits, Czech contract names. */
+  /* The page's language, from its <html lang>: "cs" says everything in Czech, anything else
+   * English with the Czech game terms (herna/games/marias/names.py). */
+  const LANG = String((typeof document !== "undefined" && document.documentElement.lang) || "en")
+    .toLowerCase().startsWith("cs") ? "cs" : "en";
+  const say = (en, cs) => (LANG === "cs" ? cs : en);
+
+  /* The words of herna/games/marias/words.py and names.py (the one formatter;
+   * tests/test_public_text.py and tests/games/marias/test_card_names.py check that these
+   * tables say the same): German suits, Czech contract names, card names with agreement. */
   const SUITS = {
     R: { name: "červené", cls: "mar-r" },
     B: { name: "kule", cls: "mar-b" },
     G: { name: "zelené", cls: "mar-g" },
     A: { name: "žaludy", cls: "mar-a" },
   };
-  const RANKS = { "07": "7", "08": "8", "09": "9", "10": "10", "0J": "spodek", "0Q": "svršek", "0K": "král", "0A": "eso" };
-  const SHORT = { "0J": "Sp", "0Q": "Sv", "0K": "K", "0A": "E" }; // as printed on the card images
+  const RANKS = { "07": "sedma", "08": "osma", "09": "devítka", "10": "desítka", "0J": "spodek", "0Q": "svršek", "0K": "král", "0A": "eso" };
+  const SHORT = { "07": "7", "08": "8", "09": "9", "10": "10", "0J": "Sp", "0Q": "Sv", "0K": "K", "0A": "E" }; // as printed on the card images
+  // A card: the suit as an adjective agreeing with the rank's gender, in the sentence's case.
+  const SUIT_STEM = {"R": "červen", "B": "kulov", "G": "zelen", "A": "žaludov"};
+  const ADJECTIVE_ENDING = {"m": {"nom": "ý", "gen": "ého", "acc": "ého", "ins": "ým"}, "f": {"nom": "á", "gen": "é", "acc": "ou", "ins": "ou"}, "n": {"nom": "é", "gen": "ého", "acc": "é", "ins": "ým"}};
+  const RANK_FORMS = {
+    "07": ["f", {"nom": "sedma", "gen": "sedmy", "acc": "sedmu", "ins": "sedmou"}],
+    "08": ["f", {"nom": "osma", "gen": "osmy", "acc": "osmu", "ins": "osmou"}],
+    "09": ["f", {"nom": "devítka", "gen": "devítky", "acc": "devítku", "ins": "devítkou"}],
+    "10": ["f", {"nom": "desítka", "gen": "desítky", "acc": "desítku", "ins": "desítkou"}],
+    "0J": ["m", {"nom": "spodek", "gen": "spodka", "acc": "spodka", "ins": "spodkem"}],
+    "0Q": ["m", {"nom": "svršek", "gen": "svrška", "acc": "svrška", "ins": "svrškem"}],
+    "0K": ["m", {"nom": "král", "gen": "krále", "acc": "krále", "ins": "králem"}],
+    "0A": ["n", {"nom": "eso", "gen": "esa", "acc": "eso", "ins": "esem"}]
+  };
+  const RANK_EN = { "07": "seven", "08": "eight", "09": "nine", "10": "ten", "0J": "Unter", "0Q": "Ober", "0K": "king", "0A": "ace" };
+  const SUIT_EN = { R: "hearts", B: "bells", G: "leaves", A: "acorns" };
   const GAMES = {
     PASS: "nic (pass)", G: "hra", BG: "lepší hra", 7: "sedma", B7: "lepší sedma", 100: "kilo",
     107: "kilo a sedma", B100: "lepší kilo", B107: "lepší kilo a sedma", SMALL: "betl", BIG: "durch",
@@ -41,8 +63,25 @@
   const PARTS = { sto: "kilo" };
   const FLEKS = { 1: "bez fleku", 2: "flek", 4: "re", 8: "tutti", 16: "boty", 32: "kalhoty" };
 
-  function cardName(code) {
-    return `${(SUITS[code[0]] || { name: code[0] }).name} ${RANKS[code.slice(1)] || code.slice(1)}`;
+  /* "R0K" -> "červený král"; in Czech in the case asked ("R07", "acc" -> "červenou sedmu");
+   * English sentences keep the nominative. */
+  function cardName(code, grammaticalCase) {
+    const stem = SUIT_STEM[code[0]];
+    const forms = RANK_FORMS[code.slice(1)];
+    if (!stem || !forms) return code;
+    const c = LANG === "cs" && grammaticalCase ? grammaticalCase : "nom";
+    return `${stem}${ADJECTIVE_ENDING[forms[0]][c]} ${forms[1][c]}`;
+  }
+
+  /* A card's tooltip: its name, in English with the gloss ("červený král (king of hearts)"). */
+  function cardTitle(code) {
+    const rank = RANK_EN[code.slice(1)];
+    return LANG === "cs" || !rank ? cardName(code) : `${cardName(code)} (${rank} of ${SUIT_EN[code[0]]})`;
+  }
+
+  /* "hra" -> "hru", "lepší sedma" -> "lepší sedmu": a contract as an object (Czech). */
+  function accusative(words) {
+    return String(words).replace(/\bhra\b/g, "hru").replace(/\bsedma\b/g, "sedmu");
   }
 
   function suitIcon(letter) {
@@ -67,9 +106,11 @@
     const text = String(note || "");
     // the points behind hra ("90:40") and sto ("110"), with hlášky counted
     let m = /^(\d+):(\d+)(.*)$/.exec(text);
-    if (m) return `points: aktér ${m[1]}, obrana ${m[2]}${m[3]}`;
+    // "tiché sto (110)": the points of the silent hundred, not a contract's code
+    const silent = (rest) => rest.replace(/tiché sto \((\d+)\)/, (_, n) => say(`tiché sto with ${n} points`, `tiché sto, ${n} bodů`));
+    if (m) return `${say("points", "body")}: aktér ${m[1]}, obrana ${m[2]}${silent(m[3])}`;
     m = /^(\d+)$/.exec(text);
-    if (m) return `points: aktér ${m[1]}`;
+    if (m) return `${say("points", "body")}: aktér ${m[1]}`;
     return text
       .replace(/\b([RBGA](?:0[789JQKA]|10))\b/g, (c) => cardName(c))
       .replace(/ of seat (\d)/g, (_, n) => ` of ${who[Number(n)] || "seat " + (Number(n) + 1)}`);
@@ -79,7 +120,15 @@
     return PARTS[name] || name;
   }
 
-  const PHASES = {
+  /* How a part came out for the aktér. */
+  function wonWord(won) {
+    return won ? say("won", "aktér vyhrál") : say("lost", "aktér prohrál");
+  }
+
+  const PHASES = LANG === "cs" ? {
+    deal: "rozdávání", auction: "licitace", discard: "talon", gametype: "hlášení hry",
+    flek: "flek", play: "hra", done: "konec hry",
+  } : {
     deal: "dealing", auction: "auction (licitace)", discard: "talon", gametype: "announcing",
     flek: "flek", play: "play", done: "game over",
   };
@@ -87,7 +136,7 @@
   function card(code, extra) {
     const suit = SUITS[code[0]] || { cls: "" };
     const rank = SHORT[code.slice(1)] || RANKS[code.slice(1)] || code.slice(1);
-    return el("span", { class: `mar-card ${suit.cls}${extra ? " " + extra : ""}`, title: cardName(code),
+    return el("span", { class: `mar-card ${suit.cls}${extra ? " " + extra : ""}`, title: cardTitle(code),
       "aria-label": cardName(code), "data-card": code }, rank, suitIcon(code[0]));
   }
 
@@ -102,14 +151,14 @@
   }
 
   function trumfText(t) {
-    if (!t) return "bez trumfů (no trumps)";
+    if (!t) return say("bez trumfů (no trumps)", "bez trumfů");
     const [a, b] = String(t).split(":");
     const s = (x) => (SUITS[x] ? SUITS[x].name : x);
     return b ? `trumfy ${s(a)}, strkací ${s(b)}` : `trumfy ${s(a)}`;
   }
 
   function names(view, event) {
-    const out = ["seat 1", "seat 2", "seat 3"]; // people count seats from 1
+    const out = [1, 2, 3].map((n) => say(`seat ${n}`, `místo ${n}`)); // people count seats from 1
     if (Array.isArray(view.players)) {
       view.players.forEach((p, i) => { if (i < 3) out[i] = typeof p === "string" ? p : (p.name || p.id); });
     } else if (event && event.data && Array.isArray(event.data.players)) {
@@ -121,8 +170,8 @@
   function seatNode(view, event, seat, who) {
     const roles = [];
     if (seat === view.forhont) roles.push("forhont");
-    if (seat === view.middle) roles.push("middle");
-    if (seat === view.zadak) roles.push("zadák (dealer)");
+    if (seat === view.middle) roles.push("prostřední");
+    if (seat === view.zadak) roles.push(say("zadák (dealer)", "zadák (rozdává)"));
     const won = (view.tricks || []).filter((t) => t.winner === seat).length;
     const hands = view.hands; // replays only, after the deal
     const size = (view.hand_sizes || [])[seat] || 0;
@@ -134,13 +183,13 @@
     return el("div", { class: classes.join(" "), "data-seat": seat },
       el("div", { class: "mar-name" }, who,
         seat === view.declarer ? el("span", { class: "mar-badge" }, "aktér") : null,
-        seat === view.current_player ? el("span", { class: "mar-badge mar-badge-turn" }, "to act") : null),
-      el("div", { class: "mar-role" }, roles.join(", "), ` · tricks ${won}`),
+        seat === view.current_player ? el("span", { class: "mar-badge mar-badge-turn" }, say("to act", "na tahu")) : null),
+      el("div", { class: "mar-role" }, roles.join(", "), ` · ${say("tricks", "štychy")} ${won}`),
       el("div", { class: "mar-hand" },
         Array.isArray(hands) && Array.isArray(hands[seat]) ? hands[seat].map((c) => card(c)) : back(size)),
       result !== null ? el("div", { class: "mar-money " + (result > 0 ? "mar-plus" : result < 0 ? "mar-minus" : "") },
-        `this game ${result > 0 ? "+" : ""}${result}`) : null,
-      money !== null && money !== undefined ? el("div", { class: "mar-total" }, `group total ${money > 0 ? "+" : ""}${money}`) : null);
+        `${say("this game", "tato hra")} ${result > 0 ? "+" : ""}${result}`) : null,
+      money !== null && money !== undefined ? el("div", { class: "mar-total" }, `${say("group total", "celkem u stolu")} ${money > 0 ? "+" : ""}${money}`) : null);
   }
 
   function trickNode(view, who) {
@@ -148,15 +197,15 @@
     const cards = trick.cards || [];
     let shown = cards;
     let leader = trick.leader;
-    let label = "trick in play";
+    let label = say("trick in play", "štych na stole");
     const tricks = view.tricks || [];
     if (!cards.length && tricks.length) {
       const last = tricks[tricks.length - 1];
       shown = last.cards;
       leader = last.leader;
-      label = `trick ${last.number} taken by ${who[last.winner]}`;
+      label = say(`trick ${last.number} taken by ${who[last.winner]}`, `${last.number}. štych bere ${who[last.winner]}`);
     }
-    if (!shown.length) return el("div", { class: "mar-trick mar-empty" }, "no cards on the table");
+    if (!shown.length) return el("div", { class: "mar-trick mar-empty" }, say("no cards on the table", "na stole nejsou karty"));
     return el("div", { class: "mar-trick" },
       el("div", { class: "mar-label" }, label),
       el("div", { class: "mar-trick-cards" },
@@ -169,9 +218,10 @@
       el("li", {}, `${who[a.player]}: ${gameName(a.licite)}`));
     const fleks = (view.fleks || []).map((f) => el("li", {}, `${who[f.player]}: ${flekWords(f.flek, view.licite)}`));
     return el("div", { class: "mar-bidding" },
-      el("div", { class: "mar-label" }, "bidding"),
+      el("div", { class: "mar-label" }, say("bidding", "licitace")),
       items.length ? el("ol", {}, items) : el("p", { class: "muted" }, "—"),
-      view.pending_bid ? el("p", {}, `asked: do you have ${gameName(view.pending_bid)}?`) : null,
+      view.pending_bid ? el("p", {}, say(`asked: do you have ${gameName(view.pending_bid)}?`,
+        `otázka: máš ${accusative(gameName(view.pending_bid))}?`)) : null,
       fleks.length ? el("div", {}, el("div", { class: "mar-label" }, "flek"), el("ol", {}, fleks)) : null);
   }
 
@@ -179,7 +229,8 @@
     const parts = [];
     if (view.declarer !== null && view.declarer !== undefined) {
       parts.push(el("div", {}, `aktér: ${who[view.declarer]}`,
-        view.auction_result ? ` (auction won at ${gameName(view.auction_result)})` : ""));
+        view.auction_result ? say(` (auction won at ${gameName(view.auction_result)})`,
+          ` (vydražená hra: ${gameName(view.auction_result)})`) : ""));
     }
     if (view.licite) {
       parts.push(el("div", { class: "mar-contract" }, `${gameName(view.licite)} · ${trumfText(view.trumf)} · ${flekWords(view.flek, view.licite)}`));
@@ -204,32 +255,46 @@
     const rows = (r.parts || []).map((p) => el("tr", {},
       el("td", {}, partName(p.name),
         p.note ? el("div", { class: "muted mar-why" }, noteWords(p.note, who)) : null),
-      el("td", {}, p.won ? "won" : "lost"),
+      el("td", {}, wonWord(p.won)),
       el("td", { class: "mar-num" }, String(p.units)),
       seats.map((i) => el("td", { class: "mar-num" }, signedNumber(((p.money || p.amounts || [])[i]) || 0)))));
     const money = (r.money || []).map((m, i) => `${who[i]} ${m > 0 ? "+" : ""}${m}`).join(", ");
     return el("div", { class: "mar-result" },
-      el("div", { class: "mar-label" }, "result"),
-      r.renonc ? el("p", { class: "mar-renonc" }, `renonc by ${who[r.renonc.player]}: ${r.renonc.reason}`) : null,
-      el("p", {}, r.renonc ? "" : `${gameName(r.licite)}: ${(r.parts || []).map((p) => `${partName(p.name)} ${p.won ? "won" : "lost"}`).join(", ")}`),
+      el("div", { class: "mar-label" }, say("result", "výsledek")),
+      r.renonc ? el("p", { class: "mar-renonc" }, `renonc${say(" by ", ": ")}${who[r.renonc.player]}: ${r.renonc.reason}`) : null,
+      el("p", {}, r.renonc ? "" : `${gameName(r.licite)}: ${(r.parts || []).map((p) => `${partName(p.name)} ${wonWord(p.won)}`).join(", ")}`),
       rows.length ? el("div", { class: "scroll" }, el("table", { class: "mar-parts" },
-        el("thead", {}, el("tr", {}, el("th", {}, "part"), el("th", {}, "aktér"),
-          el("th", { class: "mar-num" }, "units"),
+        el("thead", {}, el("tr", {}, el("th", {}, say("part", "část")), el("th", {}, "aktér"),
+          el("th", { class: "mar-num" }, say("units", "jednotky")),
           seats.map((i) => el("th", { class: "mar-num" }, who[i])))),
         el("tbody", {}, rows))) : null,
-      el("p", { class: "mar-money-line" }, `money: ${money}`),
+      el("p", { class: "mar-money-line" }, `${say("money", "peníze")}: ${money}`),
       r.declarer_points !== undefined && view.licite && !["SMALL", "BIG"].includes(view.licite)
-        ? el("p", { class: "muted" }, `body (points): aktér ${r.declarer_points}, obrana ${r.defender_points}`) : null);
+        ? el("p", { class: "muted" }, `${say("body (points)", "body")}: aktér ${r.declarer_points}, obrana ${r.defender_points}`) : null);
   }
 
   function tricksNode(view, who) {
     const tricks = view.tricks || [];
     if (!tricks.length) return null;
     return el("details", { class: "mar-tricks" },
-      el("summary", {}, `${tricks.length} trick${tricks.length === 1 ? "" : "s"} played`),
+      el("summary", {}, say(`${tricks.length} trick${tricks.length === 1 ? "" : "s"} played`,
+        `odehrané štychy: ${tricks.length}`)),
       el("ol", {}, tricks.map((t) => el("li", {},
         t.cards.map((c) => card(c)), ` → ${who[t.winner]}`))));
   }
+
+  /* What the event at the top of the table was, in a word or two. */
+  const EVENT_KINDS = LANG === "cs" ? {
+    game_started: "nové rozdání", licite: "licitace", licite_result: "konec licitace", talon: "talon",
+    gametype: "hra ohlášena", flek: "flek", card: "zahraná karta", round: "štych", claim: "ložená hra",
+    renonc: "renonc", resigned: "hra vzdána", pause: "pauza", pause_finish: "konec pauzy",
+    game_over: "konec rozdání", group_closed: "stůl zavřen",
+  } : {
+    game_started: "new deal", licite: "bid", licite_result: "auction won", talon: "talon",
+    gametype: "game announced", flek: "flek", card: "card played", round: "trick taken", claim: "cards laid down",
+    renonc: "renonc", resigned: "game given up", pause: "pause", pause_finish: "pause over",
+    game_over: "deal over", group_closed: "table closed",
+  };
 
   function render(container, view, event) {
     if (!view || view.game !== "marias") {
@@ -238,11 +303,11 @@
     }
     const who = names(view, event);
     const status = PHASES[view.phase] || view.phase || "";
-    const kind = event && event.kind ? ` · ${event.kind.replace(/_/g, " ")}` : "";
+    const kind = event && event.kind ? ` · ${(EVENT_KINDS[event.kind] || event.kind.replace(/_/g, " "))}` : "";
     // Live events carry the group's deal number: one table address shows deal after deal.
     const deal = event && event.data && Number.isInteger(event.data.game_no) ? event.data.game_no : null;
     container.replaceChildren(el("div", { class: "marias", "data-phase": view.phase, "data-deal": deal },
-      el("div", { class: "mar-status" }, deal !== null ? `deal ${deal} · ` : "", status, kind),
+      el("div", { class: "mar-status" }, deal !== null ? say(`deal ${deal} · `, `rozdání ${deal} · `) : "", status, kind),
       el("div", { class: "mar-table" },
         seatNode(view, event, 1, who[1]),
         seatNode(view, event, 2, who[2]),
@@ -260,6 +325,29 @@
     const p = who[d.player] || "";
     const signed = (m) => `${m > 0 ? "+" : ""}${m}`;
     const money = (list) => (list || []).map((m, i) => `${who[i]} ${signed(m)}`).join(", ");
+    if (LANG === "cs") {
+      // Present tense: a Czech past tense would have to agree with the player's gender.
+      switch (ev.kind) {
+        case "game_started": return `rozdání ${d.game_no}: rozdává ${who[d.dealer] || "rozdávající"}`;
+        case "licite": return `${p}: ${gameName(d.shown || d.licite)}`;
+        case "licite_result": return `${p} vyhrává licitaci (${gameName(d.licite)})`;
+        case "talon": return d.action === "take" ? `${p} bere talon` : `${p} odkládá dvě karty do talonu`;
+        case "gametype": return `${p} hlásí ${accusative(gameName(d.licite))}, ${trumfText(d.trumf)}`;
+        case "flek": return `${p}: ${flekWords(d.flek)}`;
+        case "card": return `${p} hraje ${cardName(d.card, "acc")}`;
+        case "round": return `${d.number}. štych bere ${who[d.winner]}`;
+        case "claim": return `${p} ukazuje zbytek karet a bere zbylé štychy (ložená hra)`;
+        case "renonc": return `renonc: ${p}`;
+        case "resigned": return `${p} vzdává hru`;
+        case "pause": return `${p} žádá o pauzu`;
+        case "pause_finish": return `${p} je zpět`;
+        case "game_over":
+          return d.money_game ? `konec rozdání: ${money(d.money_game)}; u stolu celkem ${money(d.money)}`
+            : "rozdání bylo zastaveno";
+        case "group_closed": return "stůl se zavřel";
+        default: return null;
+      }
+    }
     switch (ev.kind) {
       case "game_started": return `deal ${d.game_no}: ${who[d.dealer] || "the dealer"} deals`;
       case "licite": return `${p}: ${gameName(d.shown || d.licite)}`;
@@ -282,7 +370,7 @@
     }
   }
 
-  window.HernaGames.marias = { render, flekWords, eventWords };
+  window.HernaGames.marias = { render, flekWords, eventWords, cardName, cardTitle };
 
   /* Styles live with the renderer so adding the game touches one file. */
   window.Herna.addStyle("marias-style", `

@@ -1,0 +1,138 @@
+"""The mariáš words a person reads while playing in the browser (issue #29), in real Chromium
+from the home page: every card's tooltip names the card with the suit agreeing with its rank
+(``červený král (king of hearts)``), the table's story agrees with its subject (``you play``,
+``anna plays``), no seat is called "middle", and a Czech page (``<html lang="cs">``) tells the
+whole deal in Czech with the cards in the case each sentence needs (``ty hraješ červenou
+sedmu``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herna.games.marias import CARD_CODES
+from herna.games.marias.names import card_name
+from tests.web.conftest import Browser, screenshot_path
+from tests.web.test_play_marias import (
+    MY_TURN,
+    MY_TURN_OR_DEALS,
+    answer,
+    marias_hall,
+    page_state,
+    sit,
+)
+
+pytestmark = pytest.mark.browser
+
+NOMINATIVE = {card_name(c): c for c in CARD_CODES}
+ACCUSATIVE_CS = {card_name(c, "cs", "acc"): c for c in CARD_CODES}
+WRONG = re.compile(
+    r"\b(červené|zelené) (spodek|svršek|král|sedma|7|8|9|10)\b"
+    r"|\b(kule|žaludy) (spodek|svršek|král|eso|sedma|7|8|9|10)\b"
+)
+"""A suit noun before a rank: the words issue #29 found (``červené král``, ``kule svršek``)."""
+
+
+async def card_titles(page: Any) -> dict[str, str]:
+    """Each card image on the screen: its code and its tooltip."""
+    pairs: list[list[str]] = await page.locator("img.mar-card").evaluate_all(
+        "imgs => imgs.map(i => [i.dataset.code, i.title])"
+    )
+    return dict((code, title) for code, title in pairs)
+
+
+async def play_one_deal_reading_the_story(page: Any) -> list[str]:
+    """Answer every question of the first deal by clicking; the story's lines as they were on
+    the screen after each answer (the page shows the last twelve)."""
+    story: list[str] = []
+    for _ in range(100):
+        await page.wait_for_function(MY_TURN_OR_DEALS, arg=1, timeout=30_000)
+        story += await page.locator("#mar-log li").all_inner_texts()
+        if int(await page.evaluate("document.getElementById('play').dataset.deals")) >= 1:
+            return story
+        await answer(page)
+    raise AssertionError("the deal did not end")
+
+
+async def screen_text(page: Any) -> str:
+    return str(await page.locator("#play").inner_text())
+
+
+async def test_english_card_tooltips_and_story_agree(tmp_path: Path, browser: Browser) -> None:
+    async with marias_hall(tmp_path) as h:
+        page = browser.page
+        await page.set_viewport_size({"width": 1280, "height": 800})
+        await sit(page, h.url)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        titles = await card_titles(page)
+        assert len(titles) >= 10
+        for code, title in titles.items():
+            assert title == card_name(code, gloss=True), (
+                code,
+                title,
+            )  # červený král (king of hearts)
+        text = await screen_text(page)
+        assert "prostřední" in text and not re.search(r"\bmiddle\b", text), text
+        await page.screenshot(path=screenshot_path("marias-words-en-1280"), full_page=True)
+        story = await play_one_deal_reading_the_story(page)
+        text = await screen_text(page)
+        await page.screenshot(path=screenshot_path("marias-words-en-result-1280"), full_page=True)
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await page.screenshot(path=screenshot_path("marias-words-en-390"), full_page=True)
+    plays = [line for line in story if " play" in line]
+    assert plays, story
+    for line in plays:
+        who, verb, card = re.fullmatch(r"(.+?) (plays?) (.+)", line).groups()  # type: ignore[union-attr]
+        assert verb == ("play" if who == "you" else "plays"), line
+        assert card in NOMINATIVE, line
+    for wrong in ("you plays", "you announces", "you lays", "you takes", "you wins"):
+        assert wrong not in " ".join(story) and wrong not in text
+    assert not WRONG.search(text), text
+    assert "Vyúčtování — deal 1" in text
+
+
+async def test_a_czech_page_tells_the_deal_in_czech(tmp_path: Path, browser: Browser) -> None:
+    """The page a Czech reader gets (its ``<html lang="cs">``; the hall's language switch is
+    another branch's work, so the page is marked Czech as it loads)."""
+    async with marias_hall(tmp_path) as h:
+        page = browser.page
+        await page.set_viewport_size({"width": 390, "height": 844})
+
+        # As the page is parsed (before its deferred scripts run), it is marked Czech.
+        await page.add_init_script(
+            "document.addEventListener('readystatechange', () => {"
+            " document.documentElement.lang = 'cs'; }, { once: true });"
+        )
+        await sit(page, h.url)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        assert await page.evaluate("document.documentElement.lang") == "cs"
+        titles = await card_titles(page)
+        for code, title in titles.items():
+            assert title == card_name(code, "cs"), (code, title)  # no English gloss
+        prompt = await page.locator("#mar-prompt").inner_text()
+        assert re.search(r"Tvoje licitace|Máš |Tvoje karta|Vyber dvě karty|Zvol hru|Flek\?", prompt)
+        await page.screenshot(path=screenshot_path("marias-words-cs-390"), full_page=True)
+        story = await play_one_deal_reading_the_story(page)
+        text = await screen_text(page)
+        st = await page_state(page)
+        await page.set_viewport_size({"width": 1280, "height": 800})
+        await page.screenshot(path=screenshot_path("marias-words-cs-result-1280"), full_page=True)
+    plays = [line for line in story if re.search(r" hraj(e|eš) ", line)]
+    assert plays, story
+    for line in plays:
+        who, verb, card = re.fullmatch(r"(.+?) (hraješ|hraje) (.+)", line).groups()  # type: ignore[union-attr]
+        assert verb == ("hraješ" if who == "ty" else "hraje"), line
+        assert card in ACCUSATIVE_CS, line  # hraje červenou sedmu, not červená sedma
+    assert any(re.fullmatch(r"\d+\. štych (bere \S+|bereš ty)", line) for line in story), story
+    for english in ("you ", " plays", "announces", "trick ", "takes the talon"):
+        assert english not in " ".join(story), english
+    assert not WRONG.search(text), text
+    result = st["result"]
+    assert result is not None and result["rows"][0]["name"] in ("ty", result["rows"][0]["name"])
+    lines = " ".join(x["text"] for x in result["lines"])
+    assert re.search(r"aktér (vyhrál|prohrál)|Renonc", lines), lines
+    assert re.search(r"\d+ jednotk(a|y|ek)|Renonc", lines), lines
+    assert "units" not in lines and "won by the aktér" not in lines
