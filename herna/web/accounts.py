@@ -61,6 +61,9 @@ MAX_FORM_FIELDS = 20
 Page = Callable[..., HTMLResponse]
 """``page(title, body, data=None, active="", status=200)`` of :class:`herna.web.app.WebApp`."""
 
+KEPT = ("guest", "lang")
+"""What a session keeps across signing in and out: the guest name and the language chosen."""
+
 CURRENT_SESSION: ContextVar[dict[str, Any] | None] = ContextVar("herna_session", default=None)
 """The session of the request being answered, for the page header (who is signed in)."""
 
@@ -471,10 +474,9 @@ class Accounts:
         if isinstance(sid, str):
             self.identity.revoke_proofs(sid)
             await run_in_threadpool(self.people.close_session, sid)
-        guest = session.get("guest")
+        kept = {k: session[k] for k in KEPT if k in session}
         session.clear()
-        if isinstance(guest, str):
-            session["guest"] = guest  # back to the guest name this browser had
+        session.update(kept)  # back to the guest name this browser had, in its language
         session["csrf"] = new_secret()
         return RedirectResponse("/", status_code=303)
 
@@ -488,10 +490,9 @@ class Accounts:
             self.identity.revoke_proofs(old)
             await run_in_threadpool(self.people.close_session, old)
         sid = await run_in_threadpool(self.people.open_session, person)
-        guest = session.get("guest")
+        kept = {k: session[k] for k in KEPT if k in session}
         session.clear()
-        if isinstance(guest, str):
-            session["guest"] = guest
+        session.update(kept)
         session["person"] = person
         session["sid"] = sid
         session["csrf"] = new_secret()

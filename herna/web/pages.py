@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 from herna.games.mia.text import REASONS, table_words
 from herna.games.tiles.rules import rules_title, shipped_rules
@@ -23,25 +23,23 @@ from herna.hall.lobby import waited_words
 from herna.hall.records import Standing, StoredMatch
 from herna.hall.replays import match_summary, result_lines
 from herna.hall.tournament_store import MatchPlace
+from herna.web.i18n import N_, format_number, format_when
+from herna.web.i18n import gettext as _
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
+from herna.web.templating import render, render_page, url
 
 SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
 
 e = html.escape
 
-NAV = [
-    ("/", "Home"),
-    ("/live", "Live"),
-    ("/history", "History"),
-    ("/players", "Players"),
-    ("/tournaments", "Tournaments"),
-    ("/bots", "Bots"),
-    ("/status", "Status"),
-    ("/docs", "API"),
-]
-
-
 GAME_TITLES = {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "tile games"}
+"""A game's name in running text, in English (the catalogs' source)."""
+_GAME_HEADINGS = {
+    "marias": N_("Mariáš"),
+    "mia": N_("Mia"),
+    "onitama": N_("Onitama"),
+    "tiles": N_("Tile games"),
+}
 KIND_WORDS = {
     "house-bot": "house bot",
     "bot": "bot",
@@ -53,22 +51,21 @@ KIND_WORDS = {
 
 
 def game_title(game: str) -> str:
-    """A game's name as a heading or a menu shows it: ``Mariáš``, ``Tile games``."""
-    title = GAME_TITLES.get(game, game.replace("_", " "))
+    """A game's name as a heading or a menu shows it, in the page's language: ``Mariáš``,
+    ``Tile games`` (ids like ``marias`` stay in URLs and the API)."""
+    if game in _GAME_HEADINGS:
+        return _(_GAME_HEADINGS[game])
+    title = game.replace("_", " ")
     return title[:1].upper() + title[1:]
 
 
-"""A game's name as people read it (ids like ``marias`` stay in URLs and the API)."""
+def game_titles() -> dict[str, str]:
+    """Every game's title, for the pages' scripts (``Herna.page.titles``, static/hall.js)."""
+    return {game: game_title(game) for game in GAME_TITLES}
+
 
 LIVE_TABLE_WORDS = {"mia": "the bots' table", "people": "the people's table"}
 """The Mia tables' live ids (``/live/mia/people``) in words, for the Live page's cards."""
-GAME_TITLE_WORDS = {game: game_title(game) for game in GAME_TITLES}
-"""Every game's title, for the pages' scripts (``Herna.page.titles``, static/hall.js)."""
-
-
-def url(path: str, **query: Any) -> str:
-    params = {k: v for k, v in query.items() if v not in (None, "")}
-    return path + ("?" + urlencode(params) if params else "")
 
 
 def player_url(name: str) -> str:
@@ -80,26 +77,6 @@ def live_url(game: str, table: str | None = None) -> str:
     return out + ("/" + quote(table, safe="") if table is not None else "")
 
 
-def _json_block(data: Any) -> str:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    # Nothing inside may close the script element.
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f'<script type="application/json" id="herna-page">{text}</script>'
-
-
-def account_html(person: str | None, csrf: str | None) -> str:
-    """The header's corner: who is signed in and a sign-out button, else a sign-in link."""
-    if person and csrf:
-        return (
-            f'<div class="account-box">Signed in as <a id="signed-in" '
-            f'href="{e(player_url(person))}">{e(person)}</a>'
-            '<form class="signout" method="post" action="/signout">'
-            f'<input type="hidden" name="csrf" value="{e(csrf)}">'
-            '<button type="submit">Sign out</button></form></div>'
-        )
-    return '<div class="account-box"><a href="/signin">Sign in</a></div>'
-
-
 def layout(
     title: str,
     body: str,
@@ -108,45 +85,24 @@ def layout(
     active: str = "",
     account: tuple[str | None, str | None] = (None, None),
 ) -> str:
-    nav = " ".join(
-        f'<a href="{href}"{" class=active" if href == active else ""}>{e(label)}</a>'
-        for href, label in NAV
-    )
-    scripts = ['<script src="/static/hall.js" defer></script>']
-    scripts += [
-        f'<script src="/static/games/{quote(name)}.js" defer></script>' for name in renderers
-    ]
-    return (
-        "<!doctype html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{e(title)} · Herna</title>"
-        '<link rel="stylesheet" href="/static/hall.css">'
-        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'
-        + "".join(scripts)
-        + "</head><body>"
-        f'<header><a class="brand" href="/">Herna</a><nav>{nav}</nav>'
-        f"{account_html(*account)}</header>"
-        f"<main>{body}</main>"
-        + (_json_block({**page, "titles": GAME_TITLE_WORDS}) if page is not None else "")
-        + "</body></html>"
-    )
+    """A whole page in the hall's layout (templates/layout.html); ``page`` goes to the
+    page's scripts with the game titles and their messages."""
+    data = {**page, "titles": game_titles()} if page is not None else None
+    return render_page(title, body, renderers, data, active, account)
 
 
 def when(value: datetime | None) -> str:
+    """A ``<time>`` as the page's language writes it (UTC)."""
     if value is None:
         return ""
-    return (
-        f'<time datetime="{e(value.isoformat())}">{e(value.strftime("%Y-%m-%d %H:%M:%S"))}</time>'
-    )
+    return f'<time datetime="{e(value.isoformat())}">{e(format_when(value))}</time>'
 
 
 def num(value: float | None, digits: int = 2) -> str:
+    """A number as the page's language writes it; ``–`` for none."""
     if value is None:
         return "–"
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.{digits}f}"
+    return format_number(value, digits)
 
 
 SNAPSHOT_WORDS = {
@@ -350,30 +306,21 @@ def _player_names(data: Mapping[str, Any]) -> list[str]:
     return names[:8]
 
 
-def watch_item(t: Mapping[str, Any]) -> str:
+def watch_item(t: Mapping[str, Any]) -> dict[str, Any]:
+    """A table playing now, as the home page lists it: the game, the deal, who sits there."""
     game, table = str(t["game"]), str(t["table"])
     event = t.get("event") or {}
     data = event.get("data") if isinstance(event, Mapping) else None
     data = data if isinstance(data, Mapping) else {}
-    names = _player_names(data)
     deal = data.get("game_no")
-    what = game_title(game)
-    extra = f", deal {int(deal)}" if isinstance(deal, int) else ""
-    who = ", ".join(names) if names else "players arriving"
-    return (
-        f'<li data-game="{e(game)}" data-table="{e(table)}">'
-        f'<a href="{e(live_url(game, table))}"><b>{e(what)}</b>{e(extra)}</a> '
-        f'<span class="muted">{e(who)}</span></li>'
-    )
-
-
-def recent_item(m: StoredMatch, summary: str) -> str:
-    what = game_title(m.game)
-    names = ", ".join(f'<a href="{e(player_url(p.name))}">{e(p.name)}</a>' for p in m.players[:6])
-    return (
-        f'<li data-id="{m.id}"><a href="/matches/{m.id}"><b>{e(what)}</b></a> '
-        f'{names}: {e(summary)} <span class="muted">{when(m.finished_at)} UTC</span></li>'
-    )
+    return {
+        "game": game,
+        "table": table,
+        "href": live_url(game, table),
+        "title": game_title(game),
+        "deal": int(deal) if isinstance(deal, int) else None,
+        "names": _player_names(data),
+    }
 
 
 def home(
@@ -385,46 +332,15 @@ def home(
 ) -> str:
     """The page for people: play, watch, the lobby, what happened lately. Servers, ports and
     protocols are on :func:`status`."""
-    buttons = "".join(
-        f'<a class="play-button" href="{e(path)}">{e(title)}</a> ' for path, title in play
-    )
-    if lobby:
-        buttons += '<a class="play-button secondary" href="/lobby">Lobby</a> '
-    if not buttons:
-        buttons = '<span class="muted">No game in this hall can be played in the browser.</span>'
-    who = (
-        f'You play as <a href="{e(player_url(person))}">{e(person)}</a>.'
-        if person
-        else 'You play under a guest name; <a href="/signup">sign up</a> to keep a name of '
-        'your own (or <a href="/signin">sign in</a>).'
-    )
-    live = [t for t in tables if t.get("status") == "live"]
-    watch = (
-        '<ul class="watch" id="live-tables">' + "".join(watch_item(t) for t in live[:20]) + "</ul>"
-        if live
-        else '<p class="muted" id="live-tables">No table is playing right now.</p>'
-    )
-    results = (
-        '<ul class="recent" id="recent">' + "".join(recent_item(m, s) for m, s in recent) + "</ul>"
-        if recent
-        else '<p class="muted" id="recent">Nothing played yet.</p>'
-    )
-    return (
-        '<link rel="stylesheet" href="/static/play.css">'
-        "<h1>Herna</h1>"
-        '<p class="lead">A game hall where bots and people play: Mia dice, licitovaný '
-        "mariáš, Onitama and tile games.</p>"
-        f'<section class="home-part" id="play-now"><h2>Play</h2><p class="buttons">{buttons}'
-        f'</p><p class="muted">In this browser, nothing to install. {who}</p></section>'
-        f'<section class="home-part" id="watch"><h2>Watch</h2>{watch}'
-        '<p><a href="/live">all live tables</a></p></section>'
-        f'<section class="home-part" id="results"><h2>Recent results</h2>{results}'
-        '<p><a href="/history">all results</a> · <a href="/players">players and ratings</a>'
-        "</p></section>"
-        '<p class="muted" id="for-operators">Running bots or this hall? '
-        '<a href="/status">Servers, ports and protocols</a> · <a href="/doc">docs</a></p>'
-        '<p class="muted" id="for-designers">Designing a tile game? '
-        '<a href="/tools/balance">Test the balance of your rules</a></p>'
+    live = [watch_item(t) for t in tables if t.get("status") == "live"]
+    return render(
+        "home.html",
+        play=play,
+        lobby=lobby,
+        tables=live[:20],
+        recent=recent,
+        person=person,
+        game_title=game_title,
     )
 
 
