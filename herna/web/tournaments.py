@@ -36,6 +36,7 @@ from herna.web.tournament_admin import (
     page_person,
 )
 from herna.web.tournament_times import times_html
+from herna.web.templating import url
 
 e = html.escape
 
@@ -292,7 +293,7 @@ def session_html(
         for r in rows
     )
     rounds = (
-        f'<p><a href="{e(pages.url("/history", game="mia", session=f"round.{first}-{last}"))}">'
+        f'<p><a href="{e(url("/history", game="mia", session=f"round.{first}-{last}"))}">'
         f"the session's {int(last) - int(first) + 1} rounds</a>, each with its replay.</p>"
         if first and last
         else ""
