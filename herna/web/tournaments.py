@@ -28,6 +28,7 @@ from herna.web import pages
 from herna.web import tournament_season as season
 from herna.web.accounts import ensure_csrf
 from herna.web.params import TOURNAMENT_ID, NotFound, Param, endpoint
+from herna.web.templating import url
 from herna.web.tournament_admin import (
     FORMAT_TITLES,
     TournamentAdmin,
@@ -36,7 +37,6 @@ from herna.web.tournament_admin import (
     page_person,
 )
 from herna.web.tournament_times import times_html
-from herna.web.templating import url
 
 e = html.escape
 
