@@ -509,7 +509,7 @@ def test_game_titles_come_from_one_place() -> None:
     column = re.findall(r'<tr><td><a href="/players\?game=\w+">([^<]+)</a></td>', player)
     assert column == ["Mariáš", "Mia", "Onitama", "Tile games"]
     section = pages.GameSection("marias", 30, more=True)
-    assert "all mariáš history →" in pages.game_section(section, {}, paged=False)
+    assert "all Mariáš history →" in pages.history([section], {}, ["marias"], paged=False)
 
 
 # -- the record pages in words (issue 26, "internals on screen") ----------------------------

@@ -514,8 +514,8 @@ class WebApp:
                 )
             )
         games = sorted(set(games_on_record(engine)) | set(self.known_games()))
-        body = pages.history(sections, shown, games, paged, session)
-        body += pages.names_datalist(player_names(engine, limit=500))
+        names = player_names(engine, limit=500)
+        body = pages.history(sections, shown, games, paged, session, names)
         return self.page(_("History"), body, {"kind": "history"}, "/history")
 
     def match_page(self, request: Request, args: dict[str, Any]) -> Response:
@@ -534,8 +534,8 @@ class WebApp:
         games = games_on_record(self.store.engine)
         game = args["game"] or (games[0] if len(games) == 1 else None)
         rows = self.store.standings(game) if game else []
-        body = pages.players(game, games, rows)
-        body += pages.names_datalist(player_names(self.store.engine, limit=500))
+        names = player_names(self.store.engine, limit=500)
+        body = pages.players(game, games, rows, names)
         return self.page(_("Players"), body, {"kind": "players"}, "/players")
 
     def player_page(self, request: Request, args: dict[str, Any]) -> Response:
@@ -544,11 +544,9 @@ class WebApp:
         if not stats:
             raise NotFound(f"No player {name!r} on record.")
         recent = self.store.matches(player=name, limit=20)
-        body = pages.player(name, stats, recent)
         charts = rating_charts(rating_history(self.store.engine, name), pages.GAME_TITLES)
         charts += versions(self.store.engine, name)
-        # The charts go after the table of numbers they draw.
-        body = body.replace("<!-- charts -->", charts, 1)
+        body = pages.player(name, stats, recent, charts)
         return self.page(name, body, {"kind": "player"}, "/players")
 
     def doc_index(self, request: Request) -> Response:

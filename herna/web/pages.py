@@ -17,13 +17,15 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from markupsafe import Markup
+
 from herna.games.mia.text import REASONS, table_words
 from herna.games.tiles.rules import rules_title, shipped_rules
 from herna.hall.lobby import waited_words
 from herna.hall.records import Standing, StoredMatch
 from herna.hall.replays import match_summary, result_lines
 from herna.hall.tournament_store import MatchPlace
-from herna.web.i18n import N_, format_number, format_when
+from herna.web.i18n import N_, format_number, format_when, ngettext
 from herna.web.i18n import gettext as _
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
 from herna.web.templating import render, render_page, url
@@ -407,22 +409,14 @@ def live(game: str | None, table: str | None, games: Iterable[str]) -> str:
 # -- history ------------------------------------------------------------------------------
 
 RESULT_CHOICES = (
-    ("", "any result"),
-    ("won", "won (by the player)"),
-    ("lost", "lost (by the player)"),
-    ("finished", "finished"),
-    ("aborted", "aborted"),
-    ("canceled", "canceled"),
+    ("", N_("any result")),
+    ("won", N_("won (by the player)")),
+    ("lost", N_("lost (by the player)")),
+    ("finished", N_("finished")),
+    ("aborted", N_("aborted")),
+    ("canceled", N_("canceled")),
 )
 FILTER_KEYS = ("game", "player", "since", "until", "result")
-
-
-def _players_cell(m: StoredMatch) -> str:
-    return ", ".join(
-        f'<a href="{e(player_url(p.name))}">{e(p.name)}</a> {e(num(p.score))}'
-        + (" ★" if p.winner else "")
-        for p in m.players
-    )
 
 
 def _where_and_result(m: StoredMatch) -> str:
@@ -431,95 +425,11 @@ def _where_and_result(m: StoredMatch) -> str:
     return f"{where}: {match_summary(m)}" if where else match_summary(m)
 
 
-def match_rows(matches: Sequence[StoredMatch]) -> str:
-    """Rows of the generic match table (player pages): the result in words, not the table's
-    id (a code nobody reads)."""
-    return "".join(
-        f'<tr data-id="{m.id}"><td><a href="/matches/{m.id}">#{m.id}</a></td>'
-        f"<td>{e(game_title(m.game))}</td>"
-        f"<td>{e(_where_and_result(m))}</td><td>{when(m.finished_at)}</td>"
-        f"<td>{e(m.status)}</td><td>{_players_cell(m)}</td></tr>"
-        for m in matches
-    )
-
-
-def results_table(matches: Sequence[StoredMatch], summaries: Mapping[int, str]) -> str:
-    """One game's matches: id, when, who played, and what happened in words."""
-    rows = "".join(
-        f'<tr data-id="{m.id}" data-status="{e(m.status)}">'
-        f'<td data-label="game"><a href="/matches/{m.id}">#{m.id}</a></td>'
-        f'<td data-label="finished">{when(m.finished_at)}</td>'
-        f'<td data-label="players">{_players_cell(m)}</td>'
-        f'<td data-label="result">{e(summaries.get(m.id, ""))}</td></tr>'
-        for m in matches
-    )
-    return (
-        '<table class="grid results"><thead><tr><th>game</th><th>finished (UTC)</th>'
-        f"<th>players</th><th>result</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
-
-
 def _span(a: datetime, b: datetime) -> str:
     minutes = int((b - a).total_seconds() // 60)
-    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
-
-
-def sessions_table(sessions: Sequence[MiaSession], flt: Mapping[str, str]) -> str:
-    """Mia sessions: one row per evening, opening to its rounds."""
-    rows = []
-    for s in sessions:
-        ranking = ", ".join(
-            f'<a href="{e(player_url(p.name))}">{e(p.name)}</a> {p.points}'
-            f'<span class="muted">/{p.rounds}</span>'
-            for p in s.ranking()
-        )
-        span = f"{s.table}.{s.first_id}-{s.last_id}"
-        link = url("/history", **{**flt, "game": "mia", "session": span})
-        canceled = f", {s.canceled} canceled" if s.canceled else ""
-        rows.append(
-            f'<tr data-session="{e(span)}">'
-            f'<td data-label="session"><a href="{e(link)}">{s.rounds} rounds</a>'
-            f'<span class="muted">{canceled}</span></td>'
-            f'<td data-label="table">{e(table_words(s.table))}</td>'
-            f'<td data-label="when">{when(s.started_at)} – {when(s.ended_at)} '
-            f'<span class="muted">({_span(s.started_at, s.ended_at)})</span></td>'
-            f'<td data-label="points">{ranking or "–"}</td></tr>'
-        )
-    return (
-        '<table class="grid results sessions"><thead><tr><th>session</th><th>table</th>'
-        "<th>when (UTC)</th>"
-        '<th title="rounds not lost / rounds played">points</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
-
-
-def history_form(flt: Mapping[str, str], games: Sequence[str]) -> str:
-    options = '<option value="">any game</option>' + "".join(
-        f'<option value="{e(g)}"{" selected" if flt.get("game") == g else ""}>'
-        f"{e(game_title(g))}</option>"
-        for g in games
-    )
-    results = "".join(
-        f'<option value="{v}"{" selected" if flt.get("result", "") == v else ""}>{e(t)}</option>'
-        for v, t in RESULT_CHOICES
-    )
-    session = (
-        f'<input type="hidden" name="session" value="{e(flt["session"])}">'
-        if flt.get("session")
-        else ""
-    )
-    return (
-        '<form class="filters" method="get" action="/history">'
-        f'<label>game <select name="game">{options}</select></label> '
-        f'<label>player <input name="player" value="{e(flt.get("player", ""))}" '
-        'list="player-names" autocomplete="off" size="12"></label> '
-        f'<label>from <input type="date" name="since" value="{e(flt.get("since", ""))}">'
-        "</label> "
-        f'<label>to <input type="date" name="until" value="{e(flt.get("until", ""))}">'
-        "</label> "
-        f'<label>result <select name="result">{results}</select></label>{session} '
-        '<button type="submit">Filter</button> <a href="/history">clear</a></form>'
-    )
+    if minutes >= 60:
+        return _("%(h)d h %(min)d min") % {"h": minutes // 60, "min": minutes % 60}
+    return _("%(min)d min") % {"min": minutes}
 
 
 @dataclass(frozen=True)
@@ -536,44 +446,50 @@ class GameSection:
     more: bool = False
 
 
-def game_section(sec: GameSection, flt: Mapping[str, str], paged: bool) -> str:
-    noun = "round" if sec.game == "mia" else "game"
-    count = f"{sec.total} {noun}{'' if sec.total == 1 else 's'}"
-    if sec.sessions is not None:
-        body = (
-            sessions_table(sec.sessions, flt)
-            if sec.sessions
-            else '<p class="muted">No session matches these filters.</p>'
-        )
-        count += f" in sessions (the same players, no pause over {SESSION_GAP_MINUTES} min)"
+def _section(sec: GameSection, flt: Mapping[str, str], paged: bool) -> dict[str, Any]:
+    """What the history template shows of one game: its count in words, its rows, its links."""
+    if sec.game == "mia":
+        count = ngettext("%(n)d round", "%(n)d rounds", sec.total) % {"n": sec.total}
     else:
-        body = (
-            results_table(sec.matches, sec.summaries)
-            if sec.matches
-            else '<p class="muted">Nothing matches these filters.</p>'
-        )
-    more = ""
-    if paged:
-        base = {**flt, "game": sec.game}
-        links = []
-        if sec.offset > 0:
-            back = url("/history", **base, offset=max(0, sec.offset - sec.limit) or None)
-            links.append(f'<a href="{e(back)}" rel="prev">← newer</a>')
-        if sec.more:
-            links.append(
-                f'<a href="{e(url("/history", **base, offset=sec.offset + sec.limit))}" '
-                'rel="next">older →</a>'
+        count = ngettext("%(n)d game", "%(n)d games", sec.total) % {"n": sec.total}
+    sessions = None
+    if sec.sessions is not None:
+        count += " " + _("in sessions (the same players, no pause over %(n)d min)") % {
+            "n": SESSION_GAP_MINUTES
+        }
+        sessions = []
+        for s in sec.sessions:
+            span = f"{s.table}.{s.first_id}-{s.last_id}"
+            sessions.append(
+                {
+                    "span": span,
+                    "link": url("/history", **{**flt, "game": "mia", "session": span}),
+                    "rounds": s.rounds,
+                    "canceled": s.canceled,
+                    "table": table_words(s.table),
+                    "started_at": s.started_at,
+                    "ended_at": s.ended_at,
+                    "took": _span(s.started_at, s.ended_at),
+                    "ranking": s.ranking(),
+                }
             )
-        more = f'<p class="pager">{" ".join(links)}</p>'
-    elif sec.more:
-        all_link = url("/history", **{**flt, "game": sec.game})
-        what = GAME_TITLES.get(sec.game, sec.game)
-        more = f'<p class="more"><a href="{e(all_link)}">all {e(what)} history →</a></p>'
-    return (
-        f'<section class="game-history" id="history-{e(sec.game)}" data-game="{e(sec.game)}">'
-        f'<h2>{e(game_title(sec.game))} <small class="muted">{e(count)}</small>'
-        f"</h2>{body}{more}</section>"
-    )
+    base = {**flt, "game": sec.game}
+    newer = older = None
+    if paged and sec.offset > 0:
+        newer = url("/history", **base, offset=max(0, sec.offset - sec.limit) or None)
+    if paged and sec.more:
+        older = url("/history", **base, offset=sec.offset + sec.limit)
+    return {
+        "game": sec.game,
+        "count": count,
+        "sessions": sessions,
+        "matches": sec.matches,
+        "summaries": sec.summaries,
+        "more": sec.more,
+        "newer": newer,
+        "older": older,
+        "all_link": url("/history", **base),
+    }
 
 
 def history(
@@ -582,19 +498,23 @@ def history(
     games: Sequence[str],
     paged: bool,
     session: MatchFilterView | None = None,
+    names: Sequence[str] = (),
 ) -> str:
     """The history page: every game in its own section (or one game, paged)."""
-    head = "<h1>History</h1>" + history_form(flt, games)
-    if session is not None:
-        back = url("/history", **{k: v for k, v in flt.items() if k != "session"})
-        at = f" at {table_words(session.table)}" if session.table else ""
-        head += (
-            f'<p class="session-head">Mia session{e(at)}: rounds #{session.first_id} to '
-            f'#{session.last_id} · <a href="{e(back)}">all sessions</a></p>'
-        )
-    if not sections:
-        return head + '<p class="muted" id="matches">No recorded game matches these filters.</p>'
-    return head + "".join(game_section(s, flt, paged) for s in sections)
+    return render(
+        "history.html",
+        sections=[_section(s, flt, paged) for s in sections],
+        flt=flt,
+        games=games,
+        paged=paged,
+        session=session,
+        session_table=table_words(session.table) if session and session.table else None,
+        session_back=url("/history", **{k: v for k, v in flt.items() if k != "session"}),
+        result_choices=[(value, _(words)) for value, words in RESULT_CHOICES],
+        names=names,
+        game_title=game_title,
+        number=num,
+    )
 
 
 def table_name(game: str, table_id: str) -> str | None:
@@ -712,67 +632,42 @@ def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
 # -- players ------------------------------------------------------------------------------
 
 
-def standings_table(rows: Sequence[Standing]) -> str:
-    if not rows:
-        return '<p class="muted">No standings yet.</p>'
-    body = "".join(
-        f'<tr><td>{i}</td><td><a href="{e(player_url(s.name))}">{e(s.name)}</a></td>'
-        f"<td>{e(num(s.points))}</td><td>{s.games}</td><td>{s.wins}</td>"
-        f"<td>{e(num(s.wins / s.games if s.games else None))}</td>"
-        f"<td>{e(num(s.mu))}</td><td>{e(num(s.sigma))}</td><td>{e(num(s.ordinal))}</td></tr>"
-        for i, s in enumerate(rows, 1)
-    )
-    return (
-        '<table class="grid" id="standings"><tr><th>#</th><th>player</th><th>points</th>'
-        "<th>games</th><th>wins</th><th>win rate</th>"
-        + '<th title="OpenSkill: the skill estimate">skill μ</th>'
-        '<th title="OpenSkill: how uncertain the estimate is">uncertainty σ</th>'
-        f'<th title="μ − 3σ">rating</th></tr>{body}</table>'
+def status_words(status: str) -> str:
+    """A record's status (finished, aborted, canceled) in the page's language."""
+    said = dict(RESULT_CHOICES).get(status)
+    return _(said) if said else status
+
+
+def players(
+    game: str | None, games: Sequence[str], rows: Sequence[Standing], names: Sequence[str] = ()
+) -> str:
+    """The standings of a game (or the choice of one) and the way to a player's page."""
+    return render(
+        "players.html",
+        game=game,
+        games=games,
+        rows=rows,
+        names=names,
+        game_title=game_title,
+        number=num,
     )
 
 
-def players(game: str | None, games: Sequence[str], rows: Sequence[Standing]) -> str:
-    links = " ".join(
-        f'<a href="{e(url("/players", game=g))}"{" class=active" if g == game else ""}>{e(g)}</a>'
-        for g in games
-    )
-    form = (
-        '<form class="filters" method="get" action="/players">'
-        '<label>player <input name="name" list="player-names" autocomplete="off"></label> '
-        '<button type="submit">Show</button></form>'
-    )
-    title = f"Standings: {game}" if game else "Players"
-    body = standings_table(rows) if game else '<p class="muted">Pick a game.</p>'
-    return f'<h1>{e(title)}</h1><p class="filters">{links}</p>{form}{body}'
-
-
-def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch]) -> str:
-    rows = "".join(
-        f'<tr><td><a href="{e(url("/players", game=s.game))}">{e(game_title(s.game))}</a></td>'
-        f"<td>{e(num(s.points))}</td><td>{s.games}</td><td>{s.rated_games}</td><td>{s.wins}</td>"
-        f"<td>{e(num(s.wins / s.games if s.games else None))}</td>"
-        f"<td>{e(num(s.mu))}</td><td>{e(num(s.sigma))}</td><td>{e(num(s.ordinal))}</td>"
-        f"<td>{s.matches}</td><td>{s.canceled}</td><td>{e(num(s.average_score))}</td>"
-        f"<td>{when(s.last_played)}</td></tr>"
-        for s in stats
-    )
-    table = (
-        '<div class="scroll"><table class="grid" id="player-stats"><tr><th>game</th>'
-        "<th>points</th><th>games</th>"
-        '<th title="games that moved the rating, as the chart counts them">rated games</th>'
-        '<th>wins</th><th>win rate</th><th title="OpenSkill: the skill estimate">skill μ</th>'
-        '<th title="OpenSkill: how uncertain the estimate is">uncertainty σ</th>'
-        '<th title="μ − 3σ">rating</th><th>matches</th><th>canceled</th>'
-        f"<th>avg score</th><th>last played</th></tr>{rows}</table></div>"
-    )
-    recent_rows = match_rows(recent)
-    return (
-        f"<h1>{e(name)}</h1>{table}<!-- charts -->"
-        '<h2>Recent games</h2><div class="scroll"><table class="grid"><tr><th>id</th>'
-        "<th>game</th><th>result</th>"
-        f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table></div>"
-        f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a> · '
-        f'<a href="/api/players/{e(quote(name, safe=""))}/results.csv">results as CSV</a></p>'
+def player(
+    name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch], charts: str = ""
+) -> str:
+    """A player's page: statistics per game, the rating charts (markup of
+    :mod:`herna.web.charts`) and the recent games."""
+    return render(
+        "player.html",
+        name=name,
+        stats=stats,
+        recent=recent,
+        charts=Markup(charts),
+        game_title=game_title,
+        number=num,
+        where_and_result=_where_and_result,
+        status_words=status_words,
     )
 
 
@@ -790,14 +685,6 @@ def doc(title: str, rendered: str, raw_url: str) -> str:
     return (
         f'<p class="muted"><a href="{e(raw_url)}">plain text</a></p>'
         f'<article class="doc" aria-label="{e(title)}">{rendered}</article>'
-    )
-
-
-def names_datalist(names: Sequence[str]) -> str:
-    return (
-        '<datalist id="player-names">'
-        + "".join(f'<option value="{e(n)}">' for n in names)
-        + "</datalist>"
     )
 
 

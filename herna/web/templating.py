@@ -54,9 +54,9 @@ def _environment() -> jinja2.Environment:
 TEMPLATES = Jinja2Templates(env=_environment())
 
 
-def render(name: str, **context: Any) -> Markup:
+def render(template: str, /, **context: Any) -> Markup:
     """A template of ``herna/web/templates/`` rendered in the page's language."""
-    return Markup(TEMPLATES.get_template(name).render(**context))
+    return Markup(TEMPLATES.get_template(template).render(**context))
 
 
 def json_block(data: Any) -> Markup:
