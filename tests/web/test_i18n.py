@@ -5,8 +5,8 @@ a person walks the hall in Czech and switches to English in real Chromium."""
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from datetime import UTC, datetime
+from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx
