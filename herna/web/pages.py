@@ -25,10 +25,19 @@ from herna.hall.lobby import waited_words
 from herna.hall.records import Standing, StoredMatch
 from herna.hall.replays import match_summary, result_lines
 from herna.hall.tournament_store import MatchPlace
-from herna.web.i18n import N_, format_number, format_when, ngettext
+from herna.web.i18n import (
+    CURRENT_LOCALE,
+    CURRENT_TARGET,
+    LANGUAGES,
+    N_,
+    format_number,
+    format_when,
+    ngettext,
+    script_messages,
+)
 from herna.web.i18n import gettext as _
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
-from herna.web.templating import render, render_page, url
+from herna.web.templating import TEMPLATES, json_block, render, url
 
 SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
 
@@ -87,10 +96,26 @@ def layout(
     active: str = "",
     account: tuple[str | None, str | None] = (None, None),
 ) -> str:
-    """A whole page in the hall's layout (templates/layout.html); ``page`` goes to the
-    page's scripts with the game titles and their messages."""
-    data = {**page, "titles": game_titles()} if page is not None else None
-    return render_page(title, body, renderers, data, active, account)
+    """A whole page: ``body`` (markup) in the hall's layout (templates/layout.html), in the
+    page's language; ``page`` goes to the page's scripts with the game titles and the
+    scripts' messages."""
+    data = None
+    if page is not None:
+        data = json_block({**page, "titles": game_titles(), "messages": script_messages()})
+    return TEMPLATES.get_template("layout.html").render(
+        title=title,
+        body=Markup(body),
+        renderers=renderers,
+        page_json=data,
+        active=active,
+        person=account[0],
+        csrf=account[1],
+        lang=CURRENT_LOCALE.get(),
+        languages=[
+            (code, name, url("/language", to=code, next=CURRENT_TARGET.get()))
+            for code, name in LANGUAGES.items()
+        ],
+    )
 
 
 def when(value: datetime | None) -> str:
@@ -105,6 +130,10 @@ def num(value: float | None, digits: int = 2) -> str:
     if value is None:
         return "–"
     return format_number(value, digits)
+
+
+TEMPLATES.env.globals.update(game_title=game_title, number=num)
+"""Every template names games and writes numbers as the pages do."""
 
 
 SNAPSHOT_WORDS = {
@@ -342,7 +371,6 @@ def home(
         tables=live[:20],
         recent=recent,
         person=person,
-        game_title=game_title,
     )
 
 
@@ -512,8 +540,6 @@ def history(
         session_back=url("/history", **{k: v for k, v in flt.items() if k != "session"}),
         result_choices=[(value, _(words)) for value, words in RESULT_CHOICES],
         names=names,
-        game_title=game_title,
-        number=num,
     )
 
 
@@ -648,8 +674,6 @@ def players(
         games=games,
         rows=rows,
         names=names,
-        game_title=game_title,
-        number=num,
     )
 
 
@@ -664,8 +688,6 @@ def player(
         stats=stats,
         recent=recent,
         charts=Markup(charts),
-        game_title=game_title,
-        number=num,
         where_and_result=_where_and_result,
         status_words=status_words,
     )

@@ -3,14 +3,13 @@
 Python passes data and a template makes the markup. Messages go through ``jinja2.ext.i18n``
 bound to the catalog of the page's language (:mod:`herna.web.i18n`): ``{% trans %}`` blocks
 and ``_("...")`` calls, which ``pybabel extract`` finds (babel.cfg). A page is a body template
-rendered into ``layout.html`` (:func:`render_page`); pages not yet moved to templates hand
-``layout.html`` their body as markup.
+rendered into ``layout.html`` (:func:`herna.web.pages.layout`); pages not yet moved to
+templates hand ``layout.html`` their body as markup.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -65,32 +64,3 @@ def json_block(data: Any) -> Markup:
     # Nothing inside may close the script element.
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(text)
-
-
-def render_page(
-    title: str,
-    body: str,
-    renderers: Sequence[str] = (),
-    page: Mapping[str, Any] | None = None,
-    active: str = "",
-    account: tuple[str | None, str | None] = (None, None),
-) -> str:
-    """A whole page: ``body`` (markup) in the hall's layout, in the page's language."""
-    data = None
-    if page is not None:
-        data = json_block({**page, "messages": i18n.script_messages()})
-    locale = i18n.CURRENT_LOCALE.get()
-    return TEMPLATES.get_template("layout.html").render(
-        title=title,
-        body=Markup(body),
-        renderers=renderers,
-        page_json=data,
-        active=active,
-        person=account[0],
-        csrf=account[1],
-        lang=locale,
-        languages=[
-            (code, name, url("/language", to=code, next=i18n.CURRENT_TARGET.get()))
-            for code, name in i18n.LANGUAGES.items()
-        ],
-    )
