@@ -85,6 +85,11 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(CURRENT_LOCALE.get()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as said in ``context`` (a button's "Sign up" is not a heading's)."""
+    return str(translations(CURRENT_LOCALE.get()).pgettext(context, message))
+
+
 _ = gettext
 
 

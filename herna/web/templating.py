@@ -41,7 +41,7 @@ def _environment() -> jinja2.Environment:
     # The callables look the language up per render (CURRENT_LOCALE), so one environment
     # serves every language; newstyle: %(name)s placeholders, and the result is escaped.
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        i18n.gettext, i18n.ngettext, newstyle=True
+        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext
     )
     env.filters["when"] = i18n.format_when
     env.filters["number"] = i18n.format_number

@@ -47,16 +47,19 @@ NOT_WORDS = {"Herna", "UTC", "s", "μ − 3σ", "API"}
 """Literal text a converted template may hold: the hall's name, units and symbols."""
 
 
-def extracted() -> dict[str | tuple[str, ...], list[str]]:
+Key = tuple[str | None, str | tuple[str, ...]]
+
+
+def extracted() -> dict[Key, list[str]]:
     """Every message of the hall as ``pybabel extract -F babel.cfg`` finds it, with where."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as f:
         method_map, options_map = parse_mapping_cfg(f)
-    found: dict[str | tuple[str, ...], list[str]] = {}
-    for filename, _line, message, _comments, _context in extract_from_dir(
+    found: dict[Key, list[str]] = {}
+    for filename, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, options_map
     ):
-        key = message if isinstance(message, str) else tuple(m for m in message if m)
-        found.setdefault(key, []).append(filename)
+        text = message if isinstance(message, str) else tuple(m for m in message if m)
+        found.setdefault((context, text), []).append(filename)
     return found
 
 
@@ -70,9 +73,9 @@ def test_every_message_has_a_czech_translation() -> None:
     with (ROOT / "herna/locale/cs/LC_MESSAGES/herna.po").open("rb") as f:
         catalog = read_po(f, locale="cs")
     problems = []
-    for key, where in sorted(messages.items(), key=str):
+    for (context, key), where in sorted(messages.items(), key=str):
         msgid = key if isinstance(key, str) else key[0]
-        entry = catalog.get(msgid)
+        entry = catalog.get(msgid, context)
         strings = [] if entry is None else entry.string
         strings = [strings] if isinstance(strings, str) else list(strings)
         if entry is None or entry.fuzzy or not strings or not all(strings):
@@ -157,8 +160,18 @@ async def test_pages_speak_the_browsers_language_and_keep_the_choice(web: WebHal
         again = await http.get("/")
         assert '<html lang="en">' in again.text and "Recent results" in again.text
         assert "Mar 14, 2026, 3:09:26\u202fPM" in again.text
+        # Signing up starts a new session: the language chosen stays.
+        form = await http.get("/signup")
+        csrf = re.search(r'name="csrf" value="([^"]+)"', form.text)
+        assert csrf and "Reserve a name" in form.text
+        fields = {"csrf": csrf.group(1), "name": "jana", "password": "a long password"}
+        signed = await http.post("/signup", data={**fields, "next": "/"})
+        assert signed.status_code == 303
+        home = await http.get("/")
+        assert 'id="signed-in"' in home.text and "Signed in as" in home.text
         away = await http.get("/language", params={"to": "cs", "next": "//evil.example/"})
         assert away.headers["location"] == "/"
+        assert "Přihlášen(a) jako" in (await http.get("/")).text
         bad = await http.get("/language", params={"to": "xx"})
         assert bad.status_code == 400 and "must be one of cs, en" in bad.text
 
@@ -225,6 +238,19 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
             assert await section.locator("th").first.inner_text() == "hra"
             assert "14. 3. 2026" in await section.inner_text()
             await page.screenshot(path=screenshot_path(f"i18n-history-cs-{width}"), full_page=True)
+
+            # Signing in and up, in Czech.
+            await page.locator("header .account-box").get_by_role("link").click()
+            await page.wait_for_url("**/signin")
+            assert await page.locator("h1").inner_text() == "Přihlásit se"
+            await page.locator("main").get_by_role("link", name="Zaregistrujte se").click()
+            await page.wait_for_url("**/signup")
+            assert await page.locator("h1").inner_text() == "Registrace"
+            assert await page.locator("label[for=password]").inner_text() == "Heslo"
+            assert await page.locator("form.account button").inner_text() == "Zaregistrovat se"
+            await page.screenshot(path=screenshot_path(f"i18n-signup-cs-{width}"), full_page=True)
+            await page.locator("header nav").get_by_role("link", name="Historie").click()
+            await page.wait_for_url("**/history")
 
             # English with the switch in the header; the choice survives a reload.
             await page.locator("#languages").get_by_role("link", name="English").click()
