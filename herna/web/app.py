@@ -170,7 +170,8 @@ PLAY_LABELS = {
     "onitama": N_("Play Onitama"),
     "tiles": N_("Play a tile game"),
 }
-"""The home page's button for each play page (translated where it is shown)."""
+"""The home page's button for each play page (translated where it is shown); a new one says
+"Play <game title>" until it has its own words."""
 
 
 class WebApp:
@@ -380,7 +381,8 @@ class WebApp:
                 and "GET" in (getattr(route, "methods", None) or ())
             ):
                 label = PLAY_LABELS.get(game)
-                out.append((path, _(label) if label else game))
+                said = _(label) if label else _("Play %(game)s") % {"game": pages.game_title(game)}
+                out.append((path, said))
         return out
 
     def has_route(self, path: str) -> bool:
