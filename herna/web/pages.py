@@ -52,11 +52,11 @@ _GAME_HEADINGS = {
     "tiles": N_("Tile games"),
 }
 KIND_WORDS = {
-    "house-bot": "house bot",
-    "bot": "bot",
-    "person": "person",
-    "human": "person",
-    "unknown": "not known",
+    "house-bot": N_("house bot"),
+    "bot": N_("bot"),
+    "person": N_("person"),
+    "human": N_("person"),
+    "unknown": N_("not known"),
 }
 """A player's kind as records keep it, in words."""
 
@@ -546,15 +546,10 @@ def history(
 def table_name(game: str, table_id: str) -> str | None:
     """A Mia round's table and number in words (``the people's table, round 4``: each Mia
     table numbers its own rounds); None for other games, whose table ids say it."""
-    table, _, number = table_id.rpartition("-")
+    table, _sep, number = table_id.rpartition("-")
     if game == "mia" and table and number.isdigit():
-        return f"{table_words(table)}, round {number}"
+        return _("%(table)s, round %(n)s") % {"table": table_words(table), "n": number}
     return None
-
-
-def table_line(game: str, table_id: str) -> str:
-    """Where a match was played: ``table g4``, ``the bots' table, round 1201``."""
-    return table_name(game, table_id) or f"table {table_id}"
 
 
 @dataclass(frozen=True)
@@ -565,10 +560,15 @@ class MatchFilterView:
 
 
 STATUS_WORDS = {
-    "aborted": "stopped before the end",
-    "canceled": "canceled before it began",
+    "aborted": N_("stopped before the end"),
+    "canceled": N_("canceled before it began"),
 }
 """A record's status as the match page says it (a finished game needs no word)."""
+
+
+def kind_words(kind: str) -> str:
+    """A player's kind as records keep it (``house-bot``), in the page's language."""
+    return _(KIND_WORDS[kind]) if kind in KIND_WORDS else kind
 
 
 def match_heading(m: StoredMatch) -> str:
@@ -580,78 +580,44 @@ def match_heading(m: StoredMatch) -> str:
     if rules:
         title = rules_title(str(rules))
     if len(names) == 2:
-        who = f"{names[0]} against {names[1]}"
+        who = _("%(a)s against %(b)s") % {"a": names[0], "b": names[1]}
     elif len(names) > 2:
-        who = ", ".join(names[:-1]) + " and " + names[-1]
+        who = _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
     else:
         who = "".join(names)
     return f"{title}: {who}" if who else title
 
 
-def match_when(m: StoredMatch) -> str:
+def match_when(m: StoredMatch) -> Markup:
     """When a game was played and for how long, in words (times as ``when`` prints them)."""
     if m.started_at is None:
-        return f"finished {when(m.finished_at)}" if m.finished_at else ""
-    played = f"played {when(m.started_at)}"
-    if m.finished_at is not None:
-        played += f", for {e(waited_words((m.finished_at - m.started_at).total_seconds()))}"
-    return played
+        return (
+            Markup(_("finished %(when)s")) % {"when": Markup(when(m.finished_at))}
+            if m.finished_at
+            else Markup()
+        )
+    if m.finished_at is None:
+        return Markup(_("played %(when)s")) % {"when": Markup(when(m.started_at))}
+    took = waited_words((m.finished_at - m.started_at).total_seconds())
+    return Markup(_("played %(when)s, for %(took)s")) % {
+        "when": Markup(when(m.started_at)),
+        "took": took,
+    }
 
 
 def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
-    players = "".join(
-        f'<tr><td>{p.seat + 1}</td><td><a href="{e(player_url(p.name))}">{e(p.name)}</a></td>'
-        f"<td>{e(KIND_WORDS.get(p.kind, p.kind))}</td><td>{e(num(p.score))}</td>"
-        f"<td>{'★' if p.winner else ''}</td></tr>"
-        for p in m.players
-    )
-    where = table_name(m.game, m.table_id)
-    tiles_game = f"{game_title(m.game)} · " if m.game == "tiles" else ""
-    return (
-        f'<h1 id="match-heading">{e(match_heading(m))}</h1>'
-        f'<p class="lead" id="match-summary">{e(tiles_game)}{e(match_summary(m))} · '
-        + (f"{e(STATUS_WORDS.get(m.status, m.status))} · " if m.status != "finished" else "")
-        + match_when(m)
-        + (f" · {e(where)}" if where else "")
-        + "</p>"
-        '<details class="muted" id="match-details"><summary>Details for game designers'
-        "</summary><p>"
-        f"record number {m.id} · table id <code>{e(m.table_id)}</code> · random seed "
-        f"<code>{e(str(m.seed))}</code> (the same seed and moves replay the same game)"
-        "</p></details>"
-        + (
-            f'<p id="tournament-place">A game of <a href="/tournaments/{place.tournament_id}">'
-            f"{e(place.tournament)}</a>: round {place.round}, board {place.board}.</p>"
-            if place is not None
-            else ""
-        )
-        + '<table class="grid" id="match-players"><tr><th>seat</th><th>player</th>'
-        f"<th>kind</th><th>score</th><th>winner</th></tr>{players}</table>"
-        + '<h2>Result</h2><ul id="result" class="result">'
-        + "".join(f"<li>{e(line)}</li>" for line in result_lines(m))
-        + "</ul>"
-        f'<p class="export">Export: <a href="/api/matches/{m.id}/export">JSON</a> · '
-        f'<a href="/api/matches/{m.id}/text">'
-        + ("game record (notation)" if m.game == "onitama" else "text")
-        + "</a></p>"
-        + (
-            f'<p class="export"><a id="review-link" href="/matches/{m.id}/review">Engine '
-            "review</a>: the evaluation after every move, and the mistakes</p>"
-            if m.game == "onitama"
-            else ""
-        )
-        + '<h2>Replay</h2><div id="replay" class="replay">'
-        '<div class="controls">'
-        '<button data-step="first" title="first step (Home)">« first</button>'
-        '<button data-step="prev" title="previous step (←)">‹ prev</button>'
-        '<button data-step="play" title="play / pause (space)">play</button>'
-        '<button data-step="next" title="next step (→)">next ›</button>'
-        '<button data-step="last" title="last step (End)">last »</button>'
-        '<input type="range" min="0" max="0" value="0" id="replay-slider">'
-        '<span id="replay-pos">loading…</span></div>'
-        '<p id="replay-label" class="label"></p>'
-        '<div id="replay-view" class="view"></div>'
-        '<ol id="replay-steps" class="steps"></ol></div>'
+    """One recorded game: heading, result in words, players, exports, the replay stepper."""
+    return render(
+        "match.html",
+        m=m,
+        place=place,
+        heading=match_heading(m),
+        summary=match_summary(m),
+        status=_(STATUS_WORDS.get(m.status, m.status)) if m.status != "finished" else "",
+        played=match_when(m),
+        where=table_name(m.game, m.table_id),
+        result=result_lines(m),
+        kind_words=kind_words,
     )
 
 

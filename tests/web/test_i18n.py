@@ -38,13 +38,14 @@ CONVERTED = (
     "signup.html",
     "signed_in.html",
     "signout_refused.html",
+    "match.html",
 )
 """The templates whose every word is in the catalogs (the pages moved to templates so far)."""
 
 ONITAMA = {"onitama_house_bot_strategy": "greedy", "onitama_house_bot_delay": 0.02}
 
-NOT_WORDS = {"Herna", "UTC", "s", "μ − 3σ", "API"}
-"""Literal text a converted template may hold: the hall's name, units and symbols."""
+NOT_WORDS = {"Herna", "UTC", "s", "μ − 3σ", "API", "JSON"}
+"""Literal text a converted template may hold: the hall's name, units, symbols, formats."""
 
 
 Key = tuple[str | None, str | tuple[str, ...]]
@@ -153,6 +154,10 @@ async def test_pages_speak_the_browsers_language_and_keep_the_choice(web: WebHal
         assert "14. 3. 2026 15:09:26" in home.text  # Babel's Czech date
         history = await http.get("/history")
         assert "Historie" in history.text and "jakýkoli výsledek" in history.text
+        match = await http.get("/matches/1")
+        assert " proti " in match.text and "<h2>Výsledek</h2>" in match.text
+        assert re.search(r"hráno <time [^>]*>14\. 3\. 2026 15:04:26</time>, 5 min", match.text)
+        assert "Podrobnosti pro autory her" in match.text and "« první" in match.text
         # The switch: a link with the page to come back to; a foreign next goes home.
         switched = await http.get("/language", params={"to": "en", "next": "/history?game=x"})
         assert switched.status_code == 303
