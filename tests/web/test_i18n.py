@@ -244,6 +244,15 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
             assert "14. 3. 2026" in await section.inner_text()
             await page.screenshot(path=screenshot_path(f"i18n-history-cs-{width}"), full_page=True)
 
+            # A game's page, in Czech: the heading, the replay's controls.
+            await section.locator('a[href^="/matches/"]').first.click()
+            await page.wait_for_url("**/matches/*")
+            await page.locator("#replay[data-steps]").wait_for()
+            assert " a carol" in await page.locator("#match-heading").inner_text()
+            assert await page.locator("#replay button").first.inner_text() == "« první"
+            assert "hráno 14. 3. 2026" in await page.locator("#match-summary").inner_text()
+            await page.screenshot(path=screenshot_path(f"i18n-match-cs-{width}"), full_page=True)
+
             # Signing in and up, in Czech.
             await page.locator("header .account-box").get_by_role("link").click()
             await page.wait_for_url("**/signin")
