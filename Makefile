@@ -13,10 +13,11 @@ PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2
 
 .PHONY: run test lint typecheck pytest system-deps bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(wildcard herna/locale/*/LC_MESSAGES/herna.po)
 	@scripts/ensure-python.sh $(PYTHON) $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/pybabel compile -d herna/locale -D herna
 	@touch $(STAMP)
 
 run: $(STAMP)

@@ -5,8 +5,15 @@ from pathlib import Path
 
 import pytest
 
+from herna.web.i18n import compile_catalogs
 from tests.chromium import Chromium
 from tests.postgres import fresh_database, postgres_server
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A fresh clone has the catalogs' .po files only: compile what is missing or older
+    (make test does it too; a test run started by hand may come first)."""
+    compile_catalogs()
 
 
 @pytest.fixture(scope="session")

@@ -509,7 +509,7 @@ def test_game_titles_come_from_one_place() -> None:
     column = re.findall(r'<tr><td><a href="/players\?game=\w+">([^<]+)</a></td>', player)
     assert column == ["Mariáš", "Mia", "Onitama", "Tile games"]
     section = pages.GameSection("marias", 30, more=True)
-    assert "all mariáš history →" in pages.game_section(section, {}, paged=False)
+    assert "all Mariáš history →" in pages.history([section], {}, ["marias"], paged=False)
 
 
 # -- the record pages in words (issue 26, "internals on screen") ----------------------------
@@ -544,7 +544,8 @@ def test_the_match_page_heads_with_game_players_when_and_result(tmp_path: Path) 
         assert not SEED_OR_ID.search(shown), (match.game, SEED_OR_ID.search(shown))
         assert internals(shown) == [], internals(shown)
         took = "1 s" if match.game == "mia" else "5 min"  # as tests/records.py dates them
-        assert re.search(rf"played \d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d ?, for {took}", shown), shown
+        # the moment as the page's language writes it (Babel): "Nov 28, 2026, 4:43:56 PM"
+        assert re.search(rf"played \w+ \d+, \d{{4}}, \d+:\d\d:\d\d\s[AP]M ?, for {took}", shown)
         details = page[page.index('id="match-details"') :]
         assert "Details for game designers" in details
         assert str(match.seed) in details and match.table_id in details

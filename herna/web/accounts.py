@@ -35,7 +35,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
@@ -45,6 +45,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from herna.hall.identity import Identity, new_secret
 from herna.hall.people import MIN_PASSWORD, People, Refused
 from herna.web.guests import session_of
+from herna.web.i18n import gettext as _
+from herna.web.i18n import ngettext
+from herna.web.templating import render
 
 FAILS_PER_NAME = 5
 FAILS_PER_ADDRESS = 20
@@ -60,6 +63,9 @@ MAX_FORM_FIELDS = 20
 
 Page = Callable[..., HTMLResponse]
 """``page(title, body, data=None, active="", status=200)`` of :class:`herna.web.app.WebApp`."""
+
+KEPT = ("guest", "lang")
+"""What a session keeps across signing in and out: the guest name and the language chosen."""
 
 CURRENT_SESSION: ContextVar[dict[str, Any] | None] = ContextVar("herna_session", default=None)
 """The session of the request being answered, for the page header (who is signed in)."""
@@ -193,17 +199,17 @@ async def read_form(request: Request) -> dict[str, str]:
     """The urlencoded form of a POST, checked: size, encoding, same origin, CSRF token."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/x-www-form-urlencoded":
-        raise FormError(400, "This form must be sent as application/x-www-form-urlencoded.")
+        raise FormError(400, _("This form must be sent as application/x-www-form-urlencoded."))
     body = await bounded_body(request, MAX_FORM_BYTES)
     if body is None:
-        raise FormError(413, "The form is too large.")
+        raise FormError(413, _("The form is too large."))
     try:
         text = body.decode("utf-8")
         parsed = parse_qs(
             text, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS, errors="strict"
         )
     except (UnicodeDecodeError, ValueError) as exc:
-        raise FormError(400, "The form could not be read.") from exc
+        raise FormError(400, _("The form could not be read.")) from exc
     form = {k: v[0] for k, v in parsed.items()}
     check_form(request, form.get("csrf", ""))
     return form
@@ -214,98 +220,37 @@ def check_form(request: Request, given: str) -> None:
     CSRF token ``given``: every form of the hall, urlencoded or multipart, passes here."""
     origin = request.headers.get("origin")
     if origin is not None and origin != _own_origin(request):
-        raise FormError(403, "The form was sent from another site.")
+        raise FormError(403, _("The form was sent from another site."))
     if request.headers.get("sec-fetch-site") == "cross-site":
-        raise FormError(403, "The form was sent from another site.")
+        raise FormError(403, _("The form was sent from another site."))
     expected = session_of(request).get("csrf")
     if (
         not isinstance(expected, str)
         or not expected
         or not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode())
     ):
-        raise FormError(403, "The form has expired (or came from elsewhere). Please try once more.")
+        raise FormError(
+            403, _("The form has expired (or came from elsewhere). Please try once more.")
+        )
 
 
 def e(text: object) -> str:
+    """Escaped for HTML (the pages that are not templates yet: bots.py)."""
     return html.escape(str(text))
 
 
-def _hidden(csrf: str, next_path: str) -> str:
-    return (
-        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
-        f'<input type="hidden" name="next" value="{e(next_path)}">'
-    )
-
-
 def signin_form(csrf: str, next_path: str, name: str = "", problem: str = "") -> str:
-    note = (
-        f'<div id="form-error" role="alert"><p class="error">{e(problem)}</p></div>'
-        if problem
-        else ""
-    )
-    return (
-        "<h1>Sign in</h1>"
-        '<p class="lead">Sign in to play under your reserved name on every server of this '
-        'hall. No account? <a href="/signup">Sign up</a>: a guest name needs none.</p>'
-        f"{note}"
-        '<form class="account" method="post" action="/signin">'
-        f"{_hidden(csrf, next_path)}"
-        '<label for="name">Name</label>'
-        f'<input id="name" name="name" value="{e(name)}" autocomplete="username" required '
-        'maxlength="64" autocapitalize="none" spellcheck="false">'
-        '<label for="password">Password</label>'
-        '<input id="password" name="password" type="password" autocomplete="current-password" '
-        'required maxlength="1024">'
-        '<button type="submit">Sign in</button></form>'
-    )
+    return render("signin.html", csrf=csrf, next_path=next_path, name=name, problem=problem)
 
 
 def signup_form(csrf: str, next_path: str, name: str = "", problem: str = "") -> str:
-    note = (
-        f'<div id="form-error" role="alert"><p class="error">{e(problem)}</p></div>'
-        if problem
-        else ""
-    )
-    # No pattern on the name: a name reserved with a token (a teacher's entry list) may hold
-    # characters a new name may not (``jan.novak``); the server says what is wrong.
-    return (
-        "<h1>Sign up</h1>"
-        '<p class="lead">Reserve a name: from then on nobody else, bot or person, can play '
-        "under it in this hall (Mia, mariáš, Onitama and the tile games alike), and your "
-        "results and rating stay yours. A name is 3 to 24 letters, digits, _ or -; a password "
-        f"at least {MIN_PASSWORD} characters. Only a hash of the password is kept.</p>"
-        f"{note}"
-        '<form class="account" method="post" action="/signup">'
-        f"{_hidden(csrf, next_path)}"
-        '<label for="name">Name</label>'
-        f'<input id="name" name="name" value="{e(name)}" autocomplete="username" required '
-        'maxlength="64" autocapitalize="none" spellcheck="false">'
-        '<label for="claim-token">Token <span class="muted">(only if your teacher gave you a '
-        "token for this name: it makes the reserved name yours, and you sign in with the "
-        "password from then on; otherwise leave it empty)</span></label>"
-        '<input id="claim-token" name="token" autocomplete="off" '
-        'maxlength="128" autocapitalize="none" spellcheck="false">'
-        '<label for="password">Password</label>'
-        '<input id="password" name="password" type="password" autocomplete="new-password" '
-        f'required minlength="{MIN_PASSWORD}" maxlength="1024">'
-        '<button type="submit">Sign up</button></form>'
-        '<p>Already signed up? <a href="/signin">Sign in</a>.</p>'
-    )
-
-
-def signed_in_note(person: str, csrf: str) -> str:
-    return (
-        "<h1>Signed in</h1>"
-        f'<p>You are signed in as <b id="person-name">{e(person)}</b>. '
-        f'<a href="/players/{e(quote(person, safe=""))}">Your results</a>.</p>' + signout_form(csrf)
-    )
-
-
-def signout_form(csrf: str) -> str:
-    return (
-        '<form class="signout" method="post" action="/signout">'
-        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
-        '<button type="submit">Sign out</button></form>'
+    return render(
+        "signup.html",
+        csrf=csrf,
+        next_path=next_path,
+        name=name,
+        problem=problem,
+        min_password=MIN_PASSWORD,
     )
 
 
@@ -343,17 +288,17 @@ class Accounts:
         csrf = ensure_csrf(request)
         person = session_of(request).get("person")
         if isinstance(person, str):
-            return self._respond("Signed in", signed_in_note(person, csrf))
+            return self._respond(_("Signed in"), render("signed_in.html", person=person, csrf=csrf))
         next_path = safe_next(request.query_params.get("next"))
-        return self._respond("Sign in", signin_form(csrf, next_path))
+        return self._respond(_("Sign in"), signin_form(csrf, next_path))
 
     async def signup_page(self, request: Request) -> Response:
         csrf = ensure_csrf(request)
         person = session_of(request).get("person")
         if isinstance(person, str):
-            return self._respond("Signed in", signed_in_note(person, csrf))
+            return self._respond(_("Signed in"), render("signed_in.html", person=person, csrf=csrf))
         next_path = safe_next(request.query_params.get("next"))
-        return self._respond("Sign up", signup_form(csrf, next_path))
+        return self._respond(_("Sign up"), signup_form(csrf, next_path))
 
     # -- actions --------------------------------------------------------------------------------
     async def _form(
@@ -372,7 +317,7 @@ class Accounts:
         return response
 
     async def signin(self, request: Request) -> Response:
-        form = await self._form(request, signin_form, "Sign in")
+        form = await self._form(request, signin_form, _("Sign in"))
         if isinstance(form, Response):
             return form
         name, password = form.get("name", "").strip(), form.get("password", "")
@@ -382,25 +327,20 @@ class Accounts:
         wait = max(self.by_name.wait(name_key), self.by_address.wait(address_key))
         if wait > 0:
             minutes = max(1, int(wait // 60 + 1))
-            return self._throttled(
-                "Sign in",
-                signin_form(
-                    csrf,
-                    next_path,
-                    name,
-                    f"Too many failed sign-ins; try again in about {minutes} minute"
-                    + ("s." if minutes > 1 else "."),
-                ),
-                wait,
-            )
+            problem = ngettext(
+                "Too many failed sign-ins; try again in about %(n)d minute.",
+                "Too many failed sign-ins; try again in about %(n)d minutes.",
+                minutes,
+            ) % {"n": minutes}
+            return self._throttled(_("Sign in"), signin_form(csrf, next_path, name, problem), wait)
         found = await self._hash_work(self.people.check, name, password) if name else None
         if found is None:
             self.refused_signins += 1
             self.by_name.fail(name_key)
             self.by_address.fail(address_key)
             return self._respond(
-                "Sign in",
-                signin_form(csrf, next_path, name, "Wrong name or password."),
+                _("Sign in"),
+                signin_form(csrf, next_path, name, _("Wrong name or password.")),
                 400,
             )
         self.by_name.clear(name_key)
@@ -408,7 +348,7 @@ class Accounts:
         return RedirectResponse(next_path, status_code=303)
 
     async def signup(self, request: Request) -> Response:
-        form = await self._form(request, signup_form, "Sign up")
+        form = await self._form(request, signup_form, _("Sign up"))
         if isinstance(form, Response):
             return form
         name, password = form.get("name", "").strip(), form.get("password", "")
@@ -418,8 +358,8 @@ class Accounts:
         wait = self.signups.wait(address_key)
         if wait > 0:
             return self._throttled(
-                "Sign up",
-                signup_form(csrf, next_path, name, "Too many sign-ups from here; try later."),
+                _("Sign up"),
+                signup_form(csrf, next_path, name, _("Too many sign-ups from here; try later.")),
                 wait,
             )
         token = form.get("token", "").strip()
@@ -428,7 +368,7 @@ class Accounts:
         try:
             made = await self._hash_work(self.people.sign_up, name, password)
         except Refused as exc:
-            return self._respond("Sign up", signup_form(csrf, next_path, name, exc.reason), 400)
+            return self._respond(_("Sign up"), signup_form(csrf, next_path, name, exc.reason), 400)
         self.signups.fail(address_key)
         await self._start(request, made)
         return RedirectResponse(next_path, status_code=303)
@@ -443,8 +383,8 @@ class Accounts:
         wait = max(self.by_name.wait(name_key), self.by_address.wait(address_key))
         if wait > 0:
             return self._throttled(
-                "Sign up",
-                signup_form(csrf, next_path, name, "Too many wrong tokens; try again later."),
+                _("Sign up"),
+                signup_form(csrf, next_path, name, _("Too many wrong tokens; try again later.")),
                 wait,
             )
         try:
@@ -454,7 +394,7 @@ class Accounts:
                 self.by_name.fail(name_key)
                 self.by_address.fail(address_key)
             # The token is not written back into the form: it was wrong, or not needed.
-            return self._respond("Sign up", signup_form(csrf, next_path, name, exc.reason), 400)
+            return self._respond(_("Sign up"), signup_form(csrf, next_path, name, exc.reason), 400)
         self.by_name.clear(name_key)
         await self._start(request, made)
         return RedirectResponse(next_path, status_code=303)
@@ -464,17 +404,16 @@ class Accounts:
             await read_form(request)
         except FormError as exc:
             return self._respond(
-                "Sign out", f'<h1>Sign out</h1><p class="error">{e(exc.message)}</p>', exc.status
+                _("Sign out"), render("signout_refused.html", problem=exc.message), exc.status
             )
         session = session_of(request)
         sid = session.get("sid")
         if isinstance(sid, str):
             self.identity.revoke_proofs(sid)
             await run_in_threadpool(self.people.close_session, sid)
-        guest = session.get("guest")
+        kept = {k: session[k] for k in KEPT if k in session}
         session.clear()
-        if isinstance(guest, str):
-            session["guest"] = guest  # back to the guest name this browser had
+        session.update(kept)  # back to the guest name this browser had, in its language
         session["csrf"] = new_secret()
         return RedirectResponse("/", status_code=303)
 
@@ -488,10 +427,9 @@ class Accounts:
             self.identity.revoke_proofs(old)
             await run_in_threadpool(self.people.close_session, old)
         sid = await run_in_threadpool(self.people.open_session, person)
-        guest = session.get("guest")
+        kept = {k: session[k] for k in KEPT if k in session}
         session.clear()
-        if isinstance(guest, str):
-            session["guest"] = guest
+        session.update(kept)
         session["person"] = person
         session["sid"] = sid
         session["csrf"] = new_secret()

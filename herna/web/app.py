@@ -53,14 +53,16 @@ from herna.hall.replays import REPLAYERS, match_summary
 from herna.hall.tournament_store import TournamentStore
 from herna.web import api_operations as api
 from herna.web import openapi, pages, params
-from herna.web.accounts import Accounts, SessionContext, account_box
+from herna.web.accounts import Accounts, SessionContext, account_box, safe_next
 from herna.web.balance import BalancePage
 from herna.web.bots import BotPages
 from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.contests import ContestPages
 from herna.web.errors import ErrorPages
 from herna.web.fresh import Fresh
-from herna.web.guests import COOKIE, MAX_AGE, Guests
+from herna.web.guests import COOKIE, MAX_AGE, Guests, session_of
+from herna.web.i18n import CURRENT_LOCALE, N_, LocaleContext
+from herna.web.i18n import gettext as _
 from herna.web.live import LiveHub, parse_resume
 from herna.web.lobby import LobbyRoutes
 from herna.web.match_documents import match_export, public_text, replay_of
@@ -163,8 +165,14 @@ class _Outer:
         await self.app(scope, receive, send_with_headers)
 
 
-PLAY_LABELS = {"tiles": "Play a tile game", "marias": "Play mariáš"}
-"""The home page's button for a play page, where "Play <game title>" reads badly."""
+PLAY_LABELS = {
+    "marias": N_("Play mariáš"),
+    "mia": N_("Play Mia"),
+    "onitama": N_("Play Onitama"),
+    "tiles": N_("Play a tile game"),
+}
+"""The home page's button for each play page (translated where it is shown); a new one says
+"Play <game title>" until it has its own words."""
 
 
 class WebApp:
@@ -220,6 +228,7 @@ class WebApp:
             Route("/signup", acc.signup_page, methods=get),
             Route("/signup", acc.signup, methods=post),
             Route("/signout", acc.signout, methods=post),
+            Route("/language", endpoint(self.language, p.LANGUAGE), methods=get),
             Route("/status", self.status_page, methods=get),
             Route("/play/marias", self.marias.page, methods=get),
             Route("/play/mia", self.mia.page, methods=get),
@@ -271,6 +280,7 @@ class WebApp:
                 same_site="lax",
             ),
             Middleware(SessionContext, people=self.people),
+            Middleware(LocaleContext),
         ]
         self.starlette = Starlette(
             routes=routes, middleware=middleware, exception_handlers=self.errors.handlers()
@@ -345,7 +355,9 @@ class WebApp:
             # Every page says it, play pages first: a game asked for now would be refused.
             body = f'<p class="error" role="alert">{html.escape(closed)}</p>' + body
         text = pages.layout(title, body, self.renderers(), page, active, account_box())
-        return HTMLResponse(text, status_code=status)
+        # The same address speaks the browser's language: caches must keep them apart.
+        headers = {"content-language": CURRENT_LOCALE.get(), "vary": "Accept-Language, Cookie"}
+        return HTMLResponse(text, status_code=status, headers=headers)
 
     def error_page(self, title: str, message: str, status: int, back: str) -> HTMLResponse:
         """An error (400, 404, 405 ...) in the hall's layout (see herna.web.errors)."""
@@ -371,8 +383,9 @@ class WebApp:
                 and game in running
                 and "GET" in (getattr(route, "methods", None) or ())
             ):
-                label = PLAY_LABELS.get(game, "Play " + pages.GAME_TITLES.get(game, game))
-                out.append((path, label))
+                label = PLAY_LABELS.get(game)
+                said = _(label) if label else _("Play %(game)s") % {"game": pages.game_title(game)}
+                out.append((path, said))
         return out
 
     def has_route(self, path: str) -> bool:
@@ -398,7 +411,13 @@ class WebApp:
             recent,
             self.guests.person(request),
         )
-        return self.page("Home", body, {"kind": "home"}, "/")
+        return self.page(_("Home"), body, {"kind": "home"}, "/")
+
+    def language(self, request: Request, args: dict[str, Any]) -> Response:
+        """The header's language switch: a link, so that it works without JavaScript. The
+        choice is kept in the session; ``next`` is a path of this hall (else home)."""
+        session_of(request)["lang"] = args["to"]
+        return RedirectResponse(safe_next(args["next"]), status_code=303)
 
     async def status_page(self, request: Request) -> Response:
         services = [self.service_json(s) for s in self.game_services()]
@@ -500,9 +519,9 @@ class WebApp:
                 )
             )
         games = sorted(set(games_on_record(engine)) | set(self.known_games()))
-        body = pages.history(sections, shown, games, paged, session)
-        body += pages.names_datalist(player_names(engine, limit=500))
-        return self.page("History", body, {"kind": "history"}, "/history")
+        names = player_names(engine, limit=500)
+        body = pages.history(sections, shown, games, paged, session, names)
+        return self.page(_("History"), body, {"kind": "history"}, "/history")
 
     def match_page(self, request: Request, args: dict[str, Any]) -> Response:
         match_id = args["match_id"]
@@ -520,9 +539,9 @@ class WebApp:
         games = games_on_record(self.store.engine)
         game = args["game"] or (games[0] if len(games) == 1 else None)
         rows = self.store.standings(game) if game else []
-        body = pages.players(game, games, rows)
-        body += pages.names_datalist(player_names(self.store.engine, limit=500))
-        return self.page("Players", body, {"kind": "players"}, "/players")
+        names = player_names(self.store.engine, limit=500)
+        body = pages.players(game, games, rows, names)
+        return self.page(_("Players"), body, {"kind": "players"}, "/players")
 
     def player_page(self, request: Request, args: dict[str, Any]) -> Response:
         name = args["name"]
@@ -530,11 +549,9 @@ class WebApp:
         if not stats:
             raise NotFound(f"No player {name!r} on record.")
         recent = self.store.matches(player=name, limit=20)
-        body = pages.player(name, stats, recent)
         charts = rating_charts(rating_history(self.store.engine, name), pages.GAME_TITLES)
         charts += versions(self.store.engine, name)
-        # The charts go after the table of numbers they draw.
-        body = body.replace("<!-- charts -->", charts, 1)
+        body = pages.player(name, stats, recent, charts)
         return self.page(name, body, {"kind": "player"}, "/players")
 
     def doc_index(self, request: Request) -> Response:

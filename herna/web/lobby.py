@@ -31,7 +31,6 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Callable
-from html import escape as e
 from typing import Any
 from urllib.parse import quote
 
@@ -56,6 +55,8 @@ from herna.hall.lobby import (
 )
 from herna.protocols.onitama import name_problem
 from herna.web.guests import Guests, session_of
+from herna.web.i18n import gettext as _
+from herna.web.templating import render
 
 log = logging.getLogger(__name__)
 
@@ -285,63 +286,12 @@ class LobbyRoutes:
 
     async def page(self, request: Request) -> Response:
         guest, new = self.guests.of(request)
-        body = lobby_body(guest) + open_tables(self.hall)
-        response = self.render("Lobby", body, lobby_data(self.hall, guest))
+        # Mia's people's table: anyone may join it at any time, without a seek.
+        mia_table = getattr(self.hall.service("mia"), "people", None) is not None
+        body = render("lobby.html", guest=guest, mia_table=mia_table)
+        response = self.render(_("Lobby"), body, lobby_data(self.hall, guest))
         if new:
             # The same guest name as the play pages: the lobby's actions are this name's.
             self.guests.remember(response, guest, request.url.scheme == "https")
         response.headers["cache-control"] = "no-store"
         return response
-
-
-def open_tables(hall: Hall) -> str:
-    """Tables anyone may join at any time, without a seek: Mia's people's table."""
-    if getattr(hall.service("mia"), "people", None) is None:
-        return ""
-    return (
-        '<section class="lobby-tables" aria-labelledby="lobby-tables-h">'
-        '<h2 id="lobby-tables-h">Open tables</h2>'
-        '<p><a id="lobby-mia" href="/play/mia">Join the Mia table</a> '
-        "Mia (Mäxchen) dice with house bots and whoever sits down: join and leave any "
-        'time (<a href="/live/mia/people">watch it</a>).</p></section>'
-    )
-
-
-def lobby_body(guest: str) -> str:
-    return (
-        '<link rel="stylesheet" href="/static/lobby.css">'
-        "<h1>Lobby</h1>"
-        f'<p class="lead">You are <b id="lobby-name">{e(guest)}</b>. Everyone waiting for a '
-        "game is listed here as it happens: people at a play page and bots connected over the "
-        "network. Take a free seat, ask for a game of your own, or challenge a player by "
-        "name.</p>"
-        '<div class="lobby" id="lobby" data-state="connecting">'
-        '<section class="lobby-seeks" aria-labelledby="lobby-seeks-h">'
-        '<h2 id="lobby-seeks-h">Waiting now</h2>'
-        '<p class="lobby-status" id="lobby-status" role="status" aria-live="polite">'
-        "Connecting…</p>"
-        '<div id="lobby-list"></div>'
-        "</section>"
-        '<section class="lobby-new" aria-labelledby="lobby-new-h">'
-        '<h2 id="lobby-new-h">Play</h2>'
-        '<form id="lobby-seek-form" class="lobby-form">'
-        '<label>Game <select id="lobby-game" name="game"></select></label>'
-        '<label>Opponent <select id="lobby-opponent" name="opponent"></select></label>'
-        '<label>Fill with house bots after <span class="lobby-seconds"><input id="lobby-fill" '
-        'name="fill" type="number" min="0" max="3600" step="any" value="30" '
-        'inputmode="numeric"> s</span></label>'
-        '<button type="submit" id="lobby-seek">Sit down</button>'
-        "</form>"
-        '<form id="lobby-challenge-form" class="lobby-form">'
-        '<label><span>Challenge a player to <span id="lobby-challenge-game">the game above'
-        '</span></span><input id="lobby-challenge" name="opponent" maxlength="32" '
-        'autocomplete="off" placeholder="a player\'s name" required></label>'
-        '<button type="submit" id="lobby-challenge-send">Challenge</button>'
-        "</form>"
-        '<p class="lobby-error" id="lobby-error" role="alert"></p>'
-        "</section>"
-        "</div>"
-        "<noscript><p>The lobby needs JavaScript; bots join by connecting to a game server "
-        "(see the protocol docs).</p></noscript>"
-        '<script src="/static/lobby.js" defer></script>'
-    )

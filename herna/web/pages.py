@@ -15,7 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
+
+from markupsafe import Markup
 
 from herna.games.mia.text import REASONS, table_words
 from herna.games.tiles.rules import rules_title, shipped_rules
@@ -23,52 +25,58 @@ from herna.hall.lobby import waited_words
 from herna.hall.records import Standing, StoredMatch
 from herna.hall.replays import match_summary, result_lines
 from herna.hall.tournament_store import MatchPlace
+from herna.web.i18n import (
+    CURRENT_LOCALE,
+    CURRENT_TARGET,
+    LANGUAGES,
+    N_,
+    format_number,
+    format_when,
+    ngettext,
+    script_messages,
+)
+from herna.web.i18n import gettext as _
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
+from herna.web.templating import TEMPLATES, json_block, render, url
 
 SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
 
 e = html.escape
 
-NAV = [
-    ("/", "Home"),
-    ("/live", "Live"),
-    ("/history", "History"),
-    ("/players", "Players"),
-    ("/tournaments", "Tournaments"),
-    ("/bots", "Bots"),
-    ("/status", "Status"),
-    ("/docs", "API"),
-]
-
-
 GAME_TITLES = {"marias": "mariáš", "mia": "Mia", "onitama": "Onitama", "tiles": "tile games"}
+"""A game's name in running text, in English (the catalogs' source)."""
+_GAME_HEADINGS = {
+    "marias": N_("Mariáš"),
+    "mia": N_("Mia"),
+    "onitama": N_("Onitama"),
+    "tiles": N_("Tile games"),
+}
 KIND_WORDS = {
-    "house-bot": "house bot",
-    "bot": "bot",
-    "person": "person",
-    "human": "person",
-    "unknown": "not known",
+    "house-bot": N_("house bot"),
+    "bot": N_("bot"),
+    "person": N_("person"),
+    "human": N_("person"),
+    "unknown": N_("not known"),
 }
 """A player's kind as records keep it, in words."""
 
 
 def game_title(game: str) -> str:
-    """A game's name as a heading or a menu shows it: ``Mariáš``, ``Tile games``."""
-    title = GAME_TITLES.get(game, game.replace("_", " "))
+    """A game's name as a heading or a menu shows it, in the page's language: ``Mariáš``,
+    ``Tile games`` (ids like ``marias`` stay in URLs and the API)."""
+    if game in _GAME_HEADINGS:
+        return _(_GAME_HEADINGS[game])
+    title = game.replace("_", " ")
     return title[:1].upper() + title[1:]
 
 
-"""A game's name as people read it (ids like ``marias`` stay in URLs and the API)."""
+def game_titles() -> dict[str, str]:
+    """Every game's title, for the pages' scripts (``Herna.page.titles``, static/hall.js)."""
+    return {game: game_title(game) for game in GAME_TITLES}
+
 
 LIVE_TABLE_WORDS = {"mia": "the bots' table", "people": "the people's table"}
 """The Mia tables' live ids (``/live/mia/people``) in words, for the Live page's cards."""
-GAME_TITLE_WORDS = {game: game_title(game) for game in GAME_TITLES}
-"""Every game's title, for the pages' scripts (``Herna.page.titles``, static/hall.js)."""
-
-
-def url(path: str, **query: Any) -> str:
-    params = {k: v for k, v in query.items() if v not in (None, "")}
-    return path + ("?" + urlencode(params) if params else "")
 
 
 def player_url(name: str) -> str:
@@ -80,26 +88,6 @@ def live_url(game: str, table: str | None = None) -> str:
     return out + ("/" + quote(table, safe="") if table is not None else "")
 
 
-def _json_block(data: Any) -> str:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    # Nothing inside may close the script element.
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f'<script type="application/json" id="herna-page">{text}</script>'
-
-
-def account_html(person: str | None, csrf: str | None) -> str:
-    """The header's corner: who is signed in and a sign-out button, else a sign-in link."""
-    if person and csrf:
-        return (
-            f'<div class="account-box">Signed in as <a id="signed-in" '
-            f'href="{e(player_url(person))}">{e(person)}</a>'
-            '<form class="signout" method="post" action="/signout">'
-            f'<input type="hidden" name="csrf" value="{e(csrf)}">'
-            '<button type="submit">Sign out</button></form></div>'
-        )
-    return '<div class="account-box"><a href="/signin">Sign in</a></div>'
-
-
 def layout(
     title: str,
     body: str,
@@ -108,45 +96,44 @@ def layout(
     active: str = "",
     account: tuple[str | None, str | None] = (None, None),
 ) -> str:
-    nav = " ".join(
-        f'<a href="{href}"{" class=active" if href == active else ""}>{e(label)}</a>'
-        for href, label in NAV
-    )
-    scripts = ['<script src="/static/hall.js" defer></script>']
-    scripts += [
-        f'<script src="/static/games/{quote(name)}.js" defer></script>' for name in renderers
-    ]
-    return (
-        "<!doctype html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{e(title)} · Herna</title>"
-        '<link rel="stylesheet" href="/static/hall.css">'
-        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'
-        + "".join(scripts)
-        + "</head><body>"
-        f'<header><a class="brand" href="/">Herna</a><nav>{nav}</nav>'
-        f"{account_html(*account)}</header>"
-        f"<main>{body}</main>"
-        + (_json_block({**page, "titles": GAME_TITLE_WORDS}) if page is not None else "")
-        + "</body></html>"
+    """A whole page: ``body`` (markup) in the hall's layout (templates/layout.html), in the
+    page's language; ``page`` goes to the page's scripts with the game titles and the
+    scripts' messages."""
+    data = None
+    if page is not None:
+        data = json_block({**page, "titles": game_titles(), "messages": script_messages()})
+    return TEMPLATES.get_template("layout.html").render(
+        title=title,
+        body=Markup(body),
+        renderers=renderers,
+        page_json=data,
+        active=active,
+        person=account[0],
+        csrf=account[1],
+        lang=CURRENT_LOCALE.get(),
+        languages=[
+            (code, name, url("/language", to=code, next=CURRENT_TARGET.get()))
+            for code, name in LANGUAGES.items()
+        ],
     )
 
 
 def when(value: datetime | None) -> str:
+    """A ``<time>`` as the page's language writes it (UTC)."""
     if value is None:
         return ""
-    return (
-        f'<time datetime="{e(value.isoformat())}">{e(value.strftime("%Y-%m-%d %H:%M:%S"))}</time>'
-    )
+    return f'<time datetime="{e(value.isoformat())}">{e(format_when(value))}</time>'
 
 
 def num(value: float | None, digits: int = 2) -> str:
+    """A number as the page's language writes it; ``–`` for none."""
     if value is None:
         return "–"
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.{digits}f}"
+    return format_number(value, digits)
+
+
+TEMPLATES.env.globals.update(game_title=game_title, number=num)
+"""Every template names games and writes numbers as the pages do."""
 
 
 SNAPSHOT_WORDS = {
@@ -350,30 +337,21 @@ def _player_names(data: Mapping[str, Any]) -> list[str]:
     return names[:8]
 
 
-def watch_item(t: Mapping[str, Any]) -> str:
+def watch_item(t: Mapping[str, Any]) -> dict[str, Any]:
+    """A table playing now, as the home page lists it: the game, the deal, who sits there."""
     game, table = str(t["game"]), str(t["table"])
     event = t.get("event") or {}
     data = event.get("data") if isinstance(event, Mapping) else None
     data = data if isinstance(data, Mapping) else {}
-    names = _player_names(data)
     deal = data.get("game_no")
-    what = game_title(game)
-    extra = f", deal {int(deal)}" if isinstance(deal, int) else ""
-    who = ", ".join(names) if names else "players arriving"
-    return (
-        f'<li data-game="{e(game)}" data-table="{e(table)}">'
-        f'<a href="{e(live_url(game, table))}"><b>{e(what)}</b>{e(extra)}</a> '
-        f'<span class="muted">{e(who)}</span></li>'
-    )
-
-
-def recent_item(m: StoredMatch, summary: str) -> str:
-    what = game_title(m.game)
-    names = ", ".join(f'<a href="{e(player_url(p.name))}">{e(p.name)}</a>' for p in m.players[:6])
-    return (
-        f'<li data-id="{m.id}"><a href="/matches/{m.id}"><b>{e(what)}</b></a> '
-        f'{names}: {e(summary)} <span class="muted">{when(m.finished_at)} UTC</span></li>'
-    )
+    return {
+        "game": game,
+        "table": table,
+        "href": live_url(game, table),
+        "title": game_title(game),
+        "deal": int(deal) if isinstance(deal, int) else None,
+        "names": _player_names(data),
+    }
 
 
 def home(
@@ -385,46 +363,14 @@ def home(
 ) -> str:
     """The page for people: play, watch, the lobby, what happened lately. Servers, ports and
     protocols are on :func:`status`."""
-    buttons = "".join(
-        f'<a class="play-button" href="{e(path)}">{e(title)}</a> ' for path, title in play
-    )
-    if lobby:
-        buttons += '<a class="play-button secondary" href="/lobby">Lobby</a> '
-    if not buttons:
-        buttons = '<span class="muted">No game in this hall can be played in the browser.</span>'
-    who = (
-        f'You play as <a href="{e(player_url(person))}">{e(person)}</a>.'
-        if person
-        else 'You play under a guest name; <a href="/signup">sign up</a> to keep a name of '
-        'your own (or <a href="/signin">sign in</a>).'
-    )
-    live = [t for t in tables if t.get("status") == "live"]
-    watch = (
-        '<ul class="watch" id="live-tables">' + "".join(watch_item(t) for t in live[:20]) + "</ul>"
-        if live
-        else '<p class="muted" id="live-tables">No table is playing right now.</p>'
-    )
-    results = (
-        '<ul class="recent" id="recent">' + "".join(recent_item(m, s) for m, s in recent) + "</ul>"
-        if recent
-        else '<p class="muted" id="recent">Nothing played yet.</p>'
-    )
-    return (
-        '<link rel="stylesheet" href="/static/play.css">'
-        "<h1>Herna</h1>"
-        '<p class="lead">A game hall where bots and people play: Mia dice, licitovaný '
-        "mariáš, Onitama and tile games.</p>"
-        f'<section class="home-part" id="play-now"><h2>Play</h2><p class="buttons">{buttons}'
-        f'</p><p class="muted">In this browser, nothing to install. {who}</p></section>'
-        f'<section class="home-part" id="watch"><h2>Watch</h2>{watch}'
-        '<p><a href="/live">all live tables</a></p></section>'
-        f'<section class="home-part" id="results"><h2>Recent results</h2>{results}'
-        '<p><a href="/history">all results</a> · <a href="/players">players and ratings</a>'
-        "</p></section>"
-        '<p class="muted" id="for-operators">Running bots or this hall? '
-        '<a href="/status">Servers, ports and protocols</a> · <a href="/doc">docs</a></p>'
-        '<p class="muted" id="for-designers">Designing a tile game? '
-        '<a href="/tools/balance">Test the balance of your rules</a></p>'
+    live = [watch_item(t) for t in tables if t.get("status") == "live"]
+    return render(
+        "home.html",
+        play=play,
+        lobby=lobby,
+        tables=live[:20],
+        recent=recent,
+        person=person,
     )
 
 
@@ -491,22 +437,14 @@ def live(game: str | None, table: str | None, games: Iterable[str]) -> str:
 # -- history ------------------------------------------------------------------------------
 
 RESULT_CHOICES = (
-    ("", "any result"),
-    ("won", "won (by the player)"),
-    ("lost", "lost (by the player)"),
-    ("finished", "finished"),
-    ("aborted", "aborted"),
-    ("canceled", "canceled"),
+    ("", N_("any result")),
+    ("won", N_("won (by the player)")),
+    ("lost", N_("lost (by the player)")),
+    ("finished", N_("finished")),
+    ("aborted", N_("aborted")),
+    ("canceled", N_("canceled")),
 )
 FILTER_KEYS = ("game", "player", "since", "until", "result")
-
-
-def _players_cell(m: StoredMatch) -> str:
-    return ", ".join(
-        f'<a href="{e(player_url(p.name))}">{e(p.name)}</a> {e(num(p.score))}'
-        + (" ★" if p.winner else "")
-        for p in m.players
-    )
 
 
 def _where_and_result(m: StoredMatch) -> str:
@@ -515,95 +453,11 @@ def _where_and_result(m: StoredMatch) -> str:
     return f"{where}: {match_summary(m)}" if where else match_summary(m)
 
 
-def match_rows(matches: Sequence[StoredMatch]) -> str:
-    """Rows of the generic match table (player pages): the result in words, not the table's
-    id (a code nobody reads)."""
-    return "".join(
-        f'<tr data-id="{m.id}"><td><a href="/matches/{m.id}">#{m.id}</a></td>'
-        f"<td>{e(game_title(m.game))}</td>"
-        f"<td>{e(_where_and_result(m))}</td><td>{when(m.finished_at)}</td>"
-        f"<td>{e(m.status)}</td><td>{_players_cell(m)}</td></tr>"
-        for m in matches
-    )
-
-
-def results_table(matches: Sequence[StoredMatch], summaries: Mapping[int, str]) -> str:
-    """One game's matches: id, when, who played, and what happened in words."""
-    rows = "".join(
-        f'<tr data-id="{m.id}" data-status="{e(m.status)}">'
-        f'<td data-label="game"><a href="/matches/{m.id}">#{m.id}</a></td>'
-        f'<td data-label="finished">{when(m.finished_at)}</td>'
-        f'<td data-label="players">{_players_cell(m)}</td>'
-        f'<td data-label="result">{e(summaries.get(m.id, ""))}</td></tr>'
-        for m in matches
-    )
-    return (
-        '<table class="grid results"><thead><tr><th>game</th><th>finished (UTC)</th>'
-        f"<th>players</th><th>result</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
-
-
 def _span(a: datetime, b: datetime) -> str:
     minutes = int((b - a).total_seconds() // 60)
-    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
-
-
-def sessions_table(sessions: Sequence[MiaSession], flt: Mapping[str, str]) -> str:
-    """Mia sessions: one row per evening, opening to its rounds."""
-    rows = []
-    for s in sessions:
-        ranking = ", ".join(
-            f'<a href="{e(player_url(p.name))}">{e(p.name)}</a> {p.points}'
-            f'<span class="muted">/{p.rounds}</span>'
-            for p in s.ranking()
-        )
-        span = f"{s.table}.{s.first_id}-{s.last_id}"
-        link = url("/history", **{**flt, "game": "mia", "session": span})
-        canceled = f", {s.canceled} canceled" if s.canceled else ""
-        rows.append(
-            f'<tr data-session="{e(span)}">'
-            f'<td data-label="session"><a href="{e(link)}">{s.rounds} rounds</a>'
-            f'<span class="muted">{canceled}</span></td>'
-            f'<td data-label="table">{e(table_words(s.table))}</td>'
-            f'<td data-label="when">{when(s.started_at)} – {when(s.ended_at)} '
-            f'<span class="muted">({_span(s.started_at, s.ended_at)})</span></td>'
-            f'<td data-label="points">{ranking or "–"}</td></tr>'
-        )
-    return (
-        '<table class="grid results sessions"><thead><tr><th>session</th><th>table</th>'
-        "<th>when (UTC)</th>"
-        '<th title="rounds not lost / rounds played">points</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
-
-
-def history_form(flt: Mapping[str, str], games: Sequence[str]) -> str:
-    options = '<option value="">any game</option>' + "".join(
-        f'<option value="{e(g)}"{" selected" if flt.get("game") == g else ""}>'
-        f"{e(game_title(g))}</option>"
-        for g in games
-    )
-    results = "".join(
-        f'<option value="{v}"{" selected" if flt.get("result", "") == v else ""}>{e(t)}</option>'
-        for v, t in RESULT_CHOICES
-    )
-    session = (
-        f'<input type="hidden" name="session" value="{e(flt["session"])}">'
-        if flt.get("session")
-        else ""
-    )
-    return (
-        '<form class="filters" method="get" action="/history">'
-        f'<label>game <select name="game">{options}</select></label> '
-        f'<label>player <input name="player" value="{e(flt.get("player", ""))}" '
-        'list="player-names" autocomplete="off" size="12"></label> '
-        f'<label>from <input type="date" name="since" value="{e(flt.get("since", ""))}">'
-        "</label> "
-        f'<label>to <input type="date" name="until" value="{e(flt.get("until", ""))}">'
-        "</label> "
-        f'<label>result <select name="result">{results}</select></label>{session} '
-        '<button type="submit">Filter</button> <a href="/history">clear</a></form>'
-    )
+    if minutes >= 60:
+        return _("%(h)d h %(min)d min") % {"h": minutes // 60, "min": minutes % 60}
+    return _("%(min)d min") % {"min": minutes}
 
 
 @dataclass(frozen=True)
@@ -620,44 +474,50 @@ class GameSection:
     more: bool = False
 
 
-def game_section(sec: GameSection, flt: Mapping[str, str], paged: bool) -> str:
-    noun = "round" if sec.game == "mia" else "game"
-    count = f"{sec.total} {noun}{'' if sec.total == 1 else 's'}"
-    if sec.sessions is not None:
-        body = (
-            sessions_table(sec.sessions, flt)
-            if sec.sessions
-            else '<p class="muted">No session matches these filters.</p>'
-        )
-        count += f" in sessions (the same players, no pause over {SESSION_GAP_MINUTES} min)"
+def _section(sec: GameSection, flt: Mapping[str, str], paged: bool) -> dict[str, Any]:
+    """What the history template shows of one game: its count in words, its rows, its links."""
+    if sec.game == "mia":
+        count = ngettext("%(n)d round", "%(n)d rounds", sec.total) % {"n": sec.total}
     else:
-        body = (
-            results_table(sec.matches, sec.summaries)
-            if sec.matches
-            else '<p class="muted">Nothing matches these filters.</p>'
-        )
-    more = ""
-    if paged:
-        base = {**flt, "game": sec.game}
-        links = []
-        if sec.offset > 0:
-            back = url("/history", **base, offset=max(0, sec.offset - sec.limit) or None)
-            links.append(f'<a href="{e(back)}" rel="prev">← newer</a>')
-        if sec.more:
-            links.append(
-                f'<a href="{e(url("/history", **base, offset=sec.offset + sec.limit))}" '
-                'rel="next">older →</a>'
+        count = ngettext("%(n)d game", "%(n)d games", sec.total) % {"n": sec.total}
+    sessions = None
+    if sec.sessions is not None:
+        count += " " + _("in sessions (the same players, no pause over %(n)d min)") % {
+            "n": SESSION_GAP_MINUTES
+        }
+        sessions = []
+        for s in sec.sessions:
+            span = f"{s.table}.{s.first_id}-{s.last_id}"
+            sessions.append(
+                {
+                    "span": span,
+                    "link": url("/history", **{**flt, "game": "mia", "session": span}),
+                    "rounds": s.rounds,
+                    "canceled": s.canceled,
+                    "table": table_words(s.table),
+                    "started_at": s.started_at,
+                    "ended_at": s.ended_at,
+                    "took": _span(s.started_at, s.ended_at),
+                    "ranking": s.ranking(),
+                }
             )
-        more = f'<p class="pager">{" ".join(links)}</p>'
-    elif sec.more:
-        all_link = url("/history", **{**flt, "game": sec.game})
-        what = GAME_TITLES.get(sec.game, sec.game)
-        more = f'<p class="more"><a href="{e(all_link)}">all {e(what)} history →</a></p>'
-    return (
-        f'<section class="game-history" id="history-{e(sec.game)}" data-game="{e(sec.game)}">'
-        f'<h2>{e(game_title(sec.game))} <small class="muted">{e(count)}</small>'
-        f"</h2>{body}{more}</section>"
-    )
+    base = {**flt, "game": sec.game}
+    newer = older = None
+    if paged and sec.offset > 0:
+        newer = url("/history", **base, offset=max(0, sec.offset - sec.limit) or None)
+    if paged and sec.more:
+        older = url("/history", **base, offset=sec.offset + sec.limit)
+    return {
+        "game": sec.game,
+        "count": count,
+        "sessions": sessions,
+        "matches": sec.matches,
+        "summaries": sec.summaries,
+        "more": sec.more,
+        "newer": newer,
+        "older": older,
+        "all_link": url("/history", **base),
+    }
 
 
 def history(
@@ -666,33 +526,30 @@ def history(
     games: Sequence[str],
     paged: bool,
     session: MatchFilterView | None = None,
+    names: Sequence[str] = (),
 ) -> str:
     """The history page: every game in its own section (or one game, paged)."""
-    head = "<h1>History</h1>" + history_form(flt, games)
-    if session is not None:
-        back = url("/history", **{k: v for k, v in flt.items() if k != "session"})
-        at = f" at {table_words(session.table)}" if session.table else ""
-        head += (
-            f'<p class="session-head">Mia session{e(at)}: rounds #{session.first_id} to '
-            f'#{session.last_id} · <a href="{e(back)}">all sessions</a></p>'
-        )
-    if not sections:
-        return head + '<p class="muted" id="matches">No recorded game matches these filters.</p>'
-    return head + "".join(game_section(s, flt, paged) for s in sections)
+    return render(
+        "history.html",
+        sections=[_section(s, flt, paged) for s in sections],
+        flt=flt,
+        games=games,
+        paged=paged,
+        session=session,
+        session_table=table_words(session.table) if session and session.table else None,
+        session_back=url("/history", **{k: v for k, v in flt.items() if k != "session"}),
+        result_choices=[(value, _(words)) for value, words in RESULT_CHOICES],
+        names=names,
+    )
 
 
 def table_name(game: str, table_id: str) -> str | None:
     """A Mia round's table and number in words (``the people's table, round 4``: each Mia
     table numbers its own rounds); None for other games, whose table ids say it."""
-    table, _, number = table_id.rpartition("-")
+    table, _sep, number = table_id.rpartition("-")
     if game == "mia" and table and number.isdigit():
-        return f"{table_words(table)}, round {number}"
+        return _("%(table)s, round %(n)s") % {"table": table_words(table), "n": number}
     return None
-
-
-def table_line(game: str, table_id: str) -> str:
-    """Where a match was played: ``table g4``, ``the bots' table, round 1201``."""
-    return table_name(game, table_id) or f"table {table_id}"
 
 
 @dataclass(frozen=True)
@@ -703,10 +560,15 @@ class MatchFilterView:
 
 
 STATUS_WORDS = {
-    "aborted": "stopped before the end",
-    "canceled": "canceled before it began",
+    "aborted": N_("stopped before the end"),
+    "canceled": N_("canceled before it began"),
 }
 """A record's status as the match page says it (a finished game needs no word)."""
+
+
+def kind_words(kind: str) -> str:
+    """A player's kind as records keep it (``house-bot``), in the page's language."""
+    return _(KIND_WORDS[kind]) if kind in KIND_WORDS else kind
 
 
 def match_heading(m: StoredMatch) -> str:
@@ -718,145 +580,82 @@ def match_heading(m: StoredMatch) -> str:
     if rules:
         title = rules_title(str(rules))
     if len(names) == 2:
-        who = f"{names[0]} against {names[1]}"
+        who = _("%(a)s against %(b)s") % {"a": names[0], "b": names[1]}
     elif len(names) > 2:
-        who = ", ".join(names[:-1]) + " and " + names[-1]
+        who = _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
     else:
         who = "".join(names)
     return f"{title}: {who}" if who else title
 
 
-def match_when(m: StoredMatch) -> str:
+def match_when(m: StoredMatch) -> Markup:
     """When a game was played and for how long, in words (times as ``when`` prints them)."""
     if m.started_at is None:
-        return f"finished {when(m.finished_at)}" if m.finished_at else ""
-    played = f"played {when(m.started_at)}"
-    if m.finished_at is not None:
-        played += f", for {e(waited_words((m.finished_at - m.started_at).total_seconds()))}"
-    return played
+        return (
+            Markup(_("finished %(when)s")) % {"when": Markup(when(m.finished_at))}
+            if m.finished_at
+            else Markup()
+        )
+    if m.finished_at is None:
+        return Markup(_("played %(when)s")) % {"when": Markup(when(m.started_at))}
+    took = waited_words((m.finished_at - m.started_at).total_seconds())
+    return Markup(_("played %(when)s, for %(took)s")) % {
+        "when": Markup(when(m.started_at)),
+        "took": took,
+    }
 
 
 def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
-    players = "".join(
-        f'<tr><td>{p.seat + 1}</td><td><a href="{e(player_url(p.name))}">{e(p.name)}</a></td>'
-        f"<td>{e(KIND_WORDS.get(p.kind, p.kind))}</td><td>{e(num(p.score))}</td>"
-        f"<td>{'★' if p.winner else ''}</td></tr>"
-        for p in m.players
-    )
-    where = table_name(m.game, m.table_id)
-    tiles_game = f"{game_title(m.game)} · " if m.game == "tiles" else ""
-    return (
-        f'<h1 id="match-heading">{e(match_heading(m))}</h1>'
-        f'<p class="lead" id="match-summary">{e(tiles_game)}{e(match_summary(m))} · '
-        + (f"{e(STATUS_WORDS.get(m.status, m.status))} · " if m.status != "finished" else "")
-        + match_when(m)
-        + (f" · {e(where)}" if where else "")
-        + "</p>"
-        '<details class="muted" id="match-details"><summary>Details for game designers'
-        "</summary><p>"
-        f"record number {m.id} · table id <code>{e(m.table_id)}</code> · random seed "
-        f"<code>{e(str(m.seed))}</code> (the same seed and moves replay the same game)"
-        "</p></details>"
-        + (
-            f'<p id="tournament-place">A game of <a href="/tournaments/{place.tournament_id}">'
-            f"{e(place.tournament)}</a>: round {place.round}, board {place.board}.</p>"
-            if place is not None
-            else ""
-        )
-        + '<table class="grid" id="match-players"><tr><th>seat</th><th>player</th>'
-        f"<th>kind</th><th>score</th><th>winner</th></tr>{players}</table>"
-        + '<h2>Result</h2><ul id="result" class="result">'
-        + "".join(f"<li>{e(line)}</li>" for line in result_lines(m))
-        + "</ul>"
-        f'<p class="export">Export: <a href="/api/matches/{m.id}/export">JSON</a> · '
-        f'<a href="/api/matches/{m.id}/text">'
-        + ("game record (notation)" if m.game == "onitama" else "text")
-        + "</a></p>"
-        + (
-            f'<p class="export"><a id="review-link" href="/matches/{m.id}/review">Engine '
-            "review</a>: the evaluation after every move, and the mistakes</p>"
-            if m.game == "onitama"
-            else ""
-        )
-        + '<h2>Replay</h2><div id="replay" class="replay">'
-        '<div class="controls">'
-        '<button data-step="first" title="first step (Home)">« first</button>'
-        '<button data-step="prev" title="previous step (←)">‹ prev</button>'
-        '<button data-step="play" title="play / pause (space)">play</button>'
-        '<button data-step="next" title="next step (→)">next ›</button>'
-        '<button data-step="last" title="last step (End)">last »</button>'
-        '<input type="range" min="0" max="0" value="0" id="replay-slider">'
-        '<span id="replay-pos">loading…</span></div>'
-        '<p id="replay-label" class="label"></p>'
-        '<div id="replay-view" class="view"></div>'
-        '<ol id="replay-steps" class="steps"></ol></div>'
+    """One recorded game: heading, result in words, players, exports, the replay stepper."""
+    return render(
+        "match.html",
+        m=m,
+        place=place,
+        heading=match_heading(m),
+        summary=match_summary(m),
+        status=_(STATUS_WORDS.get(m.status, m.status)) if m.status != "finished" else "",
+        played=match_when(m),
+        where=table_name(m.game, m.table_id),
+        result=result_lines(m),
+        kind_words=kind_words,
     )
 
 
 # -- players ------------------------------------------------------------------------------
 
 
-def standings_table(rows: Sequence[Standing]) -> str:
-    if not rows:
-        return '<p class="muted">No standings yet.</p>'
-    body = "".join(
-        f'<tr><td>{i}</td><td><a href="{e(player_url(s.name))}">{e(s.name)}</a></td>'
-        f"<td>{e(num(s.points))}</td><td>{s.games}</td><td>{s.wins}</td>"
-        f"<td>{e(num(s.wins / s.games if s.games else None))}</td>"
-        f"<td>{e(num(s.mu))}</td><td>{e(num(s.sigma))}</td><td>{e(num(s.ordinal))}</td></tr>"
-        for i, s in enumerate(rows, 1)
-    )
-    return (
-        '<table class="grid" id="standings"><tr><th>#</th><th>player</th><th>points</th>'
-        "<th>games</th><th>wins</th><th>win rate</th>"
-        + '<th title="OpenSkill: the skill estimate">skill μ</th>'
-        '<th title="OpenSkill: how uncertain the estimate is">uncertainty σ</th>'
-        f'<th title="μ − 3σ">rating</th></tr>{body}</table>'
+def status_words(status: str) -> str:
+    """A record's status (finished, aborted, canceled) in the page's language."""
+    said = dict(RESULT_CHOICES).get(status)
+    return _(said) if said else status
+
+
+def players(
+    game: str | None, games: Sequence[str], rows: Sequence[Standing], names: Sequence[str] = ()
+) -> str:
+    """The standings of a game (or the choice of one) and the way to a player's page."""
+    return render(
+        "players.html",
+        game=game,
+        games=games,
+        rows=rows,
+        names=names,
     )
 
 
-def players(game: str | None, games: Sequence[str], rows: Sequence[Standing]) -> str:
-    links = " ".join(
-        f'<a href="{e(url("/players", game=g))}"{" class=active" if g == game else ""}>{e(g)}</a>'
-        for g in games
-    )
-    form = (
-        '<form class="filters" method="get" action="/players">'
-        '<label>player <input name="name" list="player-names" autocomplete="off"></label> '
-        '<button type="submit">Show</button></form>'
-    )
-    title = f"Standings: {game}" if game else "Players"
-    body = standings_table(rows) if game else '<p class="muted">Pick a game.</p>'
-    return f'<h1>{e(title)}</h1><p class="filters">{links}</p>{form}{body}'
-
-
-def player(name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch]) -> str:
-    rows = "".join(
-        f'<tr><td><a href="{e(url("/players", game=s.game))}">{e(game_title(s.game))}</a></td>'
-        f"<td>{e(num(s.points))}</td><td>{s.games}</td><td>{s.rated_games}</td><td>{s.wins}</td>"
-        f"<td>{e(num(s.wins / s.games if s.games else None))}</td>"
-        f"<td>{e(num(s.mu))}</td><td>{e(num(s.sigma))}</td><td>{e(num(s.ordinal))}</td>"
-        f"<td>{s.matches}</td><td>{s.canceled}</td><td>{e(num(s.average_score))}</td>"
-        f"<td>{when(s.last_played)}</td></tr>"
-        for s in stats
-    )
-    table = (
-        '<div class="scroll"><table class="grid" id="player-stats"><tr><th>game</th>'
-        "<th>points</th><th>games</th>"
-        '<th title="games that moved the rating, as the chart counts them">rated games</th>'
-        '<th>wins</th><th>win rate</th><th title="OpenSkill: the skill estimate">skill μ</th>'
-        '<th title="OpenSkill: how uncertain the estimate is">uncertainty σ</th>'
-        '<th title="μ − 3σ">rating</th><th>matches</th><th>canceled</th>'
-        f"<th>avg score</th><th>last played</th></tr>{rows}</table></div>"
-    )
-    recent_rows = match_rows(recent)
-    return (
-        f"<h1>{e(name)}</h1>{table}<!-- charts -->"
-        '<h2>Recent games</h2><div class="scroll"><table class="grid"><tr><th>id</th>'
-        "<th>game</th><th>result</th>"
-        f"<th>finished (UTC)</th><th>status</th><th>players</th></tr>{recent_rows}</table></div>"
-        f'<p><a href="{e(url("/history", player=name))}">all games of {e(name)}</a> · '
-        f'<a href="/api/players/{e(quote(name, safe=""))}/results.csv">results as CSV</a></p>'
+def player(
+    name: str, stats: Sequence[GameStats], recent: Sequence[StoredMatch], charts: str = ""
+) -> str:
+    """A player's page: statistics per game, the rating charts (markup of
+    :mod:`herna.web.charts`) and the recent games."""
+    return render(
+        "player.html",
+        name=name,
+        stats=stats,
+        recent=recent,
+        charts=Markup(charts),
+        where_and_result=_where_and_result,
+        status_words=status_words,
     )
 
 
@@ -874,14 +673,6 @@ def doc(title: str, rendered: str, raw_url: str) -> str:
     return (
         f'<p class="muted"><a href="{e(raw_url)}">plain text</a></p>'
         f'<article class="doc" aria-label="{e(title)}">{rendered}</article>'
-    )
-
-
-def names_datalist(names: Sequence[str]) -> str:
-    return (
-        '<datalist id="player-names">'
-        + "".join(f'<option value="{e(n)}">' for n in names)
-        + "</datalist>"
     )
 
 

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from starlette.requests import Request
 from starlette.responses import Response
 
+from herna.web.i18n import LANGUAGES
 from herna.web.queries import RESULTS, MatchFilter, parse_when
 
 MAX_ID = 2**31 - 1
@@ -228,6 +229,10 @@ PLAYERS_PAGE = (
 )
 PLAYER = (_text("name", "path", "Player name."),)
 DOC = (_text("raw", "query", "Any value: the Markdown source as plain text."),)
+LANGUAGE = (
+    Param("to", "query", "text", "The language the pages speak.", choices=tuple(LANGUAGES)),
+    _text("next", "query", "The page to go back to: a path of this hall."),
+)
 
 
 def match_filter(args: Mapping[str, Any]) -> MatchFilter:

@@ -28,6 +28,7 @@ from herna.web import pages
 from herna.web import tournament_season as season
 from herna.web.accounts import ensure_csrf
 from herna.web.params import TOURNAMENT_ID, NotFound, Param, endpoint
+from herna.web.templating import url
 from herna.web.tournament_admin import (
     FORMAT_TITLES,
     TournamentAdmin,
@@ -292,7 +293,7 @@ def session_html(
         for r in rows
     )
     rounds = (
-        f'<p><a href="{e(pages.url("/history", game="mia", session=f"round.{first}-{last}"))}">'
+        f'<p><a href="{e(url("/history", game="mia", session=f"round.{first}-{last}"))}">'
         f"the session's {int(last) - int(first) + 1} rounds</a>, each with its replay.</p>"
         if first and last
         else ""

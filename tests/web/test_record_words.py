@@ -71,7 +71,8 @@ async def test_a_tile_games_replay_names_its_rules_counts_from_1_and_shows_the_b
         assert re.fullmatch(r"Gold rush: \S+ against house-\S+", heading), heading
         summary = await page.locator("#match-summary").inner_text()
         assert "Tile games · " in summary and "points: " in summary, summary
-        assert re.search(r"played \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, for \d+ s", summary), summary
+        played = r"played \w+ \d+, \d{4}, \d+:\d\d:\d\d\s[AP]M, for \d+ s"  # as Babel writes it
+        assert re.search(played, summary), summary
         details = page.locator("#match-details")
         assert await details.get_attribute("open") is None
         assert await details.locator("summary").inner_text() == "Details for game designers"

@@ -14,6 +14,7 @@
  *     colour(name)                   a stable colour per player name
  *     addStyle(id, css)              a <style id=...> in <head>, added once
  *     renderJSON(container, value)   the readable JSON fallback
+ *     _(message, values)             `message` in the page's language (below)
  */
 "use strict";
 
@@ -22,6 +23,24 @@ window.HernaGames = window.HernaGames || {};
 (function () {
   const Herna = {};
   window.Herna = Herna;
+
+  /* _("Seat {n}", {n: 2}): a message in the page's language. The page hands its scripts the
+   * messages of its catalog (Herna.page.messages, herna/web/i18n.py script_messages); a
+   * message it has none for stays as written (English, the catalogs' source). `{name}` is
+   * replaced by values.name. Scripts call it as `_("...")` with the text written out, so that
+   * the catalog's extraction finds it (babel.cfg), and never for a plural (Czech has three
+   * forms): "waiting: 3". */
+  let messages = null;
+  function gettext(message, values) {
+    if (messages === null) {
+      const block = document.getElementById("herna-page");
+      messages = (block && JSON.parse(block.textContent).messages) || {};
+    }
+    const text = Object.hasOwn(messages, message) ? messages[message] : message;
+    return values ? text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : text;
+  }
+  Herna._ = gettext;
+  const _ = gettext;
 
   /* el("div", {class: "x", title: "y"}, "text", childNode, ...): an HTML element. Attributes
    * that are null, undefined or false are left out, true sets an empty one; "class" sets the
@@ -97,7 +116,7 @@ window.HernaGames = window.HernaGames || {};
       } catch (err) {
         console.error(`herna: the ${game} renderer failed`, err);
         Herna.renderJSON(container, view);
-        container.prepend(el("p", { class: "error" }, `The ${game} renderer failed: ${err}`));
+        container.prepend(el("p", { class: "error" }, _("The {game} drawing failed: {error}", { game: title(game), error: err })));
         container.dataset.renderer = "json";
         return;
       }
@@ -118,15 +137,17 @@ window.HernaGames = window.HernaGames || {};
   /* A CGML table's players in words, as pages.py seated_words says them. */
   function seatedWords(players) {
     const kinds = (Herna.page && Herna.page.kinds) || {};
-    return players.map((p) => `${p.name || p.id || "?"} (${kinds[p.race] || p.race}`
-      + `${p.joined === false ? ", not joined yet" : ""})`).join(", ");
+    return players.map((p) => {
+      const values = { name: p.name || p.id || "?", kind: kinds[p.race] || p.race };
+      return p.joined === false ? _("{name} ({kind}, not joined yet)", values) : _("{name} ({kind})", values);
+    }).join(", ");
   }
 
   function valueNode(value, depth) {
     depth = depth || 0;
     if (value === null || value === undefined) return el("span", { class: "muted" }, "–");
     if (Array.isArray(value)) {
-      if (!value.length) return el("span", { class: "muted" }, "none");
+      if (!value.length) return el("span", { class: "muted" }, _("none"));
       if (value.every((v) => v === null || typeof v !== "object")) {
         const values = (Herna.page && Herna.page.values) || {};
         return document.createTextNode(value.map((v) => (typeof v === "string" && values[v]) || v).join(", "));
@@ -150,7 +171,7 @@ window.HernaGames = window.HernaGames || {};
       return el("table", { class: "kv" },
         keys.map((k) => el("tr", {}, el("th", {}, keyWords(k)), el("td", {}, valueNode(value[k], depth + 1)))));
     }
-    if (typeof value === "boolean") return document.createTextNode(value ? "yes" : "no");
+    if (typeof value === "boolean") return document.createTextNode(value ? _("yes") : _("no"));
     const values = (Herna.page && Herna.page.values) || {};
     return document.createTextNode(typeof value === "string" && values[value] ? values[value] : String(value));
   }
@@ -168,6 +189,12 @@ window.HernaGames = window.HernaGames || {};
     }
     if (!text) text = (ev.data && typeof ev.data.label === "string" && ev.data.label) || keyWords(ev.kind);
     return `${Herna.time(ev.ts)} ${text}`;
+  }
+
+  /* A live table's status (the hub's code: live, over, closed) in words. */
+  function statusWords(status) {
+    const words = { live: _("live"), over: _("over"), closed: _("closed") };
+    return words[status] || status;
   }
 
   /* ---- live views ------------------------------------------------------------------- */
@@ -218,7 +245,7 @@ window.HernaGames = window.HernaGames || {};
       const card = el("section", { class: "card table", dataset: { game: t.game, table: t.table } },
         el("h3", {}, el("a", { href }, cardTitle(t)), " ", meta),
         view,
-        el("details", { class: "log" }, el("summary", {}, "events"), log));
+        el("details", { class: "log" }, el("summary", {}, _("events")), log));
       root.prepend(card);
       p = { card, view, log, meta, shown: 0, start: 0, updated: 0, over: false };
       panels.set(key, p);
@@ -243,8 +270,8 @@ window.HernaGames = window.HernaGames || {};
         p.card.dataset.stream = t.stream;
         p.card.dataset.version = String(t.version);
         if (t.event) p.card.dataset.seq = t.event.seq;
-        const missing = t.missing ? ` · ${t.missing} events not listed` : "";
-        p.meta.textContent = `${t.status} · ${Herna.time(t.updated)}${missing}`;
+        const missing = t.missing ? ` · ${_("events not listed: {n}", { n: t.missing })}` : "";
+        p.meta.textContent = `${statusWords(t.status)} · ${Herna.time(t.updated)}${missing}`;
         // The log, newest first: only new events are added; a fresh start redraws it.
         if (p.start !== t.start) {
           p.start = t.start;
@@ -332,11 +359,11 @@ window.HernaGames = window.HernaGames || {};
       }
       const scheme = location.protocol === "https:" ? "wss://" : "ws://";
       const ws = new WebSocket(`${scheme}${location.host}/ws/live?${q}`);
-      ws.onopen = () => { setStatus("live", "ok"); backoff = 500; connects += 1; };
+      ws.onopen = () => { setStatus(_("live"), "ok"); backoff = 500; connects += 1; };
       ws.onmessage = (msg) => take(JSON.parse(msg.data));
       ws.onclose = (ev) => {
-        const why = ev.code === 4001 ? "dropped: too slow" : ev.code === 1013 ? "hall full" : "disconnected";
-        setStatus(`${why}; reconnecting…`, "bad");
+        const why = ev.code === 4001 ? _("dropped: too slow") : ev.code === 1013 ? _("hall full") : _("disconnected");
+        setStatus(_("{why}; reconnecting…", { why }), "bad");
         setTimeout(connect, backoff);
         backoff = Math.min(backoff * 2, 10000);
       };
@@ -358,13 +385,13 @@ window.HernaGames = window.HernaGames || {};
       data = await res.json();
       if (!res.ok) throw new Error(data.error || res.status);
     } catch (err) {
-      pos.textContent = `replay unavailable: ${err}`;
+      pos.textContent = _("replay unavailable: {error}", { error: err });
       return;
     }
     const steps = data.steps || [];
     if (data.warning) box.prepend(el("p", { class: "error" }, data.warning));
     if (data.source === "log") {
-      box.prepend(el("p", { class: "muted" }, "No replayer for this game: showing the raw log (chance outcomes hidden)."));
+      box.prepend(el("p", { class: "muted" }, _("No replayer for this game: showing the raw log (chance outcomes hidden).")));
     }
     let index = 0;
     let timer = null;
@@ -373,13 +400,13 @@ window.HernaGames = window.HernaGames || {};
 
     function show(i) {
       if (!steps.length) {
-        pos.textContent = "no steps recorded";
+        pos.textContent = _("no steps recorded");
         return;
       }
       index = Math.max(0, Math.min(steps.length - 1, i));
       const step = steps[index];
       label.textContent = step.label;
-      pos.textContent = `step ${index + 1} / ${steps.length}`;
+      pos.textContent = _("step {n} / {of}", { n: index + 1, of: steps.length });
       slider.value = String(index);
       box.dataset.index = String(index);
       Herna.render(viewEl, page.game, step.view,
@@ -437,11 +464,11 @@ window.HernaGames = window.HernaGames || {};
         const holder = document.getElementById("live-tables");
         if (holder && tables.length) {
           const table = el("table", { class: "grid", id: "live-tables" },
-            el("tr", {}, ["game", "table", "status", "last event"].map((h) => el("th", {}, h))),
+            el("tr", {}, [_("game"), _("table"), _("status"), _("last event")].map((h) => el("th", {}, h))),
             tables.slice(0, 50).map((t) => el("tr", {},
               el("td", {}, title(t.game)),
               el("td", {}, el("a", { href: liveHref(t) }, t.table)),
-              el("td", {}, t.status),
+              el("td", {}, statusWords(t.status)),
               el("td", {}, t.event ? keyWords(t.event.kind) : ""))));
           holder.replaceWith(table);
         }
@@ -486,12 +513,12 @@ window.HernaGames = window.HernaGames || {};
           ? el("ul", { class: "watch", id: "live-tables" }, tables.slice(0, 20).map((t) => {
             const data = (t.event && t.event.data) || {};
             const names = playersOf(data);
-            const deal = Number.isInteger(data.game_no) ? `, deal ${data.game_no}` : "";
+            const deal = Number.isInteger(data.game_no) ? _(", deal {n}", { n: data.game_no }) : "";
             return el("li", { dataset: { game: t.game, table: t.table } },
               el("a", { href: liveHref(t) }, el("b", {}, title(t.game)), deal),
-              " ", el("span", { class: "muted" }, names.length ? names.join(", ") : "players arriving"));
+              " ", el("span", { class: "muted" }, names.length ? names.join(", ") : _("players arriving")));
           }))
-          : el("p", { class: "muted", id: "live-tables" }, "No table is playing right now.");
+          : el("p", { class: "muted", id: "live-tables" }, _("No table is playing right now."));
         holder.replaceWith(next);
       } catch (err) {
         /* the hall may be restarting; try again later */

@@ -10,22 +10,22 @@
 "use strict";
 
 (function () {
-  const LABELS = { person: "person", bot: "bot", "house-bot": "house bot" };
-  const GAME_NAMES = { onitama: "Onitama", marias: "Mariáš", tiles: "Tiles", mia: "Mia" };
-  const ERROR_WORDS = {
-    NO_SUCH_SEEK: "That seek is no longer open: its player left or has found a game.",
-    NOT_FOR_YOU: "That seek is not for you: it waits for someone else.",
-    OWN_SEEK: "That is your own seek.",
-    NO_NAME: "Reload the page: this browser has no name in the hall yet.",
-  };
-
   function sentence(text) {
-    const s = String(text || "Refused.");
+    const s = String(text || window.Herna._("Refused."));
     return s.charAt(0).toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".");
   }
 
   function start(page) {
-    const { el } = window.Herna;
+    const { el, _ } = window.Herna;
+    // Words in the page's language (static/hall.js _), made once the page has its messages.
+    const LABELS = { person: _("person"), bot: _("bot"), "house-bot": _("house bot") };
+    const GAME_NAMES = Object.assign({}, page.titles || {}, { tiles: _("Tiles") });
+    const ERROR_WORDS = {
+      NO_SUCH_SEEK: _("That seek is no longer open: its player left or has found a game."),
+      NOT_FOR_YOU: _("That seek is not for you: it waits for someone else."),
+      OWN_SEEK: _("That is your own seek."),
+      NO_NAME: _("Reload the page: this browser has no name in the hall yet."),
+    };
     const root = document.getElementById("lobby");
     const list = document.getElementById("lobby-list");
     const statusNode = document.getElementById("lobby-status");
@@ -44,17 +44,17 @@
     }
 
     function wants(seek) {
-      const table = seek.seats > 2 ? ` · a table of ${seek.seats}` : "";
+      const table = seek.seats > 2 ? ` · ${_("players at the table: {n}", { n: seek.seats })}` : "";
       return wantsOnly(seek) + table;
     }
 
     function wantsOnly(seek) {
-      if (seek.challenge) return `challenges ${seek.challenge}`;
-      if (seek.accept) return `takes seat ${seek.accept}`;
-      if (seek.opponent === "bots") return `a house bot (${seek.level || "default level"})`;
-      if (seek.opponent === "people") return "people only";
+      if (seek.challenge) return _("challenges {name}", { name: seek.challenge });
+      if (seek.accept) return _("takes seat {seat}", { seat: seek.accept });
+      if (seek.opponent === "bots") return _("a house bot ({level})", { level: seek.level ? levelWords(seek.level) : _("default level") });
+      if (seek.opponent === "people") return _("people only");
       return seek.fill > 0 && seek.kind !== "house-bot"
-        ? `anyone (house bots after ${seek.fill} s)` : "anyone";
+        ? _("anyone (house bots after {n} s)", { n: seek.fill }) : _("anyone");
     }
 
     /* What this person may do with a seek (the server decides; this only offers it). */
@@ -68,7 +68,7 @@
       errorNode.textContent = "";
       delete errorNode.dataset.code;
       if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
-      else errorNode.textContent = "Not connected to the lobby; trying again…";
+      else errorNode.textContent = _("Not connected to the lobby; trying again…");
     }
 
     function connect() {
@@ -121,15 +121,15 @@
       const actions = [];
       if (mine) {
         actions.push(el("button", { type: "button", class: "lobby-cancel", "data-seek": seek.id,
-          "aria-label": `Cancel your seek ${seek.id}`,
-          onclick: () => send({ type: "cancel", seek: seek.id }) }, "Cancel"));
+          "aria-label": _("Cancel your seek {seek}", { seek: seek.id }),
+          onclick: () => send({ type: "cancel", seek: seek.id }) }, _("Cancel")));
       } else if (canTake(seek)) {
         actions.push(el("button", { type: "button", class: "lobby-accept", "data-seek": seek.id,
-          "aria-label": `Play ${seek.owner}`,
-          onclick: () => send({ type: "accept", seek: seek.id }) }, "Play them"));
+          "aria-label": _("Play {name}", { name: seek.owner }),
+          onclick: () => send({ type: "accept", seek: seek.id }) }, _("Play them")));
       }
       return el("li", { class: "lobby-seek", "data-seek": seek.id, "data-owner": seek.owner },
-        el("span", { class: "lobby-owner" }, seek.owner, mine ? " (you)" : ""),
+        el("span", { class: "lobby-owner" }, seek.owner, mine ? ` ${_("(you)")}` : ""),
         el("span", { class: "lobby-kind" }, LABELS[seek.kind] || seek.kind),
         el("span", { class: "lobby-wants" }, wants(seek)),
         el("span", { class: "lobby-actions" }, actions));
@@ -139,8 +139,8 @@
       root.dataset.state = S.state;
       root.dataset.count = String(S.seeks.size);
       statusNode.textContent = S.state === "live"
-        ? (S.seeks.size ? `${S.seeks.size} waiting · updates live` : "Nobody is waiting right now.")
-        : "Connecting to the lobby…";
+        ? (S.seeks.size ? _("waiting: {n} · updates live", { n: S.seeks.size }) : _("Nobody is waiting right now."))
+        : _("Connecting to the lobby…");
       // Redrawing replaces the buttons: keep the keyboard focus on the same one.
       const active = document.activeElement;
       const focused = active && list.contains(active) && active.dataset.seek
@@ -177,13 +177,19 @@
       const chosen = opponentSelect.value;
       const levels = (page.levels || {})[gameSelect.value] || [];
       opponentSelect.replaceChildren(
-        el("option", { value: "anyone" }, "Anyone (people first)"),
-        el("option", { value: "people" }, "People only"),
-        ...levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
+        el("option", { value: "anyone" }, _("Anyone (people first)")),
+        el("option", { value: "people" }, _("People only")),
+        ...levels.map((l) => el("option", { value: `bots:${l}` }, _("House bot: {level}", { level: levelWords(l) }))));
       if ([...opponentSelect.options].some((o) => o.value === chosen)) opponentSelect.value = chosen;
       // The challenge form uses the same game: say which.
       challengeGame.textContent = GAME_NAMES[gameSelect.value] || gameSelect.value;
       syncFill();
+    }
+
+    /* A house bot's level (the protocols' names: easy, medium ...) in the page's language. */
+    function levelWords(level) {
+      const words = { easy: _("easy"), medium: _("medium"), hard: _("hard"), strongest: _("strongest") };
+      return words[level] || level;
     }
 
     function syncFill() {

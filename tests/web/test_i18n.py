@@ -1,0 +1,286 @@
+"""Herna in Czech and English (issue 29): the catalogs are complete, the converted templates
+hold no text outside them, the language comes from the browser or the header's switch, and
+a person walks the hall in Czech and switches to English in real Chromium."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+import httpx
+import jinja2
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+from jinja2 import nodes
+
+from herna.web import i18n
+from herna.web.plugin import WebHall
+from herna.web.templating import TEMPLATES
+from tests.records import at, marias_deal, onitama_game
+from tests.serve import serving
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, screenshot_path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CONVERTED = (
+    "layout.html",
+    "macros.html",
+    "home.html",
+    "lobby.html",
+    "history.html",
+    "players.html",
+    "player.html",
+    "signin.html",
+    "signup.html",
+    "signed_in.html",
+    "signout_refused.html",
+    "match.html",
+)
+"""The templates whose every word is in the catalogs (the pages moved to templates so far)."""
+
+ONITAMA = {"onitama_house_bot_strategy": "greedy", "onitama_house_bot_delay": 0.02}
+
+NOT_WORDS = {"Herna", "UTC", "s", "μ − 3σ", "API", "JSON"}
+"""Literal text a converted template may hold: the hall's name, units, symbols, formats."""
+
+
+Key = tuple[str | None, str | tuple[str, ...]]
+
+
+def extracted() -> dict[Key, list[str]]:
+    """Every message of the hall as ``pybabel extract -F babel.cfg`` finds it, with where."""
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    found: dict[Key, list[str]] = {}
+    for filename, _line, message, _comments, context in extract_from_dir(
+        str(ROOT), method_map, options_map
+    ):
+        text = message if isinstance(message, str) else tuple(m for m in message if m)
+        found.setdefault((context, text), []).append(filename)
+    return found
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"%\(\w+\)[sd]|\{\w+\}", text))
+
+
+def test_every_message_has_a_czech_translation() -> None:
+    messages = extracted()
+    assert len(messages) > 150  # the extraction saw the pages, templates and scripts
+    with (ROOT / "herna/locale/cs/LC_MESSAGES/herna.po").open("rb") as f:
+        catalog = read_po(f, locale="cs")
+    problems = []
+    for (context, key), where in sorted(messages.items(), key=str):
+        msgid = key if isinstance(key, str) else key[0]
+        entry = catalog.get(msgid, context)
+        strings = [] if entry is None else entry.string
+        strings = [strings] if isinstance(strings, str) else list(strings)
+        if entry is None or entry.fuzzy or not strings or not all(strings):
+            problems.append(f"no Czech for {key!r} ({', '.join(sorted(set(where)))})")
+            continue
+        sources = [msgid] if isinstance(key, str) else list(key)
+        for said in strings:
+            if placeholders(said) != placeholders(sources[-1]):
+                problems.append(f"the Czech of {msgid!r} has other placeholders: {said!r}")
+    assert problems == [], "\n".join(problems)
+
+
+class _Text(HTMLParser):
+    """The words of HTML that people read: text, and the attributes shown to them."""
+
+    SHOWN = ("title", "placeholder", "aria-label", "alt")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.words: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.words += [value or "" for name, value in attrs if name in self.SHOWN]
+
+    def handle_data(self, data: str) -> None:
+        self.words.append(data)
+
+
+def _literal_text(template: str) -> list[str]:
+    """The words a template prints outside gettext. Its literal parts (TemplateData: what a
+    ``{% trans %}`` or ``_()`` holds is a gettext call, not TemplateData) are joined with a
+    mark where an expression goes, and read as HTML."""
+    source = TEMPLATES.env.loader.get_source(TEMPLATES.env, template)[0]  # type: ignore[union-attr]
+    tree = TEMPLATES.env.parse(source)
+    parser = _Text()
+    # (spaced: a mark between attributes reads as one more attribute, not as text)
+    parser.feed(" \x00 ".join(str(d.data) for d in tree.find_all(nodes.TemplateData)))
+    parser.close()
+    found = [w.strip(" ·–,:()") for words in parser.words for w in words.split("\x00")]
+    return [w for w in found if re.search(r"[^\W\d_]", w) and w not in NOT_WORDS]
+
+
+@pytest.mark.parametrize("template", CONVERTED)
+def test_converted_templates_say_nothing_outside_the_catalogs(template: str) -> None:
+    assert _literal_text(template) == []
+
+
+def test_the_literal_check_catches_an_untranslated_word() -> None:
+    env = TEMPLATES.env
+    loader = env.loader
+    try:
+        env.loader = jinja2.DictLoader({"bad.html": '<p title="Hello">{{ _("Hi") }} there</p>'})
+        assert _literal_text("bad.html") == ["Hello", "there"]
+    finally:
+        env.loader = loader
+
+
+def test_the_language_from_the_browser_or_the_choice() -> None:
+    assert i18n.accept_language("en;q=0.5, cs-CZ, de;q=0") == ["cs-CZ", "en"]
+    assert i18n.choose(None, "cs-CZ,cs;q=0.9,en;q=0.8") == "cs"
+    assert i18n.choose(None, "de-DE, en-GB;q=0.7") == "en"
+    assert i18n.choose(None, "de-DE") == "en"  # none of ours: the catalogs' source
+    assert i18n.choose("en", "cs") == "en"  # the switch wins
+    assert i18n.choose("xx", "cs") == "cs"  # a session value we do not speak is ignored
+
+
+async def test_pages_speak_the_browsers_language_and_keep_the_choice(web: WebHall) -> None:
+    web.hall.records.save(at(onitama_game(5), datetime(2026, 3, 14, 15, 9, 26, tzinfo=UTC)))
+    czech = {"accept-language": "cs-CZ,cs;q=0.9"}
+    async with httpx.AsyncClient(base_url=web.url, timeout=10, headers=czech) as http:
+        home = await http.get("/")
+        assert '<html lang="cs">' in home.text
+        assert home.headers["content-language"] == "cs"
+        assert "Poslední výsledky" in home.text and "Recent results" not in home.text
+        assert "14. 3. 2026 15:09:26" in home.text  # Babel's Czech date
+        history = await http.get("/history")
+        assert "Historie" in history.text and "jakýkoli výsledek" in history.text
+        match = await http.get("/matches/1")
+        assert " proti " in match.text and "<h2>Výsledek</h2>" in match.text
+        assert re.search(r"hráno <time [^>]*>14\. 3\. 2026 15:04:26</time>, 5 min", match.text)
+        assert "Podrobnosti pro autory her" in match.text and "« první" in match.text
+        # The switch: a link with the page to come back to; a foreign next goes home.
+        switched = await http.get("/language", params={"to": "en", "next": "/history?game=x"})
+        assert switched.status_code == 303
+        assert switched.headers["location"] == "/history?game=x"
+        again = await http.get("/")
+        assert '<html lang="en">' in again.text and "Recent results" in again.text
+        assert "Mar 14, 2026, 3:09:26\u202fPM" in again.text
+        # Signing up starts a new session: the language chosen stays.
+        form = await http.get("/signup")
+        csrf = re.search(r'name="csrf" value="([^"]+)"', form.text)
+        assert csrf and "Reserve a name" in form.text
+        fields = {"csrf": csrf.group(1), "name": "jana", "password": "a long password"}
+        signed = await http.post("/signup", data={**fields, "next": "/"})
+        assert signed.status_code == 303
+        home = await http.get("/")
+        assert 'id="signed-in"' in home.text and "Signed in as" in home.text
+        away = await http.get("/language", params={"to": "cs", "next": "//evil.example/"})
+        assert away.headers["location"] == "/"
+        assert "Přihlášen(a) jako" in (await http.get("/")).text
+        bad = await http.get("/language", params={"to": "xx"})
+        assert bad.status_code == 400 and "must be one of cs, en" in bad.text
+
+
+# -- the click path -------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["1280", "390"])
+async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    from playwright.async_api import async_playwright
+
+    width, height = size
+    errors: list[str] = []
+    async with serving(tmp_path, "onitama,web", **ONITAMA) as hall, async_playwright() as p:
+        hall.records.save(at(marias_deal(3), datetime(2026, 3, 14, 15, 9, 26, tzinfo=UTC)))
+        web = hall.service("web")
+        assert isinstance(web, WebHall)
+        chromium = await p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            context = await chromium.new_context(
+                locale="cs-CZ", viewport={"width": width, "height": height}
+            )
+            page = await context.new_page()
+            page.set_default_timeout(10_000)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+            await page.goto(web.url + "/")
+            assert await page.get_attribute("html", "lang") == "cs"
+            assert await page.locator("#play-now h2").inner_text() == "Hrát"
+            assert "Poslední výsledky" in await page.locator("#results h2").inner_text()
+            assert "Hrajete pod jménem hosta" in await page.locator("#play-now").inner_text()
+            await page.screenshot(path=screenshot_path(f"i18n-home-cs-{width}"), full_page=True)
+
+            await page.get_by_role("link", name="Předsálí").click()
+            await page.wait_for_url("**/lobby")
+            await page.wait_for_function(
+                "document.getElementById('lobby').dataset.state === 'live'"
+            )
+            assert await page.locator("h1").inner_text() == "Předsálí"
+            status = await page.locator("#lobby-status").inner_text()
+            assert status == "Právě nikdo nečeká." or status.startswith("čeká: "), status
+            assert await page.locator("#lobby-game option").all_inner_texts() == ["Onitama"]
+            options = await page.locator("#lobby-opponent option").all_inner_texts()
+            assert options == [
+                "Kdokoli (nejdřív lidé)",
+                "Jen lidé",
+                "Bot herny: snadný",
+                "Bot herny: střední",
+                "Bot herny: těžký",
+                "Bot herny: nejsilnější",
+            ], options
+            await page.screenshot(path=screenshot_path(f"i18n-lobby-cs-{width}"), full_page=True)
+
+            await page.locator("header nav").get_by_role("link", name="Historie").click()
+            await page.wait_for_url("**/history")
+            assert await page.locator("h1").inner_text() == "Historie"
+            section = page.locator("#history-marias")
+            assert "1 hra" in await section.locator("h2").inner_text()
+            assert await section.locator("th").first.inner_text() == "hra"
+            assert "14. 3. 2026" in await section.inner_text()
+            await page.screenshot(path=screenshot_path(f"i18n-history-cs-{width}"), full_page=True)
+
+            # A game's page, in Czech: the heading, the replay's controls.
+            await section.locator('a[href^="/matches/"]').first.click()
+            await page.wait_for_url("**/matches/*")
+            await page.locator("#replay[data-steps]").wait_for()
+            assert " a carol" in await page.locator("#match-heading").inner_text()
+            assert await page.locator("#replay button").first.inner_text() == "« první"
+            assert "hráno 14. 3. 2026" in await page.locator("#match-summary").inner_text()
+            await page.screenshot(path=screenshot_path(f"i18n-match-cs-{width}"), full_page=True)
+
+            # Signing in and up, in Czech.
+            await page.locator("header .account-box").get_by_role("link").click()
+            await page.wait_for_url("**/signin")
+            assert await page.locator("h1").inner_text() == "Přihlásit se"
+            await page.locator("main").get_by_role("link", name="Zaregistrujte se").click()
+            await page.wait_for_url("**/signup")
+            assert await page.locator("h1").inner_text() == "Registrace"
+            assert await page.locator("label[for=password]").inner_text() == "Heslo"
+            assert await page.locator("form.account button").inner_text() == "Zaregistrovat se"
+            await page.screenshot(path=screenshot_path(f"i18n-signup-cs-{width}"), full_page=True)
+            await page.locator("header nav").get_by_role("link", name="Historie").click()
+            await page.wait_for_url("**/history")
+
+            # English with the switch in the header; the choice survives a reload.
+            await page.locator("#languages").get_by_role("link", name="English").click()
+            await page.wait_for_url("**/history")
+            assert await page.get_attribute("html", "lang") == "en"
+            assert await page.locator("h1").inner_text() == "History"
+            await page.reload()
+            assert await page.locator("h1").inner_text() == "History"
+            assert "1 game" in await page.locator("#history-marias h2").inner_text()
+            assert await page.locator("#languages b").inner_text() == "English"
+            await page.screenshot(path=screenshot_path(f"i18n-history-en-{width}"), full_page=True)
+            await page.locator("header nav").get_by_role("link", name="Home").click()
+            await page.wait_for_url(web.url + "/")
+            assert "Recent results" in await page.locator("#results h2").inner_text()
+            scroll = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            assert scroll[0] <= scroll[1], scroll
+        finally:
+            await chromium.close()
+    assert errors == []
