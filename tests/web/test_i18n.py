@@ -20,9 +20,10 @@ from jinja2 import nodes
 from herna.web import i18n
 from herna.web.plugin import WebHall
 from herna.web.templating import TEMPLATES
+from tests.chromium import Chromium
 from tests.records import at, marias_deal, onitama_game
 from tests.serve import serving
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, screenshot_path
+from tests.web.conftest import screenshot_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -187,100 +188,90 @@ async def test_pages_speak_the_browsers_language_and_keep_the_choice(web: WebHal
 @pytest.mark.browser
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["1280", "390"])
 async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
-    tmp_path: Path, size: tuple[int, int]
+    tmp_path: Path, size: tuple[int, int], chromium: Chromium
 ) -> None:
-    from playwright.async_api import async_playwright
-
     width, height = size
     errors: list[str] = []
-    async with serving(tmp_path, "onitama,web", **ONITAMA) as hall, async_playwright() as p:
+    async with (
+        serving(tmp_path, "onitama,web", **ONITAMA) as hall,
+        chromium.context(locale="cs-CZ", viewport={"width": width, "height": height}) as context,
+    ):
         hall.records.save(at(marias_deal(3), datetime(2026, 3, 14, 15, 9, 26, tzinfo=UTC)))
         web = hall.service("web")
         assert isinstance(web, WebHall)
-        chromium = await p.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            context = await chromium.new_context(
-                locale="cs-CZ", viewport={"width": width, "height": height}
-            )
-            page = await context.new_page()
-            page.set_default_timeout(10_000)
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page = await context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-            await page.goto(web.url + "/")
-            assert await page.get_attribute("html", "lang") == "cs"
-            assert await page.locator("#play-now h2").inner_text() == "Hrát"
-            assert "Poslední výsledky" in await page.locator("#results h2").inner_text()
-            assert "Hrajete pod jménem hosta" in await page.locator("#play-now").inner_text()
-            await page.screenshot(path=screenshot_path(f"i18n-home-cs-{width}"), full_page=True)
+        await page.goto(web.url + "/")
+        assert await page.get_attribute("html", "lang") == "cs"
+        assert await page.locator("#play-now h2").inner_text() == "Hrát"
+        assert "Poslední výsledky" in await page.locator("#results h2").inner_text()
+        assert "Hrajete pod jménem hosta" in await page.locator("#play-now").inner_text()
+        await page.screenshot(path=screenshot_path(f"i18n-home-cs-{width}"), full_page=True)
 
-            await page.get_by_role("link", name="Předsálí").click()
-            await page.wait_for_url("**/lobby")
-            await page.wait_for_function(
-                "document.getElementById('lobby').dataset.state === 'live'"
-            )
-            assert await page.locator("h1").inner_text() == "Předsálí"
-            status = await page.locator("#lobby-status").inner_text()
-            assert status == "Právě nikdo nečeká." or status.startswith("čeká: "), status
-            assert await page.locator("#lobby-game option").all_inner_texts() == ["Onitama"]
-            options = await page.locator("#lobby-opponent option").all_inner_texts()
-            assert options == [
-                "Kdokoli (nejdřív lidé)",
-                "Jen lidé",
-                "Bot herny: snadný",
-                "Bot herny: střední",
-                "Bot herny: těžký",
-                "Bot herny: nejsilnější",
-            ], options
-            await page.screenshot(path=screenshot_path(f"i18n-lobby-cs-{width}"), full_page=True)
+        await page.get_by_role("link", name="Předsálí").click()
+        await page.wait_for_url("**/lobby")
+        await page.wait_for_function("document.getElementById('lobby').dataset.state === 'live'")
+        assert await page.locator("h1").inner_text() == "Předsálí"
+        status = await page.locator("#lobby-status").inner_text()
+        assert status == "Právě nikdo nečeká." or status.startswith("čeká: "), status
+        assert await page.locator("#lobby-game option").all_inner_texts() == ["Onitama"]
+        options = await page.locator("#lobby-opponent option").all_inner_texts()
+        assert options == [
+            "Kdokoli (nejdřív lidé)",
+            "Jen lidé",
+            "Bot herny: snadný",
+            "Bot herny: střední",
+            "Bot herny: těžký",
+            "Bot herny: nejsilnější",
+        ], options
+        await page.screenshot(path=screenshot_path(f"i18n-lobby-cs-{width}"), full_page=True)
 
-            await page.locator("header nav").get_by_role("link", name="Historie").click()
-            await page.wait_for_url("**/history")
-            assert await page.locator("h1").inner_text() == "Historie"
-            section = page.locator("#history-marias")
-            assert "1 hra" in await section.locator("h2").inner_text()
-            assert await section.locator("th").first.inner_text() == "hra"
-            assert "14. 3. 2026" in await section.inner_text()
-            await page.screenshot(path=screenshot_path(f"i18n-history-cs-{width}"), full_page=True)
+        await page.locator("header nav").get_by_role("link", name="Historie").click()
+        await page.wait_for_url("**/history")
+        assert await page.locator("h1").inner_text() == "Historie"
+        section = page.locator("#history-marias")
+        assert "1 hra" in await section.locator("h2").inner_text()
+        assert await section.locator("th").first.inner_text() == "hra"
+        assert "14. 3. 2026" in await section.inner_text()
+        await page.screenshot(path=screenshot_path(f"i18n-history-cs-{width}"), full_page=True)
 
-            # A game's page, in Czech: the heading, the replay's controls.
-            await section.locator('a[href^="/matches/"]').first.click()
-            await page.wait_for_url("**/matches/*")
-            await page.locator("#replay[data-steps]").wait_for()
-            assert " a carol" in await page.locator("#match-heading").inner_text()
-            assert await page.locator("#replay button").first.inner_text() == "« první"
-            assert "hráno 14. 3. 2026" in await page.locator("#match-summary").inner_text()
-            await page.screenshot(path=screenshot_path(f"i18n-match-cs-{width}"), full_page=True)
+        # A game's page, in Czech: the heading, the replay's controls.
+        await section.locator('a[href^="/matches/"]').first.click()
+        await page.wait_for_url("**/matches/*")
+        await page.locator("#replay[data-steps]").wait_for()
+        assert " a carol" in await page.locator("#match-heading").inner_text()
+        assert await page.locator("#replay button").first.inner_text() == "« první"
+        assert "hráno 14. 3. 2026" in await page.locator("#match-summary").inner_text()
+        await page.screenshot(path=screenshot_path(f"i18n-match-cs-{width}"), full_page=True)
 
-            # Signing in and up, in Czech.
-            await page.locator("header .account-box").get_by_role("link").click()
-            await page.wait_for_url("**/signin")
-            assert await page.locator("h1").inner_text() == "Přihlásit se"
-            await page.locator("main").get_by_role("link", name="Zaregistrujte se").click()
-            await page.wait_for_url("**/signup")
-            assert await page.locator("h1").inner_text() == "Registrace"
-            assert await page.locator("label[for=password]").inner_text() == "Heslo"
-            assert await page.locator("form.account button").inner_text() == "Zaregistrovat se"
-            await page.screenshot(path=screenshot_path(f"i18n-signup-cs-{width}"), full_page=True)
-            await page.locator("header nav").get_by_role("link", name="Historie").click()
-            await page.wait_for_url("**/history")
+        # Signing in and up, in Czech.
+        await page.locator("header .account-box").get_by_role("link").click()
+        await page.wait_for_url("**/signin")
+        assert await page.locator("h1").inner_text() == "Přihlásit se"
+        await page.locator("main").get_by_role("link", name="Zaregistrujte se").click()
+        await page.wait_for_url("**/signup")
+        assert await page.locator("h1").inner_text() == "Registrace"
+        assert await page.locator("label[for=password]").inner_text() == "Heslo"
+        assert await page.locator("form.account button").inner_text() == "Zaregistrovat se"
+        await page.screenshot(path=screenshot_path(f"i18n-signup-cs-{width}"), full_page=True)
+        await page.locator("header nav").get_by_role("link", name="Historie").click()
+        await page.wait_for_url("**/history")
 
-            # English with the switch in the header; the choice survives a reload.
-            await page.locator("#languages").get_by_role("link", name="English").click()
-            await page.wait_for_url("**/history")
-            assert await page.get_attribute("html", "lang") == "en"
-            assert await page.locator("h1").inner_text() == "History"
-            await page.reload()
-            assert await page.locator("h1").inner_text() == "History"
-            assert "1 game" in await page.locator("#history-marias h2").inner_text()
-            assert await page.locator("#languages b").inner_text() == "English"
-            await page.screenshot(path=screenshot_path(f"i18n-history-en-{width}"), full_page=True)
-            await page.locator("header nav").get_by_role("link", name="Home").click()
-            await page.wait_for_url(web.url + "/")
-            assert "Recent results" in await page.locator("#results h2").inner_text()
-            scroll = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-            assert scroll[0] <= scroll[1], scroll
-        finally:
-            await chromium.close()
+        # English with the switch in the header; the choice survives a reload.
+        await page.locator("#languages").get_by_role("link", name="English").click()
+        await page.wait_for_url("**/history")
+        assert await page.get_attribute("html", "lang") == "en"
+        assert await page.locator("h1").inner_text() == "History"
+        await page.reload()
+        assert await page.locator("h1").inner_text() == "History"
+        assert "1 game" in await page.locator("#history-marias h2").inner_text()
+        assert await page.locator("#languages b").inner_text() == "English"
+        await page.screenshot(path=screenshot_path(f"i18n-history-en-{width}"), full_page=True)
+        await page.locator("header nav").get_by_role("link", name="Home").click()
+        await page.wait_for_url(web.url + "/")
+        assert "Recent results" in await page.locator("#results h2").inner_text()
+        scroll = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert scroll[0] <= scroll[1], scroll
     assert errors == []
