@@ -24,6 +24,7 @@ from herna.hall.records import Standing, StoredMatch
 from herna.hall.replays import match_summary, result_lines
 from herna.hall.tournament_store import MatchPlace
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
+from herna.web.reviews import REVIEW_LINKS
 
 SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
 
@@ -773,9 +774,9 @@ def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
         + ("game record (notation)" if m.game == "onitama" else "text")
         + "</a></p>"
         + (
-            f'<p class="export"><a id="review-link" href="/matches/{m.id}/review">Engine '
-            "review</a>: the evaluation after every move, and the mistakes</p>"
-            if m.game == "onitama"
+            f'<p class="export"><a id="review-link" href="/matches/{m.id}/review">'
+            f"{REVIEW_LINKS[m.game][0]}</a>: {REVIEW_LINKS[m.game][1]}</p>"
+            if m.game in REVIEW_LINKS
             else ""
         )
         + '<h2>Replay</h2><div id="replay" class="replay">'
