@@ -267,17 +267,17 @@ def _weigh(
     seat: int,
     played: Action,
     rng: random.Random,
-    announced: GameType | None = None,
+    meant: Contract | GameType | None = None,
 ) -> dict[str, Any]:
-    """The bot's weighing of one decision; ``announced``: the contract a discard was for
-    (weighed too, on the same deals)."""
+    """The bot's weighing of one decision, the one played weighed too on the same deals:
+    ``meant`` is what it stood for (the level a bid went up to, the contract a discard was
+    for)."""
     parts = tuple(p.label for p in state.contract.parts) if state.phase == Phase.FLEK else ()
-    extra = [(played, announced)] if announced is not None else []
-    weighing: Weighing = bot.weigh(state.view(seat), state.legal_actions(), rng, extra)
+    weighing: Weighing = bot.weigh(state.view(seat), state.legal_actions(), rng, [(played, meant)])
     options = []
     marked = False
     for i, (action, level) in enumerate(zip(weighing.actions, weighing.levels, strict=True)):
-        mine = not marked and action == played and (announced is None or level == announced)
+        mine = not marked and action == played and (meant is None or level == meant)
         marked = marked or mine
         options.append(
             {
@@ -289,7 +289,7 @@ def _weigh(
         )
     return {
         "seat": seat,
-        "played_words": _option_words(played, announced, parts),
+        "played_words": _option_words(played, meant, parts),
         "bot_words": options[weighing.chosen]["words"] if options else "",
         "samples": weighing.worlds,
         "options": options,
@@ -317,7 +317,7 @@ def _auction(
             f"{contract_words(Contract.G.code)} without one"
         )
     else:
-        out["bid"] = _weigh(bot, first[0], akter, first[1], rng)
+        out["bid"] = _weigh(bot, first[0], akter, first[1], rng, end.won_rung)
         out["bid"]["hand"] = cards_words([CARD_CODES[c] for c in sorted(cards_of(
             first[0].hands[akter]))])  # fmt: skip
     discard = next(((s, a) for s, _seat, a in deal.decisions if isinstance(a, Discard)), None)

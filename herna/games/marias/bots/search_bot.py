@@ -197,12 +197,13 @@ class SearchBot:
         view: Mapping[str, Any],
         legal_actions: Sequence[Action],
         rng: BotRng,
-        extra: Sequence[tuple[Action, GameType | None]] = (),
+        extra: Sequence[tuple[Action, Contract | GameType | None]] = (),
     ) -> Weighing:
         """What :meth:`choose` weighs: each candidate with the bot's mean money over the
         sampled worlds, and its choice. ``extra`` adds candidates the bot would not consider
-        itself (an action, with the contract a discard is meant for), weighed on the same
-        worlds but never chosen (the deal review: how the move a person made would fare)."""
+        itself (an action, with the level a bid or answer goes up to or the contract a
+        discard is meant for), weighed on the same worlds but never chosen (the deal review:
+        how the move a person made would fare)."""
         legal = list(legal_actions)
         if not legal:
             raise ValueError("no legal action to choose from")
@@ -214,9 +215,13 @@ class SearchBot:
         if len(candidates) == 1 and not extra:
             return Weighing(candidates[0][0], [candidates[0][0]], [_level(candidates[0][1])],
                             [0.0], 0, 1)  # fmt: skip
-        for action, gametype in extra:
-            override = _plan_override(gametype) if gametype is not None else None
-            if all((a, _level(o)) != (action, gametype) for a, o in candidates):
+        for action, level in extra:
+            override: Override | None = None
+            if isinstance(level, GameType):
+                override = _plan_override(level)
+            elif isinstance(level, Contract):
+                override = _auction_override(level)
+            if all((a, _level(o)) != (action, level) for a, o in candidates):
                 candidates.append((action, override))
         totals = [0.0] * len(candidates)
         values: list[list[float]] = [[] for _ in candidates]

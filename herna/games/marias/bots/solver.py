@@ -10,10 +10,10 @@ Three things keep it small: touching cards of one hand that score alike are one 
 claim search's trick, :mod:`herna.games.marias.claim`); in betl and durch the first trick
 that decides the contract ends the line; and positions at a trick's start are memoised
 (bounds, as alpha-beta leaves them). In betl and durch the rest of the deal depends only on
-the cards left and the leader; in trump games also on what the past left for the
-settlement: the aktér's aces and tens taken so far, his first marriage and the marriages'
-sums per side (the last tricks, which decide sedma and dvě sedmy, are still to come: the
-memo stops before trick 9). That memo is what lets the deal review
+the cards left, the leader and whether it is decided; in trump games also on what the past
+left for the settlement: the aktér's aces and tens taken so far, his first marriage and the
+marriages' sums per side (the last tricks, which decide sedma and dvě sedmy, are still to
+come: the memo stops before trick 9). That memo is what lets the deal review
 (:mod:`herna.games.marias.review`) solve whole deals. A node budget bounds the work;
 :class:`Unsolved` tells the caller to fall back to a rollout.
 """
@@ -196,8 +196,11 @@ class EndgameSolver:
         """What the rest of the deal depends on at a trick's start (None: not memoised)."""
         h = self.hands
         if self.betl or self.durch:
-            # Undecided betl/durch: only the cards left matter.
-            return (h[0], h[1], h[2], leader)
+            # Betl/durch: only the cards left matter, and whether a past trick decided it
+            # already (not in one search, which stops there; in a memo shared by positions).
+            declarer = self.declarer
+            decided = any((t.winner == declarer) == self.betl for t in self.tricks)
+            return (h[0], h[1], h[2], leader, decided)
         if len(self.tricks) > 7:
             return None  # tricks 9 and 10 are the sevens' (the settlement reads them)
         declarer = self.declarer
