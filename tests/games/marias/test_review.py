@@ -21,68 +21,18 @@ defender won (+30) becomes 15 to each lost (−30), and R09 is the card that kee
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from herna.cli import main
-from herna.core.game import CHANCE
-from herna.games.marias.actions import YES, Bid, Discard, Flek, GameType, MariasCodec, Play
-from herna.games.marias.cards import parse_card, parse_cards
+from herna.games.marias.actions import YES, Bid
 from herna.games.marias.contracts import Contract
-from herna.games.marias.log import deal_for
 from herna.games.marias.review import Settings, review_deal, review_lines
-from herna.games.marias.state import Phase, new_game
-from herna.hall.match import Match, Seat
-from herna.hall.records import MatchRecord, RecordStore
+from herna.hall.records import RecordStore
 from herna.hall.reviews import ReviewStore, compute
+from tests.records import marias_betl_deal
 
-AKTER = parse_cards("R09 B07 B08 B09 G07 G08 G09 A07 A08 A09")
-ZADAK = parse_cards("R07 R08 R10 R0J R0Q R0K G0J G0Q G0K G0A")
-MIDDLE = parse_cards("B10 B0J B0Q B0K G10 A10 A0J A0Q A0K A0A")
-TALON = parse_cards("R0A B0A")
-NAMES = ("zoe", "adam", "mia")
 QUICK = Settings(samples=4)
-
-
-def _record(
-    lead: str,
-    contract: Contract = Contract.SMALL,
-    auction: tuple[Any, ...] = (),
-    defence: str = "",
-) -> MatchRecord:
-    """The deal above, the aktér leading ``lead``, then the cards ``defence``, then everybody
-    playing their first legal card; ``auction``: the bids and answers before the talon
-    (default: nobody bids)."""
-    codec = MariasCodec()
-    deal = deal_for(0, [ZADAK, AKTER, MIDDLE], TALON)
-    state = new_game(0)
-    for action in deal:
-        state = state.apply(action)
-    match: Match[Any] = Match(
-        "marias",
-        "review.1",
-        state,
-        [Seat(NAMES[0], "bot"), Seat(NAMES[1], "human"), Seat(NAMES[2], "bot")],
-        31,
-        codec,
-        meta={"dealer": 0, "tariff": "csm", "max_flek": 16, "ids": ["z", "a", "m"]},
-    )
-    # the fixed deal, logged as a table logs the shuffled one
-    match.log[:0] = [("action", {"player": CHANCE, "action": codec.encode(a)}) for a in deal]
-    for action in auction or (Bid(Contract.PASS), Bid(Contract.PASS)):
-        match.act(match.state.current_player(), action)
-    match.act(1, Discard((TALON[0], TALON[1])))
-    match.act(1, GameType(contract, None, None))
-    while match.state.phase == Phase.FLEK:
-        match.act(match.state.current_player(), Flek((1,)))
-    match.act(1, Play(parse_card(lead)))
-    for card in parse_cards(defence):
-        match.act(match.state.current_player(), Play(card))
-    while not match.state.is_terminal():
-        seat = match.state.current_player()
-        match.act(seat, match.state.legal_actions()[0])
-    return match.record()
 
 
 PUNISHED = "B10 G0K G10 G0J G07 R07"
@@ -90,7 +40,7 @@ PUNISHED = "B10 G0K G10 G0J G07 R07"
 
 
 def test_the_lead_that_throws_the_betl_is_marked_with_the_card_that_keeps_it() -> None:
-    record = _record("B07", defence=PUNISHED)
+    record = marias_betl_deal("B07", defence=PUNISHED)
     review = review_deal(record.meta, record.events, record.players, 31, QUICK)
     assert review["contract_words"] == "betl" and review["akter"] == 1
     assert review["money"][1] == -30  # lost: 15 to each defender
@@ -112,14 +62,14 @@ def test_the_lead_that_throws_the_betl_is_marked_with_the_card_that_keeps_it() -
     assert "B07" not in text and "SMALL" not in text  # the game's words, not codes
 
     # The saving lead itself costs nothing, and the betl is made.
-    saved = _record("R09")
+    saved = marias_betl_deal("R09")
     good = review_deal(saved.meta, saved.events, saved.players, 31, QUICK)
     assert good["money"][1] == 30 and good["costly"] == 0
     assert good["tricks"][0]["cards"][0]["verdict"] == "best"
 
 
 def test_a_stand_in_is_said() -> None:
-    record = _record("R09")
+    record = marias_betl_deal("R09")
     record.meta["stand_in"] = ["a"]
     review = review_deal(record.meta, record.events, record.players, 31, QUICK)
     assert review["stand_in"] == ["adam"]
@@ -129,7 +79,7 @@ def test_a_stand_in_is_said() -> None:
 def test_a_durch_with_sevens_to_nines_is_called_unsound() -> None:
     # The zadák offers durch, the aktér says mám, then both others pass: he must play it.
     auction = (Bid(Contract.BIG), YES, Bid(Contract.PASS), Bid(Contract.PASS))
-    record = _record("R09", Contract.BIG, auction)
+    record = marias_betl_deal("R09", Contract.BIG, auction)
     review = review_deal(record.meta, record.events, record.players, 31, QUICK)
     assert review["contract_words"] == "durch" and review["money"][1] < 0
     bid = review["auction"]["bid"]
@@ -149,7 +99,7 @@ def test_a_durch_with_sevens_to_nines_is_called_unsound() -> None:
 
 def test_a_review_is_claimed_once_and_stored(database_url: str) -> None:
     store = RecordStore(database_url)
-    match_id = store.save(_record("B07", defence=PUNISHED))
+    match_id = store.save(marias_betl_deal("B07", defence=PUNISHED))
     reviews = ReviewStore(store.engine)
     assert reviews.claim(match_id) and not reviews.claim(match_id)
     assert compute(database_url, match_id) == "done"
@@ -159,7 +109,7 @@ def test_a_review_is_claimed_once_and_stored(database_url: str) -> None:
     assert found.data["auction"]["announce"]["samples"] == 24  # the default settings
     assert not reviews.claim(match_id)  # done: never computed again
     # a deal with a person in it, not reviewed yet, is found for the automatic reviews
-    other = store.save(_record("R09"))
+    other = store.save(marias_betl_deal("R09"))
     assert reviews.people_games(0) == [other]
     store.close()
 
@@ -169,7 +119,7 @@ def test_replay_review_on_a_real_database(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'herna.db'}"
     store = RecordStore(url)
-    match_id = store.save(_record("B07", defence=PUNISHED))
+    match_id = store.save(marias_betl_deal("B07", defence=PUNISHED))
     store.close()
     assert main(["replay", str(match_id), "--review", "--database-url", url]) == 0
     out = capsys.readouterr().out
