@@ -1,9 +1,13 @@
 """The review of a mariáš deal in real Chromium, reached as a person reaches it: the home
 page, History, the deal's replay, its "Deal review" link; the worker computes it meanwhile.
 The deal is the hand-checked betl of tests/games/marias/test_review.py, whose first lead
-throws the betl: the page must mark it and name the lead that keeps it."""
+throws the betl: the page must mark it and name the lead that keeps it. And the play page's
+result panel, after a deal a person played, links to that deal's review."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +15,7 @@ from herna.hall.reviews import ReviewStore
 from herna.web.plugin import WebHall
 from tests.records import marias_betl_deal
 from tests.web.conftest import Browser, screenshot_path
+from tests.web.test_play_marias import MY_TURN, deals_of, marias_hall, play_until_deals, sit
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +60,33 @@ async def test_from_the_history_to_the_review_of_a_deal(
     wide = await page.evaluate("document.documentElement.scrollWidth")
     assert wide <= width + 1, wide
     await page.screenshot(path=screenshot_path(f"marias-review-{width}"), full_page=True)
-    await page.locator("#review-tricks").scroll_into_view_if_needed()
-    await page.screenshot(path=screenshot_path(f"marias-review-{width}-view"))
+    await page.evaluate("window.scrollTo(0, 0)")
+    await page.screenshot(path=screenshot_path(f"marias-review-{width}-top"))
+    await page.locator("#review-announce").scroll_into_view_if_needed()
+    await page.screenshot(path=screenshot_path(f"marias-review-{width}-auction"))
     assert browser.errors == []
+
+
+async def test_the_result_panel_links_to_the_review_of_that_deal(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with marias_hall(tmp_path) as h:
+        page = browser.page
+        await page.set_viewport_size({"width": 390, "height": 844})
+        guest = await sit(page, h.url)
+        await page.wait_for_function(MY_TURN, timeout=20_000)
+        await play_until_deals(page, 1)
+        link = page.locator("#mar-review")
+        await link.wait_for()
+        assert await link.inner_text() == "Review of this deal"
+        async with page.context.expect_page() as opened:
+            await link.click()
+        review: Any = await opened.value
+        await review.set_viewport_size({"width": 390, "height": 844})
+        await review.wait_for_selector("#review-tricks", timeout=120_000)
+        [deal] = deals_of(h, guest)[:1]
+        assert review.url.endswith(f"/matches/{deal.id}/review")
+        assert "Deal review: mariáš" in await review.locator("h1").inner_text()
+        assert await review.locator("#review-tricks tr").count() == 31
+        await review.screenshot(path=screenshot_path("marias-review-from-result-390"))
+        assert browser.errors == []
