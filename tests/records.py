@@ -20,7 +20,8 @@ from herna.games.tiles.bots import make_bot
 from herna.games.tiles.engine import new_game as new_tiles
 from herna.games.tiles.rules import load_rules_file, shipped_rules
 from herna.hall.match import Match, Seat
-from herna.hall.records import MatchRecord
+from herna.hall.records import MatchRecord, RecordStore
+from herna.hall.reviews import ReviewStore
 from tests.web.helpers import play_mia_round
 
 
@@ -147,3 +148,15 @@ def at(record: MatchRecord, when: datetime) -> MatchRecord:
     record.started_at = when - timedelta(minutes=5)
     record.finished_at = when
     return record
+
+
+def review_written_at(url: str, match_id: int) -> datetime:
+    """When the review of a match was stored (it must be done): a second ``--review`` that
+    reads it leaves this unchanged."""
+    store = RecordStore(url, create=False)
+    try:
+        found = ReviewStore(store.engine).get(match_id)
+        assert found is not None and found.status == "done"
+        return found.updated_at
+    finally:
+        store.close()

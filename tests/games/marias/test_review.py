@@ -30,7 +30,7 @@ from herna.games.marias.contracts import Contract
 from herna.games.marias.review import Settings, review_deal, review_lines
 from herna.hall.records import RecordStore
 from herna.hall.reviews import ReviewStore, compute
-from tests.records import marias_betl_deal
+from tests.records import marias_betl_deal, review_written_at
 
 QUICK = Settings(samples=4)
 
@@ -128,15 +128,8 @@ def test_replay_review_on_a_real_database(
     assert "COST 60: červené 9 would have kept +30" in out
     assert "Licitace (auction) advice for adam" in out
     assert "adam made no bid: nobody bid" in out
-    check = RecordStore(url, create=False)
-    found = ReviewStore(check.engine).get(match_id)
-    assert found is not None and found.status == "done"
-    stored_at = found.updated_at
-    check.close()
+    stored_at = review_written_at(url, match_id)
     # The second time it is read, not computed.
     assert main(["replay", str(match_id), "--review", "--database-url", url]) == 0
     assert capsys.readouterr().out == out
-    check = RecordStore(url, create=False)
-    again = ReviewStore(check.engine).get(match_id)
-    assert again is not None and again.updated_at == stored_at
-    check.close()
+    assert review_written_at(url, match_id) == stored_at
