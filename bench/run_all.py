@@ -59,6 +59,7 @@ BENCHES = (
     Bench("mia_bots", (), r"best|points"),
     Bench("marias_playouts", ("--runs", "5", "--seconds", "1.5"), r"median|OpenSpiel|anchor"),
     Bench("marias_bots", (), r"margin|per deal"),
+    Bench("marias_review", ("--deals", "4"), r"^review of a mariáš deal", timeout=240.0),
     Bench("cgml_tables", ("--tables", "100", "--duration", "10"), r"tables|p99"),
     Bench("cgml_processes", ("--rounds", "1", "--seconds", "8"), r"median"),
     Bench("tiles_turns", (), r"turns/s|per turn|validation"),

@@ -4,9 +4,11 @@ Without MATCH_ID it lists the newest matches of each game on record (``--last N`
 so thousands of Mia rounds do not bury the mariáš deals), each with its result in words.
 With MATCH_ID it tells the game as text built from the stored log by the game's own rules
 engine (:data:`herna.hall.replays.TEXTS`). ``--json`` prints the raw stored form instead;
-``--csv`` a player's results. ``--review`` adds the engine's review of an Onitama game (the
-evaluation after every move, the best move where the played one cost a lot, the counts of
-inaccuracies, mistakes and blunders): the stored one, or computed here and stored once.
+``--csv`` a player's results. ``--review`` adds the game's review: of an Onitama game the
+engine's (the evaluation after every move, the best move where the played one cost a lot, the
+counts of inaccuracies, mistakes and blunders), of a mariáš deal where the money went (each
+card's double-dummy value, the costly cards, the house bot's advice on the auction): the
+stored one, or computed here and stored once.
 
 The host reads the database directly, so the text shows everything the record holds (Mia's
 dice under the cup too); the web hall's public text hides what spectators never saw.
@@ -66,9 +68,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--review",
         action="store_true",
-        help="with MATCH_ID: the engine's review of the game (Onitama): the evaluation after "
-        "every move in pawns and White's win chance, the best move where the played one lost "
-        "a lot, inaccuracies/mistakes/blunders per player; computed and stored if not yet",
+        help="with MATCH_ID: the review of the game, computed and stored if not yet. Onitama: "
+        "the engine's evaluation after every move in pawns and White's win chance, the best "
+        "move where the played one lost a lot, inaccuracies/mistakes/blunders per player. "
+        "Mariáš: each card's value for the aktér with all hands open (double dummy), the "
+        "cards that cost money with those that would have kept it, and the strongest house "
+        "bot's advice on the licitace, the announcement and the fleks",
     )
     p.add_argument("--database-url", default=DEFAULT_DATABASE, help="database to read")
     add_language_option(p)
@@ -221,7 +226,9 @@ def _review(store: RecordStore, match: StoredMatch) -> int:
         why = found.data.get("error") if found is not None else "not computed"
         print(f"herna replay: no review: {why}", file=sys.stderr)
         return 1
-    names = {("white", "black")[p.seat]: p.name for p in match.players if p.seat in (0, 1)}
+    names = {str(p.seat): p.name for p in match.players}
+    if match.game == "onitama":
+        names.update({("white", "black")[p.seat]: p.name for p in match.players if p.seat < 2})
     print()
     for line in review_text(match.game, found.data, names):
         print(line)

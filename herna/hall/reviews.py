@@ -1,8 +1,9 @@
 """Reviews of finished games: computed once, in a worker process, kept beside the match.
 
 A game's review is a pure function of its record (``herna.games.<game>.review``, listed in
-:data:`REVIEWERS`); this module stores it (table ``match_reviews``, one row per match:
-``computing``, ``done`` or ``failed``) and runs it off every event loop:
+:data:`REVIEWERS`: the Onitama engine review, the mariáš deal review); this module stores it
+(table ``match_reviews``, one row per match: ``computing``, ``done`` or ``failed``) and runs
+it off every event loop:
 
 * :class:`ReviewStore` reads and writes the rows. :meth:`ReviewStore.claim` is the one
   place that decides who computes: it inserts the ``computing`` row, and a second claim of
@@ -41,11 +42,18 @@ from herna.hall.db import MatchPlayerRow, MatchReviewRow, MatchRow
 
 log = logging.getLogger("herna.reviews")
 
-REVIEWERS: dict[str, str] = {"onitama": "herna.games.onitama.review:review_match"}
+REVIEWERS: dict[str, str] = {
+    "onitama": "herna.games.onitama.review:review_match",
+    "marias": "herna.games.marias.review:review_match",
+}
 """Per game, the function that reviews a stored match (imported in the worker only: the
-Onitama engine loads numba)."""
-REVIEW_TEXTS: dict[str, str] = {"onitama": "herna.games.onitama.review:review_lines"}
-"""Per game, ``(review data, names by seat colour) -> lines`` for ``herna replay --review``."""
+Onitama engine loads numba, the mariáš review searches for seconds)."""
+REVIEW_TEXTS: dict[str, str] = {
+    "onitama": "herna.games.onitama.review:review_lines",
+    "marias": "herna.games.marias.review:review_lines",
+}
+"""Per game, ``(review data, names) -> lines`` for ``herna replay --review``; the names are
+by seat colour (Onitama) and by seat number from 0 (``"0"``: every game)."""
 
 PEOPLE_KINDS = ("person", "human")
 """Player kinds whose games are reviewed without being asked."""

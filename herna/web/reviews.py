@@ -1,13 +1,14 @@
 """The review pages: ``/matches/ID/review`` (the engine's review of a finished Onitama game:
 White's win chance after every move as a chart, the counts of inaccuracies, mistakes and
-blunders per player with the thresholds, and every costly move with the engine's best one)
-and ``/play/onitama/review`` (the result panel's link: the review of the game this browser's
-player just finished).
+blunders per player with the thresholds, and every costly move with the engine's best one;
+the review of a mariáš deal: :mod:`herna.web.review_marias`) and ``/play/onitama/review``,
+``/play/marias/review`` (the result panel's link: the review of the game or deal this
+browser's player just finished).
 
 The review itself is computed once, in a worker process (:class:`herna.hall.reviews.Reviewer`);
 a page only asks for it and shows "computing…" (reloading itself) until it is stored. Games
 with a person in them are reviewed without being asked: :meth:`ReviewPages.watch` looks for
-them after every Onitama ``game_over`` on the hall's bus.
+them after every ``game_over`` of a reviewed game on the hall's bus.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from herna.hall.records import RecordStore
 from herna.hall.reviews import REVIEWERS, Reviewer, ReviewStore
 from herna.web.guests import Guests
 from herna.web.params import MATCH_ID, NotFound, endpoint
+from herna.web.review_marias import marias_review_body
 
 log = logging.getLogger("herna.web")
 e = html.escape
@@ -42,6 +44,14 @@ RECENT = timedelta(minutes=10)
 SCAN_DELAY = 1.0
 """Seconds after a game's end before looking for it in the records (the writer commits
 within about 50 ms, under load later; a later scan finds what this one missed)."""
+
+TITLES = {"onitama": ("Engine review", "Onitama"), "marias": ("Deal review", "mariáš")}
+"""Each reviewed game's page title and the game's name in the heading."""
+WAITING = {
+    "onitama": "the engine looks at every move",
+    "marias": "every card is solved with all hands open, and the house bot weighs the bidding",
+}
+"""What a page waiting for its review says is going on."""
 
 WIDTH, HEIGHT = 720, 240
 LEFT, RIGHT, TOP, BOTTOM = 64, 12, 12, 40
@@ -173,7 +183,10 @@ class ReviewPages:
     def routes(self) -> list[Route]:
         get = ["GET"]
         return [
-            Route("/play/onitama/review", endpoint(self.mine), methods=get),
+            *(
+                Route(f"/play/{game}/review", endpoint(self._mine(game)), methods=get)
+                for game in REVIEWERS
+            ),
             Route(
                 "/matches/{match_id}/review", endpoint(self.review_page, [MATCH_ID]), methods=get
             ),
@@ -182,47 +195,64 @@ class ReviewPages:
     def review_page(self, request: Request, args: dict[str, Any]) -> Response:
         match = self.store.get(args["match_id"])
         if match is None or match.game not in REVIEWERS:
-            raise NotFound(f"No game #{args['match_id']} with an engine review.")
+            raise NotFound(f"No game #{args['match_id']} with a review.")
+        title, game = TITLES[match.game]
         status = self.reviewer.request(match.id, match.game)
         found = ReviewStore(self.store.engine).get(match.id) if status == "done" else None
         if found is None:
             body = (
-                f"<h1>Engine review: Onitama #{match.id}</h1>"
+                f"<h1>{title}: {game} #{match.id}</h1>"
                 + (
                     f'<p id="review-status" class="error">The review failed. <a href="/matches/'
                     f'{match.id}/review">Try again</a>.</p>'
                     if status == "failed"
-                    else '<p id="review-status" aria-live="polite">computing… (the engine '
-                    "looks at every move; this page reloads itself)</p>"
+                    else '<p id="review-status" aria-live="polite">computing… ('
+                    f"{WAITING[match.game]}; this page reloads itself)</p>"
                 )
                 + f'<p><a href="/matches/{match.id}">← the game\'s replay</a></p>'
             )
-            response = self.page("Engine review", body, {"kind": "review"}, "/history")
+            response = self.page(title, body, {"kind": "review"}, "/history")
             if status != "failed":
                 response.headers["Refresh"] = str(REFRESH)
             return response
-        body = review_body(match, found.data)
-        return self.page(f"Engine review #{match.id}", body, {"kind": "review"}, "/history")
+        if match.game == "marias":
+            body = marias_review_body(match, found.data)
+        else:
+            body = review_body(match, found.data)
+        return self.page(f"{title} #{match.id}", body, {"kind": "review"}, "/history")
 
-    def mine(self, request: Request, args: dict[str, Any]) -> Response:
-        """The newest Onitama game of the player at this browser, once it is recorded."""
+    def _mine(self, game: str) -> Callable[[Request, dict[str, Any]], Response]:
+        def mine(request: Request, args: dict[str, Any]) -> Response:
+            return self.mine(request, game)
+
+        return mine
+
+    def mine(self, request: Request, game: str) -> Response:
+        """The game of ``game`` the player at this browser finished when the page says (its
+        ``ended``: ms), once it is recorded: the first recorded after that, so a mariáš deal's
+        link keeps meaning its deal while the next ones are played."""
         name, _new = self.guests.of(request)
-        recent = self.store.matches(game="onitama", player=name, limit=1)
+        recent = self.store.matches(game=game, player=name, limit=20)
         now = datetime.now(UTC)
         # The page sends when its game ended (ms): a game recorded before that is the one
         # before, and the one just finished is still on its way to the database.
         try:
-            ended = datetime.fromtimestamp(int(request.query_params.get("ended", "0")) / 1000, UTC)
-        except (ValueError, OverflowError, OSError):
-            ended = now - RECENT
+            ended = datetime.fromtimestamp(int(request.query_params["ended"]) / 1000, UTC)
+            told = True
+        except (KeyError, ValueError, OverflowError, OSError):
+            ended, told = now - RECENT, False
         since = max(ended - timedelta(seconds=5), now - RECENT)
-        if recent and recent[0].finished_at >= since:
-            return RedirectResponse(f"/matches/{recent[0].id}/review", status_code=303)
+        after = [m for m in recent if m.finished_at >= since]
+        if after:
+            # Not told when: the newest (a person asks for the game they just finished).
+            first = min(after, key=lambda m: m.finished_at) if told else after[0]
+            return RedirectResponse(f"/matches/{first.id}/review", status_code=303)
+        title = TITLES[game][0]
         body = (
-            '<h1>Engine review</h1><p id="review-status">computing… (your game is being '
+            f'<h1>{title}</h1><p id="review-status">computing… (your game is being '
             "recorded; this page reloads itself)</p>"
         )
-        response = self.page("Engine review", body, {"kind": "review"}, "/history")
+        response = self.page(title, body, {"kind": "review"}, "/history")
         response.headers["Refresh"] = str(REFRESH)
         return response
 

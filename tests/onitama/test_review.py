@@ -18,7 +18,7 @@ from herna.hall.db import make_engine, normalise_url
 from herna.hall.records import RecordStore
 from herna.hall.reviews import Reviewer, ReviewStore, compute
 from herna.hall.schema import alembic_config
-from tests.records import onitama_game
+from tests.records import onitama_game, review_written_at
 
 # White's master on b3 is attacked by Black's pawn on a3 (Boar: one step to the side). The
 # only move that keeps it is Crab b3b4, the master taking the pawn on b4: every other move
@@ -114,17 +114,10 @@ def test_replay_review_on_a_real_database(
     assert "Engine review" in out
     assert "blunder ≥ 30, mistake ≥ 20, inaccuracy ≥ 10" in out
     assert "alice (white):" in out and "dave (black):" in out
-    check = RecordStore(url, create=False)
-    found = ReviewStore(check.engine).get(match_id)
-    assert found is not None and found.status == "done"
-    stored_at = found.updated_at
-    check.close()
+    stored_at = review_written_at(url, match_id)
     # The second time it is read, not computed.
     assert main(["replay", str(match_id), "--review", "--database-url", url]) == 0
     assert capsys.readouterr().out == out
-    check = RecordStore(url, create=False)
-    again = ReviewStore(check.engine).get(match_id)
-    assert again is not None and again.updated_at == stored_at
-    check.close()
+    assert review_written_at(url, match_id) == stored_at
     # A game without a review says so.
     assert main(["replay", "999", "--review", "--database-url", url]) == 1

@@ -535,6 +535,7 @@
       }
     }
 
+    let reviewDeal = null, reviewAt = 0; // the deal the result panel shows, and when it came
     function drawResult(st) {
       const r = st.result;
       if (!r) {
@@ -551,11 +552,16 @@
         el("td", {}, signed(row.total)),
       ));
       const note = r.stand_in ? [el("p", { class: "mar-note" }, "A stand-in played for you in this deal.")] : [];
+      // The deal's review (herna/web/reviews.py finds the deal recorded after this moment).
+      if (reviewDeal !== r.deal) { reviewDeal = r.deal; reviewAt = Date.now(); }
+      const review = el("p", {}, el("a", { id: "mar-review", target: "_blank",
+        href: `/play/marias/review?ended=${reviewAt}` }, "Review of this deal"));
       resultBox.replaceChildren(
         el("h2", {}, `Vyúčtování — deal ${r.deal}: ${r.title}`),
         ...note,
         el("div", { class: "mar-scroll" }, el("table", { class: "mar-result-table" }, el("thead", {}, head), el("tbody", {}, rows))),
         el("ul", { class: "mar-breakdown" }, r.lines.map((l) => el("li", { class: l.style ? `mar-${l.style.replace(" ", "-")}` : "" }, l.text))),
+        review,
       );
     }
 

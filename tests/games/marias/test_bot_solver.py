@@ -12,7 +12,7 @@ from herna.games.marias import MariasState, Phase, Play, SearchBot, new_game, pa
 from herna.games.marias.bots import SERVED_TIME_BUDGET, RuleBot, make_bot
 from herna.games.marias.bots.observation import Observation
 from herna.games.marias.bots.sampling import auction_fits, determinize
-from herna.games.marias.bots.solver import Unsolved, solve_cards
+from herna.games.marias.bots.solver import EndgameSolver, Unsolved, solve_cards
 from herna.games.marias.cards import BIT
 from herna.games.marias.contracts import Rules
 from herna.games.marias.log import deal_actions, deal_for, play_actions
@@ -217,3 +217,30 @@ def test_bidding_inference_reads_the_view_only() -> None:
         assert bot.choose(a.view(0), a.legal_actions(), random.Random(seed)) == bot.choose(
             b.view(0), b.legal_actions(), random.Random(seed)
         )
+
+
+def test_the_memo_shared_between_positions_of_a_deal_agrees_with_brute_force() -> None:
+    # The deal review solves a deal's positions from the last card back with one memo: the
+    # memo (at trick starts, up to trick 8: the cards left, and in trump games the aktér's
+    # aces and tens and the marriages so far; in betl/durch whether it is decided) must give
+    # every position its own value. Four tricks left, mid-trick: the memo is in play.
+    positions = _positions(4, range(12))
+    assert len(positions) >= 8
+    for s in positions:
+        memo: dict[tuple[int, ...], tuple[int, int]] = {}
+        cards = [a.card for a in s.legal_actions() if isinstance(a, Play)]
+        for card in cards:  # later positions first, as the review does
+            child = s.clone()
+            child.apply_action(Play(card))
+            if child.phase == Phase.PLAY:
+                later = [a.card for a in child.legal_actions() if isinstance(a, Play)]
+                got = EndgameSolver(child, 10**6, memo).values(later)
+                for c in later:
+                    grandchild = child.clone()
+                    grandchild.apply_action(Play(c))
+                    assert got[c] == _brute_force(grandchild), (child, c)
+        values = EndgameSolver(s, 10**6, memo).values(cards)
+        for card in cards:
+            child = s.clone()
+            child.apply_action(Play(card))
+            assert values[card] == _brute_force(child), (s, card)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from herna.core.errors import IllegalAction
@@ -105,13 +106,46 @@ def _auction_override(level: Contract) -> Override:
     return _AuctionOverride(level)
 
 
-def _plan_override(gametype: GameType) -> Override:
-    def decide(state: MariasState, legal: list[Action]) -> Action | None:
-        if state.phase == Phase.GAMETYPE and gametype in legal:
-            return gametype
+class _PlanOverride:
+    """Announce ``gametype`` after the discard."""
+
+    def __init__(self, gametype: GameType) -> None:
+        self.gametype = gametype
+
+    def __call__(self, state: MariasState, legal: list[Action]) -> Action | None:
+        if state.phase == Phase.GAMETYPE and self.gametype in legal:
+            return self.gametype
         return None
 
-    return decide
+
+def _plan_override(gametype: GameType) -> Override:
+    return _PlanOverride(gametype)
+
+
+@dataclass(frozen=True)
+class Weighing:
+    """A decision as :meth:`SearchBot.weigh` saw it."""
+
+    choice: Action
+    actions: list[Action]
+    """The candidates (the bot's own first, then any extra ones)."""
+    levels: list[Contract | GameType | None]
+    """Per candidate, what it stands for beyond the action: the auction level the bot would
+    bid or hold up to, or the contract a discard is meant for (None: the action says it)."""
+    means: list[float]
+    """Per candidate, the bot's mean money over the sampled worlds."""
+    worlds: int
+    """How many worlds were sampled (0: a choice without search)."""
+    own: int
+    """How many of the candidates are the bot's own."""
+    chosen: int = 0
+    """The index of the choice among the candidates."""
+
+
+def _level(override: Override | None) -> Contract | GameType | None:
+    if isinstance(override, _AuctionOverride):
+        return override.level
+    return getattr(override, "gametype", None)
 
 
 class SearchBot:
@@ -156,15 +190,39 @@ class SearchBot:
     def choose(
         self, view: Mapping[str, Any], legal_actions: Sequence[Action], rng: BotRng
     ) -> Action:
+        return self.weigh(view, legal_actions, rng).choice
+
+    def weigh(
+        self,
+        view: Mapping[str, Any],
+        legal_actions: Sequence[Action],
+        rng: BotRng,
+        extra: Sequence[tuple[Action, Contract | GameType | None]] = (),
+    ) -> Weighing:
+        """What :meth:`choose` weighs: each candidate with the bot's mean money over the
+        sampled worlds, and its choice. ``extra`` adds candidates the bot would not consider
+        itself (an action, with the level a bid or answer goes up to or the contract a
+        discard is meant for), weighed on the same worlds but never chosen (the deal review:
+        how the move a person made would fare)."""
         legal = list(legal_actions)
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
-            return legal[0]
+            return Weighing(legal[0], [legal[0]], [None], [0.0], 0, 0)
         obs = Observation.from_view(view)
         candidates = self._candidates(obs, legal, rng)
-        if len(candidates) == 1:
-            return candidates[0][0]
+        own = len(candidates)
+        if len(candidates) == 1 and not extra:
+            return Weighing(candidates[0][0], [candidates[0][0]], [_level(candidates[0][1])],
+                            [0.0], 0, 1)  # fmt: skip
+        for action, level in extra:
+            override: Override | None = None
+            if isinstance(level, GameType):
+                override = _plan_override(level)
+            elif isinstance(level, Contract):
+                override = _auction_override(level)
+            if all((a, _level(o)) != (action, level) for a, o in candidates):
+                candidates.append((action, override))
         totals = [0.0] * len(candidates)
         values: list[list[float]] = [[] for _ in candidates]
         worlds = 0
@@ -200,9 +258,13 @@ class SearchBot:
             worlds += 1
             if deadline is not None and self.clock is not None and self.clock() >= deadline:
                 break
+        actions = [a for a, _ in candidates]
+        levels = [_level(o) for _, o in candidates]
         if worlds == 0:
-            return rule_policy(obs, legal, rng, self.careful)
-        best = max(range(len(candidates)), key=lambda i: totals[i])
+            return Weighing(rule_policy(obs, legal, rng, self.careful), actions, levels,
+                            [0.0] * len(candidates), 0, own)  # fmt: skip
+        means = [t / worlds for t in totals]
+        best = max(range(own), key=lambda i: totals[i])
         if self.confidence > 0 and obs.phase in (Phase.AUCTION, Phase.DISCARD, Phase.GAMETYPE):
             best = self._hedged(obs, candidates, values, best)
         if obs.phase == Phase.FLEK and best != 0:
@@ -211,7 +273,7 @@ class SearchBot:
             keep = totals[0] / worlds
             if totals[best] / worlds < keep + self.flek_margin + 0.25 * abs(keep):
                 best = 0
-        return candidates[best][0]
+        return Weighing(candidates[best][0], actions, levels, means, worlds, own, best)
 
     def _solved(
         self,
@@ -340,4 +402,4 @@ class SearchBot:
         return tuple(out)
 
 
-__all__ = ["SearchBot", "rollout"]
+__all__ = ["SearchBot", "Weighing", "rollout"]

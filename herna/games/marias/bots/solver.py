@@ -6,16 +6,21 @@ over every remaining card, the aktér maximising his money and the defenders min
 the money taken from the engine's own settlement (:func:`settle_played`), so hra, sedma,
 sto, tichá sedma, marriages, fleks and the limit count exactly as the referee counts them.
 
-Two things keep it small: touching cards of one hand that score alike are one move (the
-claim search's trick, :mod:`herna.games.marias.claim`), and in betl and durch the first
-trick that decides the contract ends the line (positions at a trick's start are memoised
-there, as the rest of the deal no longer depends on the past). A node budget bounds the
-work; :class:`Unsolved` tells the caller to fall back to a rollout.
+Three things keep it small: touching cards of one hand that score alike are one move (the
+claim search's trick, :mod:`herna.games.marias.claim`); in betl and durch the first trick
+that decides the contract ends the line; and positions at a trick's start are memoised
+(bounds, as alpha-beta leaves them). In betl and durch the rest of the deal depends only on
+the cards left, the leader and whether it is decided; in trump games also on what the past
+left for the settlement: the aktér's aces and tens taken so far, his first marriage and the
+marriages' sums per side (the last tricks, which decide sedma and dvě sedmy, are still to
+come: the memo stops before trick 9). That memo is what lets the deal review
+(:mod:`herna.games.marias.review`) solve whole deals. A node budget bounds the work;
+:class:`Unsolved` tells the caller to fall back to a rollout.
 """
 
 from __future__ import annotations
 
-from herna.games.marias.cards import BIT, KING, OBER, POINTS, SUIT_MASK, Card
+from herna.games.marias.cards import BIT, KING, OBER, POINTS, SUIT_MASK, TENS_ACES_MASK, Card
 from herna.games.marias.contracts import Contract
 from herna.games.marias.evaluation import Trick, settle_played
 from herna.games.marias.rules import STRENGTH, legal_play_mask, trick_winner_index
@@ -31,7 +36,12 @@ class Unsolved(Exception):
 class EndgameSolver:
     """Solves the play of ``state`` (a full, known deal in the play phase) from now on."""
 
-    def __init__(self, state: MariasState, max_nodes: int = 20_000) -> None:
+    def __init__(
+        self,
+        state: MariasState,
+        max_nodes: int = 20_000,
+        memo: dict[tuple[int, ...], tuple[int, int]] | None = None,
+    ) -> None:
         if state.phase != Phase.PLAY:
             raise ValueError("the solver needs a deal in the play phase")
         self.state = state
@@ -62,7 +72,9 @@ class EndgameSolver:
         self.won = list(state.won)
         self.tricks = list(state.tricks)
         self.marriages = state.marriages
-        self.memo: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+        self.memo = {} if memo is None else memo
+        """Bounds of positions at a trick's start; its keys hold everything the rest of the deal
+        depends on, so solvers of later positions of the same deal may share one (the review)."""
         self._decided: int | None = None
 
     # -- moves ------------------------------------------------------------------------------
@@ -180,13 +192,33 @@ class EndgameSolver:
             self._decided = money
         return money
 
+    def _memo_key(self, leader: int) -> tuple[int, ...] | None:
+        """What the rest of the deal depends on at a trick's start (None: not memoised)."""
+        h = self.hands
+        if self.betl or self.durch:
+            # Betl/durch: only the cards left matter, and whether a past trick decided it
+            # already (not in one search, which stops there; in a memo shared by positions).
+            declarer = self.declarer
+            decided = any((t.winner == declarer) == self.betl for t in self.tricks)
+            return (h[0], h[1], h[2], leader, decided)
+        if len(self.tricks) > 7:
+            return None  # tricks 9 and 10 are the sevens' (the settlement reads them)
+        declarer = self.declarer
+        first = total = other = 0
+        for seat, suit in self.marriages:
+            value = 40 if suit == self.trumps else 20
+            if seat == declarer:
+                first = first or value
+                total += value
+            else:
+                other += value
+        points = (self.won[declarer] & TENS_ACES_MASK).bit_count()
+        return (h[0], h[1], h[2], leader, points, first, total, other)
+
     def _node(self, trick: tuple[Card, ...], leader: int, alpha: int, beta: int) -> int:
         seat = (leader + len(trick)) % 3
-        key: tuple[int, int, int, int] | None = None
-        if not trick and (self.betl or self.durch):
-            # Undecided betl/durch at a trick's start: only the cards left matter.
-            h = self.hands
-            key = (h[0], h[1], h[2], leader)
+        key = self._memo_key(leader) if not trick else None
+        if key is not None:
             hit = self.memo.get(key)
             if hit is not None:
                 low, high = hit
