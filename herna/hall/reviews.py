@@ -37,7 +37,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from herna.core.processes import die_with_parent
+from herna.core.processes import background_worker
 from herna.hall.db import MatchPlayerRow, MatchReviewRow, MatchRow
 
 log = logging.getLogger("herna.reviews")
@@ -194,11 +194,16 @@ def compute(url: str, match_id: int) -> str:
         store.close()
 
 
+REVIEW_NICE = 10
+"""How much the review worker lowers its priority: a mariáš deal's review takes seconds of
+CPU, and on a busy machine the tables' loops must go first (it only makes a review later)."""
+
+
 def _worker() -> ProcessPoolExecutor:
     # spawn, not fork: the parent runs an event loop and threads a fork would copy mid-step
     return ProcessPoolExecutor(
-        1, mp_context=mp.get_context("spawn"), initializer=die_with_parent,
-        initargs=(os.getpid(),),
+        1, mp_context=mp.get_context("spawn"), initializer=background_worker,
+        initargs=(os.getpid(), REVIEW_NICE),
     )  # fmt: skip
 
 
