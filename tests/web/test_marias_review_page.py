@@ -48,8 +48,8 @@ async def test_from_the_history_to_the_review_of_a_deal(
     costly = page.locator('#review-tricks tr[data-verdict="costly"]')
     assert await costly.count() == 1
     row = await costly.inner_text()
-    assert "kule 7" in row and "+30 → −30" in row and "cost 60" in row
-    assert "červené 9 would have kept +30" in row
+    assert "kulová sedma" in row and "+30 → −30" in row and "cost 60" in row
+    assert "červená devítka would have kept +30" in row
     # 30 cards, one row each, under one header
     assert await page.locator("#review-tricks tr").count() == 31
     assert "unsound" not in await page.locator("#review-auction").inner_text()

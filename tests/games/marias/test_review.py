@@ -46,19 +46,19 @@ def test_the_lead_that_throws_the_betl_is_marked_with_the_card_that_keeps_it() -
     assert review["money"][1] == -30  # lost: 15 to each defender
     first = review["tricks"][0]["cards"][0]
     assert first["name"] == "adam" and first["side"] == "aktér"
-    assert first["card_words"] == "kule 7"
+    assert first["card_words"] == "kulová sedma"
     assert first["verdict"] == "costly" and first["cost"] == 60
     assert (first["value_before"], first["value_after"]) == (30, -30)
     assert first["better"] == ["R09"]
-    assert first["better_words"] == "červené 9"
+    assert first["better_words"] == "červená devítka"
     assert review["start_value"] == 30 and review["cut_off"] == 0
     # Nothing else is judged costly: after the lead the betl is lost whatever anybody plays.
     assert review["costly"] == 1
     later = [c for t in review["tricks"] for c in t["cards"]][1:]
     assert all(c["verdict"] in ("best", "forced") for c in later)
     text = "\n".join(review_lines(review, {}))
-    assert "adam (aktér): kule 7" in text
-    assert "COST 60: červené 9 would have kept +30" in text
+    assert "adam (aktér): kulová sedma" in text
+    assert "COST 60: červená devítka would have kept +30" in text
     assert "B07" not in text and "SMALL" not in text  # the game's words, not codes
 
     # The saving lead itself costs nothing, and the betl is made.
@@ -125,7 +125,7 @@ def test_replay_review_on_a_real_database(
     out = capsys.readouterr().out
     assert "Deal review (where the money went):" in out
     assert "aktér (declarer): adam, betl" in out
-    assert "COST 60: červené 9 would have kept +30" in out
+    assert "COST 60: červená devítka would have kept +30" in out
     assert "Licitace (auction) advice for adam" in out
     assert "adam made no bid: nobody bid" in out
     stored_at = review_written_at(url, match_id)
