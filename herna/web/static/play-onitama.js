@@ -551,6 +551,10 @@
       S.note = "";
       send("REMATCH");
       draw();
+      // What is awaited, and the way to cancel it, in view (a phone's header may push it
+      // below the fold; the button pressed was there)
+      const wait = document.getElementById("play-rematch-wait");
+      if (wait) wait.scrollIntoView({ block: "nearest" });
     }
 
     /* Withdraw the rematch offer (DECLINE_REMATCH withdraws one's own offer). */
