@@ -47,6 +47,7 @@ from herna.clients.marias_seat_view import (
 from herna.core.clock import MonotonicClock
 from herna.games.marias import Action, make_bot
 from herna.games.marias.bots import BotRng
+from herna.games.marias.names import pick
 from herna.hall.clocks import DecisionClock
 from herna.protocols.cgml.messages import (
     LEFT,
@@ -148,6 +149,10 @@ class SeatRelay(SeatView):
         """The people a rematch waits for (named when they decline)."""
 
     # -- running ----------------------------------------------------------------------------
+    def _say_in(self, en: str, cs: str) -> str:
+        """What the person reads, in the seat's language (:attr:`lang`)."""
+        return pick(self.lang, en, cs)
+
     def start(self) -> asyncio.Task[None]:
         self._task = asyncio.get_running_loop().create_task(self.run(), name=f"seat-{self.me}")
         return self._task
@@ -158,7 +163,10 @@ class SeatRelay(SeatView):
             # once with bots, when another person comes with "people").
             self.status = "waiting"
             if self.tournament is not None:
-                self.message = f"Waiting for your table of tournament {self.tournament}."
+                self.message = self._say_in(
+                    f"Waiting for your table of tournament {self.tournament}.",
+                    f"Čekáš na svůj stůl turnaje {self.tournament}.",
+                )
             self._changed()
             while True:
                 try:
@@ -166,11 +174,17 @@ class SeatRelay(SeatView):
                 except CgmlClientError as e:
                     if e.code == CHALLENGE_DECLINED:
                         # A rematch the other person said no to (the hall's lobby ended it).
-                        self.message = f"{self._challenged()} declined the rematch."
+                        self.message = self._say_in(
+                            f"{self._challenged()} declined the rematch.",
+                            f"Odvetu odmítá: {self._challenged()}.",
+                        )
                         break
                     if self.tournament is None or e.code != TOURNAMENT_OVER:
                         raise
-                    self.message = "The tournament is over: its page has the standings."
+                    self.message = self._say_in(
+                        "The tournament is over: its page has the standings.",
+                        "Turnaj skončil: pořadí je na jeho stránce.",
+                    )
                     break
                 if complete is None:
                     if self._ended is not None:
@@ -179,7 +193,10 @@ class SeatRelay(SeatView):
                     continue  # the web hall sent the seat back to waiting (rewait)
                 if not self.present and self.tournament is None:
                     await cgml_client.decline(complete, self.player)
-                    self.message = "You left before the table started."
+                    self.message = self._say_in(
+                        "You left before the table started.",
+                        "Odchod ještě před začátkem stolu.",
+                    )
                     break
                 self.group = complete.group
                 self.message = ""
@@ -188,8 +205,12 @@ class SeatRelay(SeatView):
                     # Called off before its first deal (a player of the group left, or
                     # declined): nobody played, nothing was recorded; wait again.
                     self._waiting_again(
-                        "The table did not start: a player left before the first deal. "
-                        "You are waiting for another table."
+                        self._say_in(
+                            "The table did not start: a player left before the first deal. "
+                            "You are waiting for another table.",
+                            "Stůl nezačal: jeden z hráčů odešel před prvním rozdáním. "
+                            "Čekáš na jiný stůl.",
+                        )
                     )
                     continue
                 if self.tournament is None:
@@ -197,10 +218,10 @@ class SeatRelay(SeatView):
                 self._next_group()
             self.status = "over"
             if not self.message:
-                self.message = "The table is closed."
+                self.message = self._say_in("The table is closed.", "Stůl je uzavřen.")
         except asyncio.CancelledError:
             self.status = "over"
-            self.message = "You left the table."
+            self.message = self._say_in("You left the table.", "Odchod od stolu: stůl skončil.")
             raise
         except (CgmlClientError, OSError, TrackerError) as e:
             log.info("seat %s: %s", self.me, e)
@@ -289,7 +310,7 @@ class SeatRelay(SeatView):
 
     def _challenged(self) -> str:
         people = self.rematch_people
-        return ", ".join(str(x) for x in people) or "Your opponent"
+        return ", ".join(str(x) for x in people) or self._say_in("Your opponent", "Soupeř")
 
     def _waiting_again(self, message: str) -> None:
         """Back to waiting for a group (a fresh tracker: a new table), telling ``message``."""
@@ -307,7 +328,12 @@ class SeatRelay(SeatView):
     def _next_group(self) -> None:
         """A tournament's group is over: wait for the next table it books (the deals count
         on through the evening, the last vyúčtování stays on the page until the next deal)."""
-        self._waiting_again("Your table is over; waiting for your next table of the tournament.")
+        self._waiting_again(
+            self._say_in(
+                "Your table is over; waiting for your next table of the tournament.",
+                "Tvůj stůl skončil; čekáš na další stůl turnaje.",
+            )
+        )
 
     async def _play(self, complete: ConnectComplete) -> None:
         """Join the group and play it. Unlike :func:`~herna.clients.cgml.play_group` (whose
@@ -443,7 +469,11 @@ class SeatRelay(SeatView):
             return
         grace = self.decision_clock.grace
         self.lines.append(
-            f"Your time is up: a stand-in answers for you in {grace:g} s unless you answer now."
+            self._say_in(
+                f"Your time is up: a stand-in answers for you in {grace:g} s unless you "
+                "answer now.",
+                f"Čas vypršel: když teď neodpovíš, za {grace:g} s za tebe odpoví náhradník.",
+            )
         )
         self._changed()
 
@@ -451,7 +481,7 @@ class SeatRelay(SeatView):
         if not self._asked():
             return
         log.info("seat %s: the move clock and the grace period ran out", self.me)
-        self.lines.append("You did not answer in time.")
+        self.lines.append(self._say_in("You did not answer in time.", "Odpověď nepřišla včas."))
         self.set_stand_in(True)
 
     def clock(self) -> dict[str, Any] | None:
@@ -472,13 +502,24 @@ class SeatRelay(SeatView):
         when that is not possible now (nothing changes then)."""
         pending = self.pending
         if pending is None or pending.future.done():
-            return "NOT_YOUR_TURN", "It is not your turn: nobody is asking you anything now."
+            return "NOT_YOUR_TURN", self._say_in(
+                "It is not your turn: nobody is asking you anything now.",
+                "Nejsi na řadě: teď se tě nikdo na nic neptá.",
+            )
         if number != pending.number:
-            return "STALE", "That question is over; the table has moved on."
+            return "STALE", self._say_in(
+                "That question is over; the table has moved on.",
+                "Ta otázka už padla; u stolu se hraje dál.",
+            )
         if not isinstance(choice, int) or isinstance(choice, bool):
-            return "BAD_CHOICE", "Choose one of the options offered."
+            return "BAD_CHOICE", self._say_in(
+                "Choose one of the options offered.", "Vyber jednu z nabízených možností."
+            )
         if not 0 <= choice < len(pending.options):
-            return "BAD_CHOICE", "There is no such choice; choose one of the options offered."
+            return "BAD_CHOICE", self._say_in(
+                "There is no such choice; choose one of the options offered.",
+                "Taková možnost není; vyber jednu z nabízených.",
+            )
         pending.future.set_result(pending.options[choice])
         return None
 
@@ -492,7 +533,11 @@ class SeatRelay(SeatView):
         if on and pending is not None and not pending.future.done():
             pending.future.set_result(_STANDIN)
         self.lines.append(
-            "A stand-in (house bot) plays for you." if on else "You are back at your seat."
+            self._say_in(
+                "A stand-in (house bot) plays for you.", "Za tebe hraje náhradník (bot herny)."
+            )
+            if on
+            else self._say_in("You are back at your seat.", "Jsi zpět na svém místě.")
         )
         self._changed()
 

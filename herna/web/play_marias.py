@@ -42,7 +42,6 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from html import escape as e
 from typing import Any
 
 from starlette.requests import Request
@@ -57,7 +56,9 @@ from herna.hall.lobby import BOTS, PERSON, LobbyError, Want, parse_seek
 from herna.hall.lobby import PEOPLE as ONLY_PEOPLE
 from herna.protocols.cgml.messages import PlayerRef
 from herna.web.guests import Guests
+from herna.web.i18n import N_, _, format_number
 from herna.web.seat_socket import Problem, SeatPage, serve_page
+from herna.web.templating import render
 
 log = logging.getLogger(__name__)
 
@@ -81,23 +82,26 @@ MAX_FRAME = 4096
 """Bytes of one frame from a page (the longest message is a ``sit`` with a token)."""
 
 PEOPLE = "people"
-PEOPLE_TITLE = "wait for another person who chooses people too (the third seat: a house bot)"
+PEOPLE_TITLE = N_("wait for another person who chooses people too (the third seat: a house bot)")
 ANYONE = "anyone"
-ANYONE_TITLE = "people and bots from the lobby may sit down; house bots take the free seats after"
+ANYONE_TITLE = N_(
+    "people and bots from the lobby may sit down; house bots take the free seats after"
+)
 DEFAULT_FILL = 30
 """Seconds the page proposes to wait for people before house bots sit down."""
 
 LEVELS = {
-    "random": ("random", "house bots playing any legal card (weakest)"),
-    "easy": ("easy", "house bots playing by rules of thumb that misjudge sto and betl"),
-    "medium": ("medium", "house bots playing by careful rules of thumb (quick)"),
-    "hard": ("hard", "house bots that search a few sample worlds of the unseen cards"),
+    "random": (N_("random"), N_("house bots playing any legal card (weakest)")),
+    "easy": (N_("easy"), N_("house bots playing by rules of thumb that misjudge sto and betl")),
+    "medium": (N_("medium"), N_("house bots playing by careful rules of thumb (quick)")),
+    "hard": (N_("hard"), N_("house bots that search a few sample worlds of the unseen cards")),
     "strongest": (
-        "strongest",
-        "house bots that deal the unseen cards into sample worlds and search them (strongest)",
+        N_("strongest"),
+        N_("house bots that deal the unseen cards into sample worlds and search them (strongest)"),
     ),
 }
-"""Label and title of each level (strategies are shown as the level they play at)."""
+"""Label and title of each level (strategies are shown as the level they play at), in the
+catalog's source words: the page says them in its language."""
 
 
 @dataclass
@@ -161,12 +165,14 @@ class MariasPlay:
         return service
 
     def opponents(self) -> list[dict[str, str]]:
-        """The tables a person can ask for: two bots of one of the hall's bot servers."""
+        """The tables a person can ask for: two bots of one of the hall's bot servers, in the
+        words of the page's language."""
         service = self._service()
         out = []
         for bots in getattr(service, "bots", []) if service is not None else []:
             level = level_of(bots.strategy) or bots.strategy
-            label, title = LEVELS.get(level, (bots.strategy, "house bots"))
+            label, title = LEVELS.get(level, (bots.strategy, N_("house bots")))
+            label, title = _(label), _(title)
             if level != bots.strategy:  # a strategy that plays at a level: name both
                 label = f"{label} ({bots.strategy})"
             out.append({"value": bots.name, "label": label, "title": title, "level": level})
@@ -175,8 +181,8 @@ class MariasPlay:
         for o in out:
             del o["level"]
         if out:
-            out.append({"value": PEOPLE, "label": "people", "title": PEOPLE_TITLE})
-            out.append({"value": ANYONE, "label": "anyone", "title": ANYONE_TITLE})
+            out.append({"value": PEOPLE, "label": _("people"), "title": _(PEOPLE_TITLE)})
+            out.append({"value": ANYONE, "label": _("anyone"), "title": _(ANYONE_TITLE)})
         return out
 
     # -- the page ---------------------------------------------------------------------------
@@ -193,7 +199,7 @@ class MariasPlay:
         token = self.guests.token(request)
         if token is not None:
             data["token"] = token  # a proof of the signed-in person's name, for sit
-        response = self.render("Play mariáš", page_html(guest, choices, self.settings), data)
+        response = self.render(_("Play mariáš"), page_html(guest, choices, self.settings), data)
         if new:
             self.guests.remember(response, guest, request.url.scheme == "https")
         response.headers["cache-control"] = "no-store"
@@ -236,56 +242,59 @@ class MariasPlay:
         kind = frame.get("type")
         if kind == "act":
             if seat is None:
-                return seat, ("NO_SEAT", "Sit down at a table first.")
+                return seat, ("NO_SEAT", _("Sit down at a table first."))
             return seat, seat.relay.act(frame.get("decision"), frame.get("choice"))
         if kind == "sit":
             if seat is not None:
-                return seat, ("SEATED", "This page has a seat already.")
+                return seat, ("SEATED", _("This page has a seat already."))
             return self._sit(vid, viewer, frame)
         if kind == "resume":
             if seat is not None:
-                return seat, ("SEATED", "This page has a seat already.")
+                return seat, ("SEATED", _("This page has a seat already."))
             secret = frame.get("seat")
             found = self.seats.get(secret) if isinstance(secret, str) else None
             if found is None:
                 return None, (
                     "UNKNOWN_SEAT",
-                    "There is no such seat here: the table ended, or the seat id is wrong.",
+                    _("There is no such seat here: the table ended, or the seat id is wrong."),
                 )
             self._attach(found, vid)
             return found, None
         if kind == "back":
             if seat is None:
-                return seat, ("NO_SEAT", "You have no seat to take back.")
+                return seat, ("NO_SEAT", _("You have no seat to take back."))
             if not seat.relay.stand_in:
-                return seat, ("NOT_STANDING_IN", "You have your seat: nobody stands in for you.")
+                return seat, ("NOT_STANDING_IN", _("You have your seat: nobody stands in for you."))
             seat.relay.set_stand_in(False)
             return seat, None
         if kind == "leave":
             if seat is None:
-                return seat, ("NO_SEAT", "You have no seat to leave.")
+                return seat, ("NO_SEAT", _("You have no seat to leave."))
             await seat.relay.stop(leave=True)
             return seat, None
         if kind == "rematch":
             return self._rematch(vid, viewer, seat)
         if kind == "decline_rematch":
             return seat, self._decline_rematch(seat)
-        return seat, ("BAD_MESSAGE", f"Unknown message type {str(kind)[:20]!r}.")
+        return seat, (
+            "BAD_MESSAGE",
+            _("Unknown message type %(type)s.") % {"type": repr(str(kind)[:20])},
+        )
 
     def _sit(
         self, vid: int, viewer: _Viewer, frame: dict[str, Any]
     ) -> tuple[_Seat | None, tuple[str, str] | None]:
         service = self._service()
         if service is None:
-            return None, ("NOT_RUNNING", "The mariáš server is not running in this hall.")
+            return None, ("NOT_RUNNING", _("The mariáš server is not running in this hall."))
         name, token, wanted = frame.get("name"), frame.get("token"), frame.get("opponents")
         if not isinstance(name, str) or not isinstance(token, (str, type(None))):
-            return None, ("BAD_MESSAGE", "sit needs your name (and a token when you have one).")
-        own, _ = self.guests.of(viewer.ws)  # the signed-in person's name, else the guest's
+            return None, ("BAD_MESSAGE", _("sit needs your name (and a token when you have one)."))
+        own, _new = self.guests.of(viewer.ws)  # the signed-in person's name, else the guest's
         if name != own and not self.hall.identity.proves(name, token):
             # A guest name is only this browser's own (its signed cookie); any other name
             # needs the token that proves it (the login server checks it again).
-            return None, ("BAD_NAME", "Play under your guest name, or sign in for your own.")
+            return None, ("BAD_NAME", _("Play under your guest name, or sign in for your own."))
         opponents: tuple[PlayerRef, ...]
         fill: int | None = None
         tournament: str | None = None
@@ -293,7 +302,7 @@ class MariasPlay:
         accepted: str | None = None
         if seek is not None:
             if not isinstance(seek, str) or len(seek) > 200:
-                return None, ("BAD_SEEK", "seek is the lobby's words (at most 200 characters).")
+                return None, ("BAD_SEEK", _("seek is the lobby's words (at most 200 characters)."))
             try:
                 opponents, fill, tournament = self._seek_opponents(service, name, seek)
                 accepted = parse_seek(seek, list(LEVELS)).want.accept
@@ -306,14 +315,14 @@ class MariasPlay:
         else:
             bots = next((b for b in getattr(service, "bots", []) if b.name == wanted), None)
             if bots is None:
-                return None, ("BAD_OPPONENTS", "Choose opponents from the list.")
+                return None, ("BAD_OPPONENTS", _("Choose opponents from the list."))
             opponents = (PlayerRef(bots.name), PlayerRef(bots.name))
         seat, problem = self._open_seat(vid, viewer, frame, opponents, fill, tournament)
         if seat is not None and accepted is not None:
             # Taking a waiting player's seat: should that player leave first, this person
             # waits for people rather than for somebody who is gone.
             seat.relay.again = (PlayerRef(None, None, "human"),)
-            owner = opponents[0].id or "The player"
+            owner = opponents[0].id or _("The player")
             seat.watch = asyncio.get_running_loop().create_task(
                 self._watch_accepted(seat, accepted, owner)
             )
@@ -331,11 +340,14 @@ class MariasPlay:
         """A new browser seat for ``frame``'s name (checked already), this page its first."""
         service = self._service()
         if service is None:
-            return None, ("NOT_RUNNING", "The mariáš server is not running in this hall.")
+            return None, ("NOT_RUNNING", _("The mariáš server is not running in this hall."))
         name, token = frame["name"], frame.get("token")
         live = sum(1 for s in self.seats.values() if not s.relay.done)
         if live >= self.settings.max_seats:
-            return None, ("FULL", "The hall has no room for another browser seat now; try later.")
+            return None, (
+                "FULL",
+                _("The hall has no room for another browser seat now; try later."),
+            )
         host, port = service.login.player_address[:2]
         if host in ("0.0.0.0", "::", ""):
             host = "127.0.0.1"
@@ -377,10 +389,10 @@ class MariasPlay:
         rematch"), says no (:meth:`~herna.hall.lobby.Lobby.decline`), or
         :attr:`MariasPlaySettings.rematch_wait` runs out."""
         if seat is None or not seat.relay.done:
-            return seat, ("NO_REMATCH", "A rematch comes after a table is over.")
+            return seat, ("NO_REMATCH", _("A rematch comes after a table is over."))
         others = seat.relay.last_table()
         if not others:
-            return seat, ("NO_REMATCH", "There was no table to play again.")
+            return seat, ("NO_REMATCH", _("There was no table to play again."))
         people = seat.relay.last_people()
         frame = {"name": seat.name, "token": seat.relay.token}
         # The finished seat is left behind: this page shows the new one.
@@ -395,23 +407,25 @@ class MariasPlay:
         new.rematch = people
         new.relay.rematch_people = people
         if people:
-            new.relay.message = f"Waiting for {', '.join(people)} to accept the rematch…"
+            new.relay.message = _("Waiting for %(names)s to accept the rematch…") % {
+                "names": ", ".join(people)
+            }
             loop = asyncio.get_running_loop()
             new.timer_rematch = loop.call_later(
                 self.settings.rematch_wait,
                 new.relay.end_wait,
-                f"{', '.join(people)} did not answer the rematch in time.",
+                _("%(names)s did not answer the rematch in time.") % {"names": ", ".join(people)},
             )
         return new, None
 
     def _decline_rematch(self, seat: _Seat | None) -> tuple[str, str] | None:
         """Say no to the rematches offered to this seat's person (the lobby ends them)."""
         if seat is None:
-            return "NO_SEAT", "You have no table to decline a rematch of."
+            return "NO_SEAT", _("You have no table to decline a rematch of.")
         offers = self._offers(seat)
         if not offers:
-            return "NO_REMATCH", "Nobody is asking you for a rematch now."
-        for seek_id, _ in offers:
+            return "NO_REMATCH", _("Nobody is asking you for a rematch now.")
+        for seek_id, _owner in offers:
             with contextlib.suppress(LobbyError):
                 self.hall.lobby.decline(seek_id, seat.name)
         return None
@@ -454,7 +468,7 @@ class MariasPlay:
     def with_offers(self, seat: _Seat, state: dict[str, Any]) -> dict[str, Any]:
         """The relay's state with what comes after a table: who wants a rematch with this
         person, whether a rematch is possible, and who this seat waits for."""
-        state["rematch_offers"] = [owner for _, owner in self._offers(seat)]
+        state["rematch_offers"] = [owner for _id, owner in self._offers(seat)]
         state["can_rematch"] = bool(seat.relay.done and seat.relay.last_table())
         state["rematch_with"] = seat.rematch
         return state
@@ -517,8 +531,11 @@ class MariasPlay:
             await asyncio.sleep(1.0)
             if not seat.relay.group and self._queued(seat.name):
                 seat.relay.rewait(
-                    f"{owner} is no longer waiting: they left, or somebody else took the seat. "
-                    "You are waiting for another person."
+                    _(
+                        "%(name)s is no longer waiting: they left, or somebody else took the "
+                        "seat. You are waiting for another person."
+                    )
+                    % {"name": owner}
                 )
         finally:
             sub.close()
@@ -646,70 +663,16 @@ def _tariff_of(service: Any) -> str:
 
 
 def page_html(guest: str, choices: list[dict[str, str]], settings: MariasPlaySettings) -> str:
-    """The page where a person plays mariáš (drawn and driven by static/play-marias.js)."""
-    head = (
-        '<link rel="stylesheet" href="/static/play.css">'
-        '<link rel="stylesheet" href="/static/play-marias.css">'
-        "<h1>Play mariáš</h1>"
-    )
-    if not choices:
-        return head + (
-            '<p class="error" id="play-status">The mariáš server is not running in this hall '
-            "(start <code>herna serve</code> with it).</p>"
-        )
-    fill = (
-        f' <input type="number" id="mar-fill" min="0" max="3600" step="1" value="{DEFAULT_FILL}"'
-        ' inputmode="numeric" aria-label="seconds to wait for people"> s'
-    )
-    options = "".join(
-        f'<label class="mar-level" title="{e(c["title"])}"><input type="radio" name="opponents" '
-        f'value="{e(c["value"])}"{" checked" if i == 0 else ""}> {e(c["label"])}'
-        f' <span class="muted">{e(c["title"])}</span>{fill if c["value"] == ANYONE else ""}'
-        "</label>"
-        for i, c in enumerate(choices)
-    )
-    return head + (
-        f'<p class="lead">You play licitovaný mariáš as <b id="play-name">{e(guest)}</b> '
-        "against two house bots, or with another person. Choose a card or a button with "
-        "the mouse, or with Tab and "
-        f"Enter. A reload, or closing the tab and coming back within {settings.grace:g} "
-        "seconds, returns you to your seat; after that a stand-in plays for you until you "
-        "come back. "
-        + (
-            f"Each question has a clock of {settings.move_clock:g} seconds and then "
-            f"{settings.grace:g} seconds more before a stand-in answers for you. "
-            if settings.move_clock > 0
-            else ""
-        )
-        + '<a href="/doc/games/marias.md">The rules</a>.</p>'
-        '<div class="mar" id="play" data-phase="choose">'
-        '<form class="mar-sit" id="mar-sit"><fieldset><legend>Opponents</legend>'
-        f"{options}</fieldset>"
-        '<button type="submit" class="play-button" id="mar-sit-button">Sit down</button></form>'
-        '<p class="play-status" id="play-status" role="status" aria-live="polite"></p>'
-        '<div class="mar-after-box" id="mar-after"></div>'
-        '<div class="mar-table" id="mar-table" hidden>'
-        '<div class="mar-players" id="mar-players"></div>'
-        '<div class="mar-contract" id="mar-contract"></div>'
-        '<div class="mar-trick" id="mar-trick" aria-label="The trick on the table"></div>'
-        '<div class="mar-ask"><p class="mar-clock" id="mar-clock" role="timer" hidden></p>'
-        '<div class="mar-prompt" id="mar-prompt"></div></div>'
-        '<div class="mar-hand" id="mar-hand" aria-label="Your hand"></div>'
-        '<div class="mar-result" id="mar-result"></div>'
-        '<details class="mar-log" open><summary>At the table</summary>'
-        '<ol id="mar-log"></ol></details>'
-        '<div class="mar-leave-row"><button type="button" id="mar-leave" class="mar-leave">'
-        "Leave the table</button>"
-        '<div class="mar-confirm play-confirm" id="mar-leave-confirm" role="alertdialog" '
-        'aria-labelledby="mar-leave-ask" hidden><span id="mar-leave-ask">Leave the table? The '
-        "table ends for everyone at it and the deal being played is not counted.</span> "
-        '<button type="button" id="mar-leave-yes">Yes, leave the table</button> '
-        '<button type="button" id="mar-leave-no">Stay</button></div></div>'
-        "</div></div>"
-        "<noscript><p>Playing needs JavaScript; <code>herna play marias</code> plays in a "
-        "terminal.</p></noscript>"
-        '<script src="/static/play-marias.js" defer></script>'
-        '<script src="/static/tournament-seat.js" defer></script>'
+    """The page where a person plays mariáš (templates/play_marias.html, drawn and driven by
+    static/play-marias.js), in the page's language."""
+    return render(
+        "play_marias.html",
+        guest=guest,
+        choices=choices,
+        anyone=ANYONE,
+        fill=DEFAULT_FILL,
+        grace=format_number(settings.grace, 1),
+        move_clock=format_number(settings.move_clock, 1) if settings.move_clock > 0 else None,
     )
 
 

@@ -40,6 +40,7 @@ CONVERTED = (
     "signed_in.html",
     "signout_refused.html",
     "match.html",
+    "play_marias.html",
 )
 """The templates whose every word is in the catalogs (the pages moved to templates so far)."""
 

@@ -15,6 +15,7 @@ import pytest
 
 from herna.games.marias import CARD_CODES
 from herna.games.marias.names import card_name
+from tests.chromium import Chromium
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.test_play_marias import (
     MY_TURN,
@@ -94,32 +95,97 @@ async def test_english_card_tooltips_and_story_agree(tmp_path: Path, browser: Br
     assert "Vyúčtování — deal 1" in text
 
 
-async def test_a_czech_page_tells_the_deal_in_czech(tmp_path: Path, browser: Browser) -> None:
-    """The page a Czech reader gets (its ``<html lang="cs">``; the hall's language switch is
-    another branch's work, so the page is marked Czech as it loads)."""
-    async with marias_hall(tmp_path) as h:
-        page = browser.page
-        await page.set_viewport_size({"width": 390, "height": 844})
+ENGLISH_CHROME = re.compile(
+    r"\b(you|your|trick|tricks|Play|deal|Deal|Leave the table|Next deal|Opponents|Sit down|"
+    r"Review|Rematch|Stay|leads|led|to move|money|in all|player|waiting|Waiting|Announce|"
+    r"the|lay|talon:|Choose|Back to my seat|seconds)\b"
+)
+"""The page's own English words that a Czech page showed before issue #29's play page moved
+to the catalogs (the Czech game terms stay: štych, talon, licitace ...)."""
 
-        # As the page is parsed (before its deferred scripts run), it is marked Czech.
-        await page.add_init_script(
-            "document.addEventListener('readystatechange', () => {"
-            " document.documentElement.lang = 'cs'; }, { once: true });"
-        )
-        await sit(page, h.url)
+
+async def english_on_screen(page: Any) -> list[str]:
+    """The English chrome words in what a person reads in #main: its text and the tooltips
+    and labels of what is on the screen."""
+    text = str(await page.locator("main").inner_text())
+    said: list[str] = await page.locator("main [title], main [aria-label]").evaluate_all(
+        "ns => ns.filter(n => n.checkVisibility()).flatMap(n => ["
+        " n.getAttribute('title') || '', n.getAttribute('aria-label') || ''])"
+    )
+    return [m.group(0) for t in [text, *said] for m in ENGLISH_CHROME.finditer(t)]
+
+
+async def test_a_czech_browser_plays_a_deal_all_in_czech(
+    tmp_path: Path, chromium: Chromium
+) -> None:
+    """A browser that asks for Czech (``cs-CZ``) goes from the home page to the mariáš play
+    page, plays a whole deal by clicking and leaves the table: the page is Czech throughout —
+    the story with the cards in the case each sentence needs (``ty hraješ červenou sedmu``),
+    the page's own words (headings, buttons, tooltips, the vyúčtování), nothing English."""
+    errors: list[str] = []
+    async with (
+        marias_hall(tmp_path) as h,
+        chromium.context(locale="cs-CZ", viewport={"width": 390, "height": 844}) as context,
+    ):
+        page = await context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        await page.goto(h.url + "/")
+        await page.get_by_role("link", name="Hrát mariáš").click()
+        await page.wait_for_url("**/play/marias")
+        assert await page.get_attribute("html", "lang") == "cs"
+        assert await page.locator("h1").inner_text() == "Hrát mariáš"
+        assert await page.locator("legend").inner_text() == "Soupeři"
+        assert not await english_on_screen(page), await english_on_screen(page)
+        await page.get_by_role("radio", name=re.compile("^střední ")).check()
+        await page.get_by_role("button", name="Přisednout").click()
         await page.wait_for_function(MY_TURN, timeout=20_000)
-        assert await page.evaluate("document.documentElement.lang") == "cs"
         titles = await card_titles(page)
         for code, title in titles.items():
             assert title == card_name(code, "cs"), (code, title)  # no English gloss
         prompt = await page.locator("#mar-prompt").inner_text()
         assert re.search(r"Tvoje licitace|Máš |Tvoje karta|Vyber dvě karty|Zvol hru|Flek\?", prompt)
-        await page.screenshot(path=screenshot_path("marias-words-cs-390"), full_page=True)
-        story = await play_one_deal_reading_the_story(page)
-        text = await screen_text(page)
+        players = await page.locator("#mar-players").inner_text()
+        assert "(ty)" in players and "štychy" in players, players
+        assert not await english_on_screen(page), await english_on_screen(page)
+        await page.screenshot(path=screenshot_path("marias-cs-390"), full_page=True)
+
+        story: list[str] = []
+        seen: set[str] = set()
+        for _ in range(100):
+            await page.wait_for_function(MY_TURN_OR_DEALS, arg=1, timeout=30_000)
+            story += await page.locator("#mar-log li").all_inner_texts()
+            seen.update(await english_on_screen(page))
+            if int(await page.evaluate("document.getElementById('play').dataset.deals")) >= 1:
+                break
+            await answer(page)
+        else:
+            raise AssertionError("the deal did not end")
         st = await page_state(page)
+        result = page.locator("#mar-result")
+        await result.get_by_text("Vyúčtování — 1. rozdání").wait_for()
+        heads = await result.locator("th").all_inner_texts()
+        assert heads == ["hráč", "štychy", "body", "hlášky", "peníze", "celkem"], heads
+        assert await page.locator("#mar-review").inner_text() == "Rozbor tohoto rozdání"
+        seen.update(await english_on_screen(page))
+        assert not seen, seen
+        await page.screenshot(path=screenshot_path("marias-cs-result-390"), full_page=True)
         await page.set_viewport_size({"width": 1280, "height": 800})
-        await page.screenshot(path=screenshot_path("marias-words-cs-result-1280"), full_page=True)
+        await page.screenshot(path=screenshot_path("marias-cs-result-1280"), full_page=True)
+
+        # Leaving: asked once more, in Czech; then what comes after a table.
+        await page.get_by_role("button", name="Odejít od stolu").click()
+        ask = page.locator("#mar-leave-confirm")
+        assert "Stůl skončí pro všechny" in await ask.inner_text()
+        assert not await english_on_screen(page), await english_on_screen(page)
+        await ask.get_by_role("button", name="Ano, odejít od stolu").click()
+        await page.get_by_role("button", name="Přisednout k novému stolu").wait_for()
+        await page.get_by_role("button", name="Hrát znovu").wait_for()
+        assert not await english_on_screen(page), await english_on_screen(page)
+        await page.screenshot(path=screenshot_path("marias-cs-left-1280"), full_page=True)
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await page.screenshot(path=screenshot_path("marias-cs-left-390"), full_page=True)
+    assert not errors, errors
     plays = [line for line in story if re.search(r" hraj(e|eš) ", line)]
     assert plays, story
     for line in plays:
@@ -129,10 +195,11 @@ async def test_a_czech_page_tells_the_deal_in_czech(tmp_path: Path, browser: Bro
     assert any(re.fullmatch(r"\d+\. štych (bere \S+|bereš ty)", line) for line in story), story
     for english in ("you ", " plays", "announces", "trick ", "takes the talon"):
         assert english not in " ".join(story), english
+    text = " ".join(story)
     assert not WRONG.search(text), text
-    result = st["result"]
-    assert result is not None and result["rows"][0]["name"] in ("ty", result["rows"][0]["name"])
-    lines = " ".join(x["text"] for x in result["lines"])
+    result_st = st["result"]
+    assert result_st is not None
+    lines = " ".join(x["text"] for x in result_st["lines"])
     assert re.search(r"aktér (vyhrál|prohrál)|Renonc", lines), lines
     assert re.search(r"\d+ jednotk(a|y|ek)|Renonc", lines), lines
     assert "units" not in lines and "won by the aktér" not in lines

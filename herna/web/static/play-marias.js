@@ -34,6 +34,7 @@
 
   function start(page) {
     const { el } = window.Herna;
+    const _ = window.Herna._; // the page's language (static/hall.js); the words in docs/translating.md
     const root = document.getElementById("play");
     const form = document.getElementById("mar-sit");
     const statusNode = document.getElementById("play-status");
@@ -103,7 +104,7 @@
         if (closedByUs || S.phase === "gone" || S.phase === "choose") return;
         const wait = Math.min(5000, 500 * 2 ** S.retries);
         S.retries += 1;
-        S.error = `Connection lost; reconnecting in ${(wait / 1000).toFixed(1)} s…`;
+        S.error = _("Connection lost; reconnecting in {s} s…", { s: decimal(wait / 1000) });
         draw();
         setTimeout(connect, wait);
       };
@@ -168,8 +169,8 @@
       clockBox.dataset.late = c.late ? "1" : "0";
       clockBox.classList.toggle("mar-clock-late", Boolean(c.late));
       clockBox.textContent = c.late
-        ? `Time is up: a stand-in answers for you in ${secs} s unless you answer now.`
-        : `${secs} s left to answer.`;
+        ? _("Time is up: a stand-in answers for you in {n} s unless you answer now.", { n: secs })
+        : _("{n} s left to answer.", { n: secs });
     }
     setInterval(tick, 250);
 
@@ -207,20 +208,29 @@
             "div",
             {
               class: `mar-player${p.you ? " mar-you" : ""}${p.to_move ? " mar-to-move" : ""}`,
-              title: p.to_move ? "to move" : null,
+              title: p.to_move ? _("to move") : null,
             },
-            el("b", {}, p.you ? `${p.name} (you)` : p.name),
+            el("b", {}, p.you ? _("{name} (you)", { name: p.name }) : p.name),
             p.role ? el("span", { class: "muted", title: roleTitle(p.role) }, ` ${p.role}`) : null,
-            p["aktér"] ? el("span", { class: "mar-akter", title: "the declarer: plays alone against the other two" }, " aktér") : null,
-            el("span", { class: "mar-tricks", title: "tricks taken this deal" }, ` · štychy ${p.tricks}`),
-            el("span", { class: "mar-total", title: "money in all deals at this table (units)" }, ` · ${signed(p.total)}`),
+            p["aktér"] ? el("span", { class: "mar-akter", title: _("the declarer: plays alone against the other two") }, " aktér") : null,
+            el("span", { class: "mar-tricks", title: _("tricks taken this deal") }, ` · štychy ${p.tricks}`),
+            el("span", { class: "mar-total", title: _("money in all deals at this table (units)") }, ` · ${signed(p.total)}`),
           ),
         ),
       );
     }
 
     function roleTitle(role) {
-      return { forhont: "leads the bidding and the first trick", "prostřední": "second in turn", "zadák": "dealer, last in turn" }[role] || "";
+      return {
+        forhont: _("leads the bidding and the first trick"),
+        "prostřední": _("second in turn"),
+        "zadák": _("dealer, last in turn"),
+      }[role] || "";
+    }
+
+    /* A number of seconds with one decimal, as the page's language writes it (0,5 / 0.5). */
+    function decimal(x) {
+      return x.toLocaleString(pageLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
     }
 
     function signed(n) {
@@ -231,27 +241,27 @@
       const bits = [];
       if (st.contract) {
         const c = st.contract;
-        bits.push(el("span", { title: `contract ${c.licite}` }, el("b", {}, c.words)));
-        if (c.trumps) bits.push(el("span", { class: "mar-trumps", title: "trumps" }, ` · trumfy: ${c.trumps}`));
-        bits.push(el("span", { title: "flek multiplier" }, ` · ${c.flek}`));
+        bits.push(el("span", { title: _("contract {licite}", { licite: c.licite }) }, el("b", {}, c.words)));
+        if (c.trumps) bits.push(el("span", { class: "mar-trumps", title: _("trumps") }, ` · trumfy: ${c.trumps}`));
+        bits.push(el("span", { title: _("flek multiplier") }, ` · ${c.flek}`));
         if (c["aktér"]) bits.push(el("span", {}, ` · aktér ${c["aktér"]}`));
       } else if (st.auction.length) {
-        bits.push(el("span", { title: "the bidding so far" }, "Licitace: " + st.auction.map((a) => `${a.name} ${a.licite}`).join(", ")));
+        bits.push(el("span", { title: _("the bidding so far") }, "Licitace: " + st.auction.map((a) => `${a.name} ${a.licite}`).join(", ")));
       }
       if (st.marriages.length) {
-        bits.push(el("div", { class: "mar-marriages", title: "marriages: svršek + král of one suit in one hand (40 in trumps, else 20)" },
+        bits.push(el("div", { class: "mar-marriages", title: _("marriages: svršek + král of one suit in one hand (40 in trumps, else 20)") },
           "Hlášky: " + st.marriages.map((m) => `${m.name} ${m.words} ${m.points}`).join(", ")));
       }
       if (st.points) {
         const p = st.points;
         const side = (cards, hlasky) => hlasky ? `${cards} + hlášky ${hlasky} = ${cards + hlasky}` : String(cards);
         bits.push(el("div", { class: "mar-points", id: "mar-points",
-          title: "card points taken so far: eso and 10 count 10, the last trick 10; hlášky 20, in trumps 40" },
+          title: _("card points taken so far: eso and 10 count 10, the last trick 10; hlášky 20, in trumps 40") },
         el("b", {}, "Body: "), `aktér ${side(p["aktér"], p["aktér_hlasky"])} · obrana ${side(p.obrana, p.obrana_hlasky)}`));
       }
       if (st.talon.length) {
         // As large as the hand's cards: the two laid away must be readable.
-        bits.push(el("div", { class: "mar-talon" }, el("span", {}, "Your talon: "),
+        bits.push(el("div", { class: "mar-talon" }, el("span", {}, _("Your talon:") + " "),
           el("div", { class: "mar-talon-cards" }, st.talon.map((c) => el("figure", { class: "mar-played" },
             cardImage(c), el("figcaption", {}, c.name))))));
       }
@@ -260,11 +270,15 @@
 
     function drawTrick(st) {
       const items = st.trick.map((c) => el("figure", { class: "mar-played" }, cardImage(c), el("figcaption", {}, c.by)));
-      const empty = st.leader ? `${st.leader === st.me ? "You lead" : `${st.leader} leads`} the trick.` : "No cards on the table.";
+      const empty = !st.leader ? _("No cards on the table.")
+        : st.leader === st.me ? _("You lead the trick.") : _("{name} leads the trick.", { name: st.leader });
       const parts = [el("div", { class: "mar-trick-cards" }, items.length ? items : el("span", { class: "muted" }, empty))];
-      if (items.length && st.leader) parts.unshift(el("p", { class: "mar-last" }, `${st.leader === st.me ? "You" : st.leader} led this trick.`));
+      if (items.length && st.leader) {
+        parts.unshift(el("p", { class: "mar-last" },
+          st.leader === st.me ? _("You led this trick.") : _("{name} led this trick.", { name: st.leader })));
+      }
       if (st.last_trick) {
-        parts.push(el("p", { class: "muted mar-last" }, `Last trick to ${st.last_trick.winner}: `,
+        parts.push(el("p", { class: "muted mar-last" }, _("Last trick to {name}:", { name: st.last_trick.winner }) + " ",
           st.last_trick.cards.map((c) => c.name).join(", ")));
       }
       trickBox.replaceChildren(...parts);
@@ -287,7 +301,8 @@
         const legal = playable.has(card.code) || discardable.has(card.code);
         const picked = S.picked.includes(card.code);
         const img = cardImage(card);
-        const label = d && d.kind === "discard" ? `${card.name}: lay into the talon` : `${card.name}: play`;
+        const label = d && d.kind === "discard"
+          ? _("{card}: lay into the talon", { card: card.name }) : _("{card}: play", { card: card.name });
         if (!legal) return el("span", { class: "mar-slot" }, img);
         return el(
           "button",
@@ -296,7 +311,7 @@
             class: `mar-slot mar-legal${picked ? " mar-picked" : ""}`,
             "aria-label": label,
             "aria-pressed": d.kind === "discard" ? String(picked) : null,
-            title: `${cardTip(card)}${d.kind === "discard" ? " (choose two for the talon)" : ""}`,
+            title: d.kind === "discard" ? _("{card} (choose two for the talon)", { card: cardTip(card) }) : cardTip(card),
             dataset: { code: card.code },
             onclick: () => clickCard(card.code),
           },
@@ -340,11 +355,11 @@
       B107: "kilo", SMALL: "betl", BIG: "durch", 27: "dvě sedmy", 127: "dvě sedmy", B27: "dvě sedmy", B127: "dvě sedmy" };
     const EXTRA_OF = { 7: "sedma", B7: "sedma", 107: "sedma", B107: "sedma", 127: "kilo", B127: "kilo" };
     const KIND_TITLE = {
-      hra: "more points than the obrana (eso and 10 count 10, the last trick 10, hlášky 20/40)",
-      kilo: "100 points counting one hláška (stovka)",
-      betl: "take no trick (no trumps)",
-      durch: "take every trick (no trumps)",
-      "dvě sedmy": "win the last trick with the trump seven and the one before with the seven of a second suit",
+      hra: _("more points than the obrana (eso and 10 count 10, the last trick 10, hlášky 20/40)"),
+      kilo: _("100 points counting one hláška (stovka)"),
+      betl: _("take no trick (no trumps)"),
+      durch: _("take every trick (no trumps)"),
+      "dvě sedmy": _("win the last trick with the trump seven and the one before with the seven of a second suit"),
     };
     const SUIT_ORDER = ["G", "B", "A", "R"];
 
@@ -365,14 +380,14 @@
       const out = [];
       const again = (patch) => () => { S.announce = { ...patch }; draw(); };
       const chosen = [];
-      if (A.kind) chosen.push(el("button", { type: "button", class: "mar-back-step", onclick: again({}) }, `Game: ${A.kind} ✕`));
+      if (A.kind) chosen.push(el("button", { type: "button", class: "mar-back-step", onclick: again({}) }, _("Game: {kind} ✕", { kind: A.kind })));
       if (A.trumps) chosen.push(el("button", { type: "button", class: "mar-back-step", onclick: again({ kind: A.kind }) },
-        `Trumfy: ${SUIT_WORDS[A.trumps]} ✕`));
+        _("Trumfy: {suit} ✕", { suit: SUIT_WORDS[A.trumps] })));
       if (A.second) chosen.push(el("button", { type: "button", class: "mar-back-step", onclick: again({ kind: A.kind, trumps: A.trumps }) },
-        `Second suit: ${SUIT_WORDS[A.second]} ✕`));
+        _("Second suit: {suit} ✕", { suit: SUIT_WORDS[A.second] })));
       if (chosen.length) out.push(el("div", { class: "mar-chosen" }, chosen));
       if (!A.kind) {
-        out.push(el("p", { class: "mar-step-ask" }, "1. Which game?"));
+        out.push(el("p", { class: "mar-step-ask" }, _("1. Which game?")));
         out.push(el("div", { class: "mar-steps" }, kinds.map((k) =>
           step(k, KIND_TITLE[k], () => { S.announce = { kind: k }; draw(); }, { dataset: { kind: k } }))));
         return out;
@@ -380,11 +395,11 @@
       let fit = opts.filter((o) => KIND_OF[o.contract] === A.kind);
       const trumpSuits = [...new Set(fit.map((o) => o.suit).filter(Boolean))];
       if (trumpSuits.length && !A.trumps) {
-        out.push(el("p", { class: "mar-step-ask" }, "2. Which suit is trumps?"));
+        out.push(el("p", { class: "mar-step-ask" }, _("2. Which suit is trumps?")));
         out.push(el("div", { class: "mar-steps" }, SUIT_ORDER.filter((x) => trumpSuits.includes(x)).map((x) =>
-          step(suitLabel(x), x === "R" ? "červené trumps: lepší, every part pays double" : `${SUIT_WORDS[x]} trumps`,
+          step(suitLabel(x), x === "R" ? _("červené trumps: lepší, every part pays double") : _("{suit} trumps", { suit: SUIT_WORDS[x] }),
             () => { S.announce = { kind: A.kind, trumps: x }; draw(); }, { dataset: { suit: x } }))));
-        if (trumpSuits.includes("R")) out.push(el("p", { class: "mar-hint" }, "Červené (hearts) trumps make it lepší: paid double."));
+        if (trumpSuits.includes("R")) out.push(el("p", { class: "mar-hint" }, _("Červené (hearts) trumps make it lepší: paid double.")));
         // After a lepší (hearts) bid: the same game in another suit does not outbid it.
         if (d.outbid && String(d.won || "").startsWith("B")) out.push(el("p", { class: "mar-hint mar-outbid" }, d.outbid[""]));
         return out;
@@ -392,9 +407,9 @@
       if (A.trumps) fit = fit.filter((o) => o.suit === A.trumps);
       const seconds = [...new Set(fit.map((o) => o.second).filter(Boolean))];
       if (seconds.length && !A.second) {
-        out.push(el("p", { class: "mar-step-ask" }, "3. The second suit: its seven wins the ninth trick"));
+        out.push(el("p", { class: "mar-step-ask" }, _("3. The second suit: its seven wins the ninth trick")));
         out.push(el("div", { class: "mar-steps" }, SUIT_ORDER.filter((x) => seconds.includes(x)).map((x) =>
-          step(suitLabel(x), `${SUIT_WORDS[x]} as the second (strkací) suit`,
+          step(suitLabel(x), _("{suit} as the second (strkací) suit", { suit: SUIT_WORDS[x] }),
             () => { S.announce = { ...A, second: x }; draw(); }, { dataset: { suit: x } }))));
         return out;
       }
@@ -410,29 +425,29 @@
       const kiloAsked = A.kind === "kilo" || (extra && extraName === "kilo");
       if (A.trumps && A.kind !== "betl" && A.kind !== "durch") {
         hints.push(marriages.length
-          ? `Your hlášky: ${marriages.map((x) => `${SUIT_WORDS[x].split(" ")[0]} ${x === A.trumps ? 40 : 20}`).join(", ")}.`
-          : "You hold no hláška (svršek + král of one suit).");
+          ? _("Your hlášky: {list}.", { list: marriages.map((x) => `${SUIT_WORDS[x].split(" ")[0]} ${x === A.trumps ? 40 : 20}`).join(", ") })
+          : _("You hold no hláška (svršek + král of one suit)."));
       }
       let warning = null;
       if (extra && extraName === "sedma" && !hand.has(trumpSeven)) {
-        warning = `You do not hold the trump seven (${SEVENS[A.trumps]}): a sedma without it is lost and you pay it.`;
+        warning = _("You do not hold the trump seven ({seven}): a sedma without it is lost and you pay it.", { seven: SEVENS[A.trumps] });
       } else if (kiloAsked && !marriages.length) {
-        warning = "Without a hláška the kilo cannot be made: the cards hold 90 points at most.";
+        warning = _("Without a hláška the kilo cannot be made: the cards hold 90 points at most.");
       }
       if (extraName) {
         const can = extraName === "sedma" ? hand.has(trumpSeven) : true;
         const label = extraName === "sedma"
-          ? `+ sedma${can ? " (you hold the trump seven)" : ""}`
-          : "+ kilo (100 points with one hláška)";
+          ? (can ? _("+ sedma (you hold the trump seven)") : "+ sedma")
+          : _("+ kilo (100 points with one hláška)");
         if (without.length) {
-          out.push(el("p", { class: "mar-step-ask" }, `${A.second ? "4" : A.trumps ? "3" : "2"}. Anything to add?`));
+          out.push(el("p", { class: "mar-step-ask" }, _("{n}. Anything to add?", { n: A.second ? 4 : A.trumps ? 3 : 2 })));
           out.push(el("div", { class: "mar-steps" },
             el("button", { type: "button", class: `mar-step mar-extra${A.extra ? " mar-on" : ""}`,
               "aria-pressed": String(Boolean(A.extra)), dataset: { extra: extraName },
               onclick: () => { S.announce = { ...A, extra: !A.extra }; draw(); } }, label)));
         } else {
           // Only the game with the addition outbids the licitace: say why in its words.
-          hints.push((d.outbid && d.outbid[A.trumps || ""]) || `The licitace makes the ${extraName} part of this game.`);
+          hints.push((d.outbid && d.outbid[A.trumps || ""]) || _("The licitace makes the {extra} part of this game.", { extra: extraName }));
         }
       }
       const pick = (extra ? withExtra : without)[0];
@@ -442,7 +457,7 @@
         out.push(el("button", {
           type: "button", class: `mar-choice mar-gametype${warning ? " mar-risky" : ""}`, title: pick.title,
           disabled: S.pending, dataset: { choice: pick.id }, onclick: () => act(pick.id),
-        }, `${warning ? "Announce anyway" : "Announce"}: ${pick.label}`));
+        }, warning ? _("Announce anyway: {game}", { game: pick.label }) : _("Announce: {game}", { game: pick.label })));
       }
       return out;
     }
@@ -454,13 +469,13 @@
       promptKey = key;
       const parts = [];
       if (st.stand_in) {
-        parts.push(el("p", { class: "mar-note" }, "A stand-in plays for you."));
+        parts.push(el("p", { class: "mar-note" }, _("A stand-in plays for you.")));
         if (st.status === "playing" || st.status === "waiting") {
           parts.push(el("button", {
             type: "button", class: "mar-choice mar-back", id: "mar-back",
-            title: "answer the questions yourself again",
+            title: _("answer the questions yourself again"),
             onclick: () => send({ type: "back" }),
-          }, "Back to my seat"));
+          }, _("Back to my seat")));
         }
       }
       if (d) {
@@ -470,11 +485,12 @@
           const pair = S.picked.length === 2 ? d.options.find((o) => o.cards.includes(S.picked[0]) && o.cards.includes(S.picked[1])) : null;
           buttons.push(el("button", {
             type: "button", class: "mar-choice mar-discard", disabled: !pair || S.pending,
-            title: "lay the two chosen cards into the talon",
+            title: _("lay the two chosen cards into the talon"),
             onclick: () => pair && act(pair.id),
-          }, S.picked.length === 2 ? (pair ? "Lay these two away" : "Not these two") : `Choose ${2 - S.picked.length} more`));
+          }, S.picked.length === 2 ? (pair ? _("Lay these two away") : _("Not these two"))
+            : _("Choose {n} more", { n: 2 - S.picked.length })));
           if (S.picked.some((c) => c.endsWith("0A") || c.endsWith("10"))) {
-            buttons.push(el("p", { class: "mar-note" }, "An eso or a 10 in the talon leaves you only betl or durch."));
+            buttons.push(el("p", { class: "mar-note" }, _("An eso or a 10 in the talon leaves you only betl or durch.")));
           }
         } else if (d.kind === "gametype") {
           buttons.push(el("div", { class: "mar-announce" }, announceSteps(st, d)));
@@ -485,10 +501,10 @@
               // Giving up loses every part of the game: ask once more before sending it.
               if (S.confirmResign === d.number) {
                 buttons.push(el("div", { class: "mar-confirm play-confirm", id: "mar-resign-confirm", role: "alertdialog",
-                  "aria-label": "Give up the game?" },
-                el("span", {}, "Give up the game? You lose every part of it, as if each were played and lost; the next deal follows. "),
-                el("button", { type: "button", id: "mar-resign-yes", title: o.title, onclick: () => act(o.id) }, "Yes, give up"),
-                el("button", { type: "button", id: "mar-resign-no", onclick: () => { S.confirmResign = null; draw(); } }, "No, play on")));
+                  "aria-label": _("Give up the game?") },
+                el("span", {}, _("Give up the game? You lose every part of it, as if each were played and lost; the next deal follows.") + " "),
+                el("button", { type: "button", id: "mar-resign-yes", title: o.title, onclick: () => act(o.id) }, _("Yes, give up")),
+                el("button", { type: "button", id: "mar-resign-no", onclick: () => { S.confirmResign = null; draw(); } }, _("No, play on"))));
               } else {
                 buttons.push(el("button", {
                   type: "button", class: "mar-resign", id: "mar-resign", title: o.title, disabled: S.pending,
@@ -500,9 +516,9 @@
             if (o.kind === "claim") {
               // A wrong claim is a renonc: ask once more before sending it.
               if (S.confirmClaim === d.number) {
-                buttons.push(el("span", { class: "mar-confirm" }, "Lay down all your cards and claim every trick left? "));
-                buttons.push(el("button", { type: "button", class: "mar-claim-yes", title: o.title, onclick: () => act(o.id) }, "Yes, lay down"));
-                buttons.push(el("button", { type: "button", class: "mar-claim-no", onclick: () => { S.confirmClaim = null; draw(); } }, "No"));
+                buttons.push(el("span", { class: "mar-confirm" }, _("Lay down all your cards and claim every trick left?") + " "));
+                buttons.push(el("button", { type: "button", class: "mar-claim-yes", title: o.title, onclick: () => act(o.id) }, _("Yes, lay down")));
+                buttons.push(el("button", { type: "button", class: "mar-claim-no", onclick: () => { S.confirmClaim = null; draw(); } }, _("No")));
               } else {
                 buttons.push(el("button", {
                   type: "button", class: "mar-claim", title: o.title, disabled: S.pending,
@@ -542,7 +558,8 @@
         resultBox.replaceChildren();
         return;
       }
-      const head = el("tr", {}, ["player", "štychy (tricks)", "body (card points)", "hlášky", "money", "in all"].map((h) => el("th", {}, h)));
+      const head = el("tr", {}, [_("player"), _("štychy (tricks)"), _("body (card points)"), _("hlášky"), _("money"), _("in all")]
+        .map((h) => el("th", {}, h)));
       const rows = r.rows.map((row) => el("tr", {},
         el("td", {}, row.name + (row.role ? ` (${row.role})` : "")),
         el("td", {}, String(row.tricks)),
@@ -551,13 +568,13 @@
         el("td", { class: row.money > 0 ? "good" : row.money < 0 ? "bad" : "" }, signed(row.money)),
         el("td", {}, signed(row.total)),
       ));
-      const note = r.stand_in ? [el("p", { class: "mar-note" }, "A stand-in played for you in this deal.")] : [];
+      const note = r.stand_in ? [el("p", { class: "mar-note" }, _("A stand-in played for you in this deal."))] : [];
       // The deal's review (herna/web/reviews.py finds the deal recorded after this moment).
       if (reviewDeal !== r.deal) { reviewDeal = r.deal; reviewAt = Date.now(); }
       const review = el("p", {}, el("a", { id: "mar-review", target: "_blank",
-        href: `/play/marias/review?ended=${reviewAt}` }, "Review of this deal"));
+        href: `/play/marias/review?ended=${reviewAt}` }, _("Review of this deal")));
       resultBox.replaceChildren(
-        el("h2", {}, `Vyúčtování — deal ${r.deal}: ${r.title}`),
+        el("h2", {}, _("Vyúčtování — deal {n}: {title}", { n: r.deal, title: r.title })),
         ...note,
         el("div", { class: "mar-scroll" }, el("table", { class: "mar-result-table" }, el("thead", {}, head), el("tbody", {}, rows))),
         el("ul", { class: "mar-breakdown" }, r.lines.map((l) => el("li", { class: l.style ? `mar-${l.style.replace(" ", "-")}` : "" }, l.text))),
@@ -573,18 +590,21 @@
       const offers = (st && st.rematch_offers) || [];
       if (ended && offers.length) {
         parts.push(el("p", { class: "mar-offer play-offer", id: "mar-rematch-offer", role: "alert" },
-          `${offers.join(", ")} ${offers.length > 1 ? "want" : "wants"} a rematch. `,
-          el("button", { type: "button", id: "mar-rematch-accept", onclick: () => send({ type: "rematch" }) }, "Accept the rematch"),
-          el("button", { type: "button", id: "mar-rematch-decline", onclick: () => send({ type: "decline_rematch" }) }, "Decline")));
+          (offers.length > 1 ? _("{names} want a rematch.", { names: offers.join(", ") })
+            : _("{names} wants a rematch.", { names: offers[0] })) + " ",
+          el("button", { type: "button", id: "mar-rematch-accept", onclick: () => send({ type: "rematch" }) }, _("Accept the rematch")),
+          el("button", { type: "button", id: "mar-rematch-decline", onclick: () => send({ type: "decline_rematch" }) }, _("Decline"))));
       }
       if (ended) {
         const names = st.players.filter((p) => !p.you).map((p) => p.name);
         parts.push(el("p", { class: "mar-after play-after" },
           st.can_rematch && !offers.length
-            ? el("button", { type: "button", id: "mar-rematch", title: `a new table with ${names.join(" and ")}`,
-              onclick: () => send({ type: "rematch" }) }, "Rematch") : null,
-          el("button", { type: "button", id: "mar-play-again", title: "a new table with the same choice of opponents",
-            onclick: () => form.requestSubmit() }, "Play again")));
+            ? el("button", { type: "button", id: "mar-rematch", title: names.length === 2
+              ? _("a new table with {a} and {b}", { a: names[0], b: names[1] })
+              : _("a new table with {names}", { names: names.join(", ") }),
+            onclick: () => send({ type: "rematch" }) }, _("Rematch")) : null,
+          el("button", { type: "button", id: "mar-play-again", title: _("a new table with the same choice of opponents"),
+            onclick: () => form.requestSubmit() }, _("Play again"))));
       }
       afterBox.replaceChildren(...parts);
       // The table just ended: what comes next is brought on screen (the page was scrolled
@@ -595,17 +615,17 @@
 
     function statusText(st) {
       if (!st) return "";
-      if (st.status === "connecting") return "Logging in at the mariáš server…";
+      if (st.status === "connecting") return _("Logging in at the mariáš server…");
       if (st.status === "waiting") {
-        return st.message || "Waiting for the table (with people: until another person sits down)…";
+        return st.message || _("Waiting for the table (with people: until another person sits down)…");
       }
-      if (st.status === "over") return st.message || "The table is closed.";
-      if (st.status === "error") return `The mariáš server refused: ${st.message}`;
+      if (st.status === "over") return st.message || _("The table is closed.");
+      if (st.status === "error") return _("The mariáš server refused: {message}", { message: st.message });
       const d = st.decision;
       if (d) return d.prompt;
       const mover = st.players.find((p) => p.to_move);
-      if (mover && !mover.you) return `${mover.name} to move…`;
-      return st.result && !st.hand.length ? `Deal ${st.deals} is over; the next deal is being dealt…` : "…";
+      if (mover && !mover.you) return _("{name} to move…", { name: mover.name });
+      return st.result && !st.hand.length ? _("Deal {n} is over; the next deal is being dealt…", { n: st.deals }) : "…";
     }
 
     let focused = null;
@@ -631,7 +651,7 @@
       const st = S.state;
       const ended = st && (st.status === "over" || st.status === "error");
       form.hidden = !(S.phase === "choose" || ended);
-      document.getElementById("mar-sit-button").textContent = ended ? "Sit at a new table" : "Sit down";
+      document.getElementById("mar-sit-button").textContent = ended ? _("Sit at a new table") : _("Sit down");
       tableBox.hidden = !st;
       root.dataset.status = st ? st.status : "";
       root.dataset.myTurn = st && st.decision ? "1" : "0";
