@@ -267,7 +267,14 @@ class Reviewer:
         try:
             while (match_id := self._queue.get()) is not None:
                 try:
-                    status = pool.submit(compute, self.url, match_id).result()
+                    future = pool.submit(compute, self.url, match_id)
+                except RuntimeError:
+                    # The interpreter is exiting (no new work is taken then). Not a failed
+                    # review: the claimed rows stay computing and the next start takes them
+                    # again (STALE).
+                    return
+                try:
+                    status = future.result()
                 except Exception:  # the worker died: a new one for the next match
                     log.exception("the review worker failed on match %s", match_id)
                     self.store.finish(match_id, {"error": "the review worker failed"}, "failed")
