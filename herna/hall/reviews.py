@@ -27,7 +27,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -267,6 +267,9 @@ class Reviewer:
         try:
             while (match_id := self._queue.get()) is not None:
                 try:
+                    future = pool.submit(compute, self.url, match_id)
+                except BrokenExecutor:  # the worker died between two reviews
+                    pool = _worker()
                     future = pool.submit(compute, self.url, match_id)
                 except RuntimeError:
                     # The interpreter is exiting (no new work is taken then). Not a failed
