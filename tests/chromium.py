@@ -1,4 +1,4 @@
-"""The headless Chromium the browser tests share (one per test process)."""
+"""The headless Chromium of a browser test (the ``chromium`` and ``browser`` fixtures)."""
 
 from __future__ import annotations
 
@@ -18,12 +18,8 @@ CHROMIUM_ARGS = [
 
 
 class Chromium:
-    """One headless Chromium per test process, launched on first use and shared by its tests.
-
-    Starting Playwright's driver and a browser costs about 2 CPU-seconds; with some 150 browser
-    tests on two cores that was minutes of CI. Each test still gets fresh contexts (cookies,
-    storage), and every context a test opened is closed after it. A browser that died is
-    launched again for the next test."""
+    """A headless Chromium launched on first use, with fresh contexts on demand (each its own
+    cookies and storage) that are closed with it."""
 
     def __init__(self) -> None:
         self._playwright: Any = None

@@ -31,8 +31,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return fresh_database(request.getfixturevalue("postgres_url"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 async def chromium() -> AsyncIterator[Chromium]:
+    """The test's headless Chromium, launched when first asked for.
+
+    One per test, not per process: a browser shared by many tests would need one event loop
+    for them all, and a test that leaves a hall running would then play on under every test
+    after it."""
     shared = Chromium()
     yield shared
     await shared.close()
