@@ -161,13 +161,15 @@ async def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
 
 
 async def in_viewport(page: Any, selector: str) -> bool:
-    """Whether all of ``selector``'s box is on the screen (the page's viewport)."""
+    """Whether all of ``selector``'s box is on the screen (the page's viewport), to the pixel:
+    layouts have fractional positions and scrolling goes by whole pixels, so a box brought
+    into view may start a quarter of a pixel above the top."""
     box = await page.locator(selector).bounding_box()
     size = page.viewport_size
     assert box is not None and size is not None
     return bool(
-        box["x"] >= 0
-        and box["y"] >= 0
-        and box["x"] + box["width"] <= size["width"]
-        and box["y"] + box["height"] <= size["height"]
+        box["x"] >= -1
+        and box["y"] >= -1
+        and box["x"] + box["width"] <= size["width"] + 1
+        and box["y"] + box["height"] <= size["height"] + 1
     )

@@ -607,10 +607,15 @@
             onclick: () => form.requestSubmit() }, _("Play again"))));
       }
       afterBox.replaceChildren(...parts);
-      // The table just ended: what comes next is brought on screen (the page was scrolled
-      // down to the cards).
-      if (ended && !S.afterShown) afterBox.scrollIntoView({ block: "nearest" });
+      const justEnded = ended && !S.afterShown;
       S.afterShown = Boolean(ended);
+      return justEnded;
+    }
+
+    /* The table just ended: what comes next is brought on screen (the page was scrolled down
+     * to the cards), once the rest of the page is drawn (it moves what is above it). */
+    function showAfter(justEnded) {
+      if (justEnded) afterBox.scrollIntoView({ block: "nearest" });
     }
 
     function statusText(st) {
@@ -660,8 +665,11 @@
       root.dataset.deals = st ? String(st.deals) : "0";
       statusNode.textContent = S.error || statusText(st);
       statusNode.classList.toggle("error", Boolean(S.error));
-      drawAfter(st, ended);
-      if (!st) return;
+      const justEnded = drawAfter(st, ended);
+      if (!st) {
+        showAfter(justEnded);
+        return;
+      }
       drawPlayers(st);
       drawContract(st);
       drawTrick(st);
@@ -673,6 +681,7 @@
       focusQuestion(st);
       leaveButton.hidden = st.status === "over" || st.status === "error";
       if (leaveButton.hidden) leaveConfirm.hidden = true;
+      showAfter(justEnded);
     }
 
     form.addEventListener("submit", (ev) => {
