@@ -22,6 +22,8 @@ def serve_args(tmp_path: Path, only: str, **options: object) -> argparse.Namespa
     in ``tmp_path`` (unless ``database_url`` is given), every port free
     (:func:`herna.cli.serve.embedded_args`)."""
     database_url = str(options.pop("database_url", f"sqlite:///{tmp_path / 'herna.db'}"))
+    # A review of a mariáš deal takes seconds of CPU: only the tests of reviews ask for them.
+    options.setdefault("web_review_people", False)
     return embedded_args(only, database_url, **options)
 
 

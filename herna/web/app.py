@@ -139,6 +139,9 @@ class WebSettings:
     marias: MariasPlaySettings = field(default_factory=MariasPlaySettings)
     origins: tuple[str, ...] = ()
     """Origins besides the hall's own whose pages may open person WebSockets (herna.web.origins)."""
+    review_people: bool = True
+    """Review every finished game with a person in it without being asked (a page that asks
+    for a review gets it either way)."""
 
 
 class _Outer:

@@ -120,7 +120,8 @@ class WebHall:
         if quiet.level == logging.NOTSET:  # "Started server process" is noise inside herna
             quiet.setLevel(logging.WARNING)
         self.hub.start()
-        self.web.reviews.watch(self.hall.bus)
+        if self.web.settings.review_people:
+            self.web.reviews.watch(self.hall.bus)
         self._task = asyncio.get_running_loop().create_task(
             self._server.serve(sockets=[sock]), name="herna-web"
         )
@@ -219,6 +220,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         f"408 (default {DEFAULT_REQUEST_TIMEOUT:g}; 0: never)",
     )
     group.add_argument(
+        "--web-review-people",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="review every finished Onitama game and mariáš deal with a person in it in a "
+        "worker process, without being asked (default on; a review page asks for its own "
+        "either way)",
+    )
+    group.add_argument(
         "--web-ping",
         type=float,
         default=None,
@@ -275,7 +284,9 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     origin: str | list[str] = option(args, config, "web_origin", [])
     origins = [origin] if isinstance(origin, str) else list(origin)
     settings = WebSettings(
-        marias=MariasPlaySettings(grace=grace, move_clock=clock), origins=tuple(origins)
+        marias=MariasPlaySettings(grace=grace, move_clock=clock),
+        origins=tuple(origins),
+        review_people=bool(option(args, config, "web_review_people", True)),
     )
     # One grace for every play page's seek: the mariáš seat's, and the Onitama and tile
     # pages' held connections (herna.web.play).
