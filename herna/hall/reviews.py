@@ -26,13 +26,13 @@ import multiprocessing as mp
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -124,6 +124,20 @@ class ReviewStore:
                 update(MatchReviewRow)
                 .where(MatchReviewRow.match_id == match_id)
                 .values(status=status, data=data, updated_at=_now())
+            )
+            session.commit()
+
+    def release(self, match_ids: Iterable[int]) -> None:
+        """Give back claims that will not be computed (the reviewer stopped first): the next
+        page that asks claims them again at once, not after :data:`STALE`."""
+        ids = list(match_ids)
+        if not ids:
+            return
+        with Session(self.engine) as session:
+            session.execute(
+                delete(MatchReviewRow)
+                .where(MatchReviewRow.match_id.in_(ids))
+                .where(MatchReviewRow.status == "computing")
             )
             session.commit()
 
@@ -225,6 +239,10 @@ class Reviewer:
         self._seen = -1
         """Matches up to this id have been looked at by :meth:`scan`."""
         self.done = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._closing = False
+        self._unfinished: set[int] = set()
+        """Claimed and queued, not computed yet: given back by :meth:`close`."""
 
     def request(self, match_id: int, game: str) -> str:
         """The review's status, starting it if nobody has: ``done``, ``computing``,
@@ -257,19 +275,20 @@ class Reviewer:
 
     def _enqueue(self, match_id: int) -> None:
         with self._lock:
+            self._unfinished.add(match_id)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="herna-reviews", daemon=True)
                 self._thread.start()
         self._queue.put(match_id)
 
     def _run(self) -> None:
-        pool = _worker()
+        pool = self._pool = _worker()
         try:
-            while (match_id := self._queue.get()) is not None:
+            while (match_id := self._queue.get()) is not None and not self._closing:
                 try:
                     future = pool.submit(compute, self.url, match_id)
                 except BrokenExecutor:  # the worker died between two reviews
-                    pool = _worker()
+                    pool = self._pool = _worker()
                     future = pool.submit(compute, self.url, match_id)
                 except RuntimeError:
                     # The interpreter is exiting (no new work is taken then). Not a failed
@@ -279,19 +298,37 @@ class Reviewer:
                 try:
                     status = future.result()
                 except Exception:  # the worker died: a new one for the next match
+                    if self._closing:
+                        return  # ended by close(), which gave the claim back
                     log.exception("the review worker failed on match %s", match_id)
                     self.store.finish(match_id, {"error": "the review worker failed"}, "failed")
+                    with self._lock:
+                        self._unfinished.discard(match_id)
                     pool.shutdown(wait=False, cancel_futures=True)
-                    pool = _worker()
+                    pool = self._pool = _worker()
                     continue
+                with self._lock:
+                    self._unfinished.discard(match_id)
                 self.done += 1
                 log.debug("match %s reviewed: %s", match_id, status)
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        if self._thread is not None:
-            self._queue.put(None)
+        """Take no more reviews and end the one being computed: a stopping hall does not
+        leave seconds of search running behind it. The claims not computed are given back, so
+        the next start computes them when a page asks."""
+        if self._thread is None:
+            return
+        self._closing = True
+        self._queue.put(None)
+        with self._lock:
+            unfinished, self._unfinished = set(self._unfinished), set()
+        self.store.release(unfinished)
+        if self._pool is not None:
+            # A ProcessPoolExecutor cannot cancel a call that runs: end its worker process.
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                process.terminate()
 
 
 __all__ = [

@@ -32,7 +32,9 @@ async def test_a_name_registered_again_during_a_join_window_is_dealt_in(tmp_path
     # Somebody elsewhere registers the name and never joins; the round waits for it. It
     # leaves, and the name's person registers while that JOIN window is still open: the
     # missed JOIN was the other registration's, so the person is waited for and plays.
-    async with serving(tmp_path, "mia", mia_people_timeout=3.0, mia_people_round_pause=0.2) as hall:
+    async with serving(
+        tmp_path, "mia", mia_people_timeout=3.0, mia_people_round_pause=0.2, mia_people_think=0.2
+    ) as hall:
         service = hall.service("mia")
         assert isinstance(service, MiaService) and service.people is not None
         port = service.people.port
@@ -55,7 +57,9 @@ async def test_a_name_registered_again_during_a_join_window_is_dealt_in(tmp_path
 async def test_a_raw_register_from_the_same_host_does_not_take_a_persons_seat(
     tmp_path: Path,
 ) -> None:
-    async with serving(tmp_path, "mia", mia_people_timeout=3.0, mia_people_round_pause=0.2) as hall:
+    async with serving(
+        tmp_path, "mia", mia_people_timeout=3.0, mia_people_round_pause=0.2, mia_people_think=0.2
+    ) as hall:
         service = hall.service("mia")
         assert isinstance(service, MiaService) and service.people is not None
         port = service.people.port
@@ -93,7 +97,9 @@ async def test_the_terminal_person_chooses_the_bots_plays_numbered_rounds_and_le
 
     from herna.cli.mia_play import play_terminal
 
-    async with serving(tmp_path, "mia", mia_people_timeout=3.0, mia_people_round_pause=0.2) as hall:
+    async with serving(
+        tmp_path, "mia", mia_people_timeout=3.0, mia_people_round_pause=0.2, mia_people_think=0.2
+    ) as hall:
         service = hall.service("mia")
         assert isinstance(service, MiaService) and service.people is not None
         table = service.people.table

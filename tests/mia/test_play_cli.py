@@ -66,7 +66,7 @@ class Terminal:
 
 async def test_a_person_plays_rounds_in_the_terminal(tmp_path: Path) -> None:
     async with serving(
-        tmp_path, "mia", mia_people_timeout=12.0, mia_people_round_pause=0.2
+        tmp_path, "mia", mia_people_timeout=12.0, mia_people_round_pause=0.2, mia_people_think=0.2
     ) as hall:
         service = hall.service("mia")
         assert isinstance(service, MiaService) and service.people is not None

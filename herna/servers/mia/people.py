@@ -31,6 +31,8 @@ DEFAULT_PEOPLE_TIMEOUT = 20.0
 DEFAULT_PEOPLE_BOTS = ("probability", "honest")
 DEFAULT_PEOPLE_ROUND_PAUSE = 4.0
 """Seconds between rounds: time to read who lost and why."""
+DEFAULT_PEOPLE_THINK = 1.8
+"""The longest a house bot at the people's table thinks before it answers (seconds)."""
 
 BOT_NAMES = {"probability": "Petra-bot", "honest": "Ota-bot", "random": "Bara-bot"}
 """House bots of the people's table by strategy: names a person can read aloud (the
@@ -74,14 +76,17 @@ def parse_strategies(text: str | Sequence[str]) -> tuple[str, ...]:
     return out
 
 
-def think_time(window: float, rng: random.Random | None = None) -> Callable[[], float]:
-    """Seconds a house bot waits before each answer: 0.7-1.8 s, and never more than a sixth
+def think_time(
+    window: float, longest: float = DEFAULT_PEOPLE_THINK, rng: random.Random | None = None
+) -> Callable[[], float]:
+    """Seconds a house bot waits before each answer: between 40 % of ``longest`` and all of
+    it (0.7-1.8 s by default: a person can follow who did what), and never more than a sixth
     of the answer window (so it answers in time even on a loaded machine)."""
     pick = rng or random.Random()
     cap = window / 6
 
     def think() -> float:
-        return min(cap, pick.uniform(0.7, 1.8))
+        return min(cap, pick.uniform(0.4 * longest, longest))
 
     return think
 
@@ -120,6 +125,7 @@ def start_people_table(
     strategies: Sequence[str],
     round_pause: float = DEFAULT_PEOPLE_ROUND_PAUSE,
     seed: int | None = None,
+    think: float = DEFAULT_PEOPLE_THINK,
 ) -> PeopleTable:
     """Bind the people's table on ``host:port`` (0: a free port), start it and its house
     bots (they register over UDP like any client)."""
@@ -144,6 +150,6 @@ def start_people_table(
     if house:
         # A silent server for three heartbeats still means lost, as for the bots' table.
         people.bots = run_house_bots(
-            host, server.address[1], house, tokens, think=think_time(window)
+            host, server.address[1], house, tokens, think=think_time(window, think)
         )
     return people
