@@ -16,25 +16,28 @@ database written by an earlier Herna opens and keeps every record. Opening a dat
 Several processes open one database at once (the record writer, worker processes, other
 ``herna serve`` processes on one PostgreSQL), so the check and the migrations run under a
 lock: PostgreSQL's advisory lock, or a lock file beside a SQLite file. The fast path, a
-database already at the newest revision, is one ``SELECT`` under that lock.
+database already at the newest revision, is one ``SELECT`` under that lock, and does not
+import Alembic (a quarter of a second of every ``herna`` command's start-up).
 """
 
 from __future__ import annotations
 
 import fcntl
-import functools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util.exc import CommandError
 from sqlalchemy import Connection, Engine, MetaData, inspect, text
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+HEAD = "0005"
+"""The newest revision, the last script under ``migrations/versions/``: a new migration
+changes it (``tests/hall/test_schema.py`` checks it against Alembic's reading of the
+scripts). Known here so that the fast path needs no Alembic."""
 BASELINE = "0001"
 """The schema as Herna wrote it before it had migrations (every table ``create_all`` made)."""
 
@@ -49,31 +52,39 @@ class SchemaTooNew(Exception):
 def alembic_config(connection: Connection | None = None) -> Config:
     """Alembic's configuration for Herna's migrations (no ``alembic.ini``: the scripts are
     part of the package)."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
     return config
 
 
-@functools.cache
-def head() -> str:
-    """The newest revision (read once per process: the scripts do not change under it)."""
+def scripts_head() -> str:
+    """The newest revision as Alembic reads it from the scripts (what :data:`HEAD` says)."""
+    from alembic.script import ScriptDirectory
+
     revision = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert revision is not None, "no migrations in herna/hall/migrations/versions"
     return revision
 
 
 def current(connection: Connection) -> str | None:
-    """The revision a database is at (``None``: never marked)."""
-    return MigrationContext.configure(connection).get_current_revision()
+    """The revision a database is at (``None``: never marked): Alembic's own table, read
+    as Alembic reads it (the migrations are one line, so it holds one row)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
 def upgrade(engine: Engine, metadata: MetaData) -> None:
-    """Bring ``engine``'s database to :func:`head` (see the module's doc); idempotent."""
+    """Bring ``engine``'s database to :data:`HEAD` (see the module's doc); idempotent."""
     with _schema_lock(engine), engine.begin() as connection:
         revision = current(connection)
-        if revision == head():
+        if revision == HEAD:
             return
+        from alembic import command
+
         config = alembic_config(connection)
         if revision is None:
             if not inspect(connection).has_table("matches"):
@@ -84,12 +95,15 @@ def upgrade(engine: Engine, metadata: MetaData) -> None:
         elif not _known(config, revision):
             raise SchemaTooNew(
                 f"the database is at schema revision {revision}, which this Herna does not "
-                f"know (its newest is {head()}): a newer Herna wrote it"
+                f"know (its newest is {HEAD}): a newer Herna wrote it"
             )
         command.upgrade(config, "head")
 
 
 def _known(config: Config, revision: str) -> bool:
+    from alembic.script import ScriptDirectory
+    from alembic.util.exc import CommandError
+
     try:
         return ScriptDirectory.from_config(config).get_revision(revision) is not None
     except CommandError:

@@ -5,7 +5,10 @@ opening one database at once do not trip over each other."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -19,7 +22,7 @@ from herna.hall.db import Base, DatabaseUnavailable, make_engine, normalise_url
 from herna.hall.identity import Identity, ReservedNames
 from herna.hall.people import People
 from herna.hall.records import MatchRecord, PlayerResult, RecordStore
-from herna.hall.schema import BASELINE, alembic_config, current, head
+from herna.hall.schema import BASELINE, HEAD, alembic_config, current, scripts_head
 from herna.hall.tournament_store import TournamentStore
 
 EARLIER = Path(__file__).with_name("data") / "schema-before-migrations.sql"
@@ -72,7 +75,7 @@ def test_a_database_written_before_migrations_keeps_every_record(tmp_path: Path)
 
     store = RecordStore(url)
     try:
-        assert _revision(url) == head()
+        assert _revision(url) == HEAD
         assert _counts(url) == before
         # The records read back through the public API, events included.
         games = {m.game for m in store.matches(limit=100)}
@@ -121,7 +124,7 @@ def test_the_baseline_schema_upgrades_on_both_databases(database_url: str) -> No
 
     store = RecordStore(database_url)
     try:
-        assert _revision(database_url) == head()
+        assert _revision(database_url) == HEAD
         assert store.count("mia") == 1
         # The counter goes on above what the earlier Herna handed out.
         assert store.allocate("mia.round") > 700
@@ -143,7 +146,7 @@ def test_the_migrations_and_the_models_describe_one_schema(database_url: str) ->
 def test_a_new_database_has_every_table_at_the_newest_revision(database_url: str) -> None:
     engine = make_engine(database_url)
     with engine.connect() as conn:
-        assert current(conn) == head()
+        assert current(conn) == HEAD
         assert set(TABLES) <= set(inspect(conn).get_table_names())
     engine.dispose()
 
@@ -176,7 +179,7 @@ def test_opening_one_database_from_many_threads_at_once(database_url: str) -> No
     for t in threads:
         t.join(60)
     assert errors == []
-    assert _revision(database_url) == head()
+    assert _revision(database_url) == HEAD
 
 
 def test_tournaments_get_started_at_from_the_revision_before(database_url: str) -> None:
@@ -211,3 +214,23 @@ def test_tournaments_get_started_at_from_the_revision_before(database_url: str) 
     tour = store.get(live)
     assert tour is not None and tour.started_at is not None
     assert tour.started_at > tour.created_at
+
+
+def test_head_is_the_newest_migration_script() -> None:
+    """HEAD, which lets an up-to-date database open without Alembic, names the newest script
+    (a new migration that forgets to move it fails here)."""
+    assert scripts_head() == HEAD
+
+
+def test_opening_an_up_to_date_database_does_not_import_alembic(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'herna.db'}"
+    RecordStore(url).close()  # created and stamped at HEAD (this process imports Alembic)
+    probe = (
+        "import sys; from herna.hall.records import RecordStore; "
+        f"RecordStore({url!r}).close(); print('alembic' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "False", out.stderr

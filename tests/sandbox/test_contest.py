@@ -21,7 +21,7 @@ from herna.cli import main
 from herna.hall.contests import ContestRefused, Contests, ranking, ranking_csv, wilson
 from herna.hall.db import make_engine, normalise_url
 from herna.hall.identity import Identity, ReservedNames
-from herna.hall.schema import alembic_config, current, head
+from herna.hall.schema import HEAD, alembic_config, current
 from herna.hall.submissions import Submissions
 from herna.hall.tournament.model import Board, Game
 from herna.hall.tournament_store import TournamentStore
@@ -55,7 +55,7 @@ def test_contests_upgrade_from_the_previous_schema(database_url: str) -> None:
     engine = make_engine(database_url)
     try:
         with engine.connect() as conn:
-            assert current(conn) == head() == "0005"
+            assert current(conn) == HEAD == "0005"
             assert {"bot_contests", "bot_contest_entries"} <= set(inspect(conn).get_table_names())
         contests = Contests(engine, Submissions(engine, Identity(ReservedNames(engine))))
         contest, token = contests.create(

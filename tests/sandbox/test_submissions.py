@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, inspect, text
 from herna.cli import main
 from herna.hall.db import make_engine, normalise_url
 from herna.hall.identity import Identity, ReservedNames
-from herna.hall.schema import alembic_config, current, head
+from herna.hall.schema import HEAD, alembic_config, current
 from herna.hall.submissions import SubmissionRefused, Submissions
 
 BOT = b"import sys\nfor line in sys.stdin:\n    pass\n"
@@ -35,7 +35,7 @@ def test_the_previous_schema_upgrades_and_keeps_its_rows(database_url: str) -> N
     engine = make_engine(database_url)
     try:
         with engine.connect() as conn:
-            assert current(conn) == head()
+            assert current(conn) == HEAD
             assert {"bot_submissions", "bot_runs"} <= set(inspect(conn).get_table_names())
             assert conn.scalar(text("SELECT count(*) FROM matches")) == 1
         book = ReservedNames(engine)
