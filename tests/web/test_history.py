@@ -3,8 +3,8 @@ socket and a SQLite database with 10,000 Mia rounds and a few games of every oth
 
 from __future__ import annotations
 
-import copy
 import csv
+import dataclasses
 import io
 import time
 from collections.abc import AsyncIterator
@@ -57,9 +57,15 @@ def _build(path: Path) -> Db:
         )
         for i in range(rounds):
             n += 1
-            rec = copy.deepcopy(pool[i % len(pool)])
-            rec.result["round"] = n
-            rec.started_at = rec.finished_at = start + timedelta(seconds=i * step)
+            when = start + timedelta(seconds=i * step)
+            # a copy of what differs (the writer only reads the rest, which is shared)
+            rec = dataclasses.replace(
+                pool[i % len(pool)],
+                result={**pool[i % len(pool)].result, "round": n},
+                meta=dict(pool[i % len(pool)].meta),
+                started_at=when,
+                finished_at=when,
+            )
             batch.append((new_key(), rec))
             if len(batch) == 2000:
                 write_records(store.engine, batch)
