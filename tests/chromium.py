@@ -73,8 +73,13 @@ class _Process:
         self.stop()
         self.profile = tempfile.mkdtemp(prefix="herna-chromium-")
         self.proc = subprocess.Popen(
-            [CHROMIUM, *CHROMIUM_ARGS, *SHARED_ARGS, f"--user-data-dir={self.profile}"]
-            + ["about:blank"],
+            [
+                CHROMIUM,
+                *CHROMIUM_ARGS,
+                *SHARED_ARGS,
+                f"--user-data-dir={self.profile}",
+                "about:blank",
+            ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
