@@ -33,11 +33,10 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 async def chromium() -> AsyncIterator[Chromium]:
-    """The test's headless Chromium, launched when first asked for.
-
-    One per test, not per process: a browser shared by many tests would need one event loop
-    for them all, and a test that leaves a hall running would then play on under every test
-    after it."""
+    """The test's connection to this process's headless Chromium (tests/chromium.py), made
+    when first asked for and closed with the test: a connection and an event loop per test
+    (a loop shared by many tests would let a hall a test left running play on under every
+    test after it), one Chromium per process (launching one per test cost seconds)."""
     shared = Chromium()
     yield shared
     await shared.close()
