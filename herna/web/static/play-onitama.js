@@ -319,6 +319,20 @@
       P.waiting("onitama", { seek: id, wish, until: S.until, rematching: S.rematching });
     }
 
+    /* A refusal of the server in the page's language (the server's own sentence, English,
+     * for the rare ones without words here). */
+    function refusalWords(code, text) {
+      const words = {
+        NO_SUCH_SEEK: _("That seek is no longer open: its player left or has found a game."),
+        NOT_FOR_YOU: _("That seek is not for you: it waits for someone else."),
+        OWN_SEEK: _("That is your own seek."),
+        WRONG_GAME: _("That seek is for another game."),
+        RESERVED_NAME: _("That name is reserved: sign in to play under it."),
+        HOUSE_BOT_NAME: _("That is the name of one of the hall's house bots."),
+      };
+      return words[code] || text || code;
+    }
+
     function loginFailed(code, text) {
       const seat = saved();
       if (code === "BAD_TOKEN" && seat && seat.secret) {
@@ -327,7 +341,7 @@
         return;
       }
       if (["NO_SUCH_SEEK", "NOT_FOR_YOU", "OWN_SEEK", "BAD_SEEK", "WRONG_GAME"].includes(code)) {
-        choose(_("The lobby refused that: {why}", { why: text || code }));
+        choose(_("The lobby refused that: {why}", { why: refusalWords(code, text) }));
         return;
       }
       if (code === "NAME_IN_USE" && S.retries < 6) {
@@ -342,7 +356,7 @@
         tournamentOver();
         return;
       }
-      gone(_("The server refused the name {name}: {why}", { name: me, why: text || code }));
+      gone(_("The server refused the name {name}: {why}", { name: me, why: refusalWords(code, text) }));
     }
 
     function applyMove(card, from, to) {
