@@ -67,6 +67,10 @@ async def test_a_czech_browser_plays_a_whole_onitama_game(
         assert options[:3] == ["Kdokoli (nejdřív lidé)", "Jen lidé", "Bot herny: snadný"], options
         assert await page.locator("#play-sit").inner_text() == "Přisednout"
         await page.screenshot(path=screenshot_path("onitama-cs-choose-1280"), full_page=True)
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await no_overflow(page)
+        await page.screenshot(path=screenshot_path("onitama-cs-choose-390"), full_page=True)
+        await page.set_viewport_size({"width": 1280, "height": 800})
 
         await sit_down(page, "bots:easy")
         phase = await wait_my_turn(page)
