@@ -109,7 +109,8 @@ def js_table(path: Path, name: str) -> dict[str, str]:
     source = path.read_text(encoding="utf-8")
     block = source[source.index(f"const {name} = {{") :]
     block = block[: block.index("};")]
-    pairs = re.findall(r'(?:"([^"]+)"|([\w]+))\s*:\s*"([^"]*)"', block)
+    # (a value may be marked for the catalogs: ``key: _("words")``)
+    pairs = re.findall(r'(?:"([^"]+)"|([\w]+))\s*:\s*(?:_\()?"([^"]*)"', block)
     return {a or b: words for a, b, words in pairs}
 
 

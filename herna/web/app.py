@@ -450,7 +450,7 @@ class WebApp:
         game, table = args.get("game"), args.get("table")
         body = pages.live(game, table, self.known_games())
         data = {"kind": "live", "game": game, "table": table, "tables": pages.LIVE_TABLE_WORDS}
-        return self.page("Live", body, data, "/live")
+        return self.page(pages.live_title(game, table), body, data, "/live")
 
     async def play_onitama(self, request: Request) -> Response:
         """A person plays Onitama here: a guest name in a signed cookie, the game over
@@ -473,7 +473,7 @@ class WebApp:
         token = self.guests.token(request)
         if token is not None:
             data["token"] = token  # a proof of the signed-in person's name, for LOGIN
-        response = self.page("Play Onitama", pages.play_onitama(guest, running, window), data)
+        response = self.page(_("Play Onitama"), pages.play_onitama(guest, running, window), data)
         if new:
             self.guests.remember(response, guest, request.url.scheme == "https")
         response.headers["cache-control"] = "no-store"

@@ -164,11 +164,11 @@ def format_number(value: float, digits: int = 2) -> str:
 
 @functools.cache
 def script_message_ids(folder: Path = STATIC_DIR) -> tuple[str, ...]:
-    """The messages the browser scripts mark with ``_("...")`` (static/hall.js:
-    ``Herna._``), found the way the catalog's extraction finds them (Babel's JavaScript
-    extractor), once per process."""
+    """The messages the browser scripts (and the games' renderers, ``static/games/``) mark
+    with ``_("...")`` (static/hall.js: ``Herna._``), found the way the catalog's extraction
+    finds them (Babel's JavaScript extractor), once per process."""
     found: list[str] = []
-    for path in sorted(folder.glob("*.js")):
+    for path in sorted(folder.glob("*.js")) + sorted(folder.glob("games/*.js")):
         for _line, message, _comments, _context in extract_from_file("javascript", str(path)):
             # Scripts word counts without plurals ("waiting: 3"): Czech has three forms.
             if isinstance(message, str) and message not in found:

@@ -378,60 +378,29 @@ def home(
 
 
 def play_onitama(guest: str, running: bool, reconnect_window: float | None) -> str:
-    """The page where a person plays Onitama (drawn and driven by static/play-onitama.js)."""
-    if not running:
-        return (
-            "<h1>Play Onitama</h1>"
-            '<p class="error" id="play-status">The Onitama server is not running in this hall '
-            "(start <code>herna serve</code> with it).</p>"
-        )
+    """The page where a person plays Onitama (templates/play_onitama.html, drawn and driven by
+    static/play-onitama.js), in the page's language."""
     window = (
-        f" within {reconnect_window:g} seconds" if reconnect_window and reconnect_window > 0 else ""
+        format_number(reconnect_window, 1) if reconnect_window and reconnect_window > 0 else None
     )
-    return (
-        '<link rel="stylesheet" href="/static/play.css">'
-        "<h1>Play Onitama</h1>"
-        f'<p class="lead">You play as <b id="play-name">{e(guest)}</b>. Choose your opponent: '
-        "a person (you wait for one; if nobody comes a house bot sits down), people only, or a "
-        "house bot at once. Click one of your pawns, then a "
-        "highlighted square (or use Tab and Enter). A reload, or closing the tab and coming "
-        f"back{e(window)}, returns you to your seat. "
-        '<a href="/doc/games/onitama.md">The rules</a>.</p>'
-        '<div class="play" id="play" data-phase="connecting">'
-        '<div class="play-main">'
-        '<p class="play-status" id="play-status" role="status" aria-live="polite">'
-        "Connecting…</p>"
-        '<p class="play-note" id="play-note" aria-live="polite"></p>'
-        '<div id="play-board"></div>'
-        '<div class="play-prompt" id="play-prompt"></div>'
-        "</div>"
-        '<div class="play-side"><h2>Moves</h2><ol class="play-moves" id="play-moves"></ol>'
-        '<p class="muted"><a href="/doc/games/onitama.md">The rules</a></p></div>'
-        "</div>"
-        "<noscript><p>Playing needs JavaScript; any Onitama client can also connect to the "
-        "server over TCP (see the protocol doc).</p></noscript>"
-        '<script src="/static/play-page.js" defer></script>'
-        '<script src="/static/play-onitama-choice.js" defer></script>'
-        '<script src="/static/play-onitama-rules.js" defer></script>'
-        '<script src="/static/play-onitama-view.js" defer></script>'
-        '<script src="/static/play-onitama.js" defer></script>'
-        '<script src="/static/tournament-seat.js" defer></script>'
-    )
+    return render("play_onitama.html", guest=guest, running=running, window=window)
 
 
 # -- live ---------------------------------------------------------------------------------
 
 
+def live_title(game: str | None, table: str | None) -> str:
+    """``Live: Onitama / t3``: the live page's heading and title, in the page's language."""
+    title = _("Live")
+    if game:
+        title += f": {game_title(game)}"
+    return title + (f" / {table}" if table else "")
+
+
 def live(game: str | None, table: str | None, games: Iterable[str]) -> str:
-    title = "Live" + (f": {game_title(game)}" if game else "") + (f" / {table}" if table else "")
-    links = " ".join(f'<a href="{e(live_url(g))}">{e(game_title(g))}</a>' for g in games)
-    return (
-        f"<h1>{e(title)}</h1>"
-        f'<p class="filters">{links}{" · " if links else ""}<a href="/live">all</a> '
-        '<span id="live-status" class="status">connecting…</span></p>'
-        f'<div id="live" class="tables{" single" if table else ""}">'
-        '<p class="muted empty">Waiting for a table to play…</p></div>'
-    )
+    """The live page's frame (templates/live.html); static/hall.js draws the tables."""
+    links = [(live_url(g), game_title(g)) for g in games]
+    return render("live.html", title=live_title(game, table), links=links, single=bool(table))
 
 
 # -- history ------------------------------------------------------------------------------

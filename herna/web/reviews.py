@@ -15,25 +15,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from babel.numbers import format_decimal
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from herna.games.onitama.review import WIN, WIN_FLOOR
 from herna.hall.events import EventBus
 from herna.hall.records import RecordStore
 from herna.hall.reviews import REVIEWERS, Reviewer, ReviewStore
 from herna.web.guests import Guests
+from herna.web.i18n import CURRENT_LOCALE, N_, format_number, ngettext, pgettext
+from herna.web.i18n import gettext as _
 from herna.web.params import MATCH_ID, NotFound, endpoint
 from herna.web.review_marias import marias_review_body
+from herna.web.templating import render
 
 log = logging.getLogger("herna.web")
-e = html.escape
 
 Page = Callable[..., Response]
 
@@ -45,11 +49,15 @@ SCAN_DELAY = 1.0
 """Seconds after a game's end before looking for it in the records (the writer commits
 within about 50 ms, under load later; a later scan finds what this one missed)."""
 
-TITLES = {"onitama": ("Engine review", "Onitama"), "marias": ("Deal review", "mariáš")}
-"""Each reviewed game's page title and the game's name in the heading."""
+TITLES = {"onitama": N_("Engine review"), "marias": N_("Deal review")}
+"""Each reviewed game's page title (the heading adds the game's name and the number)."""
+HEADINGS = {
+    "onitama": N_("Engine review: Onitama #%(id)s"),
+    "marias": N_("Deal review: mariáš #%(id)s"),
+}
 WAITING = {
-    "onitama": "the engine looks at every move",
-    "marias": "every card is solved with all hands open, and the house bot weighs the bidding",
+    "onitama": N_("the engine looks at every move"),
+    "marias": N_("every card is solved with all hands open, and the house bot weighs the bidding"),
 }
 """What a page waiting for its review says is going on."""
 
@@ -72,103 +80,146 @@ STYLE = """<style>
 </style>"""
 
 
-def chart(review: dict[str, Any]) -> str:
-    """White's win chance after every ply as an inline SVG, costly moves marked."""
+def chart(review: Mapping[str, Any]) -> dict[str, Any]:
+    """White's win chance after every ply, placed for templates/review_onitama.html's SVG,
+    costly moves marked."""
     values = [review["start"]["win_chance"]] + [p["win_chance"] for p in review["plies"]]
     n = max(1, len(values) - 1)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
-    def px(i: int) -> float:
-        return LEFT + i / n * plot_w
+    def px(i: int) -> str:
+        return f"{LEFT + i / n * plot_w:.1f}"
 
-    def py(v: float) -> float:
-        return TOP + (100 - v) / 100 * plot_h
+    def py(v: float) -> str:
+        return f"{TOP + (100 - v) / 100 * plot_h:.1f}"
 
-    line = " ".join(f"{px(i):.1f},{py(v):.1f}" for i, v in enumerate(values))
-    area = f"{px(0):.1f},{py(0):.1f} {line} {px(len(values) - 1):.1f},{py(0):.1f}"
-    grid = "".join(
-        f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{py(t):.1f}" y2="{py(t):.1f}"/>'
-        f'<text class="tick" x="{LEFT - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{t} %</text>'
-        for t in (0, 25, 75, 100)
-    )
+    def tick(v: float) -> dict[str, Any]:
+        return {"value": v, "y": py(v), "label_y": f"{float(py(v)) + 4:.1f}"}
+
+    line = " ".join(f"{px(i)},{py(v)}" for i, v in enumerate(values))
     step = max(1, round(n / 10))
-    xticks = "".join(
-        f'<text class="tick" x="{px(i):.1f}" y="{TOP + plot_h + 16}" text-anchor="middle">'
-        f"{i}</text>"
-        for i in range(0, n + 1, step)
-    )
-    dots = "".join(
-        f'<circle class="{p["class"]}" cx="{px(i + 1):.1f}" cy="{py(p["win_chance"]):.1f}" '
-        f'r="4"><title>{p["ply"]}. {e(p["move"])}: {e(p["class"])}</title></circle>'
-        for i, p in enumerate(review["plies"])
-        if p["class"] in MARKS
-    )
-    return (
-        '<figure class="rating-chart review-chart" id="review-chart">'
-        f'<svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" xmlns="http://www.w3.org/2000/svg" '
-        'aria-label="White\'s win chance after every move">'
-        f'{grid}<line class="half" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{py(50):.1f}" '
-        f'y2="{py(50):.1f}"/><text class="tick" x="{LEFT - 6}" y="{py(50) + 4:.1f}" '
-        'text-anchor="end">50 %</text>'
-        f'<polygon class="white-area" points="{area}"/>'
-        f'<polyline class="mu" points="{line}"/>{dots}{xticks}'
-        f'<text class="label" x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" '
-        'text-anchor="middle">moves played (plies)</text></svg>'
-        "<figcaption>White's win chance after every move, as the engine sees it: 100 % "
-        "White wins, 0 % Black wins. Coloured dots: inaccuracies (yellow), mistakes (orange), "
-        "blunders (red).</figcaption></figure>"
-    )
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "grid": [tick(t) for t in (0, 25, 75, 100)],
+        "half": tick(50),
+        "line": line,
+        "area": f"{px(0)},{py(0)} {line} {px(len(values) - 1)},{py(0)}",
+        "dots": [
+            {
+                "cls": p["class"],
+                "x": px(i + 1),
+                "y": py(p["win_chance"]),
+                "ply": p["ply"],
+                "move": p["move"],
+                "verdict": verdict_words(p["class"]),
+            }
+            for i, p in enumerate(review["plies"])
+            if p["class"] in MARKS
+        ],
+        "xticks": [{"x": px(i), "n": i} for i in range(0, n + 1, step)],
+        "xtick_y": TOP + plot_h + 16,
+        "label_x": f"{LEFT + plot_w / 2:.1f}",
+        "label_y": HEIGHT - 6,
+    }
 
 
-def review_body(match: Any, review: dict[str, Any]) -> str:
+def verdict_words(kind: str) -> str:
+    """A move's class (the review's ``best``, ``blunder`` ...) in the page's language."""
+    words = {
+        "best": pgettext("verdict", "best"),
+        "good": pgettext("verdict", "good"),
+        "forced": pgettext("verdict", "forced"),
+        "inaccuracy": pgettext("verdict", "inaccuracy"),
+        "mistake": pgettext("verdict", "mistake"),
+        "blunder": pgettext("verdict", "blunder"),
+    }
+    return words.get(kind, kind)
+
+
+def color_words(color: str) -> str:
+    return {"white": _("white"), "black": _("black")}.get(color, color)
+
+
+def score_words(score: int) -> str:
+    """The engine's score in the page's language (herna.games.onitama.review.score_words,
+    which the review stores in English): ``+1,3`` pawns for White, or who wins in how many
+    moves."""
+    if abs(score) >= WIN_FLOOR:
+        plies = WIN - abs(score)
+        white = score > 0
+        if plies == 0:
+            return _("White has won") if white else _("Black has won")
+        moves = (plies + 1) // 2
+        if white:
+            said = ngettext("White wins in %(num)d move", "White wins in %(num)d moves", moves)
+        else:
+            said = ngettext("Black wins in %(num)d move", "Black wins in %(num)d moves", moves)
+        return said % {"num": moves}
+    pawns = round(score / 100, 1)
+    if not pawns:
+        return format_decimal(0, "0.0", locale=CURRENT_LOCALE.get())  # never "-0.0"
+    return format_decimal(pawns, "+0.0;-0.0", locale=CURRENT_LOCALE.get())
+
+
+def _best(p: Mapping[str, Any]) -> str | None:
+    """The engine's move where a move cost much: ``Tiger c1→c3: the pawn to c3 …`` as the
+    review says it in English; the card and the squares in another language (the review's
+    sentence is English: the games have no catalogs)."""
+    if "best_words" not in p:
+        return None
+    if CURRENT_LOCALE.get() == "en" or not isinstance(p.get("best"), str):
+        return str(p["best_words"])
+    card, _sep, squares = p["best"].partition(" ")
+    return f"{card} {squares[:2]}→{squares[2:]}"
+
+
+def review_body(match: Any, review: Mapping[str, Any]) -> str:
     names = {("white", "black")[p.seat]: p.name for p in match.players if p.seat in (0, 1)}
     thresholds = review["thresholds"]
-    rows = "".join(
-        f"<tr><th>{e(names.get(c, c))} ({c})</th>"
-        + "".join(
-            f'<td data-class="{k}">{review["counts"][c][k]}</td>'
-            for k in ("inaccuracy", "mistake", "blunder")
-        )
-        + f"<td>{sum(review['counts'][c].values())}</td></tr>"
+    kinds = ("inaccuracy", "mistake", "blunder")
+    counts = [
+        {
+            "name": names.get(c, c),
+            "color": color_words(c),
+            "counts": [(k, review["counts"][c][k]) for k in kinds],
+            "total": sum(review["counts"][c].values()),
+        }
         for c in ("white", "black")
-    )
-    counts = (
-        '<table class="grid" id="review-counts"><tr><th>player</th>'
-        f"<th>inaccuracies (≥ {thresholds['inaccuracy']:.0f})</th>"
-        f"<th>mistakes (≥ {thresholds['mistake']:.0f})</th>"
-        f"<th>blunders (≥ {thresholds['blunder']:.0f})</th><th>moves</th></tr>{rows}</table>"
-    )
-    moves = "".join(
-        f'<tr id="ply-{p["ply"]}"><td>{p["ply"]}</td><td>{e(names.get(p["color"], p["color"]))}'
-        f"</td><td>{e(p['move'])} {MARKS.get(p['class'], '')}</td>"
-        f"<td>{e(p['score_words'])} ({p['win_chance']:.0f} %)</td>"
-        f'<td class="v-{p["class"]}">{e(p["class"])}'
-        + (f" (−{p['loss']:.0f})" if p["class"] in MARKS else "")
-        + (
-            f'<span class="best-move">best: {e(p["best_words"])}</span>'
-            if "best_words" in p
-            else ""
-        )
-        + "</td></tr>"
+    ]
+    plies = [
+        {
+            "ply": p["ply"],
+            "name": names.get(p["color"], p["color"]),
+            "move": p["move"],
+            "mark": MARKS.get(p["class"], ""),
+            "score": score_words(p["score"]) if "score" in p else p["score_words"],
+            "chance": f"{p['win_chance']:.0f}",
+            "cls": p["class"],
+            "verdict": verdict_words(p["class"]),
+            "loss": f"{p['loss']:.0f}" if p["class"] in MARKS else None,
+            "best": _best(p),
+        }
         for p in review["plies"]
+    ]
+    limits = ", ".join(
+        _("%(name)s ≥ %(n)s points") % {"name": verdict_words(name), "n": f"{value:.0f}"}
+        for name, value in thresholds.items()
     )
     settings = review["settings"]
-    return (
-        STYLE + f'<h1>Engine review: Onitama #{match.id}</h1><p><a href="/matches/{match.id}">'
-        "← the game's replay</a></p>"
-        + chart(review)
-        + f'<div class="review-table-wrap">{counts}</div>'
-        + '<p class="muted" id="review-thresholds">How bad a move was is what it cost its '
-        "player in win chance (points out of 100): the chance before it (the engine's best "
-        "move) minus the chance after it. "
-        + ", ".join(f"{name} ≥ {value:.0f} points" for name, value in thresholds.items())
-        + ". A move the engine would have played itself is never marked. Evaluations are in "
-        "pawns from White's side (+1.0: White is a pawn ahead); the win chance is "
-        "1 / (1 + e<sup>−score/250</sup>), so a pawn ahead is about 60 %. Compiled engine, "
-        f"depth {settings['max_depth']}, at most {settings['budget']} s per position.</p>"
-        '<div class="review-table-wrap"><table class="grid review-moves" id="review-moves">'
-        "<tr><th>#</th><th>player</th><th>move</th><th>evaluation (White wins)</th>"
-        f"<th>verdict, and the engine's move where it cost much</th></tr>{moves}</table></div>"
+    return render(
+        "review_onitama.html",
+        style=Markup(STYLE),
+        match_id=match.id,
+        chart=chart(review),
+        thresholds={k: f"{v:.0f}" for k, v in thresholds.items()},
+        counts=counts,
+        plies=plies,
+        limits=limits,
+        depth=settings["max_depth"],
+        budget=format_number(settings["budget"]),
     )
 
 
@@ -196,20 +247,17 @@ class ReviewPages:
         match = self.store.get(args["match_id"])
         if match is None or match.game not in REVIEWERS:
             raise NotFound(f"No game #{args['match_id']} with a review.")
-        title, game = TITLES[match.game]
+        title = _(TITLES[match.game])
         status = self.reviewer.request(match.id, match.game)
         found = ReviewStore(self.store.engine).get(match.id) if status == "done" else None
         if found is None:
-            body = (
-                f"<h1>{title}: {game} #{match.id}</h1>"
-                + (
-                    f'<p id="review-status" class="error">The review failed. <a href="/matches/'
-                    f'{match.id}/review">Try again</a>.</p>'
-                    if status == "failed"
-                    else '<p id="review-status" aria-live="polite">computing… ('
-                    f"{WAITING[match.game]}; this page reloads itself)</p>"
-                )
-                + f'<p><a href="/matches/{match.id}">← the game\'s replay</a></p>'
+            body: str = render(
+                "review_waiting.html",
+                heading=_(HEADINGS[match.game]) % {"id": match.id},
+                failed=status == "failed",
+                again=f"/matches/{match.id}/review",
+                what=_(WAITING[match.game]),
+                match_id=match.id,
             )
             response = self.page(title, body, {"kind": "review"}, "/history")
             if status != "failed":
@@ -247,10 +295,14 @@ class ReviewPages:
             # Not told when: the newest (a person asks for the game they just finished).
             first = min(after, key=lambda m: m.finished_at) if told else after[0]
             return RedirectResponse(f"/matches/{first.id}/review", status_code=303)
-        title = TITLES[game][0]
-        body = (
-            f'<h1>{title}</h1><p id="review-status">computing… (your game is being '
-            "recorded; this page reloads itself)</p>"
+        title = _(TITLES[game])
+        body = render(
+            "review_waiting.html",
+            heading=title,
+            failed=False,
+            again="",
+            what=_("your game is being recorded"),
+            match_id=None,
         )
         response = self.page(title, body, {"kind": "review"}, "/history")
         response.headers["Refresh"] = str(REFRESH)

@@ -41,6 +41,10 @@ CONVERTED = (
     "signout_refused.html",
     "match.html",
     "play_marias.html",
+    "play_onitama.html",
+    "live.html",
+    "review_onitama.html",
+    "review_waiting.html",
 )
 """The templates whose every word is in the catalogs (the pages moved to templates so far)."""
 

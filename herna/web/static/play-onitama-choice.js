@@ -7,11 +7,12 @@
 
 (function () {
   function show({ boardBox, svgNode, choice, color, play, cancel }) {
-    const { el } = window.Herna;
+    const { el, _ } = window.Herna;
     const [, from, to] = choice[0];
     const box = el("div", { class: "play-choice", id: "play-choice", role: "dialog",
-      "aria-label": `Which card moves ${from} to ${to}?` },
-      el("p", { class: "play-choice-ask" }, `Both your cards move ${from} to ${to}. Play which card?`),
+      "aria-label": _("Which card moves {from} to {to}?", { from, to }) },
+      el("p", { class: "play-choice-ask" },
+        _("Both your cards move {from} to {to}. Play which card?", { from, to })),
       el("div", { class: "play-choice-cards" },
         choice.map((m) => {
           // The card's move grid from the hand, so the choice shows what is given away.
@@ -23,7 +24,7 @@
           picture ? picture.cloneNode(true) : null, el("span", {}, m[0]));
         })),
       el("button", { type: "button", class: "play-choice-cancel", onclick: cancel },
-        "Cancel"));
+        _("Cancel")));
     box.addEventListener("keydown", (ev) => { if (ev.key === "Escape") cancel(); });
     boardBox.appendChild(box);
     const frame = boardBox.getBoundingClientRect();

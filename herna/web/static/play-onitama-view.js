@@ -12,35 +12,37 @@
       cancelRematch, declineRematch, playAgain, choose, resign, offerDraw, answerDraw, sitDown, send,
     } = ctx;
     const { el } = window.Herna;
+    const _ = window.Herna._; // the page's language (static/hall.js); docs/translating.md
     const P = window.HernaPlayPage;
     const { squareIndex, ownPiece, hand } = window.HernaOnitamaRules;
 
     function resultText() {
       const { winner, reason } = S.result;
       const won = winner === me;
-      const who = won ? "You won" : `${winner} won`;
-      const lost = won ? "" : "You lost. ";
+      if (reason === "draw_agreed" || !winner) return _("A draw: you both agreed to end the game.");
+      if (won) {
+        if (reason === "way_of_the_stone") {
+          return _("You won by the Way of the Stone: you captured your opponent's master.");
+        }
+        if (reason === "way_of_the_stream") {
+          return _("You won by the Way of the Stream: your master reached your opponent's temple arch.");
+        }
+        if (reason === "opponent_left") return _("You won: your opponent did not come back in time.");
+        if (reason === "out_of_time") return _("You won: your opponent ran out of time.");
+        if (reason === "resigned") return _("You won: your opponent resigned.");
+        return _("You won.");
+      }
+      const name = { name: winner };
       if (reason === "way_of_the_stone") {
-        return `${lost}${who} by the Way of the Stone: ${won ? "you" : "they"} captured ` +
-          `${won ? "your opponent's" : "your"} master.`;
+        return _("You lost. {name} won by the Way of the Stone: they captured your master.", name);
       }
       if (reason === "way_of_the_stream") {
-        return `${lost}${who} by the Way of the Stream: ${won ? "your" : "their"} master ` +
-          `reached ${won ? "your opponent's" : "your"} temple arch.`;
+        return _("You lost. {name} won by the Way of the Stream: their master reached your temple arch.", name);
       }
-      if (reason === "opponent_left") {
-        return won ? "You won: your opponent did not come back in time."
-          : `${lost}${winner} won: you did not come back in time.`;
-      }
-      if (reason === "out_of_time") {
-        return won ? "You won: your opponent ran out of time."
-          : `${lost}${winner} won: you ran out of time.`;
-      }
-      if (reason === "resigned") {
-        return won ? "You won: your opponent resigned." : "You resigned. The game is lost.";
-      }
-      if (reason === "draw_agreed" || !winner) return "A draw: you both agreed to end the game.";
-      return `${lost}${who}.`;
+      if (reason === "opponent_left") return _("You lost. {name} won: you did not come back in time.", name);
+      if (reason === "out_of_time") return _("You lost. {name} won: you ran out of time.", name);
+      if (reason === "resigned") return _("You resigned. The game is lost.");
+      return _("You lost. {name} won.", name);
     }
 
     /* -- drawing ---------------------------------------------------------------------------- */
@@ -66,32 +68,35 @@
     }
 
     function statusText() {
-      if (S.phase === "choosing") return "Choose whom to play, then sit down.";
+      if (S.phase === "choosing") return _("Choose whom to play, then sit down.");
       if (S.phase === "gone") return S.note;
-      if (S.phase === "connecting") return S.note || "Connecting to the Onitama server…";
+      if (S.phase === "connecting") return S.note || _("Connecting to the Onitama server…");
       if (S.phase === "lobby" && S.rematching) {
-        return `Waiting for ${S.rematching} to accept the rematch…`;
+        return _("Waiting for {name} to accept the rematch…", { name: S.rematching });
       }
-      if (S.phase === "lobby" && inTournament) return "Waiting for your next tournament game…";
+      if (S.phase === "lobby" && inTournament) return _("Waiting for your next tournament game…");
       if (S.phase === "lobby") {
-        const words = S.rematching ? "Waiting for an opponent…"
+        const words = S.rematching ? _("Waiting for an opponent…")
           : P.waitWords(P.seekWords(wish()), S.until, WAIT_WORDS);
-        return `${words} (You are ${me}${S.seek ? `; your seek ${S.seek} is in the lobby` : ""}.)`;
+        const you = S.seek ? _("(You are {name}; your seek {seek} is in the lobby.)", { name: me, seek: S.seek })
+          : _("(You are {name}.)", { name: me });
+        return `${words} ${you}`;
       }
-      if (S.phase === "over") return "The game is over."; // the result says how, once
+      if (S.phase === "over") return _("The game is over."); // the result says how, once
       const opponent = S.color === "white" ? S.black : S.white;
       if (S.claimable) {
         return S.claimable.reason === "abandoned"
-          ? `${S.claimable.name} did not come back in time: you may claim the win.`
-          : `${S.claimable.name} ran out of time: you may claim the win.`;
+          ? _("{name} did not come back in time: you may claim the win.", { name: S.claimable.name })
+          : _("{name} ran out of time: you may claim the win.", { name: S.claimable.name });
       }
-      if (S.away) return `${S.away} lost the connection; the game waits for them to come back.`;
-      if (S.pending) return "Sent; waiting for the server…";
+      if (S.away) return _("{name} lost the connection; the game waits for them to come back.", { name: S.away });
+      if (S.pending) return _("Sent; waiting for the server…");
       if (S.toMove === S.color) {
-        return moves().length ? `Your move (you play ${S.color}).`
-          : "You have no legal move: give up one of your cards.";
+        if (!moves().length) return _("You have no legal move: give up one of your cards.");
+        return S.color === "white" ? _("Your move (you play white).") : _("Your move (you play black).");
       }
-      return `${opponent} (${S.toMove}) to move.`;
+      return S.toMove === "white" ? _("{name} (white) to move.", { name: opponent })
+        : _("{name} (black) to move.", { name: opponent });
     }
 
     function decorate(svgNode, all) {
@@ -117,10 +122,17 @@
         }
         let label = sq;
         if (piece !== ".") {
-          label += ownPiece(piece, S.color) ? ": your " : ": opponent's ";
-          label += piece === "W" || piece === "B" ? "master" : "student";
+          const master = piece === "W" || piece === "B";
+          const at = { square: sq };
+          label = ownPiece(piece, S.color)
+            ? (master ? _("{square}: your master", at) : _("{square}: your student", at))
+            : (master ? _("{square}: opponent's master", at) : _("{square}: opponent's student", at));
         }
-        if (targets.has(sq)) label += `, move here with ${targets.get(sq).join(" or ")}`;
+        if (targets.has(sq)) {
+          const [a, b] = targets.get(sq);
+          const cards = b ? _("{a} or {b}", { a, b }) : a;
+          label = _("{square}, move here with {cards}", { square: label, cards });
+        }
         rect.setAttribute("aria-label", label);
         rect.setAttribute("role", "button");
         rect.setAttribute("tabindex", interactive ? "0" : "-1");
@@ -135,30 +147,34 @@
     }
 
     function choiceNode() {
-      const opponent = el("select", { id: "play-opponent", "aria-label": "Opponent" },
-        el("option", { value: "anyone" }, "Anyone (people first)"),
-        el("option", { value: "people" }, "People only"),
-        levels.map((l) => el("option", { value: `bots:${l}` }, `House bot: ${l}`)));
+      const LEVELS = { random: _("random"), easy: _("easy"), medium: _("medium"), hard: _("hard"),
+        strongest: _("strongest") };
+      const opponent = el("select", { id: "play-opponent", "aria-label": _("Opponent") },
+        el("option", { value: "anyone" }, _("Anyone (people first)")),
+        el("option", { value: "people" }, _("People only")),
+        levels.map((l) => el("option", { value: `bots:${l}` },
+          _("House bot: {level}", { level: LEVELS[l] || l }))));
       const fill = el("input", { id: "play-fill", type: "number", min: "0", max: "3600",
         step: "any", value: String(page.fill_wait ?? 30), inputmode: "numeric",
-        "aria-label": "Seconds to wait for a person before a house bot sits down" });
+        "aria-label": _("Seconds to wait for a person before a house bot sits down") });
       const sync = () => { fill.disabled = opponent.value !== "anyone"; };
       opponent.addEventListener("change", sync);
       // The time control of the table: the server's clock per move, or a game clock with an
       // increment (seek word clock=MINUTES+SECONDS).
-      const perMove = page.move_clock > 0 ? `${page.move_clock} s a move` : "No clock";
-      const clock = el("select", { id: "play-clock-choice", "aria-label": "Clock" },
+      const perMove = page.move_clock > 0 ? _("{s} s a move", { s: page.move_clock }) : _("No clock");
+      const clock = el("select", { id: "play-clock-choice", "aria-label": _("Clock") },
         el("option", { value: "" }, perMove),
         (page.clocks || []).map((c) => {
           const [m, inc] = c.split("+");
-          return el("option", { value: c }, `${m} min + ${inc || 0} s a move (${c})`);
+          return el("option", { value: c }, _("{m} min + {s} s a move ({c})", { m, s: inc || 0, c }));
         }));
       const form = el("form", { class: "play-choose", id: "play-choose" },
-        el("label", {}, "Play against ", opponent),
-        el("label", {}, " a house bot sits down after ", fill, " s if no person comes "),
-        el("label", {}, " Clock ", clock),
-        el("button", { type: "submit", id: "play-sit" }, "Sit down"),
-        " ", el("a", { href: "/lobby" }, "or pick someone in the lobby"));
+        el("label", {}, _("Play against"), " ", opponent),
+        el("label", {}, " ", _("a house bot sits down after"), " ", fill, " ",
+          _("s if no person comes"), " "),
+        el("label", {}, " ", _("Clock"), " ", clock),
+        el("button", { type: "submit", id: "play-sit" }, _("Sit down")),
+        " ", el("a", { href: "/lobby" }, _("or pick someone in the lobby")));
       form.addEventListener("submit", (ev) => {
         ev.preventDefault();
         const [who, level] = opponent.value.split(":");
@@ -175,58 +191,58 @@
       if (S.claimable && S.phase === "game") {
         return el("div", { class: "play-claim" },
           el("button", { type: "button", id: "play-claim", onclick: () => send("CLAIM_WIN") },
-            "Claim the win"),
-          el("span", {}, " or keep waiting for them."));
+            _("Claim the win")),
+          el("span", {}, " ", _("or keep waiting for them.")));
       }
       if (S.phase === "over") {
         const offer = S.rematchFrom
           ? el("p", { class: "play-offer", id: "play-rematch-offer" },
-            `${S.rematchFrom} wants a rematch. `,
+            _("{name} wants a rematch.", { name: S.rematchFrom }), " ",
             el("button", { type: "button", id: "play-rematch-accept", onclick: rematch },
-              "Accept the rematch"),
+              _("Accept the rematch")),
             el("button", { type: "button", id: "play-rematch-decline", onclick: declineRematch },
-              "Decline"))
+              _("Decline")))
           : null;
         return el("div", { class: "play-result" },
           el("p", { class: "play-result-text", id: "play-result" }, resultText()),
           offer,
           S.rematching ? el("p", { class: "play-offer", id: "play-rematch-wait", role: "status" },
-            `Waiting for ${S.rematching} to accept the rematch. `,
+            _("Waiting for {name} to accept the rematch.", { name: S.rematching }), " ",
             el("button", { type: "button", id: "play-rematch-cancel", onclick: cancelRematch },
-              "Cancel the rematch")) :
+              _("Cancel the rematch"))) :
           inTournament ? el("p", { class: "play-after", id: "play-tournament-next" },
-            S.tournamentOver ? "The tournament is over."
-              : "Your next tournament game starts by itself when it is due.") :
+            S.tournamentOver ? _("The tournament is over.")
+              : _("Your next tournament game starts by itself when it is due.")) :
           el("p", { class: "play-after" },
             S.lastOpponent && !S.rematchFrom && connected()
               ? el("button", { type: "button", id: "play-rematch", onclick: rematch },
-                `Rematch ${S.lastOpponent}`) : null,
-            el("button", { type: "button", id: "play-next", onclick: playAgain }, "Play again"),
+                _("Rematch {name}", { name: S.lastOpponent })) : null,
+            el("button", { type: "button", id: "play-next", onclick: playAgain }, _("Play again")),
             el("button", { type: "button", id: "play-other", onclick: () => choose("") },
-              "Choose another opponent")),
+              _("Choose another opponent"))),
           // The engine's review of the game (herna/web/reviews.py finds it by this player).
           el("p", {}, el("a", { id: "play-review", target: "_blank",
-            href: `/play/onitama/review?ended=${S.result.at}` }, "Engine review of this game")));
+            href: `/play/onitama/review?ended=${S.result.at}` }, _("Engine review of this game"))));
       }
       if (S.phase === "game" && S.drawOffered) {
         return el("div", { class: "play-offer", id: "play-draw-offer" },
-          el("span", {}, `${S.drawOffered} offers a draw. `),
+          el("span", {}, _("{name} offers a draw.", { name: S.drawOffered }), " "),
           el("button", { type: "button", id: "play-draw-accept", onclick: () => answerDraw(true) },
-            "Accept the draw"),
+            _("Accept the draw")),
           el("button", { type: "button", id: "play-draw-decline", onclick: () => answerDraw(false) },
-            "Decline"));
+            _("Decline")));
       }
       if (S.phase === "game" && S.confirming) {
         return el("div", { class: "play-confirm", id: "play-resign-confirm" },
-          el("span", {}, "Resign this game? You lose it. "),
-          el("button", { type: "button", id: "play-resign-yes", onclick: resign }, "Yes, resign"),
+          el("span", {}, _("Resign this game? You lose it."), " "),
+          el("button", { type: "button", id: "play-resign-yes", onclick: resign }, _("Yes, resign")),
           el("button", { type: "button", id: "play-resign-no",
-            onclick: () => { S.confirming = false; draw(); } }, "No, play on"));
+            onclick: () => { S.confirming = false; draw(); } }, _("No, play on")));
       }
       if (S.choice) return null; // asked over the board, where the square was clicked
       if (myTurn() && all.length === 0) {
         return el("div", { class: "play-stalemate" },
-          el("span", {}, "No legal move: give up "),
+          el("span", {}, _("No legal move: give up"), " "),
           hand(S.cards, S.color).map((c) => el("button", { type: "button",
             class: "play-give-up", "data-card": c, onclick: () => giveUp(c) }, c)));
       }
@@ -238,9 +254,9 @@
       if (S.phase !== "game" || S.confirming || S.drawOffered) return null;
       return el("p", { class: "play-game-buttons" },
         el("button", { type: "button", id: "play-draw", disabled: S.drawSent ? "" : null,
-          onclick: offerDraw }, S.drawSent ? "Draw offered" : "Offer a draw"),
+          onclick: offerDraw }, S.drawSent ? _("Draw offered") : _("Offer a draw")),
         el("button", { type: "button", id: "play-resign",
-          onclick: () => { S.confirming = true; draw(); } }, "Resign"));
+          onclick: () => { S.confirming = true; draw(); } }, _("Resign")));
     }
 
     /* Two cards reach the clicked square: the question opens over the board beside it
@@ -281,7 +297,7 @@
         boardBox.replaceChildren();
         S.confirming = false;
         promptBox.replaceChildren(el("button", { type: "button", id: "play-cancel",
-          onclick: () => choose("") }, "Cancel"));
+          onclick: () => choose("") }, _("Cancel")));
       } else {
         boardBox.replaceChildren();
         promptBox.replaceChildren();
@@ -307,8 +323,8 @@
           return P.clockWords(left);
         };
         node.dataset.color = gc.toMove || "";
-        node.textContent = `Clock: ${playerName("white")} (white) ${shown("white")} · ` +
-          `${playerName("black")} (black) ${shown("black")}`;
+        node.textContent = _("Clock: {white} (white) {w} · {black} (black) {b}", {
+          white: playerName("white"), w: shown("white"), black: playerName("black"), b: shown("black") });
         return;
       }
       const c = S.clock;
@@ -318,13 +334,18 @@
         return;
       }
       const left = Math.max(0, Math.ceil((c.until - Date.now()) / 1000));
-      const who = c.color === S.color ? "You have" : `${playerName(c.color)} has`;
+      const mine = c.color === S.color;
+      const name = playerName(c.color);
       node.dataset.color = c.color;
       node.dataset.left = String(left);
       node.classList.toggle("play-clock-over", c.overtime);
-      node.textContent = c.overtime
-        ? `Time is up: ${who.toLowerCase()} ${left} s of grace left.`
-        : `${who} ${left} s for this move.`;
+      if (c.overtime) {
+        node.textContent = mine ? _("Time is up: you have {left} s of grace left.", { left })
+          : _("Time is up: {name} has {left} s of grace left.", { name, left });
+      } else {
+        node.textContent = mine ? _("You have {left} s for this move.", { left })
+          : _("{name} has {left} s for this move.", { name, left });
+      }
     }
 
     return { draw, tick, resultText };

@@ -53,6 +53,7 @@
 
   function start(page) {
     const { el } = window.Herna;
+    const _ = window.Herna._; // the page's language (static/hall.js); docs/translating.md
     const root = document.getElementById("play");
     const statusNode = document.getElementById("play-status");
     const boardBox = document.getElementById("play-board");
@@ -82,8 +83,9 @@
       lastOpponent: null, gameClock: null, until: null, focusSquare: null,
     };
     const P = window.HernaPlayPage;
-    const WAIT_WORDS = { one: "a person", people: "another person", fill: "a house bot sits down",
-      filling: "a house bot is sitting down", bots: "A house bot is sitting down" };
+    const WAIT_WORDS = { one: _("a person"), people: _("another person"),
+      fill: _("a house bot sits down"), filling: _("a house bot is sitting down"),
+      bots: _("A house bot is sitting down") };
     let ws = null;
     let closedByUs = false;
 
@@ -143,7 +145,7 @@
         ws = null;
         if (closedByUs || S.phase === "gone" || S.phase === "choosing") return;
         if (ev.code === 4004) {
-          gone("The Onitama server is not running in this hall.");
+          gone(_("The Onitama server is not running in this hall."));
           return;
         }
         if (ev.code === P.NOTHING_TO_RESUME) {
@@ -151,11 +153,11 @@
           P.waiting("onitama", null);
           const seat = saved();
           if (wish || (seat && seat.secret)) connect(false);
-          else choose("You were away too long, so your seek ended: choose again.");
+          else choose(_("You were away too long, so your seek ended: choose again."));
           return;
         }
         if (S.phase === "over") {
-          S.note = "The server closed the connection after the game.";
+          S.note = _("The server closed the connection after the game.");
           draw();
           return;
         }
@@ -163,7 +165,7 @@
         const wait = Math.min(5000, 500 * 2 ** S.retries);
         S.retries += 1;
         S.phase = "connecting";
-        S.note = `Connection lost; reconnecting in ${(wait / 1000).toFixed(1)} s…`;
+        S.note = _("Connection lost; reconnecting in {s} s…", { s: (wait / 1000).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
         draw();
         setTimeout(() => connect(Boolean(P.waiting("onitama"))), wait);
       };
@@ -172,7 +174,7 @@
     function tournamentOver() {
       closedByUs = true;
       S.tournamentOver = true;
-      S.note = "The tournament is over.";
+      S.note = _("The tournament is over.");
       if (S.phase !== "over") S.phase = "gone";
       poke();
     }
@@ -246,7 +248,7 @@
         S.drawOffered = f[1] || "";
       } else if (command === "DRAW_DECLINED") {
         S.drawSent = false;
-        S.note = `${f[1]} declined your draw offer.`;
+        S.note = _("{name} declined your draw offer.", { name: f[1] });
       } else if (command === "REMATCH_OFFERED") {
         S.rematchFrom = f[1] || "";
       } else if (command === "REMATCH_DECLINED") {
@@ -255,14 +257,14 @@
         S.seek = null;
         P.waiting("onitama", null);
         if (S.phase === "lobby") S.phase = "over";
-        S.note = `${f[1]} does not want a rematch now.`;
+        S.note = _("{name} does not want a rematch now.", { name: f[1] });
       } else if (command === "MOVE_WAS_MADE") {
         applyMove(f[1], f[2], f[3]);
       } else if (command === "STALEMATE_CARD") {
         applyStalemate(f[1], f[2], f[3]);
       } else if (command === "INVALID_MOVE") {
         S.pending = false;
-        S.note = "The server refused that move; nothing changed.";
+        S.note = _("The server refused that move; nothing changed.");
       } else if (command === "LOGOUT") {
         S.away = f[1];
       } else if (command === "RECONNECT") {
@@ -274,25 +276,25 @@
         if (code === "TOURNAMENT_OVER") {
           tournamentOver();
         } else if (code === "SEEK_CANCELLED") {
-          choose("You cancelled your seek in the lobby.");
+          choose(_("You cancelled your seek in the lobby."));
         } else if (code === "NOTHING_TO_CLAIM") {
           S.claimable = null;
-          S.note = "Your opponent is back: there is nothing to claim.";
+          S.note = _("Your opponent is back: there is nothing to claim.");
         } else if (code === "SEAT_TAKEN_OVER") {
-          gone("This seat was taken over by another tab or window; play on there.");
+          gone(_("This seat was taken over by another tab or window; play on there."));
         } else if (code === "SERVER_SHUTDOWN") {
-          gone("The server is shutting down; the game was aborted.");
+          gone(_("The server is shutting down; the game was aborted."));
         } else if (code === "NO_DRAW_OFFER") {
           S.drawOffered = null;
-          S.note = "That draw offer is no longer open.";
+          S.note = _("That draw offer is no longer open.");
         } else if (code === "DRAW_NOT_NOW") {
-          S.note = "You offered a draw already; make a move before you offer again.";
+          S.note = _("You offered a draw already; make a move before you offer again.");
         } else if (code === "NO_REMATCH") {
           S.phase = "over";
-          S.note = "There is nobody here to play again.";
+          S.note = _("There is nobody here to play again.");
         } else {
           S.pending = false;
-          S.note = `The server answered ERROR ${code}; nothing changed.`;
+          S.note = _("The server answered ERROR {code}; nothing changed.", { code });
         }
       }
     }
@@ -317,21 +319,35 @@
       P.waiting("onitama", { seek: id, wish, until: S.until, rematching: S.rematching });
     }
 
+    /* A refusal of the server in the page's language (the server's own sentence, English,
+     * for the rare ones without words here). */
+    function refusalWords(code, text) {
+      const words = {
+        NO_SUCH_SEEK: _("That seek is no longer open: its player left or has found a game."),
+        NOT_FOR_YOU: _("That seek is not for you: it waits for someone else."),
+        OWN_SEEK: _("That is your own seek."),
+        WRONG_GAME: _("That seek is for another game."),
+        RESERVED_NAME: _("That name is reserved: sign in to play under it."),
+        HOUSE_BOT_NAME: _("That is the name of one of the hall's house bots."),
+      };
+      return words[code] || text || code;
+    }
+
     function loginFailed(code, text) {
       const seat = saved();
       if (code === "BAD_TOKEN" && seat && seat.secret) {
         forget(); // that seat is gone (the game ended meanwhile): choose a new game
-        choose("Your last game is over.");
+        choose(_("Your last game is over."));
         return;
       }
       if (["NO_SUCH_SEEK", "NOT_FOR_YOU", "OWN_SEEK", "BAD_SEEK", "WRONG_GAME"].includes(code)) {
-        choose(`The lobby refused that: ${text || code}`);
+        choose(_("The lobby refused that: {why}", { why: refusalWords(code, text) }));
         return;
       }
       if (code === "NAME_IN_USE" && S.retries < 6) {
         // After a reload the old connection may not be closed yet: try again shortly.
         S.retries += 1;
-        S.note = "Waiting for the previous connection to close…";
+        S.note = _("Waiting for the previous connection to close…");
         setTimeout(() => send(loginLine()), 300 * S.retries);
         return;
       }
@@ -340,7 +356,7 @@
         tournamentOver();
         return;
       }
-      gone(`The server refused the name ${me}: ${text || code}`);
+      gone(_("The server refused the name {name}: {why}", { name: me, why: refusalWords(code, text) }));
     }
 
     function applyMove(card, from, to) {
@@ -411,8 +427,8 @@
         const sent = S.white ? S.sent : null;
         const hadLast = (S.white ? S.last : seat.last) || null;
         S.color = color;
-        S.white = seat.white || (color === "white" ? me : "opponent");
-        S.black = seat.black || (color === "black" ? me : "opponent");
+        S.white = seat.white || (color === "white" ? me : _("opponent"));
+        S.black = seat.black || (color === "black" ? me : _("opponent"));
         S.moves = Array.isArray(seat.moves) ? seat.moves.slice() : [];
         const missed = missedPlies(had, { board, cards: cards.split(","), toMove }, sent);
         for (const ply of missed || []) {
@@ -422,10 +438,10 @@
         // (With no move listed yet the page only assumed the standard start, which START
         // does not confirm: a set-up position is not a sign of moves missed.)
         if (missed === null && S.moves.length) {
-          S.moves.push("(moves made while you were away are not listed)");
+          S.moves.push(_("(moves made while you were away are not listed)"));
         }
         S.sent = null;
-        S.note = "Back at your seat.";
+        S.note = _("Back at your seat.");
         // The last ply's arrow: the newest one missed, else (nothing missed) the saved one.
         const ply = missed && missed.length ? missed[missed.length - 1] : null;
         if (ply) {
@@ -439,7 +455,7 @@
       } else {
         S.away = null;
         S.claimable = null;
-        S.note = `${name} is back.`;
+        S.note = _("{name} is back.", { name });
       }
       S.board = board;
       S.cards = cards.split(",");
@@ -562,7 +578,7 @@
       S.rematching = null;
       S.seek = null;
       P.waiting("onitama", null);
-      S.note = "You withdrew your rematch offer.";
+      S.note = _("You withdrew your rematch offer.");
       send("DECLINE_REMATCH");
       draw();
     }
@@ -581,7 +597,7 @@
 
     function offerDraw() {
       S.drawSent = true;
-      S.note = "You offered a draw; your opponent may accept it or play on.";
+      S.note = _("You offered a draw; your opponent may accept it or play on.");
       send("OFFER_DRAW");
       draw();
     }

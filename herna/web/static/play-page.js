@@ -71,19 +71,24 @@
       : null;
   }
 
-  /* What a person waiting for an opponent reads (the fill wait counted down). `who` says it
-   * for the game: {one: "a person", people: "another person", fill: "a house bot sits down",
-   * filling: "a house bot is sitting down", bots: "A house bot is sitting down"}. */
+  /* What a person waiting for an opponent reads (the fill wait counted down), in the page's
+   * language. `who` says it for the game, already in the page's language: {one: "a person",
+   * people: "another person", fill: "a house bot sits down", filling: "a house bot is sitting
+   * down", bots: "A house bot is sitting down"}. */
   function waitWords(want, until, who) {
-    if (want.challenge) return `Waiting for ${want.challenge} to accept your challenge…`;
-    if (want.opponent === "people") return `Waiting for ${who.people} (people only)…`;
+    const _ = window.Herna._;
+    if (want.challenge) return _("Waiting for {name} to accept your challenge…", { name: want.challenge });
+    if (want.opponent === "people") return _("Waiting for {who} (people only)…", { who: who.people });
     if (want.opponent === "bots") return `${who.bots}…`;
     if (until) {
       const left = Math.ceil((until - Date.now()) / 1000);
-      if (left > 0) return `Waiting for ${who.one} to play you: if nobody comes, ${who.fill} in ${left} s.`;
-      return `Nobody came: ${who.filling}…`;
+      if (left > 0) {
+        return _("Waiting for {who} to play you: if nobody comes, {fill} in {left} s.",
+          { who: who.one, fill: who.fill, left });
+      }
+      return _("Nobody came: {filling}…", { filling: who.filling });
     }
-    return "Waiting for an opponent…";
+    return _("Waiting for an opponent…");
   }
 
   /* Minutes and seconds of a clock: 4:58. */

@@ -15,38 +15,44 @@
 
 (function () {
   window.HernaGames = window.HernaGames || {};
-  const { el, svg } = window.Herna;
+  const { el, svg, _ } = window.Herna;
 
   /* herna/games/onitama/words.py's WIN_WORDS (the one formatter; tests/test_public_text.py
-   * checks these say the same). */
+   * checks these say the same), in the page's language (the English is the catalogs' source:
+   * a Czech page says them in Czech, the game's own words in English stay words.py's). */
   const WIN_WORDS = {
-    way_of_the_stone: "by the Way of the Stone (captured the master)",
-    "way of the stone": "by the Way of the Stone (captured the master)",
-    way_of_the_stream: "by the Way of the Stream (reached the temple)",
-    "way of the stream": "by the Way of the Stream (reached the temple)",
-    out_of_time: "on time (the opponent ran out of time)",
-    opponent_left: "because the opponent left",
-    forfeit: "because the opponent left",
-    abandoned: "because the opponent did not come back",
-    illegal_move: "because the opponent made an illegal move",
-    resigned: "because the opponent resigned",
-    resign: "because the opponent resigned",
+    way_of_the_stone: _("by the Way of the Stone (captured the master)"),
+    "way of the stone": _("by the Way of the Stone (captured the master)"),
+    way_of_the_stream: _("by the Way of the Stream (reached the temple)"),
+    "way of the stream": _("by the Way of the Stream (reached the temple)"),
+    out_of_time: _("on time (the opponent ran out of time)"),
+    opponent_left: _("because the opponent left"),
+    forfeit: _("because the opponent left"),
+    abandoned: _("because the opponent did not come back"),
+    illegal_move: _("because the opponent made an illegal move"),
+    resigned: _("because the opponent resigned"),
+    resign: _("because the opponent resigned"),
   };
 
   /* ... and its ACTION_WORDS: a move in words, the same on the play page, in replays and in
    * `herna play onitama` ("ann (white) played Tiger c1→c3 (capture)"). */
   const ACTION_WORDS = {
-    move: "{who} played {card} {from}→{to}",
-    capture: " (capture)",
-    stalemate: "{who} could not move: swapped {old} for {new}",
-    give_up: "{who} could not move: gives up {old}",
-    pass: "{who} could not move: passed {card} to the spare",
-    forfeit: "{who} left the game",
+    move: _("{who} played {card} {from}→{to}"),
+    capture: _(" (capture)"),
+    stalemate: _("{who} could not move: swapped {old} for {new}"),
+    give_up: _("{who} could not move: gives up {old}"),
+    pass: _("{who} could not move: passed {card} to the spare"),
+    forfeit: _("{who} left the game"),
   };
+
+  /* A side in words: the protocol's "white" / "black" as the page's language says them. */
+  function colorWords(color) {
+    return color === "white" ? _("white") : color === "black" ? _("black") : String(color || "");
+  }
 
   /* words.py's who_words and action_words. */
   function whoWords(name, color) {
-    return name && name !== color ? `${name} (${color})` : color;
+    return name && name !== color ? `${name} (${colorWords(color)})` : colorWords(color);
   }
 
   function actionWords(last, who) {
@@ -99,7 +105,7 @@
       viewBox: `-22 -4 ${size + 26} ${size + 26}`,
       width: size + 26,
       role: "img",
-      "aria-label": "Onitama board",
+      "aria-label": _("Onitama board"),
     });
     const last = view.last && view.last.type === "move" ? view.last : null;
     const marked = new Set(last ? [last.from, last.to] : []);
@@ -182,9 +188,9 @@
       "data-color": color },
       el("div", { class: "oni-player" },
         el("span", { class: `oni-dot oni-${color}` }), " ",
-        el("b", {}, players[color] || color), ` (${color})`,
-        turn ? el("span", { class: "oni-to-move" }, " to move") : null,
-        view.winner === color ? el("span", { class: "oni-winner" }, " — winner") : null),
+        el("b", {}, players[color] || colorWords(color)), ` (${colorWords(color)})`,
+        turn ? el("span", { class: "oni-to-move" }, " ", _("to move")) : null,
+        view.winner === color ? el("span", { class: "oni-winner" }, " — ", _("winner")) : null),
       el("div", { class: "oni-cards" },
         cards.map((c) => cardNode(c, (view.moves || {})[c], bottom, color, false))));
   }
@@ -192,7 +198,7 @@
   function lastText(view) {
     const last = view.last;
     const players = view.players || {};
-    if (!last) return view.phase === "deal" ? "Dealing the cards…" : "No move yet.";
+    if (!last) return view.phase === "deal" ? _("Dealing the cards…") : _("No move yet.");
     return actionWords(last, whoWords(players[last.player], last.player));
   }
 
@@ -213,9 +219,12 @@
     const spareUp = v.to_move !== "black";
     let status;
     if (v.winner) {
-      status = `${players[v.winner] || v.winner} wins` + (v.reason ? ` ${WIN_WORDS[v.reason] || v.reason.replace(/_/g, " ")}` : "");
+      const name = players[v.winner] || colorWords(v.winner);
+      status = v.reason
+        ? _("{name} wins {how}", { name, how: WIN_WORDS[v.reason] || v.reason.replace(/_/g, " ") })
+        : _("{name} wins", { name });
     } else if (v.to_move) {
-      status = `${players[v.to_move] || v.to_move} (${v.to_move}) to move`;
+      status = _("{who} to move", { who: whoWords(players[v.to_move] || v.to_move, v.to_move) });
     } else {
       status = v.phase || "";
     }
@@ -224,10 +233,10 @@
       el("div", { class: "oni-middle" },
         boardNode(v),
         el("div", { class: "oni-side" },
-          el("div", { class: "oni-label" }, "spare"),
+          el("div", { class: "oni-label" }, _("spare")),
           spare ? cardNode(spare, (v.moves || {})[spare], spareUp, "spare",
             Boolean(last && last.card === spare)) : el("p", { class: "muted" }, "—"),
-          el("p", { class: "oni-ply" }, `ply ${v.ply || 0}`))),
+          el("p", { class: "oni-ply" }, _("ply {n}", { n: v.ply || 0 })))),
       handNode(v, "white", true),
       el("p", { class: "oni-status" + (v.winner ? " oni-over" : "") }, status),
       el("p", { class: "oni-last-text" }, lastText(v))));
@@ -239,19 +248,23 @@
     const d = ev.data || {};
     switch (ev.kind) {
       case "game_started":
-        return `${whoWords(d.white, "white")} against ${whoWords(d.black, "black")}; cards ${(d.cards || []).join(", ")}`;
+        return _("{white} against {black}; cards {cards}", { white: whoWords(d.white, "white"),
+          black: whoWords(d.black, "black"), cards: (d.cards || []).join(", ") });
       case "move":
         return actionWords({ type: "move", card: d.card, from: d.frm, to: d.to, capture: d.capture },
           whoWords(d.player, d.color));
       case "stalemate_card":
         return actionWords({ type: "stalemate", old: d.old, new: d.new }, whoWords(d.player, d.color));
-      case "logout": return `${whoWords(d.name, d.color)} left the table`;
-      case "reconnect": return `${whoWords(d.name, d.color)} is back`;
-      case "overtime": return `${whoWords(d.name, d.color)} ran out of time: ${d.grace} s to come back`;
-      case "claimable": return `${whoWords(d.name, d.color)} is away: the opponent may claim the win`;
+      case "logout": return _("{who} left the table", { who: whoWords(d.name, d.color) });
+      case "reconnect": return _("{who} is back", { who: whoWords(d.name, d.color) });
+      case "overtime":
+        return _("{who} ran out of time: {s} s to come back", { who: whoWords(d.name, d.color), s: d.grace });
+      case "claimable":
+        return _("{who} is away: the opponent may claim the win", { who: whoWords(d.name, d.color) });
       case "game_over":
-        if (!d.winner) return "the game ended without a winner";
-        return `${whoWords(d.winner, d.color)} wins ${WIN_WORDS[d.reason] || String(d.reason || "").replace(/_/g, " ")}`;
+        if (!d.winner) return _("the game ended without a winner");
+        return _("{name} wins {how}", { name: whoWords(d.winner, d.color),
+          how: WIN_WORDS[d.reason] || String(d.reason || "").replace(/_/g, " ") });
       default: return null;
     }
   }
