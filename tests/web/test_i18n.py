@@ -41,6 +41,8 @@ CONVERTED = (
     "signout_refused.html",
     "match.html",
     "play_marias.html",
+    "play_mia.html",
+    "play_tiles.html",
 )
 """The templates whose every word is in the catalogs (the pages moved to templates so far)."""
 
