@@ -52,6 +52,22 @@ def _names(names: Sequence[str], you: str | None = None, lang: str = "en") -> st
     return ", ".join(said[:-1]) + pick(lang, " and ", " a ") + said[-1]
 
 
+_PLAIN = {
+    "SEE_BEFORE_FIRST_ROLL": (
+        "wanted to see before anybody had announced",
+        "odkrývat nejde, dokud nikdo nic neohlásil",
+    ),
+    "DID_NOT_TAKE_TURN": ("did not roll or look in time", "vypršel čas na hod nebo odkrytí"),
+    "DID_NOT_ANNOUNCE": (
+        "rolled but did not announce in time",
+        "po hodu vypršel čas bez ohlášení",
+    ),
+    "INVALID_TURN": ("made a move that is not allowed", "tah, který pravidla nedovolují"),
+}
+"""The loss reasons that need no dice: English after the losers ("bob did not ..."), Czech
+after "bob prohrává:"."""
+
+
 def loss_sentence(
     losers: Sequence[str],
     reason: str,
@@ -94,14 +110,8 @@ def loss_sentence(
         )
     if reason == "ANNOUNCED_LOSING_DICE":
         return f"{who} announced {said or 'dice'}, not higher than the announcement before"
-    if reason == "SEE_BEFORE_FIRST_ROLL":
-        return f"{who} wanted to see before anybody had announced"
-    if reason == "DID_NOT_TAKE_TURN":
-        return f"{who} did not roll or look in time"
-    if reason == "DID_NOT_ANNOUNCE":
-        return f"{who} rolled but did not announce in time"
-    if reason == "INVALID_TURN":
-        return f"{who} made a move that is not allowed"
+    if reason in _PLAIN:
+        return f"{who} {_PLAIN[reason][0]}"
     return f"{who} lost"
 
 
@@ -145,14 +155,8 @@ def _loss_cs(
         )
     if reason == "ANNOUNCED_LOSING_DICE":
         return f"{lost}: ohlášeno {said or 'hození'}, což není víc než předchozí ohlášení"
-    if reason == "SEE_BEFORE_FIRST_ROLL":
-        return f"{lost}: odkrývat nejde, dokud nikdo nic neohlásil"
-    if reason == "DID_NOT_TAKE_TURN":
-        return f"{lost}: vypršel čas na hod nebo odkrytí"
-    if reason == "DID_NOT_ANNOUNCE":
-        return f"{lost}: po hodu vypršel čas bez ohlášení"
-    if reason == "INVALID_TURN":
-        return f"{lost}: tah, který pravidla nedovolují"
+    if reason in _PLAIN:
+        return f"{lost}: {_PLAIN[reason][1]}"
     return lost
 
 

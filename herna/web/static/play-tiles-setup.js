@@ -18,7 +18,7 @@
     function source() { return form.querySelector('input[name="source"]:checked').value; }
     function fillPlayers(count) {
       const keep = Number(playersSelect.value) || count;
-      playersSelect.replaceChildren(...Array.from({ length: Math.max(0, count - 1) }, (_, i) => {
+      playersSelect.replaceChildren(...Array.from({ length: Math.max(0, count - 1) }, (unused, i) => {
         const k = i + 2;
         return el("option", { value: k, selected: k === Math.min(keep, count) }, _("{n} (you and {others} more)", { n: k, others: k - 1 }));
       }));

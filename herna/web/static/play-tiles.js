@@ -41,6 +41,8 @@
       const fixed = {
         "completed every goal": _("completed every goal"),
         "last player not eliminated": _("last player not eliminated"),
+        "every player was eliminated": _("every player was eliminated"),
+        "no progress for a full round": _("no progress for a full round"),
         "the other player resigned": _("the other player resigned"),
         "the other player ran out of time": _("the other player ran out of time"),
         "you resigned": _("you resigned"),
@@ -49,6 +51,8 @@
       if (Object.hasOwn(fixed, reason)) return fixed[reason];
       let m = /^no (.+) left$/.exec(reason);
       if (m) return _("no {name} left", { name: m[1] });
+      m = /^no progress for (\d+) full rounds$/.exec(reason);
+      if (m) return _("no progress for {n} full rounds", { n: m[1] });
       m = /^round limit \((\d+) rounds\)$/.exec(reason);
       if (m) return _("round limit ({n} rounds)", { n: m[1] });
       return reason;
@@ -119,8 +123,11 @@
       }
     }
 
+    /* Every join: the proof of a signed-in name, and the page's language, in which the
+     * server tells the story of the game ("said"; a Herna extension of the protocol). */
     function withToken(message) {
       if (page.token) message.token = page.token;
+      message.lang = String(document.documentElement.lang || "en").toLowerCase().startsWith("cs") ? "cs" : "en";
       return message;
     }
 
