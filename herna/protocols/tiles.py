@@ -9,7 +9,7 @@ one per WebSocket text frame. See ``docs/protocols/tiles.md``.
 >>> conn = ServerConnection()
 >>> events = conn.receive_data(b'{"type": "join", "name": "ann", "rules": "tsuro"}\\n{"type"')
 >>> events
-[Join(name='ann', rules='tsuro', table=None, kind='human', id=None, seek=None)]
+[Join(name='ann', rules='tsuro', table=None, kind='human', id=None, seek=None, lang=None)]
 >>> conn.receive_data(b': "ping", "id": 7}\\n')
 [Ping(id=7)]
 >>> conn.send({"type": "pong", "id": 7})
@@ -71,6 +71,13 @@ class Join:
     :func:`herna.hall.lobby.parse_seek` (``person,opponent=bots,level=goal``,
     ``opponent=anyone,fill=10``, ``challenge=ann``, ``accept=s7``): who may sit down at the
     table this join opens, when house bots fill it, or which open table to sit down at."""
+    lang: str | None = None
+    """**[Herna extension]** the language of the game's story (``said``) for this
+    connection: ``en`` (the default) or ``cs`` (:data:`LANGUAGES`)."""
+
+
+LANGUAGES = ("en", "cs")
+"""The languages a join may ask the story of the game in."""
 
 
 @dataclass(frozen=True)
@@ -276,7 +283,10 @@ def _parse_fields(data: dict[str, Any]) -> ClientMessage | ProtocolError:
             return ProtocolError(
                 "a join with 'secret' needs the 'table' of the seat", "BAD_MESSAGE"
             )
-        return Join(name, rules, table, who, mid, token, secret, seek)
+        lang = data.get("lang")
+        if lang is not None and lang not in LANGUAGES:
+            return ProtocolError(f"'lang' must be one of {', '.join(LANGUAGES)}", "BAD_MESSAGE")
+        return Join(name, rules, table, who, mid, token, secret, seek, lang)
     if kind == "act":
         action = data.get("action")
         if not isinstance(action, dict):
@@ -372,6 +382,8 @@ class ServerConnection:
         self.phase: Phase = "lobby"
         self.bad_in_a_row = 0
         self.closed = False
+        self.lang = "en"
+        """The language of the story this connection's last ``join`` asked for."""
 
     def export(self) -> dict[str, Any]:
         """Everything this connection knows, plain data, so that another process (a game
@@ -380,6 +392,7 @@ class ServerConnection:
             "phase": self.phase,
             "bad_in_a_row": self.bad_in_a_row,
             "closed": self.closed,
+            "lang": self.lang,
             "limit": self.framer.limit,
             "held": self.framer.held(),
         }
@@ -390,6 +403,7 @@ class ServerConnection:
         conn.phase = state["phase"]
         conn.bad_in_a_row = state["bad_in_a_row"]
         conn.closed = state["closed"]
+        conn.lang = state.get("lang", "en")
         conn.framer.hold(state["held"])
         return conn
 

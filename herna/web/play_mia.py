@@ -27,7 +27,6 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from html import escape as e
 from typing import Any
 
 from starlette.requests import Request
@@ -35,11 +34,14 @@ from starlette.responses import HTMLResponse, Response
 from starlette.websockets import WebSocket
 
 from herna.clients.mia_seat import MiaSeat
+from herna.core.lang import lang_of
 from herna.games.mia.bots import LEVELS
-from herna.games.mia.words import STRATEGY_WORDS
+from herna.games.mia.words import strategy_words
 from herna.hall.hall import Hall
 from herna.web.guests import Guests
+from herna.web.i18n import CURRENT_LOCALE, N_, _, format_number
 from herna.web.seat_socket import Problem, SeatPage, serve_page
+from herna.web.templating import render
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +98,7 @@ class MiaPlay:
         data["running"] = people is not None
         if people is not None:
             data["window"] = people.answer_window
-        response = self.render("Play Mia", page_html(name, people, self.grace), data)
+        response = self.render(_("Play Mia"), page_html(name, people, self.grace), data)
         if new:
             self.guests.remember(response, name, request.url.scheme == "https")
         response.headers["cache-control"] = "no-store"
@@ -109,10 +111,14 @@ class MiaPlay:
         self._next += 1
         page = _Page(ws)
         self._pages[pid] = page
-        name, _ = self.guests.of(ws)
+        name, _new = self.guests.of(ws)
+        # The page's language (LocaleContext reads it for the socket as for a page): this
+        # page's state and errors are worded in it, whatever language other pages of the
+        # same seat speak.
+        lang = lang_of(CURRENT_LOCALE.get())
 
         async def handle(frame: dict[str, Any]) -> Problem | None:
-            return await self._frame(pid, page, name, frame)
+            return await self._frame(pid, page, name, frame, lang)
 
         try:
             await serve_page(
@@ -120,7 +126,7 @@ class MiaPlay:
                 MAX_FRAME,
                 handle,
                 lambda p: page.queue.put_nowait({"type": "error", "code": p[0], "message": p[1]}),
-                lambda: page.seat.seat.state() if page.seat is not None else None,
+                lambda: page.seat.seat.state(lang) if page.seat is not None else None,
             )
         finally:
             self._pages.pop(pid, None)
@@ -128,7 +134,7 @@ class MiaPlay:
                 self._detach(page.seat, pid)
 
     async def _frame(
-        self, pid: int, page: _Page, name: str, frame: dict[str, Any]
+        self, pid: int, page: _Page, name: str, frame: dict[str, Any], lang: str
     ) -> Problem | None:
         kind = frame.get("type")
         if kind == "hello":
@@ -141,39 +147,46 @@ class MiaPlay:
         if kind == "sit":
             level = frame.get("bots") or ""
             if level and level not in LEVELS:
-                return ("BAD_LEVEL", f"Choose the house bots' level: {', '.join(LEVELS)}.")
-            return self._sit(pid, page, name, str(level))
+                return (
+                    "BAD_LEVEL",
+                    _("Choose the house bots' level: %(levels)s.") % {"levels": ", ".join(LEVELS)},
+                )
+            return self._sit(pid, page, name, str(level), lang)
         seat = page.seat
         if kind == "act":
             if seat is None:
-                return ("NO_SEAT", "Sit down at the table first.")
-            return seat.seat.act(frame.get("action"), frame.get("dice"))
+                return ("NO_SEAT", _("Sit down at the table first."))
+            return seat.seat.act(frame.get("action"), frame.get("dice"), lang)
         if kind == "leave":
             if seat is None:
-                return ("NO_SEAT", "You have no seat to leave.")
+                return ("NO_SEAT", _("You have no seat to leave."))
             await self._leave(seat)
             return None
-        return ("BAD_MESSAGE", f"Unknown message type {str(kind)[:20]!r}.")
+        return ("BAD_MESSAGE", _("Unknown message type %(type)s.") % {"type": repr(str(kind)[:20])})
 
-    def _sit(self, pid: int, page: _Page, name: str, level: str = "") -> Problem | None:
+    def _sit(
+        self, pid: int, page: _Page, name: str, level: str = "", lang: str = "en"
+    ) -> Problem | None:
         found = self.seats.get(name)
         if found is not None and not found.seat.done:
             self._attach(found, pid)  # the session's seat: the same one, wherever it is opened
             return None
         people = self._people()
         if people is None:
-            return ("NOT_RUNNING", "The Mia people's table is not running in this hall.")
+            return ("NOT_RUNNING", _("The Mia people's table is not running in this hall."))
         for gone in [x for x in self.seats.values() if x.seat.done and not x.pages]:
             del self.seats[gone.name]  # refused or left: nothing to come back to
         if sum(1 for x in self.seats.values() if not x.seat.done) >= MAX_SEATS:
-            return ("FULL", "The hall has no room for another browser seat now; try later.")
+            return ("FULL", _("The hall has no room for another browser seat now; try later."))
         host, port = people.server.address[:2]
         if host in ("0.0.0.0", "::", ""):
             host = "127.0.0.1"
         token = self.guests.token(page.ws)  # a signed-in person's proof of the name
-        seat = _Seat(
-            name, MiaSeat(host, port, name, token=token, window=people.answer_window, level=level)
+        # The seat's own language (what herna play mia would print) is the first page's.
+        mia = MiaSeat(
+            host, port, name, token=token, window=people.answer_window, level=level, lang=lang
         )
+        seat = _Seat(name, mia)
         seat.seat.on_change = lambda: self._changed(seat)
         self.seats[name] = seat
         seat.seat.start()
@@ -232,93 +245,38 @@ class MiaPlay:
             await self._leave(seat)
 
 
+LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+"""The house bots' levels (herna.games.mia.bots.LEVELS) as the page names them."""
+
+
 def page_html(name: str, people: Any, grace: float) -> str:
-    """The page where a person plays Mia (drawn and driven by static/play-mia.js)."""
-    head = (
-        '<link rel="stylesheet" href="/static/play.css">'
-        '<link rel="stylesheet" href="/static/play-mia.css">'
-        "<h1>Play Mia</h1>"
-    )
+    """The page where a person plays Mia (templates/play_mia.html, drawn and driven by
+    static/play-mia.js), in the page's language."""
     if people is None:
-        return head + (
-            '<p class="error" id="play-status">The Mia people\'s table is not running in this '
-            "hall (start <code>herna serve</code> with the Mia server, without "
-            "<code>--mia-people-port -1</code>).</p>"
-        )
-    levels = getattr(people, "levels", {})
-    company = "with house bots of the level you choose " if levels else ""
-    return head + (
-        f'<p class="lead">You play Mia (Mäxchen) as <b id="play-name">{e(name)}</b> at the '
-        f"people's table {company}and anyone else who sits down. Roll under the cup, then "
-        "announce the truth or a bluff higher than the last announcement, or doubt the last "
-        f"one and see. You have {people.answer_window:g} seconds for each decision. A reload, "
-        f"or closing the tab and coming back within {grace:g} seconds, returns you to your "
-        'seat. <a href="/live/mia/people">Watch the table</a>.</p>'
-        '<details class="mia-rules"><summary>How to play</summary><p>Each round the players '
-        "take turns in the order shown. On your turn you either <b>roll</b> the two dice "
-        "under the cup (only you see them) and announce a throw, or <b>see</b>: lift the cup "
-        "of the player before you. Your announcement must be higher than the one before; "
-        "you may announce what you rolled or bluff. Throws from low to high: 3-1, 3-2, 4-1 … "
-        "6-5 (the higher die first, read as a number), then the doubles (pasch) 1-1 … 6-6, "
-        "then <b>Mia</b> (2-1), the highest. When somebody sees, a bluff loses for the "
-        "bluffer; a true announcement (or a better throw) loses for the one who looked. "
-        "Announcing Mia lifts the cup at once: a real Mia makes everyone else lose, a false "
-        "one loses. Everyone who does not lose a round gets a point.</p></details>"
-        '<div class="play mia-play" id="play" data-phase="connecting">'
-        '<div class="play-main mia-main">'
-        '<p class="play-status" id="play-status" role="status" aria-live="polite">'
-        "Connecting…</p>"
-        '<p class="play-clock" id="mia-clock" role="timer" hidden></p>'
-        '<div class="mia-seat" id="mia-seat">'
-        + level_choice(levels)
-        + '<button type="button" class="play-button" id="mia-sit">Sit down at the table</button>'
-        "</div>"
-        '<div id="mia-table" class="mia-table" hidden>'
-        '<ol class="mia-order" id="mia-order" aria-label="Order of play"></ol>'
-        '<div class="mia-cup" id="mia-cup" aria-live="polite"></div>'
-        '<ol class="mia-said" id="mia-said" aria-label="Announcements this round"></ol>'
-        '<div class="play-prompt mia-prompt" id="play-prompt"></div>'
-        '<p class="mia-result-line" id="mia-result" role="status" aria-live="polite"></p>'
-        '<div class="mia-leave-box"><button type="button" class="mia-leave" id="mia-leave">'
-        "Leave the table</button>"
-        # The question in the other play pages' confirm box (play-onitama's resign).
-        '<div class="play-prompt"><div class="play-confirm mia-confirm" id="mia-leave-confirm" '
-        'role="alertdialog" aria-labelledby="mia-leave-ask" hidden><span id="mia-leave-ask">'
-        "Leave the table now? Your seat is freed at once; your points stay yours (a round you "
-        'are playing counts as lost).</span> <button type="button" id="mia-leave-yes">'
-        'Yes, leave the table</button> <button type="button" id="mia-leave-no">Stay</button>'
-        "</div></div></div>"
-        "</div></div>"
-        '<div class="play-side mia-side">'
-        '<h2>Scores</h2><table class="grid mia-score-table" id="mia-scores"></table>'
-        '<div id="mia-chart"></div>'
-        '<h2>At the table</h2><ol class="play-moves" id="mia-story"></ol></div>'
-        "</div>"
-        "<noscript><p>Playing needs JavaScript; <code>herna play mia</code> plays in a "
-        "terminal.</p></noscript>"
-        '<script src="/static/play-mia.js" defer></script>'
+        return render("play_mia.html", running=False)
+    return render(
+        "play_mia.html",
+        running=True,
+        guest=name,
+        window=format_number(people.answer_window, 1),
+        grace=format_number(grace, 1),
+        levels=level_choice(getattr(people, "levels", {})),
     )
 
 
-def level_choice(levels: dict[str, list[tuple[str, str]]]) -> str:
-    """The house bots' level, in words with the bots' names (the operator's bots first, as
-    the default)."""
+def level_choice(levels: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str, str]]:
+    """The house bots' levels as ``(value, label, the bots in words)``, with the bots' names
+    (the operator's bots first, as the default); none when the table has no levels."""
     if not levels:
-        return ""
+        return []
+    lang = CURRENT_LOCALE.get()
 
     def bots(level: str) -> str:
-        return "; ".join(f"{n} {STRATEGY_WORDS.get(s, s)}" for n, s in levels[level])
+        return "; ".join(f"{n} {strategy_words(s, lang)}" for n, s in levels[level])
 
-    options = [f'<option value="">the hall\'s choice: {e(bots(""))}</option>']
-    options += [
-        f'<option value="{e(level)}">{e(level)}: {e(bots(level))}</option>'
-        for level in LEVELS
-        if level in levels
-    ]
-    return (
-        '<p class="mia-level"><label for="mia-bots">House bots at your table</label> '
-        f'<select id="mia-bots">{"".join(options)}</select></p>'
-    )
+    options = [("", _("the hall's choice"), bots(""))]
+    options += [(level, _(LEVEL_WORDS[level]), bots(level)) for level in LEVELS if level in levels]
+    return options
 
 
 __all__ = ["MiaPlay", "page_html"]

@@ -34,3 +34,22 @@ def test_dice_in_words_and_the_announcements_offered() -> None:
     assert len(announcements_above(None)) == 21
     assert announcements_above(Dice(2, 1)) == []  # nothing beats Mia
     assert announcements_above(Dice(6, 5))[0] == Dice(1, 1)
+
+
+def test_every_loss_reason_is_a_czech_sentence_too() -> None:
+    for reason in LOSS_REASONS:
+        said = loss_sentence(["bob"], reason, ["ann", "bob"], Dice(6, 2), Dice(4, 1), lang="cs")
+        assert reason not in said and "_" not in said and said != "bob prohrává", reason
+        assert said.startswith("bob prohrává: ") or "Miu (Mäxchen)" in said, said
+    assert loss_sentence(["ann", "cy"], "MIA", ["ann", "bob", "cy"], lang="cs") == (
+        "bob má Miu (Mäxchen): všichni ostatní prohrávají"
+    )
+    assert loss_sentence(["bob"], "MIA", ["ann", "bob"], you="ann", lang="cs").startswith("Máš Miu")
+    assert loss_sentence(
+        ["ann"], "SEE_FAILED", ["ann", "bob"], Dice(5, 1), Dice(6, 6), "ann", "cs"
+    ) == ("Prohráváš: odkrytý kelímek ukázal víc (dvě šestky (pasch)), než bylo ohlášeno (5-1)")
+    both = loss_sentence(["ann", "bob"], "DID_NOT_TAKE_TURN", ["ann", "bob"], lang="cs")
+    assert both == "ann a bob prohrávají: vypršel čas na hod nebo odkrytí"
+    assert dice_words(Dice(2, 1), "cs") == "Mia" and dice_words(Dice(1, 1), "cs") == (
+        "dvě jedničky (pasch)"
+    )

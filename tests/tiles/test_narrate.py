@@ -97,3 +97,37 @@ def test_replay_steps_say_turns_in_words(tmp_path: Path) -> None:
     for label in labels:
         assert not re.search(r"\b[URDL]\d\b|\(\d+, \d+\)|'reach|game over", label), label
     assert any(" pushed " in label for label in labels)
+
+
+def test_the_story_in_czech() -> None:
+    """A Czech page's "What happened" (the join's ``lang``): present tense, so that no verb
+    guesses a player's gender; the rules file's names stay as the file names them."""
+    assert item_names({"gem": 2, "coins": 3, "map": 1}, "cs") == "2× gem, 3× coins a map"
+    assert goal_words("reach 3 0", "cs") == "dojít na dlaždici ve sloupci 4, řádku 1"
+    assert goal_words(None, "cs") == "tajný cíl"
+    push = {"type": "push", "row": 0, "direction": "right"}
+    assert action_words(push, {}, 0, "cs") == "posouvá řádek 1 zleva"
+    column = {"type": "push", "column": 2, "direction": "up"}
+    assert action_words(column, {}, 0, "cs") == "posouvá sloupec 3 zdola"
+
+    def view(done: bool, gold: int) -> dict[str, object]:
+        goal = {"goal": "reach 3 0", "hidden": False, "done": done}
+        player = {"seat": 0, "x": 3, "y": 0, "side": "U", "index": 0, "eliminated": False}
+        return {"players": [{**player, "items": {"gold": gold}, "goals": [goal], "skip": 0}]}
+
+    action = {"type": "move", "x": 3, "y": 0, "side": "U", "index": 0}
+    said = consequences(action, view(False, 0), view(True, 2), 0, ["ann"], "cs")
+    assert said == ["bere 2× gold, plní cíl: dojít na dlaždici ve sloupci 4, řádku 1"]
+    rules = load_rules_file(shipped_rules()["gold_rush"])
+    codec = TilesCodec(rules.n)
+    rng = SeededRng(5)
+    state = _settle(new_game(rules, 6), rng)
+    from herna.games.tiles.narrate import turn_words
+
+    for _ in range(12):
+        seat, before = state.current_player(), state.view(0)
+        action_ = state.legal_actions()[-1]
+        state = _settle(state.apply(action_), rng)
+        line = turn_words(codec.encode(action_), before, state.view(0), seat, list("abcd"), "cs")
+        assert re.fullmatch(r"[abcd] (posouvá|jde|táhne|zůstává|hází) .+", line), line
+        assert not re.search(r"\b(pushed|moved|picked|the|and)\b", line), line

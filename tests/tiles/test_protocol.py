@@ -41,6 +41,8 @@ def test_join_variants() -> None:
     assert events(proto.ServerConnection(), b'{"type":"join","name":"a","table":"t3"}\n') == [
         proto.Join("a", None, "t3")
     ]
+    czech = b'{"type":"join","name":"a","rules":"tsuro","lang":"cs"}\n'
+    assert events(proto.ServerConnection(), czech) == [proto.Join("a", "tsuro", lang="cs")]
 
 
 def error_of(line: bytes, conn: proto.ServerConnection | None = None) -> ProtocolError:
@@ -60,6 +62,7 @@ def test_malformed_messages_are_errors_with_codes() -> None:
         b'{"type": "join", "name": "ann"}': "BAD_MESSAGE",
         b'{"type": "join", "name": "ann", "rules": 5}': "BAD_MESSAGE",
         b'{"type": "join", "name": "ann", "rules": "x", "kind": "robot"}': "BAD_MESSAGE",
+        b'{"type": "join", "name": "ann", "rules": "x", "lang": "xx"}': "BAD_MESSAGE",
         b'{"type": "act", "action": "push"}': "BAD_MESSAGE",
         b'{"type": "ping", "id": [1]}': "BAD_MESSAGE",
         b"\xff\xfe": "BAD_UTF8",

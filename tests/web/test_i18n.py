@@ -45,6 +45,8 @@ CONVERTED = (
     "live.html",
     "review_onitama.html",
     "review_waiting.html",
+    "play_mia.html",
+    "play_tiles.html",
 )
 """The templates whose every word is in the catalogs (the pages moved to templates so far)."""
 

@@ -360,6 +360,7 @@ async def test_a_reload_mid_game_returns_to_the_same_seat_and_state(
             "table": table.id,
             "secret": secret,
             "id": "resume",
+            "lang": "en",  # the story in the page's language
         }
         assert [f["type"] for f in frames.received[:5]] == [
             "welcome",
@@ -373,6 +374,22 @@ async def test_a_reload_mid_game_returns_to_the_same_seat_and_state(
         assert slot is not None and slot.bot is None  # no house bot played meanwhile
         await play_one(page, rnd)
         assert browser.errors == []
+
+
+async def refusals(page: Any, frames: Frames, *ids: str) -> dict[str, dict[str, Any]]:
+    """The server's errors for the requests ``ids``, once the last one's reason is on the
+    page in words (never its code)."""
+    for _ in range(100):
+        errors = {f["id"]: f for f in frames.received if f["type"] == "error"}
+        if all(i in errors for i in ids):
+            break
+        await asyncio.sleep(0.1)
+    said = f"The server refused that: {errors[ids[-1]]['reason']}."
+    await page.wait_for_function(
+        "(s) => document.getElementById('play-note').textContent === s", arg=said
+    )
+    assert errors[ids[-1]]["code"] not in said
+    return errors
 
 
 async def test_forged_and_out_of_turn_actions_are_refused_and_change_nothing(
@@ -397,10 +414,7 @@ async def test_forged_and_out_of_turn_actions_are_refused_and_change_nothing(
             "() => window.HernaTilesPlay.send({type: 'act', id: 'f2',"
             " action: {type: 'push', row: 99}})"
         )
-        await page.wait_for_function(
-            "() => document.getElementById('play-note').textContent.includes('BAD_ACTION')"
-        )
-        errors = {f["id"]: f for f in frames.received if f["type"] == "error"}
+        errors = await refusals(page, frames, "f1", "f2")
         assert errors["f1"]["code"] == "ILLEGAL_ACTION" and "row 0" in errors["f1"]["reason"]
         assert errors["f2"]["code"] == "BAD_ACTION"
         assert len(table.match.log) == log_before and table.state.view(seat) == view_before
@@ -416,11 +430,7 @@ async def test_forged_and_out_of_turn_actions_are_refused_and_change_nothing(
             "() => window.HernaTilesPlay.send({type: 'act', id: 'f3',"
             " action: {type: 'push', row: 1, direction: 'right', rotation: 0}})"
         )
-        await page.wait_for_function(
-            "() => document.getElementById('play-note').textContent.includes('NOT_YOUR_TURN')"
-        )
-        note = await page.locator("#play-note").inner_text()
-        assert note.startswith("The server refused that (NOT_YOUR_TURN)")
+        assert (await refusals(page, frames, "f3"))["f3"]["code"] == "NOT_YOUR_TURN"
         assert len(table.match.log) == log_before
         assert browser.errors == []
 

@@ -21,8 +21,8 @@ import os
 from collections.abc import Mapping
 from typing import Literal
 
-Lang = Literal["en", "cs"]
-LANGUAGES: tuple[Lang, ...] = ("en", "cs")
+from herna.core.lang import LANGUAGES, Lang, pick
+
 Case = Literal["nom", "gen", "acc", "ins"]
 CASES: tuple[Case, ...] = ("nom", "gen", "acc", "ins")
 
@@ -90,11 +90,6 @@ def cards_names(codes: list[str] | tuple[str, ...], lang: str = "en", case: Case
     if lang == "cs" and len(names) > 1:
         return ", ".join(names[:-1]) + " a " + names[-1]
     return ", ".join(names)
-
-
-def pick(lang: str, en: str, cs: str) -> str:
-    """The sentence in the language asked (``cs`` or else English)."""
-    return cs if lang == "cs" else en
 
 
 def language_from_env(environ: Mapping[str, str] | None = None) -> Lang:

@@ -5,6 +5,10 @@ form) and the reader's own views before and after it. So the terminal client say
 "bob pushed row 3 from the left, moved to the chest and picked up the chest" instead of
 printing the rules engine's step-by-step log (every tile dealt at setup, every goal drawn,
 coordinates and path points). Coordinates stay in the menus, where a person picks a move.
+
+Every line can be said in Czech too (``lang="cs"``, :mod:`herna.core.lang`), in the present
+tense so that no verb has to guess a player's gender: "bob posouvá řádek 3 zleva, jde na pole
+s chest a bere ho". The rules file's names (items, treasures) stay as the file names them.
 """
 
 from __future__ import annotations
@@ -13,10 +17,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from herna.core.lang import pick
+
 View = Mapping[str, Any]
 
 _PUSHED_FROM = {"right": "from the left", "left": "from the right", "down": "from the top"}
 _PUSHED_FROM["up"] = "from the bottom"
+_PUSHED_FROM_CS = {"right": "zleva", "left": "zprava", "down": "shora", "up": "zdola"}
 
 GOAL_WORDS = {
     "reach": "reach the tile in column {x}, row {y}",
@@ -27,6 +34,14 @@ GOAL_WORDS = {
 """How a goal reads wherever a person sees it; static/games/tiles.js keeps a copy (a test
 checks the two match). Columns and rows are counted from 1, as people count (:func:`nth`)."""
 
+GOAL_WORDS_CS = {
+    "reach": "dojít na dlaždici ve sloupci {x}, řádku {y}",
+    "collect": "sesbírat {count}× {name}",
+    "find": "najít: {name}",
+    "hidden": "tajný cíl",
+}
+"""The same in Czech (the play page's catalog says them so too)."""
+
 
 def nth(index: int | str) -> int:
     """A column or row as people count it: the rules file and the wire count from 0 (``reach 3
@@ -34,29 +49,39 @@ def nth(index: int | str) -> int:
     return int(index) + 1
 
 
-def goal_words(text: str | None) -> str:
+def goal_words(text: str | None, lang: str = "en") -> str:
     """A goal as the rules write it (``reach 3 0``) in words (``reach the tile in column 4,
     row 1``); None (a goal hidden from the reader) is ``a secret goal``."""
+    words = GOAL_WORDS_CS if lang == "cs" else GOAL_WORDS
     if not text:
-        return GOAL_WORDS["hidden"]
+        return words["hidden"]
     if m := re.fullmatch(r"reach (\d+) (\d+)", text):
-        return GOAL_WORDS["reach"].format(x=nth(m[1]), y=nth(m[2]))
+        return words["reach"].format(x=nth(m[1]), y=nth(m[2]))
     if m := re.fullmatch(r"collect (\d+) (.+)", text):
-        return GOAL_WORDS["collect"].format(count=m[1], name=m[2])
+        return words["collect"].format(count=m[1], name=m[2])
     if m := re.fullmatch(r"find (.+)", text):
-        return GOAL_WORDS["find"].format(name=m[1])
+        return words["find"].format(name=m[1])
     return text
 
 
-def item_names(items: Mapping[str, int]) -> str:
-    """``{"ghost": 1, "coins": 3}`` -> ``the ghost and 3 coins``."""
+def _and(parts: Sequence[str], lang: str = "en") -> str:
+    """``a, b and c`` (``a, b a c``)."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + pick(lang, " and ", " a ") + parts[-1]
+
+
+def item_names(items: Mapping[str, int], lang: str = "en") -> str:
+    """``{"ghost": 1, "coins": 3}`` -> ``the ghost and 3 coins`` (``ghost a 3× coins``)."""
+    if lang == "cs":
+        return _and(
+            [name if count == 1 else f"{count}× {name}" for name, count in items.items()], lang
+        )
     parts = [
         f"the {name}" if count == 1 else f"{count} {name}{'' if name.endswith('s') else 's'}"
         for name, count in items.items()
     ]
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return _and(parts)
 
 
 def _player(view: View, seat: int) -> Mapping[str, Any] | None:
@@ -75,8 +100,16 @@ def _tile(view: View, x: int, y: int) -> Mapping[str, Any] | None:
     return tile
 
 
-def _steps(dx: int, dy: int) -> str:
-    """``moved 2 tiles right and 1 down``: direction words instead of coordinates."""
+def _steps(dx: int, dy: int, lang: str = "en") -> str:
+    """``moved 2 tiles right and 1 down``: direction words instead of coordinates (``táhne
+    2× doprava a 1× dolů``)."""
+    if lang == "cs":
+        said = []
+        if dx:
+            said.append(f"{abs(dx)}× {'doprava' if dx > 0 else 'doleva'}")
+        if dy:
+            said.append(f"{abs(dy)}× {'dolů' if dy > 0 else 'nahoru'}")
+        return "táhne " + _and(said, lang) if said else "táhne v rámci své dlaždice"
     bits = []
     if dx:
         bits.append(f"{abs(dx)} {'right' if dx > 0 else 'left'}")
@@ -90,46 +123,57 @@ def _steps(dx: int, dy: int) -> str:
     return "moved " + " and ".join([lead, *rest])
 
 
-def action_words(action: Mapping[str, Any], before: View, seat: int) -> str:
+def action_words(action: Mapping[str, Any], before: View, seat: int, lang: str = "en") -> str:
     """What the player did, in words (the main verb of the turn line)."""
     kind = action.get("type")
     if kind == "push":
         line = "row" if "row" in action else "column"
-        return f"pushed {line} {nth(action[line])} {_PUSHED_FROM.get(str(action['direction']), '')}"
+        direction = str(action["direction"])
+        if lang == "cs":
+            noun = "řádek" if line == "row" else "sloupec"
+            return f"posouvá {noun} {nth(action[line])} {_PUSHED_FROM_CS.get(direction, '')}"
+        return f"pushed {line} {nth(action[line])} {_PUSHED_FROM.get(direction, '')}"
     if kind == "move":
         x, y = int(action["x"]), int(action["y"])
         me = _player(before, seat)
         roll = (before.get("turn") or {}).get("roll")
-        rolled = f"rolled {roll} and " if roll is not None else ""
+        rolled = pick(lang, f"rolled {roll} and ", f"hází {roll} a ") if roll is not None else ""
         here = (action["side"], int(action["index"]), x, y)
         if me is not None and (me["side"], int(me["index"]), int(me["x"]), int(me["y"])) == here:
-            return rolled + "stayed put"
+            return rolled + pick(lang, "stayed put", "zůstává stát")
         tile = _tile(before, x, y) or {}
         if tile.get("items"):
-            return f"{rolled}moved to {item_names(tile['items'])}"
-        if tile.get("store"):
-            return f"{rolled}moved to a bank"  # a tile with the collect effect
+            items = item_names(tile["items"], lang)
+            return rolled + pick(lang, f"moved to {items}", f"jde na pole s {items}")
+        if tile.get("store"):  # a tile with the collect effect
+            return rolled + pick(lang, "moved to a bank", "jde do banky")
         if me is None:
-            return f"{rolled}moved"
-        return rolled + _steps(x - int(me["x"]), y - int(me["y"]))
+            return rolled + pick(lang, "moved", "táhne")
+        return rolled + _steps(x - int(me["x"]), y - int(me["y"]), lang)
     if kind == "add":
-        return "placed a tile"
+        return pick(lang, "placed a tile", "pokládá dlaždici")
     if kind == "exchange":
-        return "exchanged a tile"
-    return str(kind or "acted")
+        return pick(lang, "exchanged a tile", "vyměňuje dlaždici")
+    return str(kind or pick(lang, "acted", "hraje"))
 
 
 def consequences(
-    action: Mapping[str, Any], before: View, after: View, seat: int, names: Sequence[str]
+    action: Mapping[str, Any],
+    before: View,
+    after: View,
+    seat: int,
+    names: Sequence[str],
+    lang: str = "en",
 ) -> list[str]:
     """What followed from the action for every player, read from the two views."""
+    cs = lang == "cs"
     out: list[str] = []
     for p in after.get("players") or ():
         who = int(p["seat"])
         old = _player(before, who)
         if old is None:
             continue
-        subject = "" if who == seat else (names[who] if who < len(names) else f"player {who + 1}")
+        subject = "" if who == seat else _name(names, who, lang)
         said: list[str] = []
         moved = (int(p["x"]), int(p["y"])) != (int(old["x"]), int(old["y"]))
         if action.get("type") == "move" and who == seat:
@@ -137,9 +181,12 @@ def consequences(
             if not p["eliminated"] and (int(p["x"]), int(p["y"])) != target:
                 start = p.get("start") or {}
                 home = (int(p["x"]), int(p["y"])) == (start.get("x"), start.get("y"))
-                said.append("was sent back to the start" if home else "was carried on")
+                if cs:
+                    said.append("se vrací na start" if home else "putuje dál")
+                else:
+                    said.append("was sent back to the start" if home else "was carried on")
         elif action.get("type") in ("add", "exchange") and moved and not p["eliminated"]:
-            said.append("followed the path")
+            said.append(pick(lang, "followed the path", "jde po cestě"))
         gained = {k: c - old["items"].get(k, 0) for k, c in p["items"].items()}
         gained = {k: c for k, c in gained.items() if c > 0}
         if gained and who == seat and action.get("type") == "move":
@@ -147,47 +194,75 @@ def consequences(
             there = (_tile(before, int(action["x"]), int(action["y"])) or {}).get("items") or {}
             if gained.keys() <= there.keys():
                 took, lay = sum(gained.values()), sum(there[k] for k in gained)
-                said.append(
-                    "picked one up"
-                    if took == 1 < lay
-                    else "picked it up"
-                    if took == 1
-                    else "picked them up"
-                )
+                if cs:
+                    said.append(
+                        "bere jeden" if took == 1 < lay else "bere ho" if took == 1 else "bere je"
+                    )
+                else:
+                    said.append(
+                        "picked one up"
+                        if took == 1 < lay
+                        else "picked it up"
+                        if took == 1
+                        else "picked them up"
+                    )
                 gained = {}
         if gained:
-            said.append("picked up " + item_names(gained))
+            said.append(pick(lang, "picked up ", "bere ") + item_names(gained, lang))
         lost = {k: c - p["items"].get(k, 0) for k, c in old["items"].items()}
         lost = {k: c for k, c in lost.items() if c > 0}
         if lost:
             where = _tile(after, int(p["x"]), int(p["y"])) or {}
             stored = where.get("store") and who == seat
-            lost_words = item_names(lost)
-            said.append(f"put {lost_words} in the bank" if stored else f"lost {lost_words}")
+            lost_words = item_names(lost, lang)
+            if cs:
+                said.append(
+                    f"ukládá {lost_words} do banky" if stored else f"přichází o {lost_words}"
+                )
+            else:
+                said.append(f"put {lost_words} in the bank" if stored else f"lost {lost_words}")
         for g_old, g_new in zip(old.get("goals") or (), p.get("goals") or (), strict=False):
             if g_new["done"] and not g_old["done"]:
                 text = g_new.get("goal")
-                done = f"completed the goal to {goal_words(text)}"
-                said.append(done if text else "completed a goal")
+                if cs:
+                    said.append(f"plní cíl: {goal_words(text, lang)}" if text else "plní cíl")
+                else:
+                    done = f"completed the goal to {goal_words(text)}"
+                    said.append(done if text else "completed a goal")
         if int(p.get("skip") or 0) > int(old.get("skip") or 0):
-            said.append(f"will miss {p['skip']} turn{'s' if int(p['skip']) > 1 else ''}")
+            if cs:
+                said.append(f"vynechá tahů: {p['skip']}")
+            else:
+                said.append(f"will miss {p['skip']} turn{'s' if int(p['skip']) > 1 else ''}")
         if p["eliminated"] and not old["eliminated"]:
-            said.append("was eliminated")
+            said.append(pick(lang, "was eliminated", "je vyřazen(a)"))
         if said:
             phrase = ", ".join(said)
             out.append(f"{subject} {phrase}" if subject else phrase)
     return out
 
 
+def _name(names: Sequence[str], seat: int, lang: str = "en") -> str:
+    if 0 <= seat < len(names):
+        return names[seat]
+    return pick(lang, f"player {seat + 1}", f"hráč {seat + 1}")
+
+
 def turn_words(
-    action: Mapping[str, Any], before: View, after: View, seat: int, names: Sequence[str]
+    action: Mapping[str, Any],
+    before: View,
+    after: View,
+    seat: int,
+    names: Sequence[str],
+    lang: str = "en",
 ) -> str:
     """One action and what followed, as its reader saw it: ``ann pushed row 1 from the right``,
-    ``house-2 moved to the gold and picked it up``."""
-    parts = [action_words(action, before, seat), *consequences(action, before, after, seat, names)]
-    words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    who = names[seat] if 0 <= seat < len(names) else f"player {seat + 1}"
-    return f"{who} {words}"
+    ``house-2 moved to the gold and picked it up`` (``house-2 jde na pole s gold a bere ho``)."""
+    parts = [
+        action_words(action, before, seat, lang),
+        *consequences(action, before, after, seat, names, lang),
+    ]
+    return f"{_name(names, seat, lang)} {_and(parts, lang)}"
 
 
 class TurnLog:

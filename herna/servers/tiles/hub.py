@@ -483,7 +483,8 @@ class TilesHub(Turns, SeatReturns, TableSeating, TournamentSeats, Resigning, Rem
             # Each player's story in its own words, kept for the seat (not only sent): a
             # player back after a lost connection gets the lines it missed (``started``).
             view = table.view_of(state, other)
-            line = said(wire, table.view_of(old, other), view, seat, names)
+            lang = slot.client.conn.lang if slot.client is not None else "en"
+            line = said(wire, table.view_of(old, other), view, seat, names, lang)
             table.remember_said(other, line)
             c = clients.get(other)
             if c is not None:
@@ -671,10 +672,12 @@ def said(
     after: dict[str, Any],
     seat: int,
     names: list[str],
+    lang: str = "en",
 ) -> str:
     """One action in words, as its reader saw it (``herna play tiles`` says the same words):
-    ``ann pushed row 1 from the right``, ``house-2 moved to the gold and picked it up``."""
-    return turn_words(action, before, after, seat, names)
+    ``ann pushed row 1 from the right``, ``house-2 moved to the gold and picked it up``; in
+    ``lang`` (``cs``: ``ann posouvá řádek 1 zprava``)."""
+    return turn_words(action, before, after, seat, names, lang)
 
 
 def _who(client: Client) -> str:

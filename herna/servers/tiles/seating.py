@@ -132,6 +132,8 @@ class TableSeating:
 
     def _join(self, client: Client, msg: proto.Join) -> None:
         self._forget_offer(client, "left")  # a rematch offer ends when its player moves on
+        if msg.lang is not None:
+            client.conn.lang = msg.lang  # the story (``said``) in this language from now on
         elsewhere = self.elsewhere
         if msg.secret is not None and elsewhere is not None and elsewhere.resume(client, msg):
             return  # its game runs in a worker: the connection went there

@@ -19,6 +19,7 @@
 
   function start(page) {
     const { el } = window.Herna;
+    const _ = window.Herna._; // the page's language (static/hall.js); the seat's words come in it too
     // Players keep the colour they got first, on this page (the live view's palette).
     const colour = window.HernaGames.mia.palette();
     const root = document.getElementById("play");
@@ -44,6 +45,12 @@
       retries: 0, clockAt: 0, asked: null };
     let ws = null;
 
+    /* A number of seconds with one decimal, as the page's language writes it (0,5 / 0.5). */
+    function seconds(value) {
+      return value.toLocaleString(document.documentElement.lang || "en",
+        { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    }
+
     function send(obj) {
       if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
     }
@@ -59,7 +66,7 @@
         ws = null;
         const wait = Math.min(5000, 500 * 2 ** S.retries);
         S.retries += 1;
-        S.error = `Connection lost; reconnecting in ${(wait / 1000).toFixed(1)} s…`;
+        S.error = _("Connection lost; reconnecting in {s} s…", { s: seconds(wait / 1000) });
         draw();
         setTimeout(connect, wait);
       };
@@ -103,7 +110,7 @@
     function who(name) {
       return el("span", { class: name === me ? "mp-name mia-me" : "mp-name" },
         el("span", { class: "mia-swatch", style: `background: ${colour(name)}` }), " ",
-        name === me ? `${name} (you)` : name);
+        name === me ? _("{name} (you)", { name }) : name);
     }
 
     function secondsLeft() {
@@ -122,10 +129,10 @@
       clockNode.hidden = false;
       if (left !== null) {
         const whole = Math.ceil(left);
-        clockNode.textContent = `Your turn: ${whole} s left of ${st.window} s`;
+        clockNode.textContent = _("Your turn: {n} s left of {window} s", { n: whole, window: st.window });
         clockNode.classList.toggle("play-clock-over", left <= 5);
       } else if (st.acting && st.acting !== me) {
-        clockNode.textContent = `${st.acting} is deciding (up to ${st.window} s)…`;
+        clockNode.textContent = _("{name} is deciding (up to {window} s)…", { name: st.acting, window: st.window });
         clockNode.classList.remove("play-clock-over");
       } else {
         clockNode.textContent = "";
@@ -134,17 +141,17 @@
 
     function status(st) {
       if (S.error) return S.error;
-      if (S.phase === "connecting") return "Connecting…";
-      if (S.phase === "away") return S.left ? "You left the table; your points stay yours. Sit down to play again." : "Sit down to play.";
-      if (st.status === "connecting") return "Sitting down…";
-      if (st.status === "rejected") return `The table refused your name: ${st.problem}.`;
-      if (st.status === "gone") return st.problem ? `You left the table: ${st.problem}.` : "You left the table.";
-      if (st.step === "turn") return "Your turn: roll the dice, or see the last announcement.";
-      if (st.step === "announce") return "Announce your throw: the truth or a bluff.";
-      if (!st.round) return "Waiting for the first round…";
-      if (!st.acting) return "The round is over; the next one starts in a moment.";
-      if (!st.in_round) return "You sit out this round; the next one deals you in.";
-      return `${st.acting}'s turn.`;
+      if (S.phase === "connecting") return _("Connecting…");
+      if (S.phase === "away") return S.left ? _("You left the table; your points stay yours. Sit down to play again.") : _("Sit down to play.");
+      if (st.status === "connecting") return _("Sitting down…");
+      if (st.status === "rejected") return _("The table refused your name: {why}.", { why: st.problem });
+      if (st.status === "gone") return st.problem ? _("You left the table: {why}.", { why: st.problem }) : _("You left the table.");
+      if (st.step === "turn") return _("Your turn: roll the dice, or see the last announcement.");
+      if (st.step === "announce") return _("Announce your throw: the truth or a bluff.");
+      if (!st.round) return _("Waiting for the first round…");
+      if (!st.acting) return _("The round is over; the next one starts in a moment.");
+      if (!st.in_round) return _("You sit out this round; the next one deals you in.");
+      return _("{name} is on turn.", { name: st.acting });
     }
 
     function drawPrompt(st) {
@@ -164,12 +171,12 @@
         if (truth) {
           parts.push(el("p", {}, el("button", { type: "button", class: "mia-act mia-truth",
             disabled: S.pending, onclick: () => act("announce", truth.dice) },
-          `Announce the truth: ${truth.words}`)));
+          _("Announce the truth: {dice}", { dice: truth.words }))));
         } else if (st.my_dice) {
           parts.push(el("p", { class: "mia-note" },
-            `Your ${st.my_dice.words} is not higher than the last announcement: bluff.`));
+            _("Your {dice} is not higher than the last announcement: bluff.", { dice: st.my_dice.words })));
         }
-        parts.push(el("p", { class: "mia-bluff-title" }, truth ? "Or bluff:" : "Announce:"));
+        parts.push(el("p", { class: "mia-bluff-title" }, truth ? _("Or bluff:") : _("Announce:")));
         parts.push(el("div", { class: "mia-bluffs" }, bluffs.map((c) =>
           el("button", { type: "button", class: "mia-act mia-bluff", "data-dice": c.dice,
             disabled: S.pending, onclick: () => act("announce", c.dice) }, c.words))));
@@ -182,15 +189,15 @@
     function drawCup(st) {
       if (st.my_dice) {
         cupBox.replaceChildren(faces(st.my_dice),
-          el("span", { class: "mia-cup-words" }, `You rolled ${st.my_dice.words}`,
-            el("span", { class: "muted" }, " (only you see this)")));
+          el("span", { class: "mia-cup-words" }, _("You rolled {dice}", { dice: st.my_dice.words }),
+            el("span", { class: "muted" }, " " + _("(only you see this)"))));
       } else if (st.shown) {
         cupBox.replaceChildren(faces(st.shown),
-          el("span", { class: "mia-cup-words" }, `Under the cup: ${st.shown.words}`));
+          el("span", { class: "mia-cup-words" }, _("Under the cup: {dice}", { dice: st.shown.words })));
       } else {
         cupBox.replaceChildren(el("span", { class: "mia-cup-closed", "aria-hidden": "true" }),
           el("span", { class: "mia-cup-words muted" },
-            st.announcements.length ? "The cup is closed." : "Nobody has rolled yet."));
+            st.announcements.length ? _("The cup is closed.") : _("Nobody has rolled yet.")));
       }
     }
 
@@ -205,13 +212,20 @@
         .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
       scoresTable.replaceChildren(
         el("caption", { class: "muted" }, // the first child of a table; CSS shows it below
-          `You played ${st.rounds} round${st.rounds === 1 ? "" : "s"} here and lost ${st.lost}.`),
-        el("tr", {}, el("th", {}, "player"), el("th", {}, "points")),
+          _("Rounds you played here: {n}, lost: {lost}.", { n: st.rounds, lost: st.lost })),
+        el("tr", {}, el("th", {}, _("player")), el("th", {}, _("points"))),
         ...rows.map(([n, p]) => el("tr", { class: n === me ? "mia-me-row" : null, dataset: { name: n } },
           el("td", {}, who(n)), el("td", { class: "num" }, String(p)))));
       const mia = (window.HernaGames || {}).mia;
       const history = st.history.map(([n, pts]) => [n, atTable(st, pts)]);
-      if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history }, colour));
+      const words = {
+        label: _("points over rounds"),
+        empty: _("points over rounds: the chart starts after two rounds…"),
+        x: _("round (number)"),
+        y: _("points"),
+        caption: _("Points over the last rounds (a point per round survived)"),
+      };
+      if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history, words }, colour));
     }
 
     function draw() {
@@ -234,7 +248,7 @@
         class: n === st.acting ? "mia-acting" : null }, who(n), n === st.acting ? " ◀" : "")));
       drawCup(st);
       saidList.replaceChildren(...st.announcements.map((a) =>
-        el("li", {}, who(a.name), " announced ", el("b", {}, a.words))));
+        el("li", {}, who(a.name), " " + _("announced") + " ", el("b", {}, a.words))));
       drawPrompt(st);
       // A new question puts the focus on its first choice: Enter answers, Tab moves on.
       const ask = st.step ? `${st.round}:${st.step}:${st.announcements.length}` : null;
@@ -248,10 +262,11 @@
       const r = st.result;
       resultNode.replaceChildren();
       if (r) {
-        const verdict = !r.you_played ? "" : r.you_lost ? " You lost this round." : " You get a point.";
+        const verdict = !r.you_played ? "" : " " + (r.you_lost ? _("You lost this round.") : _("You get a point."));
         // Once another round is under way, the result is the last round's, and says so.
         const last = st.round && st.round !== r.round;
-        resultNode.append(`${last ? "Last round" : "Round"} ${r.round}: ${r.words}.`,
+        resultNode.append((last ? _("Last round {n}: {words}.", { n: r.round, words: r.words })
+          : _("Round {n}: {words}.", { n: r.round, words: r.words })),
           el("b", {}, verdict));
         resultNode.className = `mia-result-line ${r.you_lost ? "mia-lost" : "mia-won"}` +
           (last ? " mia-last" : "");

@@ -10,11 +10,14 @@
 
 (function () {
   const SIDES = "URDL";
-  const SIDE_WORDS = { U: "top", R: "right", D: "bottom", L: "left" };
-  const FROM = { right: "from the left", left: "from the right", down: "from the top",
-                 up: "from the bottom" };
-  const DOING = { push: "pushing a row or column", move: "moving", moveAll: "moving",
-                  add: "placing a tile", exchange: "exchanging a tile" };
+  const _ = window.Herna._; // the page's language (static/hall.js, loaded first)
+
+  /* What a player is doing, in the page's language. */
+  function doing(action) {
+    const words = { push: _("pushing a row or column"), move: _("moving"), moveAll: _("moving"),
+      add: _("placing a tile"), exchange: _("exchanging a tile") };
+    return Object.hasOwn(words, action) ? words[action] : _("playing");
+  }
 
   /* -- the one rule the page computes: a tile turned to `rotation` ------------------------- */
 
@@ -29,16 +32,23 @@
     }).join(","));
   }
 
-  // one formatter for goals on every page: the renderer's (static/games/tiles.js)
+  // one formatter for goals on every page: the renderer's (static/games/tiles.js), with the
+  // page's words
   function goalWords(text) {
-    return window.HernaGames.tiles.parts.goalWords(text);
+    return window.HernaGames.tiles.parts.goalWords(text, {
+      reach: _("reach the tile in column {x}, row {y}"),
+      collect: _("collect {count} {name}"),
+      find: _("find the {name}"),
+      hidden: _("a secret goal"),
+    });
   }
 
+  /* Items by the names the rules file gives them ("3 gold, chest"). */
   function itemWords(items) {
     return Object.entries(items || {}).map(([k, c]) => (c === 1 ? k : `${c} ${k}`)).join(", ");
   }
 
-  window.HernaTilesRules = { turned, goalWords, itemWords, DOING };
+  window.HernaTilesRules = { turned, goalWords, itemWords, doing };
 
   function create({ S, send, draw }) {
     const { el, svg } = window.Herna;
@@ -98,7 +108,7 @@
     /* -- drawing ---------------------------------------------------------------------------- */
     function nameOf(seat) {
       const s = S.seats[seat];
-      return s ? s.name : `player ${seat + 1}`;
+      return s ? s.name : _("player {n}", { n: seat + 1 });
     }
 
     function incomingTile() {
@@ -152,7 +162,7 @@
       const margin = 30;
       const W = w * size + 2 * margin, H = h * size + 2 * margin;
       const box = svg("svg", { class: "tp-svg tiles-board", viewBox: `0 0 ${W} ${H}`,
-        role: "group", "aria-label": `the board, ${w} columns by ${h} rows`,
+        role: "group", "aria-label": _("the board, {w} columns by {h} rows", { w, h }),
         style: `max-width: min(100%, ${Math.max(W, 360)}px)` });
       box.appendChild(svg("defs", {},
         svg("pattern", { id: "tiles-back", width: 8, height: 8, patternUnits: "userSpaceOnUse",
@@ -166,10 +176,10 @@
       // the next goal (goals are done in order): a gold frame on its tile(s)
       for (const [x, y] of nextGoalCells()) {
         g.appendChild(svg("rect", { x: x * size + 3, y: y * size + 3, width: size - 6, height: size - 6, rx: 5,
-          class: "tp-next-goal", "data-x": x, "data-y": y }, svg("title", {}, `your next goal: ${goalWords(nextGoal())}`)));
+          class: "tp-next-goal", "data-x": x, "data-y": y }, svg("title", {}, _("your next goal: {goal}", { goal: goalWords(nextGoal()) }))));
       }
       // pawns, then the items' names over them: a pawn never hides a label
-      const names = S.seats.map((s, i) => (s ? s.name : `player ${i + 1}`));
+      const names = S.seats.map((s, i) => nameOf(i));
       for (const p of v.players || []) if (!p.eliminated) g.appendChild(parts.playerMark(p, n, size, names));
       for (let y = 0; y < h; y++) {
         for (let x = 0; x < w; x++) parts.itemLabels(v.board[y][x], size, x * size, y * size).forEach((t) => g.appendChild(t));
@@ -189,7 +199,7 @@
             class: "tp-cell" + (legal ? " tp-target" : "") + (chosen ? " tp-chosen" : ""),
             "data-x": x, "data-y": y, "data-key": `cell-${x}-${y}`,
             tabindex: legal ? 0 : null, role: legal ? "button" : null,
-            "aria-label": legal ? `${DOING[kind()] || kind()}: column ${x + 1}, row ${y + 1}${what}` : null });
+            "aria-label": legal ? _("{doing}: column {x}, row {y}", { doing: doing(kind()), x: x + 1, y: y + 1 }) + what : null });
           if (legal) {
             r.addEventListener("click", () => cellClicked(x, y));
             r.addEventListener("keydown", (ev) => {
@@ -216,12 +226,14 @@
         cy = margin + a.row * size + size / 2;
         if (a.direction === "right") { cx = margin / 2; dx = 1; } else { cx = margin * 1.5 + w * size; dx = -1; }
         dy = 0;
-        label = `push row ${a.row + 1} ${FROM[a.direction]}`;
+        label = a.direction === "right" ? _("push row {n} from the left", { n: a.row + 1 })
+          : _("push row {n} from the right", { n: a.row + 1 });
       } else {
         cx = margin + a.column * size + size / 2;
         if (a.direction === "down") { cy = margin / 2; dy = 1; } else { cy = margin * 1.5 + h * size; dy = -1; }
         dx = 0;
-        label = `push column ${a.column + 1} ${FROM[a.direction]}`;
+        label = a.direction === "down" ? _("push column {n} from the top", { n: a.column + 1 })
+          : _("push column {n} from the bottom", { n: a.column + 1 });
       }
       const s = margin * 0.45;
       const pts = [[cx + dx * s, cy + dy * s], [cx - dy * s * 0.9 - dx * s, cy + dx * s * 0.9 - dy * s],
@@ -271,29 +283,29 @@
       const hand = handTiles();
       const handIds = new Set(actions().filter((a) => a.tile !== undefined).map((a) => a.tile));
       const rotButtons = rots.length > 1 ? [
-        el("button", { type: "button", class: "tp-rotate", "aria-label": "turn the tile left",
+        el("button", { type: "button", class: "tp-rotate", "aria-label": _("turn the tile left"),
           onclick: () => rotate(-1) }, "⟲"),
-        el("button", { type: "button", class: "tp-rotate", "aria-label": "turn the tile right",
+        el("button", { type: "button", class: "tp-rotate", "aria-label": _("turn the tile right"),
           onclick: () => rotate(1) }, "⟳"),
       ] : [];
-      const handBox = handIds.size ? el("div", { class: "tp-hand" }, "Your hand: ",
+      const handBox = handIds.size ? el("div", { class: "tp-hand" }, _("Your hand:") + " ",
         hand.filter((t) => handIds.has(t.id)).map((t) => el("button", {
           type: "button", class: "tp-hand-tile" + (t.id === S.tile ? " tp-picked" : ""),
           "aria-pressed": t.id === S.tile ? "true" : "false",
-          "aria-label": `tile ${t.id}`, onclick: () => { S.tile = t.id; chooseDefaults(); draw(); } },
-          tileSvg(t, t.rotation || 0, 40, `tile ${t.id}`)))) : null;
-      const turnedText = rots.length > 1 ? el("span", { class: "muted" }, ` turned ${S.rotation * 90}°`) : null;
+          "aria-label": _("tile {id}", { id: t.id }), onclick: () => { S.tile = t.id; chooseDefaults(); draw(); } },
+          tileSvg(t, t.rotation || 0, 40, _("tile {id}", { id: t.id }))))) : null;
+      const turnedText = rots.length > 1 ? el("span", { class: "muted" }, " " + _("turned {deg}°", { deg: S.rotation * 90 })) : null;
       if (!tile && k === "push") {
         return [el("div", { class: "tp-spare" },
-          el("span", {}, "No spare tile: the tile pushed out at the far end comes back in. "),
-          far ? tileSvg(far, S.rotation, 64, `the tile that comes back in, turned ${S.rotation} quarter turn(s)`)
-            : el("span", { class: "muted" }, "(point at an arrow to see it) "),
+          el("span", {}, _("No spare tile: the tile pushed out at the far end comes back in.") + " "),
+          far ? tileSvg(far, S.rotation, 64, _("the tile that comes back in, turned {deg}°", { deg: S.rotation * 90 }))
+            : el("span", { class: "muted" }, _("(point at an arrow to see it)") + " "),
           rotButtons, turnedText)];
       }
       return [handBox,
         tile ? el("div", { class: "tp-spare" },
-          el("span", {}, k === "push" ? "Spare tile: " : "Your tile: "),
-          tileSvg(tile, S.rotation, 64, `the tile to put in, turned ${S.rotation} quarter turn(s)`),
+          el("span", {}, (k === "push" ? _("Spare tile:") : _("Your tile:")) + " "),
+          tileSvg(tile, S.rotation, 64, _("the tile to put in, turned {deg}°", { deg: S.rotation * 90 })),
           rotButtons, turnedText)
           : null];
     }
@@ -302,14 +314,16 @@
       if (!S.choice) return null;
       const here = shown().filter((a) => a.x === S.choice.x && a.y === S.choice.y);
       const p = mine();
-      return el("div", { class: "tp-choices" }, "Which way in? ",
+      const sides = { U: _("enter by the top side"), R: _("enter by the right side"),
+        D: _("enter by the bottom side"), L: _("enter by the left side") };
+      return el("div", { class: "tp-choices" }, _("Which way in?") + " ",
         here.map((a) => {
           const stay = p && p.x === a.x && p.y === a.y && p.side === a.side && p.index === a.index;
-          const text = stay ? "stay where you are"
-            : `enter by the ${SIDE_WORDS[a.side]} side` + (S.view.paths_on_tile_side > 1 ? ` (${a.side}${a.index})` : "");
+          const text = stay ? _("stay where you are")
+            : sides[a.side] + (S.view.paths_on_tile_side > 1 ? ` (${a.side}${a.index})` : "");
           return el("button", { type: "button", class: "tp-choice", onclick: () => act(a) }, text);
         }),
-        el("button", { type: "button", onclick: () => { S.choice = null; draw(); } }, "cancel"));
+        el("button", { type: "button", onclick: () => { S.choice = null; draw(); } }, _("cancel")));
     }
 
     function otherPrompt() {

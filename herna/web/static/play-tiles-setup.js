@@ -12,14 +12,15 @@
     } = ctx;
     const wish = ctx.wish();
     const { el } = window.Herna;
+    const _ = window.Herna._; // the page's language (static/hall.js)
 
     /* -- setup form ------------------------------------------------------------------------ */
     function source() { return form.querySelector('input[name="source"]:checked').value; }
     function fillPlayers(count) {
       const keep = Number(playersSelect.value) || count;
-      playersSelect.replaceChildren(...Array.from({ length: Math.max(0, count - 1) }, (_, i) => {
+      playersSelect.replaceChildren(...Array.from({ length: Math.max(0, count - 1) }, (unused, i) => {
         const k = i + 2;
-        return el("option", { value: k, selected: k === Math.min(keep, count) }, `${k} (you and ${k - 1} other${k > 2 ? "s" : ""})`);
+        return el("option", { value: k, selected: k === Math.min(keep, count) }, _("{n} (you and {others} more)", { n: k, others: k - 1 }));
       }));
       playersSelect.disabled = count < 2;
     }
@@ -27,13 +28,14 @@
       if (source() === "upload") {
         const data = S.upload;
         aboutNode.textContent = data && Array.isArray(data.players)
-          ? `Your file: ${data.players.length} player(s).` : "";
+          ? _("Your file: players: {n}.", { n: data.players.length }) : "";
         fillPlayers(data && Array.isArray(data.players) ? data.players.length : 0);
         return;
       }
       const x = examples.get(rulesSelect.value);
       if (!x) return;
-      aboutNode.textContent = `${x.about}. Each turn: ${x.turn.join(", then ")}.`;
+      const then = _(", then ");
+      aboutNode.textContent = _("{about}. Each turn: {steps}.", { about: x.about, steps: x.turn.join(then) });
       fillPlayers(x.players);
     }
     rulesSelect.addEventListener("change", () => {
@@ -50,7 +52,7 @@
         try {
           S.upload = JSON.parse(await file.text());
         } catch (err) {
-          showProblems(`the file is not JSON (${err.message})`, []);
+          showProblems(_("the file is not JSON ({why})", { why: err.message }), []);
         }
       }
       playersSelect.value = "";
@@ -65,7 +67,7 @@
       let full;
       if (source() === "upload") {
         if (!S.upload) {
-          showProblems("choose a rules file first", []);
+          showProblems(_("choose a rules file first"), []);
           return;
         }
         rules = S.upload;
@@ -102,14 +104,14 @@
     /* The time control of the table this person opens: the server's turn clock, or a game
      * clock with an increment (seek word clock=MINUTES+SECONDS). */
     const clockChoice = el("select", { id: "tp-clock-choice", name: "clock" },
-      el("option", { value: "" }, page.turn_timeout > 0 ? `${page.turn_timeout} s a turn`
-        : "No clock"),
+      el("option", { value: "" }, page.turn_timeout > 0 ? _("{n} s a turn", { n: page.turn_timeout })
+        : _("No clock")),
       (page.clocks || []).map((c) => {
         const [m, inc] = c.split("+");
-        return el("option", { value: c }, `${m} min + ${inc || 0} s a turn (${c})`);
+        return el("option", { value: c }, _("{m} min + {s} s a turn ({clock})", { m, s: inc || 0, clock: c }));
       }));
     form.querySelector("#tp-sit").before(
-      el("fieldset", {}, el("legend", {}, "Clock"), el("label", {}, "Time: ", clockChoice)));
+      el("fieldset", {}, el("legend", {}, _("Clock")), el("label", {}, _("Time:") + " ", clockChoice)));
     function clockWord() { return clockChoice.value ? `,clock=${clockChoice.value}` : ""; }
 
 
@@ -123,7 +125,7 @@
     }
     if (wish && !/(^|,)(accept|challenge|tournament)=/.test(wish)) preset(wish);
     const challenged = wish && /(^|,)challenge=([^,]+)/.exec(wish);
-    if (challenged) S.note = `You challenge ${challenged[2]}: pick the rules and sit down.`;
+    if (challenged) S.note = _("You challenge {name}: pick the rules and sit down.", { name: challenged[2] });
     describeChoice();
   }
 

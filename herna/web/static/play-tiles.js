@@ -23,20 +23,40 @@
 "use strict";
 
 (function () {
-  const EXPLAIN = {
-    push: "push a row or column: turn the tile that goes in (⟲ ⟳, or the R key), then click " +
-      "an arrow at the edge of the board",
-    move: "move your pawn: click a highlighted tile",
-    moveAll: "every marker follows its path",
-    add: "place a tile: pick one from your hand, turn it (⟲ ⟳, or R), then click a " +
-      "highlighted cell",
-    exchange: "exchange a tile: pick your tile, turn it (⟲ ⟳, or R), then click a " +
-      "highlighted tile on the board",
-  };
-  const { turned, goalWords, itemWords, DOING } = window.HernaTilesRules;
+  const { turned, goalWords, itemWords, doing } = window.HernaTilesRules;
 
   function start(page) {
     const { el, svg } = window.Herna;
+    const _ = window.Herna._; // the page's language (static/hall.js)
+    const EXPLAIN = {
+      push: _("push a row or column: turn the tile that goes in (⟲ ⟳, or the R key), then click an arrow at the edge of the board"),
+      move: _("move your pawn: click a highlighted tile"),
+      moveAll: _("every marker follows its path"),
+      add: _("place a tile: pick one from your hand, turn it (⟲ ⟳, or R), then click a highlighted cell"),
+      exchange: _("exchange a tile: pick your tile, turn it (⟲ ⟳, or R), then click a highlighted tile on the board"),
+    };
+    /* The game's end as the engine and the tile server word it (herna/games/tiles/effects.py,
+     * engine.py, herna/servers/tiles/endings.py), in the page's language. */
+    function reasonWords(reason) {
+      const fixed = {
+        "completed every goal": _("completed every goal"),
+        "last player not eliminated": _("last player not eliminated"),
+        "every player was eliminated": _("every player was eliminated"),
+        "no progress for a full round": _("no progress for a full round"),
+        "the other player resigned": _("the other player resigned"),
+        "the other player ran out of time": _("the other player ran out of time"),
+        "you resigned": _("you resigned"),
+        "you ran out of time": _("you ran out of time"),
+      };
+      if (Object.hasOwn(fixed, reason)) return fixed[reason];
+      let m = /^no (.+) left$/.exec(reason);
+      if (m) return _("no {name} left", { name: m[1] });
+      m = /^no progress for (\d+) full rounds$/.exec(reason);
+      if (m) return _("no progress for {n} full rounds", { n: m[1] });
+      m = /^round limit \((\d+) rounds\)$/.exec(reason);
+      if (m) return _("round limit ({n} rounds)", { n: m[1] });
+      return reason;
+    }
     const parts = window.HernaGames.tiles.parts;
     parts.addStyles();
     const root = document.getElementById("play");
@@ -76,6 +96,12 @@
     };
     const P = window.HernaPlayPage;
     // The board and the choices on it: static/play-tiles-board.js.
+    // What every bank holds (static/games/tiles.js words it), in the page's language.
+    const BANK_WORDS = {
+      bank: _("Bank in column {x}, row {y}: {items}"),
+      nothing: _("nothing yet"),
+      and: _(" and "),
+    };
     const { kind, nameOf, boardSvg, tilePicker, choicePrompt, otherPrompt, rotate,
       chooseDefaults } = window.HernaTilesBoard.create({ S, send, draw });
     let ws = null;
@@ -97,8 +123,11 @@
       }
     }
 
+    /* Every join: the proof of a signed-in name, and the page's language, in which the
+     * server tells the story of the game ("said"; a Herna extension of the protocol). */
     function withToken(message) {
       if (page.token) message.token = page.token;
+      message.lang = String(document.documentElement.lang || "en").toLowerCase().startsWith("cs") ? "cs" : "en";
       return message;
     }
 
@@ -130,20 +159,20 @@
           return;
         }
         if (ev.code === 4004) {
-          gone("The tile server is not running in this hall.");
+          gone(_("The tile server is not running in this hall."));
           return;
         }
         if (ev.code === P.NOTHING_TO_RESUME) {
           // Away longer than the server keeps a waiting seat: it was given up.
           P.waiting("tiles", null);
-          S.note = "You were away too long, so your seat at the table was given up.";
+          S.note = _("You were away too long, so your seat at the table was given up.");
           connect(false);
           return;
         }
         // A lost connection: come back (with the seat secret, when there is a game).
         const wait = Math.min(5000, 500 * 2 ** S.retries);
         S.retries += 1;
-        S.note = `Connection lost; trying again in ${wait / 1000} s…`;
+        S.note = _("Connection lost; trying again in {s} s…", { s: (wait / 1000).toLocaleString(document.documentElement.lang || "en") });
         draw();
         setTimeout(() => connect(Boolean(P.waiting("tiles"))), wait);
       };
@@ -192,7 +221,7 @@
           S.result = null;
           problemsBox.replaceChildren();
           if (m.resumed) {
-            S.note = "Back at your seat.";
+            S.note = _("Back at your seat.");
             S.said = ((saved() || {}).said || []).slice();
           } else {
             S.phase = "seated";
@@ -206,7 +235,7 @@
           break;
         case "waiting":
           if (S.phase !== "over") S.phase = "waiting";
-          S.note = `Waiting for your next game of tournament ${m.tournament} (${m.rules_name}).`;
+          S.note = _("Waiting for your next game of tournament {n} ({rules}).", { n: m.tournament, rules: m.rules_name });
           break;
         case "table":
           S.seats = m.seats || S.seats;
@@ -265,12 +294,12 @@
           S.standIn = Boolean(m.on);
           if (S.standIn) S.turn = null;
           S.deadline = null;
-          S.note = S.standIn ? "A stand-in (house bot) plays for you." : "You are back at your seat.";
+          S.note = S.standIn ? _("A stand-in (house bot) plays for you.") : _("You are back at your seat.");
           break;
         case "rematch_offered":
           // [Herna extension] a rematch asked for by a player of the last table
           if (m.name === me) {
-            S.note = `Waiting for ${(m.waiting_for || []).join(" and ")} to accept the rematch…`;
+            S.note = _("Waiting for {names} to accept the rematch…", { names: (m.waiting_for || []).join(", ") });
           } else {
             S.rematchFrom = m.name;
             S.note = "";
@@ -281,9 +310,9 @@
           S.rematching = false;
           S.note = "";
           // said beside the buttons, where the person is looking, instead of Rematch
-          S.noRematch = m.reason === "declined" ? `${m.name} does not want a rematch now.`
-            : m.reason === "left" ? `${m.name} left, so there is no rematch.`
-              : `${m.name} did not answer in time, so there is no rematch.`;
+          S.noRematch = m.reason === "declined" ? _("{name} does not want a rematch now.", { name: m.name })
+            : m.reason === "left" ? _("{name} left the table, so there is no rematch.", { name: m.name })
+              : _("{name} did not answer in time, so there is no rematch.", { name: m.name });
           break;
         case "game_over":
           S.deadline = null;
@@ -336,7 +365,7 @@
         // This guest plays at that seat in another tab: the seat and its secret stay there.
         closedByUs = true;
         if (ws) ws.close(P.LEAVING);
-        gone("This seat was taken over by another tab or window; play on there.");
+        gone(_("This seat was taken over by another tab or window; play on there."));
         return;
       }
       if (m.code === "LOGIN_TIMEOUT") {
@@ -347,8 +376,8 @@
         forget();
         S.phase = "setup";
         S.note = m.code === "NAME_TAKEN"
-          ? "You are playing this game in another tab or window."
-          : "Your last game is over; pick the next one.";
+          ? _("You are playing this game in another tab or window.")
+          : _("Your last game is over; pick the next one.");
         return;
       }
       if (m.code === "BAD_RULES") {
@@ -360,21 +389,21 @@
         "NOT_FOR_YOU", "WRONG_GAME", "RULES_MISMATCH"].includes(m.code)) {
         S.phase = S.phase === "over" ? "over" : "gone";
         S.note = m.code === "TOURNAMENT_OVER"
-          ? "The tournament is over: its page has the standings."
-          : `No tournament game: ${m.reason}`;
+          ? _("The tournament is over: its page has the standings.")
+          : _("No tournament game: {why}", { why: m.reason });
         closedByUs = true;
         return;
       }
       if (m.code === "NO_REMATCH") {
         S.rematching = false;
         if (S.lastJoin && botsOnly()) send(Object.assign({}, S.lastJoin)); // the same join again
-        else S.note = "There is nobody here to play again.";
+        else S.note = _("There is nobody here to play again.");
         return;
       }
       if (m.code === "SEEK_CANCELLED") {
         P.waiting("tiles", null);
         S.phase = "setup";
-        S.note = "Your seek was cancelled in the lobby; the table is given up.";
+        S.note = _("Your seek was cancelled in the lobby; the table is given up.");
         return;
       }
       if (["UNKNOWN_RULES", "BUSY", "NAME_TAKEN", "RESERVED_NAME", "BAD_TOKEN", "BAD_NAME",
@@ -382,17 +411,16 @@
            "TABLE_STARTED"].includes(m.code) && ["setup", "connecting"].includes(S.phase)) {
         S.phase = "setup";
         if (m.code === "NAME_TAKEN") {
-          showProblems(null, [], `You are playing as ${me} in another tab or window; play on ` +
-            "there, or close it and sit down here.");
+          showProblems(null, [], _("You are playing as {name} in another tab or window; play on there, or close it and sit down here.", { name: me }));
         } else {
-          showProblems(m.reason, [], `The server refused that: ${m.reason}.`);
+          showProblems(m.reason, [], _("The server refused that: {why}.", { why: m.reason }));
         }
         return;
       }
       if (m.code === "TIME_UP") {
         S.deadline = performance.now() + m.grace * 1000;
         S.late = true;
-        S.note = `Time is up: a stand-in plays your seat in ${m.grace} s unless you act now.`;
+        S.note = _("Time is up: a stand-in plays your seat in {n} s unless you act now.", { n: m.grace });
         return;
       }
       if (m.code === "NOT_STANDING_IN") {
@@ -400,58 +428,59 @@
         return;
       }
       if (m.code === "TIMEOUT") {
-        S.note = "Time ran out: the server played a random legal action for you.";
+        S.note = _("Time ran out: the server played a random legal action for you.");
         return;
       }
-      S.note = `The server refused that (${m.code}): ${m.reason}`;
+      S.note = _("The server refused that: {why}.", { why: m.reason });
     }
 
     function showProblems(reason, problems, words) {
       problemsBox.replaceChildren(
-        el("p", { class: "error" }, words || `The server refused the rules: ${reason}.`),
+        el("p", { class: "error" }, words || _("The server refused the rules: {why}.", { why: reason })),
         problems.length
           ? el("ul", {}, problems.map((p) => el("li", { class: `tp-problem ${p.severity}` },
               el("code", {}, p.path), ": ", p.message,
-              p.severity === "warning" ? " (warning)" : "")))
+              p.severity === "warning" ? " " + _("(warning)") : "")))
           : null);
     }
 
     function resultText() {
       const r = S.result || {};
-      if (r.reason === "you resigned") return "You resigned. The game goes on without you.";
+      if (r.reason === "you resigned") return _("You resigned. The game goes on without you.");
       if (r.reason === "you ran out of time") {
-        return "You ran out of time. The game goes on without you.";
+        return _("You ran out of time. The game goes on without you.");
       }
+      const won = (r.winner_names || []).join(", ");
       if (r.reason === "the other player ran out of time" && !(r.winners || []).includes(S.seat)) {
-        return `You ran out of time. ${(r.winner_names || []).join(" and ")} won.`;
+        return _("You ran out of time. {names} won.", { names: won });
       }
       if (r.reason === "the other player resigned" && !(r.winners || []).includes(S.seat)) {
-        return `You resigned. ${(r.winner_names || []).join(" and ")} won.`;
+        return _("You resigned. {names} won.", { names: won });
       }
       const winners = r.winners || [];
       const names = r.winner_names || winners.map(nameOf);
-      const reason = r.reason ? ` (${r.reason})` : "";
-      if (!winners.length) return `Game over: nobody won${reason}.`;
+      const reason = r.reason ? ` (${reasonWords(r.reason)})` : "";
+      if (!winners.length) return _("Game over: nobody won{reason}.", { reason });
       if (winners.includes(S.seat)) {
         const others = names.filter((n) => n !== me);
-        if (!others.length) return `You won${reason}.`;
-        return `A draw: you share the win with ${others.join(", ")}${reason}.`;
+        if (!others.length) return _("You won{reason}.", { reason });
+        return _("A draw: you share the win with {names}{reason}.", { names: others.join(", "), reason });
       }
-      return `You lost. ${names.join(" and ")} won${reason}.`;
+      return _("You lost. {names} won{reason}.", { names: names.join(", "), reason });
     }
 
     function statusText() {
       const v = S.view;
       switch (S.phase) {
-        case "connecting": return "Connecting…";
-        case "setup": return "Pick a game and sit down.";
-        case "waiting": return S.note || "Waiting for your tournament game…";
+        case "connecting": return _("Connecting…");
+        case "setup": return _("Pick a game and sit down.");
+        case "waiting": return S.note || _("Waiting for your tournament game…");
         case "seated": {
           const empty = S.seats.filter((s) => !s).length;
           const left = S.until ? Math.ceil((S.until - Date.now()) / 1000) : 0;
-          const fill = left > 0 ? ` If nobody comes, house bots take the free seats in ${left} s.`
-            : S.until ? " Nobody came: house bots are sitting down…" : "";
-          return `At table ${S.table} (${S.rulesName}), waiting for ${empty} more player(s)…${fill}`;
+          const fill = left > 0 ? " " + _("If nobody comes, house bots take the free seats in {n} s.", { n: left })
+            : S.until ? " " + _("Nobody came: house bots are sitting down…") : "";
+          return _("At table {table} ({rules}), waiting for {n} more player(s)…", { table: S.table, rules: S.rulesName, n: empty }) + fill;
         }
         case "over": return resultText();
         case "gone": return S.note;
@@ -459,53 +488,56 @@
       }
       if (!v) return "…";
       const t = v.turn || {};
-      const roll = t.roll !== null && t.roll !== undefined ? ` You rolled ${t.roll}.` : "";
+      const roll = t.roll !== null && t.roll !== undefined ? " " + _("You rolled {n}.", { n: t.roll }) : "";
       if (S.turn) {
-        const after = S.turn.grace !== undefined
-          ? `${S.turn.grace} s more, then a stand-in plays for you` : "a random legal action is played";
-        const clock = S.turn.timeout > 0 ? ` (${Math.ceil(S.turn.timeout)} s to act, then ${after})` : "";
-        return `Your turn ${t.number || ""}: ${EXPLAIN[kind()] || kind()}.${kind() === "move" ? roll : ""}${clock}`;
+        const secs = Math.ceil(S.turn.timeout);
+        const clock = !(S.turn.timeout > 0) ? ""
+          : " " + (S.turn.grace !== undefined
+            ? _("({n} s to act, then {grace} s more, then a stand-in plays for you)", { n: secs, grace: S.turn.grace })
+            : _("({n} s to act, then a random legal action is played)", { n: secs }));
+        return _("Your turn {n}: {what}.", { n: t.number || "", what: EXPLAIN[kind()] || kind() }) +
+          (kind() === "move" ? roll : "") + clock;
       }
-      if (S.pending) return "Sent; waiting for the server…";
+      if (S.pending) return _("Sent; waiting for the server…");
       const who = t.to_act !== undefined && t.to_act !== null ? nameOf(t.to_act) : "…";
-      return `${who} is ${DOING[t.action] || "playing"}…`;
+      return _("{name}: {doing}…", { name: who, doing: doing(t.action) });
     }
 
     function playersPanel() {
       const v = S.view;
       if (!v) {
         return S.seats.length ? el("ul", { class: "tp-seats" }, S.seats.map((s, i) =>
-          el("li", {}, s ? `${s.name}${i === S.seat ? " (you)" : ""}` : "an empty seat"))) : null;
+          el("li", {}, s ? (i === S.seat ? _("{name} (you)", { name: s.name }) : s.name) : _("an empty seat")))) : null;
       }
       const toAct = (v.turn || {}).to_act;
-      return el("div", { class: "tp-players" }, el("h2", {}, "Players"),
+      return el("div", { class: "tp-players" }, el("h2", {}, _("Players")),
         (v.players || []).map((p) => {
           const slot = S.seats[p.seat] || {};
           const you = p.seat === S.seat;
           const bits = [];
-          if (slot.kind === "house-bot") bits.push("house bot");
-          if (slot.away) bits.push("connection lost, seat waiting");
-          if (p.eliminated) bits.push("eliminated");
-          if (p.skip) bits.push(`misses ${p.skip} turn(s)`);
+          if (slot.kind === "house-bot") bits.push(_("house bot"));
+          if (slot.away) bits.push(_("connection lost, seat waiting"));
+          if (p.eliminated) bits.push(_("eliminated"));
+          if (p.skip) bits.push(_("turns to miss: {n}", { n: p.skip }));
           const held = itemWords(p.items);
           const goals = (p.goals || []).map((g, i) => {
             const next = !g.done && i === (p.goals_done || 0) && !p.eliminated;
             return el("li", { class: "tp-goal" + (g.done ? " done" : "") + (next ? " tp-goal-next" : "") },
-              g.done ? "✓ " : next ? "▶ next: " : "", g.hidden ? "a secret goal" : goalWords(g.goal));
+              g.done ? "✓ " : next ? "▶ " + _("next:") + " " : "", goalWords(g.hidden ? null : g.goal));
           });
           return el("div", { class: "tp-player tiles-player" + (p.seat === toAct ? " to-act" : "") + (p.eliminated ? " out" : ""),
             style: `border-color: ${parts.COLOURS[p.seat % parts.COLOURS.length]}`,
             dataset: { seat: p.seat } },
             el("div", {}, p.seat === toAct ? "▶ " : "", el("b", {}, `${p.seat + 1} ${nameOf(p.seat)}`),
-              you ? " (you)" : "", bits.length ? ` — ${bits.join(", ")}` : ""),
-            el("div", { class: "muted" }, `holds ${held || "nothing"}` +
-              (p.hand_count ? `; ${p.hand_count} tile(s) in hand` : "") +
-              ((p.goals || []).length ? `; goals done: ${p.goals_done || 0} of ${p.goals.length}` : "")),
+              you ? " " + _("(you)") : "", bits.length ? ` — ${bits.join(", ")}` : ""),
+            el("div", { class: "muted" }, (held ? _("holds: {items}", { items: held }) : _("holds nothing")) +
+              (p.hand_count ? "; " + _("tiles in hand: {n}", { n: p.hand_count }) : "") +
+              ((p.goals || []).length ? "; " + _("goals done: {n} of {all}", { n: p.goals_done || 0, all: p.goals.length }) : "")),
             goals.length ? el("ul", { class: "tp-goals" }, goals) : null);
         }),
         // what the banks hold (rules with scoring count it)
         ((banks) => (banks.length ? el("ul", { class: "tiles-banks", id: "tp-banks" },
-          banks.map((b) => el("li", {}, b))) : null))(parts.bankWords(v)));
+          banks.map((b) => el("li", {}, b))) : null))(parts.bankWords(v, BANK_WORDS)));
     }
 
     function draw() {
@@ -533,8 +565,8 @@
             // rules with scoring: everyone's score, best first
             const rows = details.scores.map((v, i) => [i, v]).filter(([, v]) => v !== null)
               .sort((a, b) => b[1] - a[1]);
-            bits.push(el("p", { id: "play-scores" }, "Scores: ",
-              rows.map(([i, v]) => `${i === S.seat ? "you" : nameOf(i)} ${v}`).join(", "), "."));
+            bits.push(el("p", { id: "play-scores" }, _("Scores:") + " ",
+              rows.map(([i, v]) => (i === S.seat ? _("you") : nameOf(i)) + ` ${v}`).join(", "), "."));
           }
           if (!tournament) {
             // Rematch: the same rules and players at a new table (people must accept; house
@@ -542,18 +574,18 @@
             const after = el("p", { class: "play-after" });
             if (S.rematchFrom) {
               bits.push(el("p", { class: "play-offer", id: "play-rematch-offer" },
-                `${S.rematchFrom} wants a rematch. `,
+                _("{name} wants a rematch.", { name: S.rematchFrom }) + " ",
                 el("button", { type: "button", id: "play-rematch-accept", onclick: askRematch },
-                  "Accept the rematch"),
+                  _("Accept the rematch")),
                 el("button", { type: "button", id: "play-rematch-decline", onclick: () => {
                   S.rematchFrom = null; send({ type: "decline_rematch" }); draw();
-                } }, "Decline")));
+                } }, _("Decline"))));
             } else if (S.noRematch) {
               bits.push(el("p", { class: "play-offer", id: "play-rematch-declined" }, S.noRematch));
             } else if (!S.rematching) {
               after.append(el("button", { type: "button", id: "play-rematch", onclick: askRematch },
-                botsOnly() ? "Rematch (same rules, same house bots)"
-                  : "Rematch (same rules, same players)"));
+                botsOnly() ? _("Rematch (same rules, same house bots)")
+                  : _("Rematch (same rules, same players)")));
             }
             after.append(el("button", { type: "button", id: "play-next", onclick: () => {
               if (S.rematching || S.rematchFrom) send({ type: "decline_rematch" });
@@ -564,12 +596,12 @@
               S.phase = S.lastJoin ? "connecting" : "setup";
               if (S.lastJoin) send(Object.assign({}, S.lastJoin));
               draw();
-            } }, "Play again"));
+            } }, _("Play again")));
             bits.push(after);
           }
         } else if (S.standIn) {
           bits.push(el("button", { type: "button", id: "tp-back", onclick: () => send({ type: "back" }) },
-            "Back to my seat"));
+            _("Back to my seat")));
         } else if (S.turn && !S.pending) {
           bits.push(tilePicker(), choicePrompt(), otherPrompt());
         }
@@ -579,7 +611,7 @@
       } else {
         boardBox.replaceChildren();
         promptBox.replaceChildren(S.phase === "seated" ? el("button", { type: "button", id: "tp-start",
-          onclick: () => send({ type: "start" }) }, "Start now (house bots take the empty seats)") : "");
+          onclick: () => send({ type: "start" }) }, _("Start now (house bots take the empty seats)")) : "");
       }
       const panel = playersPanel();
       playersBox.replaceChildren(...(panel ? [panel] : []));
@@ -596,7 +628,7 @@
     function askRematch() {
       S.rematching = true;
       S.rematchFrom = null;
-      S.note = "Asking for a rematch…";
+      S.note = _("Asking for a rematch…");
       send({ type: "rematch" });
       draw();
     }
@@ -605,27 +637,27 @@
     function resignNode() {
       if (S.confirming) {
         return el("div", { class: "play-confirm", id: "play-resign-confirm" },
-          el("span", {}, "Resign this game? You lose it. "),
+          el("span", {}, _("Resign this game? You lose it.") + " "),
           el("button", { type: "button", id: "play-resign-yes", onclick: () => {
             S.confirming = false; send({ type: "resign" }); draw();
-          } }, "Yes, resign"),
+          } }, _("Yes, resign")),
           el("button", { type: "button", id: "play-resign-no", onclick: () => {
             S.confirming = false; draw();
-          } }, "No, play on"));
+          } }, _("No, play on")));
       }
       return el("p", { class: "play-game-buttons" },
         el("button", { type: "button", id: "play-resign", onclick: () => {
           S.confirming = true; draw();
-        } }, "Resign"));
+        } }, _("Resign")));
     }
 
     /* Every seat's game clock, the one acting counting down between "clock" messages. */
     function gameClockText() {
       const gc = S.gameClock;
       if (!gc || !["game", "over"].includes(S.phase)) return "";
-      return "Clock: " + gc.left.map((t, i) => {
+      return _("Clock:") + " " + gc.left.map((t, i) => {
         const left = i === gc.toAct ? Math.max(0, t - (Date.now() - gc.at) / 1000) : t;
-        return `${i === S.seat ? "you" : nameOf(i)} ${P.clockWords(left)}`;
+        return (i === S.seat ? _("you") : nameOf(i)) + ` ${P.clockWords(left)}`;
       }).join(" · ");
     }
     setInterval(() => {
@@ -655,8 +687,8 @@
       clockNode.dataset.late = S.late ? "1" : "0";
       clockNode.classList.toggle("tp-clock-late", Boolean(S.late));
       clockNode.textContent = S.late
-        ? `Time is up: a stand-in plays for you in ${left} s unless you act now.`
-        : `${left} s left to act.`;
+        ? _("Time is up: a stand-in plays for you in {n} s unless you act now.", { n: left })
+        : _("{n} s left to act.", { n: left });
     }
     setInterval(tick, 250);
 

@@ -156,15 +156,24 @@
       el("li", {}, el("span", { class: "mia-swatch", style: `background: ${paint(n)}` }), " ", n)));
   }
 
-  /* Points (rounds survived) after each of the newest rounds (`paint`: a colour per name). */
+  /* Points (rounds survived) after each of the newest rounds (`paint`: a colour per name;
+   * `view.words`: the labels in the page's language, from a page whose script has them). */
   function historyChart(view, paint = colour) {
     const history = view.history || [];
+    const words = {
+      label: "points over rounds",
+      empty: "points over rounds: the chart starts after two rounds…",
+      x: "round (number)",
+      y: "points",
+      caption: "Points over the last rounds (a point per round survived)",
+      ...(view.words || {}),
+    };
     const W = 520, H = 200, L = 48, R = 10, T = 10, B = 34;
     const box = svg("svg", { class: "mia-chart mia-history", viewBox: `0 0 ${W} ${H}`, width: "100%",
-      role: "img", "aria-label": "points over rounds" });
+      role: "img", "aria-label": words.label });
     if (history.length < 2) {
       box.appendChild(svg("text", { x: W / 2, y: H / 2, "text-anchor": "middle", class: "muted" },
-        "points over rounds: the chart starts after two rounds…"));
+        words.empty));
       return el("figure", { class: "mia-figure" }, box);
     }
     const names = [...new Set(history.flatMap(([, pts]) => Object.keys(pts)))].sort();
@@ -187,9 +196,9 @@
       points: history.filter(([, pts]) => n in pts).map(([r, pts]) => `${x(r).toFixed(1)},${y(pts[n]).toFixed(1)}`).join(" "),
       fill: "none", stroke: paint(n), "stroke-width": 2, "data-name": n,
     }, svg("title", {}, n)));
-    box.append(...grid, ...axes(W, H, L, B, "round (number)", "points"), ...lines);
+    box.append(...grid, ...axes(W, H, L, B, words.x, words.y), ...lines);
     return el("figure", { class: "mia-figure" }, box,
-      el("figcaption", {}, "Points over the last rounds (a point per round survived)"),
+      el("figcaption", {}, words.caption),
       legend(names, paint));
   }
 

@@ -39,33 +39,39 @@
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
   }
-  function goalWords(text) {
-    if (!text) return GOAL_WORDS.hidden;
+  /* `words`: the templates in another language (a page that has them: the tile play page),
+   * else GOAL_WORDS. */
+  function goalWords(text, words = GOAL_WORDS) {
+    if (!text) return words.hidden;
     let m = /^reach (\d+) (\d+)$/.exec(text);
-    if (m) return fill(GOAL_WORDS.reach, { x: nth(m[1]), y: nth(m[2]) });
+    if (m) return fill(words.reach, { x: nth(m[1]), y: nth(m[2]) });
     m = /^collect (\d+) (.+)$/.exec(text);
-    if (m) return fill(GOAL_WORDS.collect, { count: m[1], name: m[2] });
+    if (m) return fill(words.collect, { count: m[1], name: m[2] });
     m = /^find (.+)$/.exec(text);
-    if (m) return fill(GOAL_WORDS.find, { name: m[1] });
+    if (m) return fill(words.find, { name: m[1] });
     return text;
   }
+  const BANK_WORDS = { bank: "Bank in column {x}, row {y}: {items}", nothing: "nothing yet",
+                       and: " and " };
   /* "3 gold and a gem": a tile's or a bank's items in words. */
-  function itemsSaid(items) {
+  function itemsSaid(items, and = BANK_WORDS.and) {
     const parts = Object.entries(items || {}).filter(([, c]) => c > 0)
       .map(([k, c]) => (c === 1 ? `1 ${k}` : `${c} ${k}`));
     if (parts.length <= 1) return parts.join("");
-    return parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
+    return parts.slice(0, -1).join(", ") + and + parts[parts.length - 1];
   }
 
   /* What every bank (a tile with the collect effect: it keeps the items brought to it, and
-   * rules with scoring count them) holds, a line each: "Bank in column 1, row 1: 3 gold". */
-  function bankWords(view) {
+   * rules with scoring count them) holds, a line each: "Bank in column 1, row 1: 3 gold".
+   * `words`: BANK_WORDS in another language. */
+  function bankWords(view, words = BANK_WORDS) {
     const out = [];
     (view.board || []).forEach((row, y) => (row || []).forEach((tile, x) => {
       if (!tile || tile.face_down) return;
       const bank = (tile.effects || []).includes("collect") || Object.keys(tile.store || {}).length;
       if (!bank) return;
-      out.push(`Bank in column ${nth(x)}, row ${nth(y)}: ${itemsSaid(tile.store) || "nothing yet"}`);
+      out.push(fill(words.bank,
+        { x: nth(x), y: nth(y), items: itemsSaid(tile.store, words.and) || words.nothing }));
     }));
     return out;
   }
