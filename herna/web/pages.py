@@ -662,11 +662,7 @@ def player(
 def error(title: str, message: str, back: str = "/") -> str:
     """The body of an error page (404, 400 ...): what happened and a way on (``back``: the
     page again without its query, for a bad filter; else home)."""
-    way = "home" if back == "/" else "start again"
-    return (
-        f'<h1>{e(title)}</h1><p class="error">{e(message)}</p>'
-        f'<p><a href="{e(quote(back))}">{way}</a></p>'
-    )
+    return render("error.html", title=title, message=message, back=quote(back))
 
 
 def doc(title: str, rendered: str, raw_url: str) -> str:
