@@ -431,18 +431,12 @@ class WebApp:
             self.service_json(web) if web is not None else None,
             self.hub.snapshot(),
             totals,
+            getattr(self.store, "trouble", None),
         )
-        if (trouble := getattr(self.store, "trouble", None)) is not None:
-            body = f'<p class="error" role="alert">{html.escape(trouble)}</p>' + body
         return self.page(
-            "Status",
+            _("Status"),
             body,
-            {
-                "kind": "status",
-                "words": pages.KEY_WORDS,
-                "kinds": pages.KIND_WORDS,
-                "values": pages.VALUE_WORDS,
-            },
+            {"kind": "status", **pages.status_script_words()},
             "/status",
         )
 

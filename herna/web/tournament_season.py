@@ -20,7 +20,7 @@ from herna.web import pages
 from herna.web.i18n import N_
 from herna.web.i18n import gettext as _
 from herna.web.params import BadParameter, NotFound
-from herna.web.templating import render
+from herna.web.templating import render, render_macro
 
 MAX_PARTS = 40
 """Tournaments one season table sums (a school year of weekly ones fits)."""
@@ -85,8 +85,8 @@ def season_html(title: str, tours: Sequence[Tournament], query: str) -> str:
     )
 
 
-STATUS_WORDS = {"entry": N_("taking entries"), "running": N_("running"), "aborted": N_("aborted")}
-
-
 def status_words(status: str) -> str:
-    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+    """A tournament's status in words (as the tournament pages' status badge says it)."""
+    if status in ("entry", "running", "aborted", "finished"):
+        return str(render_macro("tournament_parts.html", "status_badge", status).striptags())
+    return status
