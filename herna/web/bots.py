@@ -38,6 +38,7 @@ from herna.web.guests import session_of
 from herna.web.i18n import CURRENT_LOCALE
 from herna.web.i18n import gettext as _
 from herna.web.lobby import PLAY_PAGES, play_url
+from herna.web.refusals import refusal_words
 from herna.web.templating import TEMPLATES, render
 
 
@@ -146,7 +147,9 @@ class BotPages:
                 self.book.submit, name, game, filename, source, person=person
             )
         except SubmissionRefused as exc:
-            body = await run_in_threadpool(self._index_html, request, exc.reason, fields)
+            body = await run_in_threadpool(
+                self._index_html, request, refusal_words(exc.reason), fields
+            )
             return self._respond(_("Submitted bots"), body, 400)
         if token is not None:
             # Shown once, like `herna bots add`: it uploads from the terminal too.

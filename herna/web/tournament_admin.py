@@ -40,6 +40,7 @@ from herna.web.guests import session_of
 from herna.web.i18n import N_, ngettext
 from herna.web.i18n import gettext as _
 from herna.web.pages import game_title
+from herna.web.refusals import refusal_words
 from herna.web.templating import render, render_macro
 
 HOUSE_LEVELS = {"onitama": tuple(ONITAMA_LEVELS)}
@@ -163,7 +164,7 @@ class TournamentAdmin:
             options = _options(form)
             tid, token, tokens = _create(director, options, form.get("entrants", ""))
         except TournamentError as exc:
-            return self._respond(title, new_form(csrf, str(exc), form), 400)
+            return self._respond(title, new_form(csrf, refusal_words(str(exc)), form), 400)
         body = created_html(tid, options, token, csrf, tokens)
         return self._respond(_("Tournament created"), body)
 
@@ -182,7 +183,7 @@ class TournamentAdmin:
         try:
             _act(director, tid, form.get("action", ""), form.get("name", ""))
         except TournamentError as exc:
-            return self._refused(tid, _("Not done"), f"{exc}.", 409)
+            return self._refused(tid, _("Not done"), refusal_words(str(exc)) + ".", 409)
         return RedirectResponse(f"/tournaments/{tid}", status_code=303)
 
 

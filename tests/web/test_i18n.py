@@ -55,6 +55,9 @@ CONVERTED = (
     "bots.html",
     "bot.html",
     "bot_parts.html",
+    "contests.html",
+    "contest.html",
+    "contest_created.html",
 )
 """The templates whose every word is in the catalogs (the pages moved to templates so far)."""
 
