@@ -36,6 +36,7 @@ from herna.web.i18n import (
 )
 from herna.web.i18n import gettext as _
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
+from herna.web.snapshot_words import CODE_WORDS
 from herna.web.templating import TEMPLATES, json_block, render, render_macro, url
 
 SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
@@ -169,6 +170,8 @@ def key_words(key: object) -> str:
     text = str(key)
     if text in SNAPSHOT_WORDS:
         return _(SNAPSHOT_WORDS[text])
+    if text in CODE_WORDS:
+        return _(CODE_WORDS[text])
     if text in KEY_WORDS:
         return KEY_WORDS[text]
     if _CODE.fullmatch(text) and (text.isupper() or text.islower()):
@@ -232,7 +235,7 @@ def status_script_words() -> dict[str, dict[str, str]]:
     """The Status page's tables for its script (static/hall.js ``keyWords``, ``seatedWords``,
     ``valueNode``), in the page's language."""
     return {
-        "words": {k: key_words(k) for k in KEY_WORDS},
+        "words": {k: key_words(k) for k in (*KEY_WORDS, *CODE_WORDS)},
         "kinds": {k: kind_words(k) for k in KIND_WORDS},
         "values": {k: value_words(k) for k in VALUE_WORDS},
     }
