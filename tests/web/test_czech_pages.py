@@ -1,8 +1,8 @@
-"""The tournament, bot, contest and status pages in Czech (issue 29): a Czech browser starts
-at the home page and clicks to the tournaments, a tournament, the bots, a bot's page, the
-contests and the status page, at 1280 and 390 px; the words on screen are Czech, nothing
-sticks out sideways. Real Chromium, real sockets, a real SQLite file, a tournament played
-for real by the house bots."""
+"""The tournament, bot, contest, status and balance pages in Czech (issue 29): a Czech
+browser starts at the home page and clicks to the tournaments, a tournament, the bots, a
+bot's page, the contests, the status page and the balance tool, at 1280 and 390 px; the
+words on screen are Czech, nothing sticks out sideways. Real Chromium, real sockets, a real
+SQLite file, a tournament played for real by the house bots."""
 
 from __future__ import annotations
 
@@ -126,6 +126,24 @@ async def test_a_czech_browser_walks_tournaments_bots_contests_and_status(
         assert "sledovat živě" in card and "historie" in card, card
         assert "webová herna" in await page.locator("#web-hall").inner_text()
         await shot("status")
+
+        # The designers' balance tool, from the home page: the form and the report's frame.
+        await nav.get_by_role("link", name="Úvod").click()
+        await page.get_by_role("link", name="Vyzkoušejte vyváženost svých pravidel").click()
+        await page.wait_for_url("**/tools/balance")
+        assert await page.locator("h1").inner_text() == "Vyváženost hry s kartičkami"
+        examples = await page.locator("#bal-example option").evaluate_all(
+            "options => options.map(o => o.value).filter(Boolean)"
+        )
+        await page.locator("#bal-example").select_option(examples[0])
+        await page.get_by_label("Počet her:").fill("6")
+        await page.get_by_role("button", name="Zahrát a vyhodnotit").click()
+        progress = page.locator("#bal-progress-text")
+        await page.wait_for_function("document.body.dataset.balance === 'done'", timeout=120_000)
+        assert await progress.inner_text() == "odehráno 6 z 6 her"
+        heads = await page.locator("#bal-report h3").all_inner_texts()
+        assert heads[:3] == ["Hry vyhrané jednotlivými místy", "Jak hry skončily", "Délka her"]
+        await shot("balance")
 
         # An address nobody has: the error page in Czech, with its way home.
         await page.goto(web.url + "/tournaments/999")

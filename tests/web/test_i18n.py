@@ -58,6 +58,7 @@ CONVERTED = (
     "contests.html",
     "contest.html",
     "contest_created.html",
+    "balance.html",
 )
 """The templates whose every word is in the catalogs (the pages moved to templates so far)."""
 
