@@ -33,7 +33,7 @@ from herna.hall.submissions import (
     Submissions,
 )
 from herna.starters import STARTERS, starter
-from herna.web.accounts import FormError, check_form, e, ensure_csrf, read_form
+from herna.web.accounts import FormError, check_form, ensure_csrf, read_form
 from herna.web.guests import session_of
 from herna.web.i18n import CURRENT_LOCALE
 from herna.web.i18n import gettext as _
@@ -281,17 +281,3 @@ def _standing_cells(standing: Standing | None) -> list[str]:
             "high": _one_decimal(high),
         },
     ]
-
-
-def table(heads: list[str], rows: list[list[str]]) -> str:
-    """A table that becomes one small card per row on a phone (``table.results`` in
-    hall.css: each cell labelled with its column)."""
-    head = "".join(f"<th>{e(h)}</th>" for h in heads)
-    cells = [
-        "".join(f'<td data-label="{e(h)}">{c}</td>' for h, c in zip(heads, row, strict=True))
-        for row in rows
-    ]
-    body = "".join(f"<tr>{row}</tr>" for row in cells)
-    return (
-        f'<table class="grid results"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-    )
