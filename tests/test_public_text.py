@@ -475,17 +475,25 @@ def test_the_tiles_play_page_offers_rules_by_title() -> None:
 
 def test_the_tournament_page_says_its_status_and_entrants_in_words() -> None:
     from herna.hall.tournament_store import Entrant
-    from herna.web.tournaments import _entrants_html, _status
+    from herna.web.i18n import CURRENT_LOCALE
+    from herna.web.templating import render_macro
+    from herna.web.tournaments import entrant_view_words
 
-    assert ">taking entries<" in _status("entry")
-
-    class Tour:
-        game = "onitama"
-        entrants = (Entrant("house-easy", "house-bot", "entered over the onitama protocol"),)
-
-    shown = re.sub(r"<[^>]+>", " ", _entrants_html(Tour()))  # type: ignore[arg-type]
-    assert "house bot: entered over the Onitama protocol" in shown
+    assert ">taking entries<" in render_macro("tournament_parts.html", "status_badge", "entry")
+    x = Entrant("house-easy", "house-bot", "entered over the onitama protocol")
+    view = entrant_view_words(x, "onitama")
+    shown = f"{view['kind']}: {view['how']}"
+    assert shown == "house bot: entered over the Onitama protocol"
     assert internals(shown) == []
+    token = CURRENT_LOCALE.set("cs")
+    try:
+        view = entrant_view_words(x, "onitama")
+        assert render_macro("tournament_parts.html", "status_badge", "entry").endswith(
+            ">přihlášky otevřeny</span>"
+        )
+    finally:
+        CURRENT_LOCALE.reset(token)
+    assert f"{view['kind']}: {view['how']}" == "bot herny: přihlášen přes protokol Onitama"
 
 
 def test_game_titles_come_from_one_place() -> None:

@@ -431,18 +431,12 @@ class WebApp:
             self.service_json(web) if web is not None else None,
             self.hub.snapshot(),
             totals,
+            getattr(self.store, "trouble", None),
         )
-        if (trouble := getattr(self.store, "trouble", None)) is not None:
-            body = f'<p class="error" role="alert">{html.escape(trouble)}</p>' + body
         return self.page(
-            "Status",
+            _("Status"),
             body,
-            {
-                "kind": "status",
-                "words": pages.KEY_WORDS,
-                "kinds": pages.KIND_WORDS,
-                "values": pages.VALUE_WORDS,
-            },
+            {"kind": "status", **pages.status_script_words()},
             "/status",
         )
 
@@ -530,7 +524,7 @@ class WebApp:
         match_id = args["match_id"]
         match = self.store.get(match_id)
         if match is None:
-            raise NotFound(f"No recorded game #{match_id}.")
+            raise NotFound(N_("No recorded game #%(id)s."), id=match_id)
         data = {"kind": "replay", "match": match.id, "game": match.game}
         place = TournamentStore(self.store.engine).place_of_match(match.id)
         body = pages.match_page(match, place)
@@ -550,7 +544,7 @@ class WebApp:
         name = args["name"]
         stats = player_stats(self.store, name)
         if not stats:
-            raise NotFound(f"No player {name!r} on record.")
+            raise NotFound(N_("No player '%(name)s' on record."), name=name)
         recent = self.store.matches(player=name, limit=20)
         charts = rating_charts(rating_history(self.store.engine, name), pages.GAME_TITLES)
         charts += versions(self.store.engine, name)
@@ -572,10 +566,10 @@ class WebApp:
         rel = request.path_params["path"]
         root = self.settings.docs_root
         if root is None or not _DOC_PATH.match(rel) or ".." in rel:
-            raise NotFound("No such document.")
+            raise NotFound(N_("No such document."))
         path = (root / rel).resolve()
         if not path.is_relative_to(root.resolve()) or not path.is_file():
-            raise NotFound("No such document.")
+            raise NotFound(N_("No such document."))
         text = path.read_text(encoding="utf-8")
         if args["raw"]:
             return PlainTextResponse(text, media_type="text/plain; charset=utf-8")

@@ -23,7 +23,6 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from html import escape
 from typing import Any
 
 from starlette.requests import Request
@@ -34,6 +33,9 @@ from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES, LEVEL_WORDS
 from herna.games.tiles.rules import shipped_rules
 from herna.protocols.tiles import MAX_LINE_BYTES
 from herna.servers.tiles.balance import BalanceJob, BalancePool
+from herna.web.i18n import N_
+from herna.web.i18n import gettext as _
+from herna.web.templating import render
 
 log = logging.getLogger(__name__)
 
@@ -49,41 +51,28 @@ PROGRESS_EVERY = 0.1
 """Seconds between progress messages at most (batches may finish faster)."""
 
 
+LEVEL_HELP = {
+    "easy": N_("heads for its goal, but not always"),
+    "medium": N_("heads for its goal, one turn ahead"),
+    "hard": N_("also weighs the others' replies and its next turn, briefly"),
+    "strongest": N_("weighs the others' replies and its next turn"),
+}
+"""The tile bots' levels in words (herna.games.tiles.bots.LEVEL_WORDS) in the page's
+language."""
+
+
+def level_words(name: str) -> str:
+    return _(LEVEL_HELP[name]) if name in LEVEL_HELP else LEVEL_WORDS[name]
+
+
 def page_body() -> str:
-    levels = "".join(
-        f'<option value="{name}"{" selected" if name == DEFAULT_LEVEL else ""}>'
-        f"{name} — {escape(LEVEL_WORDS[name])}</option>"
-        for name in LEVEL_NAMES
-    )
-    examples = "".join(
-        f'<option value="{escape(name)}">{escape(name.replace("_", " "))}</option>'
-        for name in shipped_rules()
-    )
-    return (
-        '<link rel="stylesheet" href="/static/balance.css">'
-        "<h1>Balance of a tile game</h1>"
-        '<p class="lead">For game designers: house bots play your <code>rules.json</code> '
-        "many times, every seat the same bot, and the report shows whether a seat wins more "
-        "than its share, how long games last, how they end and how often each goal is "
-        'reached. <a href="/doc/games/tiles.md">The rules format</a>.</p>'
-        '<form class="bal-form" id="bal-form">'
-        '<label>Rules file: <input type="file" id="bal-file" accept=".json,application/json">'
-        "</label>"
-        f'<label>or an example: <select id="bal-example"><option value="">—</option>{examples}'
-        "</select></label>"
-        f'<label>Games: <input type="number" id="bal-games" min="1" max="{MAX_GAMES}" '
-        f'value="{DEFAULT_GAMES}" inputmode="numeric"></label>'
-        f'<label>House bots: <select id="bal-level">{levels}</select></label>'
-        '<button type="submit" id="bal-run">Play and report</button>'
-        "</form>"
-        '<div id="bal-problems" class="bal-problems" role="alert"></div>'
-        '<div id="bal-progress-box" class="bal-progress" hidden>'
-        '<progress id="bal-progress" max="1" value="0"></progress> '
-        '<span id="bal-progress-text" role="status" aria-live="polite"></span></div>'
-        '<div id="bal-report" class="bal-report"></div>'
-        "<noscript><p>The report needs JavaScript here; in a terminal, "
-        "<code>herna rules balance my.json</code> prints the same report.</p></noscript>"
-        '<script src="/static/balance.js" defer></script>'
+    return render(
+        "balance.html",
+        examples=[(name, name.replace("_", " ")) for name in shipped_rules()],
+        max_games=MAX_GAMES,
+        default_games=DEFAULT_GAMES,
+        levels=[(name, level_words(name)) for name in LEVEL_NAMES],
+        default_level=DEFAULT_LEVEL,
     )
 
 
@@ -101,7 +90,7 @@ class BalancePage:
 
     async def page(self, request: Request) -> Response:
         data = {"kind": "balance", "max_games": MAX_GAMES, "max_bytes": MAX_TEXT}
-        return self.render("Balance of a tile game", page_body(), data)
+        return self.render(_("Balance of a tile game"), page_body(), data)
 
     async def socket(self, ws: WebSocket) -> None:
         await ws.accept()
@@ -113,7 +102,7 @@ class BalancePage:
                 except (WebSocketDisconnect, KeyError, RuntimeError):
                     return
                 if task is not None and not task.done():
-                    await _send(ws, {"type": "error", "message": "A report is being played."})
+                    await _send(ws, {"type": "error", "message": _("A report is being played.")})
                     continue
                 task = asyncio.ensure_future(self._one(ws, text))
         finally:
@@ -134,7 +123,7 @@ class BalancePage:
                 ws,
                 {
                     "type": "error",
-                    "message": "The hall is playing other reports; try again in a minute.",
+                    "message": _("The hall is playing other reports; try again in a minute."),
                 },
             )
             return
@@ -166,7 +155,7 @@ class BalancePage:
             raise
         except Exception:
             log.exception("a balance report failed")
-            await _send(ws, {"type": "error", "message": "The report failed; the log says why."})
+            await _send(ws, {"type": "error", "message": _("The report failed; the log says why.")})
         finally:
             self.running -= 1
 
@@ -179,28 +168,30 @@ def _parse(text: str) -> tuple[str, str, int, str] | str:
     try:
         message = json.loads(text)
     except ValueError:
-        return "The page sent something that is not JSON."
+        return _("The page sent something that is not JSON.")
     if not isinstance(message, dict):
-        return "The page sent something that is not a request."
+        return _("The page sent something that is not a request.")
     example = message.get("example")
     rules = message.get("rules")
     if isinstance(example, str) and example:
         path = shipped_rules().get(example)
         if path is None:
-            return "There is no such example."
+            return _("There is no such example.")
         rules, name = path.read_text(encoding="utf-8"), example
     else:
         name = str(message.get("name") or "your rules").removesuffix(".json")[:80]
     if not isinstance(rules, str) or not rules.strip():
-        return "Choose a rules file first."
+        return _("Choose a rules file first.")
     if len(rules.encode("utf-8")) > MAX_TEXT:
-        return f"The file is larger than {MAX_TEXT // 1024} KiB, the most this page takes."
+        return _("The file is larger than %(kib)s KiB, the most this page takes.") % {
+            "kib": MAX_TEXT // 1024
+        }
     games = message.get("games")
     if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES:
-        return f"The number of games must be from 1 to {MAX_GAMES}."
+        return _("The number of games must be from 1 to %(most)s.") % {"most": MAX_GAMES}
     level = message.get("level", DEFAULT_LEVEL)
     if level not in LEVEL_NAMES:
-        return "Choose the house bots' level from the list."
+        return _("Choose the house bots' level from the list.")
     return rules, name, games, level
 
 

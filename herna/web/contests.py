@@ -25,7 +25,6 @@ from herna.hall.contests import (
     ContestRefused,
     Contests,
     Entry,
-    Ranked,
     parse_deadline,
     ranking,
     ranking_csv,
@@ -34,16 +33,14 @@ from herna.hall.hall import Hall
 from herna.hall.submissions import GAMES, Submissions
 from herna.hall.tournament_store import TournamentStore
 from herna.hall.tournament_timetable import TimeError
-from herna.web.accounts import FormError, e, ensure_csrf, read_form
-from herna.web.bots import person_of, table
-from herna.web.pages import GAME_TITLES
+from herna.web.accounts import FormError, ensure_csrf, read_form
+from herna.web.bots import person_of
+from herna.web.i18n import gettext as _
+from herna.web.refusals import refusal_words
+from herna.web.templating import TEMPLATES, render
 
 MAX_OPEN_CONTESTS = 20
 """Contests taking entries at once (a bound on what one visitor can make)."""
-
-
-def _when(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 class ContestPages:
@@ -72,33 +69,26 @@ class ContestPages:
     # -- the list and a new contest ---------------------------------------------------------
     async def index(self, request: Request) -> Response:
         body = await run_in_threadpool(self._index_html, request, "", {})
-        return self._respond("Bot contests", body)
+        return self._respond(_("Bot contests"), body)
 
     def _index_html(self, request: Request, problem: str, form: dict[str, str]) -> str:
         now = datetime.now(UTC)
-        rows = [
-            [
-                f'<a href="/contests/{c.id}">{e(c.title)}</a>',
-                e(GAME_TITLES.get(c.game, c.game)),
-                _when(c.deadline),
-                e(_state(c, now)),
-            ]
-            for c in self.contests.all()
-        ]
-        listing = (
-            table(["Contest", "Game", "Submissions close", "Now"], rows)
-            if rows
-            else "<p>No contest yet.</p>"
-        )
-        return (
-            "<h1>Bot contests</h1>"
-            '<p class="lead">A contest of submitted bots: authors enter their bots until the '
-            "deadline and may upload new versions until then; at the deadline each bot's "
-            "newest version is locked, and the organiser starts the final, where every bot "
-            'meets every other. <a href="/doc/bots.md#contests">How it works</a>.</p>'
-            + listing
-            + _new_html(ensure_csrf(request), problem, form)
-            + '<p><a href="/bots">Submitted bots and the ladder</a></p>'
+        return render(
+            "contests.html",
+            contests=[
+                {
+                    "id": c.id,
+                    "title": c.title,
+                    "game": c.game,
+                    "deadline": c.deadline,
+                    "state": _state(c, now),
+                }
+                for c in self.contests.all()
+            ],
+            problem=problem,
+            form=form,
+            csrf=ensure_csrf(request),
+            games=GAMES,
         )
 
     async def create(self, request: Request) -> Response:
@@ -112,7 +102,7 @@ class ContestPages:
             if sum(1 for c in self.contests.all() if c.open_at(datetime.now(UTC))) >= (
                 MAX_OPEN_CONTESTS
             ):
-                raise ContestRefused("too many contests are taking entries now: try later")
+                raise FormError(400, _("Too many contests are taking entries now: try later."))
             contest, token = await run_in_threadpool(
                 self.contests.create,
                 form.get("title", ""),
@@ -125,24 +115,22 @@ class ContestPages:
             status = exc.status if isinstance(exc, FormError) else 400
             why = _reason(exc)
             body = await run_in_threadpool(self._index_html, request, why, form)
-            return self._respond("Bot contests", body, status)
-        body = (
-            f"<h1>{e(contest.title)}</h1>"
-            '<div role="status"><p>The contest is open until '
-            f"{_when(contest.deadline)}. Keep this <strong>admin token</strong>; it is shown "
-            "only now, and whoever holds it starts the final after the deadline:</p>"
-            f'<p><code id="contest-token">{e(token)}</code></p></div>'
-            f'<p><a href="/contests/{contest.id}">The contest\'s page</a>: send its address to '
-            "the authors; they enter their bots there.</p>"
-        )
+            return self._respond(_("Bot contests"), body, status)
+        body = render("contest_created.html", contest=contest, token=token)
         return self._respond(contest.title, body)
 
     # -- one contest --------------------------------------------------------------------------
     async def contest(self, request: Request) -> Response:
         body = await run_in_threadpool(self._contest_html, request, request.path_params["cid"], "")
         if body is None:
-            return self._respond("No such contest", "<h1>No such contest</h1>", 404)
-        return self._respond("Bot contest", body)
+            return self._no_such_contest()
+        return self._respond(_("Bot contest"), body)
+
+    def _no_such_contest(self) -> Response:
+        body = render(
+            "message.html", title=_("No such contest"), back=("/contests", _("All contests"))
+        )
+        return self._respond(_("No such contest"), body, 404)
 
     def _contest_html(self, request: Request, cid: int, problem: str) -> str | None:
         contest = self.contests.get(cid)
@@ -151,85 +139,41 @@ class ContestPages:
         now = datetime.now(UTC)
         entries = self.contests.entries(cid)
         person = person_of(request)
-        note = (
-            f'<div id="form-error" role="alert"><p class="error">{e(problem)}</p></div>'
-            if problem
-            else ""
+        open_now = contest.open_at(now)
+        mine: list[str] = []
+        if open_now and person is not None:
+            mine = [
+                name
+                for name in self.bots.bot_names(person)
+                if any(v.game == contest.game for v in self.bots.versions(name))
+            ]
+        return render(
+            "contest.html",
+            contest=contest,
+            state=_state(contest, now),
+            problem=problem,
+            final=self._final(contest, entries) if contest.tournament_id is not None else None,
+            entries=entries,
+            open=open_now,
+            person=person,
+            here=quote(f"/contests/{contest.id}"),
+            mine=mine,
+            csrf=ensure_csrf(request),
         )
-        title = GAME_TITLES.get(contest.game, contest.game)
-        pairing = (
-            "once with each colour"
-            if contest.games_per_pairing == 2
-            else f"{contest.games_per_pairing} times, colours swapped every other game"
-        )
-        house = f" House bots ({', '.join(contest.house)}) play in it too." if contest.house else ""
-        parts = [
-            f"<h1>{e(contest.title)}</h1>",
-            f'<p class="lead">A contest of submitted {e(title)} bots. Submissions close '
-            f'<strong id="contest-deadline">{_when(contest.deadline)}</strong>; '
-            f'now: <strong id="contest-state">{e(_state(contest, now))}</strong>. In the '
-            f"final every bot meets every other {pairing}.{house}</p>",
-            note,
-        ]
-        if contest.tournament_id is not None:
-            parts.append(self._final_html(contest, entries))
-        parts.append("<h2>Entries</h2>" + _entries_html(contest, entries, now))
-        if contest.open_at(now):
-            parts.append(self._enter_html(request, contest, person))
-        elif contest.tournament_id is None:
-            parts.append(_start_html(contest, ensure_csrf(request)))
-        parts.append('<p><a href="/contests">All contests</a></p>')
-        return "".join(parts)
 
-    def _final_html(self, contest: Contest, entries: list[Entry]) -> str:
+    def _final(self, contest: Contest, entries: list[Entry]) -> dict[str, Any] | None:
+        """The final's state in words, its tournament and its ranking."""
         assert contest.tournament_id is not None
         tour = self.store.get(contest.tournament_id)
         if tour is None:
-            return ""
+            return None
         versions = {en.name: en.version.version for en in entries if en.version is not None}
-        rows = ranking(tour.games, versions)
-        words = {"entry": "about to begin", "running": "under way", "finished": "finished"}
-        state = words.get(tour.status, tour.status)
-        heads = ["Rank", "Bot", "Version", "Points", "Games", "Wins", "Draws", "Losses"]
-        cells = [[*_ranked_cells(r)] for r in rows]
-        return (
-            f'<section id="contest-final"><h2>The final ranking</h2><p>The final is '
-            f'<strong id="final-state">{e(state)}</strong>. Its games, the crosstable and '
-            f'every replay: <a href="/tournaments/{tour.id}">the final\'s tournament page</a>. '
-            "The interval is the 95 % Wilson interval of the bot's score per game (a draw "
-            "counts half).</p>"
-            + table([*heads, "Score per game (95 % interval)"], cells)
-            + f'<p><a href="/contests/{contest.id}/ranking.csv" download>'
-            "Download the ranking (CSV)</a></p></section>"
-        )
-
-    def _enter_html(self, request: Request, contest: Contest, person: str | None) -> str:
-        if person is None:
-            here = quote(f"/contests/{contest.id}")
-            return (
-                f'<h2>Enter a bot</h2><p><a href="/signin?next={here}">Sign in</a> to enter '
-                "one of your bots.</p>"
-            )
-        mine = [
-            name
-            for name in self.bots.bot_names(person)
-            if any(v.game == contest.game for v in self.bots.versions(name))
-        ]
-        if not mine:
-            return (
-                '<h2>Enter a bot</h2><p>Upload a bot for this game on <a href="/bots">Bots</a> '
-                "first, then enter it here.</p>"
-            )
-        options = "".join(f'<option value="{e(n)}">{e(n)}</option>' for n in mine)
-        return (
-            "<h2>Enter a bot</h2><p>Until the deadline you may upload new versions on "
-            '<a href="/bots">Bots</a> under the same name; the newest one uploaded before the '
-            "deadline plays.</p>"
-            f'<form class="account" method="post" action="/contests/{contest.id}/enter">'
-            f'<input type="hidden" name="csrf" value="{e(ensure_csrf(request))}">'
-            f'<label for="contest-bot">Your bot</label><select id="contest-bot" name="bot">'
-            f'{options}</select><button type="submit">Enter</button></form>'
-        )
+        words = {"entry": _("about to begin"), "running": _("under way"), "finished": _("finished")}
+        return {
+            "tid": tour.id,
+            "state": words.get(tour.status, tour.status),
+            "rows": ranking(tour.games, versions),
+        }
 
     async def enter(self, request: Request) -> Response:
         cid = request.path_params["cid"]
@@ -237,7 +181,7 @@ class ContestPages:
         try:
             form = await read_form(request)
             if person is None:
-                raise FormError(403, "Sign in to enter a bot.")
+                raise FormError(403, _("Sign in to enter a bot."))
             await run_in_threadpool(self.contests.enter, cid, form.get("bot", ""), person)
         except (FormError, ContestRefused) as exc:
             return await self._again(request, cid, exc)
@@ -248,11 +192,11 @@ class ContestPages:
         try:
             form = await read_form(request)
             if not await run_in_threadpool(self.contests.authorised, cid, form.get("token")):
-                raise FormError(403, "That is not the admin token of this contest.")
+                raise FormError(403, _("That is not the admin token of this contest."))
             runner = self.hall.submitted
             if runner is None:
-                raise ContestRefused(
-                    "this hall does not run submitted bots now (herna serve --ladder)"
+                raise FormError(
+                    400, _("This hall does not run submitted bots now (herna serve --ladder).")
                 )
             await runner.start_final(cid)
         except (FormError, ContestRefused) as exc:
@@ -262,8 +206,9 @@ class ContestPages:
     async def _again(self, request: Request, cid: int, exc: Exception) -> Response:
         body = await run_in_threadpool(self._contest_html, request, cid, _reason(exc))
         if body is None:
-            return self._respond("No such contest", "<h1>No such contest</h1>", 404)
-        return self._respond("Bot contest", body, exc.status if isinstance(exc, FormError) else 400)
+            return self._no_such_contest()
+        status = exc.status if isinstance(exc, FormError) else 400
+        return self._respond(_("Bot contest"), body, status)
 
     async def csv(self, request: Request) -> Response:
         cid = request.path_params["cid"]
@@ -274,7 +219,8 @@ class ContestPages:
             else None
         )
         if contest is None or tour is None:
-            return self._respond("No ranking", "<h1>No final ranking yet</h1>", 404)
+            body = render("message.html", title=_("No final ranking yet"))
+            return self._respond(_("No ranking"), body, 404)
         entries = await run_in_threadpool(self.contests.entries, cid)
         versions = {en.name: en.version.version for en in entries if en.version is not None}
         return Response(
@@ -288,89 +234,25 @@ def _reason(exc: Exception) -> str:
     if isinstance(exc, FormError):
         return exc.message
     if isinstance(exc, ContestRefused):
-        return exc.reason[:1].upper() + exc.reason[1:] + "."
+        # The hall's refusals stay English (the hall speaks English to logs and the API).
+        said = refusal_words(exc.reason)
+        return said[:1].upper() + said[1:] + "."
     if isinstance(exc, ValueError) and not isinstance(exc, TimeError):
-        return "Games per pairing is a whole number."
-    return str(exc)
+        return _("Games per pairing is a whole number.")
+    return refusal_words(str(exc))
 
 
 def _state(contest: Contest, now: datetime) -> str:
     if contest.tournament_id is not None:
-        return "the final"
+        return _("the final")
     if contest.open_at(now):
-        return "taking entries"
-    return "versions locked; the final is still to start"
+        return _("taking entries")
+    return _("versions locked; the final is still to start")
 
 
-def _entries_html(contest: Contest, entries: list[Entry], now: datetime) -> str:
-    if not entries:
-        return "<p>No bot has entered yet.</p>"
-    which = "plays in the final" if not contest.open_at(now) else "would play now"
-    rows = [
-        [
-            f'<a href="/bots/{quote(en.name)}">{e(en.name)}</a>',
-            e(en.owner),
-            f"v{en.version.version}" if en.version is not None else "none before the deadline",
-        ]
-        for en in entries
-    ]
-    return table(["Bot", "Author", f"Version that {which}"], rows)
+def utc(moment: datetime) -> str:
+    """A contest's moment, to the second, in UTC."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _ranked_cells(r: Ranked) -> list[str]:
-    return [
-        str(r.rank),
-        f'<a href="/bots/{quote(r.name)}">{e(r.name)}</a>'
-        if r.version is not None
-        else e(r.name) + " (house bot)",
-        f"v{r.version}" if r.version is not None else "—",
-        f"{r.points:g}",
-        str(r.games),
-        str(r.wins),
-        str(r.draws),
-        str(r.losses),
-        f"{r.points / r.games:.2f} ({r.low:.2f} to {r.high:.2f})" if r.games else "—",
-    ]
-
-
-def _start_html(contest: Contest, csrf: str) -> str:
-    return (
-        "<h2>The final</h2><p>The deadline has passed: each entry's version is locked. The "
-        "organiser starts the final with the contest's admin token.</p>"
-        f'<form class="account" method="post" action="/contests/{contest.id}/final">'
-        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
-        '<label for="contest-admin-token">Admin token</label>'
-        '<input id="contest-admin-token" name="token" type="password" autocomplete="off" '
-        'required><button type="submit">Start the final</button></form>'
-    )
-
-
-def _new_html(csrf: str, problem: str, form: dict[str, str]) -> str:
-    note = (
-        f'<div id="form-error" role="alert"><p class="error">{e(problem)}</p></div>'
-        if problem
-        else ""
-    )
-    games = "".join(f'<option value="{g}">{e(GAME_TITLES.get(g, g))}</option>' for g in GAMES)
-    return (
-        "<h2>Hold a contest</h2><p>You get an admin token: whoever holds it starts the final "
-        "after the deadline.</p>" + note + '<form class="account" method="post" action="/contests">'
-        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
-        '<label for="contest-title">Title</label>'
-        f'<input id="contest-title" name="title" maxlength="100" required '
-        f'value="{e(form.get("title", ""))}">'
-        f'<label for="contest-game">Game</label><select id="contest-game" name="game">{games}'
-        "</select>"
-        '<label for="contest-deadline-input">Submissions close (in: 90s, 2h, 336h; or at: '
-        "2026-12-12T18:00, UTC)</label>"
-        f'<input id="contest-deadline-input" name="deadline" required '
-        f'value="{e(form.get("deadline", ""))}">'
-        '<label for="contest-games">Games per pairing in the final (2: once with each '
-        "colour)</label>"
-        f'<input id="contest-games" name="games" type="number" min="1" max="10" '
-        f'value="{e(form.get("games", "2"))}">'
-        '<label for="contest-house">House bots that play in the final, by level (e.g. '
-        "<code>easy, hard</code>; empty: none)</label>"
-        f'<input id="contest-house" name="house" value="{e(form.get("house", ""))}">'
-        '<button type="submit">Create the contest</button></form>'
-    )
+TEMPLATES.env.globals["utc"] = utc

@@ -9,7 +9,6 @@ per-game renderers in ``static/games/``. Page-specific data travels in a
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +36,8 @@ from herna.web.i18n import (
 )
 from herna.web.i18n import gettext as _
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
-from herna.web.templating import TEMPLATES, json_block, render, url
+from herna.web.snapshot_words import CODE_WORDS
+from herna.web.templating import TEMPLATES, json_block, render, render_macro, url
 
 SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
 
@@ -137,22 +137,22 @@ TEMPLATES.env.globals.update(game_title=game_title, number=num)
 
 
 SNAPSHOT_WORDS = {
-    "rounds_played": "rounds played",
-    "rounds_canceled": "rounds canceled",
-    "people_table": "the people's table",
-    "answer_window": "seconds to answer",
-    "cpu_seconds": "CPU seconds",
-    "numplayers": "players per table",
-    "inflight": "requests unanswered",
-    "fill": "empty seats",
-    "STALE_TOKEN": "late or repeated answers",
-    "NOT_A_JOIN": "answers to a join that were no join",
-    "WRONG_PLAYER": "answers from a player whose turn it was not",
-    "RATE_LIMIT": "too many messages",
+    "rounds_played": N_("rounds played"),
+    "rounds_canceled": N_("rounds canceled"),
+    "people_table": N_("the people's table"),
+    "answer_window": N_("seconds to answer"),
+    "cpu_seconds": N_("CPU seconds"),
+    "numplayers": N_("players per table"),
+    "inflight": N_("requests unanswered"),
+    "fill": N_("empty seats"),
+    "STALE_TOKEN": N_("late or repeated answers"),
+    "NOT_A_JOIN": N_("answers to a join that were no join"),
+    "WRONG_PLAYER": N_("answers from a player whose turn it was not"),
+    "RATE_LIMIT": N_("too many messages"),
 }
 VALUE_WORDS = {
     "licitovany_marias": "licitovaný mariáš",
-    "house-bot": "house bot",
+    "house-bot": N_("house bot"),
     **{name: rules_title(name) for name in shipped_rules()},  # a tile table's rules
 }
 """Codes a snapshot gives as values (the CGML game name, a player's kind), as the Status page
@@ -168,6 +168,10 @@ def key_words(key: object) -> str:
     """A snapshot key in words: ``rounds_played`` -> ``rounds played``, a Mia reason as
     :func:`~herna.games.mia.text.reason_words` says it, another code spaced out."""
     text = str(key)
+    if text in SNAPSHOT_WORDS:
+        return _(SNAPSHOT_WORDS[text])
+    if text in CODE_WORDS:
+        return _(CODE_WORDS[text])
     if text in KEY_WORDS:
         return KEY_WORDS[text]
     if _CODE.fullmatch(text) and (text.isupper() or text.islower()):
@@ -180,92 +184,104 @@ def seated_words(players: Sequence[Mapping[str, Any]]) -> str:
     (person, not joined yet)``; static/hall.js ``seatedWords`` says the same."""
     out = []
     for p in players:
-        kind = KIND_WORDS.get(str(p.get("race")), str(p.get("race")))
-        late = ", not joined yet" if p.get("joined") is False else ""
-        out.append(f"{p.get('name') or p.get('id') or '?'} ({kind}{late})")
+        said = {"name": p.get("name") or p.get("id") or "?", "kind": kind_words(str(p.get("race")))}
+        late = p.get("joined") is False
+        out.append(
+            (_("%(name)s (%(kind)s, not joined yet)") if late else _("%(name)s (%(kind)s)")) % said
+        )
     return ", ".join(out)
 
 
-def value_html(value: Any, depth: int = 0) -> str:
-    """A generic, readable rendering of a JSON-ready value (service snapshots); keys in words
-    (:func:`key_words`), tables in a ``.scroll`` box so a narrow screen scrolls them."""
+def value_shape(value: Any, depth: int = 0) -> str:
+    """How the Status page shows a JSON-ready value (service snapshots; ``status.html``'s
+    ``value``): a key-value table, a grid of rows (in a ``.scroll`` box, so a narrow screen
+    scrolls it), items one under another (a grid in a grid's cell does not fit a card), a
+    list in words, or the value itself in words."""
+    if value is None:
+        return "none"
     if isinstance(value, Mapping):
-        if not value:
-            return '<span class="muted">–</span>'
-        rows = "".join(
-            f"<tr><th>{e(key_words(k))}</th><td>{value_html(v, depth + 1)}</td></tr>"
-            for k, v in value.items()
-        )
-        return f'<table class="kv">{rows}</table>'
+        return "map" if value else "empty-map"
     if isinstance(value, list | tuple):
         if not value:
-            return '<span class="muted">none</span>'
+            return "empty-list"
         if all(isinstance(v, Mapping) and "name" in v and "race" in v for v in value):
-            return e(seated_words(value))
+            return "seated"
         if all(not isinstance(v, Mapping | list | tuple) for v in value):
-            said = (VALUE_WORDS.get(v, v) if isinstance(v, str) else v for v in value)
-            return e(", ".join(str(v) for v in said))
-        if all(isinstance(v, Mapping) for v in value) and depth >= 2:
-            # inside a table's cell: each item a small key-value table, one under the other
-            # (a grid in a grid's cell does not fit a card)
-            return "".join(f'<div class="item">{value_html(v, depth + 1)}</div>' for v in value)
+            return "plain-list"
         if all(isinstance(v, Mapping) for v in value):
-            keys: list[str] = []
-            for v in value:
-                keys += [str(k) for k in v if str(k) not in keys]
-            head = "".join(f"<th>{e(key_words(k))}</th>" for k in keys)
-            body = "".join(
-                "<tr>"
-                + "".join(f"<td>{value_html(v.get(k, ''), depth + 1)}</td>" for k in keys)
-                + "</tr>"
-                for v in value
-            )
-            return f'<div class="scroll"><table class="grid"><tr>{head}</tr>{body}</table></div>'
-        return f"<pre>{e(json.dumps(value, indent=1, ensure_ascii=False))}</pre>"
+            return "items" if depth >= 2 else "rows"
+        return "json"
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return '<span class="muted">–</span>'
-    return e(VALUE_WORDS.get(value, value) if isinstance(value, str) else str(value))
+        return "bool"
+    return "value"
+
+
+def row_keys(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Every key of a list of records, in the order they first appear (a grid's columns)."""
+    keys: list[str] = []
+    for v in rows:
+        keys += [str(k) for k in v if str(k) not in keys]
+    return keys
+
+
+def value_words(value: Any) -> str:
+    """A snapshot's value (a code such as the CGML game name) in words."""
+    if value == "house-bot":
+        return _(VALUE_WORDS[value])
+    return VALUE_WORDS.get(value, value) if isinstance(value, str) else str(value)
+
+
+def status_script_words() -> dict[str, dict[str, str]]:
+    """The Status page's tables for its script (static/hall.js ``keyWords``, ``seatedWords``,
+    ``valueNode``), in the page's language."""
+    return {
+        "words": {k: key_words(k) for k in (*KEY_WORDS, *CODE_WORDS)},
+        "kinds": {k: kind_words(k) for k in KIND_WORDS},
+        "values": {k: value_words(k) for k in VALUE_WORDS},
+    }
+
+
+def wide_snapshot(snapshot: Any) -> bool:
+    """A snapshot with a table of many columns (a CGML server's, a hub's seeks) gets the
+    status page's whole row."""
+
+    def widest(v: Any) -> int:
+        if isinstance(v, Mapping):
+            return max((widest(x) for x in v.values()), default=0)
+        if isinstance(v, list | tuple):
+            here = len(row_keys(v)) if v and all(isinstance(x, Mapping) for x in v) else 0
+            return max([here, *(widest(x) for x in v)])
+        return 0
+
+    return widest(snapshot) > 6
+
+
+TABLE_STATUS = {"live": N_("live"), "over": N_("over"), "closed": N_("closed")}
+"""A live table's status (the hub's code) in words, as static/hall.js says it."""
+
+
+def table_status(status: str) -> str:
+    return _(TABLE_STATUS[status]) if status in TABLE_STATUS else status
+
+
+TEMPLATES.env.globals.update(
+    shape=value_shape,
+    row_keys=row_keys,
+    key_words=lambda key: key_words(key),
+    seated_words=lambda players: seated_words(players),
+    wide=wide_snapshot,
+    live_url=lambda game, table=None: live_url(game, table),
+    table_status=table_status,
+)
+TEMPLATES.env.filters["value_words"] = value_words
+
+
+def value_html(value: Any) -> str:
+    """A snapshot as the Status page shows it (its ``value`` macro)."""
+    return render_macro("status_parts.html", "value", value)
 
 
 # -- home ---------------------------------------------------------------------------------
-
-
-def service_card(svc: Mapping[str, Any]) -> str:
-    endpoints = "".join(f"<li><code>{e(x)}</code></li>" for x in svc.get("endpoints", []))
-    doc = ""
-    if svc.get("doc_url"):
-        doc = f'<a href="{e(svc["doc_url"])}">protocol doc</a>'
-    elif svc.get("doc"):
-        doc = f'<span class="muted">{e(svc["doc"])}</span>'
-    game = str(svc.get("game", ""))
-    snapshot = value_html(svc.get("snapshot", {}))
-    # a snapshot with a table of many columns (a CGML server's, a hub's seeks) gets the row
-    heads = re.findall(r'<table class="grid"><tr>(.*?)</tr>', snapshot)
-    wide = " wide" if any(head.count("<th>") > 6 for head in heads) else ""
-    return (
-        f'<section class="card service{wide}" data-game="{e(game)}">'
-        f"<h3>{e(game_title(game))} <small>{e(str(svc.get('protocol', '')))}</small></h3>"
-        f'<ul class="endpoints">{endpoints}</ul>'
-        f'<p><a href="{e(live_url(game))}">watch live</a> · '
-        f'<a href="{e(url("/history", game=game))}">history</a> · '
-        f'<a href="{e(url("/players", game=game))}">standings</a>'
-        + (f" · {doc}" if doc else "")
-        + "</p>"
-        f'<div class="snapshot">{snapshot}</div>'
-        "</section>"
-    )
-
-
-def live_table_row(t: Mapping[str, Any]) -> str:
-    game, table = str(t["game"]), str(t["table"])
-    kind = t["event"]["kind"] if t.get("event") else ""
-    return (
-        f"<tr><td>{e(game_title(game))}</td>"
-        f'<td><a href="{e(live_url(game, table))}">{e(table)}</a></td>'
-        f"<td>{e(str(t.get('status', '')))}</td><td>{e(key_words(kind))}</td></tr>"
-    )
 
 
 def status(
@@ -273,41 +289,20 @@ def status(
     web: Mapping[str, Any] | None,
     tables: Sequence[Mapping[str, Any]],
     totals: Mapping[str, int],
+    trouble: str | None = None,
 ) -> str:
     """The operators' page: every server with its protocol, endpoints (WebSocket ones too)
     and live snapshot, every live table, the records per game."""
-    cards = "".join(service_card(s) for s in services) or (
-        '<p class="muted">No game server is running in this hall.</p>'
-    )
-    rows = "".join(live_table_row(t) for t in tables[:50])
-    live = (
-        f'<table class="grid" id="live-tables"><tr><th>game</th><th>table</th><th>status</th>'
-        f"<th>last event</th></tr>{rows}</table>"
-        if rows
-        else '<p class="muted" id="live-tables">No table has played since the hall started.</p>'
-    )
-    recorded = ", ".join(
-        f'<a href="{e(url("/history", game=g))}">{e(g)}</a>: {n}' for g, n in totals.items()
-    )
-    web_part = ""
-    if web:
-        snap = web.get("snapshot", {})
-        endpoints = "".join(f"<li><code>{e(x)}</code></li>" for x in web.get("endpoints", []))
-        web_part = (
-            '<section class="card service" data-game="web" id="web-hall">'
-            f"<h3>web hall <small>{e(str(web.get('protocol', '')))}</small></h3>"
-            f'<ul class="endpoints">{endpoints}</ul>'
-            f'<p><a href="/doc/web.md">how it works</a> · <a href="/docs">JSON API</a> · '
-            f"{int(snap.get('clients', 0))} live spectators · "
-            f"{float(snap.get('cpu_seconds', 0.0)):.1f} s CPU spent on live views</p></section>"
-        )
-    return (
-        "<h1>Status</h1>"
-        '<p class="lead">For operators and bot authors: the servers of this hall, where '
-        "clients connect (TCP, UDP and WebSocket endpoints) and what each is doing now.</p>"
-        f'<h2>Servers</h2><div class="cards" id="services">{cards}{web_part}</div>'
-        f"<h2>Live tables</h2>{live}"
-        f"<h2>On record</h2><p>{recorded or 'nothing yet'}</p>"
+    snap = (web or {}).get("snapshot", {})
+    return render(
+        "status.html",
+        services=services,
+        web=web,
+        web_clients=int(snap.get("clients", 0)),
+        web_cpu=format_number(float(snap.get("cpu_seconds", 0.0)), 1),
+        tables=tables[:50],
+        totals=totals,
+        trouble=trouble,
     )
 
 
@@ -631,11 +626,7 @@ def player(
 def error(title: str, message: str, back: str = "/") -> str:
     """The body of an error page (404, 400 ...): what happened and a way on (``back``: the
     page again without its query, for a bad filter; else home)."""
-    way = "home" if back == "/" else "start again"
-    return (
-        f'<h1>{e(title)}</h1><p class="error">{e(message)}</p>'
-        f'<p><a href="{e(quote(back))}">{way}</a></p>'
-    )
+    return render("error.html", title=title, message=message, back=quote(back))
 
 
 def doc(title: str, rendered: str, raw_url: str) -> str:

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from starlette.requests import Request
 from starlette.responses import Response
 
-from herna.web.i18n import LANGUAGES
+from herna.web.i18n import LANGUAGES, N_, gettext
 from herna.web.queries import RESULTS, MatchFilter, parse_when
 
 MAX_ID = 2**31 - 1
@@ -55,9 +55,21 @@ class BadParameter(ValueError):
 
 
 class NotFound(LookupError):
-    """Nothing here: ``404``. The message is shown to the client."""
+    """Nothing here: ``404``. The message is shown to the client: in English to the API,
+    in the page's language on a page (``message`` is a catalog message, marked with
+    ``N_``, with ``%(name)s`` placeholders filled from ``values``)."""
 
     status = 404
+
+    def __init__(self, message: str = "", **values: object) -> None:
+        super().__init__(message % values if values else message)
+        self.message = message
+        self.values = values
+
+    def words(self) -> str:
+        """The message in the page's language."""
+        said = gettext(self.message) if self.message else ""
+        return said % self.values if self.values else said
 
 
 @dataclass(frozen=True)
@@ -74,7 +86,7 @@ class Param:
     high: int = 0
     end_of_day: bool = False
     """Dates: a bare ``YYYY-MM-DD`` means the end of that day (an inclusive ``until``)."""
-    missing: str = "not found"
+    missing: str = N_("not found")
     """Ids: the 404 message for an id no record can have."""
     choices: tuple[str, ...] = ()
     """Text: the only values it may take (any when empty)."""
@@ -148,10 +160,14 @@ def _text(name: str, where: Literal["path", "query"], description: str) -> Param
 
 
 MATCH_ID = Param(
-    "match_id", "path", "id", "Match id.", missing="no such match: match ids are 1 to 2147483647"
+    "match_id",
+    "path",
+    "id",
+    "Match id.",
+    missing=N_("no such match: match ids are 1 to 2147483647"),
 )
 TOURNAMENT_ID = Param(
-    "tournament_id", "path", "id", "A tournament's id.", missing="No such tournament."
+    "tournament_id", "path", "id", "A tournament's id.", missing=N_("No such tournament.")
 )
 GAME = _text("game", "query", "Only this game (mia, marias, onitama, tiles).")
 MATCH_FILTERS = (

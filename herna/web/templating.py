@@ -58,6 +58,13 @@ def render(template: str, /, **context: Any) -> Markup:
     return Markup(TEMPLATES.get_template(template).render(**context))
 
 
+def render_macro(template: str, macro: str, /, *args: Any) -> Markup:
+    """One macro of a template rendered in the page's language: a piece that a page puts
+    in a place of its own (a tournament's entry box, under the part its script refreshes)."""
+    module = TEMPLATES.get_template(template).make_module()
+    return Markup(getattr(module, macro)(*args))
+
+
 def json_block(data: Any) -> Markup:
     """The page's data for its scripts, safe inside a ``<script type="application/json">``."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))

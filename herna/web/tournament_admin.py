@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import csv
 import functools
-import html
 import io
 import json
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -39,35 +37,38 @@ from herna.hall.tournament_timetable import TimeError, iso, parse_duration, pars
 from herna.web import api_operations as api
 from herna.web.accounts import FormError, bounded_body, ensure_csrf, read_form
 from herna.web.guests import session_of
+from herna.web.i18n import N_, ngettext
+from herna.web.i18n import gettext as _
 from herna.web.pages import game_title
-
-e = html.escape
+from herna.web.refusals import refusal_words
+from herna.web.templating import render, render_macro
 
 HOUSE_LEVELS = {"onitama": tuple(ONITAMA_LEVELS)}
 """The house bots' levels a live tournament of each game may enter."""
 MAX_TAKING_ENTRANTS = 20
 """Live tournaments that may take entrants at once (a bound on what one visitor can make)."""
 FORMAT_HELP = {
-    "round-robin": "everyone meets everyone",
-    "swiss": "rounds paired by score",
-    "arena": "paired again as soon as a game ends, for a fixed time",
-    "session": "Mia: everyone at the Mia table for a fixed time, by points made",
+    "round-robin": N_("everyone meets everyone"),
+    "swiss": N_("rounds paired by score"),
+    "arena": N_("paired again as soon as a game ends, for a fixed time"),
+    "session": N_("Mia: everyone at the Mia table for a fixed time, by points made"),
 }
 FORMAT_TITLES = {
-    "round-robin": "round robin",
-    "swiss": "Swiss",
-    "arena": "arena",
-    "session": "Mia session",
+    "round-robin": N_("round robin"),
+    "swiss": N_("Swiss"),
+    "arena": N_("arena"),
+    "session": N_("Mia session"),
 }
-SEEDING_TITLES = {"entry": "by entry", "rating": "by rating"}
+SEEDING_TITLES = {"entry": N_("by entry"), "rating": N_("by rating")}
 SEEDING_HELP = {
-    "entry": "the entry list's order, then as they entered",
-    "rating": "by rating in this game, best first",
+    "entry": N_("the entry list's order, then as they entered"),
+    "rating": N_("by rating in this game, best first"),
 }
+ADMITS_TITLES = {"anyone": N_("anyone"), "bots": N_("bots"), "people": N_("people")}
 ADMITS_HELP = {
-    "anyone": "bots and people",
-    "bots": "bots only",
-    "people": "people only",
+    "anyone": N_("bots and people"),
+    "bots": N_("bots only"),
+    "people": N_("people only"),
 }
 
 
@@ -139,27 +140,33 @@ class TournamentAdmin:
         response.headers["cache-control"] = "no-store"
         return response
 
+    def _refused(self, tid: int, title: str, why: str, status: int) -> Response:
+        back = (f"/tournaments/{tid}", _("Back to the tournament"))
+        body = render("message.html", title=title, error=why, back=back)
+        return self._respond(_("Tournament"), body, status)
+
     async def new_page(self, request: Request) -> Response:
         if self.hall.tournaments is None:
-            return self._respond("New tournament", _not_here(), 404)
-        return self._respond("New tournament", new_form(ensure_csrf(request)))
+            return self._respond(_("New tournament"), _not_here(), 404)
+        return self._respond(_("New tournament"), new_form(ensure_csrf(request)))
 
     async def create(self, request: Request) -> Response:
         director = self.hall.tournaments
+        title = _("New tournament")
         if director is None:
-            return self._respond("New tournament", _not_here(), 404)
+            return self._respond(title, _not_here(), 404)
         try:
             form = await read_form(request)
         except FormError as exc:
-            return self._respond("New tournament", new_form(ensure_csrf(request), exc.message), 403)
+            return self._respond(title, new_form(ensure_csrf(request), exc.message), 403)
         csrf = ensure_csrf(request)
         try:
             options = _options(form)
             tid, token, tokens = _create(director, options, form.get("entrants", ""))
         except TournamentError as exc:
-            return self._respond("New tournament", new_form(csrf, str(exc), form), 400)
+            return self._respond(title, new_form(csrf, refusal_words(str(exc)), form), 400)
         body = created_html(tid, options, token, csrf, tokens)
-        return self._respond("Tournament created", body)
+        return self._respond(_("Tournament created"), body)
 
     async def admin(self, request: Request) -> Response:
         director = self.hall.tournaments
@@ -168,23 +175,15 @@ class TournamentAdmin:
         try:
             form = await read_form(request)
         except FormError as exc:
-            return self._respond("Tournament", f'<p class="error">{e(exc.message)}</p>', 403)
+            return self._refused(tid, _("Not allowed"), exc.message, 403)
         if director is None or not director.authorised(tid, form.get("token", "").strip()):
-            return self._respond(
-                "Tournament",
-                '<h1>Not allowed</h1><p class="error">That is not the admin token of this '
-                f'tournament.</p><p><a href="/tournaments/{tid}">Back to the tournament</a></p>',
-                403,
+            return self._refused(
+                tid, _("Not allowed"), _("That is not the admin token of this tournament."), 403
             )
         try:
             _act(director, tid, form.get("action", ""), form.get("name", ""))
         except TournamentError as exc:
-            return self._respond(
-                "Tournament",
-                f'<h1>Not done</h1><p class="error">{e(str(exc))}.</p>'
-                f'<p><a href="/tournaments/{tid}">Back to the tournament</a></p>',
-                409,
-            )
+            return self._refused(tid, _("Not done"), refusal_words(str(exc)) + ".", 409)
         return RedirectResponse(f"/tournaments/{tid}", status_code=303)
 
 
@@ -329,151 +328,58 @@ def _json_error(status: int, message: str) -> Response:
 
 
 def _not_here() -> str:
-    return "<h1>No live tournaments here</h1><p>This hall holds no live tournaments.</p>"
-
-
-def _select(
-    name: str, choices: dict[str, str], chosen: str, titles: Callable[[str], str] = str
-) -> str:
-    """A select of ``choices`` (value: what it means), each shown by its title in words."""
-    options = "".join(
-        f'<option value="{e(k)}"{" selected" if k == chosen else ""}>'
-        f"{e(titles(k))}: {e(v)}</option>"
-        for k, v in choices.items()
+    return render(
+        "message.html",
+        title=_("No live tournaments here"),
+        text=_("This hall holds no live tournaments."),
     )
-    return f'<select name="{name}" id="t-{name}">{options}</select>'
 
 
-def _title(titles: dict[str, str]) -> Callable[[str], str]:
-    return lambda key: titles.get(key, key.replace("_", " "))
+GAME_HELP = {
+    "onitama": N_("two players"),
+    "tiles": N_("a tile game of the rules file below"),
+    "marias": N_("tables of three, each a CGML group of the deals below"),
+    "mia": N_("a session at this hall's Mia table (bots)"),
+}
+
+
+def format_title(key: str) -> str:
+    """A tournament format's name in the page's language (``round robin``)."""
+    return _(FORMAT_TITLES[key]) if key in FORMAT_TITLES else key.replace("_", " ")
 
 
 def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -> str:
-    f = form or {}
-    games = {
-        "onitama": "two players",
-        "tiles": "a tile game of the rules file below",
-        "marias": "tables of three, each a CGML group of the deals below",
-        "mia": "a session at this hall's Mia table (bots)",
-    }
-    games = {g: games[g] for g in LIVE_GAMES}
-    files = {name: f"{n} players" for name, n in _shipped_seats().items()}
-    formats = {k: FORMAT_HELP[k] for k in LIVE_FORMATS}
-    return (
-        '<link rel="stylesheet" href="/static/tournaments.css">'
-        '<script src="/static/tournament.js" defer></script>'
-        "<h1>New tournament</h1>"
-        '<p class="lead">A tournament held in this hall: entrants come over the game\'s own '
-        "protocol (bots, under a reserved name with its token) or at the play page (people, "
-        "signed in). You get an <strong>admin token</strong>: whoever holds it starts the "
-        "tournament when the entrants are there, or aborts it. "
-        '<a href="/doc/tournaments.md">How tournaments are paired and scored</a>.</p>'
-        + (
-            f'<div id="form-problem" role="alert"><p class="error">{e(problem)}</p></div>'
-            if problem
-            else ""
-        )
-        + '<form method="post" action="/tournaments/new" class="account" id="new-tournament">'
-        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
-        '<label for="t-name">Name</label>'
-        f'<input id="t-name" name="name" maxlength="100" required value="{e(f.get("name", ""))}">'
-        '<label for="t-game">Game</label>'
-        + _select("game", games, f.get("game", "onitama"), game_title)
-        + '<label for="t-rules">Tiles: the rules file</label>'
-        + _select("rules", files, f.get("rules", "gold_rush"), rules_title)
-        + '<label for="t-deals">Mariáš: deals a table plays</label>'
-        f'<input id="t-deals" name="deals" inputmode="numeric" value="{e(f.get("deals", "3"))}">'
-        + '<label for="t-format">Format</label>'
-        + _select("format", formats, f.get("format", "round-robin"), _title(FORMAT_TITLES))
-        + '<label for="t-admits">Who may enter</label>'
-        + _select("admits", ADMITS_HELP, f.get("admits", "anyone"))
-        + '<label for="t-house">House bots that enter, by level (e.g. <code>easy, hard</code>; '
-        f"levels: {e(', '.join(ONITAMA_LEVELS))})</label>"
-        f'<input id="t-house" name="house" value="{e(f.get("house", ""))}">'
-        + '<label for="t-rounds">Swiss: rounds (empty: enough to find a winner)</label>'
-        f'<input id="t-rounds" name="rounds" inputmode="numeric" value="{e(f.get("rounds", ""))}">'
-        '<label for="t-minutes">Arena or Mia session: minutes</label>'
-        f'<input id="t-minutes" name="minutes" inputmode="decimal" '
-        f'value="{e(f.get("minutes", "10"))}">'
-        '<label for="t-entrants">Entry list (optional): one name a line, or a CSV whose '
-        "first column is the name. Each is entered now; a name nobody has yet is reserved "
-        "for its entrant and gets a token, shown once on the next page.</label>"
-        f'<textarea id="t-entrants" name="entrants" rows="5">{e(f.get("entrants", ""))}'
-        "</textarea>"
-        '<label for="t-seeding">Seeding: the order of the first round</label>'
-        + _select("seeding", SEEDING_HELP, f.get("seeding", "entry"), _title(SEEDING_TITLES))
-        + '<label for="t-starts-at">Starts by itself at (optional; empty: when the admin '
-        "presses Start now). Entries are open until then.</label>"
-        f'<input id="t-starts-at" name="starts_at" type="datetime-local" '
-        f'value="{e(f.get("starts_at", ""))}">'
-        '<input type="hidden" name="tz_offset" id="t-tz-offset" value="">'
-        '<label for="t-pause">Pause between rounds (e.g. <code>2m</code>, <code>90s</code>; '
-        "empty: none)</label>"
-        f'<input id="t-pause" name="pause" value="{e(f.get("pause", ""))}">'
-        '<label for="t-start">Seconds an entrant has to come when its game is due</label>'
-        f'<input id="t-start" name="start_timeout" inputmode="decimal" '
-        f'value="{e(f.get("start_timeout", "60"))}">'
-        '<button type="submit">Create</button></form>'
+    return render(
+        "tournament_new.html",
+        csrf=csrf,
+        problem=problem,
+        f=form or {},
+        games=[(g, game_title(g), _(GAME_HELP[g])) for g in LIVE_GAMES],
+        files=[
+            (name, rules_title(name), ngettext("%(n)d player", "%(n)d players", n) % {"n": n})
+            for name, n in _shipped_seats().items()
+        ],
+        formats=[(k, format_title(k), _(FORMAT_HELP[k])) for k in LIVE_FORMATS],
+        admits=[(k, _(ADMITS_TITLES[k]), _(v)) for k, v in ADMITS_HELP.items()],
+        levels=", ".join(ONITAMA_LEVELS),
+        seeding=[(k, _(SEEDING_TITLES[k]), _(v)) for k, v in SEEDING_HELP.items()],
     )
 
 
 def created_html(
     tid: int, options: LiveOptions, token: str, csrf: str, tokens: dict[str, str] | None = None
 ) -> str:
-    return (
-        '<link rel="stylesheet" href="/static/tournaments.css">'
-        '<script src="/static/tournament.js" defer></script>'
-        f"<h1>{e(options.name)}: created</h1>"
-        + (entrant_tokens_html(tokens) if tokens else "")
-        + '<p class="lead">Keep this <strong>admin token</strong>; it is shown only now. '
-        "Whoever holds it can start or abort the tournament.</p>"
-        f'<p><code id="admin-token">{e(token)}</code></p>'
-        f'<p><a id="tournament-link" href="/tournaments/{tid}">The tournament\'s page</a> '
-        "says how to enter; send its address to the entrants.</p>" + admin_form(tid, csrf, token)
-    )
-
-
-def entrant_tokens_html(tokens: dict[str, str]) -> str:
-    """The entry list's names with their new tokens, to hand out (shown only now)."""
-    rows = "".join(
-        f"<tr><td>{e(name)}</td><td>"
-        + (f"<code>{e(token)}</code>" if token else '<span class="muted">has its own</span>')
-        + "</td></tr>"
-        for name, token in tokens.items()
-    )
-    listing = "\n".join(["name,token", *(f"{n},{t}" for n, t in tokens.items())])
-    return (
-        '<section id="entrant-tokens"><h2>The entrants\' tokens</h2>'
-        '<p class="lead">Every listed name is entered. Hand each entrant its token: a bot '
-        "logs in with it (<code>--token</code>), and nobody else can play under that name. "
-        "Names that were reserved already, or belong to people who signed up, keep their "
-        "own. Shown only now.</p>"
-        f'<table class="grid"><tr><th>entrant</th><th>token</th></tr>{rows}</table>'
-        '<label for="entrant-csv">The same as CSV, to copy</label>'
-        f'<textarea id="entrant-csv" readonly rows="4">{e(listing)}</textarea></section>'
-    )
-
-
-def admin_form(tid: int, csrf: str, token: str = "") -> str:
-    return (
-        f'<form method="post" action="/tournaments/{tid}/admin" class="account" id="admin-form">'
-        f'<input type="hidden" name="csrf" value="{e(csrf)}">'
-        '<label for="admin-token-input">Admin token</label>'
-        f'<input id="admin-token-input" name="token" type="password" autocomplete="off" '
-        f'value="{e(token)}" required>'
-        '<button type="submit" name="action" value="start" id="admin-start">Start now</button>'
-        '<button type="submit" name="action" value="abort" id="admin-abort">Abort</button>'
-        '<label for="admin-withdraw-name">Before the start: withdraw the entrant</label>'
-        '<input id="admin-withdraw-name" name="name" autocomplete="off">'
-        '<button type="submit" name="action" value="withdraw" id="admin-withdraw">'
-        "Withdraw</button>"
-        # Asked once more before it is sent (tournament.js shows it, as the play pages ask
-        # before resigning): a withdrawn entrant loses their place and must enter again.
-        '<div class="play-confirm" id="admin-withdraw-confirm" role="alertdialog" '
-        'aria-labelledby="admin-withdraw-ask" hidden><span id="admin-withdraw-ask"></span> '
-        '<button type="submit" name="action" value="withdraw" id="admin-withdraw-yes">'
-        'Yes, withdraw</button> <button type="button" id="admin-withdraw-no">No, keep them'
-        "</button></div></form>"
+    """What a new live tournament's organiser sees once: the admin token, the entry list's
+    tokens (to hand out), the admin's form."""
+    tokens = tokens or {}
+    return render(
+        "tournament_created.html",
+        name=options.name,
+        tid=tid,
+        token=token,
+        csrf=csrf,
+        tokens=tokens,
+        listing="\n".join(["name,token", *(f"{n},{t}" for n, t in tokens.items())]),
     )
 
 
@@ -486,65 +392,29 @@ def entry_html(
     tid = tour.id
     admits = str(tour.settings.get("admits", "anyone"))
     entered = {x.name.casefold() for x in tour.entrants}
-    parts = ['<section id="take-part"><h2>Take part</h2>']
-    parts.append(
-        '<p class="muted" id="waiting">'
-        + ("At the table now: " if tour.game == "mia" else "Waiting for their next game: ")
-        + (", ".join(e(n) for n in waiting) if waiting else "nobody")
-        + "</p>"
-    )
-    if tour.game == "mia":
-        where = e(endpoint or "the Mia server")
-        parts.append(
-            f"<p>Bots take part by playing at this hall's Mia table ({where}) under a reserved "
-            "name with its token (<code>REGISTER;NAME;TOKEN</code>, or <code>herna bot mia "
-            "--name NAME --token TOKEN</code>): from the start, for the session's length, "
-            "every such player is an entrant, scored by the points it makes. Unreserved names "
-            "play on but are not counted: anybody could use them.</p>"
-        )
-        parts.append("</section>")
-        return "".join(parts)
     open_to_me = tour.status == ENTRY or (person is not None and person.casefold() in entered)
-    if admits != "bots" and open_to_me:
-        seek = quote(f"person,tournament={tid}", safe=",=")
-        if person is not None:
-            mine = person.casefold() in entered
-            if tour.status != ENTRY:
-                label = "Back to your games"
-            elif mine:
-                label = "Wait for your games"
-            else:
-                label = "Enter and wait for your games"
-            parts.append(
-                (f'<p id="you-are-entered">You are entered as {e(person)}.</p>' if mine else "")
-                + f'<p><a class="button" id="join" href="/play/{e(tour.game)}?seek={seek}">'
-                f"{label} as {e(person)}</a></p>"
-            )
-        else:
-            back = quote(f"/tournaments/{tid}", safe="")
-            parts.append(
-                f'<p id="sign-in-to-enter"><a href="/signin?next={back}">Sign in</a> or '
-                f'<a href="/signup?next={back}">sign up</a> to enter: a tournament seat '
-                "belongs to a name only its owner can use. On the entry list with a token "
-                "from your teacher? Sign up with your name and that token.</p>"
-            )
-    if admits != "people" and tour.status == ENTRY:
-        where = e(endpoint or "the game server")
-        raw = {
-            "tiles": f'{{"type": "join", "name": "NAME", "token": "TOKEN", '
-            f'"seek": "tournament={tid}"}}',
-            "marias": f'<connect status="passive" token="TOKEN" tournament="{tid}">'
-            '<player id="NAME"/><game>licitovany_marias</game></connect>',
-        }.get(tour.game, f"LOGIN|NAME|TOKEN|tournament={tid}")
-        parts.append(
-            f"<p>Bots enter at {where} under a reserved name (<code>herna bots add NAME</code> "
-            "gives its token) with the lobby word <code>tournament="
-            f"{tid}</code>: <code>{e(raw)}</code>, or "
-            f"<code>herna bot {e(tour.game)} --name NAME --token TOKEN --tournament {tid}</code>"
-            ".</p>"
-        )
-    parts.append("</section>")
-    return "".join(parts)
+    raw = {
+        "tiles": f'{{"type": "join", "name": "NAME", "token": "TOKEN", '
+        f'"seek": "tournament={tid}"}}',
+        "marias": f'<connect status="passive" token="TOKEN" tournament="{tid}">'
+        '<player id="NAME"/><game>licitovany_marias</game></connect>',
+    }.get(tour.game, f"LOGIN|NAME|TOKEN|tournament={tid}")
+    view = {
+        "tid": tid,
+        "game": tour.game,
+        "mia": tour.game == "mia",
+        "waiting": waiting,
+        "endpoint": endpoint,
+        "people": admits != "bots" and open_to_me,
+        "person": person,
+        "mine": person is not None and person.casefold() in entered,
+        "started": tour.status != ENTRY,
+        "join": f"/play/{tour.game}?seek=" + quote(f"person,tournament={tid}", safe=",="),
+        "back": quote(f"/tournaments/{tid}", safe=""),
+        "bots": admits != "people" and tour.status == ENTRY,
+        "raw": raw,
+    }
+    return render_macro("tournament_admin.html", "entry", view)
 
 
 def admin_box(tour: Tournament, csrf: str) -> str:
@@ -552,11 +422,7 @@ def admin_box(tour: Tournament, csrf: str) -> str:
     so a token being typed is not swept away)."""
     if tour.status not in (ENTRY, RUNNING):
         return ""
-    return (
-        '<details id="admin"><summary>Admin: start or abort</summary>'
-        + admin_form(tour.id, csrf)
-        + "</details>"
-    )
+    return render_macro("tournament_admin.html", "admin_box", tour.id, csrf)
 
 
 def page_person(request: Request) -> str | None:

@@ -9,27 +9,18 @@ tournaments and writes HTML.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from herna.hall.tournament.season import (
-    SEASON_RULE,
-    Part,
-    SeasonRow,
-    cell_text,
-    part_title,
-    season_csv,
-    season_table,
-)
-from herna.hall.tournament.standings import fmt_points
+from herna.hall.tournament.season import Part, season_csv, season_table
 from herna.hall.tournament_store import Tournament, TournamentStore
 from herna.web import pages
+from herna.web.i18n import N_
+from herna.web.i18n import gettext as _
 from herna.web.params import BadParameter, NotFound
-
-e = html.escape
+from herna.web.templating import render, render_macro
 
 MAX_PARTS = 40
 """Tournaments one season table sums (a school year of weekly ones fits)."""
@@ -53,7 +44,7 @@ def chosen_ids(request: Request) -> list[int]:
 
 
 def season_title(request: Request) -> str:
-    return (request.query_params.get("name") or "").strip()[:100] or "Season table"
+    return (request.query_params.get("name") or "").strip()[:100] or _("Season table")
 
 
 def load(store: TournamentStore, ids: list[int]) -> list[Tournament]:
@@ -61,7 +52,7 @@ def load(store: TournamentStore, ids: list[int]) -> list[Tournament]:
     for tid in ids:
         tour = store.get(tid)
         if tour is None:
-            raise NotFound(f"No tournament #{tid}.")
+            raise NotFound(N_("No tournament #%(id)s."), id=tid)
         tours.append(tour)
     return tours
 
@@ -80,65 +71,22 @@ def csv_response(tours: Sequence[Tournament]) -> Response:
 
 
 def season_html(title: str, tours: Sequence[Tournament], query: str) -> str:
-    if not tours:
-        return (
-            f"<h1>{e(title)}</h1>"
-            '<p class="lead" id="season-empty">Tick the tournaments on '
-            '<a href="/tournaments">the tournament list</a> and press <em>Season table</em> '
-            "(or give their ids: <code>/tournaments/season?ids=3,4,7</code>).</p>"
-        )
     parts = parts_of(tours)
-    rows = season_table(parts)
-    games = {pages.GAME_TITLES.get(t.game, t.game) for t in tours}
-    mixed = (
-        '<p class="muted">These tournaments are of different games '
-        f"({e(', '.join(sorted(games)))}): their points are summed all the same.</p>"
-        if len(games) > 1
-        else ""
-    )
-    unfinished = [t for t in tours if t.status != "finished"]
-    note = (
-        '<p class="muted" id="season-unfinished">Not finished yet: '
-        + e(", ".join(f"#{t.id} ({t.status})" for t in unfinished))
-        + ": their standings as they are now.</p>"
-        if unfinished
-        else ""
-    )
-    legend = "".join(
-        f'<li><a href="/tournaments/{t.id}">{e(part_title(p))}</a> '
-        f'<span class="muted">{e(pages.GAME_TITLES.get(t.game, t.game))}, '
-        f"{pages.when(t.finished_at or t.created_at)}</span></li>"
-        for t, p in zip(tours, parts, strict=True)
-    )
-    return (
-        '<section id="season">'
-        f"<h1>{e(title)}</h1>"
-        f'<p class="tie-breaks">{e(SEASON_RULE)}</p>'
-        + mixed
-        + note
-        + table_html(parts, rows)
-        + f'<ol class="season-parts" id="season-parts">{legend}</ol>'
-        + '<p class="exports no-print">'
-        f'<a href="/tournaments/season.csv?{e(query)}" download id="season-csv">CSV</a> · '
-        '<button type="button" id="print-sheet">Print</button></p>'
-        "</section>"
+    return render(
+        "tournament_season.html",
+        title=title,
+        tours=tours,
+        parts=parts,
+        rows=season_table(parts) if parts else [],
+        games=sorted({pages.game_title(t.game) for t in tours}),
+        unfinished=[f"#{t.id} ({status_words(t.status)})" for t in tours if t.status != "finished"],
+        legend=list(zip(tours, parts, strict=True)),
+        query=query,
     )
 
 
-def table_html(parts: Sequence[Part], rows: Sequence[SeasonRow]) -> str:
-    heads = "".join(f'<th class="num" title="{e(p.name)}">#{p.id}</th>' for p in parts)
-    body = "".join(
-        f'<tr><td>{r.rank}</td><td class="who">{e(r.name)}</td>'
-        f'<td class="num"><strong>{fmt_points(r.points)}</strong></td>'
-        + "".join(f'<td class="num">{cell_text(v)}</td>' for v in r.by_part)
-        + f'<td class="num">{r.played}</td><td class="num">{r.games}</td>'
-        f'<td class="num">{r.wins}/{r.draws}/{r.losses}</td></tr>'
-        for r in rows
-    )
-    return (
-        '<div class="scroll"><table class="grid standings season" id="season-table"><thead>'
-        f'<tr><th>#</th><th>entrant</th><th class="num">points</th>{heads}'
-        '<th class="num">tournaments</th><th class="num">games</th>'
-        '<th class="num" title="won / drawn / lost">+/=/−</th></tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
-    )
+def status_words(status: str) -> str:
+    """A tournament's status in words (as the tournament pages' status badge says it)."""
+    if status in ("entry", "running", "aborted", "finished"):
+        return str(render_macro("tournament_parts.html", "status_badge", status).striptags())
+    return status

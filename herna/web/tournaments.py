@@ -10,11 +10,11 @@ and swaps in its body, so standings and crosstable follow the games without a re
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -27,26 +27,19 @@ from herna.hall.tournament_store import Tournament, TournamentStore
 from herna.web import pages
 from herna.web import tournament_season as season
 from herna.web.accounts import ensure_csrf
+from herna.web.i18n import N_, ngettext
+from herna.web.i18n import gettext as _
 from herna.web.params import TOURNAMENT_ID, NotFound, Param, endpoint
-from herna.web.templating import url
+from herna.web.templating import TEMPLATES, render, url
 from herna.web.tournament_admin import (
-    FORMAT_TITLES,
     TournamentAdmin,
     admin_box,
     entry_html,
+    format_title,
     page_person,
 )
-from herna.web.tournament_times import times_html
+from herna.web.tournament_times import times_view
 
-e = html.escape
-
-TIE_BREAK_HELP = {
-    "buchholz": "the sum of the opponents' scores",
-    "sonneborn-berger": "the points taken from each opponent times that opponent's score",
-    "wins": "games won outright",
-}
-TIE_BREAK_SHORT = {"buchholz": "Buch.", "sonneborn-berger": "SB", "wins": "W"}
-"""Column heads on narrow screens (the full names stay in the note above the table)."""
 POLL_SECONDS = 3
 ENTRANT = Param("name", "query", "text", "The entrant's name.")
 
@@ -98,18 +91,18 @@ class TournamentPages:
     def _get(self, args: dict[str, Any]) -> Tournament:
         tour = self.store.get(args["tournament_id"])
         if tour is None:
-            raise NotFound(f"No tournament #{args['tournament_id']}.")
+            raise NotFound(N_("No tournament #%(id)s."), id=args["tournament_id"])
         return tour
 
     # -- handlers ----------------------------------------------------------------------------
     def list_page(self, request: Request, args: dict[str, Any]) -> Response:
         body = list_html(self.store.recent(200), self.hall.tournaments is not None)
-        return self.page("Tournaments", body, {"kind": "tournaments"}, "/tournaments")
+        return self.page(_("Tournaments"), body, {"kind": "tournaments"}, "/tournaments")
 
     def season_page(self, request: Request, args: dict[str, Any]) -> Response:
         tours = season.load(self.store, season.chosen_ids(request))
         title = season.season_title(request)
-        body = _assets() + season.season_html(title, tours, request.url.query)
+        body = season.season_html(title, tours, request.url.query)
         return self.page(title, body, {"kind": "season"}, "/tournaments")
 
     def season_csv(self, request: Request, args: dict[str, Any]) -> Response:
@@ -119,7 +112,7 @@ class TournamentPages:
         tour = self._get(args)
         data = {"kind": "tournament", "id": tour.id, "status": tour.status, "poll": POLL_SECONDS}
         entry, admin = self._entry(request, tour)
-        body = tournament_html(tour, entry) + admin
+        body = tournament_html(tour, entry, admin)
         response = self.page(tour.name, body, data, "/tournaments")
         response.headers["cache-control"] = "no-store"
         return response
@@ -158,319 +151,165 @@ class TournamentPages:
         return JSONResponse(data)
 
 
-# -- HTML ----------------------------------------------------------------------------------------
+# -- the pages' data ------------------------------------------------------------------------------
 def tournament_url(tid: int, tail: str = "") -> str:
     return f"/tournaments/{tid}{tail}"
 
 
-def _game_title(game: str) -> str:
-    return pages.game_title(game)
-
-
 def list_html(tours: Sequence[Tournament], can_create: bool = False) -> str:
-    if not tours:
-        rows = ""
-    else:
-        rows = "".join(
-            f'<tr><td data-label="tournament"><a href="{tournament_url(t.id)}">{e(t.name)}</a>'
-            f'</td><td data-label="game">{e(_game_title(t.game))}</td>'
-            f'<td data-label="format">{e(FORMAT_TITLES.get(t.format, t.format))}</td>'
-            f'<td data-label="entrants">{len(t.entrants)}</td>'
-            f'<td data-label="status">{_status(t.status)}</td>'
-            f'<td data-label="created">{pages.when(t.created_at)}</td>'
-            f'<td data-label="started">{pages.when(t.started_at) or "–"}</td>'
-            f'<td data-label="season"><input type="checkbox" name="ids" value="{t.id}" '
-            f'form="season-form" aria-label="{e(t.name)} in the season table"></td></tr>'
-            for t in tours
-        )
-    table = (
-        '<div class="scroll"><table class="grid results" id="tournaments"><thead><tr>'
-        "<th>tournament</th>"
-        "<th>game</th><th>format</th><th>entrants</th><th>status</th><th>created</th>"
-        "<th>started</th><th>season</th></tr>"
-        f"</thead><tbody>{rows}</tbody></table></div>"
-        '<form id="season-form" class="season-form" method="get" action="/tournaments/season">'
-        '<label for="season-name">A season table of the ticked tournaments (their points '
-        'summed), titled</label> <input id="season-name" name="name" maxlength="100" '
-        'placeholder="Season table"> <button type="submit" id="season-go">Season table'
-        "</button></form>"
-        if rows
-        else '<p class="muted" id="tournaments">No tournament on record yet.</p>'
-    )
-    return (
-        _assets() + "<h1>Tournaments</h1>"
-        '<p class="lead">Round robins, Swiss tournaments and arenas, held in this hall for '
-        "bots and people (created here) or run between bot programs with "
-        "<code>herna tournament run</code>: standings with tie-breaks, crosstables and every "
-        'game\'s replay. <a href="/doc/tournaments.md">How they are paired and scored</a>.</p>'
-        + (
-            '<p><a class="button" id="new-tournament-link" href="/tournaments/new">'
-            "New tournament</a></p>"
-            if can_create
-            else ""
-        )
-        + table
-    )
+    return render("tournaments.html", tours=tours, can_create=can_create)
 
 
-STATUS_WORDS = {"entry": "taking entries"}
-"""A tournament's status in words (the others say themselves)."""
+TIE_BREAK_WORDS = {
+    "buchholz": N_("Buchholz"),
+    "sonneborn-berger": N_("Sonneborn–Berger"),
+    "wins": N_("Wins"),
+}
+"""The tie-breaks' names (herna.hall.tournament.TIE_BREAK_NAMES, which stays English for the
+API and the terminal) in the page's language."""
+TIE_BREAK_HELP = {
+    "buchholz": N_("the sum of the opponents' scores"),
+    "sonneborn-berger": N_("the points taken from each opponent times that opponent's score"),
+    "wins": N_("games won outright"),
+}
+TIE_BREAK_SHORT = {
+    "buchholz": N_("Buch."),
+    "sonneborn-berger": N_("SB"),
+    "wins": N_("W"),
+}
+"""Column heads on narrow screens (the full names stay in the note above the table)."""
+ENTRY_WORDS = {
+    "entered at a play page": N_("entered at a play page"),
+    "on the entry list": N_("on the entry list"),
+    "at the Mia table": N_("at the Mia table"),
+}
+"""How an entrant came, as the hall notes it (herna.hall.tournament_live), in words."""
 
 
-def _status(status: str) -> str:
-    cls = {"finished": "ok", "aborted": "bad"}.get(status, "")
-    return f'<span class="status {cls}">{e(STATUS_WORDS.get(status, status))}</span>'
+TEMPLATES.env.globals.update(format_title=format_title, points=fmt_points)
+"""The tournament pages name formats and write points one way."""
 
 
-def tournament_html(tour: Tournament, entry: str = "") -> str:
+def tie_break_name(key: str) -> str:
+    return _(TIE_BREAK_WORDS[key]) if key in TIE_BREAK_WORDS else TIE_BREAK_NAMES.get(key, key)
+
+
+def tournament_html(tour: Tournament, entry: str = "", admin: str = "") -> str:
+    """A tournament's page body (the part ``static/tournament.js`` swaps in, then the admin's
+    box)."""
     rows = tour.standings()
     settings = tour.settings
+    n = len(tour.entrants)
     facts = [
-        _game_title(tour.game),
-        FORMAT_TITLES.get(tour.format, tour.format),
-        f"{len(tour.entrants)} entrants",
+        pages.game_title(tour.game),
+        format_title(tour.format),
+        ngettext("%(n)d entrant", "%(n)d entrants", n) % {"n": n},
     ]
     if tour.game == "tiles" and settings.get("rules"):
-        facts.append(f"rules {settings['rules']}")
+        facts.append(_("rules %(rules)s") % {"rules": settings["rules"]})
     if settings.get("seed") is not None:
-        facts.append(f"seed {settings['seed']}")
-    live = tour.status in ("entry", "running")
-    if tour.format == "session":
-        return _assets() + session_html(tour, rows, facts, live, entry)
-    played = sum(1 for g in tour.games if not g.board.bye)
-    facts.append(f"{played} game" + ("" if played == 1 else "s"))
-    body = (
-        f'<section id="tournament-body" data-status="{e(tour.status)}">'
-        + _head(tour, facts, live)
-        + times_html(tour)
-        + entry
-        + "<h2>Standings</h2>"
-        + _tie_break_note(tour)
-        + standings_html(rows, tour.tie_breaks)
-        + f'<p class="exports">Final table: <a href="{tournament_url(tour.id, "/table.csv")}" '
-        f'download>CSV</a> · <a href="{tournament_url(tour.id, "/table.json")}">JSON</a> '
-        "(standings, crosstable and games) · "
-        '<button type="button" id="print-sheet">Print the result sheet</button></p>'
-        + "<h2>Crosstable</h2>"
-        + crosstable_html(tour, rows)
-        + '<h2 class="no-print">Games</h2>'
-        + games_html(tour.games)
-        + _entrants_html(tour)
-        + "</section>"
-    )
-    return _assets() + body
-
-
-def _head(tour: Tournament, facts: list[str], live: bool) -> str:
-    return (
-        f"<h1>{e(tour.name)} {_status(tour.status)}</h1>"
-        f'<p class="muted">{e(" · ".join(facts))} · '
-        f"created {pages.when(tour.created_at)}"
-        + (f" · started {pages.when(tour.started_at)}" if tour.started_at else "")
-        + (f" · finished {pages.when(tour.finished_at)}" if tour.finished_at else "")
-        + "</p>"
-        + (
-            f'<p class="muted" id="live-note">'
-            f"{'Taking entrants' if tour.status == 'entry' else 'Playing now'}: this page "
-            f"follows the games (every {POLL_SECONDS} s).</p>"
-            if live
-            else ""
+        facts.append(_("seed %(seed)s") % {"seed": settings["seed"]})
+    session = tour.format == "session"
+    context: dict[str, Any] = {}
+    if session:
+        if settings.get("duration"):
+            facts.append(f"{float(settings['duration']):g} s")
+        first, last = settings.get("first_match"), settings.get("last_match")
+        context["start"] = context["timetable"] = None
+        context["session"] = {
+            "rounds": int(last) - int(first) + 1 if first and last else 0,
+            "link": url("/history", game="mia", session=f"round.{first}-{last}"),
+        }
+    else:
+        played = sum(1 for g in tour.games if not g.board.bye)
+        facts.append(ngettext("%(n)d game", "%(n)d games", played) % {"n": played})
+        context.update(times_view(tour))
+        context.update(
+            session=None,
+            tie_breaks=[(tie_break_name(t), _(TIE_BREAK_HELP[t])) for t in tour.tie_breaks],
+            columns=[(t, tie_break_name(t), _(TIE_BREAK_SHORT[t])) for t in tour.tie_breaks],
+            bye=fmt_points(tour.bye_points),
+            shared=settings.get("table_size", 2) > 2,
+            cross=crosstable_view(tour, rows),
+            games=games_view(tour.games),
         )
+    return render(
+        "tournament.html",
+        tour=tour,
+        facts=facts,
+        live=tour.status in ("entry", "running"),
+        poll=POLL_SECONDS,
+        rows=rows,
+        entry=Markup(entry),
+        admin=Markup(admin),
+        entrants=[entrant_view_words(x, tour.game) for x in tour.entrants],
+        **context,
     )
 
 
-def session_html(
-    tour: Tournament, rows: Sequence[Row], facts: list[str], live: bool, entry: str = ""
-) -> str:
-    """A Mia session: the scoreboard (points made in the session) and its rounds."""
-    settings = tour.settings
-    if settings.get("duration"):
-        facts.append(f"{float(settings['duration']):g} s")
-    first, last = settings.get("first_match"), settings.get("last_match")
-    body = "".join(
-        f'<tr><td>{r.rank}</td><td class="who"><a href="{e(pages.player_url(r.name))}">'
-        f'{e(r.name)}</a></td><td class="num"><strong>{fmt_points(r.points)}</strong></td></tr>'
-        for r in rows
-    )
-    rounds = (
-        f'<p><a href="{e(url("/history", game="mia", session=f"round.{first}-{last}"))}">'
-        f"the session's {int(last) - int(first) + 1} rounds</a>, each with its replay.</p>"
-        if first and last
-        else ""
-    )
-    return (
-        f'<section id="tournament-body" data-status="{e(tour.status)}">'
-        + _head(tour, facts, live)
-        + entry
-        + "<h2>Scoreboard</h2>"
-        '<p class="tie-breaks">Everyone sits at one Mia table for the whole session; a round '
-        "gives a point to every player who did not lose it. Points made in this session "
-        "only.</p>"
-        '<div class="scroll"><table class="grid standings" id="standings"><thead><tr>'
-        '<th>#</th><th>entrant</th><th class="num">points</th></tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
-        f'<p class="exports">Final table: <a href="{tournament_url(tour.id, "/table.csv")}" '
-        f'download>CSV</a> · <a href="{tournament_url(tour.id, "/table.json")}">JSON</a></p>'
-        + rounds
-        + _entrants_html(tour)
-        + "</section>"
-    )
-
-
-def _assets() -> str:
-    return (
-        '<link rel="stylesheet" href="/static/tournaments.css">'
-        '<script src="/static/tournament.js" defer></script>'
-    )
-
-
-def _tie_break_note(tour: Tournament) -> str:
-    named = "; then ".join(
-        f"<strong>{e(TIE_BREAK_NAMES[t])}</strong> ({e(TIE_BREAK_HELP[t])})"
-        for t in tour.tie_breaks
-    )
-    bye = fmt_points(tour.bye_points)
-    return (
-        f'<p class="tie-breaks">Ranked by points; ties by {named}. A bye is worth {bye} '
-        "and counts nothing in the tie-breaks. "
-        + (
-            "At tables of more than two, a game's point is shared out by finishing order "
-            "(each seat scores what it took from each other seat, over the number of "
-            "opponents). "
-            if tour.settings.get("table_size", 2) > 2
-            else ""
-        )
-        + "</p>"
-    )
-
-
-def standings_html(rows: Sequence[Row], tie_breaks: Sequence[str]) -> str:
-    head = "".join(
-        f'<th class="num"><span class="long">{e(TIE_BREAK_NAMES[t])}</span>'
-        f'<abbr class="short" title="{e(TIE_BREAK_NAMES[t])}">{e(TIE_BREAK_SHORT[t])}</abbr></th>'
-        for t in tie_breaks
-    )
-    body = "".join(
-        f"<tr><td>{r.rank}</td>"
-        f'<td class="who"><a href="{e(pages.player_url(r.name))}">{e(r.name)}</a></td>'
-        f'<td class="num"><strong>{fmt_points(r.points)}</strong></td>'
-        + "".join(f'<td class="num">{fmt_points(r.tie_breaks[t])}</td>' for t in tie_breaks)
-        + f'<td class="num">{r.games}</td><td class="num">{r.wins}/{r.draws}/{r.losses}</td>'
-        f'<td class="num">{r.byes}</td></tr>'
-        for r in rows
-    )
-    return (
-        '<div class="scroll"><table class="grid standings" id="standings"><thead><tr>'
-        f'<th>#</th><th>entrant</th><th class="num">points</th>{head}<th class="num">games</th>'
-        '<th class="num" title="won / drawn / lost (mariáš: by the money)">+/=/−</th>'
-        '<th class="num">byes</th>'
-        f"</tr></thead><tbody>{body}</tbody></table></div>"
-    )
-
-
-def crosstable_html(tour: Tournament, rows: Sequence[Row]) -> str:
+def crosstable_view(tour: Tournament, rows: Sequence[Row]) -> dict[str, Any]:
+    """The crosstable's cells: None on the diagonal; at tables of more than two the points
+    taken, else one linked result per game (``colour``: the row's side, if the game has
+    sides)."""
     cross = tour.crosstable(list(rows))
-    names = cross.names
     tables = tour.settings.get("table_size", 2) > 2
-    head = "".join(f'<th title="{e(n)}">{i}</th>' for i, n in enumerate(names, 1))
     lines = []
-    for i, a in enumerate(names, 1):
-        cells = []
-        for b in names:
-            if a == b:
-                cells.append('<td class="self"></td>')
-                continue
+    for a in cross.names:
+        cells: list[Any] = []
+        for b in cross.names:
             games = cross.cells.get((a, b), ())
-            if tables:
+            if a == b:
+                cells.append(None)
+            elif tables:
                 total = sum((c.points for c in games), Fraction(0))
-                text = fmt_points(total) if games else ""
-                cells.append(f'<td class="num">{text}</td>')
-                continue
-            links = []
-            for c in games:
-                colour = "" if c.white is None else (" white" if c.white else " black")
-                label = fmt_points(c.points)
-                title = f"round {c.round}" + (
-                    "" if c.white is None else (", White" if c.white else ", Black")
-                )
-                if c.match_id is not None:
-                    links.append(
-                        f'<a class="r{colour}" href="/matches/{c.match_id}" '
-                        f'title="{e(title)}: replay">{label}</a>'
-                    )
-                else:
-                    links.append(f'<span class="r{colour}" title="{e(title)}">{label}</span>')
-            cells.append(f'<td class="num">{" ".join(links)}</td>')
-        lines.append(
-            f'<tr><th class="who">{i} {e(a)}</th>{"".join(cells)}'
-            f'<td class="num"><strong>{fmt_points(cross.row_total(a))}</strong></td></tr>'
-        )
-    note = (
-        "Each cell: what the row's entrant took from the column's, summed over their tables."
-        if tables
-        else "Each cell: the row's result against the column, one per game (a framed "
-        "result: the row had White), each linked to its replay."
-    )
-    return (
-        '<div class="scroll"><table class="grid crosstable" id="crosstable"><thead><tr>'
-        f"<th></th>{head}<th>total</th></tr></thead><tbody>{''.join(lines)}</tbody>"
-        f'</table></div><p class="muted">{note}</p>'
-    )
+                cells.append(fmt_points(total) if games else "")
+            else:
+                cells.append([_cross_game(c) for c in games])
+        lines.append({"name": a, "cells": cells, "total": fmt_points(cross.row_total(a))})
+    return {"names": cross.names, "lines": lines, "tables": tables}
 
 
-def games_html(games: Sequence[Game]) -> str:
-    if not games:
-        return '<p class="muted" id="games">No game decided yet.</p>'
-    rows = []
-    for g in sorted(games, key=lambda g: (g.board.round, g.board.number)):
-        if g.board.bye:
-            rows.append(
-                f'<tr><td data-label="round">{g.board.round}</td>'
-                f'<td data-label="board">{g.board.number}</td>'
-                f'<td data-label="game">{e(g.seats[0])}</td><td data-label="note">bye</td>'
-                '<td data-label="replay"></td></tr>'
-            )
-            continue
-        if len(g.seats) == 2:
-            white, black = g.seats
-            score = f"{fmt_points(g.points(0))}–{fmt_points(g.points(1))}"
-            seats = f"{e(white)} <strong>{score}</strong> {e(black)}"
-        else:
-            seats = ", ".join(
-                f"{e(n)} <strong>{fmt_points(g.points(i))}</strong>" for i, n in enumerate(g.seats)
-            )
-        result = f"forfeit: {e(g.forfeit)}" if g.forfeit else ""
-        replay = (
-            f'<a href="/matches/{g.match_id}">replay #{g.match_id}</a>'
-            if g.match_id is not None
-            else ""
-        )
-        rows.append(
-            f'<tr><td data-label="round">{g.board.round}</td>'
-            f'<td data-label="board">{g.board.number}</td><td data-label="game">{seats}</td>'
-            f'<td data-label="note">{result}</td><td data-label="replay">{replay}</td></tr>'
-        )
-    return (
-        '<div class="scroll"><table class="grid games results" id="games"><thead><tr>'
-        "<th>round</th><th>board</th><th>game (in seat order), points</th>"
-        "<th>note</th>"
-        f"<th>replay</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-    )
+def _cross_game(c: Any) -> dict[str, Any]:
+    if c.white is None:
+        title = _("round %(n)s") % {"n": c.round}
+    elif c.white:
+        title = _("round %(n)s, White") % {"n": c.round}
+    else:
+        title = _("round %(n)s, Black") % {"n": c.round}
+    return {
+        "colour": "" if c.white is None else (" white" if c.white else " black"),
+        "label": fmt_points(c.points),
+        "title": title,
+        "match_id": c.match_id,
+    }
 
 
-def _entry_words(spec: str, game: str) -> str:
-    """How an entrant came, in words: the hall notes ``entered over the onitama protocol``
-    (a game id); other specs (a bot's command) stay as code."""
-    if spec.startswith("entered ") or spec in ("on the entry list", "at the Mia table"):
-        said = spec.replace(f"over the {game} protocol", f"over the {_game_title(game)} protocol")
-        return e(said)
-    return f"<code>{e(spec)}</code>"
+def games_view(games: Sequence[Game]) -> list[dict[str, Any]]:
+    return [
+        {
+            "round": g.board.round,
+            "board": g.board.number,
+            "bye": g.board.bye,
+            "seats": [(n, fmt_points(g.points(i))) for i, n in enumerate(g.seats)],
+            "forfeit": g.forfeit,
+            "match_id": g.match_id,
+        }
+        for g in sorted(games, key=lambda g: (g.board.round, g.board.number))
+    ]
 
 
-def _entrants_html(tour: Tournament) -> str:
-    items = "".join(
-        f'<li><strong>{e(x.name)}</strong> <span class="muted">'
-        f"{e(pages.KIND_WORDS.get(x.kind, x.kind))}: {_entry_words(x.spec, tour.game)}</span></li>"
-        for x in tour.entrants
-    )
-    return f'<h2 class="no-print">Entrants</h2><ul class="entrants no-print">{items}</ul>'
+def entry_words(spec: str, game: str) -> tuple[str, bool]:
+    """How an entrant came, in words, and whether it is code: the hall notes ``entered over
+    the onitama protocol`` (a game id); other specs (a bot's command) stay as code."""
+    if spec in ENTRY_WORDS:
+        return _(ENTRY_WORDS[spec]), False
+    if spec == f"entered over the {game} protocol":
+        return _("entered over the %(game)s protocol") % {"game": pages.game_title(game)}, False
+    if spec.startswith("entered "):
+        return spec, False
+    return spec, True
+
+
+def entrant_view_words(x: Any, game: str) -> dict[str, Any]:
+    how, code = entry_words(x.spec, game)
+    return {"name": x.name, "kind": pages.kind_words(x.kind), "how": how, "code": code}

@@ -47,13 +47,32 @@ CONVERTED = (
     "review_waiting.html",
     "play_mia.html",
     "play_tiles.html",
+    "error.html",
+    "message.html",
+    "status.html",
+    "status_parts.html",
+    "tournaments.html",
+    "tournament.html",
+    "tournament_parts.html",
+    "tournament_admin.html",
+    "tournament_new.html",
+    "tournament_created.html",
+    "tournament_season.html",
+    "bots.html",
+    "bot.html",
+    "bot_parts.html",
+    "contests.html",
+    "contest.html",
+    "contest_created.html",
+    "balance.html",
 )
 """The templates whose every word is in the catalogs (the pages moved to templates so far)."""
 
 ONITAMA = {"onitama_house_bot_strategy": "greedy", "onitama_house_bot_delay": 0.02}
 
-NOT_WORDS = {"Herna", "UTC", "s", "μ − 3σ", "API", "JSON"}
-"""Literal text a converted template may hold: the hall's name, units, symbols, formats."""
+NOT_WORDS = {"Herna", "UTC", "s", "μ − 3σ", "API", "JSON", "CSV", "v"}
+"""Literal text a converted template may hold: the hall's name, units, symbols, formats, the
+mark of a version (v2)."""
 
 
 Key = tuple[str | None, str | tuple[str, ...]]

@@ -14,10 +14,9 @@
   const FAIR = "#1f6fb2", UNFAIR = "#c0392b"; // red only for a seat the report warns about
   const ENDING_COLOURS = { winner: "#1f8a4c", shared: "#b7791f", stalled: "#7d3c98", limit: "#c0392b" };
   const pct = (x) => `${Math.round(100 * x)} %`;
-  const turns = (n) => `${n} turn${n === 1 ? "" : "s"}`;
 
   function start(page) {
-    const { el, svg } = window.Herna;
+    const { el, svg, _ } = window.Herna;
     const form = document.getElementById("bal-form");
     const file = document.getElementById("bal-file");
     const example = document.getElementById("bal-example");
@@ -50,7 +49,7 @@
         socket.onerror = () => reject(new Error("no connection"));
         socket.onclose = () => {
           if (ws === socket) ws = null;
-          if (S.phase === "playing") { setPhase("idle"); say("The connection to the hall was lost; try again."); }
+          if (S.phase === "playing") { setPhase("idle"); say(_("The connection to the hall was lost; try again.")); }
         };
         socket.onmessage = (ev) => receive(JSON.parse(String(ev.data)));
       });
@@ -61,12 +60,12 @@
         box.hidden = false;
         bar.max = m.total;
         bar.value = m.done;
-        barText.textContent = `${m.done} of ${m.total} games played`;
+        barText.textContent = _("{done} of {total} games played", { done: m.done, total: m.total });
       } else if (m.type === "problems") {
         setPhase("idle");
         box.hidden = true;
         problems.replaceChildren(
-          el("p", { class: "error" }, "The rules file has problems; nothing was played:"),
+          el("p", { class: "error" }, _("The rules file has problems; nothing was played:")),
           el("ul", {}, m.problems.map((p) => el("li", {}, `${p.path}: ${p.message}`))));
       } else if (m.type === "error") {
         setPhase("idle");
@@ -75,7 +74,7 @@
       } else if (m.type === "report") {
         S.report = m.report;
         setPhase("done");
-        barText.textContent = `${m.report.games} of ${m.report.games} games played`;
+        barText.textContent = _("{done} of {total} games played", { done: m.report.games, total: m.report.games });
         bar.value = bar.max;
         draw(m.report);
       }
@@ -90,26 +89,26 @@
       if (file.files.length) {
         const f = file.files[0];
         if (f.size > page.max_bytes) {
-          say(`The file is larger than ${Math.floor(page.max_bytes / 1024)} KiB, the most this page takes; use herna rules balance in a terminal.`);
+          say(_("The file is larger than {kib} KiB, the most this page takes; use herna rules balance in a terminal.", { kib: Math.floor(page.max_bytes / 1024) }));
           return;
         }
         request = { rules: await f.text(), name: f.name, games, level };
       } else if (example.value) {
         request = { example: example.value, games, level };
       } else {
-        say("Choose a rules file, or one of the examples.");
+        say(_("Choose a rules file, or one of the examples."));
         return;
       }
       out.replaceChildren();
       setPhase("playing");
       box.hidden = false;
       bar.value = 0;
-      barText.textContent = "Checking the rules…";
+      barText.textContent = _("Checking the rules…");
       try {
         (await connect()).send(JSON.stringify(request));
       } catch (e) {
         setPhase("idle");
-        say("The hall cannot be reached; try again.");
+        say(_("The hall cannot be reached; try again."));
       }
     }
 
@@ -119,7 +118,7 @@
       const height = top + rowH * r.seats.length + 24;
       const x = (v) => left + v * (width - left - right);
       const parts = [
-        svg("text", { x: x(r.fair_share), y: 14, "text-anchor": "middle", class: "bal-axis" }, `fair share ${pct(r.fair_share)}`),
+        svg("text", { x: x(r.fair_share), y: 14, "text-anchor": "middle", class: "bal-axis" }, _("fair share {share}", { share: pct(r.fair_share) })),
         svg("line", { x1: x(r.fair_share), x2: x(r.fair_share), y1: 18, y2: height - 20, class: "bal-fair" }),
       ];
       for (const t of [0, 0.25, 0.5, 0.75, 1]) {
@@ -129,14 +128,14 @@
         const y = top + i * rowH;
         const colour = s.unfair ? UNFAIR : FAIR;
         parts.push(
-          svg("text", { x: 4, y: y + 19, class: "bal-label" }, `seat ${s.seat + 1}`),
+          svg("text", { x: 4, y: y + 19, class: "bal-label" }, _("seat {n}", { n: s.seat + 1 })),
           svg("rect", { x: x(0), y: y + 6, width: Math.max(1, x(s.rate) - x(0)), height: 18, fill: colour, opacity: 0.8 },
-            svg("title", {}, `seat ${s.seat + 1}: ${s.wins} games won, ${pct(s.rate)}`)),
+            svg("title", {}, _("seat {n}: {wins} games won, {rate}", { n: s.seat + 1, wins: s.wins, rate: pct(s.rate) }))),
           svg("line", { x1: x(s.low), x2: x(s.high), y1: y + 15, y2: y + 15, class: "bal-whisker" }),
           svg("line", { x1: x(s.low), x2: x(s.low), y1: y + 9, y2: y + 21, class: "bal-whisker" }),
           svg("line", { x1: x(s.high), x2: x(s.high), y1: y + 9, y2: y + 21, class: "bal-whisker" }));
       });
-      return svg("svg", { class: "bal-chart", id: "bal-seats-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "games won by each seat with their 95 % intervals" }, ...parts);
+      return svg("svg", { class: "bal-chart", id: "bal-seats-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": _("games won by each seat with their 95 % intervals") }, ...parts);
     }
 
     function endingChart(r) {
@@ -147,13 +146,13 @@
         if (!e.games) continue;
         const w = (width * e.games) / r.games;
         parts.push(svg("rect", { x: at, y: 4, width: w, height: 26, fill: ENDING_COLOURS[e.ending] },
-          svg("title", {}, `${e.words}: ${e.games} games`)));
+          svg("title", {}, _("{ending}: {n} games", { ending: e.words, n: e.games }))));
         at += w;
       }
       const legend = el("ul", { class: "bal-legend" }, r.endings.map((e) =>
         el("li", {}, el("span", { class: "bal-swatch", style: `background:${ENDING_COLOURS[e.ending]}` }),
           `${e.words}: ${e.games} (${pct(e.games / r.games)})`)));
-      return [svg("svg", { class: "bal-chart", id: "bal-endings-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "how the games ended" }, ...parts), legend];
+      return [svg("svg", { class: "bal-chart", id: "bal-endings-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": _("how the games ended") }, ...parts), legend];
     }
 
     function lengthChart(r) {
@@ -164,26 +163,26 @@
       const parts = [
         svg("text", { x: 2, y: top + 8, class: "bal-axis" }, String(most)),
         svg("text", { x: 2, y: height - bottom, class: "bal-axis" }, "0"),
-        svg("text", { x: left + (width - left) / 2, y: height - 2, "text-anchor": "middle", class: "bal-axis" }, "turns per game"),
+        svg("text", { x: left + (width - left) / 2, y: height - 2, "text-anchor": "middle", class: "bal-axis" }, _("turns per game")),
       ];
       bins.forEach((b, i) => {
         const h = ((height - bottom - top) * b.games) / most;
         const label = b.from === b.to ? `${b.from}` : `${b.from}–${b.to}`;
         parts.push(
           svg("rect", { x: left + i * w + 1, y: height - bottom - h, width: Math.max(1, w - 2), height: h, class: "bal-bar" },
-            svg("title", {}, `${label} turns: ${b.games} games`)),
+            svg("title", {}, _("{turns} turns: {n} games", { turns: label, n: b.games }))),
           svg("text", { x: left + i * w + w / 2, y: height - bottom + 14, "text-anchor": "middle", class: "bal-axis" }, label));
       });
-      return svg("svg", { class: "bal-chart", id: "bal-length-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "how many turns games lasted" }, ...parts);
+      return svg("svg", { class: "bal-chart", id: "bal-length-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": _("how many turns games lasted") }, ...parts);
     }
 
     function goalTable(r) {
-      if (!r.goals.length) return el("p", { class: "muted" }, "The rules give the players no goals (the game ends by scores or elimination).");
+      if (!r.goals.length) return el("p", { class: "muted" }, _("The rules give the players no goals (the game ends by scores or elimination)."));
       return el("table", { class: "bal-goals" },
-        el("thead", {}, el("tr", {}, el("th", {}, "goal"), el("th", {}, "reached"), el("th", {}, ""))),
+        el("thead", {}, el("tr", {}, el("th", {}, _("goal")), el("th", {}, _("reached")), el("th", {}, ""))),
         el("tbody", {}, r.goals.map((g) => {
           const share = g.had ? g.reached / g.had : 0;
-          return el("tr", {}, el("td", {}, g.words), el("td", { class: "num" }, `${g.reached} of ${g.had} (${pct(share)})`),
+          return el("tr", {}, el("td", {}, g.words), el("td", { class: "num" }, _("{reached} of {had} ({share})", { reached: g.reached, had: g.had, share: pct(share) })),
             el("td", { class: "bal-goal-bar" }, el("span", { style: `width:${Math.round(100 * share)}%` })));
         })));
     }
@@ -192,31 +191,33 @@
       const level = document.querySelector(`#bal-level option[value="${r.level}"]`);
       const warnings = r.warnings.length
         ? el("div", { class: "bal-warnings", id: "bal-warnings", role: "alert" }, r.warnings.map((w) => el("p", {}, `⚠ ${w}`)))
-        : el("p", { class: "bal-fine", id: "bal-warnings" }, "No seat wins more or less than a fair share (at 95 %).");
+        : el("p", { class: "bal-fine", id: "bal-warnings" }, _("No seat wins more or less than a fair share (at 95 %)."));
       const L = r.length;
+      // (each message its own call: the catalog's extraction misses one inside another)
+      const exact = r.interval === "exact" ? _("exact") : "Wilson";
+      const ludii = r.measures.map((m) => _("{name} is Ludii's {ludii}", { name: m.name.toLowerCase(), ludii: m.ludii })).join(", ");
       out.replaceChildren(
-        el("h2", {}, `${r.rules}: ${r.games} games`),
-        el("p", { class: "muted" }, `Every seat was played by the same house bot, ${level ? level.textContent.replace(" — ", ": ") : r.level}.`),
+        el("h2", {}, _("{rules}: {n} games", { rules: r.rules, n: r.games })),
+        el("p", { class: "muted" }, _("Every seat was played by the same house bot, {level}.", { level: level ? level.textContent.replace(" — ", ": ") : r.level })),
         warnings,
-        el("section", { id: "bal-seats" }, el("h3", {}, "Games won by each seat"),
-          el("p", { class: "muted" }, `Bars: the share of games each seat won alone; whiskers: its 95 % interval (${r.interval === "exact" ? "exact" : "Wilson"}). A seat whose interval lies wholly above or below the fair share is marked in red.`),
+        el("section", { id: "bal-seats" }, el("h3", {}, _("Games won by each seat")),
+          el("p", { class: "muted" }, _("Bars: the share of games each seat won alone; whiskers: its 95 % interval ({kind}). A seat whose interval lies wholly above or below the fair share is marked in red.", { kind: exact })),
           seatChart(r),
           el("table", { class: "bal-seat-table" },
-            el("thead", {}, el("tr", {}, el("th", {}, "seat"), el("th", {}, "won"), el("th", {}, "95 % interval"), el("th", {}, "shared wins"))),
+            el("thead", {}, el("tr", {}, el("th", {}, _("seat")), el("th", {}, _("won")), el("th", {}, _("95 % interval")), el("th", {}, _("shared wins")))),
             el("tbody", {}, r.seats.map((s) => el("tr", { class: s.unfair ? "unfair" : "" },
-              el("td", {}, `seat ${s.seat + 1}`), el("td", { class: "num" }, `${s.wins} (${pct(s.rate)})`),
-              el("td", { class: "num" }, `${pct(s.low)} to ${pct(s.high)}`), el("td", { class: "num" }, String(s.shared))))))),
-        el("section", { id: "bal-endings" }, el("h3", {}, "How the games ended"), ...endingChart(r),
-          el("p", { class: "muted" }, "Why: " + r.reasons.map((x) => `${x.reason} (${x.games})`).join("; "))),
-        el("section", { id: "bal-length" }, el("h3", {}, "Length of the games"),
-          el("p", {}, `Shortest ${turns(L.min)}, median ${L.median}, average ${L.mean.toFixed(1)}, longest ${turns(L.max)} (a turn is one player's turn).`),
+              el("td", {}, _("seat {n}", { n: s.seat + 1 })), el("td", { class: "num" }, `${s.wins} (${pct(s.rate)})`),
+              el("td", { class: "num" }, _("{low} to {high}", { low: pct(s.low), high: pct(s.high) })), el("td", { class: "num" }, String(s.shared))))))),
+        el("section", { id: "bal-endings" }, el("h3", {}, _("How the games ended")), ...endingChart(r),
+          el("p", { class: "muted" }, _("Why: {reasons}", { reasons: r.reasons.map((x) => `${x.reason} (${x.games})`).join("; ") }))),
+        el("section", { id: "bal-length" }, el("h3", {}, _("Length of the games")),
+          el("p", {}, _("Turns per game: shortest {min}, median {median}, average {mean}, longest {max} (a turn is one player's turn).", { min: L.min, median: L.median, mean: L.mean.toFixed(1), max: L.max })),
           lengthChart(r)),
-        el("section", { id: "bal-goals" }, el("h3", {}, "Goals reached"),
-          el("p", { class: "muted" }, "How often a player with the goal reached it."), goalTable(r)),
-        el("section", { id: "bal-measures" }, el("h3", {}, "In short"),
+        el("section", { id: "bal-goals" }, el("h3", {}, _("Goals reached")),
+          el("p", { class: "muted" }, _("How often a player with the goal reached it.")), goalTable(r)),
+        el("section", { id: "bal-measures" }, el("h3", {}, _("In short")),
           el("dl", { class: "bal-measures" }, r.measures.map((m) => [el("dt", {}, m.name), el("dd", {}, m.text)])),
-          el("p", { class: "muted bal-note" }, "These measures follow Ludii's game metrics: " +
-            r.measures.map((m) => `${m.name.toLowerCase()} is Ludii's ${m.ludii}`).join(", ") + ".")));
+          el("p", { class: "muted bal-note" }, _("These measures follow Ludii's game metrics: {list}.", { list: ludii }))));
     }
 
     form.addEventListener("submit", submit);

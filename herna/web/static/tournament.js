@@ -54,7 +54,7 @@
     }
     for (const node of document.querySelectorAll(".countdown[data-until]")) {
       const left = (new Date(node.dataset.until) - Date.now()) / 1000;
-      node.textContent = left > 0 ? `(in ${inWords(left)})` : "(now)";
+      node.textContent = left > 0 ? Herna._("(in {time})", { time: inWords(left) }) : Herna._("(now)");
     }
   }
 
@@ -72,8 +72,8 @@
         input.focus();
         return;
       }
-      document.getElementById("admin-withdraw-ask").textContent =
-        `Withdraw ${name} from the tournament? They lose their place and must enter again.`;
+      document.getElementById("admin-withdraw-ask").textContent = Herna._(
+        "Withdraw {name} from the tournament? They lose their place and must enter again.", { name });
       box.hidden = false;
       button.hidden = true;
       box.scrollIntoView({ block: "nearest" });

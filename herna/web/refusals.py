@@ -1,0 +1,154 @@
+"""The hall's refusals in the page's language.
+
+:mod:`herna.hall` words its refusals in English (they go to logs, the JSON API and the
+terminal too): a bot upload (:class:`~herna.hall.submissions.SubmissionRefused`), a contest
+(:class:`~herna.hall.contests.ContestRefused`), a live tournament
+(:class:`~herna.hall.tournament_live.TournamentError`) and its times
+(:class:`~herna.hall.tournament_timetable.TimeError`). A page shows them through
+:func:`refusal_words`: each known sentence is matched, and its parts (a name, a number)
+are put into the catalog's message for it. A sentence not known here is shown as the hall
+wrote it. tests/web/test_refusal_words.py makes the hall refuse and checks each is known.
+"""
+
+from __future__ import annotations
+
+import re
+
+from herna.web.i18n import N_
+from herna.web.i18n import gettext as _
+
+_Q = r"'(?P<name>[^']*)'"
+"""A name as the hall quotes it (``repr``)."""
+
+REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), message)
+    for pattern, message in (
+        # bot uploads
+        (
+            r"the hall plays submitted bots of (?P<games>.+) so far, not (?P<game>.*)",
+            N_("the hall plays submitted bots of %(games)s so far, not %(game)s"),
+        ),
+        (
+            rf"{_Q} is not a language the hall runs: (?P<known>.+)",
+            N_("'%(name)s' is not a language the hall runs: %(known)s"),
+        ),
+        (r"the file is empty", N_("the file is empty")),
+        (
+            r"the file has (?P<n>\d+) bytes; the most the hall takes is (?P<most>\d+)",
+            N_("the file has %(n)s bytes; the most the hall takes is %(most)s"),
+        ),
+        (
+            rf"{_Q} is not a bot name: 1-32 letters, digits, _, - or \., no spaces",
+            N_("'%(name)s' is not a bot name: 1-32 letters, digits, _, - or ., no spaces"),
+        ),
+        (rf"that is not the token of {_Q}", N_("that is not the token of '%(name)s'")),
+        (
+            rf"{_Q} is taken \(or looks like a name that is\): choose another bot name",
+            N_("'%(name)s' is taken (or looks like a name that is): choose another bot name"),
+        ),
+        (
+            rf"{_Q} is taken: choose another bot name",
+            N_("'%(name)s' is taken: choose another bot name"),
+        ),
+        # contests
+        (
+            r"give the contest a title of 1 to 100 characters",
+            N_("give the contest a title of 1 to 100 characters"),
+        ),
+        (r"the submission deadline is in the past", N_("the submission deadline is in the past")),
+        (
+            r"each pairing plays 1 to (?P<n>\d+) games \(2: once with each colour\)",
+            N_("each pairing plays 1 to %(n)s games (2: once with each colour)"),
+        ),
+        (
+            rf"house bots are (?P<levels>.+), not {_Q}",
+            N_("house bots are %(levels)s, not '%(name)s'"),
+        ),
+        (
+            r"the deadline has passed: the contest takes no more entries",
+            N_("the deadline has passed: the contest takes no more entries"),
+        ),
+        (
+            rf"you have no (?P<game>\w+) bot named {_Q}: upload it first",
+            N_("you have no %(game)s bot named '%(name)s': upload it first"),
+        ),
+        (
+            r"the final starts after the deadline: versions are not locked yet",
+            N_("the final starts after the deadline: versions are not locked yet"),
+        ),
+        # live tournaments
+        (
+            r"(?P<n>\d+) tournaments are taking entrants already; start or abort one first",
+            N_("%(n)s tournaments are taking entrants already; start or abort one first"),
+        ),
+        (r"rounds is a whole number", N_("rounds is a whole number")),
+        (r"deals is a whole number", N_("deals is a whole number")),
+        (
+            r"a tournament's name is 1 to 100 characters",
+            N_("a tournament's name is 1 to 100 characters"),
+        ),
+        (r"rounds are 1 to 50", N_("rounds are 1 to 50")),
+        (r"an arena lasts 10 seconds to a day", N_("an arena lasts 10 seconds to a day")),
+        (
+            r"the start timeout is 1 second to an hour",
+            N_("the start timeout is 1 second to an hour"),
+        ),
+        (r"at most 16 house bots", N_("at most 16 house bots")),
+        (
+            r"a tournament for people only takes no house bots",
+            N_("a tournament for people only takes no house bots"),
+        ),
+        (
+            r"the pause between rounds is at most an hour",
+            N_("the pause between rounds is at most an hour"),
+        ),
+        (r"a mariáš table plays 1 to 20 deals", N_("a mariáš table plays 1 to 20 deals")),
+        (
+            r"Mia is played as a session, and a session is a Mia evening",
+            N_("Mia is played as a session, and a session is a Mia evening"),
+        ),
+        (
+            r"a Mia session has no entry list: the table is the field",
+            N_("a Mia session has no entry list: the table is the field"),
+        ),
+        (
+            r"a tournament takes at most (?P<n>\d+) entrants",
+            N_("a tournament takes at most %(n)s entrants"),
+        ),
+        (rf"{_Q} is a house bot's name", N_("'%(name)s' is a house bot's name")),
+        (
+            r"tournament (?P<tid>\d+) is not taking entrants: too late to withdraw",
+            N_("tournament %(tid)s is not taking entrants: too late to withdraw"),
+        ),
+        (
+            rf"{_Q} has not entered tournament (?P<tid>\d+)",
+            N_("'%(name)s' has not entered tournament %(tid)s"),
+        ),
+        (
+            r"it takes at least (?P<size>\d+) entrants; (?P<came>\d+) came",
+            N_("it takes at least %(size)s entrants; %(came)s came"),
+        ),
+        (r"the start time is in the coming year", N_("the start time is in the coming year")),
+        (
+            r"the action is start, abort or withdraw",
+            N_("the action is start, abort or withdraw"),
+        ),
+        (
+            rf"{_Q} is not a length of time \(e\.g\. 2m, 90s, 1m30s\)",
+            N_("'%(name)s' is not a length of time (e.g. 2m, 90s, 1m30s)"),
+        ),
+        (
+            rf"{_Q} is not a date and time \(e\.g\. 2026-12-01T14:00\)",
+            N_("'%(name)s' is not a date and time (e.g. 2026-12-01T14:00)"),
+        ),
+    )
+)
+
+
+def refusal_words(reason: str) -> str:
+    """``reason`` (a sentence of the hall's) in the page's language."""
+    for pattern, message in REFUSALS:
+        found = pattern.fullmatch(reason)
+        if found is not None:
+            return _(message) % found.groupdict()
+    return reason

@@ -1,0 +1,76 @@
+"""The hall's refusals reach a Czech page in Czech (herna.web.refusals): the hall refuses for
+real (a bot upload, a contest, a live tournament's options and times, against a real SQLite
+file) and each sentence it words is one the web layer knows; unknown ones pass unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from herna.hall.contests import ContestRefused, Contests
+from herna.hall.hall import Hall
+from herna.hall.records import RecordStore
+from herna.hall.submissions import SubmissionRefused, Submissions
+from herna.hall.tournament_live import LiveOptions, TournamentError
+from herna.hall.tournament_timetable import TimeError, parse_duration, parse_start
+from herna.web.i18n import CURRENT_LOCALE, compile_catalogs
+from herna.web.refusals import refusal_words
+
+
+@pytest.fixture
+def czech() -> Iterator[None]:
+    compile_catalogs()
+    token = CURRENT_LOCALE.set("cs")
+    yield
+    CURRENT_LOCALE.reset(token)
+
+
+def _reason(act: Callable[[], object]) -> str:
+    try:
+        act()
+    except (SubmissionRefused, ContestRefused) as exc:
+        return exc.reason
+    except (TournamentError, TimeError) as exc:
+        return str(exc)
+    raise AssertionError("the hall did not refuse")
+
+
+def test_the_halls_refusals_are_said_in_czech(tmp_path: Path, czech: None) -> None:
+    hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'hall.db'}"))
+    bots = Submissions(hall.records.engine, hall.identity)
+    contests = Contests(hall.records.engine, bots)
+    past = datetime.now(UTC) - timedelta(hours=1)
+    soon = datetime.now(UTC) + timedelta(hours=1)
+    kit = b"print('hi')\n"
+    refused = {
+        "empty": _reason(lambda: bots.submit("ada", "onitama", "a.py", b" ", person="ada")),
+        "language": _reason(lambda: bots.submit("ada", "onitama", "a.rb", kit, person="ada")),
+        "name": _reason(lambda: bots.submit("a b", "onitama", "a.py", kit, person="ada")),
+        "title": _reason(lambda: contests.create("", "onitama", soon, 2, ())),
+        "past": _reason(lambda: contests.create("Třída", "onitama", past, 2, ())),
+        "pairing": _reason(lambda: contests.create("Třída", "onitama", soon, 99, ())),
+        "house": _reason(lambda: contests.create("Třída", "onitama", soon, 2, ("wizard",))),
+        "rounds": _reason(LiveOptions("x", "onitama", "swiss", rounds=99).check),
+        "arena": _reason(LiveOptions("x", "onitama", "arena", duration=1).check),
+        "people": _reason(
+            LiveOptions("x", "onitama", "swiss", admits="people", house=("easy",)).check
+        ),
+        "pause": _reason(lambda: parse_duration("soon")),
+        "start": _reason(lambda: parse_start("tomorrow")),
+    }
+    said = {key: refusal_words(reason) for key, reason in refused.items()}
+    unknown = {key: refused[key] for key in refused if said[key] == refused[key]}
+    assert unknown == {}, unknown  # every one is known, so none is left in English
+    assert said["empty"] == "soubor je prázdný"
+    assert said["language"].startswith("„a.rb“ není v jazyce, který herna spouští: Python 3")
+    assert said["past"] == "uzávěrka je v minulosti"
+    assert said["pause"] == "„soon“ není délka času (např. 2m, 90s, 1m30s)"
+    assert all("%(" not in words for words in said.values())
+    hall.records.close()
+
+
+def test_an_unknown_refusal_is_shown_as_the_hall_wrote_it(czech: None) -> None:
+    assert refusal_words("something new went wrong") == "something new went wrong"
