@@ -74,7 +74,9 @@ async def play_turn(page: Any, n: int, check_view: bool = False) -> str:
     if n % 2 and await truth.count():
         await truth.click()
         return "truth"
-    await page.locator("button.mia-bluff").nth(n % 2).click()
+    # after a high announcement only one bluff may be left (Mia after 6-6)
+    bluffs = page.locator("button.mia-bluff")
+    await bluffs.nth(min(n % 2, await bluffs.count() - 1)).click()
     return "bluff"
 
 
