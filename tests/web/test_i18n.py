@@ -4,6 +4,7 @@ a person walks the hall in Czech and switches to English in real Chromium."""
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import UTC, datetime
 from html.parser import HTMLParser
@@ -12,8 +13,10 @@ from pathlib import Path
 import httpx
 import jinja2
 import pytest
+from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from jinja2 import nodes
 
@@ -276,3 +279,29 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         scroll = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
         assert scroll[0] <= scroll[1], scroll
     assert errors == []
+
+
+def test_a_catalog_without_its_compiled_file_is_read_from_the_po(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``herna serve`` started without ``make run`` (no ``.mo`` yet), or after a pull changed
+    a ``.po`` (an older ``.mo``): the pages still speak Czech, from the ``.po`` itself."""
+    po = i18n.LOCALE_DIR / "cs" / "LC_MESSAGES" / "herna.po"
+    here = tmp_path / "cs" / "LC_MESSAGES"
+    here.mkdir(parents=True)
+    (here / "herna.po").write_bytes(po.read_bytes())
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.translations.cache_clear()
+    token = i18n.CURRENT_LOCALE.set("cs")
+    try:
+        assert i18n.gettext("Sign in") == "Přihlásit se"
+        assert not (here / "herna.mo").exists()  # read in memory: the package stays as it was
+        # a stale .mo (an empty catalog, older than the .po) does not win either
+        with (here / "herna.mo").open("wb") as f:
+            write_mo(f, Catalog(locale="cs", domain="herna"))
+        os.utime(here / "herna.mo", (0, 0))
+        i18n.translations.cache_clear()
+        assert i18n.gettext("Sign in") == "Přihlásit se"
+    finally:
+        i18n.CURRENT_LOCALE.reset(token)
+        i18n.translations.cache_clear()
