@@ -211,6 +211,7 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert await page.get_attribute("html", "lang") == "cs"
         assert await page.locator("#play-now h2").inner_text() == "Hrát"
         assert "Poslední výsledky" in await page.locator("#results h2").inner_text()
+        assert "aktér prohrál dvě sedmy" in await page.locator("#recent").inner_text()
         assert "Hrajete pod jménem hosta" in await page.locator("#play-now").inner_text()
         await page.screenshot(path=screenshot_path(f"i18n-home-cs-{width}"), full_page=True)
 
@@ -239,6 +240,8 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert "1 hra" in await section.locator("h2").inner_text()
         assert await section.locator("th").first.inner_text() == "hra"
         assert "14. 3. 2026" in await section.inner_text()
+        # the deal's result in Czech words, as the mariáš page says it
+        assert "aktér prohrál dvě sedmy" in await section.inner_text()
         await page.screenshot(path=screenshot_path(f"i18n-history-cs-{width}"), full_page=True)
 
         # A game's page, in Czech: the heading, the replay's controls.
@@ -248,6 +251,10 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert " a carol" in await page.locator("#match-heading").inner_text()
         assert await page.locator("#replay button").first.inner_text() == "« první"
         assert "hráno 14. 3. 2026" in await page.locator("#match-summary").inner_text()
+        assert "Body: aktér alice 30, obrana 60" in await page.locator("main").inner_text()
+        # the replay's card is headed by its step, not by an internal kind
+        await page.locator("#replay .marias").wait_for()
+        assert "replay" not in await page.locator("#replay").inner_text()
         await page.screenshot(path=screenshot_path(f"i18n-match-cs-{width}"), full_page=True)
 
         # Signing in and up, in Czech.
