@@ -109,6 +109,32 @@ async def test_the_game_chosen_in_the_lobby_survives_live_updates(
         assert browser.errors == []
 
 
+async def test_back_from_a_play_page_the_lobby_says_the_game_it_shows(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """The back button brings the menus' last choice back (the browser restores it without a
+    change event): the challenge form names that game and the fill wait follows the opponent,
+    at 390 px as at 1280."""
+    async with lobby_hall(tmp_path, "marias,onitama,web") as hall:
+        page = browser.page
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await open_lobby(page, url_of(hall))
+        await page.select_option("#lobby-game", label="Onitama")
+        await page.select_option("#lobby-opponent", label="People only")
+        await page.get_by_role("button", name="Sit down").click()
+        await page.wait_for_url("**/play/onitama*")
+        await page.go_back()
+        await page.wait_for_url("**/lobby")
+        await page.wait_for_function(LIVE)
+        await page.wait_for_load_state("load")
+        assert await page.locator("#lobby-game").input_value() == "onitama"
+        label = page.locator("label").filter(has=page.locator("#lobby-challenge"))
+        assert "Challenge a player to Onitama" in await label.inner_text()
+        assert await page.locator("#lobby-fill").is_disabled()  # people only: no fill wait
+        await page.screenshot(path=screenshot_path("lobby-back-from-play-390"))
+        assert browser.errors == []
+
+
 async def test_a_mariáš_seek_ends_when_its_page_is_gone_but_not_on_a_reload(
     tmp_path: Path, browser: Browser
 ) -> None:
