@@ -227,6 +227,15 @@ class SeatRelay(SeatView):
             log.info("seat %s: %s", self.me, e)
             self.status = "error"
             self.message = str(e)
+            if isinstance(e, CgmlClientError) and e.code == "ID_IN_USE":
+                # The person's name is at another mariáš table or seek (another tab, window
+                # or program): say so in words, not the login server's code.
+                self.message = self._say_in(
+                    "You already play or wait at another mariáš table under this name (in "
+                    "another tab, window or program): go back to it, or leave it first.",
+                    "Pod tímto jménem už hraješ nebo čekáš u jiného mariášového stolu (v jiné "
+                    "kartě, okně nebo programu): vrať se k němu, nebo od něj nejdřív odejdi.",
+                )
         finally:
             self._cancel_pending()
             self._changed()

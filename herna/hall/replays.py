@@ -96,16 +96,16 @@ def match_summary(match: StoredMatch, lang: str = "en") -> str:
     return f"{match.status}" + (f" ({reason})" if reason else "")
 
 
-def result_lines(match: StoredMatch) -> list[str]:
+def result_lines(match: StoredMatch, lang: str = "en") -> list[str]:
     """The stored result in words, a line each, for the match page: a game's text module may
     say it in detail (``result_lines``); otherwise its one-line summary."""
     path = TEXTS.get(match.game)
     if path is not None:
         module = importlib.import_module(path.partition(":")[0])
-        fn: Callable[[StoredMatch], list[str]] | None = getattr(module, "result_lines", None)
+        fn: Callable[..., list[str]] | None = getattr(module, "result_lines", None)
         if fn is not None:
             try:
-                return fn(match)
+                return fn(match, **_in_language(fn, lang))
             except (KeyError, ValueError, TypeError, IndexError, AttributeError):
                 pass
-    return [match_summary(match)]
+    return [match_summary(match, lang)]

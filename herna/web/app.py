@@ -394,19 +394,21 @@ class WebApp:
     def has_route(self, path: str) -> bool:
         return any(getattr(r, "path", None) == path for r in self.starlette.routes)
 
-    def recent_results(self, per_game: int = 3) -> list[tuple[StoredMatch, str]]:
-        """The newest few results of each game, newest first, with their summary in words
-        (a few per game, or Mia's rounds would crowd out every other game). Each game's are
+    def recent_results(self, per_game: int = 3) -> list[StoredMatch]:
+        """The newest few results of each game, newest first (a few per game, or Mia's
+        rounds would crowd out every other game; each page says them in its language). Each
+        game's are
         read from its end of the index, so the cost does not grow with the record."""
         games = set(REPLAYERS) | {s.game for s in self.game_services()}
         matches: list[StoredMatch] = []
         for game in sorted(games):
             matches += self.store.matches(game=game, limit=per_game)
         matches.sort(key=lambda m: m.finished_at, reverse=True)
-        return [(m, match_summary(m)) for m in matches[:12]]
+        return matches[:12]
 
     async def home(self, request: Request) -> Response:
-        recent = await self._recent.get()
+        lang = CURRENT_LOCALE.get()
+        recent = [(m, match_summary(m, lang)) for m in await self._recent.get()]
         body = pages.home(
             self.play_pages(),
             self.has_route("/lobby"),
@@ -509,7 +511,7 @@ class WebApp:
                     game,
                     total,
                     matches,
-                    {m.id: match_summary(m) for m in matches},
+                    {m.id: match_summary(m, CURRENT_LOCALE.get()) for m in matches},
                     offset=offset if paged else 0,
                     limit=limit,
                     more=(offset if paged else 0) + len(matches) < total,

@@ -9,12 +9,14 @@ words a page, and the messages the page hands its scripts (:func:`script_message
 
 Messages live in gettext catalogs made with Babel: ``herna/locale/<lang>/LC_MESSAGES/
 herna.po`` in the repository, compiled to ``herna.mo`` by ``make run``/``make test``
-(:func:`compile_catalogs`); docs/translating.md says how to add a language.
+(:func:`compile_catalogs`; a page reads the ``.po`` itself when its ``.mo`` is missing or
+older); docs/translating.md says how to add a language.
 """
 
 from __future__ import annotations
 
 import functools
+import io
 import logging
 import os
 from collections.abc import Iterable
@@ -69,10 +71,22 @@ def compile_catalogs(root: Path = LOCALE_DIR) -> list[Path]:
 
 @functools.cache
 def translations(locale: str) -> NullTranslations:
-    """The compiled catalog of ``locale`` (read once per process)."""
+    """The catalog of ``locale`` (read once per process): its compiled ``.mo``, or, when that
+    is missing or older than the ``.po`` (``herna serve`` started without ``make run``, or
+    after a pull that changed the catalog), the ``.po`` compiled in memory, so that a Czech
+    page is never silently English."""
+    po = LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    mo = po.with_suffix(".mo")
+    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=locale, domain=DOMAIN)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        compiled.seek(0)
+        return Translations(compiled, domain=DOMAIN)
     found = Translations.load(str(LOCALE_DIR), [locale], DOMAIN)
     if locale != DEFAULT and not isinstance(found, Translations):
-        log.warning("no compiled catalog for %s in %s (make run compiles them)", locale, LOCALE_DIR)
+        log.warning("no catalog for %s in %s", locale, LOCALE_DIR)
     return found
 
 

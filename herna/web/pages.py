@@ -414,7 +414,8 @@ FILTER_KEYS = ("game", "player", "since", "until", "result")
 def _where_and_result(m: StoredMatch) -> str:
     """``the people's table, round 4: ann lost …`` (Mia), else the result alone."""
     where = table_name(m.game, m.table_id)
-    return f"{where}: {match_summary(m)}" if where else match_summary(m)
+    said = match_summary(m, CURRENT_LOCALE.get())
+    return f"{where}: {said}" if where else said
 
 
 def _span(a: datetime, b: datetime) -> str:
@@ -576,11 +577,11 @@ def match_page(m: StoredMatch, place: MatchPlace | None = None) -> str:
         m=m,
         place=place,
         heading=match_heading(m),
-        summary=match_summary(m),
+        summary=match_summary(m, CURRENT_LOCALE.get()),
         status=_(STATUS_WORDS.get(m.status, m.status)) if m.status != "finished" else "",
         played=match_when(m),
         where=table_name(m.game, m.table_id),
-        result=result_lines(m),
+        result=result_lines(m, CURRENT_LOCALE.get()),
         kind_words=kind_words,
     )
 

@@ -247,6 +247,9 @@ class MariasPlay:
         if kind == "sit":
             if seat is not None:
                 return seat, ("SEATED", _("This page has a seat already."))
+            earlier = await self._earlier_seat(vid, viewer, frame)
+            if earlier is not None:
+                return earlier, None
             return self._sit(vid, viewer, frame)
         if kind == "resume":
             if seat is not None:
@@ -281,6 +284,47 @@ class MariasPlay:
             _("Unknown message type %(type)s.") % {"type": repr(str(kind)[:20])},
         )
 
+    def _proven(self, viewer: _Viewer, name: Any, token: Any) -> bool:
+        """Whether this page may play as ``name``: its own guest or signed-in name, or a name
+        whose token it presents (the login server checks the token again)."""
+        own, _new = self.guests.of(viewer.ws)  # the signed-in person's name, else the guest's
+        return isinstance(name, str) and (
+            name == own or (isinstance(token, str) and self.hall.identity.proves(name, token))
+        )
+
+    async def _earlier_seat(self, vid: int, viewer: _Viewer, frame: dict[str, Any]) -> _Seat | None:
+        """A person who sits down while a seat of theirs has no page (a tab closed, another
+        browser, or the lobby's "Sit down" after a seek left behind): a seat at a table takes
+        this page (they are back at their game, returned); a seat still waiting for its table
+        ends, so that the new wish replaces the old seek (the login server would refuse the
+        name as in use until its seek grace is over)."""
+        name = frame.get("name")
+        if not self._proven(viewer, name, frame.get("token")):
+            return None
+        for seat in list(self.seats.values()):
+            if seat.name != name or seat.viewers or seat.relay.done:
+                continue
+            if not _still_waiting(seat.relay):
+                viewer.queue.put_nowait(
+                    {"type": "seat", "seat": seat.secret, "seq": seat.relay.seq}
+                )
+                self._attach(seat, vid)
+                return seat
+            log.info("browser seat %s: a new seek replaces the one left waiting", name)
+            self.seats.pop(seat.secret, None)
+            for timer in (seat.timer, seat.abandon, seat.timer_rematch):
+                if timer is not None:
+                    timer.cancel()
+            if seat.watch is not None:
+                seat.watch.cancel()
+            await seat.relay.stop()
+            # The login server hears the closed connection on its own turn of the loop.
+            for _tick in range(40):
+                if not self._queued(name):
+                    break
+                await asyncio.sleep(0.05)
+        return None
+
     def _sit(
         self, vid: int, viewer: _Viewer, frame: dict[str, Any]
     ) -> tuple[_Seat | None, tuple[str, str] | None]:
@@ -290,8 +334,7 @@ class MariasPlay:
         name, token, wanted = frame.get("name"), frame.get("token"), frame.get("opponents")
         if not isinstance(name, str) or not isinstance(token, (str, type(None))):
             return None, ("BAD_MESSAGE", _("sit needs your name (and a token when you have one)."))
-        own, _new = self.guests.of(viewer.ws)  # the signed-in person's name, else the guest's
-        if name != own and not self.hall.identity.proves(name, token):
+        if not self._proven(viewer, name, token):
             # A guest name is only this browser's own (its signed cookie); any other name
             # needs the token that proves it (the login server checks it again).
             return None, ("BAD_NAME", _("Play under your guest name, or sign in for your own."))

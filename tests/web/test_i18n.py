@@ -4,6 +4,7 @@ a person walks the hall in Czech and switches to English in real Chromium."""
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import UTC, datetime
 from html.parser import HTMLParser
@@ -12,8 +13,10 @@ from pathlib import Path
 import httpx
 import jinja2
 import pytest
+from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from jinja2 import nodes
 
@@ -233,6 +236,7 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert await page.get_attribute("html", "lang") == "cs"
         assert await page.locator("#play-now h2").inner_text() == "Hrát"
         assert "Poslední výsledky" in await page.locator("#results h2").inner_text()
+        assert "aktér prohrál dvě sedmy" in await page.locator("#recent").inner_text()
         assert "Hrajete pod jménem hosta" in await page.locator("#play-now").inner_text()
         await page.screenshot(path=screenshot_path(f"i18n-home-cs-{width}"), full_page=True)
 
@@ -261,6 +265,8 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert "1 hra" in await section.locator("h2").inner_text()
         assert await section.locator("th").first.inner_text() == "hra"
         assert "14. 3. 2026" in await section.inner_text()
+        # the deal's result in Czech words, as the mariáš page says it
+        assert "aktér prohrál dvě sedmy" in await section.inner_text()
         await page.screenshot(path=screenshot_path(f"i18n-history-cs-{width}"), full_page=True)
 
         # A game's page, in Czech: the heading, the replay's controls.
@@ -270,6 +276,10 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert " a carol" in await page.locator("#match-heading").inner_text()
         assert await page.locator("#replay button").first.inner_text() == "« první"
         assert "hráno 14. 3. 2026" in await page.locator("#match-summary").inner_text()
+        assert "Body: aktér alice 30, obrana 60" in await page.locator("main").inner_text()
+        # the replay's card is headed by its step, not by an internal kind
+        await page.locator("#replay .marias").wait_for()
+        assert "replay" not in await page.locator("#replay").inner_text()
         await page.screenshot(path=screenshot_path(f"i18n-match-cs-{width}"), full_page=True)
 
         # Signing in and up, in Czech.
@@ -301,3 +311,29 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         scroll = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
         assert scroll[0] <= scroll[1], scroll
     assert errors == []
+
+
+def test_a_catalog_without_its_compiled_file_is_read_from_the_po(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``herna serve`` started without ``make run`` (no ``.mo`` yet), or after a pull changed
+    a ``.po`` (an older ``.mo``): the pages still speak Czech, from the ``.po`` itself."""
+    po = i18n.LOCALE_DIR / "cs" / "LC_MESSAGES" / "herna.po"
+    here = tmp_path / "cs" / "LC_MESSAGES"
+    here.mkdir(parents=True)
+    (here / "herna.po").write_bytes(po.read_bytes())
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.translations.cache_clear()
+    token = i18n.CURRENT_LOCALE.set("cs")
+    try:
+        assert i18n.gettext("Sign in") == "Přihlásit se"
+        assert not (here / "herna.mo").exists()  # read in memory: the package stays as it was
+        # a stale .mo (an empty catalog, older than the .po) does not win either
+        with (here / "herna.mo").open("wb") as f:
+            write_mo(f, Catalog(locale="cs", domain="herna"))
+        os.utime(here / "herna.mo", (0, 0))
+        i18n.translations.cache_clear()
+        assert i18n.gettext("Sign in") == "Přihlásit se"
+    finally:
+        i18n.CURRENT_LOCALE.reset(token)
+        i18n.translations.cache_clear()

@@ -19,6 +19,7 @@ from herna.hall.hall import Hall
 from herna.servers.cgml import CgmlService
 from herna.web.plugin import WebHall
 from tests.serve import serving
+from tests.web.bot_helpers import sign_up_from_home
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.play_helpers import eventually
 
@@ -105,6 +106,32 @@ async def test_the_game_chosen_in_the_lobby_survives_live_updates(
         finally:
             bot.cancel()
             await asyncio.gather(bot, return_exceptions=True)
+        assert browser.errors == []
+
+
+async def test_back_from_a_play_page_the_lobby_says_the_game_it_shows(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """The back button brings the menus' last choice back (the browser restores it without a
+    change event): the challenge form names that game and the fill wait follows the opponent,
+    at 390 px as at 1280."""
+    async with lobby_hall(tmp_path, "marias,onitama,web") as hall:
+        page = browser.page
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await open_lobby(page, url_of(hall))
+        await page.select_option("#lobby-game", label="Onitama")
+        await page.select_option("#lobby-opponent", label="People only")
+        await page.get_by_role("button", name="Sit down").click()
+        await page.wait_for_url("**/play/onitama*")
+        await page.go_back()
+        await page.wait_for_url("**/lobby")
+        await page.wait_for_function(LIVE)
+        await page.wait_for_load_state("load")
+        assert await page.locator("#lobby-game").input_value() == "onitama"
+        label = page.locator("label").filter(has=page.locator("#lobby-challenge"))
+        assert "Challenge a player to Onitama" in await label.inner_text()
+        assert await page.locator("#lobby-fill").is_disabled()  # people only: no fill wait
+        await page.screenshot(path=screenshot_path("lobby-back-from-play-390"))
         assert browser.errors == []
 
 
@@ -261,4 +288,58 @@ async def test_a_challenge_to_a_name_not_in_the_lobby_is_refused_at_once(
         [seek] = hall.lobby.snapshot()
         assert seek["challenge"] == bea
         await ctx.close()
+        assert browser.errors == []
+
+
+async def test_a_new_mariáš_seek_replaces_the_one_left_waiting(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """A person who asked for people, went back to the lobby and now asks for house bots sits
+    at a table with house bots: their earlier seek ends, and the page does not resume the old
+    wait instead. The same person in another browser, while that table plays, is brought back
+    to it (never told that their name is "in use" at the login server)."""
+    async with lobby_hall(tmp_path, "marias,web", web_seek_grace=30.0) as hall:
+        url = url_of(hall)
+        page = browser.page
+        await sign_up_from_home(page, url, "walker")
+        assert await open_lobby(page, url) == "walker"
+        await page.select_option("#lobby-opponent", label="People only")
+        await page.get_by_role("button", name="Sit down").click()
+        await page.wait_for_url("**/play/marias*")
+        await page.locator("#play-status").filter(has_text=re.compile("[Ww]ait")).wait_for()
+
+        def mine() -> list[str]:
+            return [s["opponent"] for s in hall.lobby.snapshot("marias")]
+
+        await eventually(lambda: mine() == ["people"], 10)
+        await page.go_back()
+        await page.wait_for_url("**/lobby")
+        await page.wait_for_function(LIVE)
+        await page.select_option("#lobby-game", label="Mariáš")
+        await page.select_option("#lobby-opponent", label="House bot: easy")
+        await page.get_by_role("button", name="Sit down").click()
+        await page.wait_for_function(PLAYING, timeout=20_000)
+        assert mine() == []  # the people-only seek ended with the new one
+        await page.screenshot(path=screenshot_path("lobby-new-seek-replaces-1280"))
+        # the person leaves the page for the home page and comes back in another browser
+        await page.get_by_role("link", name="Home", exact=True).click()
+        ctx, other = await new_person(browser)
+        await other.goto(url + "/")
+        await other.get_by_role("link", name="Sign in", exact=True).first.click()
+        await other.get_by_label("Name", exact=True).fill("walker")
+        await other.get_by_label("Password", exact=True).fill("a long password")
+        await other.get_by_role("button", name="Sign in").click()
+        await open_lobby(other, url)
+        await other.select_option("#lobby-opponent", label="House bot: hard")
+        await other.get_by_role("button", name="Sit down").click()
+        await other.wait_for_function(PLAYING, timeout=20_000)
+        status = await other.locator("#play-status").inner_text()
+        assert "in use" not in status and "refused" not in status, status
+        await other.locator("#mar-hand > *").nth(9).wait_for()  # their ten cards
+        # the table they left, with the easy house bots, not a new one
+        assert "house-easy-bot" in await other.locator("#mar-players").inner_text()
+        await other.screenshot(path=screenshot_path("lobby-back-at-the-table-1280"))
+        await ctx.close()
+        hall.records.flush()
+        assert [m.status for m in hall.records.matches(game="marias")] in ([], ["finished"])
         assert browser.errors == []

@@ -197,6 +197,9 @@
     }
 
     opponentSelect.addEventListener("change", syncFill);
+    // Back from a play page, the browser puts the menus' last choice back after this script
+    // filled them, without a change event: the challenge form and the fill wait follow it.
+    window.addEventListener("pageshow", fillOpponents);
     gameSelect.addEventListener("change", fillOpponents);
     document.getElementById("lobby-seek-form").addEventListener("submit", (ev) => {
       ev.preventDefault();

@@ -731,12 +731,18 @@
     const stored = saved();
     // From the lobby page (docs/web.md, "The lobby"): sit down at once with the lobby's seek
     // (a waiting player's table, a challenge, house bots of a level, people only, anyone).
+    // The lobby's wish comes first: the hall gives this page the person's table if one is
+    // playing, and ends a seat of theirs still waiting (their earlier seek), so the page
+    // never resumes an old seek in place of the one just asked for.
     const wish = new URLSearchParams(location.search).get("seek");
-    if (stored && stored.seat) {
+    // Used once: a reload then takes the seat back rather than asking again.
+    if (wish) history.replaceState(null, "", location.pathname);
+    if (stored && stored.seat && !wish) {
       S.seat = stored.seat;
       S.phase = "connecting";
       connect();
     } else if (wish) {
+      forget();
       wantSit = { type: "sit", name: me, lang: pageLang(), seek: wish };
       if (page.token) wantSit.token = page.token;
       S.phase = "connecting";

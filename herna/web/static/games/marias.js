@@ -303,7 +303,9 @@
     }
     const who = names(view, event);
     const status = PHASES[view.phase] || view.phase || "";
-    const kind = event && event.kind ? ` · ${(EVENT_KINDS[event.kind] || event.kind.replace(/_/g, " "))}` : "";
+    // A replay step's own label heads the card already: no kind (it would say "replay step").
+    const kind = event && event.kind && !event.replay
+      ? ` · ${(EVENT_KINDS[event.kind] || event.kind.replace(/_/g, " "))}` : "";
     // Live events carry the group's deal number: one table address shows deal after deal.
     const deal = event && event.data && Number.isInteger(event.data.game_no) ? event.data.game_no : null;
     container.replaceChildren(el("div", { class: "marias", "data-phase": view.phase, "data-deal": deal },
