@@ -121,7 +121,7 @@
       const actions = [];
       if (mine) {
         actions.push(el("button", { type: "button", class: "lobby-cancel", "data-seek": seek.id,
-          "aria-label": _("Cancel your seek {seek}", { seek: seek.id }),
+          "aria-label": _("Cancel your seek"),
           onclick: () => send({ type: "cancel", seek: seek.id }) }, _("Cancel")));
       } else if (canTake(seek)) {
         actions.push(el("button", { type: "button", class: "lobby-accept", "data-seek": seek.id,

@@ -78,7 +78,7 @@
       if (S.phase === "lobby") {
         const words = S.rematching ? _("Waiting for an opponent…")
           : P.waitWords(P.seekWords(wish()), S.until, WAIT_WORDS);
-        const you = S.seek ? _("(You are {name}; your seek {seek} is in the lobby.)", { name: me, seek: S.seek })
+        const you = S.seek ? _("(You are {name}; your seek is in the lobby.)", { name: me })
           : _("(You are {name}.)", { name: me });
         return `${words} ${you}`;
       }
