@@ -244,3 +244,12 @@ async def test_the_example_config_starts_every_server(tmp_path: Path) -> None:
         assert mia is not None
         assert mia.table.settings.house_round_pause == config["mia"]["house_round_pause"]
         assert len(hall.services) == 5
+
+
+def test_python_dash_m_herna_is_the_herna_command() -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-m", "herna", "--version"], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("herna ")
