@@ -28,8 +28,9 @@ MAX_SOURCE_BYTES = 256 * 1024
 MAX_LOG_CHARS = 64 * 1024
 """The most of a run's standard error kept."""
 
-GAMES = ("onitama",)
-"""The games whose submitted bots the hall can play so far (their servers speak lines)."""
+GAMES = ("onitama", "marias", "mia", "tiles")
+"""The games whose submitted bots the hall plays (each through its wire:
+:mod:`herna.clients.sandboxed_wires`)."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ class Submissions:
         code = language or language_of(filename)
         if game not in GAMES:
             raise SubmissionRefused(
-                f"the hall plays submitted bots of {', '.join(GAMES)} so far, not {game}"
+                f"the hall plays submitted bots of {', '.join(GAMES)}, not {game}"
             )
         if code not in LANGUAGES:
             known = ", ".join(f"{lang.label} ({s})" for s, lang in _by_suffix())

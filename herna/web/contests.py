@@ -21,6 +21,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from herna.hall.contests import (
+    CONTEST_GAMES,
     Contest,
     ContestRefused,
     Contests,
@@ -31,7 +32,7 @@ from herna.hall.contests import (
     ranking_csv,
 )
 from herna.hall.hall import Hall
-from herna.hall.submissions import GAMES, Submissions
+from herna.hall.submissions import Submissions
 from herna.hall.tournament_store import TournamentStore
 from herna.hall.tournament_timetable import TimeError
 from herna.web.accounts import FormError, e, ensure_csrf, read_form
@@ -351,7 +352,9 @@ def _new_html(csrf: str, problem: str, form: dict[str, str]) -> str:
         if problem
         else ""
     )
-    games = "".join(f'<option value="{g}">{e(GAME_TITLES.get(g, g))}</option>' for g in GAMES)
+    games = "".join(
+        f'<option value="{g}">{e(GAME_TITLES.get(g, g))}</option>' for g in CONTEST_GAMES
+    )
     return (
         "<h2>Hold a contest</h2><p>You get an admin token: whoever holds it starts the final "
         "after the deadline.</p>" + note + '<form class="account" method="post" action="/contests">'
