@@ -5,13 +5,17 @@ runner (:mod:`herna.clients.sandboxed`), and keeps how each ended with the bot's
 The games are ordinary games of the game's own server, so they are recorded, rated (OpenSkill,
 as every game) and replayable like any other. Which bot plays next: the one whose rating is
 least certain (the largest OpenSkill sigma; a bot without a rated game first), so that a new
-version settles fast. Its opponent: a house bot of the next level in :attr:`LadderSettings.
-levels`, turn about. At most ``concurrency`` games run at once (each is a sandboxed process
-and a relay), so the hall stays responsive.
+version settles fast, of every game whose server runs (Onitama, mariáš, Mia, tile games: each
+through its wire, :mod:`herna.clients.sandboxed_wires`). Its opponent: every other game, the
+next least certain free submitted bot of its game where two bots can be paired by name
+(:data:`PAIRED_GAMES`: each challenges the other in the lobby); else house bots of the next
+level in :attr:`LadderSettings.levels`, turn about (Mia: a session at the hall's table with
+whoever plays there). At most ``concurrency`` sandboxed bots run at once (a pairing is two),
+so the hall stays responsive.
 
 The same runner plays a bot against a person who challenged it from its page
 (:meth:`Ladder.challenge`: the bot waits in the lobby with a challenge to them) and the games
-of contests' finals (:mod:`herna.servers.contest`). So far Onitama only (its line protocol).
+of contests' finals (:mod:`herna.servers.contest`).
 """
 
 from __future__ import annotations
@@ -100,13 +104,13 @@ class Ladder:
                 if bot is None:
                     break
                 level = self.settings.levels[self.games_started % len(self.settings.levels)]
-                self.games_started += 1
+                # Every other game is between two submitted bots when two are free (a
+                # pairing takes two places), the others against house bots, level after level.
                 rival = None
-                if (
-                    self.games_started % 2 == 0
-                    and len(self.playing) + 2 <= self.settings.concurrency
-                ):
+                room = self.settings.concurrency - len(self.playing)
+                if self.games_started % 2 == 0 and room >= 2:
                     rival = await asyncio.to_thread(self.next_rival, bot)
+                self.games_started += 1
                 if rival is None:
                     self.playing[bot.name] = asyncio.create_task(self._play(bot, level))
                 else:
