@@ -2,28 +2,23 @@
 mariáš (CGML documents), Mia (UDP datagrams as lines) and the tile games (JSON lines),
 uploaded with ``herna submit``, is played by ``herna serve --ladder`` in the real sandbox over
 the game's real server to the end of a game, its log kept with the run. Two submitted
-Onitama bots play each other on the ladder. A contest's final goes on, with its locked bots,
-after ``herna serve`` stops and starts again on the same database."""
+Onitama bots play each other on the ladder (test_serve_restart.py: after a restart)."""
 
 from __future__ import annotations
 
 import asyncio
 import shutil
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from herna.cli import main
 from herna.cli.serve import start_hall, start_ladder
-from herna.hall.contests import Contests
 from herna.hall.hall import Hall
 from herna.hall.submissions import Submissions
-from herna.hall.tournament_store import TournamentStore
 from herna.servers.contest import SandboxedBots
 from herna.servers.ladder import Ladder
 from herna.starters import starter
-from tests.live_tournaments import finished
 from tests.serve import serve_args
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is missing")
@@ -121,53 +116,3 @@ async def test_two_submitted_bots_play_each_other_on_the_ladder(tmp_path: Path) 
                 await asyncio.sleep(0.2)
     finally:
         await stop(hall, ladder)
-
-
-async def test_a_contest_final_goes_on_after_herna_serve_restarts(tmp_path: Path) -> None:
-    options = {"onitama_house_bot_delay": 0.02, "ladder_concurrency": 1}
-    hall, ladder = await serve(tmp_path, "onitama", **options)
-    try:
-        assert ladder is not None and isinstance(hall.submitted, SandboxedBots)
-        engine = hall.records.engine
-        book = Submissions(engine, hall.identity)
-        contests = Contests(engine, book)
-        deadline = datetime.now(UTC) + timedelta(seconds=2)
-        contest, _ = contests.create("Class 3B", "onitama", deadline, games_per_pairing=4)
-        for name, author in (("ada", "pupil-a"), ("bea", "pupil-b")):
-            book.submit(name, "onitama", "bot.py", kit("onitama"), person=author)
-            contests.enter(contest.id, name, author)
-        while datetime.now(UTC) < deadline:
-            await asyncio.sleep(0.2)
-        tid = await hall.submitted.start_final(contest.id)
-        store = TournamentStore(engine)
-        async with asyncio.timeout(120):  # the first game of the final ends
-            while not _games(store, tid):
-                await asyncio.sleep(0.2)
-    finally:
-        await stop(hall, ladder)
-    stopped = datetime.now(UTC)
-
-    hall, ladder = await serve(tmp_path, "onitama", **options)
-    try:
-        assert ladder is not None
-        book = Submissions(hall.records.engine, hall.identity)
-        tour = await finished(TournamentStore(hall.records.engine), tid, timeout=240)
-        assert tour.status == "finished", tour.status
-        played = [g for g in tour.games if not g.board.bye]
-        assert len(played) == 4 and all(g.forfeit is None for g in played), played
-        for name in ("ada", "bea"):  # each bot played again after the restart
-            later = [r for r in book.runs(name, limit=20) if _utc(r.started_at) > stopped]
-            assert later and all(r.opponent in ("ada", "bea") for r in later), later
-    finally:
-        await stop(hall, ladder)
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-
-
-def _games(store: TournamentStore, tid: int) -> list[object]:
-    """The games of tournament ``tid`` finished so far."""
-    tour = store.get(tid)
-    assert tour is not None
-    return [g for g in tour.games if not g.board.bye]
