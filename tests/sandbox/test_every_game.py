@@ -116,3 +116,24 @@ async def test_two_submitted_bots_play_each_other_on_the_ladder(tmp_path: Path) 
                 await asyncio.sleep(0.2)
     finally:
         await stop(hall, ladder)
+
+
+async def test_the_c_starter_kit_of_mia_is_compiled_in_the_sandbox_and_plays(
+    tmp_path: Path,
+) -> None:
+    hall, ladder = await serve(tmp_path, "mia", ladder_concurrency=1)
+    try:
+        assert ladder is not None
+        found = starter("mia", "c")
+        assert found is not None and found[0] == "mia-starter.c"
+        book = Submissions(hall.records.engine, hall.identity)
+        submission, _ = book.submit("kit-c", "mia", found[0], found[1], person="Ota")
+        assert submission.language == "c"
+        async with asyncio.timeout(120):
+            while not book.runs("kit-c"):
+                await asyncio.sleep(0.2)
+        (run,) = book.runs("kit-c")
+        assert run.outcome in ("won", "lost", "draw") and "of its 20 rounds" in run.reason, run
+        assert "rolled " in run.log or "lost: " in run.log, run.log
+    finally:
+        await stop(hall, ladder)
