@@ -511,6 +511,9 @@ class CgmlWire(Wire):
         decision = self.tracker.feed(message)
         if isinstance(message, NewGameAsk):
             self.started = True
+            me = self.tracker.me
+            others = [p.id or p.name or "" for p in message.players if p.id != me]
+            self.opponent = ", ".join(others)[:64]  # the bots' own ids, not their server's
         if decision is not None:
             self.mine = True
         if isinstance(message, Result):
