@@ -13,7 +13,8 @@ passes and it, the forhont, wins the hra, it lays two low cards into the talon (
 eso or desítka) and takes its longest suit as trumps (not červené: red trumps are the
 lepší hra). It keeps every flek as offered, and in the tricks plays the lowest card the
 rules allow: follow suit and overtake (přebít) when it can, else trump (and overtrump),
-else any card. Change ``bid()``, ``trumps()`` and ``play()``.
+else any card. Change ``Deal.play()``, ``Deal.discard()``, ``Deal.trumps_suit()`` and
+the licitace answer in ``main()``.
 
 What it prints to standard error is its log: the hall keeps it with each game and shows it
 to you (the author) only. Python 3 standard library only.
