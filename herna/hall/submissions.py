@@ -25,6 +25,9 @@ from herna.hall.identity import Identity, NameTaken, ReservedNames, valid_name
 MAX_SOURCE_BYTES = 256 * 1024
 """The largest program accepted (one source file)."""
 
+MIA_NAME_LENGTH = 20
+"""The longest name Mia's protocol carries (docs/protocols/mia.md, "Registering")."""
+
 MAX_LOG_CHARS = 64 * 1024
 """The most of a run's standard error kept."""
 
@@ -159,6 +162,10 @@ class Submissions:
         if not valid_name(name) or len(name) > 32:
             raise SubmissionRefused(
                 f"{name!r} is not a bot name: 1-32 letters, digits, _, - or ., no spaces"
+            )
+        if game == "mia" and len(name) > MIA_NAME_LENGTH:
+            raise SubmissionRefused(
+                f"{name!r} is too long for Mia: its names have at most {MIA_NAME_LENGTH} characters"
             )
         new_token = self._check_owner(name, token, person)
         owner = person or name
