@@ -16,8 +16,9 @@ the game ended for the bot.
 * **Mariáš** (CGML over TCP, docs/protocols/cgml.md): the two-step login (login server, then
   the group at the super game server) is the relay's; the bot reads and writes CGML documents
   from the login's ``connect status="complete"`` on (the group's public id instead of the
-  ticket), and plays one deal: the relay says no to the next one. A bot
-  that stops is replaced by the server's stand-in (``standin``) so the deal ends as dealt.
+  ticket), and plays one deal: the relay says no to the next one. For a bot that stops, the
+  relay plays the deal out with a house bot, announced with ``standin`` as the web hall's
+  seats do, so the deal ends as dealt for the other two.
 
 The servers, their rules and records are unchanged: a wire is an ordinary client.
 """
@@ -31,6 +32,7 @@ from collections import deque
 from dataclasses import replace
 from typing import Any
 
+from herna.clients.cgml import BotDecider, CgmlClientError
 from herna.protocols.cgml import (
     GAME_MARIAS,
     Abort,
@@ -66,6 +68,8 @@ MIA_ROUNDS = 20
 """Rounds a submitted Mia bot plays in one ladder session."""
 TILES_RULES = "tsuro"
 """The tile game a submitted tiles bot plays on the ladder (short games, every seat moves)."""
+STAND_IN_LEVEL = "easy"
+"""The house bot that plays a mariáš deal out for a bot that stopped."""
 CGML_SEND_LIMIT = 64 * 1024
 """The longest CGML document a bot may write (the codec's ``MAX_MESSAGE_BYTES``)."""
 
@@ -509,13 +513,17 @@ class CgmlWire(Wire):
 
     def _read(self, message: Message) -> None:
         decision = self.tracker.feed(message)
+        if decision is not None:
+            self.mine = True
+        self._read_ending(message)
+
+    def _read_ending(self, message: Message) -> None:
+        """Who plays, and how the deal ended, from a message the tracker has read."""
         if isinstance(message, NewGameAsk):
             self.started = True
             me = self.tracker.me
             others = [p.id or p.name or "" for p in message.players if p.id != me]
             self.opponent = ", ".join(others)[:64]  # the bots' own ids, not their server's
-        if decision is not None:
-            self.mine = True
         if isinstance(message, Result):
             self.deals += 1
             self.mine = False
@@ -547,24 +555,24 @@ class CgmlWire(Wire):
             await self._send(item)
 
     async def give_up(self) -> None:
-        """A stand-in (the server's house bot) plays the deal to its end for the bot."""
+        """A stand-in (a house bot of level ``easy``, played by the relay as the web hall's
+        seats do, and announced with ``<standin>`` so the deal's record says so) plays the
+        deal to its end for the bot."""
         if not self.started or self.writer is None:
             return
-        with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+        stand_in = BotDecider(STAND_IN_LEVEL)
+        with contextlib.suppress(ConnectionError, OSError, TimeoutError, CgmlClientError):
             await self._send(StandIn(True))
+            pending = self.tracker.pending if self.mine else None
             while self.over is None:
+                if pending is not None:
+                    await self._send(await stand_in.decide(self.tracker, pending))
+                    self.tracker.sent(pending)
                 message = await self._next(60.0)
                 if message is None:
                     break
-                if isinstance(message, NewGameAsk):
-                    if self.tracker.seat < 0 or self.deals >= 1:
-                        await self._say_no()
-                        break
-                    self.tracker.feed(message)
-                    await self._send(self.tracker.newgame_answer(True))
-                    continue
-                self._read(message)
-            await self.finish()
+                pending = self.tracker.feed(message)
+                self._read_ending(message)
 
     async def finish(self) -> None:
         """Say no to the next deal (the group's end), waiting a moment for its question."""

@@ -306,7 +306,7 @@ class Ladder:
         records = self.hall.records
         claimed = {r.match_id for r in self.book.runs(bot.name, limit=10)}
         opponent = outcome.opponent.casefold()  # several, comma-separated, at a tile table
-        for _ in range(30):
+        for _ in range(300):  # a tile table plays on after the bot resigned: up to 30 s
             records.flush()
             for match in records.matches(game=bot.game, player=bot.name, limit=3):
                 if (

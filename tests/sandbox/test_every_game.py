@@ -137,3 +137,49 @@ async def test_the_c_starter_kit_of_mia_is_compiled_in_the_sandbox_and_plays(
         assert "rolled " in run.log or "lost: " in run.log, run.log
     finally:
         await stop(hall, ladder)
+
+
+BROKEN = {
+    "marias": (
+        b"import sys\nfor line in sys.stdin:\n    if '<newgame' in line:\n"
+        b"        print('not cgml </cgml>', flush=True)\n",
+        "it wrote something that is not a CGML message",
+    ),
+    "mia": (
+        b"import sys\nfor line in sys.stdin:\n    if line.startswith('ROUND STARTING'):\n"
+        b"        print('JOIN;' + line.split(';')[1].strip(), flush=True)\n"
+        b"    if line.startswith('YOUR TURN'):\n"
+        b"        print('giving up', file=sys.stderr)\n        raise SystemExit(3)\n",
+        "it ended with exit status 3 during the game; its log ends: giving up",
+    ),
+    "tiles": (
+        b"import sys\nfor line in sys.stdin:\n    pass\n",
+        "no move within 2 s (the move clock)",
+    ),
+}
+
+
+@pytest.mark.parametrize("game", sorted(BROKEN))
+async def test_a_broken_bot_loses_in_its_protocols_terms_and_the_game_ends(
+    tmp_path: Path, game: str
+) -> None:
+    """Garbage, an exit and silence: the relay gives up for the bot (a mariáš deal is played
+    out by the server's stand-in, a tile seat resigns, Mia unregisters), its author is told
+    why, and the game ends for everyone as any game does."""
+    hall, ladder = await serve(tmp_path, game, ladder_concurrency=1)
+    try:
+        assert ladder is not None
+        source, why = BROKEN[game]
+        book = Submissions(hall.records.engine, hall.identity)
+        book.submit("broken", game, "bot.py", source, person="Ota")
+        async with asyncio.timeout(120):
+            while not book.runs("broken"):
+                await asyncio.sleep(0.2)
+        (run, *_) = book.runs("broken")
+        assert (run.outcome, run.reason[: len(why)]) == ("lost", why), run
+        if game != "mia":
+            assert run.match_id is not None, run  # the game ended and was recorded
+            record = hall.records.get(run.match_id)
+            assert record is not None and record.status == "finished", record
+    finally:
+        await stop(hall, ladder)
