@@ -11,6 +11,7 @@ from rich.console import Console
 
 from herna.cli.serve import DEFAULT_DATABASE
 from herna.hall.contests import (
+    CONTEST_GAMES,
     MAX_GAMES_PER_PAIRING,
     ContestRefused,
     Contests,
@@ -20,7 +21,7 @@ from herna.hall.contests import (
 )
 from herna.hall.db import make_engine
 from herna.hall.identity import Identity, ReservedNames
-from herna.hall.submissions import GAMES, Submissions
+from herna.hall.submissions import Submissions
 from herna.hall.tournament_store import TournamentStore
 from herna.hall.tournament_timetable import TimeError
 
@@ -41,7 +42,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Create a contest and print its id, its page and its admin token.",
     )
     create.add_argument("title", help="the contest's title")
-    create.add_argument("--game", choices=GAMES, default=GAMES[0], help="the game (onitama)")
+    create.add_argument(
+        "--game", choices=CONTEST_GAMES, default=CONTEST_GAMES[0], help="the game (onitama)"
+    )
     create.add_argument(
         "--deadline",
         required=True,

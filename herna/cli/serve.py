@@ -348,7 +348,9 @@ async def start_ladder(hall: Hall, args: argparse.Namespace) -> Ladder | None:
         return None
     log.info("ladder: submitted bots play, %d games at once", settings.concurrency)
     # The web hall's "Play this bot" and contests' finals play through the same runner.
-    hall.submitted = SandboxedBots(ladder)
+    bots = hall.submitted = SandboxedBots(ladder)
+    # A contest's final the hall held when it stopped goes on with its locked bots.
+    await bots.resume()
     return ladder
 
 

@@ -2,23 +2,27 @@
 server as an ordinary client.
 
 The bot (:mod:`herna.hall.submissions`) runs inside :mod:`herna.core.sandbox` with no
-network; this relay, outside it, opens the TCP connection, logs in under the bot's reserved
-name with a proof the bot never sees, and then passes lines both ways: every server line from
-``LOGIN_OK`` on goes to the bot's standard input, every line the bot writes goes to the
-server (except ``LOGIN``: the relay's login is the only one). The server, its rules and its
+network; this relay, outside it, opens the connection to the game's server, logs in under the
+bot's reserved name with a proof the bot never sees, and then passes messages both ways:
+every server message from the login's answer on (Onitama: ``LOGIN_OK``) goes to the bot's
+standard input, every message the bot writes goes to the server (except a login: the
+relay's is the only one). The server, its rules and its
 records are the same as for any client; what the relay adds is the clocks and bounds a
 program the hall starts must have:
 
 * a **per-move clock**: the bot must answer each of its turns within ``move_seconds``
   (``INVALID_MOVE`` does not restart it), or the relay resigns for it;
 * a **per-game clock**: the whole game within ``game_seconds``;
-* **output bounds**: lines of at most the protocol's 1024 bytes, at most
-  :data:`LINES_PER_TURN` lines between two server messages;
-* the bot's end: a bot that exits or is killed by a limit mid-game loses (``RESIGN``).
+* **output bounds**: messages of at most the protocol's length (Onitama: 1024 bytes), at
+  most :data:`LINES_PER_TURN` messages between two server messages;
+* the bot's end: a bot that exits or is killed by a limit mid-game loses (the protocol's
+  own way of giving up: ``RESIGN``, ``resign``, ``UNREGISTER``, a stand-in).
 
 Each ends the game with a sentence for the bot's author (:attr:`RunOutcome.reason`), kept
-with the bot's standard error in ``bot_runs``. Onitama's line protocol is the one spoken so
-far (docs/protocols/onitama.md); its turn is read by :class:`OnitamaTurns`.
+with the bot's standard error in ``bot_runs``. What is game-specific (the transport, the
+login, whose turn it is, how the game ended, how to give up) is the game's :class:`Wire`
+(:mod:`herna.clients.sandboxed_wires`): Onitama, tile games, Mia over UDP and mariáš over
+CGML, whose bots read and write whole CGML documents instead of lines.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from herna.clients.sandboxed_wires import Refused, Wire, wire_for
 from herna.core.sandbox import (
     MIB,
     Limits,
@@ -41,22 +46,12 @@ from herna.core.sandbox import (
     staged,
 )
 from herna.hall.submissions import LANGUAGES, Submission
-from herna.protocols.onitama import MAX_LINE
 
 LINES_PER_TURN = 20
 """Lines a bot may write between two server messages before it counts as a flood."""
 
 END_WAIT = 1.0
 """Seconds a bot gets to exit by itself after its game is over (then it is killed)."""
-
-REASONS = {
-    "way_of_the_stone": "the master was captured (Way of the Stone)",
-    "way_of_the_stream": "a master reached the temple arch (Way of the Stream)",
-    "opponent_left": "the opponent left",
-    "out_of_time": "out of time",
-    "resigned": "resigned",
-    "draw_agreed": "a draw was agreed",
-}
 
 
 @dataclass(frozen=True)
@@ -65,7 +60,9 @@ class RunSettings:
     game_seconds: float = 300.0
     limits: Limits = field(default_factory=lambda: Limits(cpu_seconds=120, wall_seconds=330))
     seek: str = "once,opponent=bots,level=easy"
-    """LOGIN's lobby field: who the bot plays (docs/protocols/onitama.md, "The lobby")."""
+    """The login's lobby words: who the bot plays (docs/protocols/onitama.md, "The lobby";
+    tiles: the ``join``'s ``seek``; mariáš: ``bots=SERVER+SERVER`` names the opponents' bot
+    servers, ``tournament=ID`` a live tournament's groups; Mia: none)."""
     start_seconds: float | None = None
     """How long the bot waits for its game to start before it leaves (None: the game
     clock's whole length): a challenge to a person who never comes ends then."""
@@ -82,38 +79,6 @@ class RunOutcome:
     moves: int = 0
     """Moves the bot made."""
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
-
-
-class OnitamaTurns:
-    """Whose turn it is, read from the server's lines to one player."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name.casefold()
-        self.white = ""
-        self.black = ""
-        self.to_move = ""
-        self.over: tuple[str, str] | None = None
-        """(winner, reason) once ``GAME_OVER`` came."""
-
-    @property
-    def opponent(self) -> str:
-        return self.black if self.white.casefold() == self.name else self.white
-
-    @property
-    def mine(self) -> bool:
-        return bool(self.to_move) and self.to_move.casefold() == self.name and self.over is None
-
-    def read(self, line: str) -> None:
-        fields = line.split("|")
-        kind = fields[0]
-        if kind == "START" and len(fields) >= 3:
-            self.white, self.black, self.to_move = fields[1], fields[2], fields[1]
-        elif kind in ("MOVE_WAS_MADE", "STALEMATE_CARD") and self.to_move:
-            self.to_move = self.black if self.to_move == self.white else self.white
-        elif kind == "RECONNECT" and len(fields) >= 6:
-            self.to_move = self.white if fields[5] == "white" else self.black
-        elif kind == "GAME_OVER":
-            self.over = (fields[1] if len(fields) > 1 else "", fields[2] if len(fields) > 2 else "")
 
 
 class _Stop(Exception):
@@ -178,88 +143,83 @@ async def _play(
     argv: tuple[str, ...],
 ) -> RunOutcome:
     outcome = RunOutcome("no game", "", "")
+    wire = wire_for(submission.game, submission.name)
     box = await Sandboxed.start(argv, files, settings.limits)
+    relay = _Relay(wire, box, settings, outcome)
     try:
-        reader, writer = await asyncio.open_connection(host, port, limit=4 * MAX_LINE)
-    except OSError as exc:
-        box.kill()
-        await box.wait()
-        outcome.reason = f"the hall's game server could not be reached: {exc}"
-        outcome.log = box.log.text()
-        return outcome
-    relay = _Relay(submission.name, box, reader, writer, settings, outcome)
-    try:
-        await asyncio.wait_for(relay.run(proof), settings.game_seconds)
+        await asyncio.wait_for(relay.run(host, port, proof), settings.game_seconds)
     except TimeoutError:
         await relay.resign(f"the game took longer than {settings.game_seconds:g} s (game clock)")
     finally:
         box.kill()
         status = await box.wait()
-        writer.close()
-        with contextlib.suppress(ConnectionError, OSError):
-            await writer.wait_closed()
+        await wire.close()
     outcome.log = box.log.text()
-    if relay.turns.over is None and not outcome.reason:
+    outcome.opponent = wire.opponent
+    outcome.moves = wire.moves
+    if wire.over is not None:
+        outcome.outcome = wire.over[0] if outcome.outcome != "lost" else "lost"
+        outcome.reason = outcome.reason or wire.over[1]
+    if not wire.started and not outcome.reason:
         outcome.reason = f"{describe_exit(status)} before the game began"
+    if not wire.started:
+        outcome.outcome = "no game"
     return outcome
 
 
 class _Relay:
+    """Passes messages between the sandboxed bot and its :class:`Wire`, with the clocks and
+    bounds of the module doc."""
+
     def __init__(
-        self,
-        name: str,
-        box: Sandboxed,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        settings: RunSettings,
-        outcome: RunOutcome,
+        self, wire: Wire, box: Sandboxed, settings: RunSettings, outcome: RunOutcome
     ) -> None:
-        self.name = name
+        self.wire = wire
         self.box = box
-        self.reader = reader
-        self.writer = writer
         self.settings = settings
         self.outcome = outcome
-        self.turns = OnitamaTurns(name)
-        self.lines_since_server = 0
+        self.messages_since_server = 0
         self.timer: asyncio.TimerHandle | None = None
         """The move clock of the bot's turn (a timer on the loop: no task to cancel)."""
         self.out_of_time: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.nobody_came: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.start_timer: asyncio.TimerHandle | None = None
 
-    async def run(self, proof: str) -> None:
-        self.writer.write(f"LOGIN|{self.name}|{proof}|{self.settings.seek}\n".encode())
-        answer = (await self.reader.readline()).decode(errors="replace").rstrip("\r\n")
-        if not answer.startswith("LOGIN_OK"):
-            self.outcome.reason = f"the server refused the login: {answer or 'no answer'}"
-            return
-        await self._to_bot(answer)
-        from_server = asyncio.ensure_future(self._from_server())
-        from_bot = asyncio.ensure_future(self._from_bot())
-        clock = self.out_of_time
-        nobody = self.nobody_came
+    async def run(self, host: str, port: int, proof: str) -> None:
         if self.settings.start_seconds is not None:
             self.start_timer = asyncio.get_running_loop().call_later(
                 self.settings.start_seconds, self._nobody_came
             )
+        try:
+            greeting = await self.wire.open(host, port, proof, self.settings.seek)
+        except Refused as refused:
+            self.outcome.reason = refused.reason
+            return
+        for text in greeting:
+            await self._to_bot(text)
+        from_server = asyncio.ensure_future(self._from_server())
+        from_bot = asyncio.ensure_future(self._from_bot())
+        clock = self.out_of_time
+        nobody = self.nobody_came
         stop: BaseException | None = None
         done: set[asyncio.Future[None]] = set()
         try:
             done, _ = await asyncio.wait(
                 {from_server, from_bot, clock, nobody}, return_when=asyncio.FIRST_COMPLETED
             )
-            stop = next((t.exception() for t in done if isinstance(t.exception(), _Stop)), None)
+            failed = [t.exception() for t in done if not t.cancelled()]
+            why = next((e for e in failed if isinstance(e, (_Stop, Refused))), None)
+            stop = _Stop(why.reason) if why is not None else None
             if clock in done:
                 stop = _Stop(f"no move within {self.settings.move_seconds:g} s (the move clock)")
             if nobody in done:
                 stop = _Stop(f"no game began within {self.settings.start_seconds:g} s")
-            if from_bot in done and stop is None and self.turns.over is None:
+            if from_bot in done and stop is None and self.wire.over is None:
                 # Its output ended: it exited or a limit stopped it. Let the exit status come.
                 status = await self.box.wait(2.0)
                 tail = _log_tail(self.box.log.text())
-                why = f"{describe_exit(status)} during the game"
-                stop = _Stop(f"{why}; its log ends: {tail}" if tail else why)
+                ended = f"{describe_exit(status)} during the game"
+                stop = _Stop(f"{ended}; its log ends: {tail}" if tail else ended)
         finally:
             self._stop_clock()
             if self.start_timer is not None:
@@ -271,77 +231,69 @@ class _Relay:
             await self.resign(stop.reason)  # the readers are gone: it reads the answer
         elif from_server in done:
             from_server.result()
-        if self.turns.over is not None:
+        if self.wire.over is not None:
+            await self.wire.finish()
             await self._bot_ends()
 
     async def _from_server(self) -> None:
-        while self.turns.over is None:
-            raw = await self.reader.readline()
-            if not raw:
-                if self.turns.over is None and not self.outcome.reason:
+        while self.wire.over is None:
+            was_mine = self.wire.mine
+            texts = await self.wire.receive()
+            if texts is None:
+                if self.wire.over is None and not self.outcome.reason:
                     self.outcome.reason = "the server closed the connection"
                 return
-            line = raw.decode(errors="replace").rstrip("\r\n")
-            was_mine = self.turns.mine
-            self.turns.read(line)
-            self._note(line, was_mine)
-            await self._to_bot(line)
+            self._clock(was_mine)
+            for text in texts:
+                await self._to_bot(text)
 
-    def _note(self, line: str, was_mine: bool) -> None:
-        kind = line.split("|", 1)[0]
-        if kind == "START":
-            self.outcome.opponent = self.turns.opponent
-        if was_mine and kind in ("MOVE_WAS_MADE", "STALEMATE_CARD"):
-            self.outcome.moves += 1
-        if self.turns.mine and (not was_mine or kind == "START"):
+    def _clock(self, was_mine: bool) -> None:
+        if self.wire.started and self.start_timer is not None:
+            self.start_timer.cancel()
+            self.start_timer = None
+        if self.wire.mine and not was_mine:
             self._stop_clock()
             self.timer = asyncio.get_running_loop().call_later(
                 self.settings.move_seconds, self._time_is_up
             )
-        elif not self.turns.mine:
+        elif not self.wire.mine:
             self._stop_clock()
-        if self.turns.over is not None:
-            winner, reason = self.turns.over
-            if not winner:
-                self.outcome.outcome = "draw"
-            elif winner.casefold() == self.turns.name:
-                self.outcome.outcome = "won"
-            else:
-                self.outcome.outcome = "lost"
-            if not self.outcome.reason:
-                self.outcome.reason = REASONS.get(reason, reason.replace("_", " "))
 
-    async def _to_bot(self, line: str) -> None:
-        self.lines_since_server = 0
+    async def _to_bot(self, text: str) -> None:
+        self.messages_since_server = 0
         stdin = self.box.process.stdin
         assert stdin is not None
         with contextlib.suppress(ConnectionError, RuntimeError):
-            stdin.write((line + "\n").encode())
+            stdin.write(text.encode() if text.endswith("\n") else (text + "\n").encode())
             await stdin.drain()
 
     async def _from_bot(self) -> None:
         stdout = self.box.process.stdout
         assert stdout is not None
+        limit = self.wire.max_message
+        what = "message" if self.wire.documents else "line"
+        end = b"</cgml>" if self.wire.documents else b"\n"
         while True:
             try:
-                raw = await stdout.readuntil(b"\n")
+                raw = await stdout.readuntil(end)
             except asyncio.IncompleteReadError:
                 return  # its output ended
             except asyncio.LimitOverrunError:
-                raise _Stop(f"it wrote a line longer than {MAX_LINE} bytes") from None
-            if len(raw) > MAX_LINE + 1:
-                raise _Stop(f"it wrote a line longer than {MAX_LINE} bytes")
-            self.lines_since_server += 1
-            if self.lines_since_server > LINES_PER_TURN:
-                raise _Stop(f"it wrote over {LINES_PER_TURN} lines without an answer between")
-            line = raw.decode(errors="replace").rstrip("\r\n")
-            if not line.strip() or line.split("|", 1)[0].strip().upper() == "LOGIN":
+                raise _Stop(f"it wrote a {what} longer than {limit} bytes") from None
+            if len(raw.strip()) > limit:
+                raise _Stop(f"it wrote a {what} longer than {limit} bytes")
+            self.messages_since_server += 1
+            if self.messages_since_server > LINES_PER_TURN:
+                raise _Stop(f"it wrote over {LINES_PER_TURN} {what}s without an answer between")
+            text = raw.decode(errors="replace").strip()
+            if not text:
                 continue
-            self.writer.write((line + "\n").encode())
-            await self.writer.drain()
+            was_mine = self.wire.mine
+            await self.wire.send(text)
+            self._clock(was_mine)
 
     def _nobody_came(self) -> None:
-        if not self.turns.white and not self.nobody_came.done():
+        if not self.wire.started and not self.nobody_came.done():
             self.nobody_came.set_result(None)
 
     def _time_is_up(self) -> None:
@@ -357,16 +309,9 @@ class _Relay:
         """End the game for the bot: it loses, and ``reason`` tells its author why."""
         self.box.kill()
         self.outcome.reason = reason
-        if self.turns.over is not None or not self.turns.white:
+        if self.wire.over is not None or not self.wire.started:
             return  # no game to resign (or it is over already)
-        with contextlib.suppress(ConnectionError, OSError):
-            self.writer.write(b"RESIGN\n")
-            await self.writer.drain()
-            while self.turns.over is None:
-                raw = await asyncio.wait_for(self.reader.readline(), 5.0)
-                if not raw:
-                    break
-                self.turns.read(raw.decode(errors="replace").rstrip("\r\n"))
+        await self.wire.give_up()
         self.outcome.outcome = "lost"
 
     async def _bot_ends(self) -> None:

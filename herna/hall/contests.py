@@ -31,10 +31,12 @@ from sqlalchemy.orm import Session
 from herna.hall.db import BotContestEntryRow, BotContestRow, BotSubmissionRow
 from herna.hall.identity import new_secret, same_secret, token_digest
 from herna.hall.stats import Z95
-from herna.hall.submissions import GAMES, Submission, Submissions, submission_of
+from herna.hall.submissions import Submission, Submissions, submission_of
 from herna.hall.tournament.model import Game
 from herna.hall.tournament_timetable import TimeError, parse_duration, parse_start
 
+CONTEST_GAMES = ("onitama",)
+"""The games a contest's final can be held for (a final seats two bots a board: Onitama's)."""
 MAX_GAMES_PER_PAIRING = 10
 HOUSE_LEVELS = ("easy", "medium", "hard")
 
@@ -124,8 +126,10 @@ class Contests:
         title = title.strip()
         if not title or len(title) > 100:
             raise ContestRefused("give the contest a title of 1 to 100 characters")
-        if game not in GAMES:
-            raise ContestRefused(f"contests are held for {', '.join(GAMES)} so far, not {game}")
+        if game not in CONTEST_GAMES:
+            raise ContestRefused(
+                f"contests are held for {', '.join(CONTEST_GAMES)} so far, not {game}"
+            )
         deadline = utc(deadline)
         if deadline <= datetime.now(UTC):
             raise ContestRefused("the submission deadline is in the past")

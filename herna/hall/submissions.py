@@ -25,11 +25,15 @@ from herna.hall.identity import Identity, NameTaken, ReservedNames, valid_name
 MAX_SOURCE_BYTES = 256 * 1024
 """The largest program accepted (one source file)."""
 
+MIA_NAME_LENGTH = 20
+"""The longest name Mia's protocol carries (docs/protocols/mia.md, "Registering")."""
+
 MAX_LOG_CHARS = 64 * 1024
 """The most of a run's standard error kept."""
 
-GAMES = ("onitama",)
-"""The games whose submitted bots the hall can play so far (their servers speak lines)."""
+GAMES = ("onitama", "marias", "mia", "tiles")
+"""The games whose submitted bots the hall plays (each through its wire:
+:mod:`herna.clients.sandboxed_wires`)."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ class Submissions:
         code = language or language_of(filename)
         if game not in GAMES:
             raise SubmissionRefused(
-                f"the hall plays submitted bots of {', '.join(GAMES)} so far, not {game}"
+                f"the hall plays submitted bots of {', '.join(GAMES)}, not {game}"
             )
         if code not in LANGUAGES:
             known = ", ".join(f"{lang.label} ({s})" for s, lang in _by_suffix())
@@ -158,6 +162,10 @@ class Submissions:
         if not valid_name(name) or len(name) > 32:
             raise SubmissionRefused(
                 f"{name!r} is not a bot name: 1-32 letters, digits, _, - or ., no spaces"
+            )
+        if game == "mia" and len(name) > MIA_NAME_LENGTH:
+            raise SubmissionRefused(
+                f"{name!r} is too long for Mia: its names have at most {MIA_NAME_LENGTH} characters"
             )
         new_token = self._check_owner(name, token, person)
         owner = person or name

@@ -89,6 +89,36 @@ class SandboxedBots:
         )
         return tid
 
+    async def resume(self) -> list[int]:
+        """After a restart of ``herna serve``: keep the locked versions of every final the
+        hall still holds waiting for their boards again (the tournament itself goes on as
+        every live tournament does), and begin a final that had not begun; the contests'
+        ids."""
+        director = self.ladder.hall.tournaments
+        if director is None:
+            return []
+        resumed = []
+        for contest in await asyncio.to_thread(self.contests.all):
+            tid = contest.tournament_id
+            if tid is None or self._over(tid):
+                continue
+            entries = await asyncio.to_thread(self.contests.entries, contest.id)
+            versions = [e.version for e in entries if e.version is not None]
+            for version in versions:
+                self._keep(version, tid)
+            if director.held[tid].status == ENTRY:
+                task = asyncio.create_task(self._begin(tid, len(versions) + len(contest.house)))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+            resumed.append(contest.id)
+            log.info(
+                "contest %d: the final (tournament %d) goes on with %d bots after a restart",
+                contest.id,
+                tid,
+                len(versions),
+            )
+        return resumed
+
     def _keep(self, version: Submission, tid: int) -> None:
         ladder = self.ladder
         before = ladder.playing.get(version.name)

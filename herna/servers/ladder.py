@@ -5,13 +5,17 @@ runner (:mod:`herna.clients.sandboxed`), and keeps how each ended with the bot's
 The games are ordinary games of the game's own server, so they are recorded, rated (OpenSkill,
 as every game) and replayable like any other. Which bot plays next: the one whose rating is
 least certain (the largest OpenSkill sigma; a bot without a rated game first), so that a new
-version settles fast. Its opponent: a house bot of the next level in :attr:`LadderSettings.
-levels`, turn about. At most ``concurrency`` games run at once (each is a sandboxed process
-and a relay), so the hall stays responsive.
+version settles fast, of every game whose server runs (Onitama, mariáš, Mia, tile games: each
+through its wire, :mod:`herna.clients.sandboxed_wires`). Its opponent: every other game, the
+next least certain free submitted bot of its game where two bots can be paired by name
+(:data:`PAIRED_GAMES`: each challenges the other in the lobby); else house bots of the next
+level in :attr:`LadderSettings.levels`, turn about (Mia: a session at the hall's table with
+whoever plays there). At most ``concurrency`` sandboxed bots run at once (a pairing is two),
+so the hall stays responsive.
 
 The same runner plays a bot against a person who challenged it from its page
 (:meth:`Ladder.challenge`: the bot waits in the lobby with a challenge to them) and the games
-of contests' finals (:mod:`herna.servers.contest`). So far Onitama only (its line protocol).
+of contests' finals (:mod:`herna.servers.contest`).
 """
 
 from __future__ import annotations
@@ -19,13 +23,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from herna.clients.sandboxed import RunOutcome, RunSettings, play_game
 from herna.core.sandbox import Limits, unavailable
+from herna.games.marias.bots import level_of
 from herna.hall.hall import Hall
-from herna.hall.submissions import Submission, Submissions
+from herna.hall.submissions import GAMES, Submission, Submissions
 
 log = logging.getLogger("herna.ladder")
 
@@ -38,6 +44,11 @@ CHALLENGE_SECONDS = 1800.0
 longer than house bots; the bot's own move clock stays the ladder's."""
 MAX_CHALLENGES = 4
 """Games people asked for from a bot's page that may run at once (each is a sandbox)."""
+PAIR_WAIT = 30.0
+"""How long each bot of a pairing of two submitted bots waits for the other to sit down."""
+PAIRED_GAMES = ("onitama",)
+"""The games whose ladder pairs two submitted bots with each other, by a challenge each
+makes to the other; the others play house bots (Mia: whoever is at the table)."""
 PROOF_SESSION = "ladder"
 """The identity session the ladder's proofs are issued to (one per bot name)."""
 
@@ -88,27 +99,34 @@ class Ladder:
     async def _loop(self) -> None:
         while True:
             started = False
-            while len(self.playing) < self.settings.concurrency:
-                if self.hall.closed is not None or self.hall.service("onitama") is None:
-                    break
+            while len(self.playing) < self.settings.concurrency and self.hall.closed is None:
                 bot = await asyncio.to_thread(self.next_bot)
                 if bot is None:
                     break
                 level = self.settings.levels[self.games_started % len(self.settings.levels)]
+                # Every other game is between two submitted bots when two are free (a
+                # pairing takes two places), the others against house bots, level after level.
+                rival = None
+                room = self.settings.concurrency - len(self.playing)
+                if self.games_started % 2 == 0 and room >= 2:
+                    rival = await asyncio.to_thread(self.next_rival, bot)
                 self.games_started += 1
-                self.playing[bot.name] = asyncio.create_task(self._play(bot, level))
+                if rival is None:
+                    self.playing[bot.name] = asyncio.create_task(self._play(bot, level))
+                else:
+                    self._pair(bot, rival)
                 started = True
             if not started:
                 await asyncio.sleep(self.settings.pause)
             else:
                 await asyncio.sleep(0)
 
-    def next_bot(self) -> Submission | None:
-        """The free bot whose rating is least certain (unrated first, then fewest games)."""
-        free = [b for b in self.book.latest("onitama") if b.name not in self.playing]
-        if not free:
-            return None
-        known = {s.name: s for s in self.hall.records.standings("onitama")}
+    def games(self) -> list[str]:
+        """The games whose server runs in this hall, of those the ladder plays."""
+        return [g for g in GAMES if self.hall.service(g) is not None]
+
+    def _uncertainty(self, game: str) -> Callable[[Submission], tuple[float, int]]:
+        known = {s.name: s for s in self.hall.records.standings(game)}
 
         def uncertainty(bot: Submission) -> tuple[float, int]:
             standing = known.get(bot.name)
@@ -116,11 +134,50 @@ class Ladder:
                 return (float("inf"), 0)
             return (standing.sigma, -standing.games)
 
-        return max(free, key=uncertainty)
+        return uncertainty
 
-    async def _play(self, bot: Submission, level: str) -> None:
+    def next_bot(self) -> Submission | None:
+        """The free bot whose rating is least certain (unrated first, then fewest games), of
+        every game whose server runs here."""
+        best: tuple[tuple[float, int], Submission] | None = None
+        for game in self.games():
+            free = [b for b in self.book.latest(game) if b.name not in self.playing]
+            if not free:
+                continue
+            uncertainty = self._uncertainty(game)
+            bot = max(free, key=uncertainty)
+            if best is None or uncertainty(bot) > best[0]:
+                best = (uncertainty(bot), bot)
+        return None if best is None else best[1]
+
+    def next_rival(self, bot: Submission) -> Submission | None:
+        """Another free submitted bot of ``bot``'s game to play it (the least certain one
+        after it), where the game pairs two bots by name (:data:`PAIRED_GAMES`); or None."""
+        if bot.game not in PAIRED_GAMES:
+            return None
+        free = [
+            b
+            for b in self.book.latest(bot.game)
+            if b.name not in self.playing and b.name.casefold() != bot.name.casefold()
+        ]
+        return max(free, key=self._uncertainty(bot.game)) if free else None
+
+    def _pair(self, bot: Submission, rival: Submission) -> None:
+        """A game between two submitted bots: each waits with a challenge to the other, so
+        the lobby seats them together as any challenge (docs/protocols/onitama.md)."""
+        for one, other in ((bot, rival), (rival, bot)):
+            self.playing[one.name] = asyncio.create_task(
+                self._play(one, "", f"once,challenge={other.name}")
+            )
+
+    async def _play(self, bot: Submission, level: str, seek: str | None = None) -> None:
         try:
-            outcome = await self.play_one(bot, level)
+            if seek is None:
+                outcome = await self.play_one(bot, level)
+            else:
+                outcome = await self.play_seeking(
+                    bot, seek, keep_no_game=False, start_seconds=PAIR_WAIT
+                )
             log.info(
                 "ladder: %s v%d %s against %s: %s",
                 bot.name,
@@ -138,8 +195,24 @@ class Ladder:
                 self.playing.pop(bot.name, None)
 
     async def play_one(self, bot: Submission, level: str) -> RunOutcome:
-        """One game of ``bot`` against a house bot of ``level``, kept as a run."""
-        return await self.play_seeking(bot, f"once,opponent=bots,level={level}")
+        """One game of ``bot`` against house bots of ``level`` (Mia: a session at the hall's
+        table, whoever plays there), kept as a run."""
+        return await self.play_seeking(bot, self.house_seek(bot.game, level))
+
+    def house_seek(self, game: str, level: str) -> str:
+        """The lobby words of a game against house bots of ``level``, in ``game``'s terms."""
+        if game == "onitama":
+            return f"once,opponent=bots,level={level}"
+        if game == "tiles":
+            return f"opponent=bots,level={level}"
+        if game == "marias":
+            servers = list(getattr(self.hall.service("marias"), "bots", []))
+            chosen = next(
+                (b for b in servers if level in (b.strategy, level_of(b.strategy))),
+                servers[0] if servers else None,
+            )
+            return f"bots={chosen.name}+{chosen.name}" if chosen is not None else ""
+        return ""
 
     def challenge(self, bot: Submission, person: str) -> str | None:
         """``person`` challenged ``bot`` from its page: the bot waits in the lobby with a
@@ -194,8 +267,7 @@ class Ladder:
         """One game of ``bot`` logged in with the lobby words ``seek`` (docs/protocols/
         onitama.md, "The lobby"), kept as a run with its log; a run without a game only with
         ``keep_no_game`` (a ladder game's: a bot that does not compile is told so there)."""
-        service = self.hall.service("onitama")
-        port = int(getattr(service, "port", 0))
+        port = game_port(self.hall.service(bot.game))
         proof = self.hall.identity.issue_proof(bot.name, f"{PROOF_SESSION}:{bot.name}")
         limits = self.settings.limits
         if game_seconds is not None:
@@ -225,23 +297,37 @@ class Ladder:
         return outcome
 
     def _record_of(self, bot: Submission, outcome: RunOutcome) -> tuple[int | None, str]:
-        """The game's record: the bot's newest Onitama match against the run's opponent that
+        """The game's record: the bot's newest match of its game against the run's opponent that
         ended after the run began and no earlier run claimed (a contest's games follow each
         other within a second; the server writes a record as its game ends, and the writer
         may need a moment)."""
-        if not outcome.opponent:
-            return None, ""
+        if not outcome.opponent or bot.game == "mia":
+            return None, ""  # a Mia session is many rounds, each its own record
         records = self.hall.records
         claimed = {r.match_id for r in self.book.runs(bot.name, limit=10)}
-        opponent = outcome.opponent.casefold()
-        for _ in range(30):
+        opponent = outcome.opponent.casefold()  # several, comma-separated, at a tile table
+        for _ in range(300):  # a tile table plays on after the bot resigned: up to 30 s
             records.flush()
-            for match in records.matches(game="onitama", player=bot.name, limit=3):
+            for match in records.matches(game=bot.game, player=bot.name, limit=3):
                 if (
                     match.id not in claimed
                     and match.finished_at >= outcome.started_at - timedelta(seconds=1)
-                    and any(p.name.casefold() == opponent for p in match.players)
+                    and any(p.name.casefold() in opponent for p in match.players)
                 ):
                     return match.id, match.table_id
             time.sleep(0.1)
         return None, ""
+
+
+def game_port(service: object) -> int:
+    """The port a client of ``service`` connects to: Onitama's and the tile server's TCP
+    port, Mia's UDP port, mariáš's login server's port for players."""
+    if service is None:
+        return 0
+    login = getattr(service, "login", None)
+    if login is not None:
+        return int(login.player_address[1])
+    server = getattr(service, "server", None)
+    if hasattr(server, "address"):
+        return int(server.address[1])  # type: ignore[union-attr]
+    return int(getattr(service, "port", 0))

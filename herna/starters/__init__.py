@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from importlib import resources
 
-STARTERS = {("onitama", "python"): ("onitama.py", "onitama-starter.py")}
+STARTERS = {
+    ("onitama", "python"): ("onitama.py", "onitama-starter.py"),
+    ("marias", "python"): ("marias.py", "marias-starter.py"),
+    ("mia", "python"): ("mia.py", "mia-starter.py"),
+    ("mia", "c"): ("mia.c", "mia-starter.c"),
+    ("tiles", "python"): ("tiles.py", "tiles-starter.py"),
+}
 """(game, language) → (file in this package, name to download it as)."""
 
 

@@ -21,6 +21,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from herna.hall.contests import (
+    CONTEST_GAMES,
     Contest,
     ContestRefused,
     Contests,
@@ -30,7 +31,7 @@ from herna.hall.contests import (
     ranking_csv,
 )
 from herna.hall.hall import Hall
-from herna.hall.submissions import GAMES, Submissions
+from herna.hall.submissions import Submissions
 from herna.hall.tournament_store import TournamentStore
 from herna.hall.tournament_timetable import TimeError
 from herna.web.accounts import FormError, ensure_csrf, read_form
@@ -88,7 +89,7 @@ class ContestPages:
             problem=problem,
             form=form,
             csrf=ensure_csrf(request),
-            games=GAMES,
+            games=CONTEST_GAMES,
         )
 
     async def create(self, request: Request) -> Response:

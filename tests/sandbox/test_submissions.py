@@ -79,7 +79,8 @@ def test_only_the_token_or_the_owner_uploads_under_a_name(tmp_path: Path) -> Non
         bots.submit("ALICES-BOT", "onitama", "bot.py", BOT, person="Bob")
     assert bots.bot_names("Alice") == ["alices-bot"] and bots.bot_names("Bob") == []
     for args, words in [
-        (("b", "mia", "bot.py", BOT), "plays submitted bots of onitama"),
+        (("b", "chess", "bot.py", BOT), "plays submitted bots of onitama, marias, mia, tiles"),
+        (("a-long-name-for-a-mia-bot", "mia", "bot.py", BOT), "too long for Mia: its names"),
         (("b", "onitama", "bot.rb", BOT), "not a language the hall runs"),
         (("b", "onitama", "bot.py", b"  \n"), "empty"),
         (("b", "onitama", "bot.py", b"x" * 300_000), "the most the hall takes"),
