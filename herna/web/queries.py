@@ -93,6 +93,19 @@ def parse_when(value: str | None, end: bool = False) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+def record_mark(engine: Engine) -> int:
+    """The newest record's id: records are only ever added, never changed, so a page made of
+    them is the same while this is (an ``ETag``'s part; the end of the primary key: no scan)."""
+    with Session(engine) as session:
+        return int(session.scalar(select(func.max(MatchRow.id))) or 0)
+
+
+def match_finished(engine: Engine, match_id: int) -> datetime | None:
+    """When a recorded game finished (None: no such record), without reading its moves."""
+    with Session(engine) as session:
+        return session.scalar(select(MatchRow.finished_at).where(MatchRow.id == match_id))
+
+
 def count_matches(engine: Engine, flt: MatchFilter) -> int:
     with Session(engine) as session:
         return int(session.scalar(flt.apply(select(func.count(MatchRow.id)))) or 0)
