@@ -58,12 +58,14 @@ def serving(
     prefix: str = "herna-bench-",
     keep: bool = False,
     before: tuple[tuple[str, ...], ...] = (),
+    database_url: str | None = None,
 ) -> Iterator[Served]:
     """Start ``herna serve`` and wait until its web hall answers and it says it runs.
-    ``before``: ``herna`` commands to run first on the same database (e.g. reserving a name)."""
+    ``before``: ``herna`` commands to run first on the same database (e.g. reserving a name);
+    ``database_url``: a database of the caller's (else a new SQLite file of its own)."""
     work = Path(tempfile.mkdtemp(prefix=prefix))
     env = source_env(source)
-    db = f"sqlite:///{work / 'herna.db'}"
+    db = database_url or f"sqlite:///{work / 'herna.db'}"
     ports = {
         "mia": free_port(socket.SOCK_DGRAM),
         "onitama": free_port(),
