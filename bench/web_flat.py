@@ -111,7 +111,7 @@ def fill(path: Path, matches: int, source: Path | None) -> None:
             "VALUES (?,?,?,?,?,?)",
             seats,
         )
-    when = (start + timedelta(seconds=matches * 3)).strftime("%Y-%m-%d %H:%M:%S.%f")
+    last = (start + timedelta(seconds=matches * 3)).strftime("%Y-%m-%d %H:%M:%S.%f")
     db.executemany(
         "INSERT INTO standings VALUES (?,?,?,?,?)",
         [(g, n, float(sum(w)), len(w), sum(w)) for (g, n), w in played.items()],
@@ -123,7 +123,7 @@ def fill(path: Path, matches: int, source: Path | None) -> None:
     db.executemany(
         "INSERT INTO rating_points (game, name, games, mu, sigma, at) VALUES (?,?,?,?,?,?)",
         [
-            (g, n, k, 25.0, 8.0 / k**0.5, when)
+            (g, n, k, 25.0, 8.0 / k**0.5, last)
             for (g, n), w in played.items()
             for k in range(1, len(w) + 1)
             if keeps_rating_point(k)
@@ -143,8 +143,18 @@ def database(cache: Path, matches: int, schema: str, source: Path | None) -> Pat
             leftover.unlink()
         fill(partial, matches, source)
         partial.rename(path)
+        _tidy(partial)
         print(f"  filled {matches:,} matches in {time.perf_counter() - began:.0f} s")
     return path
+
+
+def _tidy(db: Path) -> None:
+    """What a hall leaves beside a SQLite file: its schema lock and records journal."""
+    for extra in db.parent.glob(db.name + "*"):
+        if extra.is_dir():
+            shutil.rmtree(extra, ignore_errors=True)
+        elif extra != db:
+            extra.unlink(missing_ok=True)
 
 
 def measure(url: str, pid: int, seconds: float) -> dict[str, tuple[float, float]]:
@@ -192,9 +202,11 @@ def main() -> int:
             # A copy per run: the served hall migrates and writes its keys into the file.
             run = args.cache / f"run-{size}.db"
             shutil.copyfile(path, run)
-            with serving(source, ("--only", "web"), database_url=f"sqlite:///{run}") as served:
+            url = f"sqlite:///{run}"
+            with serving(source, ("--only", "web"), database_url=url, start_timeout=900) as served:
                 results[(label, size)] = measure(served.url(), served.process.pid, args.seconds)
             run.unlink()
+            _tidy(run)
     for label, _ in sources:
         head = "".join(f"{size:>12,}" for size in args.sizes)
         print(f"\n{label}: CPU ms per request (p50 ms) by matches on record")
@@ -204,6 +216,11 @@ def main() -> int:
             row = "".join(f"{c:>6.2f} ({m:>4.0f})" for c, m in cells)
             ratio = cells[-1][0] / cells[0][0] if cells[0][0] else float("nan")
             print(f"{p:<24}{row}   {ratio:.1f}×")
+        growth = {p: results[(label, args.sizes[-1])][p][0] / results[(label, args.sizes[0])][p][0]
+                  for p in PATHS if results[(label, args.sizes[0])][p][0]}  # fmt: skip
+        worst = max(growth, key=lambda p: growth[p])
+        print(f"flat ({label}): {args.sizes[0]:,} → {args.sizes[-1]:,} matches, CPU per request "
+              f"grows at most {growth[worst]:.1f}× ({worst})")  # fmt: skip
     return 0
 
 

@@ -36,36 +36,31 @@ def _record(i: int) -> MatchRecord:
     )
 
 
-def _counted(conn: Any) -> tuple[dict[str, int], dict[tuple[str, str], tuple[Any, ...]]]:
+def _tally(conn: Any, games: str, players: str) -> tuple[dict[str, Any], dict[Any, Any]]:
+    """Records per game and, per (player, game), (records, unfinished ones, score sum)."""
+    by_game = dict(conn.execute(text(games)).all())
+    by_player = {(row[0], row[1]): tuple(row[2:]) for row in conn.execute(text(players))}
+    return by_game, by_player
+
+
+def _counted(conn: Any) -> tuple[dict[str, Any], dict[Any, Any]]:
     """The totals as counting every record gives them."""
-    games = dict(conn.execute(text("SELECT game, count(*) FROM matches GROUP BY game")).all())
-    players = {
-        (name, game): (n, unfinished, score)
-        for name, game, n, unfinished, score in conn.execute(
-            text(
-                "SELECT p.name, m.game, count(*),"
-                " sum(CASE WHEN m.status <> 'finished' THEN 1 ELSE 0 END), sum(p.score)"
-                " FROM match_players p JOIN matches m ON m.id = p.match_id"
-                " GROUP BY p.name, m.game"
-            )
-        )
-    }
-    return games, players
+    return _tally(
+        conn,
+        "SELECT game, count(*) FROM matches GROUP BY game",
+        "SELECT p.name, m.game, count(*), sum(CASE WHEN m.status <> 'finished' THEN 1 ELSE 0 END),"
+        " sum(p.score) FROM match_players p JOIN matches m ON m.id = p.match_id"
+        " GROUP BY p.name, m.game",
+    )
 
 
-def _kept(conn: Any) -> tuple[dict[str, int], dict[tuple[str, str], tuple[Any, ...]]]:
-    kept = text("SELECT game, matches FROM game_totals WHERE matches > 0")
-    games = dict(conn.execute(kept).all())
-    players = {
-        (name, game): (n, unfinished, score)
-        for name, game, n, unfinished, score in conn.execute(
-            text(
-                "SELECT name, game, matches, unfinished, score_sum FROM player_totals"
-                " WHERE matches > 0"
-            )
-        )
-    }
-    return games, players
+def _kept(conn: Any) -> tuple[dict[str, Any], dict[Any, Any]]:
+    """The totals the records writer kept."""
+    return _tally(
+        conn,
+        "SELECT game, matches FROM game_totals WHERE matches > 0",
+        "SELECT name, game, matches, unfinished, score_sum FROM player_totals WHERE matches > 0",
+    )
 
 
 def test_totals_follow_the_records_as_written_and_pruned(database_url: str) -> None:
