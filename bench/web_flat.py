@@ -204,6 +204,8 @@ def main() -> int:
             shutil.copyfile(path, run)
             url = f"sqlite:///{run}"
             with serving(source, ("--only", "web"), database_url=url, start_timeout=900) as served:
+                if size == args.sizes[0]:
+                    print(f"  {label}: {served.package}")  # which code answers
                 results[(label, size)] = measure(served.url(), served.process.pid, args.seconds)
             run.unlink()
             _tidy(run)

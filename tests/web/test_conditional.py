@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import httpx
+import pytest
+from playwright.async_api import expect
 
 from herna.web.plugin import WebHall
+from tests.web.conftest import Browser, screenshot_path
 from tests.web.helpers import play_mia_round, publish_mia_round
 from tests.web.test_people import sign_up
 
@@ -139,3 +143,57 @@ async def test_a_signed_in_page_never_answers_another_persons_tag(web: WebHall) 
         etag = (await anna.get("/")).headers["etag"]
         czech = await anna.get("/", headers={"if-none-match": etag, "accept-language": "cs"})
         assert czech.status_code == 200 and czech.headers["content-language"] == "cs"
+
+
+@pytest.mark.browser
+async def test_a_browser_gets_its_copy_then_what_is_new(web: WebHall, browser: Browser) -> None:
+    """Chromium as a person uses it: the menu's Home again is the browser's copy (the server
+    answers 304); after a game finishes, or once the person signs in, it is the new page."""
+    _save_round(web, 1, ["alice", "bob"])
+    page = browser.page
+    # (the tag the browser asked with, the tag it got) of each visit to the home page: the
+    # same tag back is the server's 304 (Playwright reports the cached page's 200 then).
+    homes: list[tuple[str | None, str | None]] = []
+
+    async def seen(r: Any) -> None:
+        if r.url == web.url + "/":
+            asked = (await r.request.all_headers()).get("if-none-match")
+            homes.append((asked, (await r.all_headers()).get("etag")))
+
+    page.on("response", seen)
+    for width, height in ((1280, 800), (390, 844)):
+        await page.set_viewport_size({"width": width, "height": height})
+        await page.goto(web.url + "/")
+        await page.get_by_role("link", name="History", exact=True).click()
+        await page.wait_for_url("**/history")
+        homes.clear()
+        await page.locator("header a.brand").click()
+        await page.wait_for_url(web.url + "/")
+        await expect(page.locator("#recent")).to_contain_text("alice")
+        assert len(homes) == 1 and homes[0][0] is not None
+        assert homes[0][0] == homes[0][1]  # nothing changed: the browser showed its own copy
+        await page.screenshot(path=screenshot_path(f"conditional-home-{width}"), full_page=True)
+    # A game finishes: the next visit shows it.
+    _save_round(web, 2, ["carol", "dana"])
+    await asyncio.sleep(1.1)
+    await page.get_by_role("link", name="History", exact=True).click()
+    await page.wait_for_url("**/history")
+    homes.clear()
+    await page.locator("header a.brand").click()
+    await expect(page.locator("#recent")).to_contain_text("carol")
+    assert len(homes) == 1 and homes[0][0] is not None and homes[0][0] != homes[0][1]
+    # Signing in changes the header of every page, the cached ones too.
+    await page.locator("header").get_by_role("link", name="Sign in").click()
+    await page.locator("main").get_by_role("link", name="Sign up").click()
+    await page.fill("#name", "zdena")
+    await page.fill("#password", "a long password 3")
+    await page.locator("main form button[type=submit]").click()
+    await page.locator("header a.brand").click()
+    await expect(page.locator(".account-box")).to_contain_text("zdena")
+    await page.get_by_role("link", name="History", exact=True).click()
+    await expect(page.locator(".account-box")).to_contain_text("zdena")
+    await page.screenshot(path=screenshot_path("conditional-signed-in-390"), full_page=True)
+    await page.get_by_role("button", name="Sign out").click()
+    await page.locator("header a.brand").click()
+    await expect(page.locator(".account-box")).not_to_contain_text("zdena")
+    assert browser.errors == []
