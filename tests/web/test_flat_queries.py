@@ -75,10 +75,10 @@ async def test_the_pages_queries_are_index_driven(web: WebHall) -> None:
                 assert (await client.get(path)).status_code == 200, path
     finally:
         event.remove(engine, "before_cursor_execute", note)
-    path = engine.url.database
-    assert path
+    database = engine.url.database
+    assert database
     plans: dict[str, list[str]] = {}
-    with sqlite3.connect(path) as db:
+    with sqlite3.connect(database) as db:
         for statement, params in seen:
             if statement.lstrip().upper().startswith(("SELECT", "WITH")):
                 rows = db.execute("EXPLAIN QUERY PLAN " + statement, params or ()).fetchall()
