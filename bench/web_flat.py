@@ -161,8 +161,12 @@ def measure(url: str, pid: int, seconds: float) -> dict[str, tuple[float, float]
     """CPU ms of the server per request and p50 ms, requests one after another on one
     connection (the server's own cost, not a queue's)."""
     with httpx.Client(base_url=url, timeout=60) as client:
+        # Warm up for a while: a hall that has just started (and migrated a large file) does
+        # its own start-up work for some seconds, which the first page measured would pay.
         for path in PATHS:
-            client.get(path).raise_for_status()  # warm: imports, templates, caches
+            warm = time.monotonic() + 1.5
+            while time.monotonic() < warm:
+                client.get(path).raise_for_status()
         out = {}
         for path in PATHS:
             times: list[float] = []
