@@ -50,6 +50,7 @@ class Bench:
 
 BENCHES = (
     Bench("web_crowd", ("--seconds", "5", "--runs", "2"), r"^(this checkout|source)"),
+    Bench("web_flat", ("--sizes", "10000", "100000", "--seconds", "1"), r"^flat", 400.0),
     Bench("onitama_perft", ("--depth", "6"), r"^(perft's own counter|server's path)"),
     Bench("onitama_hub", (), r"µs|us per action|actions/s"),
     Bench("onitama_games", (), r"^(Herna server|anchor relay|ratio to the anchor)"),

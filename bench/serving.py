@@ -58,12 +58,16 @@ def serving(
     prefix: str = "herna-bench-",
     keep: bool = False,
     before: tuple[tuple[str, ...], ...] = (),
+    database_url: str | None = None,
+    start_timeout: float = 120.0,
 ) -> Iterator[Served]:
     """Start ``herna serve`` and wait until its web hall answers and it says it runs.
-    ``before``: ``herna`` commands to run first on the same database (e.g. reserving a name)."""
+    ``before``: ``herna`` commands to run first on the same database (e.g. reserving a name);
+    ``database_url``: a database of the caller's (else a new SQLite file of its own);
+    ``start_timeout``: seconds to wait for it (migrating a large database takes a while)."""
     work = Path(tempfile.mkdtemp(prefix=prefix))
     env = source_env(source)
-    db = f"sqlite:///{work / 'herna.db'}"
+    db = database_url or f"sqlite:///{work / 'herna.db'}"
     ports = {
         "mia": free_port(socket.SOCK_DGRAM),
         "onitama": free_port(),
@@ -94,12 +98,12 @@ def serving(
         process = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work)
     served = Served(process, ports, work, log_path, env, db, package)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + start_timeout
         while True:
             if process.poll() is not None:
                 raise RuntimeError("herna serve stopped:\n" + log_path.read_text()[-2000:])
             if time.monotonic() > deadline:
-                raise RuntimeError("herna serve did not start within 120 s")
+                raise RuntimeError(f"herna serve did not start within {start_timeout:g} s")
             with contextlib.suppress(OSError), socket.create_connection((HOST, ports["web"]), 1):
                 if "Herna is running" in log_path.read_text(errors="replace"):
                     break

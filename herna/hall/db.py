@@ -63,12 +63,41 @@ class MatchPlayerRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
-    name: Mapped[str] = mapped_column(String(64), index=True)
+    name: Mapped[str] = mapped_column(String(64))
     kind: Mapped[str] = mapped_column(String(16), default="unknown")
     score: Mapped[float] = mapped_column(Float, default=0.0)
     winner: Mapped[bool] = mapped_column(Boolean, default=False)
     match: Mapped[MatchRow] = relationship(back_populates="players")
-    __table_args__ = (Index("ix_match_players_match", "match_id"),)
+    __table_args__ = (
+        Index("ix_match_players_match", "match_id"),
+        # A player's newest games are the end of their part of this index (no list of every
+        # game they played is built to find the last twenty).
+        Index("ix_match_players_name_match", "name", "match_id"),
+    )
+
+
+class GameTotalRow(Base):
+    """How many records of each game are on record, kept by the records writer as it writes
+    (and prunes) them, so that nothing counts the whole record to say it (issue 28)."""
+
+    __tablename__ = "game_totals"
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    matches: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class PlayerTotalRow(Base):
+    """One player's records in one game, kept by the records writer as it writes them: what
+    a player's page shows without reading every game a house bot ever played."""
+
+    __tablename__ = "player_totals"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    matches: Mapped[int] = mapped_column(BigInteger, default=0)
+    unfinished: Mapped[int] = mapped_column(BigInteger, default=0)
+    """Aborted and canceled ones."""
+    score_sum: Mapped[float] = mapped_column(Float, default=0.0)
+    first_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class MatchEventRow(Base):

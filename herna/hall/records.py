@@ -585,17 +585,19 @@ class RecordStore:
             query = select(MatchRow).options(selectinload(MatchRow.players))
             if game:
                 query = query.where(MatchRow.game == game)
+            newest: Any = MatchRow.id.desc()
             if player:
-                query = query.where(
-                    MatchRow.id.in_(
-                        select(MatchPlayerRow.match_id).where(MatchPlayerRow.name == player)
-                    )
+                # The player's newest games from the end of their part of the index (see
+                # herna.web.queries.MatchFilter.apply), not a list of every game they played.
+                query = query.join(MatchPlayerRow, MatchPlayerRow.match_id == MatchRow.id).where(
+                    MatchPlayerRow.name == player
                 )
+                newest = MatchPlayerRow.match_id.desc()
             if since:
                 query = query.where(MatchRow.finished_at >= since)
             if until:
                 query = query.where(MatchRow.finished_at <= until)
-            query = query.order_by(MatchRow.id.desc()).limit(limit).offset(offset)
+            query = query.order_by(newest).limit(limit).offset(offset)
             return [_stored(r, with_events=False) for r in session.scalars(query)]
 
     def count(self, game: str | None = None) -> int:
@@ -657,13 +659,15 @@ class RecordStore:
 
 
 def read_matches(
-    engine: Any, where: Any = None, limit: int = 50, offset: int = 0
+    engine: Any, where: Any = None, limit: int = 50, offset: int = 0, order: Any = None
 ) -> list[StoredMatch]:
     """Matches newest first, without their event logs; ``where(query) -> query`` narrows
-    the ``select(MatchRow)`` (the web hall's history filters)."""
+    the ``select(MatchRow)`` (the web hall's history filters), ``order`` is the newest-first
+    order that suits it (default: by id)."""
     with Session(engine) as session:
         query = select(MatchRow).options(selectinload(MatchRow.players))
         if where is not None:
             query = where(query)
-        query = query.order_by(MatchRow.id.desc()).limit(limit).offset(offset)
+        query = query.order_by(MatchRow.id.desc() if order is None else order)
+        query = query.limit(limit).offset(offset)
         return [_stored(r, with_events=False) for r in session.scalars(query)]

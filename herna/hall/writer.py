@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import case, delete, insert, select, tuple_
+from sqlalchemy import and_, case, delete, func, insert, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
@@ -46,10 +46,12 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from herna.hall.db import (
     CounterRow,
     FileIdentity,
+    GameTotalRow,
     MatchEventRow,
     MatchKeyRow,
     MatchPlayerRow,
     MatchRow,
+    PlayerTotalRow,
     RatingPointRow,
     RatingRow,
     StandingRow,
@@ -135,6 +137,7 @@ def prune(engine: Engine, keep: Mapping[str, int]) -> int:
             )
             if cutoff is None:
                 continue
+            _uncount(conn, game, cutoff)
             old = select(mt.c.id).where(mt.c.game == game, mt.c.id <= cutoff)
             for table in (MatchPlayerRow, MatchEventRow, MatchKeyRow):
                 t: Any = table.__table__
@@ -240,7 +243,84 @@ def write_records(
             },
         )
         _update_ratings(conn, [r for _, r in records if r.rated])
+        _count(conn, [r for _, r in records])
     return ids
+
+
+def _count(conn: Connection, records: Sequence[Any]) -> None:
+    """Add ``records`` to the totals per game and per player (the pages read these)."""
+    games: dict[str, int] = defaultdict(int)
+    players: dict[tuple[str, str], dict[str, Any]] = {}
+    for rec in records:
+        games[rec.game] += 1
+        for p in rec.players:
+            acc = players.setdefault(
+                (p.name, rec.game),
+                {"name": p.name, "game": rec.game, "matches": 0, "unfinished": 0,
+                 "score_sum": 0.0, "first_at": rec.finished_at, "last_at": rec.finished_at},
+            )  # fmt: skip
+            acc["matches"] += 1
+            acc["unfinished"] += int(rec.status != "finished")
+            acc["score_sum"] += float(p.score)
+            acc["first_at"] = min(acc["first_at"], rec.finished_at)
+            acc["last_at"] = max(acc["last_at"], rec.finished_at)
+    _add_totals(conn, games, list(players.values()))
+
+
+def _uncount(conn: Connection, game: str, cutoff: int) -> None:
+    """Take the records of ``game`` up to id ``cutoff`` off the totals before they are pruned
+    (a player's first and last game stay what they were: they were played)."""
+    mt: Any = MatchRow.__table__
+    pt: Any = MatchPlayerRow.__table__
+    gone = and_(mt.c.game == game, mt.c.id <= cutoff)
+    n = int(conn.scalar(select(func.count()).select_from(mt).where(gone)) or 0)
+    if not n:
+        return
+    rows = conn.execute(
+        select(
+            pt.c.name,
+            func.count(),
+            func.sum(case((mt.c.status != "finished", 1), else_=0)),
+            func.sum(pt.c.score),
+            func.min(mt.c.finished_at),
+        )
+        .join(mt, mt.c.id == pt.c.match_id)
+        .where(gone)
+        .group_by(pt.c.name)
+    ).all()
+    players = [
+        {"name": name, "game": game, "matches": -count, "unfinished": -int(unfinished or 0),
+         "score_sum": -float(score or 0.0), "first_at": first, "last_at": first}
+        for name, count, unfinished, score, first in rows
+    ]  # fmt: skip
+    _add_totals(conn, {game: -n}, players)
+
+
+def _add_totals(conn: Connection, games: Mapping[str, int], players: list[dict[str, Any]]) -> None:
+    gt: Any = GameTotalRow.__table__
+    _upsert(
+        conn,
+        gt,
+        [{"game": g, "matches": n} for g, n in games.items()],
+        ["game"],
+        {"matches": lambda ex: gt.c.matches + ex.matches},
+    )
+    pt: Any = PlayerTotalRow.__table__
+    _upsert(
+        conn,
+        pt,
+        players,
+        ["name", "game"],
+        {
+            "matches": lambda ex: pt.c.matches + ex.matches,
+            "unfinished": lambda ex: pt.c.unfinished + ex.unfinished,
+            "score_sum": lambda ex: pt.c.score_sum + ex.score_sum,
+            "first_at": lambda ex: case(
+                (ex.first_at < pt.c.first_at, ex.first_at), else_=pt.c.first_at
+            ),
+            "last_at": lambda ex: case((ex.last_at > pt.c.last_at, ex.last_at), else_=pt.c.last_at),
+        },
+    )
 
 
 def keeps_rating_point(games: int) -> bool:

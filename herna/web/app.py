@@ -50,13 +50,11 @@ from herna.hall.hall import Hall
 from herna.hall.people import People, hall_key
 from herna.hall.records import StoredMatch
 from herna.hall.replays import REPLAYERS, match_summary
-from herna.hall.tournament_store import TournamentStore
 from herna.web import api_operations as api
-from herna.web import openapi, pages, params
+from herna.web import conditional, openapi, pages, params
 from herna.web.accounts import Accounts, SessionContext, account_box, safe_next
 from herna.web.balance import BalancePage
 from herna.web.bots import BotPages
-from herna.web.charts import rating_charts, rating_history, versions
 from herna.web.contests import ContestPages
 from herna.web.errors import ErrorPages
 from herna.web.fresh import Fresh
@@ -74,8 +72,6 @@ from herna.web.play_mia import MiaPlay
 from herna.web.play_tiles import TilesPlay
 from herna.web.queries import (
     count_matches,
-    counts_per_game,
-    games_on_record,
     list_matches,
     matches_per_game,
     mia_sessions,
@@ -83,6 +79,7 @@ from herna.web.queries import (
     player_stats,
     standing_json,
 )
+from herna.web.record_pages import RecordPages
 from herna.web.reviews import ReviewPages
 from herna.web.tournaments import TournamentPages
 
@@ -94,11 +91,6 @@ WEB_GAME = "web"
 
 GAME_SOCKETS = {"onitama": "/ws/onitama", "tiles": "/ws/tiles"}
 """Game servers the web hall also carries over a WebSocket (see :mod:`herna.web.play`)."""
-
-MATCHES_PER_SECTION = 10
-"""Matches each game shows on the history overview (a game's own page shows more)."""
-SESSIONS_PER_SECTION = 5
-SESSIONS_PER_PAGE = 20
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 _DOC_PATH = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.md$")
@@ -195,6 +187,7 @@ class WebApp:
         # What every visitor sees alike is computed at most once a second (issue 28).
         self._recent = Fresh(self.recent_results)
         self._totals = Fresh(functools.partial(matches_per_game, self.store.engine))
+        self._tables: tuple[int, list[dict[str, Any]]] = (-1, [])
         self.accounts = Accounts(self.people, hall.identity, self.page)
         post = ["POST"]
         acc = self.accounts
@@ -209,6 +202,9 @@ class WebApp:
         self.bots = BotPages(hall, self.page)
         self.contests = ContestPages(hall, self.page)
         self.balance = BalancePage(lambda t, b, d: self.page(t, b, d))
+        rec = self.records = RecordPages(
+            self.store, self.page, self.known_games, lambda: hall.closed, self.settings.page_size
+        )
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
         # declarations /openapi.json shows); path segments are plain strings here so that a
@@ -236,13 +232,13 @@ class WebApp:
             Route("/play/marias", self.marias.page, methods=get),
             Route("/play/mia", self.mia.page, methods=get),
             Route("/lobby", self.lobby.page, methods=get),
-            Route("/history", endpoint(self.history_page, p.HISTORY), methods=get),
-            Route("/matches/{match_id}", endpoint(self.match_page, [p.MATCH_ID]), methods=get),
+            Route("/history", endpoint(rec.history_page, p.HISTORY), methods=get),
+            Route("/matches/{match_id}", endpoint(rec.match_page, [p.MATCH_ID]), methods=get),
             *self.tournaments.routes(),
             *self.bots.routes(),
             *self.contests.routes(),
-            Route("/players", endpoint(self.players_page, p.PLAYERS_PAGE), methods=get),
-            Route("/players/{name:path}", endpoint(self.player_page, p.PLAYER), methods=get),
+            Route("/players", endpoint(rec.players_page, p.PLAYERS_PAGE), methods=get),
+            Route("/players/{name:path}", endpoint(rec.player_page, p.PLAYER), methods=get),
             Route("/doc", self.doc_index, methods=get),
             Route("/doc/{path:path}", endpoint(self.doc_page, p.DOC), methods=get),
             Route("/docs", self.api_docs, methods=get),
@@ -359,8 +355,15 @@ class WebApp:
             body = f'<p class="error" role="alert">{html.escape(closed)}</p>' + body
         text = pages.layout(title, body, self.renderers(), page, active, account_box())
         # The same address speaks the browser's language: caches must keep them apart.
-        headers = {"content-language": CURRENT_LOCALE.get(), "vary": "Accept-Language, Cookie"}
+        headers = {"content-language": CURRENT_LOCALE.get(), "vary": conditional.PAGE_VARY}
         return HTMLResponse(text, status_code=status, headers=headers)
+
+    def live_tables(self) -> list[dict[str, Any]]:
+        """The live hub's tables, made once per hub version and shared by every page."""
+        version = self.hub.version
+        if self._tables[0] != version:
+            self._tables = (version, self.hub.snapshot())
+        return self._tables[1]
 
     def error_page(self, title: str, message: str, status: int, back: str) -> HTMLResponse:
         """An error (400, 404, 405 ...) in the hall's layout (see herna.web.errors)."""
@@ -408,15 +411,21 @@ class WebApp:
 
     async def home(self, request: Request) -> Response:
         lang = CURRENT_LOCALE.get()
-        recent = [(m, match_summary(m, lang)) for m in await self._recent.get()]
-        body = pages.home(
-            self.play_pages(),
-            self.has_route("/lobby"),
-            self.hub.snapshot(),
-            recent,
-            self.guests.person(request),
-        )
-        return self.page(_("Home"), body, {"kind": "home"}, "/")
+        matches = await self._recent.get()
+        tables = self.live_tables()
+        # The tag holds what the page shows of the live tables (who plays where), not the
+        # hub's version, which every Mia roll moves.
+        shown = [pages.watch_item(t) for t in tables if t.get("status") == "live"][:20]
+        etag = conditional.tag("home", self._recent.generation, shown, self.hall.closed)
+
+        def render() -> Response:
+            person = self.guests.person(request)
+            lobby = self.has_route("/lobby")
+            recent = [(m, match_summary(m, lang)) for m in matches]
+            body = pages.home(self.play_pages(), lobby, tables, recent, person)
+            return self.page(_("Home"), body, {"kind": "home"}, "/")
+
+        return conditional.answer(request, etag, render)
 
     def language(self, request: Request, args: dict[str, Any]) -> Response:
         """The header's language switch: a link, so that it works without JavaScript. The
@@ -444,9 +453,16 @@ class WebApp:
 
     async def live_page(self, request: Request, args: dict[str, Any]) -> Response:
         game, table = args.get("game"), args.get("table")
-        body = pages.live(game, table, self.known_games())
+        games = self.known_games()
         data = {"kind": "live", "game": game, "table": table, "tables": pages.LIVE_TABLE_WORDS}
-        return self.page(pages.live_title(game, table), body, data, "/live")
+        etag = conditional.tag("live", game, table, games, self.hall.closed)
+        return conditional.answer(
+            request,
+            etag,
+            lambda: self.page(
+                pages.live_title(game, table), pages.live(game, table, games), data, "/live"
+            ),
+        )
 
     async def play_onitama(self, request: Request) -> Response:
         """A person plays Onitama here: a guest name in a signed cookie, the game over
@@ -474,84 +490,6 @@ class WebApp:
             self.guests.remember(response, guest, request.url.scheme == "https")
         response.headers["cache-control"] = "no-store"
         return response
-
-    def history_page(self, request: Request, args: dict[str, Any]) -> Response:
-        flt, offset = match_filter(args), args["offset"]
-        # The form shows the filters as typed (dates too); they were checked above.
-        q = request.query_params
-        shown = {k: q[k].strip() for k in (*pages.FILTER_KEYS, "session") if q.get(k)}
-        engine = self.store.engine
-        session = None
-        first, last = flt.first_id, flt.last_id
-        if first is not None and last is not None:
-            # One Mia session's rounds (the session row links here).
-            flt = flt.but(game="mia")
-            shown["game"] = "mia"
-            session = pages.MatchFilterView(first, last, flt.table)
-        counts = counts_per_game(engine, flt)
-        paged = bool(flt.game)
-        wanted = [flt.game] if flt.game else [g for g, n in counts.items() if n]
-        sections = []
-        for game in wanted:
-            total = counts.get(game, 0)
-            if game == "mia" and session is None:
-                limit = SESSIONS_PER_PAGE if paged else SESSIONS_PER_SECTION
-                start = offset if paged else 0
-                sessions, more = mia_sessions(engine, flt.but(game="mia"), limit, start)
-                sections.append(
-                    pages.GameSection(
-                        game, total, sessions=sessions, offset=start, limit=limit, more=more
-                    )
-                )
-                continue
-            limit = self.settings.page_size if paged else MATCHES_PER_SECTION
-            matches = list_matches(engine, flt.but(game=game), limit, offset if paged else 0)
-            sections.append(
-                pages.GameSection(
-                    game,
-                    total,
-                    matches,
-                    {m.id: match_summary(m, CURRENT_LOCALE.get()) for m in matches},
-                    offset=offset if paged else 0,
-                    limit=limit,
-                    more=(offset if paged else 0) + len(matches) < total,
-                )
-            )
-        games = sorted(set(games_on_record(engine)) | set(self.known_games()))
-        names = player_names(engine, limit=500)
-        body = pages.history(sections, shown, games, paged, session, names)
-        return self.page(_("History"), body, {"kind": "history"}, "/history")
-
-    def match_page(self, request: Request, args: dict[str, Any]) -> Response:
-        match_id = args["match_id"]
-        match = self.store.get(match_id)
-        if match is None:
-            raise NotFound(N_("No recorded game #%(id)s."), id=match_id)
-        data = {"kind": "replay", "match": match.id, "game": match.game}
-        place = TournamentStore(self.store.engine).place_of_match(match.id)
-        body = pages.match_page(match, place)
-        return self.page(pages.match_heading(match), body, data, "/history")
-
-    def players_page(self, request: Request, args: dict[str, Any]) -> Response:
-        if args["name"]:
-            return RedirectResponse(pages.player_url(args["name"]), status_code=303)
-        games = games_on_record(self.store.engine)
-        game = args["game"] or (games[0] if len(games) == 1 else None)
-        rows = self.store.standings(game) if game else []
-        names = player_names(self.store.engine, limit=500)
-        body = pages.players(game, games, rows, names)
-        return self.page(_("Players"), body, {"kind": "players"}, "/players")
-
-    def player_page(self, request: Request, args: dict[str, Any]) -> Response:
-        name = args["name"]
-        stats = player_stats(self.store, name)
-        if not stats:
-            raise NotFound(N_("No player '%(name)s' on record."), name=name)
-        recent = self.store.matches(player=name, limit=20)
-        charts = rating_charts(rating_history(self.store.engine, name), pages.GAME_TITLES)
-        charts += versions(self.store.engine, name)
-        body = pages.player(name, stats, recent, charts)
-        return self.page(name, body, {"kind": "player"}, "/players")
 
     def doc_index(self, request: Request) -> Response:
         root = self.settings.docs_root
@@ -616,8 +554,14 @@ class WebApp:
         )
 
     async def api_live(self, request: Request, args: dict[str, Any]) -> Response:
-        body = "[" + self.hub.snapshot_json(args["game"], args["table"]) + "]"
-        return Response(body, media_type="application/json")
+        hub, public = self.hub, conditional.PUBLIC
+        etag = conditional.tag("api-live", hub.version, args["game"], args["table"], personal=False)
+        modified = conditional.changed_at(hub.changed_at)
+        if conditional.unchanged(request, etag, modified):
+            return conditional.not_modified(etag, modified, public, vary=None)
+        body = "[" + hub.snapshot_json(args["game"], args["table"]) + "]"
+        response = Response(body, media_type="application/json")
+        return conditional.stamp(response, etag, modified, public)
 
     def api_matches(self, request: Request, args: dict[str, Any]) -> Response:
         flt, limit, offset = match_filter(args), args["limit"], args["offset"]

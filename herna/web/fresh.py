@@ -33,6 +33,10 @@ class Fresh(Generic[T]):
         self._pending: asyncio.Future[T] | None = None
         self.computed = 0
         """How many times ``compute`` ran (tests and benchmarks read it)."""
+        self.generation = 0
+        """Counts the values that differed from the one before: what a page's ``ETag`` is
+        made of (:mod:`herna.web.conditional`), so that a page whose results are the same
+        after a refresh is still the browser's copy."""
 
     async def get(self) -> T:
         if self._value is not None and self._clock() - self._at < self.max_age:
@@ -47,6 +51,8 @@ class Fresh(Generic[T]):
             started = self._clock()
             value = await run_in_threadpool(self._compute)
             self.computed += 1
+            if value != self._value:
+                self.generation += 1
             self._value, self._at = value, started
             return value
         finally:

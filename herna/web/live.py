@@ -394,6 +394,8 @@ class LiveHub:
         self.version = 0
         """Counts the events applied: a snapshot made at one version is the snapshot until
         the next event, so every request and socket in between shares it."""
+        self.changed_at = time.time()
+        """Wall-clock time of the last change of :attr:`version` (``Last-Modified``)."""
         self._snapshots: dict[tuple[str | None, str | None], tuple[int, str]] = {}
         self.snapshots_made = 0
 
@@ -411,6 +413,7 @@ class LiveHub:
                 table.skipped = 0
                 table.since = None
             self.version += 1
+            self.changed_at = time.time()
             self._task = asyncio.get_running_loop().create_task(self._pump(), name="herna-live")
 
     async def stop(self) -> None:
@@ -464,6 +467,7 @@ class LiveHub:
         self._dirty.add(key)
         self.events += 1
         self.version += 1
+        self.changed_at = time.time()
 
     async def _pump(self) -> None:
         while True:

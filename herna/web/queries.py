@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
-from herna.hall.db import MatchPlayerRow, MatchRow, RatingRow
+from herna.hall.db import GameTotalRow, MatchPlayerRow, MatchRow, PlayerTotalRow, RatingRow
 from herna.hall.records import RecordStore, Standing, StoredMatch, read_matches
 
 AnySelect = Select[*tuple[Any, ...]]
@@ -46,12 +46,16 @@ class MatchFilter:
         if self.game:
             query = query.where(MatchRow.game == self.game)
         if self.player:
-            mine = select(MatchPlayerRow.match_id).where(MatchPlayerRow.name == self.player)
+            # A join, not ``id IN (their games)``: the newest of a player's games are the end
+            # of their part of ix_match_players_name_match, where an IN list would first
+            # gather every game a house bot ever played.
+            query = query.join(MatchPlayerRow, MatchPlayerRow.match_id == MatchRow.id).where(
+                MatchPlayerRow.name == self.player
+            )
             if self.result == "won":
-                mine = mine.where(MatchPlayerRow.winner.is_(True))
+                query = query.where(MatchPlayerRow.winner.is_(True))
             elif self.result == "lost":
-                mine = mine.where(MatchPlayerRow.winner.is_(False))
-            query = query.where(MatchRow.id.in_(mine))
+                query = query.where(MatchPlayerRow.winner.is_(False))
         if self.result in ("won", "lost"):
             query = query.where(MatchRow.status == "finished")
         elif self.result:
@@ -71,6 +75,16 @@ class MatchFilter:
 
     def but(self, **changes: Any) -> MatchFilter:
         return replace(self, **changes)
+
+    @property
+    def newest_first(self) -> Any:
+        """The order of a page of matches that an index gives as it is (see :meth:`apply`)."""
+        return (MatchPlayerRow.match_id if self.player else MatchRow.id).desc()
+
+    @property
+    def whole_game(self) -> bool:
+        """Whether the filter lets a game's every record through (its count is kept)."""
+        return self == MatchFilter(game=self.game)
 
 
 def parse_when(value: str | None, end: bool = False) -> datetime | None:
@@ -93,6 +107,19 @@ def parse_when(value: str | None, end: bool = False) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+def record_mark(engine: Engine) -> int:
+    """The newest record's id: records are only ever added, never changed, so a page made of
+    them is the same while this is (an ``ETag``'s part; the end of the primary key: no scan)."""
+    with Session(engine) as session:
+        return int(session.scalar(select(func.max(MatchRow.id))) or 0)
+
+
+def match_finished(engine: Engine, match_id: int) -> datetime | None:
+    """When a recorded game finished (None: no such record), without reading its moves."""
+    with Session(engine) as session:
+        return session.scalar(select(MatchRow.finished_at).where(MatchRow.id == match_id))
+
+
 def count_matches(engine: Engine, flt: MatchFilter) -> int:
     with Session(engine) as session:
         return int(session.scalar(flt.apply(select(func.count(MatchRow.id)))) or 0)
@@ -102,26 +129,29 @@ def list_matches(
     engine: Engine, flt: MatchFilter, limit: int, offset: int = 0
 ) -> list[StoredMatch]:
     """A page of matches (newest first) under the filter."""
-    return read_matches(engine, flt.apply, limit, offset)
+    return read_matches(engine, flt.apply, limit, offset, flt.newest_first)
 
 
 def counts_per_game(engine: Engine, flt: MatchFilter) -> dict[str, int]:
-    """How many matches of each game the filter lets through."""
+    """How many matches of each game the filter lets through (without a filter, or a game's
+    alone, the totals the records writer keeps: no count runs over the whole record)."""
+    if flt.whole_game:
+        totals = matches_per_game(engine)
+        return {g: n for g, n in totals.items() if not flt.game or g == flt.game}
     with Session(engine) as session:
         query = flt.apply(select(MatchRow.game, func.count(MatchRow.id)).group_by(MatchRow.game))
         return {str(g): int(n) for g, n in sorted(session.execute(query).all())}
 
 
 def games_on_record(engine: Engine) -> list[str]:
-    with Session(engine) as session:
-        return sorted(session.scalars(select(MatchRow.game).distinct()).all())
+    return list(matches_per_game(engine))
 
 
 def matches_per_game(engine: Engine) -> dict[str, int]:
-    """How many matches are on record per game."""
+    """How many matches are on record per game (the records writer keeps the totals)."""
     with Session(engine) as session:
         rows = session.execute(
-            select(MatchRow.game, func.count(MatchRow.id)).group_by(MatchRow.game)
+            select(GameTotalRow.game, GameTotalRow.matches).where(GameTotalRow.matches > 0)
         ).all()
     return {str(game): int(n) for game, n in sorted(rows)}
 
@@ -129,17 +159,16 @@ def matches_per_game(engine: Engine) -> dict[str, int]:
 def player_names(
     engine: Engine, game: str | None = None, prefix: str | None = None, limit: int = 200
 ) -> list[str]:
-    """Names of everyone on record (optionally in one game, starting with ``prefix``)."""
+    """Names of everyone on record (optionally in one game, starting with ``prefix``), from
+    the players' totals (one row per player and game, not per game played)."""
     with Session(engine) as session:
-        query = select(MatchPlayerRow.name).distinct()
+        query = select(PlayerTotalRow.name).distinct()
         if game:
-            query = query.join(MatchRow, MatchRow.id == MatchPlayerRow.match_id).where(
-                MatchRow.game == game
-            )
+            query = query.where(PlayerTotalRow.game == game)
         if prefix:
             escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            query = query.where(MatchPlayerRow.name.like(escaped + "%", escape="\\"))
-        query = query.order_by(MatchPlayerRow.name).limit(limit)
+            query = query.where(PlayerTotalRow.name.like(escaped + "%", escape="\\"))
+        query = query.where(PlayerTotalRow.matches > 0).order_by(PlayerTotalRow.name).limit(limit)
         return list(session.scalars(query).all())
 
 
@@ -191,19 +220,19 @@ def _utc(value: datetime | None) -> datetime | None:
 def player_stats(store: RecordStore, name: str) -> list[GameStats]:
     """One player's statistics in every game they have a standing or a match in."""
     standings: dict[str, Standing] = {s.game: s for s in store.player_stats(name)}
+    t = PlayerTotalRow
     with Session(store.engine) as session:
+        # The totals the records writer keeps: a house bot's page reads one row per game, not
+        # every game it played.
         rows = session.execute(
             select(
-                MatchRow.game,
-                func.count(MatchRow.id),
-                func.sum(case((MatchRow.status != "finished", 1), else_=0)),
-                func.avg(MatchPlayerRow.score),
-                func.min(MatchRow.finished_at),
-                func.max(MatchRow.finished_at),
-            )
-            .join(MatchPlayerRow, MatchPlayerRow.match_id == MatchRow.id)
-            .where(MatchPlayerRow.name == name)
-            .group_by(MatchRow.game)
+                t.game,
+                t.matches,
+                t.unfinished,
+                case((t.matches > 0, t.score_sum / t.matches), else_=None),
+                t.first_at,
+                t.last_at,
+            ).where(t.name == name, t.matches > 0)
         ).all()
         rated = dict(
             session.execute(
