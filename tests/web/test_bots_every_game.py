@@ -21,9 +21,9 @@ from tests.web.conftest import Browser, screenshot_path
 # game: (its title on the page, a line its starter kit logs during a game, a word the
 # server's kit protocol carries that the kit file must hold)
 GAMES = {
-    "marias": ("mariáš", "I am marias-kit playing with", b"</cgml>"),
+    "marias": ("Mariáš", "I am marias-kit playing with", b"</cgml>"),
     "mia": ("Mia", "order ", b"ANNOUNCE"),
-    "tiles": ("tile games", "the game begins: tiles-kit", b'"act"'),
+    "tiles": ("Tile games", "the game begins: tiles-kit", b'"act"'),
 }
 
 
