@@ -30,11 +30,16 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-# What Playwright's own launch adds and the tests rely on: pages of a second person (a
-# context in the background) run their timers and sockets at full speed, pop-ups open, the
-# back button loads the page again (no back-forward cache).
+# What Playwright's own headless launch adds and the tests rely on: pages of a second person
+# (a context in the background) run their timers and sockets at full speed, pop-ups open, the
+# back button loads the page again (no back-forward cache), scrollbars take no width (as on a
+# phone: a 390 px page is 390 px wide), a mouse that hovers.
 SHARED_ARGS = [
     "--headless",
+    "--hide-scrollbars",
+    "--mute-audio",
+    "--blink-settings=primaryHoverType=2,availableHoverTypes=2,"
+    "primaryPointerType=4,availablePointerTypes=4",
     "--remote-debugging-port=0",
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",
