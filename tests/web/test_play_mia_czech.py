@@ -83,7 +83,13 @@ async def test_a_czech_browser_plays_mia_rounds_and_reads_the_losses_in_czech(
 ) -> None:
     errors: list[str] = []
     async with (
-        serving(tmp_path, "mia,web", mia_people_timeout=15.0, mia_people_round_pause=0.3) as hall,
+        serving(
+            tmp_path,
+            "mia,web",
+            mia_people_timeout=15.0,
+            mia_people_round_pause=0.3,
+            mia_people_think=0.2,
+        ) as hall,
         chromium.context(locale="cs-CZ", viewport={"width": 1280, "height": 800}) as context,
     ):
         service = hall.service("mia")
@@ -106,7 +112,7 @@ async def test_a_czech_browser_plays_mia_rounds_and_reads_the_losses_in_czech(
         assert "pravá Mia znamená" in await page.locator("details.mia-rules").inner_text()
         await page.get_by_role("button", name="Sednout si ke stolu").click()
 
-        results = await play_rounds(page, 3)
+        results = await play_rounds(page, 2)
         board = await page.locator("#mia-scores").inner_text()
         assert "hráč" in board and "body" in board and "Odehraná kola: " in board, board
         assert " (ty)" in await page.locator("#mia-order").inner_text()
@@ -117,7 +123,7 @@ async def test_a_czech_browser_plays_mia_rounds_and_reads_the_losses_in_czech(
 
         # The same game on a phone.
         await page.set_viewport_size({"width": 390, "height": 844})
-        results += await play_rounds(page, (await state(page))["rounds"] + 3, n=1)
+        results += await play_rounds(page, (await state(page))["rounds"] + 2, n=1)
         await page.wait_for_function(STEP, timeout=40_000)
         width = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
         assert width[0] <= width[1], width
