@@ -8,13 +8,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 ARGS   ?=
 PYTEST_ARGS ?=
-# Most tests wait on sockets and browsers, so more workers than cores pay off (2 cores: 4;
-# measured on 2 cores: 3 workers kept 1.35 cores busy).
+# Most tests wait on sockets and browsers, so more workers than cores pay off (2 cores: 3).
 # Python writes and reuses compiled modules (.pyc in __pycache__/): the tests start `herna` in
 # hundreds of subprocesses, and an environment that sets PYTHONDONTWRITEBYTECODE would have
 # each of them compile all of Herna again (2 s of CPU each).
 unexport PYTHONDONTWRITEBYTECODE
-PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 3 : n + n / 2 + 1 )))
+PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2 : n + n / 2 )))
 
 .PHONY: run test lint typecheck pytest system-deps bench clean
 
