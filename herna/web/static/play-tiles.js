@@ -606,10 +606,16 @@
           bits.push(tilePicker(), choicePrompt(), otherPrompt());
         }
         if (S.phase === "game" && !tournament) bits.push(resignNode());
-        promptBox.replaceChildren(...bits.filter(Boolean));
+        // While a stand-in plays, every one of its moves draws the page: the prompt (the
+        // "Back to my seat" button) is kept as it is, so the button does not change under a
+        // person's pointer between press and release.
+        const shows = S.standIn && S.phase === "game" ? `stand-in ${S.confirming ? 1 : 0}` : "";
+        if (!shows || promptBox.dataset.shows !== shows) promptBox.replaceChildren(...bits.filter(Boolean));
+        promptBox.dataset.shows = shows;
         S.resultShown = P.showNextOnce(promptBox, S.phase === "over", S.resultShown);
       } else {
         boardBox.replaceChildren();
+        promptBox.dataset.shows = "";
         promptBox.replaceChildren(S.phase === "seated" ? el("button", { type: "button", id: "tp-start",
           onclick: () => send({ type: "start" }) }, _("Start now (house bots take the empty seats)")) : "");
       }
