@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -8,6 +10,8 @@ import pytest
 from herna.web.i18n import compile_catalogs
 from tests.chromium import Chromium
 from tests.postgres import fresh_database, postgres_server
+
+log = logging.getLogger(__name__)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -31,12 +35,37 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return fresh_database(request.getfixturevalue("postgres_url"))
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 async def chromium() -> AsyncIterator[Chromium]:
-    """The test's connection to this process's headless Chromium (tests/chromium.py), made
-    when first asked for and closed with the test: a connection and an event loop per test
-    (a loop shared by many tests would let a hall a test left running play on under every
-    test after it), one Chromium per process (launching one per test cost seconds)."""
+    """This test process's connection to its headless Chromium (tests/chromium.py): one
+    Playwright driver and one Chromium per process, made when first asked for; each test gets
+    fresh browser contexts (the ``browser`` fixture) that are closed with it."""
     shared = Chromium()
     yield shared
     await shared.close()
+
+
+def _playwrights(task: asyncio.Task[object]) -> bool:
+    """A task of the shared Playwright driver's connection (it lives as long as the process)."""
+    code = getattr(task.get_coro(), "cr_code", None)
+    return code is not None and "/playwright/" in code.co_filename
+
+
+@pytest.fixture(autouse=True)
+async def _nothing_outlives_its_test() -> AsyncIterator[None]:
+    """Every test shares its process's event loop (pyproject.toml): what a test started and
+    left running (a hall it did not stop, a bot still playing) is cancelled when it ends, so
+    it cannot play on, hold a port or use CPU under the tests after it."""
+    before = asyncio.all_tasks()
+    yield
+    left = {
+        task
+        for task in asyncio.all_tasks() - before - {asyncio.current_task()}
+        if not _playwrights(task)
+    }
+    for task in left:
+        task.cancel()
+    if left:
+        _done, pending = await asyncio.wait(left, timeout=5)
+        for task in pending:
+            log.warning("a task of the test did not end when cancelled: %r", task)
