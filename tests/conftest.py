@@ -6,12 +6,18 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from herna.web.i18n import compile_catalogs
 from tests.chromium import Chromium
 from tests.postgres import fresh_database, postgres_server
 
 log = logging.getLogger(__name__)
+
+# Three test workers share two cores: an example's time says nothing about the code under
+# test here (the serial tests, run alone, are the ones that measure time).
+settings.register_profile("herna", deadline=None)
+settings.load_profile("herna")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
