@@ -22,3 +22,11 @@ def pick(lang: str, en: str, cs: str) -> str:
 def lang_of(value: object) -> Lang:
     """``cs`` for any Czech language tag (``cs``, ``cs-CZ``), else ``en``."""
     return "cs" if str(value or "").lower().startswith("cs") else "en"
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the web hall's catalog where it is defined (Babel extracts
+    ``N_(...)`` from every module of ``herna``); it is translated where a page shows it
+    (``_(...)`` on the same text, herna/web/i18n.py). The terminal and the logs say it as
+    written, in English."""
+    return message

@@ -12,6 +12,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, TypedDict
 
+from herna.core.lang import pick
 from herna.hall.records import StoredMatch
 
 
@@ -39,11 +40,12 @@ def replayer(game: str) -> Callable[[StoredMatch], list[ReplayStep]] | None:
     return fn
 
 
-def replay_steps(match: StoredMatch) -> list[ReplayStep]:
-    """The steps of a recorded game; a game with no replayer gets its raw event log."""
+def replay_steps(match: StoredMatch, lang: str = "en") -> list[ReplayStep]:
+    """The steps of a recorded game, labelled in ``lang`` (``en`` or ``cs``) by a replayer
+    that takes it; a game with no replayer gets its raw event log."""
     fn = replayer(match.game)
     if fn is not None:
-        return fn(match)
+        return fn(match, **_in_language(fn, lang))
     return [{"label": kind, "view": {"event": data}} for kind, data in match.events]
 
 
@@ -57,7 +59,8 @@ TEXTS: dict[str, str] = {
 ``match_text(match, public=False, move=None) -> list[str]``. ``public`` hides what spectators
 never saw (Mia's unrevealed dice); ``move`` shows the board after that move where a game
 draws one (Onitama, tiles). A text module whose functions take ``lang`` (mariáš: ``en`` or
-``cs``) is told the language asked for; the others speak English."""
+``cs``) is told the language asked for; the others speak English. The replayers and the
+text modules' ``summary`` and ``result_lines`` are told it the same way."""
 
 
 def _in_language(fn: Callable[..., Any], lang: str) -> dict[str, str]:
@@ -91,9 +94,14 @@ def match_summary(match: StoredMatch, lang: str = "en") -> str:
                 pass
     winners = [p.name for p in match.players if p.winner]
     reason = str(match.result.get("reason", "")) if isinstance(match.result, dict) else ""
+    why = f" ({reason})" if reason else ""
     if winners:
-        return f"{', '.join(winners)} won" + (f" ({reason})" if reason else "")
-    return f"{match.status}" + (f" ({reason})" if reason else "")
+        return pick(lang, f"{', '.join(winners)} won", f"{', '.join(winners)} vyhrává") + why
+    return pick(lang, match.status, _STATUS_CS.get(match.status, match.status)) + why
+
+
+_STATUS_CS = {"finished": "dohráno", "aborted": "přerušeno", "canceled": "zrušeno"}
+"""A record's status in Czech (:func:`match_summary` of a game without words of its own)."""
 
 
 def result_lines(match: StoredMatch, lang: str = "en") -> list[str]:

@@ -118,12 +118,20 @@ MATCHES = ApiOperation(
 
 
 def _of_one_match(
-    tail: str, summary: str, returns: str, response: Any, description: str = "", **more: Any
+    tail: str,
+    summary: str,
+    returns: str,
+    response: Any,
+    description: str = "",
+    query: tuple[Param, ...] = (),
+    **more: Any,
 ) -> ApiOperation:
-    """A GET of one recorded match: its id in the path, 404 when no match has it."""
+    """A GET of one recorded match: its id in the path (and ``query``), 404 when no match
+    has it."""
     path = "/api/matches/{match_id}" + tail
+    params = (p.MATCH_ID, *query)
     return ApiOperation(
-        "GET", path, summary, returns, response, description, (p.MATCH_ID,), errors=(404,), **more
+        "GET", path, summary, returns, response, description, params, errors=(404,), **more
     )
 
 
@@ -134,7 +142,8 @@ REPLAY = _of_one_match(
     "Steps",
     m.MatchReplay,
     "The spectator view after every step, from the game's `replay_steps` (see "
-    "herna/hall/replays.py).",
+    "herna/hall/replays.py), each labelled in words (English unless `lang` asks for Czech).",
+    query=(p.REPLAY_LANG,),
 )
 EXPORT = _of_one_match(
     "/export",

@@ -623,7 +623,8 @@ class WebApp:
         match = self.store.get(args["match_id"])
         if match is None:
             raise NotFound("no such match")
-        return JSONResponse({"match": match.to_json(with_events=False), **replay_of(match)})
+        replay = replay_of(match, args.get("lang") or "en")
+        return JSONResponse({"match": match.to_json(with_events=False), **replay})
 
     def api_standings(self, request: Request, args: dict[str, Any]) -> Response:
         return JSONResponse([standing_json(s) for s in self.store.standings(args["game"])])

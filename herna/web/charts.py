@@ -20,6 +20,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from herna.hall.db import RatingPointRow, RatingRow
+from herna.web.i18n import format_day, format_number, format_when, ngettext
+from herna.web.i18n import gettext as _
 
 e = html.escape
 
@@ -127,29 +129,40 @@ def rating_chart(game: str, title: str, points: Sequence[RatingPoint]) -> str:
     dots = (
         "".join(
             f'<circle class="dot" cx="{px(p.games):.1f}" cy="{py(p.mu):.1f}" r="2.5">'
-            f"<title>after {p.games} rated game{'s' if p.games != 1 else ''}: "
-            f"μ {p.mu:.2f}, σ {p.sigma:.2f}"
-            + (f", {p.at:%Y-%m-%d %H:%M} UTC" if p.at else "")
-            + "</title></circle>"
+            f"<title>{e(_point_words(p))}</title></circle>"
             for p in points
         )
         if len(points) <= 60
         else ""
     )
-    caption = (
-        f"{e(title)}: after {last.games} rated game{'s' if last.games != 1 else ''} "
-        f"μ = {last.mu:.2f}, σ = {last.sigma:.2f}; the band is μ ± 2σ, where the skill lies "
-        f"with about 95 % certainty (the standings' rating is μ − 3σ = "
-        f"{last.mu - 3 * last.sigma:.2f})."
-    )
+    caption = ngettext(
+        "%(game)s: after %(n)s rated game μ = %(mu)s, σ = %(sigma)s; the band is μ ± 2σ, "
+        "where the skill lies with about 95 %% certainty (the standings' rating is "
+        "μ − 3σ = %(rating)s).",
+        "%(game)s: after %(n)s rated games μ = %(mu)s, σ = %(sigma)s; the band is μ ± 2σ, "
+        "where the skill lies with about 95 %% certainty (the standings' rating is "
+        "μ − 3σ = %(rating)s).",
+        last.games,
+    ) % {
+        "game": title,
+        "n": last.games,
+        "mu": format_number(last.mu),
+        "sigma": format_number(last.sigma),
+        "rating": format_number(last.mu - 3 * last.sigma),
+    }
     first_at = next((p.at for p in points if p.at is not None), None)
     last_at = next((p.at for p in reversed(points) if p.at is not None), None)
     if first_at and last_at:
-        caption += f" Played {first_at:%Y-%m-%d} to {last_at:%Y-%m-%d} (UTC)."
+        caption += " " + _("Played %(first)s to %(last)s (UTC).") % {
+            "first": format_day(first_at),
+            "last": format_day(last_at),
+        }
+    label = _("%(game)s rating over rated games") % {"game": title}
+    x_label, y_label = _("rated games played"), _("OpenSkill μ (points)")
     return (
         f'<figure class="rating-chart" data-game="{e(game)}">'
         f'<svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="{e(title)} rating over rated games" xmlns="http://www.w3.org/2000/svg">'
+        f'aria-label="{e(label)}" xmlns="http://www.w3.org/2000/svg">'
         f"{grid}{xgrid}"
         f'<polygon class="band" points="{" ".join(upper + lower)}"/>'
         f'<polyline class="mu" points="{line}"/>{dots}'
@@ -157,12 +170,22 @@ def rating_chart(game: str, title: str, points: Sequence[RatingPoint]) -> str:
         f'<line class="axis" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" '
         f'y2="{TOP + plot_h}"/>'
         f'<text class="label x-label" x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" '
-        'text-anchor="middle">rated games played</text>'
+        f'text-anchor="middle">{e(x_label)}</text>'
         f'<text class="label y-label" transform="translate(14 {TOP + plot_h / 2:.1f}) '
-        'rotate(-90)" text-anchor="middle">OpenSkill μ (points)</text>'
+        f'rotate(-90)" text-anchor="middle">{e(y_label)}</text>'
         "</svg>"
-        f"<figcaption>{caption}</figcaption></figure>"
+        f"<figcaption>{e(caption)}</figcaption></figure>"
     )
+
+
+def _point_words(p: RatingPoint) -> str:
+    """A dot's tooltip: ``after 3 rated games: μ 25.1, σ 7.9, May 1, 2024, 6:00:00 PM``."""
+    said = ngettext(
+        "after %(n)s rated game: μ %(mu)s, σ %(sigma)s",
+        "after %(n)s rated games: μ %(mu)s, σ %(sigma)s",
+        p.games,
+    ) % {"n": p.games, "mu": format_number(p.mu), "sigma": format_number(p.sigma)}
+    return f"{said}, {format_when(p.at)} UTC" if p.at else said
 
 
 def rating_charts(history: dict[str, list[RatingPoint]], titles: dict[str, str]) -> str:
@@ -170,7 +193,8 @@ def rating_charts(history: dict[str, list[RatingPoint]], titles: dict[str, str])
     charts = "".join(rating_chart(g, titles.get(g, g), p) for g, p in history.items())
     if not charts:
         return ""
-    return f'<h2>Rating over time</h2><div class="rating-charts" id="rating-charts">{charts}</div>'
+    heading = e(_("Rating over time"))
+    return f'<h2>{heading}</h2><div class="rating-charts" id="rating-charts">{charts}</div>'
 
 
 def version_stem(name: str) -> str | None:
@@ -200,7 +224,10 @@ def versions(engine: Engine, name: str) -> str:
         f"<td>{r.mu - 3 * r.sigma:.2f}</td></tr>"
         for r in sorted(mine, key=lambda r: (r.game, r.name))
     )
+    heads = (_("version"), _("game"), _("rating (μ − 3σ)"))
+    versions_heading = _("Versions")
     return (
-        '<h2>Versions</h2><table class="grid" id="versions"><tr><th>version</th><th>game</th>'
-        f"<th>rating (μ − 3σ)</th></tr>{items}</table>"
+        f'<h2>{e(versions_heading)}</h2><table class="grid" id="versions"><tr>'
+        + "".join(f"<th>{e(h)}</th>" for h in heads)
+        + f"</tr>{items}</table>"
     )

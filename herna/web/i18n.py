@@ -26,13 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from babel.core import negotiate_locale
-from babel.dates import format_datetime
+from babel.dates import format_date, format_datetime
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+# One marker for the hall's messages and the web's, re-exported here for the web's modules.
+from herna.core.lang import N_ as N_
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +170,13 @@ def format_when(value: datetime) -> str:
     return format_datetime(value, "medium", tzinfo=UTC, locale=CURRENT_LOCALE.get())
 
 
+def format_day(value: datetime) -> str:
+    """A day as the page's language writes it (``1. 5. 2024``, ``May 1, 2024``; UTC)."""
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC)
+    return format_date(value, "medium", locale=CURRENT_LOCALE.get())
+
+
 def format_number(value: float, digits: int = 2) -> str:
     """A number as the page's language writes it, with at most ``digits`` decimals."""
     pattern = "#,##0" + ("." + "#" * digits if digits > 0 else "")
@@ -200,9 +210,3 @@ def script_messages(ids: Iterable[str] | None = None) -> dict[str, Any]:
         if said != message:
             out[message] = said
     return out
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for the catalog where it is defined; it is translated where it is
-    shown (``_(...)`` on the same text)."""
-    return message

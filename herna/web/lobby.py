@@ -55,7 +55,9 @@ from herna.hall.lobby import (
 )
 from herna.protocols.onitama import name_problem
 from herna.web.guests import Guests, session_of
+from herna.web.i18n import N_
 from herna.web.i18n import gettext as _
+from herna.web.refusals import refusal_words
 from herna.web.templating import render
 
 log = logging.getLogger(__name__)
@@ -68,7 +70,7 @@ MAX_ERRORS = 50
 PLAY_PAGES = {"onitama": "/play/onitama", "tiles": "/play/tiles", "marias": "/play/marias"}
 """Games whose people play in the browser, and where. A game is listed here once its play
 page sends the lobby field of its protocol (see docs/design.md, "Lobby and seats")."""
-GAME_WORDS = {"onitama": "Onitama", "tiles": "tiles", "marias": "mariáš"}
+GAME_WORDS = {"onitama": "Onitama", "tiles": N_("a tile game"), "marias": "mariáš"}
 LEVELS = {"onitama": LEVEL_NAMES, "tiles": TILES_LEVELS, "marias": MARIAS_LEVELS}
 """The house-bot levels a seek may ask for: the same four names in every game."""
 
@@ -176,7 +178,8 @@ class LobbySocket:
                 errors = 0
             except LobbyError as exc:
                 errors += 1
-                reply = {"type": "error", "code": exc.code, "reason": exc.reason}
+                # The page reads the refusal in its own language (the code stays a code).
+                reply = {"type": "error", "code": exc.code, "reason": refusal_words(exc.reason)}
             out.put_nowait(reply)
             if errors >= MAX_ERRORS:
                 out.put_nowait(None)
@@ -217,9 +220,11 @@ class LobbySocket:
             if not self._here(game, opponent):
                 raise LobbyError(
                     NOT_HERE,
-                    f"nobody called {opponent} is in the lobby now: you can challenge a player "
-                    "who has this page open or is waiting for a game of "
-                    f"{GAME_WORDS.get(game, game)}",
+                    _(
+                        "nobody called %(name)s is in the lobby now: you can challenge a "
+                        "player who has this page open or is waiting for %(game)s"
+                    )
+                    % {"name": opponent, "game": _(GAME_WORDS.get(game, game))},
                 )
             spec = f"person,challenge={opponent}"
         elif kind == "seek":

@@ -26,13 +26,14 @@ def redact_log_steps(steps: list[ReplayStep]) -> list[ReplayStep]:
     return out
 
 
-def replay_of(match: StoredMatch) -> dict[str, Any]:
-    """The replay steps of a recorded match, never failing: the game's replayer if it has a
-    working one, else the raw log with chance outcomes redacted."""
+def replay_of(match: StoredMatch, lang: str = "en") -> dict[str, Any]:
+    """The replay steps of a recorded match, labelled in ``lang``, never failing: the game's
+    replayer if it has a working one, else the raw log with chance outcomes redacted."""
     warning = None
     if match.game in REPLAYERS:
         try:
-            return {"source": "replayer", "warning": None, "steps": replay_steps(match)}
+            steps = replay_steps(match, lang)
+            return {"source": "replayer", "warning": None, "steps": steps}
         except Exception as exc:  # a broken record or replayer must not break the page
             log.exception("replay of match %s (%s) failed", match.id, match.game)
             warning = (

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
-from herna.games.mia.text import REASONS, table_words
+from herna.games.mia.text import REASONS, reason_words, table_words
 from herna.games.tiles.rules import rules_title, shipped_rules
 from herna.hall.lobby import waited_words
 from herna.hall.records import Standing, StoredMatch
@@ -172,8 +172,8 @@ def key_words(key: object) -> str:
         return _(SNAPSHOT_WORDS[text])
     if text in CODE_WORDS:
         return _(CODE_WORDS[text])
-    if text in KEY_WORDS:
-        return KEY_WORDS[text]
+    if text in REASONS:  # Mia's loss reasons, as the game says them in the page's language
+        return reason_words(text, CURRENT_LOCALE.get())
     if _CODE.fullmatch(text) and (text.isupper() or text.islower()):
         return text.replace("_", " ").lower()
     return text  # a player's name stays as the player wrote it
@@ -459,7 +459,7 @@ def _section(sec: GameSection, flt: Mapping[str, str], paged: bool) -> dict[str,
                     "link": url("/history", **{**flt, "game": "mia", "session": span}),
                     "rounds": s.rounds,
                     "canceled": s.canceled,
-                    "table": table_words(s.table),
+                    "table": table_words(s.table, CURRENT_LOCALE.get()),
                     "started_at": s.started_at,
                     "ended_at": s.ended_at,
                     "took": _span(s.started_at, s.ended_at),
@@ -501,7 +501,9 @@ def history(
         games=games,
         paged=paged,
         session=session,
-        session_table=table_words(session.table) if session and session.table else None,
+        session_table=table_words(session.table, CURRENT_LOCALE.get())
+        if session and session.table
+        else None,
         session_back=url("/history", **{k: v for k, v in flt.items() if k != "session"}),
         result_choices=[(value, _(words)) for value, words in RESULT_CHOICES],
         names=names,
@@ -513,7 +515,10 @@ def table_name(game: str, table_id: str) -> str | None:
     table numbers its own rounds); None for other games, whose table ids say it."""
     table, _sep, number = table_id.rpartition("-")
     if game == "mia" and table and number.isdigit():
-        return _("%(table)s, round %(n)s") % {"table": table_words(table), "n": number}
+        return _("%(table)s, round %(n)s") % {
+            "table": table_words(table, CURRENT_LOCALE.get()),
+            "n": number,
+        }
     return None
 
 

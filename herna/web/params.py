@@ -245,6 +245,14 @@ PLAYERS_PAGE = (
 )
 PLAYER = (_text("name", "path", "Player name."),)
 DOC = (_text("raw", "query", "Any value: the Markdown source as plain text."),)
+REPLAY_LANG = Param(
+    "lang",
+    "query",
+    "text",
+    "The language of the steps' labels: `en` (the default) or `cs`; the match page asks "
+    "for its own.",
+    choices=tuple(LANGUAGES),
+)
 LANGUAGE = (
     Param("to", "query", "text", "The language the pages speak.", choices=tuple(LANGUAGES)),
     _text("next", "query", "The page to go back to: a path of this hall."),

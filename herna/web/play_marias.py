@@ -57,6 +57,7 @@ from herna.hall.lobby import PEOPLE as ONLY_PEOPLE
 from herna.protocols.cgml.messages import PlayerRef
 from herna.web.guests import Guests
 from herna.web.i18n import N_, _, format_number
+from herna.web.refusals import refusal_words
 from herna.web.seat_socket import Problem, SeatPage, serve_page
 from herna.web.templating import render
 
@@ -350,7 +351,7 @@ class MariasPlay:
                 opponents, fill, tournament = self._seek_opponents(service, name, seek)
                 accepted = parse_seek(seek, list(LEVELS)).want.accept
             except LobbyError as exc:
-                return None, (exc.code, exc.reason)
+                return None, (exc.code, refusal_words(exc.reason))
         elif wanted == PEOPLE:
             # Any other person who asks the same; the login server fills the third seat with
             # a bot after its fill wait.

@@ -154,7 +154,7 @@ class RecordPages:
         if not stats:
             raise NotFound(N_("No player '%(name)s' on record."), name=name)
         recent = self.store.matches(player=name, limit=20)
-        charts = rating_charts(rating_history(self.store.engine, name), pages.GAME_TITLES)
+        charts = rating_charts(rating_history(self.store.engine, name), pages.game_titles())
         charts += versions(self.store.engine, name)
         body = pages.player(name, stats, recent, charts)
         return self.page(name, body, {"kind": "player"}, "/players")

@@ -4,10 +4,12 @@
 terminal too): a bot upload (:class:`~herna.hall.submissions.SubmissionRefused`), a contest
 (:class:`~herna.hall.contests.ContestRefused`), a live tournament
 (:class:`~herna.hall.tournament_live.TournamentError`) and its times
-(:class:`~herna.hall.tournament_timetable.TimeError`). A page shows them through
-:func:`refusal_words`: each known sentence is matched, and its parts (a name, a number)
-are put into the catalog's message for it. A sentence not known here is shown as the hall
-wrote it. tests/web/test_refusal_words.py makes the hall refuse and checks each is known.
+(:class:`~herna.hall.tournament_timetable.TimeError`), and a seek the lobby refuses
+(:class:`~herna.hall.lobby.LobbyError`, on the lobby page and the mariáš play page). A page
+shows them through :func:`refusal_words`: each known sentence is matched, and its parts (a
+name, a number) are put into the catalog's message for it. A sentence not known here is
+shown as the hall wrote it. tests/web/test_refusal_words.py makes the hall refuse and checks
+each is known.
 """
 
 from __future__ import annotations
@@ -140,6 +142,96 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (
             rf"{_Q} is not a date and time \(e\.g\. 2026-12-01T14:00\)",
             N_("'%(name)s' is not a date and time (e.g. 2026-12-01T14:00)"),
+        ),
+        # the lobby's seeks (herna.hall.lobby) and a tournament's desk (tournament_live)
+        (r"opponents are one of (?P<list>.+)", N_("opponents are one of %(list)s")),
+        (r"a game has 2 to 8 seats", N_("a game has 2 to 8 seats")),
+        (
+            r"the fill wait is 0 to (?P<n>\S+) seconds",
+            N_("the fill wait is 0 to %(n)s seconds"),
+        ),
+        (
+            r"a seek either challenges a player or accepts a seek",
+            N_("a seek either challenges a player or accepts a seek"),
+        ),
+        (
+            r"a seek for house bots names no opponent",
+            N_("a seek for house bots names no opponent"),
+        ),
+        (
+            r"a tournament seek names no opponents: the pairings do",
+            N_("a tournament seek names no opponents: the pairings do"),
+        ),
+        (r"a player is one of (?P<list>.+)", N_("a player is one of %(list)s")),
+        (
+            r"tournament games are played under a name proven with its token \(herna bots add\)"
+            r" or by signing in, so nobody else can take the seat",
+            N_(
+                "tournament games are played under a name proven with its token (herna bots "
+                "add) or by signing in, so nobody else can take the seat"
+            ),
+        ),
+        (rf"no tournament {_Q} here", N_("no tournament '%(name)s' here")),
+        (r"you cannot challenge yourself", N_("you cannot challenge yourself")),
+        (rf"no open seek {_Q}", N_("no open seek '%(name)s'")),
+        (
+            r"seek (?P<id>\S+) of (?P<owner>\S+) is for (?P<whom>\S+)",
+            N_("seek %(id)s of %(owner)s is for %(whom)s"),
+        ),
+        (r"seek (?P<id>\S+) is for (?P<game>\S+)", N_("seek %(id)s is for %(game)s")),
+        (r"that is your own seek", N_("that is your own seek")),
+        (
+            r"seek (?P<id>\S+) is (?P<owner>\S+)'s, not yours",
+            N_("seek %(id)s is %(owner)s's, not yours"),
+        ),
+        (
+            r"seek (?P<id>\S+) is not a challenge to you",
+            N_("seek %(id)s is not a challenge to you"),
+        ),
+        (
+            r"(?P<word>.*): not a seek word \((?P<list>.+)\)",
+            N_("%(word)s: not a seek word (%(list)s)"),
+        ),
+        (
+            r"fill=(?P<value>.*): the fill wait is a number of seconds",
+            N_("fill=%(value)s: the fill wait is a number of seconds"),
+        ),
+        (r"seats is a whole number", N_("seats is a whole number")),
+        (r"level is one of (?P<list>.+)", N_("level is one of %(list)s")),
+        (
+            r"clock=(?P<value>.*): a clock is MINUTES\+SECONDS, e\.g\. 5\+3",
+            N_("clock=%(value)s: a clock is MINUTES+SECONDS, e.g. 5+3"),
+        ),
+        (
+            r"clock=(?P<value>.*): 0 to (?P<m>\S+) minutes, plus 0 to (?P<s>\S+) seconds a move",
+            N_("clock=%(value)s: 0 to %(m)s minutes, plus 0 to %(s)s seconds a move"),
+        ),
+        (
+            r"tournament (?P<tid>\d+) is played at (?P<game>\S+)",
+            N_("tournament %(tid)s is played at %(game)s"),
+        ),
+        (r"tournament (?P<tid>\d+) is over", N_("tournament %(tid)s is over")),
+        (
+            r"tournament (?P<tid>\d+) has started; only its entrants play in it",
+            N_("tournament %(tid)s has started; only its entrants play in it"),
+        ),
+        (
+            r"tournament (?P<tid>\d+) admits bots only",
+            N_("tournament %(tid)s admits bots only"),
+        ),
+        (
+            r"tournament (?P<tid>\d+) admits people only",
+            N_("tournament %(tid)s admits people only"),
+        ),
+        (r"tournament (?P<tid>\d+) is full", N_("tournament %(tid)s is full")),
+        (
+            r"Herna takes no new games: its database file was (?P<gone>.+); games in progress "
+            r"finish and are kept, and new games start again after the operator restarts Herna",
+            N_(
+                "Herna takes no new games: its database file was %(gone)s; games in progress "
+                "finish and are kept, and new games start again after the operator restarts "
+                "Herna"
+            ),
         ),
     )
 )

@@ -141,6 +141,11 @@ class TournamentPages:
         tournament page is: the same facts, from one entrant's side."""
         tour = self._get(args)
         view = entrant_view(tour, args.get("name") or "")
+        # The hall words it in English; the play page reads it in its own language.
+        said = view.pop("said")
+        view["message"] = said_words(said["message"])
+        if said["place"] is not None:
+            view["place"] = said_words(said["place"])
         return JSONResponse(view, headers={"cache-control": "no-store"})
 
     def table_json(self, request: Request, args: dict[str, Any]) -> Response:
@@ -313,3 +318,15 @@ def entry_words(spec: str, game: str) -> tuple[str, bool]:
 def entrant_view_words(x: Any, game: str) -> dict[str, Any]:
     how, code = entry_words(x.spec, game)
     return {"name": x.name, "kind": pages.kind_words(x.kind), "how": how, "code": code}
+
+
+def said_words(words: Any) -> str:
+    """A sentence of the hall's (:data:`herna.hall.tournament_seat.Said`) in the page's
+    language: its template from the catalog, each part said the same way."""
+    if isinstance(words, dict) and "points" in words:
+        n = int(words.get("n") or 0)
+        return ngettext("%(n)s point", "%(n)s points", n) % {"n": words["points"]}
+    if isinstance(words, dict):
+        args = {k: said_words(v) for k, v in words["args"].items()}
+        return _(str(words["text"])) % args
+    return str(words)

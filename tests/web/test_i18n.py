@@ -24,7 +24,7 @@ from herna.web import i18n
 from herna.web.plugin import WebHall
 from herna.web.templating import TEMPLATES
 from tests.chromium import Chromium
-from tests.records import at, marias_deal, onitama_game
+from tests.records import at, marias_deal, mia_round, onitama_game, tiles_game
 from tests.serve import serving
 from tests.web.conftest import screenshot_path
 
@@ -225,7 +225,13 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         serving(tmp_path, "onitama,web", **ONITAMA) as hall,
         chromium.context(locale="cs-CZ", viewport={"width": width, "height": height}) as context,
     ):
-        hall.records.save(at(marias_deal(3), datetime(2026, 3, 14, 15, 9, 26, tzinfo=UTC)))
+        when = datetime(2026, 3, 14, 15, 9, 26, tzinfo=UTC)
+        hall.records.save(at(marias_deal(3), when))
+        # One game of each other game, written into the file: their results, replays and
+        # a player's rating chart in Czech words.
+        hall.records.save(at(onitama_game(5), when))
+        hall.records.save(at(tiles_game(7), when))
+        hall.records.save(mia_round(1, ["ann", "bob"], 3, when))
         web = hall.service("web")
         assert isinstance(web, WebHall)
         page = await context.new_page()
@@ -238,6 +244,11 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert "Poslední výsledky" in await page.locator("#results h2").inner_text()
         assert "aktér prohrál dvě sedmy" in await page.locator("#recent").inner_text()
         assert "Hrajete pod jménem hosta" in await page.locator("#play-now").inner_text()
+        recent = await page.locator("#recent").inner_text()
+        # Onitama's newest three may be the house bots' games by now: each in Czech words
+        assert re.search(r"\((bílý|černý)\) vyhrává [^\n]* za \d+ půltah", recent), recent
+        assert "prohrává ann: ohlásil(a) Miu, ale na kostkách nebyla" in recent, recent
+        assert "alice, erin3 vyhrávají (všichni hráči byli vyřazeni)" in recent, recent
         await page.screenshot(path=screenshot_path(f"i18n-home-cs-{width}"), full_page=True)
 
         await page.get_by_role("link", name="Předsálí").click()
@@ -256,6 +267,11 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
             "Bot herny: těžký",
             "Bot herny: nejsilnější",
         ], options
+        # A seek the hall refuses, said in Czech: a challenge to oneself.
+        await page.fill("#lobby-challenge", await page.locator("#lobby-name").inner_text())
+        await page.get_by_role("button", name="Vyzvat").click()
+        refused = page.locator("#lobby-error")
+        await refused.filter(has_text="Nemůžete vyzvat sami sebe.").wait_for()
         await page.screenshot(path=screenshot_path(f"i18n-lobby-cs-{width}"), full_page=True)
 
         await page.locator("header nav").get_by_role("link", name="Historie").click()
@@ -267,7 +283,33 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert "14. 3. 2026" in await section.inner_text()
         # the deal's result in Czech words, as the mariáš page says it
         assert "aktér prohrál dvě sedmy" in await section.inner_text()
+        mia = await page.locator("#history-mia").inner_text()
+        assert "stůl botů" in mia and "table" not in mia, mia
+        assert "vyhrávají" in await page.locator("#history-tiles").inner_text()
         await page.screenshot(path=screenshot_path(f"i18n-history-cs-{width}"), full_page=True)
+
+        # An Onitama game's replay: its steps in Czech; then a player's rating chart.
+        alices = page.locator("#history-onitama tr", has_text="dave")
+        await alices.locator('a[href^="/matches/"]').first.click()
+        await page.wait_for_url("**/matches/*")
+        await page.locator("#replay[data-steps]").wait_for()
+        steps = await page.locator("#replay-steps").inner_text()
+        assert steps.startswith("rozdané karty: ") and "alice (bílý) zahrál(a) " in steps, steps
+        await page.keyboard.press("End")
+        assert "dave vyhrává Cestou kamene" in await page.locator("#replay-label").inner_text()
+        await page.screenshot(path=screenshot_path(f"i18n-replay-cs-{width}"), full_page=True)
+        await page.locator("#match-players").get_by_role("link", name="alice").click()
+        await page.wait_for_url("**/players/alice")
+        assert await page.locator("main h2", has_text="Vývoj hodnocení").count() == 1
+        caption = await page.locator('.rating-chart[data-game="onitama"] figcaption').inner_text()
+        assert caption.startswith("Onitama: po 1 hodnocené hře μ = "), caption
+        assert "Hráno od 14. 3. 2026 do 14. 3. 2026 (UTC)." in caption, caption
+        axis = page.locator(".rating-chart .x-label").first
+        assert await axis.text_content() == "odehrané hodnocené hry"
+        await page.screenshot(path=screenshot_path(f"i18n-player-cs-{width}"), full_page=True)
+        await page.go_back()
+        await page.locator("header nav").get_by_role("link", name="Historie").click()
+        await page.wait_for_url("**/history")
 
         # A game's page, in Czech: the heading, the replay's controls.
         await section.locator('a[href^="/matches/"]').first.click()
@@ -277,6 +319,8 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert await page.locator("#replay button").first.inner_text() == "« první"
         assert "hráno 14. 3. 2026" in await page.locator("#match-summary").inner_text()
         assert "Body: aktér alice 30, obrana 60" in await page.locator("main").inner_text()
+        steps = await page.locator("#replay-steps").inner_text()
+        assert steps.startswith("nové rozdání\nkarty rozdány\n"), steps
         # the replay's card is headed by its step, not by an internal kind
         await page.locator("#replay .marias").wait_for()
         assert "replay" not in await page.locator("#replay").inner_text()
@@ -337,3 +381,27 @@ def test_a_catalog_without_its_compiled_file_is_read_from_the_po(
     finally:
         i18n.CURRENT_LOCALE.reset(token)
         i18n.translations.cache_clear()
+
+
+def test_a_tournament_entrants_box_speaks_czech() -> None:
+    """The hall's sentences of where an entrant stands (herna.hall.tournament_seat), said by
+    the web hall in the page's language as entrant.json hands them to the play page."""
+    from herna.hall.tournament_seat import entrant_view
+    from herna.web.tournaments import said_words
+    from tests.hall.test_tournament_season import _tour
+
+    boards = {"1": {"started": "2026-12-01T13:00:00+00:00", "boards": [["ada", "ben"], ["cleo"]]}}
+    running = _tour("running", {"timetable": boards, "round_count": 3})
+    token = i18n.CURRENT_LOCALE.set("cs")
+    try:
+        bye = entrant_view(running, "cleo")["said"]
+        assert said_words(bye["message"]) == (
+            "V tomto kole máte volno: 0 bodů; vaše další hra začne s 2. kolem."
+        )
+        assert said_words(bye["place"]) == "dělené 1. místo z 3"
+        game = entrant_view(running, "ben")["said"]["message"]
+        assert said_words(game) == "Kolo 1: hrajete proti ada, vy za černého."
+        over = entrant_view(_tour("finished", {}), "ada")["said"]["message"]
+        assert said_words(over) == "Turnaj skončil — vaše umístění: dělené 1. místo z 3."
+    finally:
+        i18n.CURRENT_LOCALE.reset(token)

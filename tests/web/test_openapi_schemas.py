@@ -129,6 +129,11 @@ async def test_every_answer_is_what_openapi_declares(tmp_path: Path) -> None:
                 for tail in ("", "/replay", "/export", "/text"):
                     doc_path = "/api/matches/{match_id}" + tail
                     check(doc_path, await http.get(f"/api/matches/{match_id}{tail}"))
+            for lang in ("cs", "xx"):  # the steps' labels in Czech; 400 for a language not kept
+                replay = f"/api/matches/{ids['onitama']}/replay"
+                check(
+                    "/api/matches/{match_id}/replay", await http.get(replay, params={"lang": lang})
+                )
             for game in ("mia", "cards", "nothing", "a%01b"):
                 check("/api/standings/{game}", await http.get(f"/api/standings/{game}"))
             for query in ({}, {"game": "cards", "prefix": "a"}, {"limit": "lots"}):

@@ -12,6 +12,7 @@ import pytest
 
 from herna.hall.contests import ContestRefused, Contests
 from herna.hall.hall import Hall
+from herna.hall.lobby import PERSON, LobbyError, Want, parse_seek
 from herna.hall.records import RecordStore
 from herna.hall.submissions import SubmissionRefused, Submissions
 from herna.hall.tournament_live import LiveOptions, TournamentError
@@ -74,3 +75,60 @@ def test_the_halls_refusals_are_said_in_czech(tmp_path: Path, czech: None) -> No
 
 def test_an_unknown_refusal_is_shown_as_the_hall_wrote_it(czech: None) -> None:
     assert refusal_words("something new went wrong") == "something new went wrong"
+
+
+def test_the_lobbys_refusals_of_a_seek_are_said_in_czech(tmp_path: Path, czech: None) -> None:
+    """The lobby refuses seeks for real (their words, a person's and the tournament desk's
+    checks); a Czech page says every one in Czech."""
+    hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'hall.db'}"))
+    lobby = hall.lobby
+    mine = lobby.open("onitama", "ann", PERSON, Want(challenge="bob"), object(), 0.0)
+
+    def refused(act: Callable[[], object]) -> str:
+        try:
+            act()
+        except LobbyError as exc:
+            return exc.reason
+        raise AssertionError("the lobby did not refuse")
+
+    def words(text: str) -> str:
+        return refused(lambda: parse_seek(text, ["easy", "hard"]))
+
+    def check(want: Want, kind: str = PERSON, who: str = "cy", verified: bool = False) -> str:
+        return refused(lambda: lobby.check_open("onitama", who, kind, want, verified))
+
+    reasons = [
+        *(
+            words(text)
+            for text in (
+                "person,opponent=aliens",
+                "person,seats=9",
+                "person,fill=99999",
+                "person,challenge=ann,accept=s1",
+                "person,opponent=bots,challenge=ann",
+                "person,tournament=3,challenge=ann",
+                "person,colour=red",
+                "person,fill=soon",
+                "person,seats=two",
+                "person,level=wizard",
+                "person,clock=fast",
+                "person,clock=999+0",
+            )
+        ),
+        check(Want(), kind="alien"),
+        check(Want(challenge="Cy")),
+        check(Want(accept="s99")),
+        check(Want(accept=mine.id), who="ann"),
+        check(Want(accept=mine.id)),
+        check(Want(tournament="3")),
+        check(Want(tournament="3"), verified=True),
+        refused(lambda: lobby.cancel(mine.id, "cy")),
+        refused(lambda: lobby.check_open("tiles", "bob", PERSON, Want(accept=mine.id))),
+    ]
+    said = [refusal_words(reason) for reason in reasons]
+    unknown = [reason for reason, words in zip(reasons, said, strict=True) if reason == words]
+    assert unknown == [], unknown
+    assert said[-2].startswith("nabídka hry s") and said[-2].endswith("patří hráči ann, ne vám")
+    assert said[13] == "nemůžete vyzvat sami sebe", said[13]
+    assert all("%(" not in words for words in said)
+    hall.records.close()

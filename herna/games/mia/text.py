@@ -9,6 +9,7 @@ losers and the reason come from the rules, not from a second reading of them her
 from __future__ import annotations
 
 from herna.core.game import CHANCE
+from herna.core.lang import pick
 from herna.games.mia.round import Announce, DiceRoll, Fault, MiaActionCodec, MiaRound, Roll, See
 from herna.hall.records import StoredMatch
 
@@ -30,19 +31,36 @@ REASONS = {
 the history, the replays, ``herna replay`` and the logs (the keywords stay on the wire)."""
 
 
+REASONS_CS = {
+    "SEE_BEFORE_FIRST_ROLL": "chtěl(a) odkrýt dřív, než kdokoli hodil",
+    "LIED_ABOUT_MIA": "ohlásil(a) Miu, ale na kostkách nebyla",
+    "ANNOUNCED_LOSING_DICE": "ohlásil(a) hod, který není vyšší než předchozí ohlášení",
+    "DID_NOT_ANNOUNCE": "hodil(a), ale včas neohlásil(a)",
+    "DID_NOT_TAKE_TURN": "nestihl(a) včas táhnout",
+    "INVALID_TURN": "poslal(a) tah, který pravidla nedovolují",
+    "SEE_FAILED": "odkryl(a), ale ohlášení bylo pravdivé",
+    "CAUGHT_BLUFFING": "byl(a) přistižen(a) při blafování",
+    "MIA": "Mia poráží všechny",
+    "NO_PLAYERS": "nikdo se nepřipojil",
+    "ONLY_ONE_PLAYER": "připojil se jen jeden hráč",
+    "NO_SPECTATOR": "žádný divák",
+}
+"""The same in Czech: a player's name may be anyone's, so a verb takes both genders."""
+
 TABLES = {"round": "the bots' table", "people-round": "the people's table"}
 """The Mia tables by their records' prefix (``round-N``, ``people-round-N``) in words."""
+TABLES_CS = {"round": "stůl botů", "people-round": "stůl pro lidi"}
 
 
-def table_words(prefix: str) -> str:
+def table_words(prefix: str, lang: str = "en") -> str:
     """``people-round`` -> ``the people's table``; an unknown prefix as it is."""
-    return TABLES.get(prefix, prefix)
+    return (TABLES_CS if lang == "cs" else TABLES).get(prefix, prefix)
 
 
-def reason_words(reason: object) -> str:
+def reason_words(reason: object, lang: str = "en") -> str:
     """``CAUGHT_BLUFFING`` -> ``was caught bluffing``; an unknown keyword spaced out."""
     text = str(reason or "")
-    return REASONS.get(text, text.replace("_", " ").lower())
+    return (REASONS_CS if lang == "cs" else REASONS).get(text, text.replace("_", " ").lower())
 
 
 def match_text(match: StoredMatch, public: bool = False, move: int | None = None) -> list[str]:
@@ -97,11 +115,19 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
     return lines
 
 
-def summary(match: StoredMatch) -> str:
-    """The round's result in one line (history lists): ``bob lost: was caught bluffing``."""
+def summary(match: StoredMatch, lang: str = "en") -> str:
+    """The round's result in one line (history lists): ``bob lost: was caught bluffing``
+    (``lang="cs"``: ``prohrává bob: byl(a) přistižen(a) při blafování``)."""
     result = match.result
     if match.status != "finished" or result.get("canceled"):
         why = result.get("canceled") or result.get("reason") or match.status
-        return f"canceled: {reason_words(why)}"
+        return f"{pick(lang, 'canceled', 'zrušeno')}: {reason_words(why, lang)}"
     losers = result.get("losers") or [p.name for p in match.players if not p.winner]
-    return f"{', '.join(losers)} lost: {reason_words(result.get('reason'))}"
+    return f"{lost_words(losers, lang)}: {reason_words(result.get('reason'), lang)}"
+
+
+def lost_words(losers: list[str], lang: str = "en") -> str:
+    """``bob lost`` / ``prohrává bob`` (``prohrávají ann, bob``)."""
+    if lang == "cs":
+        return ("prohrávají " if len(losers) > 1 else "prohrává ") + ", ".join(losers)
+    return f"{', '.join(losers)} lost"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from herna.core.lang import pick
 from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE
 from herna.games.onitama.notation import parse_position
 from herna.games.onitama.state import (
@@ -37,8 +38,9 @@ def initial_state(meta: dict[str, Any]) -> OnitamaState:
     return OnitamaState.new(rule)
 
 
-def replay_steps(match: StoredMatch) -> list[ReplayStep]:
-    """One step after the deal, then one per move, stalemate swap and server note."""
+def replay_steps(match: StoredMatch, lang: str = "en") -> list[ReplayStep]:
+    """One step after the deal, then one per move, stalemate swap and server note; each
+    label in ``lang`` (``en`` or ``cs``)."""
     names = {p.seat: p.name for p in match.players}
 
     def who(color: int) -> str:
@@ -54,7 +56,7 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
     state = initial_state(match.meta)
     steps: list[ReplayStep] = []
     if not state.dealing:
-        steps.append({"label": "start position", "view": view(state)})
+        steps.append({"label": pick(lang, "start position", "výchozí pozice"), "view": view(state)})
     for kind, data in match.events:
         if kind == "action":
             action = ACTION_CODEC.decode(data["action"])
@@ -64,19 +66,21 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
                 if not state.dealing:
                     steps.append(
                         {
-                            "label": "cards dealt: " + ", ".join(state.cards()),
+                            "label": pick(lang, "cards dealt: ", "rozdané karty: ")
+                            + ", ".join(state.cards()),
                             "view": view(state),
                         }
                     )
                 continue
             if isinstance(action, Move | Draw | Pass) and state.last is not None:
-                label = action_words(state.last, who_words(who(mover), COLOR_NAMES[mover]))
+                who_moved = who_words(who(mover), COLOR_NAMES[mover], lang)
+                label = action_words(state.last, who_moved, lang)
             elif isinstance(action, Stalemate):
                 continue  # shown together with its draw
             else:  # pragma: no cover - every action type is handled above
                 label = str(action)
             if state.is_terminal() and state.winner is not None:
-                label += f"; {who(state.winner)} wins {win_words(state.reason)}"
+                label += "; " + _wins(who(state.winner), state.reason, lang)
             steps.append({"label": label, "view": view(state)})
         elif kind == "forfeit":
             loser = int(data.get("player", 0))
@@ -85,17 +89,27 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
             steps.append(
                 {
                     # No reason: the reconnect window ran out.
-                    "label": f"{who(1 - loser)} wins {win_words(reason or 'abandoned')}",
+                    "label": _wins(who(1 - loser), reason or "abandoned", lang),
                     "view": view(state),
                 }
             )
         elif kind == "draw_agreed":
             state = state.agree_draw()
-            steps.append({"label": "a draw, agreed by both players", "view": view(state)})
+            draw = pick(lang, "a draw, agreed by both players", "remíza, na které se oba dohodli")
+            steps.append({"label": draw, "view": view(state)})
         elif kind in ("logout", "reconnect"):
-            verb = "disconnected" if kind == "logout" else "reconnected"
+            if kind == "logout":
+                verb = pick(lang, "disconnected", "se odpojil(a)")
+            else:
+                verb = pick(lang, "reconnected", "se znovu připojil(a)")
             steps.append({"label": f"{data.get('name', '?')} {verb}", "view": view(state)})
         elif kind == "aborted":
-            label = f"the game was stopped: {end_words(data.get('reason'))}"
+            stopped = pick(lang, "the game was stopped", "hra byla zastavena")
+            label = f"{stopped}: {end_words(data.get('reason'), lang)}"
             steps.append({"label": label, "view": view(state)})
     return steps
+
+
+def _wins(name: str, reason: object, lang: str) -> str:
+    """``ann wins by the Way of the Stone (captured the master)``."""
+    return f"{name} {pick(lang, 'wins', 'vyhrává')} {win_words(reason, lang)}"

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from herna.core.lang import pick
 from herna.games.onitama.cards import BLACK, COLOR_NAMES, WHITE
 from herna.games.onitama.notation import format_action, format_cards, format_position
 from herna.games.onitama.replay import initial_state
 from herna.games.onitama.state import ACTION_CODEC, Deal, Draw, Move, OnitamaState, Pass, Stalemate
-from herna.games.onitama.words import end_words, win_words
+from herna.games.onitama.words import color_words, end_words, win_words
 from herna.hall.records import StoredMatch
 
 
@@ -208,14 +209,28 @@ def game_record(match: StoredMatch) -> str:
     return "\n".join([*head, "", *body]) + "\n"
 
 
-def summary(match: StoredMatch) -> str:
-    """``dave (black) wins by the Way of the Stone (captured the master) in 54 moves``."""
+def summary(match: StoredMatch, lang: str = "en") -> str:
+    """``dave (black) wins by the Way of the Stone (captured the master) in 54 moves``
+    (``lang="cs"``: ``dave (černý) vyhrává Cestou kamene (vzal mistra) za 54 půltahů``)."""
     result = match.result
     winners = [p for p in match.players if p.winner]
     if not winners:
-        return f"{match.status}: {end_words(result.get('reason'))}".rstrip(": ")
+        status = pick(lang, match.status, STATUS_CS.get(match.status, match.status))
+        return f"{status}: {end_words(result.get('reason'), lang)}".rstrip(": ")
     w = winners[0]
     plies = (result.get("details") or {}).get("plies")
-    moves = f" in {plies} moves" if plies else ""
+    moves = pick(lang, f" in {plies} moves", f" za {plies} {_plies_cs(plies)}") if plies else ""
     color = COLOR_NAMES[w.seat] if w.seat in (WHITE, BLACK) else str(w.seat)
-    return f"{w.name} ({color}) wins {win_words(result.get('reason'))}{moves}"
+    wins = pick(lang, "wins", "vyhrává")
+    how = win_words(result.get("reason"), lang)
+    return f"{w.name} ({color_words(color, lang)}) {wins} {how}{moves}"
+
+
+STATUS_CS = {"finished": "dohráno", "aborted": "přerušeno", "canceled": "zrušeno"}
+"""A record's status in Czech, for a game without a winner."""
+
+
+def _plies_cs(n: object) -> str:
+    """``půltah`` after ``za`` and a number: 1 půltah, 3 půltahy, 5 půltahů."""
+    count = int(n) if isinstance(n, int) else 5
+    return "půltah" if count == 1 else "půltahy" if 2 <= count <= 4 else "půltahů"

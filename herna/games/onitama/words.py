@@ -36,12 +36,32 @@ WIN_WORDS = {
     "resign": "because the opponent resigned",
 }
 """``X wins …`` by the recorded reason."""
+WIN_WORDS_CS = {
+    "way_of_the_stone": "Cestou kamene (vzal mistra)",
+    "way of the stone": "Cestou kamene (vzal mistra)",
+    "way_of_the_stream": "Cestou proudu (došel do chrámu)",
+    "way of the stream": "Cestou proudu (došel do chrámu)",
+    "out_of_time": "na čas (soupeři došel čas)",
+    "opponent_left": "protože soupeř odešel",
+    "forfeit": "protože soupeř odešel",
+    "abandoned": "protože se soupeř nevrátil",
+    "illegal_move": "protože soupeř zahrál neplatný tah",
+    "resigned": "protože se soupeř vzdal",
+    "resign": "protože se soupeř vzdal",
+}
+"""The same in Czech (the browser's catalog says them alike: static/games/onitama.js)."""
 END_WORDS = {
     "server shutdown": "the server was shut down",
     "both players left": "both players left",
     "move limit": "too many moves",
 }
 """Why a game ended without a winner."""
+END_WORDS_CS = {
+    "server shutdown": "server byl vypnut",
+    "both players left": "oba hráči odešli",
+    "move limit": "příliš mnoho tahů",
+}
+COLOR_WORDS_CS = {"white": "bílý", "black": "černý"}
 
 
 ACTION_WORDS = {
@@ -54,41 +74,59 @@ ACTION_WORDS = {
 }
 """What the last action did (a view's ``last``), with ``{who}`` the player as
 :func:`who_words` names them."""
+ACTION_WORDS_CS = {
+    "move": "{who} zahrál(a) {card} {from}→{to}",
+    "capture": " (bere)",
+    "stalemate": "{who} nemohl(a) táhnout: vyměnil(a) {old} za {new}",
+    "give_up": "{who} nemohl(a) táhnout: vzdává se karty {old}",
+    "pass": "{who} nemohl(a) táhnout: odložil(a) kartu {card} jako volnou",
+    "forfeit": "{who} opustil(a) hru",
+}
+"""The same in Czech (a player's name may be anyone's: the verb takes both genders)."""
 
 
-def who_words(name: str, color: str) -> str:
+def color_words(color: str, lang: str = "en") -> str:
+    """``white`` -> ``bílý`` in Czech."""
+    return COLOR_WORDS_CS.get(color, color) if lang == "cs" else color
+
+
+def who_words(name: str, color: str, lang: str = "en") -> str:
     """``ann (white)``: a player as a move's words name them."""
-    return f"{name} ({color})" if name and name != color else color
+    said = color_words(color, lang)
+    return f"{name} ({said})" if name and name != color else said
 
 
-def action_words(last: Mapping[str, Any], who: str) -> str:
+def action_words(last: Mapping[str, Any], who: str, lang: str = "en") -> str:
     """A view's ``last`` (what the last action did) in words; ``who`` is its player.
 
     >>> action_words({"type": "move", "card": "Tiger", "from": "c1", "to": "c3",
     ...               "capture": True}, "ann (white)")
     'ann (white) played Tiger c1→c3 (capture)'
     """
+    words = ACTION_WORDS_CS if lang == "cs" else ACTION_WORDS
     kind = str(last.get("type") or "")
     fields = {k: last.get(k) for k in ("card", "from", "to", "old", "new")}
     if kind == "move":
-        text = ACTION_WORDS["move"].format(who=who, **fields)
-        return text + (ACTION_WORDS["capture"] if last.get("capture") else "")
+        text = words["move"].format(who=who, **fields)
+        return text + (words["capture"] if last.get("capture") else "")
     if kind == "stalemate":
-        return ACTION_WORDS["stalemate" if last.get("new") else "give_up"].format(who=who, **fields)
+        return words["stalemate" if last.get("new") else "give_up"].format(who=who, **fields)
     if kind in ("pass", "forfeit"):
-        return ACTION_WORDS[kind].format(who=who, **fields)
+        return words[kind].format(who=who, **fields)
     return kind.replace("_", " ")
 
 
-def win_words(reason: object) -> str:
+def win_words(reason: object, lang: str = "en") -> str:
     """``way_of_the_stone`` -> ``by the Way of the Stone (captured the master)``."""
     text = str(reason or "")
-    return WIN_WORDS.get(text, f"({text.replace('_', ' ')})" if text else "")
+    words = WIN_WORDS_CS if lang == "cs" else WIN_WORDS
+    return words.get(text, f"({text.replace('_', ' ')})" if text else "")
 
 
-def end_words(reason: object) -> str:
+def end_words(reason: object, lang: str = "en") -> str:
     text = str(reason or "")
-    return END_WORDS.get(text, text.replace("_", " "))
+    words = END_WORDS_CS if lang == "cs" else END_WORDS
+    return words.get(text, text.replace("_", " "))
 
 
 def move_words(state: OnitamaState, move: Move) -> str:
@@ -115,6 +153,7 @@ __all__ = [
     "END_WORDS",
     "WIN_WORDS",
     "action_words",
+    "color_words",
     "end_words",
     "move_words",
     "who_words",

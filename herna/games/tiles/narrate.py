@@ -302,3 +302,30 @@ class TurnLog:
         line = f"{who} {words}"
         self._seat, self._parts = None, []
         return line
+
+
+END_WORDS_CS = {
+    "completed every goal": "splnil(a) všechny cíle",
+    "last player not eliminated": "poslední nevyřazený hráč",
+    "every player was eliminated": "všichni hráči byli vyřazeni",
+    "no progress for a full round": "celé kolo bez pokroku",
+    "the other player resigned": "soupeř se vzdal",
+    "the other player ran out of time": "soupeři došel čas",
+}
+"""How a game ended, as the engine and the tile server word it (effects.py, engine.py,
+herna/servers/tiles/endings.py), in Czech; the play page's script has the same words."""
+
+
+def end_words(reason: str, lang: str = "en") -> str:
+    """A result's reason in ``lang``: ``round limit (40 rounds)`` -> ``limit kol (40 kol)``."""
+    if lang != "cs":
+        return reason
+    if reason in END_WORDS_CS:
+        return END_WORDS_CS[reason]
+    if found := re.fullmatch(r"no (.+) left", reason):
+        return f"už nezbývá {found[1]}"
+    if found := re.fullmatch(r"no progress for (\d+) full rounds", reason):
+        return f"bez pokroku celá kola za sebou ({found[1]})"
+    if found := re.fullmatch(r"round limit \((\d+) rounds\)", reason):
+        return f"limit kol ({found[1]} kol)"
+    return reason

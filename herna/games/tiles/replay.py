@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from herna.core.game import CHANCE
+from herna.core.lang import pick
 from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS, TilesState, new_game
 from herna.games.tiles.narrate import turn_words
@@ -50,7 +51,9 @@ def replay_states(
     return out
 
 
-def replay_steps(match: StoredMatch) -> list[ReplayStep]:
+def replay_steps(match: StoredMatch, lang: str = "en") -> list[ReplayStep]:
+    """The board after setup, then after each player's action (with the chance events that
+    followed it), each labelled in ``lang`` (``en`` or ``cs``)."""
     names = [p.name for p in sorted(match.players, key=lambda p: p.seat)]
     meta = match.meta
     try:
@@ -61,9 +64,11 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
             int(meta.get("max_rounds", DEFAULT_MAX_ROUNDS)),
         )
     except (KeyError, RulesError) as exc:
-        return [{"label": f"cannot replay: {exc}", "view": {"game": "tiles", "error": str(exc)}}]
+        said = pick(lang, "cannot replay", "záznam nelze přehrát")
+        return [{"label": f"{said}: {exc}", "view": {"game": "tiles", "error": str(exc)}}]
     except Exception as exc:  # a broken log must not break the hall
-        return [{"label": f"replay stopped: {exc}", "view": {"game": "tiles", "error": str(exc)}}]
+        said = pick(lang, "replay stopped", "přehrávání se zastavilo")
+        return [{"label": f"{said}: {exc}", "view": {"game": "tiles", "error": str(exc)}}]
     # the logged actions in their JSON form: states[i] is the state after actions[i - 1]
     actions = [data["action"] for kind, data in match.events if kind == "action"]
     steps: list[ReplayStep] = []
@@ -80,12 +85,12 @@ def replay_steps(match: StoredMatch) -> list[ReplayStep]:
         # the outcome is shown beside the board, so the label does not repeat it
         label = (
             "; ".join(
-                turn_words(actions[j - 1], states[j - 1][1].view(None), view, seat, names)
+                turn_words(actions[j - 1], states[j - 1][1].view(None), view, seat, names, lang)
                 for j in range(last_rest + 1, i + 1)
                 if (seat := states[j][0]) is not None and seat != CHANCE
             )
             if played
-            else "setup"
+            else pick(lang, "setup", "příprava")
         )
         last_rest = i
         view["names"] = names  # replays only: who sat where (live events carry data.players)

@@ -7,6 +7,8 @@ game on the rules engine from the stored rules object and action log.
 
 from __future__ import annotations
 
+from herna.core.lang import pick
+from herna.games.tiles.narrate import end_words
 from herna.games.tiles.render import render_board, render_legend
 from herna.games.tiles.replay import replay_steps
 from herna.games.tiles.rules import rules_title
@@ -33,7 +35,7 @@ def match_text(match: StoredMatch, public: bool = False, move: int | None = None
     return lines
 
 
-def scores_words(match: StoredMatch) -> str:
+def scores_words(match: StoredMatch, lang: str = "en") -> str:
     """The end-of-game scores of rules with scoring (what the banks and hands held), in words:
     ``points: alice 4, bob 3``; empty for rules without scoring."""
     details = match.result.get("details") if isinstance(match.result, dict) else None
@@ -42,20 +44,27 @@ def scores_words(match: StoredMatch) -> str:
         return ""
     names = [p.name for p in sorted(match.players, key=lambda p: p.seat)]
     said = [
-        f"{names[i] if i < len(names) else f'player {i + 1}'} "
-        + ("eliminated" if score is None else str(score))
+        f"{names[i] if i < len(names) else pick(lang, 'player', 'hráč') + f' {i + 1}'} "
+        + (pick(lang, "eliminated", "vyřazen(a)") if score is None else str(score))
         for i, score in enumerate(scores)
     ]
-    return "points: " + ", ".join(said)
+    return pick(lang, "points: ", "body: ") + ", ".join(said)
 
 
-def summary(match: StoredMatch) -> str:
+STATUS_CS = {"aborted": "hra přerušena", "canceled": "hra zrušena"}
+
+
+def summary(match: StoredMatch, lang: str = "en") -> str:
     """``alice won (reached the goal)``; with scoring, ``alice won (no gold left; points:
-    alice 4, bob 3)``."""
-    reason = match.result.get("reason", match.status)
+    alice 4, bob 3)`` (``lang="cs"``: ``alice vyhrává (už nezbývá gold; body: …)``)."""
+    reason = end_words(str(match.result.get("reason", match.status)), lang)
     if match.status != "finished":
-        return f"game {match.status} ({reason})"
-    scores = scores_words(match)
+        game = pick(lang, f"game {match.status}", STATUS_CS.get(match.status, match.status))
+        return f"{game} ({reason})"
+    scores = scores_words(match, lang)
     why = f"{reason}; {scores}" if scores else str(reason)
     winners = [p.name for p in match.players if p.winner]
+    if lang == "cs":
+        verb = "vyhrávají" if len(winners) > 1 else "vyhrává"
+        return f"{', '.join(winners)} {verb} ({why})" if winners else f"nikdo nevyhrál ({why})"
     return f"{', '.join(winners)} won ({why})" if winners else f"nobody won ({why})"

@@ -381,7 +381,9 @@ window.HernaGames = window.HernaGames || {};
     const list = document.getElementById("replay-steps");
     let data;
     try {
-      const res = await fetch(`/api/matches/${page.match}/replay`);
+      // The steps' labels in the page's language (the API's own default is English).
+      const lang = encodeURIComponent(document.documentElement.lang || "en");
+      const res = await fetch(`/api/matches/${page.match}/replay?lang=${lang}`);
       data = await res.json();
       if (!res.ok) throw new Error(data.error || res.status);
     } catch (err) {

@@ -20,10 +20,12 @@
     // Words in the page's language (static/hall.js _), made once the page has its messages.
     const LABELS = { person: _("person"), bot: _("bot"), "house-bot": _("house bot") };
     const GAME_NAMES = Object.assign({}, page.titles || {}, { tiles: _("Tiles") });
+    // Refusals said better by a code than by the hall's words; the others come in the page's
+    // language from the server (herna/web/refusals.py): "you cannot challenge yourself" and
+    // "that is your own seek" share a code.
     const ERROR_WORDS = {
       NO_SUCH_SEEK: _("That seek is no longer open: its player left or has found a game."),
       NOT_FOR_YOU: _("That seek is not for you: it waits for someone else."),
-      OWN_SEEK: _("That is your own seek."),
       NO_NAME: _("Reload the page: this browser has no name in the hall yet."),
     };
     const root = document.getElementById("lobby");

@@ -30,7 +30,7 @@
   }
 
   function start(page, tid) {
-    const { el } = window.Herna;
+    const { el, _ } = window.Herna;
     window.Herna.addStyle("tournament-seat-style", `
       .tournament-seat { border: 1px solid #c9d6d1; border-radius: 6px; padding: .5rem .75rem;
         margin: .5rem 0 1rem; background: #f4f8f6; }
@@ -45,7 +45,7 @@
     `);
     const me = page.guest;
     const box = el("section", { class: "tournament-seat", id: "tournament-seat",
-      "aria-label": "Your tournament" }, el("p", {}, "Your tournament…"));
+      "aria-label": _("Your tournament") }, el("p", {}, _("Your tournament…")));
     const anchor = document.getElementById("play") || document.getElementById("play-status");
     if (anchor) anchor.before(box);
     else document.querySelector("main").prepend(box);
@@ -61,32 +61,34 @@
     });
 
     function draw(view) {
+      const round = !view.round ? ""
+        : view.rounds ? _("round {n} of {of}", { n: view.round, of: view.rounds })
+          : _("round {n}", { n: view.round });
       const head = el("p", { class: "ts-head" },
-        el("a", { href: view.url, id: "tournament-link" }, view.name),
-        view.round ? ` · round ${view.round}${view.rounds ? ` of ${view.rounds}` : ""}` : "");
+        el("a", { href: view.url, id: "tournament-link" }, view.name), round ? ` · ${round}` : "");
       const text = view.at ? view.message.replace("{at}", localTime(view.at)) : view.message;
       const message = el("p", { class: "ts-message", id: "tournament-message",
         "data-kind": view.kind }, text);
       if (view.kind === "over") {
         message.append(" ", el("a", { href: view.url, id: "tournament-final" },
-          "The final standings"));
+          _("The final standings")));
       }
       const place = view.place
         ? el("p", { class: "ts-place", id: "tournament-place" },
-          `You: ${view.place}, ${view.points} point${view.points === "1" ? "" : "s"}.`)
+          _("You: {place}, points: {points}.", { place: view.place, points: view.points }))
         : null;
       const rows = (view.standings || []).map((r) => r.gap
         ? el("tr", { class: "gap" }, el("td", {}, "…"), el("td", {}), el("td", {}))
         : el("tr", { class: r.me ? "me" : "" }, el("td", { class: "num" }, String(r.rank)),
           el("td", {}, r.name), el("td", { class: "num" }, r.points)));
       const table = rows.length
-        ? el("table", { id: "tournament-standings", "aria-label": "Standings" },
+        ? el("table", { id: "tournament-standings", "aria-label": _("Standings") },
           el("tbody", {}, rows))
         : null;
       // A new game's notice, for a while, and only while that game is the news.
       const notice = view.kind === "game" && Date.now() < noticeUntil
         ? el("p", { class: "ts-notice", id: "tournament-notice", role: "status" },
-          "Your game of this round has started.")
+          _("Your game of this round has started."))
         : null;
       box.replaceChildren(...[head, notice, message, place, table].filter(Boolean));
       box.dataset.kind = view.kind;
@@ -99,7 +101,9 @@
         ? `${view.round}:${view.board.seats.join(",")}` : null;
       if (game && lastGame !== null && game !== lastGame) {
         noticeUntil = Date.now() + 15000;
-        if (document.hidden) document.title = `▶ Round ${view.round}: your game · ${title}`;
+        if (document.hidden) {
+          document.title = "▶ " + _("Round {n}: your game", { n: view.round }) + " · " + title;
+        }
       }
       if (game || lastGame === null) lastGame = game || "";
     }
