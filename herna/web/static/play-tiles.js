@@ -470,14 +470,35 @@
       }
       const winners = r.winners || [];
       const names = r.winner_names || winners.map(nameOf);
-      const reason = r.reason ? ` (${reasonWords(r.reason)})` : "";
+      const why = winners.length > 1 ? drawWhy(r.reason) : null;
+      const reason = r.reason && !why ? ` (${reasonWords(r.reason)})` : "";
+      const after = why ? ` ${why}` : "";
       if (!winners.length) return _("Game over: nobody won{reason}.", { reason });
       if (winners.includes(S.seat)) {
         const others = names.filter((n) => n !== me);
         if (!others.length) return _("You won{reason}.", { reason });
-        return _("A draw: you share the win with {names}{reason}.", { names: others.join(", "), reason });
+        return _("A draw: you share the win with {names}{reason}.", { names: others.join(", "), reason }) + after;
       }
-      return _("You lost. {names} won{reason}.", { names: names.join(", "), reason });
+      return _("You lost. {names} won{reason}.", { names: names.join(", "), reason }) + after;
+    }
+
+    /* Why a game that stopped without progress, or at Herna's round limit, is a draw among
+     * everyone still in, even when one of them has far more points or goals (the rules
+     * reference, "The end", rules 4 and 5): points count only when an end_of_game_conditions
+     * entry ends the game. */
+    function drawWhy(reason) {
+      if (reason === "no progress for a full round") {
+        return _("For a whole round nobody placed, pushed or exchanged a tile and nobody moved, so the game stopped: a stalled game is a draw among the players still in, whatever the score.");
+      }
+      let m = /^no progress for (\d+) full rounds$/.exec(reason || "");
+      if (m) {
+        return _("For {n} whole rounds nobody placed, pushed or exchanged a tile and nobody moved, so the game stopped: a stalled game is a draw among the players still in, whatever the score.", { n: m[1] });
+      }
+      m = /^round limit \((\d+) rounds\)$/.exec(reason || "");
+      if (m) {
+        return _("The game reached Herna's limit of {n} rounds: it is a draw among the players still in, whatever the score.", { n: m[1] });
+      }
+      return null;
     }
 
     /* A rules file's name as people read it ("gold_rush": "Gold rush", as rules_title says). */
