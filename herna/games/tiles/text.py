@@ -51,11 +51,20 @@ def scores_words(match: StoredMatch) -> str:
 
 def summary(match: StoredMatch) -> str:
     """``alice won (reached the goal)``; with scoring, ``alice won (no gold left; points:
-    alice 4, bob 3)``."""
+    alice 4, bob 3)``; a stall, ``alice, bob share the win (no progress for a full round: a
+    draw among the players still in, whatever the points; points: alice 8, bob 1)``."""
     reason = match.result.get("reason", match.status)
     if match.status != "finished":
         return f"game {match.status} ({reason})"
     scores = scores_words(match)
-    why = f"{reason}; {scores}" if scores else str(reason)
     winners = [p.name for p in match.players if p.winner]
+    shared = len(winners) > 1 and str(reason).startswith(("no progress", "round limit"))
+    if shared:
+        # A stall or the round limit is a draw among everyone still in, whatever the points
+        # (docs/games/tiles.md, "The end", rules 4 and 5): said, so that a shared win at
+        # "points: alice 8, bob 1" does not read as a mistake.
+        reason = f"{reason}: a draw among the players still in, whatever the points"
+    why = f"{reason}; {scores}" if scores else str(reason)
+    if shared:
+        return f"{', '.join(winners)} share the win ({why})"
     return f"{', '.join(winners)} won ({why})" if winners else f"nobody won ({why})"
