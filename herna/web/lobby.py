@@ -8,6 +8,8 @@ and close seeks there for their connections. This page shows them and lets a per
   protocol (``LOGIN``'s lobby field for Onitama): a seek lives as long as the connection
   that plays it (a mariáš seat's for its page plus ``--web-seek-grace``, for a reload), so
   it never outlives the person waiting for it for long;
+  a tile seek names its rules and players too (:func:`tile_table`), so the tile page sits
+  down at once instead of asking for them;
 * **accept**: an open seek that takes this person (not a challenge to somebody else, not
   one's own, not people-only for a bot) — checked here, then again by the game server when
   the play page sits down, since another person may have taken it meanwhile;
