@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -352,3 +353,11 @@ def test_a_stall_is_a_draw_whatever_the_points_and_the_result_says_so() -> None:
         "ann, bob share the win (no progress for a full round: a draw among the players still"
         " in, whatever the points; points: ann 3, bob 0)"
     )
+    # the Czech pages' words (no past-tense verb after a name: it would need its gender)
+    assert summary(record, "cs") == (
+        "o výhru se dělí ann, bob (celé kolo bez pokroku: remíza mezi hráči, kteří jsou ještě"
+        " ve hře, ať jsou body jakékoli; body: ann 3, bob 0)"
+    )
+    stopped = replace(record, status="aborted", result={"reason": "aborted"})
+    assert summary(stopped) == "stopped before the end"  # not "game aborted (aborted)"
+    assert summary(stopped, "cs") == "hra přerušena před koncem"
