@@ -8,6 +8,8 @@ and close seeks there for their connections. This page shows them and lets a per
   protocol (``LOGIN``'s lobby field for Onitama): a seek lives as long as the connection
   that plays it (a mariáš seat's for its page plus ``--web-seek-grace``, for a reload), so
   it never outlives the person waiting for it for long;
+  a tile seek names its rules and players too (:func:`tile_table`), so the tile page sits
+  down at once instead of asking for them;
 * **accept**: an open seek that takes this person (not a challenge to somebody else, not
   one's own, not people-only for a bot) — checked here, then again by the game server when
   the play page sits down, since another person may have taken it meanwhile;
@@ -42,6 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from herna.games.marias.bots import LEVEL_NAMES as MARIAS_LEVELS
 from herna.games.onitama.bots import LEVEL_NAMES
 from herna.games.tiles.bots import LEVEL_NAMES as TILES_LEVELS
+from herna.games.tiles.rules import rules_title
 from herna.hall.events import GameEvent
 from herna.hall.hall import Hall
 from herna.hall.lobby import (
@@ -57,6 +60,7 @@ from herna.protocols.onitama import name_problem
 from herna.web.guests import Guests, session_of
 from herna.web.i18n import N_
 from herna.web.i18n import gettext as _
+from herna.web.play_tiles import examples as tile_examples
 from herna.web.refusals import refusal_words
 from herna.web.templating import render
 
@@ -89,11 +93,29 @@ def lobby_data(hall: Hall, guest: str) -> dict[str, Any]:
         "games": sorted(g for g in PLAY_PAGES if hall.service(g) is not None),
         "levels": {g: list(levels) for g, levels in LEVELS.items()},
         "seeks": hall.lobby.snapshot(),
+        "tile_rules": {x["name"]: x["players"] for x in tile_examples()},
     }
 
 
-def play_url(game: str, seek: str) -> str:
-    return f"{PLAY_PAGES[game]}?seek={quote(seek, safe=',=')}"
+def play_url(game: str, seek: str, table: str = "") -> str:
+    return f"{PLAY_PAGES[game]}?seek={quote(seek, safe=',=')}{table}"
+
+
+def tile_table(frame: dict[str, Any]) -> str:
+    """The tile table a seek or challenge from the lobby opens, as the play page's query
+    (``&rules=tsuro&players=2``): a tile seek needs its rules before the page can sit down
+    with it, and the lobby page asks for them with the seek, so the person is seated at once
+    (without them the play page shows its setup form)."""
+    rules = frame.get("rules")
+    if rules is None:
+        return ""
+    seats = {x["name"]: x["players"] for x in tile_examples()}
+    if not isinstance(rules, str) or rules not in seats:
+        raise LobbyError(BAD_SEEK, f"rules is one of Herna's examples: {', '.join(sorted(seats))}")
+    players = frame.get("players", seats[rules])
+    if type(players) is not int or not 2 <= players <= seats[rules]:  # bool is no number here
+        raise LobbyError(BAD_SEEK, f"players is a number from 2 to {seats[rules]} for {rules}")
+    return f"&rules={rules}&players={players}"
 
 
 class LobbySocket:
@@ -241,7 +263,7 @@ class LobbySocket:
             raise LobbyError(BAD_FRAME, "type is one of seek, challenge, accept, cancel")
         parsed = parse_seek(spec, LEVELS.get(game, ()))
         self.lobby.check_open(game, me, PERSON, parsed.want)
-        return self._go(game, spec)
+        return self._go(game, spec, tile_table(frame) if game == "tiles" else "")
 
     def _here(self, game: str, name: str) -> bool:
         """Whether a challenge to ``name`` can be seen: ``name`` has the lobby page open or a
@@ -255,10 +277,10 @@ class LobbySocket:
             raise LobbyError(NO_PLAY_PAGE, f"no play page for {game[:20]!r} in this hall")
         return game
 
-    def _go(self, game: str, spec: str) -> dict[str, Any]:
+    def _go(self, game: str, spec: str, table: str = "") -> dict[str, Any]:
         if game not in PLAY_PAGES:
             raise LobbyError(NO_PLAY_PAGE, f"no play page for {game[:20]!r} in this hall")
-        return {"type": "go", "game": game, "url": play_url(game, spec)}
+        return {"type": "go", "game": game, "url": play_url(game, spec, table)}
 
 
 def _text(frame: dict[str, Any], key: str) -> str:
@@ -293,7 +315,11 @@ class LobbyRoutes:
         guest, new = self.guests.of(request)
         # Mia's people's table: anyone may join it at any time, without a seek.
         mia_table = getattr(self.hall.service("mia"), "people", None) is not None
-        body = render("lobby.html", guest=guest, mia_table=mia_table)
+        tiles = [
+            (x["name"], rules_title(x["name"]), x["players"], x["width"], x["height"])
+            for x in tile_examples()
+        ]
+        body = render("lobby.html", guest=guest, mia_table=mia_table, tile_rules=tiles)
         response = self.render(_("Lobby"), body, lobby_data(self.hall, guest))
         if new:
             # The same guest name as the play pages: the lobby's actions are this name's.

@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -170,11 +171,13 @@ class MariasPlay:
         words of the page's language."""
         service = self._service()
         out = []
-        for bots in getattr(service, "bots", []) if service is not None else []:
+        servers = list(getattr(service, "bots", []) if service is not None else [])
+        levels = Counter(level_of(b.strategy) or b.strategy for b in servers)
+        for bots in servers:
             level = level_of(bots.strategy) or bots.strategy
             label, title = LEVELS.get(level, (bots.strategy, N_("house bots")))
             label, title = _(label), _(title)
-            if level != bots.strategy:  # a strategy that plays at a level: name both
+            if levels[level] > 1:  # two servers at one level: told apart by their strategy
                 label = f"{label} ({bots.strategy})"
             out.append({"value": bots.name, "label": label, "title": title, "level": level})
         order = list(LEVELS)

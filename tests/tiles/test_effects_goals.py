@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -10,6 +12,8 @@ from herna.core.rng import SeededRng
 from herna.games.tiles.actions import Move
 from herna.games.tiles.engine import new_game
 from herna.games.tiles.geometry import parse_point
+from herna.games.tiles.text import summary
+from herna.hall.records import PlayerResult, StoredMatch
 from tests.tiles.helpers import corridor, make, player, rules_data, settle, start, step, tile, where
 
 L0 = parse_point("L0", 1)
@@ -313,3 +317,47 @@ def test_same_seed_same_game() -> None:
             a = a.apply(rng_a.choice(a.legal_actions()))
             b = b.apply(rng_b.choice(b.legal_actions()))
             assert a.view(None) == b.view(None)
+
+
+def test_a_stall_is_a_draw_whatever_the_points_and_the_result_says_so() -> None:
+    # Hand-checked: ann walks onto the three gold (3 points), bob stays; then neither moves: a
+    # full round without progress. The rules reference ("The end", rule 4) makes that a draw
+    # among the players still in; points count only when an end condition ends the game.
+    data = line(2, {1: {"items": ["gold"] * 3}}, players=2, max_player_items=-1)
+    for spec in data["players"]:
+        spec["end_of_game_scoring"] = ["items gold"]
+    data["end_of_game_conditions"] = ["no gold"]
+    state = go(go(go(start(data), 1, 0), 0, 1), 1, 0)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == "no progress for a full round"
+    assert outcome.winners == (0, 1) and outcome.returns == (0.5, 0.5)
+    assert outcome.details["scores"] == [3, 0]
+    now = datetime.now(UTC)
+    record = StoredMatch(
+        1,
+        "tiles",
+        "t1",
+        None,
+        "finished",
+        now,
+        now,
+        outcome.to_json(),
+        {},
+        players=(
+            PlayerResult(0, "ann", 0.5, winner=True),
+            PlayerResult(1, "bob", 0.5, winner=True),
+        ),
+        events=(),
+    )
+    assert summary(record) == (
+        "ann, bob share the win (no progress for a full round: a draw among the players still"
+        " in, whatever the points; points: ann 3, bob 0)"
+    )
+    # the Czech pages' words (no past-tense verb after a name: it would need its gender)
+    assert summary(record, "cs") == (
+        "o výhru se dělí ann, bob (celé kolo bez pokroku: remíza mezi hráči, kteří jsou ještě"
+        " ve hře, ať jsou body jakékoli; body: ann 3, bob 0)"
+    )
+    stopped = replace(record, status="aborted", result={"reason": "aborted"})
+    assert summary(stopped) == "stopped before the end"  # not "game aborted (aborted)"
+    assert summary(stopped, "cs") == "hra přerušena před koncem"

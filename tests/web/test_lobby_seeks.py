@@ -225,11 +225,12 @@ async def test_the_lobby_with_seeks_of_every_game_at_both_widths(
             if tab is not ann:
                 await open_lobby(tab, url)
             await tab.select_option("#lobby-game", label=game)
+            if game == "Tiles":  # a tile table's rules are asked for with the seek
+                await tab.select_option("#lobby-rules", "tsuro")
+                await tab.select_option("#lobby-players", "3")
             await tab.select_option("#lobby-opponent", label="People only")
             await tab.get_by_role("button", name="Sit down").click()
             await tab.wait_for_url("**/play/*?seek=*")
-        await tabs[2].select_option("#tp-rules", "tsuro")
-        await tabs[2].click("#tp-sit")
         await eventually(lambda: len(hall.lobby.snapshot()) == 3, 10)
         bea = browser.page
         for width, height in ((1280, 800), (390, 844)):
@@ -238,6 +239,8 @@ async def test_the_lobby_with_seeks_of_every_game_at_both_widths(
             rows = bea.locator(f'li.lobby-seek[data-owner="{ann_name}"]')
             await rows.nth(2).wait_for()
             assert await rows.count() == 3
+            tiles = bea.locator('div.lobby-game[data-game="tiles"]')
+            assert "people only · players at the table: 3" in await tiles.inner_text()
             sizes = await bea.evaluate("[document.documentElement.scrollWidth, innerWidth]")
             assert sizes[0] <= sizes[1], sizes
             for i in range(3):
@@ -246,6 +249,25 @@ async def test_the_lobby_with_seeks_of_every_game_at_both_widths(
                 )
                 assert box is not None and box["x"] + box["width"] <= width, box
             await bea.screenshot(path=screenshot_path(f"lobby-seeks-{width}"), full_page=True)
+        # a tile seek's rules are Herna's examples, its players as many as they seat
+        got = await bea.evaluate(
+            """async () => {
+                const ws = new WebSocket(`ws://${location.host}/ws/lobby`);
+                const got = [];
+                ws.onmessage = (ev) => got.push(JSON.parse(ev.data));
+                await new Promise((ok) => { ws.onopen = ok; });
+                for (const table of [{rules: 'chess'}, {rules: 'tsuro', players: 9}])
+                    ws.send(JSON.stringify({type: 'seek', game: 'tiles', opponent: 'people',
+                                            ...table}));
+                await new Promise((ok) => setTimeout(ok, 300));
+                ws.close();
+                return got.slice(1);
+            }"""
+        )
+        assert [(m["code"], m["reason"]) for m in got] == [
+            ("BAD_SEEK", "rules is one of Herna's examples: dungeon, gold_rush, labyrinth, tsuro"),
+            ("BAD_SEEK", "players is a number from 2 to 4 for tsuro"),
+        ], got
         # at phone width: take the Onitama seek and play
         onitama = bea.locator('div.lobby-game[data-game="onitama"] li.lobby-seek')
         await onitama.get_by_role("button", name=f"Play {ann_name}").click()

@@ -30,13 +30,15 @@ MY_TURN_NOW = (
 
 
 async def seek_and_accept(
-    a: Any, b: Any, url: str, game: str, opponent: str = "People only"
+    a: Any, b: Any, url: str, game: str, opponent: str = "People only", **table: str
 ) -> tuple[str, str]:
-    """A asks for a game of ``game`` from the lobby; B takes A's seek from its lobby by
-    clicking it. The two names."""
+    """A asks for a game of ``game`` from the lobby (a tile table: with its ``rules`` and
+    ``players``); B takes A's seek from its lobby by clicking it. The two names."""
     ann = await open_lobby(a, url)
     bea = await open_lobby(b, url)
     await a.select_option("#lobby-game", label=game)
+    for field, value in table.items():
+        await a.select_option(f"#lobby-{field}", value)
     await a.select_option("#lobby-opponent", label=opponent)
     await a.get_by_role("button", name="Sit down").click()
     await a.wait_for_url("**/play/*?seek=*")
@@ -143,14 +145,14 @@ async def test_two_people_play_tiles_through_the_lobby(tmp_path: Path, browser: 
         ctx, b = await new_person(browser)
         a = browser.page
         a.set_default_timeout(30_000)  # a whole game on a busy CI machine
-        ann, bea = await seek_and_accept(a, b, url_of(hall), "Tiles")
-        # the lobby chose the opponents; the person picks the rules and sits down
-        await a.wait_for_function(f"() => {TILES_PHASE} === 'setup'")
-        assert await a.locator('input[name="who"][value="people"]').is_checked()
-        await a.select_option("#tp-rules", "labyrinth")
-        await a.select_option("#tp-players", "2")
-        await a.click("#tp-sit")
+        ann, bea = await seek_and_accept(
+            a, b, url_of(hall), "Tiles", rules="labyrinth", players="2"
+        )
+        # the lobby asked for the rules and players too: seated at once, listed at once
         await a.wait_for_function(f"() => {TILES_PHASE} === 'seated'")
+        status = await a.locator("#play-status").inner_text()
+        assert "Labyrinth: waiting for more players (empty seats: 1)" in status, status
+        assert await a.locator("#tp-setup").is_hidden()
         await take(b, ann)
         for p in (a, b):
             await p.wait_for_function(f"() => {TILES_PHASE} === 'game'", timeout=20_000)

@@ -137,7 +137,10 @@ async def test_a_czech_browser_plays_a_deal_all_in_czech(
         assert await page.locator("h1").inner_text() == "Hrát mariáš"
         assert await page.locator("legend").inner_text() == "Soupeři"
         assert not await english_on_screen(page), await english_on_screen(page)
-        await page.get_by_role("radio", name=re.compile("^střední ")).check()
+        medium = page.get_by_role("radio", name=re.compile("^střední "))
+        level = (await page.locator("label.mar-level", has=medium).inner_text()).strip()
+        assert level.startswith("střední boti herny hrají"), level  # not "(heuristic)"
+        await medium.check()
         await page.get_by_role("button", name="Přisednout").click()
         await page.wait_for_function(MY_TURN, timeout=20_000)
         titles = await card_titles(page)

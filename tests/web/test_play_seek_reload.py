@@ -164,7 +164,7 @@ async def test_tiles_reload_while_waiting_keeps_the_seat_and_seek(
         await a.reload()
         await a.wait_for_function(f"() => {TILES_PHASE} === 'seated'")
         assert await a.evaluate("window.HernaTilesPlay.state.table") == table
-        assert f"At table {table}" in await status.inner_text()
+        assert "Labyrinth: waiting for more players" in await status.inner_text()
         await asyncio.sleep(4.5)  # longer than the grace: the reload took the seat back
         assert [s["id"] for s in seeks(hall, "tiles", ann)] == [seek["id"]]
         await a.screenshot(path=screenshot_path("tiles-reloaded-waiting-1280"))

@@ -25,7 +25,7 @@ from herna.servers.tiles import TilesService, TilesSettings, serve
 from herna.servers.tiles.tables import Table
 from herna.web.live import LiveSettings
 from herna.web.plugin import WebHall
-from tests.tiles.helpers import corridor, race
+from tests.tiles.helpers import corridor, player, race
 from tests.web.conftest import Browser, screenshot_path
 from tests.web.test_resume_browser import CUT, NOT_RELOADED, SOCKETS
 
@@ -273,6 +273,30 @@ async def test_a_file_with_one_seat_starts_by_itself(tmp_path: Path, browser: Br
         assert [f["type"] for f in frames.sent] == ["join"] + ["act"] * mine
         assert not [f for f in frames.received if f["type"] == "error"]
         assert h.tiles.hub.stats.errors == 0
+        # Two seats that can only stay where they are: the first round makes no progress. A
+        # stalled game is a draw whatever the score (rules reference, "The end", rule 4), and
+        # the result line says so in words.
+        stuck = {
+            "turn_structure": ["move"],
+            "board": {"width": 1, "height": 2},
+            "tiles": [{"connections": ["L0,R0"], "location": [0, y]} for y in (0, 1)],
+            "players": [player(0, y, "L") for y in (0, 1)],
+        }
+        (tmp_path / "stuck.json").write_text(json.dumps(stuck))
+        await page.reload()
+        await page.wait_for_function(f"() => {PHASE} === 'setup'")
+        await page.set_input_files("#tp-file", str(tmp_path / "stuck.json"))
+        await page.wait_for_function("() => document.querySelector('#tp-about').textContent")
+        await page.click("#tp-sit")
+        await page.wait_for_function(f"() => {PHASE} === 'over'")
+        result = await page.locator("#play-result").inner_text()
+        assert re.fullmatch(
+            r"A draw: you share the win with \S+\. For a whole round nobody placed, pushed or "
+            r"exchanged a tile and nobody moved, so the game stopped: a stalled game is a draw "
+            r"among the players still in, whatever the score\.",
+            result.strip(),
+        ), result
+        await page.screenshot(path=screenshot_path("play-tiles-stalled-draw-1280"))
         assert browser.errors == []
 
 
@@ -297,7 +321,7 @@ async def test_two_people_wait_for_each_other_and_play_at_one_table(
                 if page is first:
                     await page.wait_for_function(f"() => {PHASE} === 'seated'")
                     status = await page.locator("#play-status").inner_text()
-                    assert "waiting for 1 more player" in status
+                    assert "Labyrinth: waiting for more players (empty seats: 1)" in status
             names = []
             for page in (first, second):
                 await page.wait_for_function(f"() => {PHASE} === 'game'")

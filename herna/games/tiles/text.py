@@ -51,20 +51,39 @@ def scores_words(match: StoredMatch, lang: str = "en") -> str:
     return pick(lang, "points: ", "body: ") + ", ".join(said)
 
 
-STATUS_CS = {"aborted": "hra přerušena", "canceled": "hra zrušena"}
-
-
 def summary(match: StoredMatch, lang: str = "en") -> str:
     """``alice won (reached the goal)``; with scoring, ``alice won (no gold left; points:
-    alice 4, bob 3)`` (``lang="cs"``: ``alice vyhrává (už nezbývá gold; body: …)``)."""
-    reason = end_words(str(match.result.get("reason", match.status)), lang)
+    alice 4, bob 3)``; a stall, ``alice, bob share the win (no progress for a full round: a
+    draw among the players still in, whatever the points; points: alice 8, bob 1)``. In Czech
+    without a past-tense verb after a name (it would need the player's gender): ``vítěz:
+    alice (…)``, ``o výhru se dělí alice, bob (…)``."""
+    cs = lang == "cs"
+    reason = str(match.result.get("reason", match.status))
     if match.status != "finished":
-        game = pick(lang, f"game {match.status}", STATUS_CS.get(match.status, match.status))
-        return f"{game} ({reason})"
+        if reason in ("aborted", "canceled", match.status):  # nothing more to say than that
+            if match.status == "canceled":
+                return "zrušeno, než hra začala" if cs else "canceled before it began"
+            return "hra přerušena před koncem" if cs else "stopped before the end"
+        return f"hra přerušena ({end_words(reason, lang)})" if cs else f"game {match.status} ({reason})"
     scores = scores_words(match, lang)
-    why = f"{reason}; {scores}" if scores else str(reason)
     winners = [p.name for p in match.players if p.winner]
-    if lang == "cs":
-        verb = "vyhrávají" if len(winners) > 1 else "vyhrává"
-        return f"{', '.join(winners)} {verb} ({why})" if winners else f"nikdo nevyhrál ({why})"
-    return f"{', '.join(winners)} won ({why})" if winners else f"nobody won ({why})"
+    said = end_words(reason, lang)
+    shared = len(winners) > 1 and reason.startswith(("no progress", "round limit"))
+    if shared:
+        # A stall or the round limit is a draw among everyone still in, whatever the points
+        # (docs/games/tiles.md, "The end", rules 4 and 5): said, so that a shared win at
+        # "points: alice 8, bob 1" does not read as a mistake.
+        said += (
+            ": remíza mezi hráči, kteří jsou ještě ve hře, ať jsou body jakékoli"
+            if cs
+            else ": a draw among the players still in, whatever the points"
+        )
+    why = f"{said}; {scores}" if scores else said
+    names = ", ".join(winners)
+    if cs:
+        if not winners:
+            return f"nikdo nevyhrál ({why})"
+        return f"o výhru se dělí {names} ({why})" if len(winners) > 1 else f"vítěz: {names} ({why})"
+    if shared:
+        return f"{names} share the win ({why})"
+    return f"{names} won ({why})" if winners else f"nobody won ({why})"

@@ -36,6 +36,9 @@
     const opponentSelect = document.getElementById("lobby-opponent");
     const fillInput = document.getElementById("lobby-fill");
     const challengeGame = document.getElementById("lobby-challenge-game");
+    const rulesSelect = document.getElementById("lobby-rules");
+    const playersSelect = document.getElementById("lobby-players");
+    const tileSeats = page.tile_rules || {}; // each shipped rules file's players
     const S = { you: page.guest, seeks: new Map(), games: page.games || [], state: "connecting",
       retries: 0 };
     for (const seek of page.seeks || []) S.seeks.set(seek.id, seek);
@@ -185,7 +188,27 @@
       if ([...opponentSelect.options].some((o) => o.value === chosen)) opponentSelect.value = chosen;
       // The challenge form uses the same game: say which.
       challengeGame.textContent = GAME_NAMES[gameSelect.value] || gameSelect.value;
+      // A tile table needs its rules and players: asked here, so the play page sits down at once.
+      for (const node of document.querySelectorAll(".lobby-tiles")) node.hidden = gameSelect.value !== "tiles";
+      fillPlayers();
       syncFill();
+    }
+
+    function fillPlayers() {
+      const count = tileSeats[rulesSelect.value] || 2;
+      const chosen = Number(playersSelect.value) || 2;
+      playersSelect.replaceChildren(...Array.from({ length: Math.max(1, count - 1) }, (unused, i) =>
+        el("option", { value: String(i + 2) }, _("{n} (you and {others} more)", { n: i + 2, others: i + 1 }))));
+      playersSelect.value = String(Math.min(chosen, count));
+    }
+
+    /* The tile table's rules and players, sent with a tile seek or challenge. */
+    function withTable(frame) {
+      if (frame.game === "tiles") {
+        frame.rules = rulesSelect.value;
+        frame.players = Number(playersSelect.value);
+      }
+      return frame;
     }
 
     /* A house bot's level (the protocols' names: easy, medium ...) in the page's language. */
@@ -203,18 +226,19 @@
     // filled them, without a change event: the challenge form and the fill wait follow it.
     window.addEventListener("pageshow", fillOpponents);
     gameSelect.addEventListener("change", fillOpponents);
+    rulesSelect.addEventListener("change", fillPlayers);
     document.getElementById("lobby-seek-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const [opponent, level] = opponentSelect.value.split(":");
       const frame = { type: "seek", game: gameSelect.value, opponent };
       if (level) frame.level = level;
       frame.fill = opponent === "anyone" ? Number(fillInput.value || 0) : 0;
-      send(frame);
+      send(withTable(frame));
     });
     document.getElementById("lobby-challenge-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const name = document.getElementById("lobby-challenge").value.trim();
-      send({ type: "challenge", game: gameSelect.value, opponent: name });
+      send(withTable({ type: "challenge", game: gameSelect.value, opponent: name }));
     });
 
     window.HernaLobby = { state: S, send };

@@ -124,9 +124,20 @@
       if (spec.fill !== undefined) fillInput.value = String(Number(spec.fill) || 0);
     }
     if (wish && !/(^|,)(accept|challenge|tournament)=/.test(wish)) preset(wish);
+    // The lobby page asked for the table's rules and players too: this page sits down with
+    // them at once (lobbyTable; play-tiles.js sends it on the welcome).
+    const asked = new URLSearchParams(location.search);
+    const table = wish && !/(^|,)(accept|tournament)=/.test(wish) && examples.has(asked.get("rules"));
+    if (table) {
+      rulesSelect.value = asked.get("rules");
+      describeChoice();
+      const players = Number(asked.get("players"));
+      if ([...playersSelect.options].some((o) => Number(o.value) === players)) playersSelect.value = String(players);
+    }
     const challenged = wish && /(^|,)challenge=([^,]+)/.exec(wish);
-    if (challenged) S.note = _("You challenge {name}: pick the rules and sit down.", { name: challenged[2] });
+    if (challenged && !table) S.note = _("You challenge {name}: pick the rules and sit down.", { name: challenged[2] });
     describeChoice();
+    return { lobbyTable: Boolean(table) };
   }
 
   window.HernaTilesSetup = { create };

@@ -111,6 +111,9 @@
     // next welcome.
     let queued = null;
     let idle = false; // the server closed the socket for its login timeout: connect when needed
+    // This socket took a held connection back (a reload while waiting): its welcome is a replay
+    // and the lobby's join was sent already, so it is not sent again.
+    let resumed = false;
 
     const { saved, save, forget } = P.seatStore(storeKey); // the seat secret
 
@@ -136,6 +139,7 @@
      * (play-page.js): it sends what the page had since it sat down. */
     function connect(resume) {
       ws = new WebSocket(P.socketUrl("tiles", resume));
+      resumed = Boolean(resume);
       closedByUs = false;
       idle = false;
       if (!queued) S.phase = "connecting";
@@ -205,9 +209,16 @@
             send(withToken({ type: "join", name: me, kind: "human", seek: tournament, id: "sit" }));
           } else if (S.phase !== "over") {
             S.phase = "setup";
-            if (wish && /(^|,)accept=/.test(wish)) {
+            if (resumed) {
+              wish = null;
+            } else if (wish && /(^|,)accept=/.test(wish)) {
               // from the lobby page: sit down at that open table (its rules come with it)
               send(withToken({ type: "join", name: me, kind: "human", seek: wish, id: "sit" }));
+              wish = null;
+            } else if (wish && setup.lobbyTable) {
+              // a seek or challenge from the lobby page, with its rules: the form's join
+              S.phase = "connecting";
+              form.requestSubmit();
               wish = null;
             }
           }
@@ -235,7 +246,7 @@
           break;
         case "waiting":
           if (S.phase !== "over") S.phase = "waiting";
-          S.note = _("Waiting for your next game of tournament {n} ({rules}).", { n: m.tournament, rules: m.rules_name });
+          S.note = _("Waiting for your next game of tournament {n} ({rules}).", { n: m.tournament, rules: rulesTitle(m.rules_name) });
           break;
         case "table":
           S.seats = m.seats || S.seats;
@@ -471,14 +482,42 @@
       }
       const winners = r.winners || [];
       const names = r.winner_names || winners.map(nameOf);
-      const reason = r.reason ? ` (${reasonWords(r.reason)})` : "";
+      const why = winners.length > 1 ? drawWhy(r.reason) : null;
+      const reason = r.reason && !why ? ` (${reasonWords(r.reason)})` : "";
+      const after = why ? ` ${why}` : "";
       if (!winners.length) return _("Game over: nobody won{reason}.", { reason });
       if (winners.includes(S.seat)) {
         const others = names.filter((n) => n !== me);
         if (!others.length) return _("You won{reason}.", { reason });
-        return _("A draw: you share the win with {names}{reason}.", { names: others.join(", "), reason });
+        return _("A draw: you share the win with {names}{reason}.", { names: others.join(", "), reason }) + after;
       }
-      return _("You lost. {names} won{reason}.", { names: names.join(", "), reason });
+      return _("You lost. {names} won{reason}.", { names: names.join(", "), reason }) + after;
+    }
+
+    /* Why a game that stopped without progress, or at Herna's round limit, is a draw among
+     * everyone still in, even when one of them has far more points or goals (the rules
+     * reference, "The end", rules 4 and 5): points count only when an end_of_game_conditions
+     * entry ends the game. */
+    function drawWhy(reason) {
+      if (reason === "no progress for a full round") {
+        return _("For a whole round nobody placed, pushed or exchanged a tile and nobody moved, so the game stopped: a stalled game is a draw among the players still in, whatever the score.");
+      }
+      let m = /^no progress for (\d+) full rounds$/.exec(reason || "");
+      if (m) {
+        return _("For {n} whole rounds nobody placed, pushed or exchanged a tile and nobody moved, so the game stopped: a stalled game is a draw among the players still in, whatever the score.", { n: m[1] });
+      }
+      m = /^round limit \((\d+) rounds\)$/.exec(reason || "");
+      if (m) {
+        return _("The game reached Herna's limit of {n} rounds: it is a draw among the players still in, whatever the score.", { n: m[1] });
+      }
+      return null;
+    }
+
+    /* A rules file's name as people read it ("gold_rush": "Gold rush", as rules_title says). */
+    function rulesTitle(name) {
+      if (!name || name === "custom") return _("Your own rules");
+      const words = String(name).replace(/[_-]/g, " ").trim();
+      return words.charAt(0).toUpperCase() + words.slice(1);
     }
 
     function statusText() {
@@ -492,7 +531,7 @@
           const left = S.until ? Math.ceil((S.until - Date.now()) / 1000) : 0;
           const fill = left > 0 ? " " + _("If nobody comes, house bots take the free seats in {n} s.", { n: left })
             : S.until ? " " + _("Nobody came: house bots are sitting down…") : "";
-          return _("At table {table} ({rules}), waiting for {n} more player(s)…", { table: S.table, rules: S.rulesName, n: empty }) + fill;
+          return _("{rules}: waiting for more players (empty seats: {n})…", { rules: rulesTitle(S.rulesName), n: empty }) + fill;
         }
         case "over": return resultText();
         case "gone": return S.note;
@@ -711,7 +750,7 @@
     setInterval(tick, 250);
 
     // The setup form: static/play-tiles-setup.js.
-    window.HernaTilesSetup.create({
+    const setup = window.HernaTilesSetup.create({
       S, page, me, wish: () => wish, send, withToken, showProblems, form, rulesSelect, fileInput,
       playersSelect, levelSelect, fillInput, aboutNode, problemsBox, examples, levels,
     });
