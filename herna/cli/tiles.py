@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 from herna.cli import GameCommands
 from herna.cli.botout import BotOutput, add_quiet
+from herna.cli.language import Say, add_language_option, say_in
 from herna.cli.tokens import add_token_option
 from herna.clients.tiles import (
     DEFAULT_MAX_BACKOFF,
@@ -21,6 +23,7 @@ from herna.clients.tiles import (
     describe_address,
     run_bot,
 )
+from herna.core.catalogs import N_
 from herna.core.game import CHANCE
 from herna.core.rng import SeededRng, new_seed
 from herna.games.tiles.actions import TilesCodec
@@ -143,6 +146,7 @@ def register(commands: GameCommands) -> None:
     )
     play.add_argument("--seat", type=int, default=0, help="--local: your seat (default 0)")
     play.add_argument("--seed", type=int, help="--local: seed of the game (default random)")
+    add_language_option(play, "the game's words (the rules' own names of items stay as written)")
     play.set_defaults(func=run_play)
 
     bot = commands.bot.add_parser(
@@ -319,26 +323,68 @@ def _input(prompt: str) -> str | None:
         return None
 
 
-def show(view: Mapping[str, Any], names: Sequence[str], events: str = "") -> None:
+def show(view: Mapping[str, Any], names: Sequence[str], events: str = "", lang: str = "en") -> None:
     print()
     if events:
         print(f"-- {events}")
     print(render_board(view))
-    print(render_legend(view, names))
+    print(render_legend(view, names, lang))
 
 
-def _label(action: Mapping[str, Any], view: Mapping[str, Any] | None) -> str:
+def reason_words(reason: object, _: Say) -> str:
+    """How a game ended, as the engine and the tile server word it (herna/games/tiles/
+    effects.py, engine.py, herna/servers/tiles/endings.py), in the catalog's language; the
+    play page's ``reasonWords`` says the same messages."""
+    text = str(reason or "")
+    fixed = {
+        "completed every goal": _("completed every goal"),
+        "last player not eliminated": _("last player not eliminated"),
+        "every player was eliminated": _("every player was eliminated"),
+        "no progress for a full round": _("no progress for a full round"),
+        "the other player resigned": _("the other player resigned"),
+        "the other player ran out of time": _("the other player ran out of time"),
+        "you resigned": _("you resigned"),
+        "you ran out of time": _("you ran out of time"),
+    }
+    if text in fixed:
+        return fixed[text]
+    if m := re.fullmatch(r"no (.+) left", text):
+        return _("no {name} left").format(name=m[1])
+    if m := re.fullmatch(r"no progress for (\d+) full rounds", text):
+        return _("no progress for {n} full rounds").format(n=m[1])
+    if m := re.fullmatch(r"round limit \((\d+) rounds\)", text):
+        return _("round limit ({n} rounds)").format(n=m[1])
+    return text
+
+
+def game_over_words(reason: object, winners: Sequence[str], _: Say) -> str:
+    said = ", ".join(winners) or _("nobody")
+    return _("Game over: {reason}. Winner(s): {winners}").format(
+        reason=reason_words(reason, _), winners=said
+    )
+
+
+def _label(action: Mapping[str, Any], view: Mapping[str, Any] | None, lang: str = "en") -> str:
     """A menu entry: the coordinates the person picks by, plus what lies there."""
-    label = describe_action(action)
+    label = describe_action(action, lang)
     if view is not None and action.get("type") == "move":
         try:
             tile = view["board"][int(action["y"])][int(action["x"])]
         except (KeyError, IndexError, TypeError, ValueError):
             tile = None
         if tile and tile.get("items"):
-            label += " - " + item_names(tile["items"])
+            label += " - " + item_names(tile["items"], lang)
     return label
 
+
+ACTION_WORDS = {
+    "move": N_("move"),
+    "moveAll": N_("move all"),
+    "push": N_("push"),
+    "add": N_("add a tile"),
+    "exchange": N_("exchange a tile"),
+}
+"""The rules' action names (``turn_structure``) as the turn's heading says them."""
 
 RESIGN: Mapping[str, Any] = {"type": "resign"}
 """What :func:`choose` returns when the person resigns (online only, after a confirm)."""
@@ -350,13 +396,17 @@ def choose(
     ask: Ask = _input,
     view: Mapping[str, Any] | None = None,
     online: bool = False,
+    lang: str = "en",
 ) -> Mapping[str, Any] | None:
     """Let the person pick one of ``actions``; None when they quit; ``online``: 'r' resigns
-    (:data:`RESIGN`, after a confirm)."""
-    labels = [_label(a, view) for a in actions]
+    (:data:`RESIGN`, after a confirm). The letters typed (r, q, y) are the same in every
+    language."""
+    _ = say_in(lang)
+    labels = [_label(a, view, lang) for a in actions]
     width = max(len(label) for label in labels) + 6
     per_row = max(1, 100 // width)
-    print(f"Your turn: {action_name or 'act'} ({len(actions)} choices)")
+    what = _(ACTION_WORDS[action_name]) if action_name in ACTION_WORDS else action_name
+    print(_("Your turn: {what} ({n} choices)").format(what=what or _("act"), n=len(actions)))
     for i in range(0, len(labels), per_row):
         print(
             "".join(
@@ -366,13 +416,15 @@ def choose(
         )
     while True:
         answer = ask(
-            "choose a number (r resigns, q quits): " if online else "choose a number (q quits): "
+            _("choose a number (r resigns, q quits): ")
+            if online
+            else _("choose a number (q quits): ")
         )
         if answer is None or answer.strip().lower() in ("q", "quit"):
             return None
         text = answer.strip()
         if online and text.lower() in ("r", "resign"):
-            sure = ask("Resign this game? You lose it. [y/N] ")
+            sure = ask(_("Resign this game? You lose it. [y/N] "))
             if sure is not None and sure.strip().lower().startswith("y"):
                 return RESIGN
             continue
@@ -381,7 +433,7 @@ def choose(
         matches = [a for a, label in zip(actions, labels, strict=True) if label.startswith(text)]
         if text and len(matches) == 1:
             return matches[0]
-        print(f"type a number from 1 to {len(actions)}")
+        print(_("type a number from 1 to {n}").format(n=len(actions)))
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -397,6 +449,7 @@ def run_play(args: argparse.Namespace) -> int:
             args.level or args.opponents,
             args.seed if args.seed is not None else new_seed(),
             verbose=args.verbose,
+            lang=args.language,
         )
     server = _server(args)
     if server is None:
@@ -413,11 +466,14 @@ def run_play(args: argparse.Namespace) -> int:
                 token=_token(args),
                 verbose=args.verbose,
                 level=args.level,
+                lang=args.language,
             )
         )
     except (ConnectionError, OSError) as exc:
         print(
-            f"cannot reach the tile server at {describe_address(host, port)}: {exc}",
+            say_in(args.language)("cannot reach the tile server at {where}: {why}").format(
+                where=describe_address(host, port), why=exc
+            ),
             file=sys.stderr,
         )
         return 1
@@ -437,27 +493,29 @@ def play_local(
     seed: int,
     ask: Ask = _input,
     verbose: bool = False,
+    lang: str = "en",
 ) -> int:
+    _ = say_in(lang)
     if not 0 <= seat < len(rules.players):
         print(f"--seat must be 0..{len(rules.players) - 1}", file=sys.stderr)
         return 2
     codec = TilesCodec(rules.n)
     rng = SeededRng(seed)
     bots = {i: make_bot(opponents, rules, seed + i) for i in range(len(rules.players)) if i != seat}
-    names = [("you" if i == seat else f"{opponents}-{i}") for i in range(len(rules.players))]
+    names = [(_("you") if i == seat else f"{opponents}-{i}") for i in range(len(rules.players))]
     print(summary(rules))
-    log = TurnLog(names)
+    log = TurnLog(names, lang)
     state = _settle(new_game(rules), rng)
-    print("The game starts: " + ", ".join(names) + ".")
+    print(_("The game starts: {names}.").format(names=", ".join(names)))
     while not state.is_terminal():
         current = state.current_player()
         actions = [codec.encode(a) for a in state.legal_actions()]
         before = state.view(seat)
         if current == seat:
-            show(before, names, describe(state.happened, names) if verbose else "")
-            picked = choose(actions, state.current_action(), ask, before)
+            show(before, names, describe(state.happened, names) if verbose else "", lang)
+            picked = choose(actions, state.current_action(), ask, before, lang=lang)
             if picked is None:
-                print("bye")
+                print(_("bye"))
                 return 0
             action = codec.decode(picked)
         else:
@@ -469,11 +527,10 @@ def play_local(
             line = log.add(current, codec.encode(action), before, state.view(seat))
             if line:
                 print(line)
-    show(state.view(seat), names, describe(state.happened, names) if verbose else "")
+    show(state.view(seat), names, describe(state.happened, names) if verbose else "", lang)
     outcome = state.outcome()
     assert outcome is not None
-    winners = ", ".join(names[w] for w in outcome.winners) or "nobody"
-    print(f"Game over: {outcome.reason}. Winner(s): {winners}")
+    print(game_over_words(outcome.reason, [names[w] for w in outcome.winners], _))
     return 0
 
 
@@ -492,7 +549,9 @@ async def play_online(
     token: str | None = None,
     verbose: bool = False,
     level: str | None = None,
+    lang: str = "en",
 ) -> int:
+    _ = say_in(lang)
     client = await TilesClient.connect(host, port)
     # A level goes in the hall lobby's seek (docs/protocols/tiles.md, "The lobby"): house bots
     # of that level at once, or, waiting for others, when ``start`` fills the table.
@@ -505,7 +564,7 @@ async def play_online(
         try:
             joined = await client.join(name, rules, token=token, seek=seek)
         except TilesServerError as exc:
-            print(f"the server refused: {exc}", file=sys.stderr)
+            print(_("the server refused: {why}").format(why=exc), file=sys.stderr)
             for problem in exc.problems:
                 print(
                     f"  {problem['severity']}: {problem['path']}: {problem['message']}",
@@ -513,35 +572,40 @@ async def play_online(
                 )
             return 1
         named = str(joined.get("rules_name") or "custom")
-        rules_words = "your own rules" if named == "custom" else rules_title(named)
-        print(f"You are player {int(joined['seat']) + 1}; the rules: {rules_words}.")
+        rules_words = _("your own rules") if named == "custom" else rules_title(named)
+        print(
+            _("You are player {n}; the rules: {rules}.").format(
+                n=int(joined["seat"]) + 1, rules=rules_words
+            )
+        )
         if wait:
-            print("Waiting for other players ...")
+            print(_("Waiting for other players ..."))
         elif seek is None:
             await client.start()  # (a seek for house bots starts the table by itself)
         names = [s["name"] if s else "" for s in joined["seats"]]
         pending: dict[str, Any] | None = None
-        log = TurnLog(names)
+        log = TurnLog(names, lang)
         view: Mapping[str, Any] | None = None
         while True:
             message = await client.recv()
             kind = message["type"]
             if kind == "table":
                 names = [s["name"] if s else "" for s in message["seats"]]
-                print("Seats: " + ", ".join(n or "(empty)" for n in names))
+                seats = ", ".join(n or _("(empty)") for n in names)
+                print(_("Seats: {seats}").format(seats=seats))
             elif kind == "started":
                 names = [s["name"] if s else "" for s in message["seats"]]
-                log = TurnLog(names)
+                log = TurnLog(names, lang)
                 view = message["view"]
                 if verbose:
-                    show(message["view"], names, "the game starts")
+                    show(message["view"], names, _("the game starts"), lang)
                 else:
-                    print("The game starts: " + ", ".join(names) + ".")
+                    print(_("The game starts: {names}.").format(names=", ".join(names)))
             elif kind == "state":
                 if not message.get("view"):
                     continue
                 if verbose:
-                    show(message["view"], names, str(message.get("events", "")))
+                    show(message["view"], names, str(message.get("events", "")), lang)
                 last = message.get("last")
                 if not verbose and last and view is not None:
                     line = log.add(int(last["player"]), last["action"], view, message["view"])
@@ -552,8 +616,8 @@ async def play_online(
                 pending = message
                 view = message.get("view") or view
                 if not verbose and view is not None:
-                    show(view, names)
-                if not await _answer(client, message, ask, view):
+                    show(view, names, lang=lang)
+                if not await _answer(client, message, ask, view, lang):
                     await client.send({"type": "leave"})
                     return 0
             elif kind == "error":
@@ -561,7 +625,7 @@ async def play_online(
                 if (
                     pending is not None
                     and message.get("code") not in ("TIMEOUT",)
-                    and not await _answer(client, pending, ask, view)
+                    and not await _answer(client, pending, ask, view, lang)
                 ):
                     await client.send({"type": "leave"})
                     return 0
@@ -569,13 +633,13 @@ async def play_online(
                 line = log.flush()
                 if line:
                     print(line)
-                show(message["view"], names)
+                show(message["view"], names, lang=lang)
                 result = message["result"]
                 if result.get("reason") == "you resigned":
-                    print("You resigned; the others play on without you.")
+                    print(_("You resigned; the others play on without you."))
                     return 0
-                winners = ", ".join(result.get("winner_names") or []) or "nobody"
-                print(f"Game over: {result.get('reason')}. Winner(s): {winners}")
+                winners = list(result.get("winner_names") or [])
+                print(game_over_words(result.get("reason"), winners, _))
                 return 0
     finally:
         await client.close()
@@ -586,9 +650,10 @@ async def _answer(
     message: Mapping[str, Any],
     ask: Ask,
     view: Mapping[str, Any] | None = None,
+    lang: str = "en",
 ) -> bool:
     picked = await asyncio.to_thread(
-        choose, message["actions"], message.get("action"), ask, view, True
+        choose, message["actions"], message.get("action"), ask, view, True, lang
     )
     if picked is None:
         return False

@@ -20,6 +20,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from jinja2 import nodes
 
+from herna.core import catalogs
 from herna.web import i18n
 from herna.web.plugin import WebHall
 from herna.web.templating import TEMPLATES
@@ -322,7 +323,7 @@ def test_a_catalog_without_its_compiled_file_is_read_from_the_po(
     here = tmp_path / "cs" / "LC_MESSAGES"
     here.mkdir(parents=True)
     (here / "herna.po").write_bytes(po.read_bytes())
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path)
     i18n.translations.cache_clear()
     token = i18n.CURRENT_LOCALE.set("cs")
     try:

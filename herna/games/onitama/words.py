@@ -14,7 +14,7 @@ game was won.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from herna.games.onitama.board import TEMPLE, square_name
@@ -61,8 +61,10 @@ def who_words(name: str, color: str) -> str:
     return f"{name} ({color})" if name and name != color else color
 
 
-def action_words(last: Mapping[str, Any], who: str) -> str:
-    """A view's ``last`` (what the last action did) in words; ``who`` is its player.
+def action_words(last: Mapping[str, Any], who: str, say: Callable[[str], str] = str) -> str:
+    """A view's ``last`` (what the last action did) in words; ``who`` is its player; ``say``
+    translates a sentence of :data:`ACTION_WORDS` (the catalogs' gettext: ``herna play
+    onitama --language cs``; the game package has no catalogs).
 
     >>> action_words({"type": "move", "card": "Tiger", "from": "c1", "to": "c3",
     ...               "capture": True}, "ann (white)")
@@ -71,12 +73,13 @@ def action_words(last: Mapping[str, Any], who: str) -> str:
     kind = str(last.get("type") or "")
     fields = {k: last.get(k) for k in ("card", "from", "to", "old", "new")}
     if kind == "move":
-        text = ACTION_WORDS["move"].format(who=who, **fields)
-        return text + (ACTION_WORDS["capture"] if last.get("capture") else "")
+        text = say(ACTION_WORDS["move"]).format(who=who, **fields)
+        return text + (say(ACTION_WORDS["capture"]) if last.get("capture") else "")
     if kind == "stalemate":
-        return ACTION_WORDS["stalemate" if last.get("new") else "give_up"].format(who=who, **fields)
+        sentence = ACTION_WORDS["stalemate" if last.get("new") else "give_up"]
+        return say(sentence).format(who=who, **fields)
     if kind in ("pass", "forfeit"):
-        return ACTION_WORDS[kind].format(who=who, **fields)
+        return say(ACTION_WORDS[kind]).format(who=who, **fields)
     return kind.replace("_", " ")
 
 
