@@ -502,7 +502,9 @@ def play_local(
     codec = TilesCodec(rules.n)
     rng = SeededRng(seed)
     bots = {i: make_bot(opponents, rules, seed + i) for i in range(len(rules.players)) if i != seat}
-    names = [(_("you") if i == seat else f"{opponents}-{i}") for i in range(len(rules.players))]
+    # "player 1 (you)": a Czech sentence says its verb in the third person ("hráč 1 (ty) posouvá").
+    you = _("{name} (you)").format(name=_("player {n}").format(n=seat + 1))
+    names = [(you if i == seat else f"{opponents}-{i}") for i in range(len(rules.players))]
     print(summary(rules))
     log = TurnLog(names, lang)
     state = _settle(new_game(rules), rng)
@@ -515,7 +517,7 @@ def play_local(
             show(before, names, describe(state.happened, names) if verbose else "", lang)
             picked = choose(actions, state.current_action(), ask, before, lang=lang)
             if picked is None:
-                print(_("bye"))
+                print(_("Bye."))
                 return 0
             action = codec.decode(picked)
         else:
