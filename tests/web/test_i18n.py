@@ -49,6 +49,7 @@ CONVERTED = (
     "live.html",
     "review_onitama.html",
     "review_waiting.html",
+    "review_marias.html",
     "play_mia.html",
     "play_tiles.html",
     "error.html",
