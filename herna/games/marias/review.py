@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from herna.core.lang import pick
 from herna.games.marias.actions import (
     Action,
     Answer,
@@ -246,62 +247,56 @@ def _judge_play(deal: _Deal, names: Sequence[str], settings: Settings) -> list[d
 # -- the auction and the fleks -----------------------------------------------------------------
 
 
-def _option_words_cs(action: Action, level: object, parts: Sequence[str]) -> str:
-    """A choice of the licitace, the talon or the flek as the review's Czech table says it
-    (an infinitive: ``licitovat sedmu a jít až na kilo``, ``odložit do talonu ...``)."""
+def _option_words(action: Action, level: object, parts: Sequence[str], lang: str = "en") -> str:
+    """A choice of the licitace, the talon or the flek as the review's table says it: ``bid
+    sedma, and go on up to kilo``; in Czech an infinitive, ``licitovat sedmu a jít až na
+    kilo``, ``odložit do talonu červenou sedmu a zelené eso, pak hlásit betl``."""
+
+    def acc(code: str) -> str:
+        return accusative(contract_words(code))
+
     match action:
         case Bid(contract) if contract == Contract.PASS:
-            return "nic (pas)"
+            return pick(lang, "pass (nic)", "nic (pas)")
         case Bid(contract):
-            out = f"licitovat {accusative(contract_words(contract.code))}"
+            out = pick(
+                lang, f"bid {contract_words(contract.code)}", f"licitovat {acc(contract.code)}"
+            )
             if isinstance(level, Contract) and level > contract:
-                out += f" a jít až na {accusative(contract_words(level.code))}"
+                out += pick(
+                    lang,
+                    f", and go on up to {contract_words(level.code)}",
+                    f" a jít až na {acc(level.code)}",
+                )
             return out
         case Answer(yes) if yes:
-            up = (
-                f" (a držet až na {accusative(contract_words(level.code))})"
-                if isinstance(level, Contract)
-                else ""
+            if not isinstance(level, Contract):
+                return pick(lang, "mám (hold)", "„mám“")
+            return pick(
+                lang,
+                f"mám (hold) up to {contract_words(level.code)}",
+                f"„mám“ (a držet až na {acc(level.code)})",
             )
-            return f"„mám“{up}"
         case Answer():
-            return "„nemám“ (končit v licitaci)"
+            return pick(lang, "nemám (drop out)", "„nemám“ (končit v licitaci)")
         case Discard(cards):
-            out = "odložit do talonu " + " a ".join(
-                card_name(CARD_CODES[c], "cs", "acc") for c in cards
+            codes = [CARD_CODES[c] for c in cards]
+            out = pick(
+                lang,
+                "lay away " + cards_words(codes),
+                "odložit do talonu " + " a ".join(card_name(c, "cs", "acc") for c in codes),
             )
             if isinstance(level, GameType):
-                out += ", pak " + action_words(level, lang="cs").replace("hlásí", "hlásit", 1)
+                said = action_words(level, lang=lang)
+                out += pick(
+                    lang,
+                    ", then " + said.replace("announces", "announce", 1),
+                    ", pak " + said.replace("hlásí", "hlásit", 1),
+                )
             return out
         case Flek(levels) if max(levels) == 1:
-            return "bez fleku"
-    return action_words(action, parts, "cs")
-
-
-def _option_words(action: Action, level: object, parts: Sequence[str]) -> str:
-    match action:
-        case Bid(contract) if contract == Contract.PASS:
-            return "pass (nic)"
-        case Bid(contract):
-            out = f"bid {contract_words(contract.code)}"
-            if isinstance(level, Contract) and level > contract:
-                out += f", and go on up to {contract_words(level.code)}"
-            return out
-        case Answer(yes) if yes:
-            up = f" up to {contract_words(level.code)}" if isinstance(level, Contract) else ""
-            return f"mám (hold){up}"
-        case Answer():
-            return "nemám (drop out)"
-        case Discard(cards):
-            out = "lay away " + cards_words([CARD_CODES[c] for c in cards])
-            if isinstance(level, GameType):
-                out += ", then " + action_words(level).replace("announces", "announce", 1)
-            return out
-        case Flek(levels) if max(levels) == 1:
-            return "no flek (bez fleku)"
-        case Flek():
-            return action_words(action, parts)
-    return action_words(action, parts)
+            return pick(lang, "no flek (bez fleku)", "bez fleku")
+    return action_words(action, parts, lang)
 
 
 def _weigh(
@@ -325,7 +320,7 @@ def _weigh(
         options.append(
             {
                 "words": _option_words(action, level, parts),
-                "words_cs": _option_words_cs(action, level, parts),
+                "words_cs": _option_words(action, level, parts, "cs"),
                 "mean": round(weighing.means[i], 2),
                 "bot": i == weighing.chosen,
                 "played": mine,
@@ -334,7 +329,7 @@ def _weigh(
     return {
         "seat": seat,
         "played_words": _option_words(played, meant, parts),
-        "played_words_cs": _option_words_cs(played, meant, parts),
+        "played_words_cs": _option_words(played, meant, parts, "cs"),
         "bot_words": options[weighing.chosen]["words"] if options else "",
         "bot_words_cs": options[weighing.chosen]["words_cs"] if options else "",
         "samples": weighing.worlds,
