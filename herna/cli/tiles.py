@@ -244,50 +244,77 @@ def run_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def summary(rules: Rules) -> str:
-    """The rules in a few lines of words."""
-    move: str = rules.movement_type
-    if move == "dice":
+MOVEMENT_WORDS = {
+    "free": N_("free movement"),
+    "forced": N_("forced movement"),
+    "dice": N_("movement by dice"),
+}
+PLACING_WORDS = {"anywhere": N_("anywhere"), "connected": N_("at the end of your path")}
+"""The rules' keywords (``movement_type``, ``adding_mode``, ``exchanging_mode``) in words."""
+
+
+def summary(rules: Rules, lang: str = "en") -> str:
+    """The rules in a few lines of words (in ``lang``; the rules' own names stay as written)."""
+    _ = say_in(lang)
+    kind = rules.movement_type
+    move = _(MOVEMENT_WORDS[kind]) if kind in MOVEMENT_WORDS else kind
+    if kind == "dice":
         move += f" {rules.min_move_distance}..{rules.max_move_distance}"
-    elif move == "free":
-        high = rules.max_steps
-        move += f", {rules.min_move_distance}..{high if high else 'any'} tiles"
+    elif kind == "free":
+        high = str(rules.max_steps) if rules.max_steps else _("any")
+        move += _(", {low}..{high} tiles").format(low=rules.min_move_distance, high=high)
     elif rules.max_steps:
-        move += f", at most {rules.max_steps} tiles"
+        move += _(", at most {n} tiles").format(n=rules.max_steps)
     if rules.only_forward_movement:
-        move += ", forward only"
+        move += _(", forward only")
+    steps = ", ".join(_(ACTION_WORDS.get(a, a)) for a in rules.turn_structure)
     lines = [
-        f"{rules.name}: {rules.width}x{rules.height} board, {rules.tile_count} tiles, "
-        f"{len(rules.players)} players, {rules.n} path point(s) per side",
-        f"turn: {', '.join(rules.turn_structure)}; movement: {move}",
+        _(
+            "{name}: {w}x{h} board, {tiles} tiles, {players} players, {n} path point(s) per side"
+        ).format(
+            name=rules.name,
+            w=rules.width,
+            h=rules.height,
+            tiles=rules.tile_count,
+            players=len(rules.players),
+            n=rules.n,
+        ),
+        _("turn: {steps}; {movement}").format(steps=steps, movement=move),
     ]
     if "push" in rules.turn_structure:
         lines.append(
-            "push: the pushed-out tile "
-            + (
-                "comes back in"
-                if rules.cycle_pushed_out_tiles
-                else "goes to the pile, the pile's top comes in"
-            )
+            _("push: the pushed-out tile comes back in")
+            if rules.cycle_pushed_out_tiles
+            else _("push: the pushed-out tile goes to the pile, the pile's top comes in")
         )
     if "add" in rules.turn_structure:
-        lines.append(f"add: from the {rules.adding_from}, {rules.adding_mode}")
+        where = _(PLACING_WORDS.get(rules.adding_mode, rules.adding_mode))
+        from_hand = rules.adding_from == "hand"
+        said = _("add: from your hand, {where}") if from_hand else _("add: from the pile, {where}")
+        lines.append(said.format(where=where))
     if "exchange" in rules.turn_structure:
+        where = _(PLACING_WORDS.get(rules.exchanging_mode, rules.exchanging_mode))
+        if rules.exchange_with == "hand":
+            said = _("exchange: with your hand, {where}")
+        else:
+            said = _("exchange: with the pile, {where}")
         lines.append(
-            f"exchange: with the {rules.exchange_with}, {rules.exchanging_mode}"
-            + (", face-down tiles only" if rules.exchange_only_flipped else "")
+            said.format(where=where)
+            + (_(", face-down tiles only") if rules.exchange_only_flipped else "")
         )
     if rules.hand_size:
-        lines.append(f"hands of {rules.hand_size} tile(s)")
+        lines.append(_("hands of {n} tile(s)").format(n=rules.hand_size))
     if rules.max_player_items:
-        cap = "no limit" if rules.max_player_items < 0 else str(rules.max_player_items)
-        per = "all" if rules.items_picked_up < 0 else str(rules.items_picked_up)
-        lines.append(f"items: players hold {cap}, take {per} of a kind at a time")
+        cap = _("no limit") if rules.max_player_items < 0 else str(rules.max_player_items)
+        per = _("all") if rules.items_picked_up < 0 else str(rules.items_picked_up)
+        lines.append(
+            _("items: players hold {cap}, take {per} of a kind at a time").format(cap=cap, per=per)
+        )
     if rules.end_of_game_conditions:
         lines.append(
-            "the game ends when there is "
-            + " or ".join(f"no {n}" for n in rules.end_of_game_conditions)
-            + " left"
+            _("the game ends when there is no {items} left").format(
+                items=_(" or no ").join(rules.end_of_game_conditions)
+            )
         )
     return "\n".join(lines)
 
@@ -505,7 +532,7 @@ def play_local(
     # "player 1 (you)": a Czech sentence says its verb in the third person ("hráč 1 (ty) posouvá").
     you = _("{name} (you)").format(name=_("player {n}").format(n=seat + 1))
     names = [(you if i == seat else f"{opponents}-{i}") for i in range(len(rules.players))]
-    print(summary(rules))
+    print(summary(rules, lang))
     log = TurnLog(names, lang)
     state = _settle(new_game(rules), rng)
     print(_("The game starts: {names}.").format(names=", ".join(names)))

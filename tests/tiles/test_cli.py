@@ -105,6 +105,13 @@ def test_play_local_quit(capsys: pytest.CaptureFixture[str]) -> None:
     rules = load_rules_file(shipped_rules()["labyrinth"])
     assert play_local(rules, 1, "random", seed=1, ask=lambda _: "q") == 0
     assert "Your turn: push" in capsys.readouterr().out
+    # in Czech (--language cs): the rules' summary, the legend, the turn, the menu
+    assert play_local(rules, 1, "random", seed=1, ask=lambda _: "q", lang="cs") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("labyrinth: deska 7x7, dlaždic 50, hráčů 4")
+    assert "posun: vysunutá dlaždice jde do balíčku" in out and "volný pohyb" in out
+    assert "2 hráč 2 (ty): na (" in out and "Balíček: dlaždic 1; navrchu:" in out
+    assert "Jsi na tahu: posun (možností: " in out and "Na shledanou." in out
 
 
 async def test_play_online_and_bot_command(
