@@ -127,7 +127,7 @@ def register(commands: GameCommands) -> None:
         "each result's money comes about (vyúčtování: card points, hlášky = marriages, "
         "sedma/kilo, flek multipliers); the server's money is always what counts",
     )
-    add_language_option(play)
+    add_language_option(play, "the mariáš words (English keeps the Czech game terms, glossed)")
     play.set_defaults(func=run_play_command)
 
     bot = commands.bot.add_parser(

@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from herna.cli import GameCommands
+from herna.cli.language import add_language_option, say_in
 from herna.cli.tokens import add_token_option
 from herna.clients.mia_seat import MiaSeat
 from herna.games.mia.bots import LEVELS
@@ -75,6 +76,7 @@ def add_play_parser(commands: GameCommands) -> None:
         + " (default: the hall's choice, herna serve's --mia-people-bots)",
     )
     p.add_argument("--rounds", type=int, help="leave after playing this many rounds")
+    add_language_option(p, "the table's words (the dice, the story, the choices)")
     add_token_option(p, "REGISTER;name;token")
     p.set_defaults(func=run_play_command)
 
@@ -111,28 +113,30 @@ def read_choice(seat: MiaSeat, text: str) -> tuple[str, str | None] | None:
 
 def render_turn(seat: MiaSeat) -> Panel:
     """The table when it is the person's turn: order, announcements, own dice, choices."""
+    _ = say_in(seat.lang)
     st = seat.state()
     order = Text()
     for i, name in enumerate(st["players"]):
         if i:
             order.append("  →  ")
         mine = name == seat.name
-        label = f"{name} (you)" if mine else name
+        label = _("{name} (you)").format(name=name) if mine else name
         order.append(label, style="bold" if mine else "")
-    lines: list[Any] = [Text(f"Round {st['round']}: ") + order]
+    lines: list[Any] = [Text(_("Round {n}: ").format(n=st["round"])) + order]
     if st["announcements"]:
         said = ", ".join(f"{a['name']}: {a['words']}" for a in st["announcements"])
-        lines.append(Text(f"Announced so far: {said}"))
+        lines.append(Text(_("Announced so far: {said}").format(said=said)))
     else:
-        lines.append(Text("Nobody has announced yet."))
+        lines.append(Text(_("Nobody has announced yet.")))
     if st["my_dice"]:
-        lines.append(Text(f"You rolled {st['my_dice']['words']} (only you see it).", "bold"))
+        rolled = _("You rolled {dice} (only you see it).").format(dice=st["my_dice"]["words"])
+        lines.append(Text(rolled, "bold"))
     menu = Table.grid(padding=(0, 2))
     choices = st["choices"]
     per_row = 4 if st["step"] == "announce" else 2
     row: list[Text] = []
     for i, c in enumerate(choices, 1):
-        words = c["words"] + (" ← the truth" if c.get("truth") else "")
+        words = c["words"] + (_(" ← the truth") if c.get("truth") else "")
         row.append(Text.assemble((f"{i}) ", "cyan"), words))
         if len(row) == per_row:
             menu.add_row(*row)
@@ -140,14 +144,15 @@ def render_turn(seat: MiaSeat) -> Panel:
     if row:
         menu.add_row(*row)
     lines.append(menu)
-    ask = "Roll or see?" if st["step"] == "turn" else "Announce (the truth or a bluff):"
-    title = f"Your turn: {ask} {st['window']:g} s to answer"
+    ask = _("Roll or see?") if st["step"] == "turn" else _("Announce (the truth or a bluff):")
+    title = _("Your turn: {ask} {s} s to answer").format(ask=ask, s=f"{st['window']:g}")
     return Panel(Group(*lines), title=title, title_align="left")
 
 
 def render_scores(seat: MiaSeat) -> Text:
+    _ = say_in(seat.lang)
     rows = sorted(seat.scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    text = Text("Scores: ")
+    text = Text(_("Scores: "))
     for i, (name, points) in enumerate(rows):
         if i:
             text.append(", ")
@@ -165,9 +170,11 @@ async def play_terminal(
     window: float = DEFAULT_PEOPLE_TIMEOUT,
     token: str | None = None,
     level: str = "",
+    lang: str = "en",
 ) -> int:
-    """The whole ``herna play mia`` session."""
-    seat = MiaSeat(host, port, name, token=token, window=window, level=level)
+    """The whole ``herna play mia`` session, in ``lang`` (``cs`` or ``en``)."""
+    _ = say_in(lang)
+    seat = MiaSeat(host, port, name, token=token, window=window, level=level, lang=lang)
     changed = asyncio.Event()
     seat.on_change = changed.set
     task = seat.start()
@@ -175,17 +182,19 @@ async def play_terminal(
     shown_token: str | None = None
     reader: asyncio.Task[str | None] | None = None
     leaving = False
-    console.print("Type q to leave the table.")
+    console.print(_("Type q to leave the table."))
     try:
         while True:
             if seat.status in ("rejected", "gone") and task.done():
                 for line in list(seat.story)[max(0, len(seat.story) - (seat.said - said)) :]:
                     console.print(line)
-                why = seat.problem or "the table is gone"
+                why = seat.problem or _("the table is gone")
+                where = f"{host}:{port}"
                 if seat.registered.is_set():
-                    console.print(f"[red]You left the table at {host}:{port}: {why}.[/red]")
+                    said_why = _("You left the table at {where}: {why}.")
                 else:
-                    console.print(f"[red]Cannot sit at {host}:{port}: {why}.[/red]")
+                    said_why = _("Cannot sit at {where}: {why}.")
+                console.print(Text(said_why.format(where=where, why=why), "red"))
                 return 1
             story = list(seat.story)
             new = seat.said - said
@@ -198,11 +207,12 @@ async def play_terminal(
                 result = seat.last_result or {}
                 if result.get("you_played"):
                     lost = result.get("you_lost")
-                    verdict = "You lost this round." if lost else "You get a point."
+                    verdict = _("You lost this round.") if lost else _("You get a point.")
                     console.print(Text(verdict, "bold red" if lost else "bold green"))
                 console.print(render_scores(seat))
             if rounds is not None and seat.rounds >= rounds and seat.pending is None:
-                console.print(f"You played {seat.rounds} rounds and lost {seat.lost}. Bye.")
+                bye = _("You played {n} rounds and lost {lost}. Bye.")
+                console.print(bye.format(n=seat.rounds, lost=seat.lost))
                 return 0
             token_now = seat.pending[1] if seat.pending is not None else None
             if token_now is not None and token_now != shown_token:
@@ -223,30 +233,35 @@ async def play_terminal(
             if text is not None and leaving:
                 leaving = False
                 if text.strip().lower() not in ("y", "yes"):
-                    console.print("You stay at the table.")
+                    console.print(_("You stay at the table."))
                     continue
                 confirmed = True
             elif text is not None and text.strip().lower() in QUIT:
                 # Leaving asks first: a stray q must not cost a round in play.
                 leaving = True
                 console.print(
-                    "Leave the table? Your seat is freed at once and your points stay yours "
-                    "(a round you are playing counts as lost). y leaves, anything else stays."
+                    _(
+                        "Leave the table? Your seat is freed at once and your points stay yours "
+                        "(a round you are playing counts as lost). y leaves, anything else stays."
+                    )
                 )
                 continue
             if text is None or confirmed:
-                console.print(f"You leave the table ({seat.rounds} rounds played). Bye.")
+                bye = _("You leave the table ({n} rounds played). Bye.")
+                console.print(bye.format(n=seat.rounds))
                 return 0
             if not text.strip():
                 continue
             if seat.pending is None:
-                console.print("It is not your turn; wait for it (q leaves).")
+                console.print(_("It is not your turn; wait for it (q leaves)."))
                 continue
             choice = read_choice(seat, text)
             if choice is None:
                 console.print(
-                    "Type a number from the list, r or s, or dice like 6-5 higher than the "
-                    "last announcement."
+                    _(
+                        "Type a number from the list, r or s, or dice like 6-5 higher than the "
+                        "last announcement."
+                    )
                 )
                 continue
             problem = seat.act(*choice)
@@ -299,6 +314,7 @@ def run_play_command(args: argparse.Namespace) -> int:
                 args.window,
                 args.token,
                 args.bots,
+                args.language,
             )
         )
     return 130

@@ -16,16 +16,18 @@ from rich.text import Text
 
 from herna.cli import GameCommands
 from herna.cli.botout import BotOutput, add_quiet
+from herna.cli.language import add_language_option, say_in
 from herna.cli.tokens import add_token_option
 from herna.clients.onitama import ClientError, OnitamaClient, run_bot
 from herna.core.game import CHANCE
+from herna.core.lang import N_
 from herna.core.rng import SeededRng
 from herna.games.onitama.board import SQUARE_NAMES
 from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, Strategy, make_strategy
 from herna.games.onitama.cards import BLACK, CARDS, COLOR_NAMES, WHITE, card_index
 from herna.games.onitama.notation import format_action, parse_action
 from herna.games.onitama.state import OnitamaState, PlayerAction
-from herna.games.onitama.words import action_words, who_words
+from herna.games.onitama.words import action_words, who_words, win_words
 from herna.hall.lobby import NOT_VERIFIED
 from herna.protocols import onitama as proto
 from herna.servers.onitama import DEFAULT_PORT
@@ -152,6 +154,7 @@ def register(commands: GameCommands) -> None:
         "one on your teacher's entry list); ends when the tournament is over",
     )
     add_token_option(p, "the third LOGIN field (LOGIN|name|token)")
+    add_language_option(p, "the game's words (the cards keep their names)")
     p.set_defaults(func=run_play_command)
 
 
@@ -267,9 +270,15 @@ def card_grid(name: str, facing_up: bool, highlight: bool = False) -> Panel:
 
 
 def render_state(
-    state: OnitamaState, names: tuple[str, str], me: int | None = None, flip: bool = True
+    state: OnitamaState,
+    names: tuple[str, str],
+    me: int | None = None,
+    flip: bool = True,
+    lang: str = "en",
 ) -> RenderableType:
     """Board, both hands and the spare; the last move's squares highlighted."""
+    _ = say_in(lang)
+    colors = (_("white"), _("black"))
     bottom = me if (flip and me is not None) else WHITE
     top = 1 - bottom
     last = state.last or {}
@@ -305,17 +314,18 @@ def render_state(
         )
 
     spare = card_grid(state.spare, facing_up=state.to_move == bottom, highlight=True)
-    status = ""
     if state.is_terminal() and state.winner is not None:
-        status = f"{names[state.winner]} won by the {state.reason}"
+        how = _(win_words(state.reason))
+        status = _("{name} won {how}").format(name=names[state.winner], how=how)
     else:
-        status = f"{names[state.to_move]} ({COLOR_NAMES[state.to_move]}) to move"
+        who = names[state.to_move]
+        status = _("{name} ({color}) to move").format(name=who, color=colors[state.to_move])
     return Group(
-        Text(f"{names[top]} ({COLOR_NAMES[top]})", style="bold"),
+        Text(f"{names[top]} ({colors[top]})", style="bold"),
         hand(top),
-        Columns([board, Group(Text("spare", style="dim"), spare)]),
+        Columns([board, Group(Text(_("spare"), style="dim"), spare)]),
         hand(bottom),
-        Text(f"{names[bottom]} ({COLOR_NAMES[bottom]})", style="bold"),
+        Text(f"{names[bottom]} ({colors[bottom]})", style="bold"),
         Text(status, style="italic"),
     )
 
@@ -338,40 +348,50 @@ def read_choice(text: str, actions: list[PlayerAction]) -> PlayerAction | None:
 
 
 GAME_OVER_WORDS = {
-    proto.WAY_OF_THE_STONE: "by the Way of the Stone",
-    proto.WAY_OF_THE_STREAM: "by the Way of the Stream",
-    proto.OPPONENT_LEFT: "because the opponent did not come back in time",
-    "out_of_time": "on time",
-    proto.RESIGNED: "because the opponent resigned",
+    proto.WAY_OF_THE_STONE: N_("by the Way of the Stone"),
+    proto.WAY_OF_THE_STREAM: N_("by the Way of the Stream"),
+    proto.OPPONENT_LEFT: N_("because the opponent did not come back in time"),
+    "out_of_time": N_("on time"),
+    proto.RESIGNED: N_("because the opponent resigned"),
 }
 
-NEXT_PROMPT = "Next: [p]lay again (a new opponent), [r]ematch, [q]uit? "
+NEXT_PROMPT = N_("Next: [p]lay again (a new opponent), [r]ematch, [q]uit? ")
+
+EXTENSION_WORDS = {
+    "DRAW_OFFERED": N_("{name} offers a draw: type 'accept' to take it; a move declines it."),
+    "DRAW_DECLINED": N_("{name} declined your draw offer."),
+    "REMATCH_OFFERED": N_("{name} wants a rematch: answer 'r' to play them again."),
+    "REMATCH_DECLINED": N_("{name} does not want a rematch now."),
+    "CLAIMABLE": N_("{name} is gone or out of time past the grace period."),
+}
+"""Herna's extension lines a person reads, by their keyword."""
 
 
-def describe_extension(text: str) -> str | None:
+def describe_extension(text: str, lang: str = "en") -> str | None:
     """A Herna extension line (draw offers, rematches) in words; None for lines a person at
     the terminal need not read (the lobby's seek id, the move clock)."""
+    _ = say_in(lang)
     fields = text.split("|")
-    name = fields[1] if len(fields) > 1 else "your opponent"
-    return {
-        "DRAW_OFFERED": f"{name} offers a draw: type 'accept' to take it; a move declines it.",
-        "DRAW_DECLINED": f"{name} declined your draw offer.",
-        "REMATCH_OFFERED": f"{name} wants a rematch: answer 'r' to play them again.",
-        "REMATCH_DECLINED": f"{name} does not want a rematch now.",
-        "CLAIMABLE": f"{name} is gone or out of time past the grace period.",
-        "GAME_CLOCK": _game_clock_words(fields),
-    }.get(fields[0])
+    if fields[0] == "GAME_CLOCK":
+        return _game_clock_words(fields, lang)
+    sentence = EXTENSION_WORDS.get(fields[0])
+    if sentence is None:
+        return None
+    name = fields[1] if len(fields) > 1 else _("your opponent")
+    return _(sentence).format(name=name)
 
 
-def _game_clock_words(fields: list[str]) -> str | None:
+def _game_clock_words(fields: list[str], lang: str = "en") -> str | None:
     """``GAME_CLOCK|white|black|to_move`` in words."""
-    if fields[0] != "GAME_CLOCK" or len(fields) < 4:
+    if len(fields) < 4:
         return None
     try:
         white, black = (int(float(f) + 0.999) for f in fields[1:3])
     except ValueError:
         return None
-    return f"Clock: white {white // 60}:{white % 60:02d}, black {black // 60}:{black % 60:02d}."
+    return say_in(lang)("Clock: white {white}, black {black}.").format(
+        white=f"{white // 60}:{white % 60:02d}", black=f"{black // 60}:{black % 60:02d}"
+    )
 
 
 def describe(
@@ -379,45 +399,67 @@ def describe(
     me: str,
     state: OnitamaState | None = None,
     names: tuple[str, str] = ("white", "black"),
+    lang: str = "en",
 ) -> str | None:
-    """One line for the person at the terminal; ``state`` is the game after ``msg`` (a move
-    or a swap is told as the play page and the replays tell it, from its ``last``)."""
+    """One line for the person at the terminal, in ``lang``; ``state`` is the game after
+    ``msg`` (a move or a swap is told as the play page and the replays tell it, from its
+    ``last``)."""
+    _ = say_in(lang)
     if isinstance(msg, proto.MoveWasMade | proto.StalemateCard) and state is not None:
         last = state.last
         if last is not None and last.get("type") in ("move", "stalemate"):
             color = str(last.get("player"))
             name = names[0] if color == "white" else names[1]
-            return action_words(last, who_words(name, color))
+            return action_words(last, who_words(name, color, lang), lang)
     if isinstance(msg, proto.Start):
-        color = "white" if proto.name_key(msg.white) == proto.name_key(me) else "black"
-        other = msg.black if color == "white" else msg.white
-        return f"New game against {other}: you play {color} (White moves first)."
+        white = proto.name_key(msg.white) == proto.name_key(me)
+        other = msg.black if white else msg.white
+        if white:
+            return _("New game against {other}: you play white (White moves first).").format(
+                other=other
+            )
+        return _("New game against {other}: you play black (White moves first).").format(
+            other=other
+        )
     if isinstance(msg, proto.MoveWasMade):
-        return f"Move: {msg.card} {msg.frm}{msg.to}"
+        return _("Move: {card} {frm}{to}").format(card=msg.card, frm=msg.frm, to=msg.to)
     if isinstance(msg, proto.InvalidMove):
-        return "The server refused that move; try again."
+        return _("The server refused that move; try again.")
     if isinstance(msg, proto.StalemateCard):
-        return f"No move was possible: {msg.old} swapped for {msg.new}."
+        return _("No move was possible: {old} swapped for {new}.").format(old=msg.old, new=msg.new)
     if isinstance(msg, proto.Logout):
-        return f"{msg.name} lost the connection; the game waits for them to come back."
+        return _("{name} lost the connection; the game waits for them to come back.").format(
+            name=msg.name
+        )
     if isinstance(msg, proto.Reconnect):
-        return f"{msg.name} is back."
+        return _("{name} is back.").format(name=msg.name)
     if isinstance(msg, proto.GameOver):
         if not msg.winner:
-            return "Game over: a draw, agreed by both players."
+            return _("Game over: a draw, agreed by both players.")
         mine = proto.name_key(msg.winner) == proto.name_key(me)
         if msg.reason == proto.RESIGNED and not mine:
-            return f"Game over: you resigned; {msg.winner} wins."
-        who = "You win" if mine else f"{msg.winner} wins"
-        reason = GAME_OVER_WORDS.get(msg.reason or "", (msg.reason or "").replace("_", " "))
-        return f"Game over: {who}" + (f" {reason}." if reason else ".")
+            return _("Game over: you resigned; {name} wins.").format(name=msg.winner)
+        how = GAME_OVER_WORDS.get(msg.reason or "")
+        reason = _(how) if how else (msg.reason or "").replace("_", " ")
+        if not reason:
+            return (
+                _("Game over: you win.")
+                if mine
+                else _("Game over: {name} wins.").format(name=msg.winner)
+            )
+        if mine:
+            return _("Game over: you win {how}.").format(how=reason)
+        return _("Game over: {name} wins {how}.").format(name=msg.winner, how=reason)
     if isinstance(msg, proto.Error):
+        # The protocol's own reason stays as the server wrote it (a keyword to look up).
         text = proto.ERROR_TEXT.get(msg.reason)
-        return f"The server says: {text}." if text else f"Server error: {msg.reason}"
+        if text:
+            return _("The server says: {text}.").format(text=_(text))
+        return _("Server error: {reason}").format(reason=msg.reason)
     if isinstance(msg, proto.Garbage):
         if msg.reason == proto.UNKNOWN_COMMAND:
-            return describe_extension(msg.text)
-        return f"(unreadable line from the server: {msg.text})"
+            return describe_extension(msg.text, lang)
+        return _("(unreadable line from the server: {text})").format(text=msg.text)
     return None
 
 
@@ -432,14 +474,18 @@ async def play_terminal(
     clock: str | None = None,
     tournament: int | None = None,
     token: str | None = None,
+    lang: str = "en",
 ) -> int:
-    """The whole ``herna play onitama`` session; ``ask`` reads one line (None = quit);
-    ``clock``: a time control (``5+3``) for the games this person opens; ``tournament``: play
-    that live tournament's games as they come (under the name proven by ``token``)."""
+    """The whole ``herna play onitama`` session, in ``lang``; ``ask`` reads one line (None =
+    quit); ``clock``: a time control (``5+3``) for the games this person opens;
+    ``tournament``: play that live tournament's games as they come (under the name proven by
+    ``token``)."""
+    _ = say_in(lang)
     try:
         client = await OnitamaClient.connect(host, port)
     except OSError as exc:
-        console.print(f"[red]cannot reach {host}:{port}: {exc}[/red]")
+        where = f"{host}:{port}"
+        console.print(Text(_("cannot reach {where}: {why}").format(where=where, why=exc), "red"))
         return 1
     if tournament is not None:
         # The hall seats this person at each game of the tournament as it is due, and takes
@@ -452,35 +498,42 @@ async def play_terminal(
         try:
             await client.login(name, token, seek=seek)
         except ClientError as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(Text(str(exc), "red"))
             unproven = (NOT_VERIFIED, proto.RESERVED_NAME, proto.BAD_TOKEN)
             if tournament is not None and exc.code in unproven:
                 console.print(
-                    "A tournament needs your reserved name and its token (from your teacher's "
-                    "entry list, or 'herna bots add NAME'): --token TOKEN, or the environment "
-                    "variable HERNA_TOKEN."
+                    _(
+                        "A tournament needs your reserved name and its token (from your "
+                        "teacher's entry list, or 'herna bots add NAME'): --token TOKEN, or the "
+                        "environment variable HERNA_TOKEN."
+                    )
                 )
             return 1
         if tournament is not None:
             console.print(
-                f"Logged in as [bold]{name}[/bold]; you are entered in tournament {tournament}. "
-                "Waiting for your first game (the hall seats you when it is due)…"
+                _(
+                    "Logged in as {name}; you are entered in tournament {id}. Waiting for your "
+                    "first game (the hall seats you when it is due)…"
+                ).format(name=name, id=tournament),
+                markup=False,
             )
         else:
-            console.print(f"Logged in as [bold]{name}[/bold]; waiting for an opponent…")
+            console.print(
+                _("Logged in as {name}; waiting for an opponent…").format(name=name), markup=False
+            )
         played = 0
         waiting = False
         while True:
             game = client.game
             state = game.state
             if game.my_turn() and not waiting and state is not None:
-                console.print(render_state(state, _names(client), game.color, flip))
-                action = await ask_move(state, ask, console, online=True)
+                console.print(render_state(state, _names(client), game.color, flip, lang))
+                action = await ask_move(state, ask, console, online=True, lang=lang)
                 if action is None:
                     return 0
                 if isinstance(action, str):
                     if action == "resign":
-                        sure = await ask("Resign this game? You lose it. [y/N] ")
+                        sure = await ask(_("Resign this game? You lose it. [y/N] "))
                         if sure is None or not sure.strip().lower().startswith("y"):
                             continue
                     await client.send_raw(ONLINE_COMMANDS[action])
@@ -490,17 +543,19 @@ async def play_terminal(
                 waiting = True
             msg = await client.recv()
             if msg is None:
-                console.print("The server closed the connection.")
+                console.print(_("The server closed the connection."))
                 return 0
             if isinstance(msg, proto.Error) and msg.reason == proto.TOURNAMENT_OVER:
                 console.print(
-                    f"Tournament {tournament} is over: the final standings are on the hall's "
-                    f"tournament page (/tournaments/{tournament})."
+                    _(
+                        "Tournament {id} is over: the final standings are on the hall's "
+                        "tournament page (/tournaments/{id})."
+                    ).format(id=tournament)
                 )
                 return 0
-            line = describe(msg, name, client.game.state, _names(client))
+            line = describe(msg, name, client.game.state, _names(client), lang)
             if line:
-                console.print(line)
+                console.print(line, markup=False)
             if isinstance(
                 msg,
                 proto.InvalidMove
@@ -517,36 +572,38 @@ async def play_terminal(
                 and not client.game.my_turn()
             ):
                 console.print(
-                    render_state(client.game.state, _names(client), client.game.color, flip)
+                    render_state(client.game.state, _names(client), client.game.color, flip, lang)
                 )
             if isinstance(msg, proto.GameOver):
                 waiting = False
                 played += 1
                 if client.game.state is not None:
                     console.print(
-                        render_state(client.game.state, _names(client), client.game.color, flip)
+                        render_state(
+                            client.game.state, _names(client), client.game.color, flip, lang
+                        )
                     )
                 if games is not None and played >= games:
                     return 0
                 if tournament is not None:
-                    console.print("Waiting for your next game of the tournament…")
+                    console.print(_("Waiting for your next game of the tournament…"))
                     continue
                 answer = "p"
                 if games is None:
-                    answer = ((await ask(NEXT_PROMPT)) or "q").strip().lower()[:1]
+                    answer = ((await ask(_(NEXT_PROMPT))) or "q").strip().lower()[:1]
                     if answer not in ("p", "r", ""):
-                        console.print("Bye.")
+                        console.print(_("Bye."))
                         return 0
                 if answer == "r":
                     await client.send_raw(b"REMATCH\n")
-                    console.print("Asking for a rematch…")
+                    console.print(_("Asking for a rematch…"))
                 else:
                     await client.send_raw(b"PLAY_AGAIN\n")
-                    console.print("Waiting for the next opponent…")
+                    console.print(_("Waiting for the next opponent…"))
             if isinstance(msg, proto.Garbage) and msg.text.startswith("REMATCH_DECLINED"):
-                answer = ((await ask(NEXT_PROMPT)) or "q").strip().lower()[:1]
+                answer = ((await ask(_(NEXT_PROMPT))) or "q").strip().lower()[:1]
                 if answer not in ("p", "r", ""):
-                    console.print("Bye.")
+                    console.print(_("Bye."))
                     return 0
                 await client.send_raw(b"REMATCH\n" if answer == "r" else b"PLAY_AGAIN\n")
 
@@ -565,81 +622,104 @@ ONLINE_COMMANDS = {
 
 @overload
 async def ask_move(
-    state: OnitamaState, ask: Ask, console: Console, online: Literal[False] = ...
+    state: OnitamaState,
+    ask: Ask,
+    console: Console,
+    online: Literal[False] = ...,
+    lang: str = ...,
 ) -> PlayerAction | None: ...
 
 
 @overload
 async def ask_move(
-    state: OnitamaState, ask: Ask, console: Console, online: bool
+    state: OnitamaState, ask: Ask, console: Console, online: bool, lang: str = ...
 ) -> PlayerAction | str | None: ...
 
 
 async def ask_move(
-    state: OnitamaState, ask: Ask, console: Console, online: bool = False
+    state: OnitamaState, ask: Ask, console: Console, online: bool = False, lang: str = "en"
 ) -> PlayerAction | str | None:
     """Offer the legal moves of ``state`` and read one; ``None`` when the person quits (the
     one move prompt of online and local play). ``online``: 'resign', 'draw' and 'accept'
-    are answers too (returned as they are)."""
+    are answers too (returned as they are): the commands a person types stay English in
+    every language, as the moves' notation does."""
+    _ = say_in(lang)
     actions = action_menu(state)
     console.print(
         "  ".join(f"[cyan]{i}[/cyan]) {format_action(a)}" for i, a in enumerate(actions, 1))
     )
     while True:
-        text = await ask("your move> ")
+        text = await ask(_("your move> "))
         if text is None or text.strip().lower() in ("q", "quit", "exit"):
-            console.print("Bye.")
+            console.print(_("Bye."))
             return None
         if online and text.strip().lower() in ONLINE_COMMANDS:
             return text.strip().lower()
         action = read_choice(text, actions)
         if action is not None:
             return action
-        console.print(f"Type a number from the list or a move like '{format_action(actions[0])}'.")
+        console.print(
+            _("Type a number from the list or a move like '{move}'.").format(
+                move=format_action(actions[0])
+            ),
+            markup=False,
+        )
 
 
-def say_last(state: OnitamaState, names: tuple[str, str], console: Console) -> None:
+def say_last(
+    state: OnitamaState, names: tuple[str, str], console: Console, lang: str = "en"
+) -> None:
     """The move just made, in the words the play page and the replays use (a swap is told
     once its new card is drawn)."""
+    _ = say_in(lang)
     last = state.last
     if last is None or (last.get("type") == "stalemate" and not last.get("new")):
         return
     color = str(last.get("player"))
-    console.print(action_words(last, who_words(names[COLOR_NAMES.index(color)], color)))
+    who = who_words(names[COLOR_NAMES.index(color)], color, lang)
+    console.print(action_words(last, who, lang), markup=False)
 
 
 async def play_local(
-    level: str, ask: Ask, console: Console, seed: int | None = None, flip: bool = True
+    level: str,
+    ask: Ask,
+    console: Console,
+    seed: int | None = None,
+    flip: bool = True,
+    lang: str = "en",
 ) -> int:
     """``herna play onitama --level``: one game here against the engine; you draw a colour
     at random. The rules engine referees; the deal comes from ``seed`` (random if None)."""
     from herna.core.rng import SeedSource
 
+    _ = say_in(lang)
     rng = SeedSource(seed).next_rng()
     engine = make_strategy("engine", seed=rng.randint(0, 2**31 - 1), level=level)
     me = rng.choice((WHITE, BLACK))
-    names = ("you", f"engine ({level})") if me == WHITE else (f"engine ({level})", "you")
+    you, it = _("you"), _("engine ({level})").format(level=level)
+    names = (you, it) if me == WHITE else (it, you)
     state = OnitamaState.new()
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
             state = state.apply(rng.weighted(state.chance_outcomes()))
             if not state.dealing:
-                say_last(state, names, console)  # a blocked player's new card
+                say_last(state, names, console, lang)  # a blocked player's new card
             continue
         if player != me:
             state = state.apply(engine.choose(state))
-            say_last(state, names, console)
+            say_last(state, names, console, lang)
             continue
-        console.print(render_state(state, names, me, flip))
-        action = await ask_move(state, ask, console)
+        console.print(render_state(state, names, me, flip, lang))
+        action = await ask_move(state, ask, console, lang=lang)
         if action is None:
             return 0
         state = state.apply(action)
-        say_last(state, names, console)
-    console.print(render_state(state, names, me, flip))
-    verdict = "You won" if state.winner == me else "The engine won"
-    console.print(f"{verdict} ({state.reason}).")
+        say_last(state, names, console, lang)
+    console.print(render_state(state, names, me, flip, lang))
+    how = _(win_words(state.reason))
+    verdict = _("You won {how}.") if state.winner == me else _("The engine won {how}.")
+    console.print(verdict.format(how=how))
     return 0
 
 
@@ -654,7 +734,9 @@ def run_play_command(args: argparse.Namespace) -> int:
             return None
 
     if args.level:
-        return asyncio.run(play_local(args.level, ask, console, flip=not args.no_flip))
+        return asyncio.run(
+            play_local(args.level, ask, console, flip=not args.no_flip, lang=args.language)
+        )
     if not args.name:
         console.print("herna play onitama: --name is needed to play on a server (or --level)")
         return 2
@@ -673,5 +755,6 @@ def run_play_command(args: argparse.Namespace) -> int:
             args.clock,
             args.tournament,
             args.token,
+            args.language,
         )
     )

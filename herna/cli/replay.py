@@ -76,7 +76,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "bot's advice on the licitace, the announcement and the fleks",
     )
     p.add_argument("--database-url", default=DEFAULT_DATABASE, help="database to read")
-    add_language_option(p)
+    add_language_option(p, "the mariáš words (English keeps the Czech game terms, glossed)")
     p.add_argument("--json", action="store_true", help="print the raw stored record(s) as JSON")
     p.add_argument(
         "--csv",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 from herna.cli import GameCommands
 from herna.cli.botout import BotOutput, add_quiet
+from herna.cli.language import Say, add_language_option, say_in
 from herna.cli.tokens import add_token_option
 from herna.clients.tiles import (
     DEFAULT_MAX_BACKOFF,
@@ -22,6 +24,7 @@ from herna.clients.tiles import (
     run_bot,
 )
 from herna.core.game import CHANCE
+from herna.core.lang import N_
 from herna.core.rng import SeededRng, new_seed
 from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.bots import LEVEL_NAMES, STRATEGIES, make_bot
@@ -143,6 +146,7 @@ def register(commands: GameCommands) -> None:
     )
     play.add_argument("--seat", type=int, default=0, help="--local: your seat (default 0)")
     play.add_argument("--seed", type=int, help="--local: seed of the game (default random)")
+    add_language_option(play, "the game's words (the rules' own names of items stay as written)")
     play.set_defaults(func=run_play)
 
     bot = commands.bot.add_parser(
@@ -240,50 +244,77 @@ def run_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def summary(rules: Rules) -> str:
-    """The rules in a few lines of words."""
-    move: str = rules.movement_type
-    if move == "dice":
+MOVEMENT_WORDS = {
+    "free": N_("free movement"),
+    "forced": N_("forced movement"),
+    "dice": N_("movement by dice"),
+}
+PLACING_WORDS = {"anywhere": N_("anywhere"), "connected": N_("at the end of your path")}
+"""The rules' keywords (``movement_type``, ``adding_mode``, ``exchanging_mode``) in words."""
+
+
+def summary(rules: Rules, lang: str = "en") -> str:
+    """The rules in a few lines of words (in ``lang``; the rules' own names stay as written)."""
+    _ = say_in(lang)
+    kind = rules.movement_type
+    move = _(MOVEMENT_WORDS[kind]) if kind in MOVEMENT_WORDS else kind
+    if kind == "dice":
         move += f" {rules.min_move_distance}..{rules.max_move_distance}"
-    elif move == "free":
-        high = rules.max_steps
-        move += f", {rules.min_move_distance}..{high if high else 'any'} tiles"
+    elif kind == "free":
+        high = str(rules.max_steps) if rules.max_steps else _("any")
+        move += _(", {low}..{high} tiles").format(low=rules.min_move_distance, high=high)
     elif rules.max_steps:
-        move += f", at most {rules.max_steps} tiles"
+        move += _(", at most {n} tiles").format(n=rules.max_steps)
     if rules.only_forward_movement:
-        move += ", forward only"
+        move += _(", forward only")
+    steps = ", ".join(_(ACTION_WORDS.get(a, a)) for a in rules.turn_structure)
     lines = [
-        f"{rules.name}: {rules.width}x{rules.height} board, {rules.tile_count} tiles, "
-        f"{len(rules.players)} players, {rules.n} path point(s) per side",
-        f"turn: {', '.join(rules.turn_structure)}; movement: {move}",
+        _(
+            "{name}: {w}x{h} board, {tiles} tiles, {players} players, {n} path point(s) per side"
+        ).format(
+            name=rules.name,
+            w=rules.width,
+            h=rules.height,
+            tiles=rules.tile_count,
+            players=len(rules.players),
+            n=rules.n,
+        ),
+        _("turn: {steps}; {movement}").format(steps=steps, movement=move),
     ]
     if "push" in rules.turn_structure:
         lines.append(
-            "push: the pushed-out tile "
-            + (
-                "comes back in"
-                if rules.cycle_pushed_out_tiles
-                else "goes to the pile, the pile's top comes in"
-            )
+            _("push: the pushed-out tile comes back in")
+            if rules.cycle_pushed_out_tiles
+            else _("push: the pushed-out tile goes to the pile, the pile's top comes in")
         )
     if "add" in rules.turn_structure:
-        lines.append(f"add: from the {rules.adding_from}, {rules.adding_mode}")
+        where = _(PLACING_WORDS.get(rules.adding_mode, rules.adding_mode))
+        from_hand = rules.adding_from == "hand"
+        said = _("add: from your hand, {where}") if from_hand else _("add: from the pile, {where}")
+        lines.append(said.format(where=where))
     if "exchange" in rules.turn_structure:
+        where = _(PLACING_WORDS.get(rules.exchanging_mode, rules.exchanging_mode))
+        if rules.exchange_with == "hand":
+            said = _("exchange: with your hand, {where}")
+        else:
+            said = _("exchange: with the pile, {where}")
         lines.append(
-            f"exchange: with the {rules.exchange_with}, {rules.exchanging_mode}"
-            + (", face-down tiles only" if rules.exchange_only_flipped else "")
+            said.format(where=where)
+            + (_(", face-down tiles only") if rules.exchange_only_flipped else "")
         )
     if rules.hand_size:
-        lines.append(f"hands of {rules.hand_size} tile(s)")
+        lines.append(_("hands of {n} tile(s)").format(n=rules.hand_size))
     if rules.max_player_items:
-        cap = "no limit" if rules.max_player_items < 0 else str(rules.max_player_items)
-        per = "all" if rules.items_picked_up < 0 else str(rules.items_picked_up)
-        lines.append(f"items: players hold {cap}, take {per} of a kind at a time")
+        cap = _("no limit") if rules.max_player_items < 0 else str(rules.max_player_items)
+        per = _("all") if rules.items_picked_up < 0 else str(rules.items_picked_up)
+        lines.append(
+            _("items: players hold {cap}, take {per} of a kind at a time").format(cap=cap, per=per)
+        )
     if rules.end_of_game_conditions:
         lines.append(
-            "the game ends when there is "
-            + " or ".join(f"no {n}" for n in rules.end_of_game_conditions)
-            + " left"
+            _("the game ends when there is no {items} left").format(
+                items=_(" or no ").join(rules.end_of_game_conditions)
+            )
         )
     return "\n".join(lines)
 
@@ -319,26 +350,68 @@ def _input(prompt: str) -> str | None:
         return None
 
 
-def show(view: Mapping[str, Any], names: Sequence[str], events: str = "") -> None:
+def show(view: Mapping[str, Any], names: Sequence[str], events: str = "", lang: str = "en") -> None:
     print()
     if events:
         print(f"-- {events}")
     print(render_board(view))
-    print(render_legend(view, names))
+    print(render_legend(view, names, lang))
 
 
-def _label(action: Mapping[str, Any], view: Mapping[str, Any] | None) -> str:
+def reason_words(reason: object, _: Say) -> str:
+    """How a game ended, as the engine and the tile server word it (herna/games/tiles/
+    effects.py, engine.py, herna/servers/tiles/endings.py), in the catalog's language; the
+    play page's ``reasonWords`` says the same messages."""
+    text = str(reason or "")
+    fixed = {
+        "completed every goal": _("completed every goal"),
+        "last player not eliminated": _("last player not eliminated"),
+        "every player was eliminated": _("every player was eliminated"),
+        "no progress for a full round": _("no progress for a full round"),
+        "the other player resigned": _("the other player resigned"),
+        "the other player ran out of time": _("the other player ran out of time"),
+        "you resigned": _("you resigned"),
+        "you ran out of time": _("you ran out of time"),
+    }
+    if text in fixed:
+        return fixed[text]
+    if m := re.fullmatch(r"no (.+) left", text):
+        return _("no {name} left").format(name=m[1])
+    if m := re.fullmatch(r"no progress for (\d+) full rounds", text):
+        return _("no progress for {n} full rounds").format(n=m[1])
+    if m := re.fullmatch(r"round limit \((\d+) rounds\)", text):
+        return _("round limit ({n} rounds)").format(n=m[1])
+    return text
+
+
+def game_over_words(reason: object, winners: Sequence[str], _: Say) -> str:
+    said = ", ".join(winners) or _("nobody")
+    return _("Game over: {reason}. Winner(s): {winners}").format(
+        reason=reason_words(reason, _), winners=said
+    )
+
+
+def _label(action: Mapping[str, Any], view: Mapping[str, Any] | None, lang: str = "en") -> str:
     """A menu entry: the coordinates the person picks by, plus what lies there."""
-    label = describe_action(action)
+    label = describe_action(action, lang)
     if view is not None and action.get("type") == "move":
         try:
             tile = view["board"][int(action["y"])][int(action["x"])]
         except (KeyError, IndexError, TypeError, ValueError):
             tile = None
         if tile and tile.get("items"):
-            label += " - " + item_names(tile["items"])
+            label += " - " + item_names(tile["items"], lang)
     return label
 
+
+ACTION_WORDS = {
+    "move": N_("move"),
+    "moveAll": N_("move all"),
+    "push": N_("push"),
+    "add": N_("add a tile"),
+    "exchange": N_("exchange a tile"),
+}
+"""The rules' action names (``turn_structure``) as the turn's heading says them."""
 
 RESIGN: Mapping[str, Any] = {"type": "resign"}
 """What :func:`choose` returns when the person resigns (online only, after a confirm)."""
@@ -350,13 +423,17 @@ def choose(
     ask: Ask = _input,
     view: Mapping[str, Any] | None = None,
     online: bool = False,
+    lang: str = "en",
 ) -> Mapping[str, Any] | None:
     """Let the person pick one of ``actions``; None when they quit; ``online``: 'r' resigns
-    (:data:`RESIGN`, after a confirm)."""
-    labels = [_label(a, view) for a in actions]
+    (:data:`RESIGN`, after a confirm). The letters typed (r, q, y) are the same in every
+    language."""
+    _ = say_in(lang)
+    labels = [_label(a, view, lang) for a in actions]
     width = max(len(label) for label in labels) + 6
     per_row = max(1, 100 // width)
-    print(f"Your turn: {action_name or 'act'} ({len(actions)} choices)")
+    what = _(ACTION_WORDS[action_name]) if action_name in ACTION_WORDS else action_name
+    print(_("Your turn: {what} ({n} choices)").format(what=what or _("act"), n=len(actions)))
     for i in range(0, len(labels), per_row):
         print(
             "".join(
@@ -366,13 +443,15 @@ def choose(
         )
     while True:
         answer = ask(
-            "choose a number (r resigns, q quits): " if online else "choose a number (q quits): "
+            _("choose a number (r resigns, q quits): ")
+            if online
+            else _("choose a number (q quits): ")
         )
         if answer is None or answer.strip().lower() in ("q", "quit"):
             return None
         text = answer.strip()
         if online and text.lower() in ("r", "resign"):
-            sure = ask("Resign this game? You lose it. [y/N] ")
+            sure = ask(_("Resign this game? You lose it. [y/N] "))
             if sure is not None and sure.strip().lower().startswith("y"):
                 return RESIGN
             continue
@@ -381,7 +460,7 @@ def choose(
         matches = [a for a, label in zip(actions, labels, strict=True) if label.startswith(text)]
         if text and len(matches) == 1:
             return matches[0]
-        print(f"type a number from 1 to {len(actions)}")
+        print(_("type a number from 1 to {n}").format(n=len(actions)))
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -397,6 +476,7 @@ def run_play(args: argparse.Namespace) -> int:
             args.level or args.opponents,
             args.seed if args.seed is not None else new_seed(),
             verbose=args.verbose,
+            lang=args.language,
         )
     server = _server(args)
     if server is None:
@@ -413,11 +493,14 @@ def run_play(args: argparse.Namespace) -> int:
                 token=_token(args),
                 verbose=args.verbose,
                 level=args.level,
+                lang=args.language,
             )
         )
     except (ConnectionError, OSError) as exc:
         print(
-            f"cannot reach the tile server at {describe_address(host, port)}: {exc}",
+            say_in(args.language)("cannot reach the tile server at {where}: {why}").format(
+                where=describe_address(host, port), why=exc
+            ),
             file=sys.stderr,
         )
         return 1
@@ -437,27 +520,31 @@ def play_local(
     seed: int,
     ask: Ask = _input,
     verbose: bool = False,
+    lang: str = "en",
 ) -> int:
+    _ = say_in(lang)
     if not 0 <= seat < len(rules.players):
         print(f"--seat must be 0..{len(rules.players) - 1}", file=sys.stderr)
         return 2
     codec = TilesCodec(rules.n)
     rng = SeededRng(seed)
     bots = {i: make_bot(opponents, rules, seed + i) for i in range(len(rules.players)) if i != seat}
-    names = [("you" if i == seat else f"{opponents}-{i}") for i in range(len(rules.players))]
-    print(summary(rules))
-    log = TurnLog(names)
+    # "player 1 (you)": a Czech sentence says its verb in the third person ("hráč 1 (ty) posouvá").
+    you = _("{name} (you)").format(name=_("player {n}").format(n=seat + 1))
+    names = [(you if i == seat else f"{opponents}-{i}") for i in range(len(rules.players))]
+    print(summary(rules, lang))
+    log = TurnLog(names, lang)
     state = _settle(new_game(rules), rng)
-    print("The game starts: " + ", ".join(names) + ".")
+    print(_("The game starts: {names}.").format(names=", ".join(names)))
     while not state.is_terminal():
         current = state.current_player()
         actions = [codec.encode(a) for a in state.legal_actions()]
         before = state.view(seat)
         if current == seat:
-            show(before, names, describe(state.happened, names) if verbose else "")
-            picked = choose(actions, state.current_action(), ask, before)
+            show(before, names, describe(state.happened, names) if verbose else "", lang)
+            picked = choose(actions, state.current_action(), ask, before, lang=lang)
             if picked is None:
-                print("bye")
+                print(_("Bye."))
                 return 0
             action = codec.decode(picked)
         else:
@@ -469,11 +556,10 @@ def play_local(
             line = log.add(current, codec.encode(action), before, state.view(seat))
             if line:
                 print(line)
-    show(state.view(seat), names, describe(state.happened, names) if verbose else "")
+    show(state.view(seat), names, describe(state.happened, names) if verbose else "", lang)
     outcome = state.outcome()
     assert outcome is not None
-    winners = ", ".join(names[w] for w in outcome.winners) or "nobody"
-    print(f"Game over: {outcome.reason}. Winner(s): {winners}")
+    print(game_over_words(outcome.reason, [names[w] for w in outcome.winners], _))
     return 0
 
 
@@ -492,7 +578,9 @@ async def play_online(
     token: str | None = None,
     verbose: bool = False,
     level: str | None = None,
+    lang: str = "en",
 ) -> int:
+    _ = say_in(lang)
     client = await TilesClient.connect(host, port)
     # A level goes in the hall lobby's seek (docs/protocols/tiles.md, "The lobby"): house bots
     # of that level at once, or, waiting for others, when ``start`` fills the table.
@@ -505,7 +593,7 @@ async def play_online(
         try:
             joined = await client.join(name, rules, token=token, seek=seek)
         except TilesServerError as exc:
-            print(f"the server refused: {exc}", file=sys.stderr)
+            print(_("the server refused: {why}").format(why=exc), file=sys.stderr)
             for problem in exc.problems:
                 print(
                     f"  {problem['severity']}: {problem['path']}: {problem['message']}",
@@ -513,35 +601,40 @@ async def play_online(
                 )
             return 1
         named = str(joined.get("rules_name") or "custom")
-        rules_words = "your own rules" if named == "custom" else rules_title(named)
-        print(f"You are player {int(joined['seat']) + 1}; the rules: {rules_words}.")
+        rules_words = _("your own rules") if named == "custom" else rules_title(named)
+        print(
+            _("You are player {n}; the rules: {rules}.").format(
+                n=int(joined["seat"]) + 1, rules=rules_words
+            )
+        )
         if wait:
-            print("Waiting for other players ...")
+            print(_("Waiting for other players ..."))
         elif seek is None:
             await client.start()  # (a seek for house bots starts the table by itself)
         names = [s["name"] if s else "" for s in joined["seats"]]
         pending: dict[str, Any] | None = None
-        log = TurnLog(names)
+        log = TurnLog(names, lang)
         view: Mapping[str, Any] | None = None
         while True:
             message = await client.recv()
             kind = message["type"]
             if kind == "table":
                 names = [s["name"] if s else "" for s in message["seats"]]
-                print("Seats: " + ", ".join(n or "(empty)" for n in names))
+                seats = ", ".join(n or _("(empty)") for n in names)
+                print(_("Seats: {seats}").format(seats=seats))
             elif kind == "started":
                 names = [s["name"] if s else "" for s in message["seats"]]
-                log = TurnLog(names)
+                log = TurnLog(names, lang)
                 view = message["view"]
                 if verbose:
-                    show(message["view"], names, "the game starts")
+                    show(message["view"], names, _("the game starts"), lang)
                 else:
-                    print("The game starts: " + ", ".join(names) + ".")
+                    print(_("The game starts: {names}.").format(names=", ".join(names)))
             elif kind == "state":
                 if not message.get("view"):
                     continue
                 if verbose:
-                    show(message["view"], names, str(message.get("events", "")))
+                    show(message["view"], names, str(message.get("events", "")), lang)
                 last = message.get("last")
                 if not verbose and last and view is not None:
                     line = log.add(int(last["player"]), last["action"], view, message["view"])
@@ -552,8 +645,8 @@ async def play_online(
                 pending = message
                 view = message.get("view") or view
                 if not verbose and view is not None:
-                    show(view, names)
-                if not await _answer(client, message, ask, view):
+                    show(view, names, lang=lang)
+                if not await _answer(client, message, ask, view, lang):
                     await client.send({"type": "leave"})
                     return 0
             elif kind == "error":
@@ -561,7 +654,7 @@ async def play_online(
                 if (
                     pending is not None
                     and message.get("code") not in ("TIMEOUT",)
-                    and not await _answer(client, pending, ask, view)
+                    and not await _answer(client, pending, ask, view, lang)
                 ):
                     await client.send({"type": "leave"})
                     return 0
@@ -569,13 +662,13 @@ async def play_online(
                 line = log.flush()
                 if line:
                     print(line)
-                show(message["view"], names)
+                show(message["view"], names, lang=lang)
                 result = message["result"]
                 if result.get("reason") == "you resigned":
-                    print("You resigned; the others play on without you.")
+                    print(_("You resigned; the others play on without you."))
                     return 0
-                winners = ", ".join(result.get("winner_names") or []) or "nobody"
-                print(f"Game over: {result.get('reason')}. Winner(s): {winners}")
+                winners = list(result.get("winner_names") or [])
+                print(game_over_words(result.get("reason"), winners, _))
                 return 0
     finally:
         await client.close()
@@ -586,9 +679,10 @@ async def _answer(
     message: Mapping[str, Any],
     ask: Ask,
     view: Mapping[str, Any] | None = None,
+    lang: str = "en",
 ) -> bool:
     picked = await asyncio.to_thread(
-        choose, message["actions"], message.get("action"), ask, view, True
+        choose, message["actions"], message.get("action"), ask, view, True, lang
     )
     if picked is None:
         return False

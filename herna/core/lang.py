@@ -27,6 +27,6 @@ def lang_of(value: object) -> Lang:
 def N_(message: str) -> str:
     """Marks ``message`` for the web hall's catalog where it is defined (Babel extracts
     ``N_(...)`` from every module of ``herna``); it is translated where a page shows it
-    (``_(...)`` on the same text, herna/web/i18n.py). The terminal and the logs say it as
-    written, in English."""
+    (``_(...)`` on the same text, herna/web/i18n.py, or :func:`herna.core.catalogs.say_in` in
+    the terminal). The logs say it as written, in English."""
     return message

@@ -10,15 +10,13 @@ words a page, and the messages the page hands its scripts (:func:`script_message
 Messages live in gettext catalogs made with Babel: ``herna/locale/<lang>/LC_MESSAGES/
 herna.po`` in the repository, compiled to ``herna.mo`` by ``make run``/``make test``
 (:func:`compile_catalogs`; a page reads the ``.po`` itself when its ``.mo`` is missing or
-older); docs/translating.md says how to add a language.
+older; :mod:`herna.core.catalogs` reads them); docs/translating.md says how to add a language.
 """
 
 from __future__ import annotations
 
 import functools
-import io
 import logging
-import os
 from collections.abc import Iterable
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -28,69 +26,29 @@ from typing import Any
 from babel.core import negotiate_locale
 from babel.dates import format_date, format_datetime
 from babel.messages.extract import extract_from_file
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
-from babel.support import NullTranslations, Translations
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+# The catalogs themselves are the core's (the terminal clients read them too); a page adds
+# the request's language. DEFAULT is also what a browser that asks for none of ours gets.
+from herna.core.catalogs import DEFAULT as DEFAULT
+from herna.core.catalogs import LOCALE_DIR as LOCALE_DIR
+from herna.core.catalogs import compile_catalogs as compile_catalogs
+from herna.core.catalogs import translations as translations
 
 # One marker for the hall's messages and the web's, re-exported here for the web's modules.
 from herna.core.lang import N_ as N_
 
 log = logging.getLogger(__name__)
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
-DOMAIN = "herna"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 LANGUAGES = {"cs": "Čeština", "en": "English"}
 """The languages the hall speaks, each named in itself (as the switch shows them)."""
-DEFAULT = "en"
-"""The catalogs' source language: what a browser that asks for none of ours gets."""
 
 CURRENT_LOCALE: ContextVar[str] = ContextVar("herna_locale", default=DEFAULT)
 CURRENT_TARGET: ContextVar[str] = ContextVar("herna_target", default="/")
 """The path and query of the page being answered: where the language switch comes back to."""
-
-
-def compile_catalogs(root: Path = LOCALE_DIR) -> list[Path]:
-    """Compile every ``<lang>/LC_MESSAGES/herna.po`` under ``root`` whose ``.mo`` is missing
-    or older (what ``pybabel compile`` does); returns the files written."""
-    written = []
-    for po in sorted(root.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
-        mo = po.with_suffix(".mo")
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
-            continue
-        with po.open("rb") as f:
-            catalog = read_po(f, locale=po.parent.parent.name, domain=DOMAIN)
-        # Written aside and renamed: test workers compiling at once never read half a file.
-        part = mo.with_name(f"{mo.name}.{os.getpid()}.part")
-        with part.open("wb") as f:
-            write_mo(f, catalog)
-        part.replace(mo)
-        written.append(mo)
-    return written
-
-
-@functools.cache
-def translations(locale: str) -> NullTranslations:
-    """The catalog of ``locale`` (read once per process): its compiled ``.mo``, or, when that
-    is missing or older than the ``.po`` (``herna serve`` started without ``make run``, or
-    after a pull that changed the catalog), the ``.po`` compiled in memory, so that a Czech
-    page is never silently English."""
-    po = LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-    mo = po.with_suffix(".mo")
-    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
-        with po.open("rb") as f:
-            catalog = read_po(f, locale=locale, domain=DOMAIN)
-        compiled = io.BytesIO()
-        write_mo(compiled, catalog)
-        compiled.seek(0)
-        return Translations(compiled, domain=DOMAIN)
-    found = Translations.load(str(LOCALE_DIR), [locale], DOMAIN)
-    if locale != DEFAULT and not isinstance(found, Translations):
-        log.warning("no catalog for %s in %s", locale, LOCALE_DIR)
-    return found
 
 
 def gettext(message: str) -> str:

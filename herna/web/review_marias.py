@@ -2,17 +2,23 @@
 it): every trick with each card's value before and after it and what it cost, the costly
 cards marked with the cards that would have kept the money, and the strongest house bot's
 advice on the licitace, the announcement and the fleks. Rendered from the stored review
-(:func:`herna.games.marias.review.review_deal`) only."""
+(:func:`herna.games.marias.review.review_deal`) only, with ``review_marias.html``: the page's
+sentences come from the catalogs, the game's own words (cards, contracts, choices, the
+result) from the review, which stores them in English and Czech (``<key>_cs``; a review
+stored before it did is shown with its English words)."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
 
-from herna.games.marias.review import AKTER, OBRANA, money_words
+from markupsafe import Markup
 
-e = html.escape
+from herna.games.marias.names import card_name
+from herna.games.marias.review import money_words
+from herna.web.i18n import CURRENT_LOCALE, format_number, ngettext
+from herna.web.i18n import gettext as _
+from herna.web.templating import render
 
 STYLE = """<style>
 .review-tricks td.costly { color: #c0392b; font-weight: bold; }
@@ -29,137 +35,161 @@ STYLE = """<style>
 </style>"""
 
 
-def _card_row(c: Mapping[str, Any], first: bool, number: int, winner: str) -> str:
+def _said(part: Mapping[str, Any], key: str) -> str:
+    """The stored words under ``key`` in the page's language (``key_cs`` on a Czech page when
+    the review has them)."""
+    if CURRENT_LOCALE.get() == "cs" and f"{key}_cs" in part:
+        return str(part[f"{key}_cs"])
+    return str(part.get(key, ""))
+
+
+def _money(units: float) -> str:
+    """Tariff units as the game writes them (``+4``, ``−2.5``), with a decimal comma on a
+    Czech page."""
+    text = money_words(units)
+    return text.replace(".", ",") if CURRENT_LOCALE.get() == "cs" else text
+
+
+def _side(side: str) -> str:
+    """A side as stored (the Czech term), glossed on an English page."""
+    if CURRENT_LOCALE.get() == "cs":
+        return side
+    return {"aktér": "aktér (declarer)", "obrana": "obrana (defence)"}.get(side, side)
+
+
+def _card(c: Mapping[str, Any], first: bool, number: int, winner: str) -> dict[str, Any]:
     verdict = c["verdict"]
+    value = ""
     if verdict == "forced":
-        value, said = "", "the only card"
+        said = _("the only card")
     elif verdict == "cut off":
-        value, said = "", "not solved (the search budget ran out)"
+        said = _("not solved (the search budget ran out)")
     else:
-        value = f"{money_words(c['value_before'])} → {money_words(c['value_after'])}"
-        said = "as good as the best" if verdict == "best" else f"cost {c['cost']}"
-    keep = (
-        f'<span class="keep">{e(c["better_words"])} would have kept '
-        f"{e(money_words(c['value_before']))}</span>"
-        if verdict == "costly"
-        else ""
-    )
-    trick = f"{number}" + (f'<span class="side">{e(winner)} takes it</span>' if winner else "")
-    return (
-        f'<tr class="{"trick-start" if first else ""}" data-verdict="{e(verdict)}">'
-        f"<td>{trick if first else ''}</td>"
-        f'<td>{e(c["name"])}<span class="side">{e(c["side"])}</span></td>'
-        f"<td>{e(c['card_words'])}</td><td>{e(value)}</td>"
-        f'<td class="{"costly" if verdict == "costly" else ""}">{e(said)}{keep}</td></tr>'
-    )
+        value = f"{_money(c['value_before'])} → {_money(c['value_after'])}"
+        said = _("as good as the best") if verdict == "best" else _("cost %(n)s") % {"n": c["cost"]}
+    keep = ""
+    if verdict == "costly":
+        keep = _("%(cards)s would have kept %(value)s") % {
+            "cards": _said(c, "better_words"),
+            "value": _money(c["value_before"]),
+        }
+    cs = CURRENT_LOCALE.get() == "cs" and "card" in c
+    return {
+        "first": first,
+        "number": number,
+        "winner": winner,
+        "verdict": verdict,
+        "name": c["name"],
+        "side": _side(c["side"]),
+        "card": card_name(c["card"], "cs") if cs else c["card_words"],
+        "value": value,
+        "said": said,
+        "keep": keep,
+    }
 
 
-def _options(part: Mapping[str, Any], ident: str) -> str:
-    rows = "".join(
-        f"<tr><td>{e(o['words'])}</td><td>{e(money_words(o['mean']))}</td>"
-        '<td class="mark">'
-        + ", ".join(m for m, on in (("house bot", o["bot"]), ("played", o["played"])) if on)
-        + "</td></tr>"
-        for o in part["options"]
-    )
-    played = (
-        ""
-        if any(o["played"] for o in part["options"])
-        else f'<p class="muted">Played: {e(part["played_words"])}.</p>'
-    )
-    return (
-        f'<div class="review-table-wrap"><table class="grid review-options" id="{ident}">'
-        "<tr><th>choice</th><th>mean money</th><th></th></tr>"
-        f"{rows}</table></div>{played}"
-    )
+def _options(part: Mapping[str, Any], ident: str) -> dict[str, Any]:
+    marks = {"bot": _("house bot"), "played": _("played")}
+    chosen = any(o["played"] for o in part["options"])
+    return {
+        "id": ident,
+        "rows": [
+            {
+                "words": _said(o, "words"),
+                "mean": _money(o["mean"]),
+                "marks": ", ".join(marks[k] for k in ("bot", "played") if o[k]),
+            }
+            for o in part["options"]
+        ],
+        "played": None if chosen else _said(part, "played_words"),
+    }
 
 
-def _auction(auction: Mapping[str, Any]) -> str:
-    out = [
-        '<h2 id="review-auction">Licitace (auction), talon and flek</h2>'
-        f"<p>What the strongest house bot would do with {e(auction['name'])}'s cards, the "
-        f"{e(AKTER)}, and its mean money for each choice over sampled deals of the cards he "
-        "could not see (its own play of the deals, not perfect play).</p>"
-    ]
+def _auction(auction: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": auction["name"], "no_bid": None, "bid": None}
     if "no_bid" in auction:
-        out.append(f"<p>{e(auction['no_bid'])}.</p>")
+        out["no_bid"] = _said(auction, "no_bid")
     bid = auction.get("bid")
     if bid:
-        out.append(
-            f"<h3>Bidding, with the ten cards before the talon</h3><p>Hand: {e(bid['hand'])}. "
-            f"The house bot would {e(bid['bot_words'])}; {e(auction['name'])} chose to "
-            f"{e(bid['played_words'])} ({bid['samples']} sampled deals).</p>"
-            + _options(bid, "review-bid")
-        )
+        out["bid"] = {
+            "hand": _said(bid, "hand"),
+            "bot": _said(bid, "bot_words"),
+            "played": _said(bid, "played_words"),
+            "samples": bid["samples"],
+            "options": _options(bid, "review-bid"),
+        }
     announce = auction.get("announce")
+    out["announce"] = None
     if announce:
-        out.append(
-            "<h3>Talon and announcement, with the twelve cards</h3>"
-            f"<p>The house bot would {e(announce['bot_words'])} ({announce['samples']} "
-            "sampled deals).</p>" + _options(announce, "review-announce")
-        )
-        if "sound" in announce:
-            out.append(
-                f'<p id="review-sound"><strong>The contract played:</strong> '
-                f"{e(announce['sound'])} (expected {e(money_words(announce['expected']))}).</p>"
-            )
-    for i, d in enumerate(auction.get("defence", [])):
-        if not d["asked"]:
-            out.append(f"<p>{e(d['name'])} ({e(OBRANA)}) was not asked to flek.</p>")
-            continue
-        out.append(
-            f"<h3>Flek: {e(d['name'])}, {e(OBRANA)}</h3><p>The house bot would say "
-            f"{e(d['bot_words'])}; {e(d['name'])} said {e(d['played_words'])} "
-            f"({d['samples']} sampled deals; money for {e(d['name'])}).</p>"
-            + _options(d, f"review-flek-{i + 1}")
-        )
-    return "".join(out)
+        out["announce"] = {
+            "bot": _said(announce, "bot_words"),
+            "samples": announce["samples"],
+            "options": _options(announce, "review-announce"),
+            "sound": _said(announce, "sound") if "sound" in announce else None,
+            "expected": _money(announce["expected"]) if "sound" in announce else None,
+        }
+    out["defence"] = [
+        {
+            "name": d["name"],
+            "asked": d["asked"],
+            **(
+                {
+                    "bot": _said(d, "bot_words"),
+                    "played": _said(d, "played_words"),
+                    "samples": d["samples"],
+                    "options": _options(d, f"review-flek-{i + 1}"),
+                }
+                if d["asked"]
+                else {}
+            ),
+        }
+        for i, d in enumerate(auction.get("defence", []))
+    ]
+    return out
 
 
-def marias_review_body(match: Any, review: Mapping[str, Any]) -> str:
+def _summary(review: Mapping[str, Any]) -> str:
     names = review["names"]
-    stand_in = "".join(
-        f'<p class="review-note" id="review-stand-in">A house bot stood in for {e(who)} during '
-        "this deal: not every decision of that seat was theirs.</p>"
-        for who in review.get("stand_in", [])
-    )
-    summary = []
+    parts = []
     if "akter" in review:
         contract = review["contract_words"] + (
             f", {review['trumps_words']}" if review["trumps_words"] else ""
         )
-        summary.append(f"{AKTER}: {names[review['akter']]}, {contract}")
+        parts.append(f"{_side('aktér')}: {names[review['akter']]}, {contract}")
     if "result_words" in review:
-        summary.append(f"result: {review['result_words']}")
+        parts.append(_("result: %(words)s") % {"words": _said(review, "result_words")})
     if review.get("start_value") is not None:
-        summary.append(f"value at the first card: {money_words(review['start_value'])}")
-    summary.append(
-        f"{review['costly']} card{'s' if review['costly'] != 1 else ''} cost money"
-        + (f", {review['cut_off']} not solved" if review["cut_off"] else "")
-    )
+        parts.append(
+            _("value at the first card: %(value)s") % {"value": _money(review["start_value"])}
+        )
+    costly = ngettext("%(num)d card cost money", "%(num)d cards cost money", review["costly"]) % {
+        "num": review["costly"]
+    }
+    if review["cut_off"]:
+        costly += ", " + _("%(n)s not solved") % {"n": review["cut_off"]}
+    parts.append(costly)
+    return "; ".join(parts)
+
+
+def marias_review_body(match: Any, review: Mapping[str, Any]) -> str:
     rows = []
     for trick in review["tricks"]:
         for i, c in enumerate(trick["cards"]):
-            rows.append(_card_row(c, i == 0, trick["number"], trick.get("winner", "")))
+            rows.append(_card(c, i == 0, trick["number"], trick.get("winner", "")))
     settings = review["settings"]
-    stopped = f'<p class="muted">{e(review["stopped"])}.</p>' if review.get("stopped") else ""
-    return (
-        STYLE + f"<h1>Deal review: mariáš #{match.id}</h1>"
-        f'<p><a href="/matches/{match.id}">← the deal\'s replay</a></p>{stand_in}'
-        f'<p class="lead" id="review-summary">{e("; ".join(summary))}.</p>'
-        '<p class="muted" id="review-method">The value of a position is the aktér\'s money '
-        "(tariff units, from both defenders together, fleks included) when everybody plays "
-        "perfectly from there with all cards open. What a card cost is the value before it "
-        "(the best card's) minus the value after it, for the side that played it; a card that "
-        "cost money is marked with the cards that would have kept it. Solved with the house "
-        f"bots' exact solver, at most {settings['max_nodes']:,} positions searched per card "
-        f"and {settings['max_seconds']:g} s for the deal.</p>"
-        '<h2>Tricks (štychy)</h2><div class="review-table-wrap">'
-        '<table class="grid review-tricks" id="review-tricks"><tr><th>štych</th>'
-        "<th>player</th><th>card</th><th>value before → after</th><th>verdict</th></tr>"
-        + "".join(rows)
-        + f"</table></div>{stopped}"
-        + (_auction(review["auction"]) if review.get("auction") else "")
+    return render(
+        "review_marias.html",
+        style=Markup(STYLE),
+        match_id=match.id,
+        stand_in=review.get("stand_in", []),
+        summary=_summary(review),
+        nodes=format_number(settings["max_nodes"], 0),
+        seconds=format_number(settings["max_seconds"]),
+        rows=rows,
+        stopped=_said(review, "stopped"),
+        auction=_auction(review["auction"]) if review.get("auction") else None,
+        akter=_side("aktér"),
+        obrana=_side("obrana"),
     )
 
 

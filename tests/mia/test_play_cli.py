@@ -28,6 +28,7 @@ def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert done.value.code == 0
     out = capsys.readouterr().out
     assert "--name" in out and "--port" in out and "people's table" in out
+    assert "--language {en,cs}" in out
 
 
 class Terminal:
@@ -130,3 +131,73 @@ async def test_a_bad_name_or_no_server_is_told_in_words() -> None:
     free.close()
     assert await play_terminal("127.0.0.1", port, "tess", never, console) == 1
     assert f"Cannot sit at 127.0.0.1:{port}: no answer from" in console.export_text()
+
+
+async def test_a_round_in_czech(tmp_path: Path) -> None:
+    """``herna play mia --language cs`` at a real people's table: the terminal's own lines,
+    the dice and the table's story in Czech, the choices typed as in English."""
+    from rich.console import Console
+
+    from herna.cli.mia_play import play_terminal
+
+    async with serving(
+        tmp_path, "mia", mia_people_timeout=12.0, mia_people_round_pause=0.2, mia_people_think=0.1
+    ) as hall:
+        service = hall.service("mia")
+        assert isinstance(service, MiaService) and service.people is not None
+        args = build_parser().parse_args(
+            [
+                "play",
+                "mia",
+                "--name",
+                "tess",
+                "--port",
+                str(service.people.port),
+                "--language",
+                "cs",
+            ]
+        )
+        console = Console(record=True, width=110, color_system=None)
+        answered = 0
+        leaving: list[str] = []
+
+        async def person() -> str | None:
+            # Answers each turn panel once: "r" to roll, then the first announcement offered;
+            # after announcing, leaves the table (q, then y to confirm). The person may sit
+            # out a round's turn (someone loses before it comes), so rounds are not counted.
+            nonlocal answered
+            while True:
+                text = console.export_text(clear=False)
+                if leaving and "Ohlásil(a) jsi " in text:  # the table told the announcement
+                    return leaving.pop(0)
+                if not leaving and text.count("Jsi na tahu:") > answered:
+                    answered += 1
+                    panel = text[text.rindex("Jsi na tahu:") :]
+                    if "Hodit, nebo odkrýt?" in panel:
+                        return "r"
+                    leaving.extend(["q", "y"])
+                    return "1"
+                await asyncio.sleep(0.05)
+
+        code = await asyncio.wait_for(
+            play_terminal(
+                "127.0.0.1",
+                service.people.port,
+                "tess",
+                person,
+                console,
+                window=12.0,
+                lang=args.language,
+            ),
+            60,
+        )
+    text = console.export_text()
+    assert code == 0, text
+    assert "Napiš q a odejdeš od stolu." in text
+    assert "Hodit, nebo odkrýt?" in text and "Na odpověď máš 12 s" in text
+    assert "Hodil(a) jsi" in text and "(vidíš to jen ty)" in text
+    assert "Kolo 1: " in text and "Ohlásil(a) jsi " in text
+    assert "Odejít od stolu? " in text and "Odcházíš od stolu (odehraných kol: " in text
+    for english in ("Your turn", "You rolled", "Scores:", "Type q", "Bye."):
+        assert english not in text, english
+    assert not any(k in text for k in KEYWORDS)

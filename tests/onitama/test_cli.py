@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -33,6 +34,7 @@ def test_help_texts(capsys: pytest.CaptureFixture[str]) -> None:
     assert "legal moves are listed" in out
     assert "--onitama-port" in out and "--onitama-reconnect-window" in out
     assert "--onitama-move-clock" in out
+    assert "--language {en,cs}" in out
 
 
 def test_local_series(capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,6 +112,40 @@ async def test_play_a_game_in_the_terminal_against_a_house_bot(tmp_path: Path) -
             assert "login refused: HOUSE_BOT_NAME ('house-1' is the name of one of" in (
                 console.export_text()
             )
+
+
+async def test_in_czech_a_few_moves_on_a_server_then_quit(tmp_path: Path) -> None:
+    """``herna play onitama --language cs`` against a house bot on a real server: the login,
+    the board, the moves and the prompts in Czech (the cards keep their names); the person
+    quits after three moves."""
+    async with running(
+        tmp_path, clock=real_clock(), house_bots=1, house_bot_delay=0.0, house_bot_strategy="greedy"
+    ) as server:
+        args = build_parser().parse_args(
+            ["play", "onitama", "--name", "eva", "--port", str(server.port), "--language", "cs"]
+        )
+        answers = iter(["nonsense", "1", "1", "1", "q"])
+        asked: list[str] = []
+
+        async def ask(prompt: str) -> str | None:
+            asked.append(prompt)
+            return next(answers, "q")
+
+        console = Console(width=110, record=True, color_system=None)
+        code = await play_terminal(
+            "127.0.0.1", server.port, "eva", ask, console, lang=args.language
+        )
+    text = console.export_text()
+    assert code == 0, text
+    assert "Přihlášeni jako eva; čekáte na soupeře…" in text
+    assert "Nová hra proti house-1: hrajete za " in text
+    assert "Napište číslo ze seznamu nebo tah jako" in text
+    assert "(bílý)" in text and "(černý)" in text and "volná karta" in text
+    assert re.search(r"\((bílý|černý)\) zahrál\(a\) \w+ [a-e][1-5]→[a-e][1-5]", text), text
+    assert "Na shledanou." in text
+    assert set(asked) == {"váš tah> "}
+    for english in ("Logged in", "New game", "played", "white", "black", "spare", "Bye"):
+        assert english not in text, english
 
 
 async def test_play_locally_against_the_engine_and_quit() -> None:

@@ -87,7 +87,10 @@ def test_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(argv)
     assert info.value.code == 0
-    assert "labyrinth" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "labyrinth" in out
+    if argv[:2] == ["play", "tiles"]:
+        assert "--language {en,cs}" in out
 
 
 def test_play_local_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
@@ -102,6 +105,13 @@ def test_play_local_quit(capsys: pytest.CaptureFixture[str]) -> None:
     rules = load_rules_file(shipped_rules()["labyrinth"])
     assert play_local(rules, 1, "random", seed=1, ask=lambda _: "q") == 0
     assert "Your turn: push" in capsys.readouterr().out
+    # in Czech (--language cs): the rules' summary, the legend, the turn, the menu
+    assert play_local(rules, 1, "random", seed=1, ask=lambda _: "q", lang="cs") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("labyrinth: deska 7x7, dlaždic 50, hráčů 4")
+    assert "posun: vysunutá dlaždice jde do balíčku" in out and "volný pohyb" in out
+    assert "2 hráč 2 (ty): na (" in out and "Balíček: dlaždic 1; navrchu:" in out
+    assert "Jsi na tahu: posun (možností: " in out and "Na shledanou." in out
 
 
 async def test_play_online_and_bot_command(
@@ -174,6 +184,37 @@ async def test_play_online_tells_each_turn_in_one_line_of_words(
     # coordinates stay where the person picks a move, with what lies there
     assert re.search(r"\d+\. move to \(\d, \d\) at [UDLR]0", out)
     assert out.count("Your turn: push") == 4
+
+
+async def test_play_online_in_czech(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``herna play tiles --language cs`` over a real server: the turns, the menu, the legend
+    and the end in Czech (the rules' own item names and the coordinates stay as written)."""
+    from herna.cli import build_parser
+
+    args = build_parser().parse_args(["play", "tiles", "gold_rush", "--language", "cs"])
+    hall = Hall(records=RecordStore(f"sqlite:///{tmp_path / 'cs.db'}"))
+    settings = TilesSettings(bot_delay=0.0, showcase=False, lobby_wait=0.0, max_rounds=2, seed=11)
+    service = await serve(hall, port=0, settings=settings)
+    hall.add(service)
+    try:
+        rules = json.loads(shipped_rules()["gold_rush"].read_text())
+        code = await play_online(
+            "127.0.0.1", service.port, "ann", rules, False, ask=lambda _: "1", lang=args.language
+        )
+        assert code == 0
+    finally:
+        await hall.stop()
+        hall.records.close()
+    out = capsys.readouterr().out
+    assert "Jsi hráč 1; pravidla: " in out and "Hra začíná: ann, house-2" in out
+    assert out.count("Jsi na tahu: posun") == 2
+    assert re.search(r"\d+\. posunout (řádek|sloupec) \d (doprava|doleva|nahoru|dolů)", out)
+    assert re.search(r"\d+\. tah na \(\d, \d\), bod [UDLR]0", out)
+    assert re.search(r"^ann posouvá ", out, re.M), out
+    assert re.search(r"^>?\d ann: na \(\d, \d\) [UDLR]\d, směr ", out, re.M), out
+    assert "Konec hry: " in out and "Vítěz(ové): " in out
+    for english in ("Your turn", "push row", "pushed", "Game over", "The game starts", "heading"):
+        assert english not in out, english
 
 
 def test_play_local_verbose_keeps_the_engine_detail(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,6 +20,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from jinja2 import nodes
 
+from herna.core import catalogs
 from herna.web import i18n
 from herna.web.plugin import WebHall
 from herna.web.templating import TEMPLATES
@@ -48,6 +49,7 @@ CONVERTED = (
     "live.html",
     "review_onitama.html",
     "review_waiting.html",
+    "review_marias.html",
     "play_mia.html",
     "play_tiles.html",
     "error.html",
@@ -248,7 +250,7 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         # Onitama's newest three may be the house bots' games by now: each in Czech words
         assert re.search(r"\((bílý|černý)\) vyhrává [^\n]* za \d+ půltah", recent), recent
         assert "prohrává ann: ohlásil(a) Miu, ale na kostkách nebyla" in recent, recent
-        assert "alice, erin3 vyhrávají (všichni hráči byli vyřazeni)" in recent, recent
+        assert "o výhru se dělí alice, erin3 (všichni hráči byli vyřazeni)" in recent, recent
         await page.screenshot(path=screenshot_path(f"i18n-home-cs-{width}"), full_page=True)
 
         await page.get_by_role("link", name="Předsálí").click()
@@ -285,7 +287,7 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert "aktér prohrál dvě sedmy" in await section.inner_text()
         mia = await page.locator("#history-mia").inner_text()
         assert "stůl botů" in mia and "table" not in mia, mia
-        assert "vyhrávají" in await page.locator("#history-tiles").inner_text()
+        assert "o výhru se dělí" in await page.locator("#history-tiles").inner_text()
         await page.screenshot(path=screenshot_path(f"i18n-history-cs-{width}"), full_page=True)
 
         # An Onitama game's replay: its steps in Czech; then a player's rating chart.
@@ -366,7 +368,7 @@ def test_a_catalog_without_its_compiled_file_is_read_from_the_po(
     here = tmp_path / "cs" / "LC_MESSAGES"
     here.mkdir(parents=True)
     (here / "herna.po").write_bytes(po.read_bytes())
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path)
     i18n.translations.cache_clear()
     token = i18n.CURRENT_LOCALE.set("cs")
     try:

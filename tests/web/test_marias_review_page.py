@@ -6,6 +6,7 @@ result panel, after a deal a person played, links to that deal's review."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,32 @@ async def test_from_the_history_to_the_review_of_a_deal(web: WebHall, browser: B
         await page.screenshot(path=screenshot_path(f"marias-review-{width}-top"))
         await page.locator("#review-announce").scroll_into_view_if_needed()
         await page.screenshot(path=screenshot_path(f"marias-review-{width}-auction"))
+    # Czech with the header's switch: the page's sentences from the catalog, the game's own
+    # words (cards, choices, the result) from the stored review, with the cases they need.
+    await page.locator("#languages").get_by_role("link", name="Čeština").click()
+    await page.wait_for_function("document.documentElement.lang === 'cs'")
+    assert "Rozbor rozdání: mariáš č." in await page.locator("h1").inner_text()
+    summary = await page.locator("#review-summary").inner_text()
+    assert "aktér: adam, betl" in summary and "1 karta stála peníze" in summary, summary
+    assert "výsledek: betl: " in summary and "declarer" not in summary, summary
+    row = await costly.inner_text()
+    assert "kulová sedma" in row and "stála 60" in row and "obrana" not in row
+    assert "červená devítka: zůstalo by +30" in row, row
+    auction = await page.locator("#review-auction ~ p").first.inner_text()
+    assert "nejsilnější bot herny" in auction
+    options = await page.locator("#review-announce").inner_text()
+    assert "odložit do talonu " in options and not re.search(r"\d\.\d", options), options
+    cs_body = await page.locator("main").inner_text()
+    for english in ("would have kept", "house bot", "sampled deals", "Tricks", "the only card"):
+        assert english not in cs_body, english
+    for width, height in ((390, 844), (1280, 800)):
+        await page.set_viewport_size({"width": width, "height": height})
+        wide = await page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= width + 1, (width, wide)
+        await page.evaluate("window.scrollTo(0, 0)")
+        await page.screenshot(path=screenshot_path(f"marias-review-cs-{width}-top"))
+        await page.locator("#review-announce").scroll_into_view_if_needed()
+        await page.screenshot(path=screenshot_path(f"marias-review-cs-{width}-auction"))
     assert browser.errors == []
 
 

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from herna.core.lang import pick
 from herna.games.marias.actions import (
     Action,
     Answer,
@@ -57,9 +58,11 @@ from herna.games.marias.bots.search_bot import SearchBot, Weighing
 from herna.games.marias.bots.solver import EndgameSolver, Unsolved
 from herna.games.marias.cards import CARD_CODES, card_words, cards_of
 from herna.games.marias.contracts import Contract
+from herna.games.marias.names import card_name
 from herna.games.marias.replay import rules_from_meta
 from herna.games.marias.state import MariasState, Phase, new_game
 from herna.games.marias.words import (
+    accusative,
     action_words,
     cards_words,
     contract_words,
@@ -67,8 +70,9 @@ from herna.games.marias.words import (
     trumps_words,
 )
 
-VERSION = 1
-"""Bumped when the method changes, so a stored review of an older method can be told apart."""
+VERSION = 2
+"""Bumped when the method or the stored words change, so a stored review of an older method
+can be told apart (2: the words a person reads are stored in Czech too, as ``<key>_cs``)."""
 
 MAX_NODES = 100_000
 """Default search nodes per position (about 7 s at worst in CPython)."""
@@ -123,8 +127,8 @@ class _Deal:
     positions: list[_Position]
     decisions: list[tuple[MariasState, int, Action]]
     """(state before, seat, action) of every auction, discard, announcement and flek."""
-    stopped: str
-    """Why the cards were not all played ("" when they were)."""
+    stopped: tuple[str, str]
+    """Why the cards were not all played, in English and Czech ("" when they were)."""
 
 
 def _replay(meta: Mapping[str, Any], events: Iterable[tuple[str, Mapping[str, Any]]]) -> _Deal:
@@ -132,7 +136,7 @@ def _replay(meta: Mapping[str, Any], events: Iterable[tuple[str, Mapping[str, An
     codec = MariasCodec()
     positions: list[_Position] = []
     decisions: list[tuple[MariasState, int, Action]] = []
-    stopped = ""
+    stopped = ("", "")
     for kind, data in events:
         if kind != "action":
             continue
@@ -143,18 +147,24 @@ def _replay(meta: Mapping[str, Any], events: Iterable[tuple[str, Mapping[str, An
         elif isinstance(action, Bid | Answer | Discard | GameType | Flek):
             decisions.append((state.clone(), seat, action))
         elif isinstance(action, Claim):
-            stopped = "the rest was laid down (ložená hra) and is not judged"
+            stopped = (
+                "the rest was laid down (ložená hra) and is not judged",
+                "zbytek byl položen (ložená hra) a neposuzuje se",
+            )
         elif isinstance(action, Renonc | Resign):
-            stopped = "the deal ended early: " + action_words(action)
+            stopped = (
+                "the deal ended early: " + action_words(action),
+                "rozdání skončilo předčasně: " + action_words(action, lang="cs"),
+            )
         try:
             state = state.apply(action)
         except Exception as exc:  # a damaged record: review what came before
-            stopped = f"the record stops here: {exc}"
+            stopped = (f"the record stops here: {exc}", f"záznam tu končí: {exc}")
             break
-        if stopped:
+        if stopped[0]:
             break
-    if not stopped and state.phase != Phase.DONE and positions:
-        stopped = "the deal was not played to the end"
+    if not stopped[0] and state.phase != Phase.DONE and positions:
+        stopped = ("the deal was not played to the end", "rozdání nebylo dohráno")
     return _Deal(state, positions, decisions, stopped)
 
 
@@ -202,6 +212,7 @@ def _judge_play(deal: _Deal, names: Sequence[str], settings: Settings) -> list[d
             "side": "aktér" if is_akter else "obrana",
             "card": CARD_CODES[pos.card],
             "card_words": card_words(CARD_CODES[pos.card]),
+            "card_words_cs": card_name(CARD_CODES[pos.card], "cs"),
             "legal": len(legal),
         }
         entries[i] = entry
@@ -229,36 +240,63 @@ def _judge_play(deal: _Deal, names: Sequence[str], settings: Settings) -> list[d
             keep = [c for c in cards if values[c] == best]
             entry["better"] = [CARD_CODES[c] for c in keep]
             entry["better_words"] = cards_words([CARD_CODES[c] for c in keep])
+            entry["better_words_cs"] = cards_words([CARD_CODES[c] for c in keep], "cs")
     return entries
 
 
 # -- the auction and the fleks -----------------------------------------------------------------
 
 
-def _option_words(action: Action, level: object, parts: Sequence[str]) -> str:
+def _option_words(action: Action, level: object, parts: Sequence[str], lang: str = "en") -> str:
+    """A choice of the licitace, the talon or the flek as the review's table says it: ``bid
+    sedma, and go on up to kilo``; in Czech an infinitive, ``licitovat sedmu a jít až na
+    kilo``, ``odložit do talonu červenou sedmu a zelené eso, pak hlásit betl``."""
+
+    def acc(code: str) -> str:
+        return accusative(contract_words(code))
+
     match action:
         case Bid(contract) if contract == Contract.PASS:
-            return "pass (nic)"
+            return pick(lang, "pass (nic)", "nic (pas)")
         case Bid(contract):
-            out = f"bid {contract_words(contract.code)}"
+            out = pick(
+                lang, f"bid {contract_words(contract.code)}", f"licitovat {acc(contract.code)}"
+            )
             if isinstance(level, Contract) and level > contract:
-                out += f", and go on up to {contract_words(level.code)}"
+                out += pick(
+                    lang,
+                    f", and go on up to {contract_words(level.code)}",
+                    f" a jít až na {acc(level.code)}",
+                )
             return out
         case Answer(yes) if yes:
-            up = f" up to {contract_words(level.code)}" if isinstance(level, Contract) else ""
-            return f"mám (hold){up}"
+            if not isinstance(level, Contract):
+                return pick(lang, "mám (hold)", "„mám“")
+            return pick(
+                lang,
+                f"mám (hold) up to {contract_words(level.code)}",
+                f"„mám“ (a držet až na {acc(level.code)})",
+            )
         case Answer():
-            return "nemám (drop out)"
+            return pick(lang, "nemám (drop out)", "„nemám“ (končit v licitaci)")
         case Discard(cards):
-            out = "lay away " + cards_words([CARD_CODES[c] for c in cards])
+            codes = [CARD_CODES[c] for c in cards]
+            out = pick(
+                lang,
+                "lay away " + cards_words(codes),
+                "odložit do talonu " + " a ".join(card_name(c, "cs", "acc") for c in codes),
+            )
             if isinstance(level, GameType):
-                out += ", then " + action_words(level).replace("announces", "announce", 1)
+                said = action_words(level, lang=lang)
+                out += pick(
+                    lang,
+                    ", then " + said.replace("announces", "announce", 1),
+                    ", pak " + said.replace("hlásí", "hlásit", 1),
+                )
             return out
         case Flek(levels) if max(levels) == 1:
-            return "no flek (bez fleku)"
-        case Flek():
-            return action_words(action, parts)
-    return action_words(action, parts)
+            return pick(lang, "no flek (bez fleku)", "bez fleku")
+    return action_words(action, parts, lang)
 
 
 def _weigh(
@@ -282,6 +320,7 @@ def _weigh(
         options.append(
             {
                 "words": _option_words(action, level, parts),
+                "words_cs": _option_words(action, level, parts, "cs"),
                 "mean": round(weighing.means[i], 2),
                 "bot": i == weighing.chosen,
                 "played": mine,
@@ -290,7 +329,9 @@ def _weigh(
     return {
         "seat": seat,
         "played_words": _option_words(played, meant, parts),
+        "played_words_cs": _option_words(played, meant, parts, "cs"),
         "bot_words": options[weighing.chosen]["words"] if options else "",
+        "bot_words_cs": options[weighing.chosen]["words_cs"] if options else "",
         "samples": weighing.worlds,
         "options": options,
     }
@@ -316,10 +357,16 @@ def _auction(
             f"{names[akter]} made no bid: nobody bid, and the forhont plays "
             f"{contract_words(Contract.G.code)} without one"
         )
+        out["no_bid_cs"] = (
+            f"{names[akter]} nelicitoval(a): nikdo nelicitoval a forhont hraje "
+            f"{accusative(contract_words(Contract.G.code))} bez licitace"
+        )
     else:
         out["bid"] = _weigh(bot, first[0], akter, first[1], rng, end.won_rung)
         out["bid"]["hand"] = cards_words([CARD_CODES[c] for c in sorted(cards_of(
             first[0].hands[akter]))])  # fmt: skip
+        out["bid"]["hand_cs"] = cards_words([CARD_CODES[c] for c in sorted(cards_of(
+            first[0].hands[akter]))], "cs")  # fmt: skip
     discard = next(((s, a) for s, _seat, a in deal.decisions if isinstance(a, Discard)), None)
     announced = next((a for _s, _seat, a in deal.decisions if isinstance(a, GameType)), None)
     if discard is not None and announced is not None:
@@ -332,7 +379,8 @@ def _auction(
         if played:
             mean = played[-1]["mean"]
             out["announce"]["expected"] = mean
-            out["announce"]["sound"] = _soundness(mean, best["mean"], played[-1] is best)
+            sound = _soundness(mean, best["mean"], played[-1] is best)
+            out["announce"]["sound"], out["announce"]["sound_cs"] = sound
     defence = []
     for d in ((akter + 1) % 3, (akter + 2) % 3):
         ask = next(
@@ -348,12 +396,23 @@ def _auction(
     return out
 
 
-def _soundness(mean: float, best: float, is_best: bool) -> str:
+def _soundness(mean: float, best: float, is_best: bool) -> tuple[str, str]:
+    """Whether the contract played was sound, in English and Czech."""
     if mean < 0:
-        return f"unsound: the house bot expects it to lose {money_words(-mean)[1:]} on average"
+        lose = money_words(-mean)[1:]
+        return (
+            f"unsound: the house bot expects it to lose {lose} on average",
+            f"nevýhodná: bot herny čeká, že v průměru prohraje {lose}",
+        )
     if is_best or mean >= best - 1:
-        return "sound: the house bot would play it too, or something as good"
-    return "sound, but the house bot expects more from its own choice"
+        return (
+            "sound: the house bot would play it too, or something as good",
+            "rozumná: bot herny by ji hrál také, nebo něco stejně dobrého",
+        )
+    return (
+        "sound, but the house bot expects more from its own choice",
+        "rozumná, ale bot herny čeká víc od své vlastní volby",
+    )
 
 
 # -- the review --------------------------------------------------------------------------------
@@ -381,7 +440,8 @@ def review_deal(
         "names": names,
         "stand_in": _stand_ins(meta, names),
         "settings": settings.to_json(),
-        "stopped": deal.stopped,
+        "stopped": deal.stopped[0],
+        "stopped_cs": deal.stopped[1],
     }
     if end.declarer >= 0 and end.phase in (Phase.PLAY, Phase.DONE):
         out["akter"] = end.declarer
@@ -391,6 +451,7 @@ def review_deal(
     if end.phase == Phase.DONE:
         s = end.settlement()
         out["result_words"] = settlement_words(s, names)
+        out["result_words_cs"] = settlement_words(s, names, "cs")
         out["money"] = list(s.money)
     cards = _judge_play(deal, names, settings)
     tricks: list[dict[str, Any]] = []

@@ -272,8 +272,9 @@ class TurnLog:
     and None while the same player is still acting.
     """
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], lang: str = "en") -> None:
         self.names = list(names)
+        self.lang = lang
         self._seat: int | None = None
         self._parts: list[str] = []
 
@@ -282,8 +283,8 @@ class TurnLog:
         if self._seat is not None and self._seat != seat:
             done = self.flush()
         self._seat = seat
-        self._parts.append(action_words(action, before, seat))
-        self._parts += consequences(action, before, after, seat, self.names)
+        self._parts.append(action_words(action, before, seat, self.lang))
+        self._parts += consequences(action, before, after, seat, self.names, self.lang)
         turn = after.get("turn") or {}
         still_mine = turn.get("player") == seat and after.get("outcome") is None
         if not still_mine:
@@ -296,10 +297,7 @@ class TurnLog:
         if self._seat is None:
             return None
         seat = self._seat
-        who = self.names[seat] if 0 <= seat < len(self.names) else f"player {seat + 1}"
-        parts = self._parts
-        words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-        line = f"{who} {words}"
+        line = f"{_name(self.names, seat, self.lang)} {_and(self._parts, self.lang)}"
         self._seat, self._parts = None, []
         return line
 

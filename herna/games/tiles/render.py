@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from herna.core.catalogs import say_in
+from herna.core.lang import N_
 from herna.games.tiles.geometry import SIDES, make_point
 from herna.games.tiles.narrate import goal_words, nth
 
@@ -124,36 +126,56 @@ def render_board(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_legend(view: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
-    """Players, items, effects and the pile, in words."""
+DIRECTION_WORDS = {
+    "left": N_("left"),
+    "right": N_("right"),
+    "up": N_("up"),
+    "down": N_("down"),
+}
+"""A push's direction as a menu says it (the protocol's keyword is the key)."""
+
+
+def render_legend(
+    view: Mapping[str, Any], names: Sequence[str] | None = None, lang: str = "en"
+) -> str:
+    """Players, items, effects and the pile, in words (in ``lang``, from the catalogs; the
+    coordinates and the rules' own names of items and effects stay as written)."""
+    _ = say_in(lang)
     out = []
     w, h = int(view["width"]), int(view["height"])
     turn = view.get("turn") or {}
     for p in view["players"]:
         seat = int(p["seat"])
-        name = names[seat] if names and seat < len(names) else f"player {seat + 1}"
+        if names and seat < len(names):
+            name = names[seat]
+        else:
+            name = _("player {n}").format(n=seat + 1)
         mark = ">" if turn.get("to_act") == seat else " "
-        state = (
-            "eliminated"
-            if p["eliminated"]
-            else (
-                f"at ({nth(p['x'])}, {nth(p['y'])}) {p['side']}{p['index']} heading {p['heading']}"
+        if p["eliminated"]:
+            state = _("eliminated")
+        else:
+            state = _("at ({x}, {y}) {point} heading {heading}").format(
+                x=nth(p["x"]),
+                y=nth(p["y"]),
+                point=f"{p['side']}{p['index']}",
+                heading=p["heading"],
             )
-        )
         goals = [
-            ("✓ " if g["done"] else "") + (goal_words(g["goal"]) if g["goal"] else "?")
+            ("✓ " if g["done"] else "") + (goal_words(g["goal"], lang) if g["goal"] else "?")
             for g in p["goals"]
         ]
         extra = []
         if p["items"]:
-            extra.append("holds " + ", ".join(f"{c} {k}" for k, c in p["items"].items()))
+            held = ", ".join(f"{c} {k}" for k, c in p["items"].items())
+            extra.append(_("holds {items}").format(items=held))
         if p["skip"]:
-            extra.append(f"misses {p['skip']} turn(s)")
+            extra.append(_("misses {n} turn(s)").format(n=p["skip"]))
         if p["hand_count"]:
-            extra.append(f"{p['hand_count']} tile(s) in hand")
+            extra.append(_("{n} tile(s) in hand").format(n=p["hand_count"]))
         line = f"{mark}{seat + 1} {name}: {state}"
         if goals:
-            line += f"; goals {p['goals_done']}/{len(goals)}: " + ", ".join(goals)
+            line += "; " + _("goals {done}/{all}:").format(done=p["goals_done"], all=len(goals))
+            line += " " + ", ".join(goals)
         if extra:
             line += "; " + "; ".join(extra)
         out.append(line)
@@ -169,51 +191,69 @@ def render_legend(view: Mapping[str, Any], names: Sequence[str] | None = None) -
                     ", ".join(f"{k} x{c}" if c > 1 else k for k, c in tile["items"].items())
                 )
             if tile.get("store"):
-                bits.append("bank holds " + ", ".join(f"{c} {k}" for k, c in tile["store"].items()))
+                held = ", ".join(f"{c} {k}" for k, c in tile["store"].items())
+                bits.append(_("bank holds {items}").format(items=held))
             if tile.get("effects"):
-                bits.append("effects: " + ", ".join(tile["effects"]))
+                bits.append(_("effects: {effects}").format(effects=", ".join(tile["effects"])))
             if bits:
                 groups.setdefault("; ".join(bits), []).append(f"({nth(x)},{nth(y)})")
     if groups:
+        many = _("{n} tiles {what}")
         out.append(
-            "Tiles: "
+            _("Tiles:")
+            + " "
             + " | ".join(
-                f"{' '.join(cells)} {what}" if len(cells) <= 3 else f"{len(cells)} tiles {what}"
+                f"{' '.join(cells)} {what}"
+                if len(cells) <= 3
+                else many.format(n=len(cells), what=what)
                 for what, cells in groups.items()
             )
         )
     pile = view.get("pile") or {}
     if pile:
         top = pile.get("known") or []
-        desc = f"Pile: {pile.get('count', 0)} tile(s)"
+        desc = _("Pile: {n} tile(s)").format(n=pile.get("count", 0))
         if top and not top[0].get("face_down"):
-            desc += f"; top: {' '.join(top[0]['connections'])}"
+            desc += "; " + _("top: {tile}").format(tile=" ".join(top[0]["connections"]))
             if top[0].get("items"):
-                desc += " with " + ", ".join(top[0]["items"])
+                desc += " " + _("with {items}").format(items=", ".join(top[0]["items"]))
         out.append(desc)
     return "\n".join(out)
 
 
-def describe_action(action: Mapping[str, Any]) -> str:
-    """A player action (JSON form) in words, for menus."""
+def describe_action(action: Mapping[str, Any], lang: str = "en") -> str:
+    """A player action (JSON form) in words, for menus (in ``lang``; the coordinates a person
+    picks by stay as written)."""
+    _ = say_in(lang)
     kind = action.get("type")
+    at = {"x": nth(action.get("x", 0)), "y": nth(action.get("y", 0))}
+    deg = 90 * int(action.get("rotation", 0))
     if kind == "move":
-        return (
-            f"move to ({nth(action['x'])}, {nth(action['y'])}) at {action['side']}{action['index']}"
-        )
+        point = f"{action['side']}{action['index']}"
+        return _("move to ({x}, {y}) at {point}").format(point=point, **at)
     if kind == "push":
-        line = "row" if "row" in action else "column"
-        turn = (
-            f", tile turned {90 * int(action.get('rotation', 0))}°"
-            if action.get("rotation")
-            else ""
-        )
-        return f"push {line} {nth(action[line])} {action['direction']}{turn}"
+        direction = str(action["direction"])
+        way = _(DIRECTION_WORDS[direction]) if direction in DIRECTION_WORDS else direction
+        if "row" in action:
+            said = _("push row {n} {way}").format(n=nth(action["row"]), way=way)
+        else:
+            said = _("push column {n} {way}").format(n=nth(action["column"]), way=way)
+        return said + (_(", tile turned {deg}°").format(deg=deg) if deg else "")
     if kind in ("add", "exchange"):
-        tile = f" tile #{action['tile']}" if action.get("tile") is not None else ""
-        turn = f", turned {90 * int(action.get('rotation', 0))}°" if action.get("rotation") else ""
-        verb = "add" if kind == "add" else "exchange at"
-        return f"{verb}{tile} ({nth(action['x'])}, {nth(action['y'])}){turn}"
+        tile = action.get("tile")
+        if kind == "add":
+            said = (
+                _("add tile #{tile} ({x}, {y})").format(tile=tile, **at)
+                if tile is not None
+                else _("add ({x}, {y})").format(**at)
+            )
+        else:
+            said = (
+                _("exchange at tile #{tile} ({x}, {y})").format(tile=tile, **at)
+                if tile is not None
+                else _("exchange at ({x}, {y})").format(**at)
+            )
+        return said + (_(", turned {deg}°").format(deg=deg) if deg else "")
     return str(dict(action))
 
 

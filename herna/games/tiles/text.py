@@ -64,7 +64,11 @@ def summary(match: StoredMatch, lang: str = "en") -> str:
             if match.status == "canceled":
                 return "zrušeno, než hra začala" if cs else "canceled before it began"
             return "hra přerušena před koncem" if cs else "stopped before the end"
-        return f"hra přerušena ({end_words(reason, lang)})" if cs else f"game {match.status} ({reason})"
+        return (
+            f"hra přerušena ({end_words(reason, lang)})"
+            if cs
+            else f"game {match.status} ({reason})"
+        )
     scores = scores_words(match, lang)
     winners = [p.name for p in match.players if p.winner]
     said = end_words(reason, lang)

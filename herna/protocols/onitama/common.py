@@ -11,6 +11,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from herna.core.lang import N_
 from herna.hall.identity import name_key as look_alike_key
 
 MAX_LINE = 1024
@@ -54,27 +55,28 @@ ALREADY_WAITING = "ALREADY_WAITING"
 
 ERROR_TEXT = {
     LINE_TOO_LONG: f"a message may be at most {MAX_LINE} bytes",
-    NOT_UTF8: "the message is not UTF-8 text",
-    UNKNOWN_COMMAND: "unknown command",
-    WRONG_FIELD_COUNT: "wrong number of fields for this command",
-    NOT_LOGGED_IN: "log in first",
-    ALREADY_LOGGED_IN: "this connection is logged in already",
-    NOT_IN_GAME: "you are not in a game",
-    TOO_MANY_ERRORS: "too many bad messages in a row; closing",
-    SERVER_SHUTDOWN: "the server is shutting down",
-    LOGIN_TIMEOUT: "no login in time; closing",
-    SLOW_READER: "you do not read what the server sends; closing",
-    SEAT_TAKEN_OVER: "your seat was taken back by a new connection that proved it is yours",
-    SEEK_CANCELLED: "you cancelled your seek in the lobby; closing",
-    TOURNAMENT_OVER: "the tournament you waited for is over; closing",
-    CLOSED: "the hall takes no new games until it is restarted; closing",
-    NOTHING_TO_CLAIM: "your opponent is neither away nor out of time past the grace period",
-    NO_DRAW_OFFER: "your opponent has not offered a draw",
-    DRAW_NOT_NOW: "you offered a draw already; make a move before you offer again",
-    NO_REMATCH: "there is no opponent of a finished game here to play again",
-    ALREADY_WAITING: "you are waiting for a game already",
+    NOT_UTF8: N_("the message is not UTF-8 text"),
+    UNKNOWN_COMMAND: N_("unknown command"),
+    WRONG_FIELD_COUNT: N_("wrong number of fields for this command"),
+    NOT_LOGGED_IN: N_("log in first"),
+    ALREADY_LOGGED_IN: N_("this connection is logged in already"),
+    NOT_IN_GAME: N_("you are not in a game"),
+    TOO_MANY_ERRORS: N_("too many bad messages in a row; closing"),
+    SERVER_SHUTDOWN: N_("the server is shutting down"),
+    LOGIN_TIMEOUT: N_("no login in time; closing"),
+    SLOW_READER: N_("you do not read what the server sends; closing"),
+    SEAT_TAKEN_OVER: N_("your seat was taken back by a new connection that proved it is yours"),
+    SEEK_CANCELLED: N_("you cancelled your seek in the lobby; closing"),
+    TOURNAMENT_OVER: N_("the tournament you waited for is over; closing"),
+    CLOSED: N_("the hall takes no new games until it is restarted; closing"),
+    NOTHING_TO_CLAIM: N_("your opponent is neither away nor out of time past the grace period"),
+    NO_DRAW_OFFER: N_("your opponent has not offered a draw"),
+    DRAW_NOT_NOW: N_("you offered a draw already; make a move before you offer again"),
+    NO_REMATCH: N_("there is no opponent of a finished game here to play again"),
+    ALREADY_WAITING: N_("you are waiting for a game already"),
 }
-"""One English sentence per error code, for dialects that carry text rather than codes."""
+"""One English sentence per error code, for dialects that carry text rather than codes (marked
+for the catalogs: `herna play onitama --language cs` says them in Czech)."""
 
 # GAME_OVER reasons (a Herna extension field of the line dialect)
 WAY_OF_THE_STONE = "way_of_the_stone"

@@ -95,6 +95,11 @@ def test_a_durch_with_sevens_to_nines_is_called_unsound() -> None:
     text = "\n".join(review_lines(review, {}))
     assert "unsound: the house bot expects it to lose 60 on average" in text
     assert "nemám (drop out)" in text
+    # the same words in Czech for a Czech page (issue 29)
+    assert bid["played_words_cs"].startswith("„mám“") and bid["bot_words_cs"].startswith("„nemám“")
+    assert announce["sound_cs"] == "nevýhodná: bot herny čeká, že v průměru prohraje 60"
+    assert any(o["words_cs"].startswith("odložit do talonu ") for o in announce["options"])
+    assert review["result_words_cs"].startswith("durch: ")
 
 
 def test_a_review_is_claimed_once_and_stored(database_url: str) -> None:
