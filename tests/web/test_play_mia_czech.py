@@ -43,6 +43,7 @@ async def play_rounds(page: Any, rounds: int, n: int = 0) -> list[str]:
     turn when something was announced), announce the truth when offered on odd turns, else
     bluff; the result lines shown on the way."""
     results: list[str] = []
+    await page.wait_for_function("() => window.HernaMia.state.state !== null")
     while (await state(page))["rounds"] < rounds:
         await page.wait_for_function(
             f"() => {STEP[6:]} || Number(document.getElementById('play').dataset.rounds) >= "

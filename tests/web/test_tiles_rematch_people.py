@@ -39,12 +39,10 @@ async def test_two_people_rematch_a_tile_game(tmp_path: Path, browser: Browser) 
         await a.set_viewport_size({"width": 1280, "height": 800})
         ctx, b = await new_person(browser)
         await b.set_viewport_size({"width": 390, "height": 844})
-        ann, bea = await seek_and_accept(a, b, url_of(hall), "Tiles")
-        await phase(a, "setup")
-        await a.select_option("#tp-rules", "labyrinth")
-        await a.select_option("#tp-players", "2")
-        await a.get_by_role("button", name="Sit down").click()
-        await phase(a, "seated")
+        ann, bea = await seek_and_accept(
+            a, b, url_of(hall), "Tiles", rules="labyrinth", players="2"
+        )
+        await phase(a, "seated")  # the lobby's seek names the rules: seated at once
         await take(b, ann)
         for p in (a, b):
             await phase(p, "game")

@@ -477,7 +477,7 @@
 
     function drawPrompt(st) {
       const d = st.decision;
-      const key = JSON.stringify([d, st.stand_in, S.picked, S.pending, S.confirmClaim, S.confirmResign, S.announce]);
+      const key = JSON.stringify([d, st.stand_in, st.status, S.picked, S.pending, S.confirmClaim, S.confirmResign, S.announce]);
       if (key === promptKey) return;
       promptKey = key;
       const parts = [];

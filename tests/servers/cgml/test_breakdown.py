@@ -20,7 +20,7 @@ from herna.protocols.cgml.player import PlayerTracker
 from herna.servers.cgml.seats import GroupSettings
 from tests.servers.cgml.helpers import HOST, make_system
 
-DEALS = 150
+DEALS = 90
 """Enough deals for hlášky, sedma, betl and fleks (about 2 s): the player is the easy level
 (the old rule bot, which bids betl often; the careful medium level seldom does)."""
 
