@@ -1,11 +1,12 @@
 """The headless Chromium of a browser test (the ``chromium`` and ``browser`` fixtures).
 
-One Chromium process per test process, started when a test first asks for it and reused by
-every test after it (launching a Chromium costs a browser test about a second of CPU and,
-on a busy machine, several seconds). Each test still has a fresh connection of its own, in
-its own event loop, and fresh browser contexts (their own cookies, storage and cache) that
-are closed with it: nothing of one test reaches the next. A Chromium that died is started
-again."""
+One Chromium process and one Playwright driver per test process, started when a test first
+asks for them and reused by every test after it (launching a Chromium costs a browser test
+about a second of CPU, starting the driver most of another). The tests of a process share one
+event loop (pyproject.toml), which the driver is bound to; what a test leaves running is
+cancelled when it ends (tests/conftest.py). Each test gets fresh browser contexts (their own
+cookies, storage and cache) that are closed with it: nothing of one test reaches the next. A
+Chromium that died is started again."""
 
 from __future__ import annotations
 
@@ -118,8 +119,8 @@ atexit.register(_PROCESS.stop)
 
 
 class Chromium:
-    """A test's connection to the shared headless Chromium, made on first use, with fresh
-    contexts on demand (each its own cookies and storage) that are closed with it."""
+    """This process's connection to its headless Chromium, made on first use, with fresh
+    contexts on demand (each its own cookies and storage) that are closed after use."""
 
     def __init__(self) -> None:
         self._playwright: Any = None
@@ -153,7 +154,7 @@ class Chromium:
 
     async def close(self) -> None:
         if self._browser is not None and self._browser.is_connected():
-            # Every context this test made goes (the shared Chromium's own stays); then
+            # Every context made over this connection goes (the Chromium's own stays); then
             # the connection is closed, not the Chromium.
             for context in self._browser.contexts[1:]:
                 with contextlib.suppress(Exception):
