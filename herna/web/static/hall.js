@@ -42,6 +42,22 @@ window.HernaGames = window.HernaGames || {};
   Herna._ = gettext;
   const _ = gettext;
 
+  /* Herna.drawSoon(draw): a function that asks for `draw` once for every burst of calls (a
+   * play page's frames that arrive together when house bots or a stand-in answer without
+   * delay): drawing for each would queue the page's rendering behind the table, and a button
+   * would be replaced under the pointer as it is clicked. */
+  Herna.drawSoon = function (draw) {
+    let queued = false;
+    return () => {
+      if (queued) return;
+      queued = true;
+      setTimeout(() => {
+        queued = false;
+        draw();
+      }, 0);
+    };
+  };
+
   /* el("div", {class: "x", title: "y"}, "text", childNode, ...): an HTML element. Attributes
    * that are null, undefined or false are left out, true sets an empty one; "class" sets the
    * class name, "dataset" an object of data-* values, an on<event> function becomes a listener.

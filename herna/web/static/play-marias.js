@@ -152,18 +152,7 @@
       drawSoon();
     }
 
-    /* Frames that arrive together (house bots and a stand-in answer without delay) are drawn
-     * once: drawing each would queue the page's rendering behind the table, and a button
-     * would move under the pointer as it is clicked. */
-    let drawQueued = false;
-    function drawSoon() {
-      if (drawQueued) return;
-      drawQueued = true;
-      setTimeout(() => {
-        drawQueued = false;
-        draw();
-      }, 0);
-    }
+    const drawSoon = window.Herna.drawSoon(() => draw()); // frames arriving together: one draw
 
     /* The question's clock, counted down between states (the server's figure is the truth:
      * each state brings it afresh). */

@@ -351,17 +351,7 @@
       drawSoon();
     }
 
-    /* Frames that arrive together (house bots and a stand-in move without delay) are drawn
-     * once: drawing the board for each would queue the page's rendering behind the game. */
-    let drawQueued = false;
-    function drawSoon() {
-      if (drawQueued) return;
-      drawQueued = true;
-      setTimeout(() => {
-        drawQueued = false;
-        draw();
-      }, 0);
-    }
+    const drawSoon = window.Herna.drawSoon(() => draw()); // frames arriving together: one draw
 
     /* Sitting at a table that waits for players: kept for a reload (this tab comes back to the
      * same connection) with when house bots fill the seats, counted down on the page. */
