@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any
 
 from herna.cli import GameCommands
 from herna.cli.botout import BotOutput, add_quiet
-from herna.cli.language import Say, add_language_option, say_in
+from herna.cli.language import add_language_option, say_in
 from herna.cli.tokens import add_token_option
 from herna.clients.tiles import (
     DEFAULT_MAX_BACKOFF,
@@ -29,7 +28,7 @@ from herna.core.rng import SeededRng, new_seed
 from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.bots import LEVEL_NAMES, STRATEGIES, make_bot
 from herna.games.tiles.engine import TilesState, new_game
-from herna.games.tiles.narrate import TurnLog, item_names
+from herna.games.tiles.narrate import TurnLog, end_words, item_names
 from herna.games.tiles.render import describe_action, render_board, render_legend
 from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
@@ -358,36 +357,11 @@ def show(view: Mapping[str, Any], names: Sequence[str], events: str = "", lang: 
     print(render_legend(view, names, lang))
 
 
-def reason_words(reason: object, _: Say) -> str:
-    """How a game ended, as the engine and the tile server word it (herna/games/tiles/
-    effects.py, engine.py, herna/servers/tiles/endings.py), in the catalog's language; the
-    play page's ``reasonWords`` says the same messages."""
-    text = str(reason or "")
-    fixed = {
-        "completed every goal": _("completed every goal"),
-        "last player not eliminated": _("last player not eliminated"),
-        "every player was eliminated": _("every player was eliminated"),
-        "no progress for a full round": _("no progress for a full round"),
-        "the other player resigned": _("the other player resigned"),
-        "the other player ran out of time": _("the other player ran out of time"),
-        "you resigned": _("you resigned"),
-        "you ran out of time": _("you ran out of time"),
-    }
-    if text in fixed:
-        return fixed[text]
-    if m := re.fullmatch(r"no (.+) left", text):
-        return _("no {name} left").format(name=m[1])
-    if m := re.fullmatch(r"no progress for (\d+) full rounds", text):
-        return _("no progress for {n} full rounds").format(n=m[1])
-    if m := re.fullmatch(r"round limit \((\d+) rounds\)", text):
-        return _("round limit ({n} rounds)").format(n=m[1])
-    return text
-
-
-def game_over_words(reason: object, winners: Sequence[str], _: Say) -> str:
+def game_over_words(reason: object, winners: Sequence[str], lang: str = "en") -> str:
+    _ = say_in(lang)
     said = ", ".join(winners) or _("nobody")
     return _("Game over: {reason}. Winner(s): {winners}").format(
-        reason=reason_words(reason, _), winners=said
+        reason=end_words(str(reason or ""), lang), winners=said
     )
 
 
@@ -559,7 +533,7 @@ def play_local(
     show(state.view(seat), names, describe(state.happened, names) if verbose else "", lang)
     outcome = state.outcome()
     assert outcome is not None
-    print(game_over_words(outcome.reason, [names[w] for w in outcome.winners], _))
+    print(game_over_words(outcome.reason, [names[w] for w in outcome.winners], lang))
     return 0
 
 
@@ -668,7 +642,7 @@ async def play_online(
                     print(_("You resigned; the others play on without you."))
                     return 0
                 winners = list(result.get("winner_names") or [])
-                print(game_over_words(result.get("reason"), winners, _))
+                print(game_over_words(result.get("reason"), winners, lang))
                 return 0
     finally:
         await client.close()

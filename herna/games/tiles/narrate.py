@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from herna.core.catalogs import say_in
 from herna.core.lang import pick
 
 View = Mapping[str, Any]
@@ -302,28 +303,29 @@ class TurnLog:
         return line
 
 
-END_WORDS_CS = {
-    "completed every goal": "splnil(a) všechny cíle",
-    "last player not eliminated": "poslední nevyřazený hráč",
-    "every player was eliminated": "všichni hráči byli vyřazeni",
-    "no progress for a full round": "celé kolo bez pokroku",
-    "the other player resigned": "soupeř se vzdal",
-    "the other player ran out of time": "soupeři došel čas",
-}
-"""How a game ended, as the engine and the tile server word it (effects.py, engine.py,
-herna/servers/tiles/endings.py), in Czech; the play page's script has the same words."""
-
-
 def end_words(reason: str, lang: str = "en") -> str:
-    """A result's reason in ``lang``: ``round limit (40 rounds)`` -> ``limit kol (40 kol)``."""
-    if lang != "cs":
+    """How a game ended, as the engine and the tile server word it (effects.py, engine.py,
+    herna/servers/tiles/endings.py), in ``lang`` from the catalogs (the play page's script
+    says the same messages): ``round limit (40 rounds)`` -> ``limit kol (40 kol)``."""
+    if lang == "en":
         return reason
-    if reason in END_WORDS_CS:
-        return END_WORDS_CS[reason]
+    _ = say_in(lang)
+    fixed = {
+        "completed every goal": _("completed every goal"),
+        "last player not eliminated": _("last player not eliminated"),
+        "every player was eliminated": _("every player was eliminated"),
+        "no progress for a full round": _("no progress for a full round"),
+        "the other player resigned": _("the other player resigned"),
+        "the other player ran out of time": _("the other player ran out of time"),
+        "you resigned": _("you resigned"),
+        "you ran out of time": _("you ran out of time"),
+    }
+    if reason in fixed:
+        return fixed[reason]
     if found := re.fullmatch(r"no (.+) left", reason):
-        return f"už nezbývá {found[1]}"
+        return _("no {name} left").format(name=found[1])
     if found := re.fullmatch(r"no progress for (\d+) full rounds", reason):
-        return f"bez pokroku celá kola za sebou ({found[1]})"
+        return _("no progress for {n} full rounds").format(n=found[1])
     if found := re.fullmatch(r"round limit \((\d+) rounds\)", reason):
-        return f"limit kol ({found[1]} kol)"
+        return _("round limit ({n} rounds)").format(n=found[1])
     return reason
