@@ -3,7 +3,10 @@
 A page's frames are JSON objects; its replies wait in a queue that one sender task drains,
 so a slow browser never holds up the game. A seat's whole state goes out as one
 ``{"type": "state"}`` marker that the sender fills in when it sends it: several changes
-while a frame is queued cost one frame. A page that sends :data:`MAX_BAD_FRAMES` bad frames
+while a frame is queued cost one frame. States go out at most every :data:`STATE_GAP`
+seconds (the newest one then): a stand-in and house bots that answer without delay change
+a seat hundreds of times a second, and a page sent every one of those spends its whole time
+drawing them, so its buttons and Playwright's clicks wait behind the flood. A page that sends :data:`MAX_BAD_FRAMES` bad frames
 in a row is closed (after the errors queued so far).
 """
 
@@ -19,6 +22,9 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 MAX_BAD_FRAMES = 50
+STATE_GAP = 0.05
+"""Seconds at least between two state frames to a page (20 a second: faster than a person
+reads, slower than a page can draw)."""
 
 Problem = tuple[str, str]
 """``(code, message)`` of a frame that changed nothing."""
@@ -96,12 +102,20 @@ async def serve_page(
 
 async def _send_loop(page: SeatPage, state: Callable[[], dict[str, Any] | None]) -> None:
     ws = page.ws
+    loop = asyncio.get_running_loop()
+    next_state = 0.0
     while True:
         item = await page.queue.get()
         if item is None or ws.application_state != WebSocketState.CONNECTED:
             return
         if item.get("type") == "state" and len(item) == 1:
+            wait = next_state - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)  # changes meanwhile go out in this one frame
+            if ws.application_state != WebSocketState.CONNECTED:
+                return
             page.state_due = False
+            next_state = loop.time() + STATE_GAP
             item = state()
             if item is None:
                 continue
@@ -111,4 +125,4 @@ async def _send_loop(page: SeatPage, state: Callable[[], dict[str, Any] | None])
             return
 
 
-__all__ = ["MAX_BAD_FRAMES", "Problem", "SeatPage", "read_frame", "serve_page"]
+__all__ = ["MAX_BAD_FRAMES", "STATE_GAP", "Problem", "SeatPage", "read_frame", "serve_page"]
