@@ -44,11 +44,13 @@ def herna_command() -> list[str]:
     return [sys.executable, "-m", "herna.cli"]
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def source_env(source: str | Path | None) -> dict[str, str]:
-    env = dict(os.environ)
-    if source:
-        env["PYTHONPATH"] = str(Path(source).resolve())
-    return env
+    """The environment that runs ``source``'s ``herna`` (None: this checkout's, never a copy
+    installed in the virtualenv, which may be another checkout's)."""
+    return dict(os.environ, PYTHONPATH=str(Path(source or ROOT).resolve()))
 
 
 @contextlib.contextmanager
