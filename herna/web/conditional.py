@@ -163,7 +163,8 @@ class KeptPages:
         if unchanged(request, etag, modified):
             return not_modified(etag, modified)
         anyone = account_box() == (None, None)
-        key = (etag, request.url.path + "?" + request.url.query)
+        scope = request.scope  # the address as sent (building request.url costs more)
+        key = (etag, scope["path"] + "?" + scope["query_string"].decode("latin-1"))
         if anyone:
             with self._lock:
                 kept = self._pages.get(key)
