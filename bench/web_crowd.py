@@ -177,11 +177,15 @@ def main() -> int:
     try:
         # Runs interleaved (this, REF, this, REF …): the machine's load drifts, and each
         # source should meet the same drift.
-        for _ in range(args.runs):
-            for (_, source), (_, figures, play) in zip(sources, rows, strict=True):
+        for run in range(args.runs):
+            for (_, source), (label, figures, play) in zip(sources, rows, strict=True):
                 one_run(source, args.seconds, args.connections, figures, play)
                 if not args.no_apart:
                     apart_run(source, args.seconds, args.connections, figures, play)
+                # Each run as it ends (a long session on a busy machine shows its progress).
+                said = ", ".join(f"{p} {f.rps[-1]:.0f}/s" for p, f in figures.items())
+                rounds = ", ".join(f"{k} {v[-1]:.1f}" for k, v in play.items() if v)
+                print(f"  run {run + 1}, {label}: {said}; Mia rounds/s {rounds}", flush=True)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     print(f"{'source':<16} {'path':<14} {'requests/s':>20} {'p50 ms':>18} {'p99 ms':>20} "
