@@ -49,7 +49,13 @@ class Bench:
 
 
 BENCHES = (
-    Bench("web_crowd", ("--seconds", "5", "--runs", "2"), r"^(this checkout|source)"),
+    # main beside this checkout; the web hall in the serving process and in one of its own.
+    Bench(
+        "web_crowd",
+        ("--seconds", "4", "--runs", "1", "--against", "main"),
+        r"^(this checkout|main) +/ +\d|cost to play",
+        300.0,
+    ),
     Bench("web_flat", ("--sizes", "10000", "100000", "--seconds", "1"), r"^flat", 400.0),
     Bench("onitama_perft", ("--depth", "6"), r"^(perft's own counter|server's path)"),
     Bench("onitama_hub", (), r"µs|us per action|actions/s"),

@@ -44,11 +44,13 @@ def herna_command() -> list[str]:
     return [sys.executable, "-m", "herna.cli"]
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def source_env(source: str | Path | None) -> dict[str, str]:
-    env = dict(os.environ)
-    if source:
-        env["PYTHONPATH"] = str(Path(source).resolve())
-    return env
+    """The environment that runs ``source``'s ``herna`` (None: this checkout's, never a copy
+    installed in the virtualenv, which may be another checkout's)."""
+    return dict(os.environ, PYTHONPATH=str(Path(source or ROOT).resolve()))
 
 
 @contextlib.contextmanager
@@ -60,11 +62,14 @@ def serving(
     before: tuple[tuple[str, ...], ...] = (),
     database_url: str | None = None,
     start_timeout: float = 120.0,
+    web: bool = True,
 ) -> Iterator[Served]:
     """Start ``herna serve`` and wait until its web hall answers and it says it runs.
     ``before``: ``herna`` commands to run first on the same database (e.g. reserving a name);
     ``database_url``: a database of the caller's (else a new SQLite file of its own);
-    ``start_timeout``: seconds to wait for it (migrating a large database takes a while)."""
+    ``start_timeout``: seconds to wait for it (migrating a large database takes a while);
+    ``web``: whether it serves the web hall (``--only`` without ``web``: then only its log
+    says it runs)."""
     work = Path(tempfile.mkdtemp(prefix=prefix))
     env = source_env(source)
     db = database_url or f"sqlite:///{work / 'herna.db'}"
@@ -104,8 +109,11 @@ def serving(
                 raise RuntimeError("herna serve stopped:\n" + log_path.read_text()[-2000:])
             if time.monotonic() > deadline:
                 raise RuntimeError(f"herna serve did not start within {start_timeout:g} s")
+            running = "Herna is running" in log_path.read_text(errors="replace")
+            if running and not web:
+                break
             with contextlib.suppress(OSError), socket.create_connection((HOST, ports["web"]), 1):
-                if "Herna is running" in log_path.read_text(errors="replace"):
+                if running:
                     break
             time.sleep(0.5)
         yield served

@@ -2,11 +2,14 @@
 """A crowd at the web hall while the house bots play (issue 28): ``wrk`` loads ``/`` and
 ``/api/live`` of a real ``herna serve`` and this prints requests/s, p50/p99 latency, the
 server's CPU per request, and what the crowd costs the tables (Mia rounds/s with and without
-it). With ``--against REF`` the same runs go against git ``REF`` of this repository (e.g.
-main before the change) in the same session, so the two sets of figures are comparable.
+it). Then the same with the web hall apart: the game servers in one ``herna serve --only
+mia,onitama,marias,tiles`` and the web hall in a second process, ``herna serve --only web``,
+on the same SQLite file (``--no-apart`` skips it). With ``--against REF`` the same runs go
+against git ``REF`` of this repository (e.g. main before the change) in the same session,
+runs interleaved, so the two sets of figures are comparable.
 
     .venv/bin/python bench/web_crowd.py                       # this checkout, 3 runs
-    .venv/bin/python bench/web_crowd.py --against 5c7dabb     # and that commit beside it
+    .venv/bin/python bench/web_crowd.py --against main        # and main beside it
     .venv/bin/python bench/web_crowd.py --seconds 20 --connections 50 --runs 3
 
 Needs ``wrk`` (Debian package ``wrk``; ``make bench`` installs it).
@@ -15,6 +18,7 @@ Needs ``wrk`` (Debian package ``wrk``; ``make bench`` installs it).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import sqlite3
@@ -23,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serving import Served, cpu_seconds, export_ref, serving
 
 PATHS = ("/", "/api/live")
+APART = "/ (web apart)"
+"""The home page served by a ``herna serve --only web`` of its own."""
+GAMES = "mia,onitama,marias,tiles"
+APART_KEYS = ("apart idle", "apart crowd")
 
 
 @dataclass
@@ -74,27 +83,63 @@ def mia_rate(served: Served, seconds: float) -> float:
     return (mia_round(served) - first) / seconds
 
 
+def warm_up(served: Served, paths: tuple[str, ...]) -> None:
+    """One request to each path first: what a process does once (finding the scripts'
+    messages, compiling templates) is not what a crowd costs."""
+    for path in paths:
+        with urllib.request.urlopen(served.url(path), timeout=30) as answer:
+            answer.read()
+
+
+def load(
+    served: Served, path: str, seconds: float, connections: int, f: Figures, mia: Served
+) -> float:
+    """wrk on ``path`` of ``served``; its figures go to ``f``; Mia rounds/s meanwhile (the
+    rounds are counted in ``mia``'s database, which may be another process's)."""
+    cpu = cpu_seconds(served.process.pid)
+    started = mia_round(mia)
+    rps, p50, p99 = wrk(served.url(path), seconds, connections)
+    f.rps.append(rps)
+    f.p50.append(p50)
+    f.p99.append(p99)
+    f.cpu_ms.append(1000 * (cpu_seconds(served.process.pid) - cpu) / (rps * seconds))
+    return (mia_round(mia) - started) / seconds
+
+
+# Mia's house table rests a second between rounds by default: without the rest its rounds/s
+# is what the crowd can take from it.
+NO_REST = ("--mia-house-round-pause", "0")
+
+
 def one_run(
     source: Path | None, seconds: float, connections: int, figures: dict[str, Figures],
     play: dict[str, list[float]],
-) -> str:  # fmt: skip
-    # Mia's house table rests a second between rounds by default: without the rest its
-    # rounds/s is what the crowd can take from it.
-    with serving(source, ("--mia-house-round-pause", "0")) as served:
+) -> None:  # fmt: skip
+    """Everything in one ``herna serve``, as by default."""
+    with serving(source, NO_REST) as served:
         time.sleep(5.0)  # house bots sit down and the first records are written
+        warm_up(served, PATHS)
         play["idle"].append(mia_rate(served, seconds))
         for path in PATHS:
-            cpu = cpu_seconds(served.process.pid)
-            started = mia_round(served)
-            rps, p50, p99 = wrk(served.url(path), seconds, connections)
+            rate = load(served, path, seconds, connections, figures[path], served)
             if path == "/":
-                play["crowd"].append((mia_round(served) - started) / seconds)
-            f = figures[path]
-            f.rps.append(rps)
-            f.p50.append(p50)
-            f.p99.append(p99)
-            f.cpu_ms.append(1000 * (cpu_seconds(served.process.pid) - cpu) / (rps * seconds))
-        return served.package
+                play["crowd"].append(rate)
+
+
+def apart_run(
+    source: Path | None, seconds: float, connections: int, figures: dict[str, Figures],
+    play: dict[str, list[float]],
+) -> None:  # fmt: skip
+    """The game servers in one process, the web hall in another on the same database."""
+    with (
+        serving(source, ("--only", GAMES, *NO_REST), web=False) as games,
+        serving(source, ("--only", "web"), database_url=games.database_url) as web,
+    ):
+        time.sleep(5.0)
+        warm_up(web, ("/",))
+        play["apart idle"].append(mia_rate(games, seconds))
+        rate = load(web, "/", seconds, connections, figures[APART], games)
+        play["apart crowd"].append(rate)
 
 
 def spread(values: list[float], digits: int = 0) -> str:
@@ -108,6 +153,9 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=50, help="wrk's open connections")
     parser.add_argument("--runs", type=int, default=3, help="fresh servers per source")
     parser.add_argument("--against", metavar="REF", help="also measure git REF (e.g. main)")
+    parser.add_argument(
+        "--no-apart", action="store_true", help="skip the web hall in a process of its own"
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         print("wrk is not installed (Debian: apt-get install wrk; `make bench` does it)")
@@ -116,33 +164,45 @@ def main() -> int:
     temp = Path(tempfile.mkdtemp(prefix="herna-crowd-"))
     if args.against:
         sources.append((args.against, export_ref(args.against, temp / "against")))
+    print(f"load average at the start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print(
         f"web crowd: wrk -t2 -c{args.connections} -d{args.seconds:g}s on each path, "
         f"{args.runs} fresh servers per source, house bots playing; median [min–max]"
     )
+    shown = (*PATHS, *(() if args.no_apart else (APART,)))
     rows: list[tuple[str, dict[str, Figures], dict[str, list[float]]]] = [
-        (label, {p: Figures() for p in PATHS}, {"idle": [], "crowd": []}) for label, _ in sources
+        (label, {p: Figures() for p in shown}, {k: [] for k in ("idle", "crowd", *APART_KEYS)})
+        for label, _ in sources
     ]
     try:
         # Runs interleaved (this, REF, this, REF …): the machine's load drifts, and each
         # source should meet the same drift.
-        for _ in range(args.runs):
-            for (_, source), (_, figures, play) in zip(sources, rows, strict=True):
+        for run in range(args.runs):
+            for (_, source), (label, figures, play) in zip(sources, rows, strict=True):
                 one_run(source, args.seconds, args.connections, figures, play)
+                if not args.no_apart:
+                    apart_run(source, args.seconds, args.connections, figures, play)
+                # Each run as it ends (a long session on a busy machine shows its progress).
+                said = ", ".join(f"{p} {f.rps[-1]:.0f}/s" for p, f in figures.items())
+                rounds = ", ".join(f"{k} {v[-1]:.1f}" for k, v in play.items() if v)
+                print(f"  run {run + 1}, {label}: {said}; Mia rounds/s {rounds}", flush=True)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
-    print(f"{'source':<16} {'path':<10} {'requests/s':>20} {'p50 ms':>18} {'p99 ms':>18} "
+    print(f"{'source':<16} {'path':<14} {'requests/s':>20} {'p50 ms':>18} {'p99 ms':>20} "
           f"{'CPU ms/request':>18}")  # fmt: skip
     for label, figures, _ in rows:
         for path, f in figures.items():
-            print(f"{label:<16} {path:<10} {spread(f.rps):>20} {spread(f.p50, 1):>18} "
-                  f"{spread(f.p99, 1):>18} {spread(f.cpu_ms, 2):>18}")  # fmt: skip
+            print(f"{label:<16} {path:<14} {spread(f.rps):>20} {spread(f.p50, 1):>18} "
+                  f"{spread(f.p99, 1):>20} {spread(f.cpu_ms, 2):>18}")  # fmt: skip
     for label, _, play in rows:
-        idle, crowd = statistics.median(play["idle"]), statistics.median(play["crowd"])
-        loss = 100 * (1 - crowd / idle) if idle else float("nan")
-        print(f"{label}: Mia rounds/s without the crowd {spread(play['idle'], 1)}, while "
-              f"{args.connections} connections load / {spread(play['crowd'], 1)} "
-              f"(cost to play {loss:.0f} %)")  # fmt: skip
+        for idle, crowd, where in (("idle", "crowd", "in one process"), (*APART_KEYS, "apart")):
+            if not play[idle]:
+                continue
+            cost = 100 * (1 - statistics.median(play[crowd]) / statistics.median(play[idle]))
+            print(f"{label}: Mia rounds/s, web hall {where}: without the crowd "
+                  f"{spread(play[idle], 1)}, while {args.connections} connections load / "
+                  f"{spread(play[crowd], 1)} (cost to play {cost:.0f} %)")  # fmt: skip
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -22,6 +22,7 @@ import functools
 import html
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -187,7 +188,8 @@ class WebApp:
         # What every visitor sees alike is computed at most once a second (issue 28).
         self._recent = Fresh(self.recent_results)
         self._totals = Fresh(functools.partial(matches_per_game, self.store.engine))
-        self._tables: tuple[int, list[dict[str, Any]]] = (-1, [])
+        self._tables: tuple[int, int, float, list[dict[str, Any]], str] = (-1, 0, 0.0, [], "")
+        self.kept = conditional.KeptPages()
         self.accounts = Accounts(self.people, hall.identity, self.page)
         post = ["POST"]
         acc = self.accounts
@@ -203,7 +205,12 @@ class WebApp:
         self.contests = ContestPages(hall, self.page)
         self.balance = BalancePage(lambda t, b, d: self.page(t, b, d))
         rec = self.records = RecordPages(
-            self.store, self.page, self.known_games, lambda: hall.closed, self.settings.page_size
+            self.store,
+            self.page,
+            self.known_games,
+            lambda: hall.closed,
+            self.settings.page_size,
+            self.kept,
         )
         p = params
         # Every handler gets its parameters parsed and checked by herna.web.params (the same
@@ -358,12 +365,21 @@ class WebApp:
         headers = {"content-language": CURRENT_LOCALE.get(), "vary": conditional.PAGE_VARY}
         return HTMLResponse(text, status_code=status, headers=headers)
 
-    def live_tables(self) -> list[dict[str, Any]]:
-        """The live hub's tables, made once per hub version and shared by every page."""
-        version = self.hub.version
-        if self._tables[0] != version:
-            self._tables = (version, self.hub.snapshot())
-        return self._tables[1]
+    def live_tables(self) -> tuple[list[dict[str, Any]], str]:
+        """The live hub's tables as the home page lists them, and a digest of what it shows of
+        them (who plays where: its ``ETag`` is made of it), shared by every page: taken again
+        when a table came or went, else at most once a second. Every deal and roll moves the
+        hub's version (a hundred times a second with Mia's bots), and a page made anew each
+        time could never be answered from :class:`~herna.web.conditional.KeptPages`; the
+        page's script brings the list up to date from ``/api/live`` anyway."""
+        hub, (version, count, at, _tables, _shown) = self.hub, self._tables
+        now = time.monotonic()
+        if version != hub.version and (count != len(hub.tables) or now - at >= 1.0):
+            tables = hub.snapshot()
+            shown = [pages.watch_item(t) for t in tables if t.get("status") == "live"][:20]
+            digest = conditional.tag(shown, personal=False)
+            self._tables = (hub.version, len(hub.tables), now, tables, digest)
+        return self._tables[3], self._tables[4]
 
     def error_page(self, title: str, message: str, status: int, back: str) -> HTMLResponse:
         """An error (400, 404, 405 ...) in the hall's layout (see herna.web.errors)."""
@@ -412,10 +428,7 @@ class WebApp:
     async def home(self, request: Request) -> Response:
         lang = CURRENT_LOCALE.get()
         matches = await self._recent.get()
-        tables = self.live_tables()
-        # The tag holds what the page shows of the live tables (who plays where), not the
-        # hub's version, which every Mia roll moves.
-        shown = [pages.watch_item(t) for t in tables if t.get("status") == "live"][:20]
+        tables, shown = self.live_tables()
         etag = conditional.tag("home", self._recent.generation, shown, self.hall.closed)
 
         def render() -> Response:
@@ -425,7 +438,7 @@ class WebApp:
             body = pages.home(self.play_pages(), lobby, tables, recent, person)
             return self.page(_("Home"), body, {"kind": "home"}, "/")
 
-        return conditional.answer(request, etag, render)
+        return self.kept.answer(request, etag, render)
 
     def language(self, request: Request, args: dict[str, Any]) -> Response:
         """The header's language switch: a link, so that it works without JavaScript. The
@@ -456,7 +469,7 @@ class WebApp:
         games = self.known_games()
         data = {"kind": "live", "game": game, "table": table, "tables": pages.LIVE_TABLE_WORDS}
         etag = conditional.tag("live", game, table, games, self.hall.closed)
-        return conditional.answer(
+        return self.kept.answer(
             request,
             etag,
             lambda: self.page(

@@ -13,13 +13,19 @@ last run must never match one of this run.
 finish); ``If-Modified-Since`` is weighed only when the request has no ``If-None-Match``
 (RFC 9110, 13.2.2). Pages are ``Cache-Control: private, no-cache``: a browser keeps its copy
 and asks each time, a shared cache keeps none (they depend on the cookie).
+
+A request without a current copy is answered from :class:`KeptPages` when the page is no one's
+in particular (nobody signed in) and was rendered for its tag already: the tag says what the
+page shows, so a page is rendered once per change, not once per visitor.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
@@ -121,11 +127,58 @@ def not_modified(
     return stamp(response, etag, modified, cache)
 
 
-def answer(
-    request: Request, etag: str, render: Callable[[], Response], modified: float | None = None
-) -> Response:
-    """A page: ``render()`` with its validators, or ``304`` before anything is rendered when
-    the browser's copy is current."""
-    if unchanged(request, etag, modified):
-        return not_modified(etag, modified)
-    return stamp(render(), etag, modified)
+class KeptPages:
+    """Pages as rendered for visitors who are not signed in, kept by ``ETag`` and address and
+    answered from again while their tag holds (issue 28: fifty people loading the home page
+    must cost one render, not fifty, in the process that hosts the game servers; a browser
+    that does not revalidate, or a first visit, still gets the whole page).
+
+    Only pages of no one are kept: a signed-in person's page greets them and carries their
+    session's form token, so it is rendered for them alone. The tag holds the language, so
+    Czech and English are kept apart; the address (path and query) is part of the key because
+    the header's language switch links back to it. A page whose render writes to the session
+    (a new guest name) must not be answered through here: the kept copy would not write it.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._pages: OrderedDict[tuple[str, str], tuple[bytes, list[tuple[str, str]]]] = (
+            OrderedDict()
+        )
+        # Record pages render in worker threads, the home page on the loop.
+        self._lock = threading.Lock()
+        self.rendered = 0
+        """Pages rendered through here (tests and benchmarks read it)."""
+
+    def answer(
+        self,
+        request: Request,
+        etag: str,
+        render: Callable[[], Response],
+        modified: float | None = None,
+    ) -> Response:
+        """A page: ``304`` before anything is rendered when the browser's copy is current,
+        else the kept copy for this tag and address, else ``render()``; each with its
+        validators."""
+        if unchanged(request, etag, modified):
+            return not_modified(etag, modified)
+        anyone = account_box() == (None, None)
+        scope = request.scope  # the address as sent (building request.url costs more)
+        key = (etag, scope["path"] + "?" + scope["query_string"].decode("latin-1"))
+        if anyone:
+            with self._lock:
+                kept = self._pages.get(key)
+                if kept is not None:
+                    self._pages.move_to_end(key)
+            if kept is not None:
+                body, headers = kept
+                return stamp(Response(body, headers=dict(headers)), etag, modified)
+        response = render()
+        self.rendered += 1
+        if anyone and response.status_code == 200 and "set-cookie" not in response.headers:
+            headers = [(k, v) for k, v in response.headers.items() if k != "content-length"]
+            with self._lock:
+                self._pages[key] = (bytes(response.body), headers)
+                while len(self._pages) > self.size:
+                    self._pages.popitem(last=False)
+        return stamp(response, etag, modified)

@@ -26,6 +26,7 @@ from herna.servers.conncap import ConnectionCap
 from herna.servers.registry import ServerPlugin, option
 from herna.web.app import WEB_GAME, WebApp, WebSettings
 from herna.web.http import DEFAULT_REQUEST_TIMEOUT, websocket_protocol, with_request_timeout
+from herna.web.i18n import script_message_ids
 from herna.web.live import LiveHub, LiveSettings
 from herna.web.play import MAX_FRAME_BYTES
 from herna.web.play_marias import GRACE, MOVE_CLOCK, SEEK_GRACE, MariasPlaySettings
@@ -90,6 +91,7 @@ class WebHall:
         self.port = 0
         self._server: _EmbeddedServer | None = None
         self._task: asyncio.Task[None] | None = None
+        self._warm: asyncio.Future[tuple[str, ...]] | None = None
         self.cap = ConnectionCap("web")
 
     @property
@@ -120,6 +122,10 @@ class WebHall:
         if quiet.level == logging.NOTSET:  # "Started server process" is noise inside herna
             quiet.setLevel(logging.WARNING)
         self.hub.start()
+        # The scripts' messages are found by Babel's extractor once per process, a second
+        # or two of CPU: in a worker thread now, not on the loop at the first page (which
+        # would stall every table of this process meanwhile).
+        self._warm = asyncio.get_running_loop().run_in_executor(None, script_message_ids)
         if self.web.settings.review_people:
             self.web.reviews.watch(self.hall.bus)
         self._task = asyncio.get_running_loop().create_task(

@@ -50,18 +50,20 @@ class RecordPages:
         known_games: Callable[[], list[str]],
         closed: Callable[[], str | None],
         page_size: int,
+        kept: conditional.KeptPages,
     ) -> None:
         self.store = store
         self.page = page
         self.known_games = known_games
         self.closed = closed
         self.page_size = page_size
+        self.kept = kept
 
     def history_page(self, request: Request, args: dict[str, Any]) -> Response:
         mark = record_mark(self.store.engine)
         games = self.known_games()
         etag = conditional.tag("history", request.url.query, mark, games, self.closed())
-        return conditional.answer(request, etag, lambda: self._history(request, args, games))
+        return self.kept.answer(request, etag, lambda: self._history(request, args, games))
 
     def _history(self, request: Request, args: dict[str, Any], known: list[str]) -> Response:
         flt, offset = match_filter(args), args["offset"]
@@ -119,7 +121,7 @@ class RecordPages:
         # A record never changes once written; only the tournament it belongs to may be added.
         etag = conditional.tag("match", match_id, place, self.closed())
         modified = conditional.changed_at(finished)
-        return conditional.answer(request, etag, lambda: self._match(match_id, place), modified)
+        return self.kept.answer(request, etag, lambda: self._match(match_id, place), modified)
 
     def _match(self, match_id: int, place: Any) -> Response:
         match = self.store.get(match_id)
@@ -134,7 +136,7 @@ class RecordPages:
             return RedirectResponse(pages.player_url(args["name"]), status_code=303)
         mark = record_mark(self.store.engine)
         etag = conditional.tag("players", request.url.query, mark, self.closed())
-        return conditional.answer(request, etag, lambda: self._players(args))
+        return self.kept.answer(request, etag, lambda: self._players(args))
 
     def _players(self, args: dict[str, Any]) -> Response:
         games = games_on_record(self.store.engine)
@@ -147,7 +149,7 @@ class RecordPages:
     def player_page(self, request: Request, args: dict[str, Any]) -> Response:
         mark = record_mark(self.store.engine)
         etag = conditional.tag("player", args["name"], mark, self.closed())
-        return conditional.answer(request, etag, lambda: self._player(args["name"]))
+        return self.kept.answer(request, etag, lambda: self._player(args["name"]))
 
     def _player(self, name: str) -> Response:
         stats = player_stats(self.store, name)

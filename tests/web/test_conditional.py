@@ -145,6 +145,49 @@ async def test_a_signed_in_page_never_answers_another_persons_tag(web: WebHall) 
         assert czech.status_code == 200 and czech.headers["content-language"] == "cs"
 
 
+async def test_anyones_page_is_rendered_once_per_change_and_never_a_persons(
+    web: WebHall,
+) -> None:
+    """Fifty people loading the home page cost one render (issue 28): a visitor who is not
+    signed in gets the kept copy until what it shows changes; Czech and English are kept
+    apart; a signed-in person's page is theirs alone, never kept nor served to another."""
+    _save_round(web, 1, ["alice", "bob"])
+    kept = web.web.kept
+    async with (
+        httpx.AsyncClient(base_url=web.url) as first,
+        httpx.AsyncClient(base_url=web.url) as second,
+        httpx.AsyncClient(base_url=web.url) as anna,
+        httpx.AsyncClient(base_url=web.url) as boris,
+    ):
+        english = [await c.get("/") for c in (first, second, first)]
+        assert {r.status_code for r in english} == {200}
+        assert len({r.text for r in english}) == 1 and "alice" in english[0].text
+        assert kept.rendered == 1
+        czech = await second.get("/", headers={"accept-language": "cs"})
+        assert czech.headers["content-language"] == "cs" and "Poslední výsledky" in czech.text
+        assert "Recent results" not in czech.text and kept.rendered == 2
+        again = await first.get("/")
+        assert "Recent results" in again.text and kept.rendered == 2
+        # A finished game is on the kept page within a second, as on a rendered one.
+        _save_round(web, 2, ["carol", "dana"])
+        await asyncio.sleep(1.1)
+        after = await second.get("/")
+        assert "carol" in after.text and after.headers["etag"] != english[0].headers["etag"]
+        assert kept.rendered == 3
+        # Signed in: rendered for the person each time, and nobody else gets their page.
+        assert (await sign_up(anna, "anna", "a long password 1")).status_code == 303
+        assert (await sign_up(boris, "boris", "a long password 2")).status_code == 303
+        hers = await anna.get("/")
+        assert "anna" in hers.text.split("</header>")[0]
+        for other, name in ((boris, "boris"), (first, None)):
+            header = (await other.get("/")).text.split("</header>")[0]
+            assert "anna" not in header
+            assert name is None or name in header
+        rendered = kept.rendered
+        assert "anna" in (await anna.get("/")).text.split("</header>")[0]
+        assert kept.rendered == rendered + 1
+
+
 @pytest.mark.browser
 async def test_a_browser_gets_its_copy_then_what_is_new(web: WebHall, browser: Browser) -> None:
     """Chromium as a person uses it: the menu's Home again is the browser's copy (the server

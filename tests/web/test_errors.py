@@ -180,7 +180,7 @@ ODD_TARGETS = [
     "/signin?next=" + "a" * 5000,
 ]
 
-BAD_METHODS = ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "BREW"]
+BAD_METHODS = ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]
 
 # Bytes that are not a well-formed HTTP request at all: uvicorn answers these itself.
 GARBAGE: list[bytes] = [
@@ -194,6 +194,8 @@ GARBAGE: list[bytes] = [
     b"GET / HTTP/1.1\nHost: x\n\n",
     b"GET / HTTP/9.9\r\nHost: x\r\n\r\n",
     b"GET / FTP/1.0\r\n\r\n",
+    # A method HTTP has not registered: the parser (httptools) answers 400 before any route.
+    b"BREW /history HTTP/1.1\r\nHost: x\r\n\r\n",
     b"G\x00T / HTTP/1.1\r\nHost: x\r\n\r\n",
     b"GET /api/players/\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n",
     b"GET /api/matches?game=\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n",
