@@ -1,15 +1,19 @@
 """Contests of submitted bots (issue 30): what a teacher runs for a class.
 
-An organiser creates a contest for one game with a **deadline** and gets an admin token
-(shown once; only its digest is kept, as for live tournaments). Until the deadline authors
-**enter** their bots (:mod:`herna.hall.submissions`: a bot is a name with versions) and keep
-uploading: each upload is a new version and the newest one counts. At the deadline the
-versions are **locked**: each entry plays the newest version uploaded *before* the deadline,
-whatever comes after. The organiser then starts the **final**, a live round robin
-(:mod:`herna.hall.tournament_live`) between the locked versions, each pairing played
-``games_per_pairing`` times with colours swapped every other time; its tournament page keeps
-the crosstable and every replay, and :func:`ranking` gives the final table with a 95 %
-interval of each bot's score.
+An organiser creates a contest for one game (a tile contest also names its rules file) with
+a **deadline** and gets an admin token (shown once; only its digest is kept, as for live
+tournaments). Until the deadline authors **enter** their bots of that game
+(:mod:`herna.hall.submissions`: a bot is a name with versions) and keep uploading: each
+upload is a new version and the newest one counts. At the deadline the versions are
+**locked**: each entry plays the newest version uploaded *before* the deadline, whatever
+comes after. The organiser then starts the **final**, a live tournament
+(:mod:`herna.hall.tournament_live`) of the game between the locked versions, in the
+tournament's own formats (:func:`final_options`): a round robin of two-seat boards
+(Onitama, two-player tile rules), each pairing ``games_per_pairing`` times with colours
+swapped every other time; round-robin tables of the rules' seats (mariáš: three, each table
+a group of duplicate deals: the same cards once with each bot in each seat); a session at
+the hall's table for Mia. Its tournament page keeps the crosstable and every replay, and
+:func:`ranking` gives the final table with a 95 % interval of each bot's score.
 
 This module is the book of contests (tables ``bot_contests``, ``bot_contest_entries``); the
 sandboxed games of the final are :mod:`herna.servers.contest`'s.
@@ -33,12 +37,15 @@ from herna.hall.identity import new_secret, same_secret, token_digest
 from herna.hall.stats import Z95
 from herna.hall.submissions import Submission, Submissions, submission_of
 from herna.hall.tournament.model import Game
+from herna.hall.tournament_live import BOTS, LIVE_GAMES, SESSION, LiveOptions
 from herna.hall.tournament_timetable import TimeError, parse_duration, parse_start
 
-CONTEST_GAMES = ("onitama",)
-"""The games a contest's final can be held for (a final seats two bots a board: Onitama's)."""
+CONTEST_GAMES = LIVE_GAMES
+"""The games a contest's final can be held for: every game a live tournament seats."""
 MAX_GAMES_PER_PAIRING = 10
 HOUSE_LEVELS = ("easy", "medium", "hard")
+MAX_ROUNDS = 50
+"""The most rounds a live tournament plays (round-robin tables)."""
 
 
 class ContestRefused(Exception):
@@ -77,6 +84,8 @@ class Contest:
     house: tuple[str, ...]
     tournament_id: int | None
     created_at: datetime
+    rules: str | None = None
+    """A tile contest's shipped rules file (None for the other games)."""
 
     def open_at(self, moment: datetime) -> bool:
         """Whether entries and versions still count at ``moment``."""
@@ -104,6 +113,7 @@ def _contest(row: BotContestRow) -> Contest:
         house,
         row.tournament_id,
         utc(row.created_at),
+        row.rules,
     )
 
 
@@ -121,14 +131,27 @@ class Contests:
         deadline: datetime,
         games_per_pairing: int = 2,
         house: tuple[str, ...] = (),
+        rules: str | None = None,
     ) -> tuple[Contest, str]:
-        """A new contest and its admin token (shown to the organiser once)."""
+        """A new contest and its admin token (shown to the organiser once). ``rules``: a tile
+        contest's shipped rules file (the caller checks it is one, as the game is below the
+        hall; :mod:`herna.servers.contest` loads it at the final)."""
         title = title.strip()
         if not title or len(title) > 100:
             raise ContestRefused("give the contest a title of 1 to 100 characters")
         if game not in CONTEST_GAMES:
             raise ContestRefused(
                 f"contests are held for {', '.join(CONTEST_GAMES)} so far, not {game}"
+            )
+        rules = (rules or "").strip() or None
+        if game == "tiles" and rules is None:
+            raise ContestRefused("a tile contest names its rules file")
+        if game != "tiles":
+            rules = None
+        if game == "mia" and house:
+            raise ContestRefused(
+                "a Mia final is a session at the hall's Mia table, whose house bots play "
+                "anyway: give no house bots"
             )
         deadline = utc(deadline)
         if deadline <= datetime.now(UTC):
@@ -150,6 +173,7 @@ class Contests:
                 house=",".join(house),
                 admin_digest=token_digest(token),
                 created_at=datetime.now(UTC),
+                rules=rules,
             )
             session.add(row)
             session.flush()
@@ -247,6 +271,43 @@ class Contests:
             row = session.get(BotContestRow, contest_id)
             if row is not None:
                 row.tournament_id = tournament_id
+
+
+def final_options(contest: Contest, players: int, seats: int) -> LiveOptions:
+    """The live tournament that is ``contest``'s final for ``players`` entrants (the locked
+    bots and the house bots) at boards of ``seats`` (tiles: the rules file's players).
+
+    Two seats a board: a round robin, each pairing ``games_per_pairing`` times, colours or
+    seats swapped every other time. More: round-robin tables, ``players`` rounds for each
+    two games per pairing, so that everyone sits out (a bye) as often and the company at
+    the tables changes; a mariáš table plays one duplicate deal (three deals: the same cards
+    with every bot in every seat, as the CGML server deals them for a tournament's table).
+    Mia: a session of ``games_per_pairing`` minutes at the hall's Mia table."""
+    name = f"{contest.title}: the final"
+    if contest.game == "mia":
+        return LiveOptions(
+            name=name,
+            game="mia",
+            format=SESSION,
+            admits=BOTS,
+            duration=60.0 * contest.games_per_pairing,
+        )
+    rounds = None
+    if seats > 2:
+        rounds = min(MAX_ROUNDS, players * math.ceil(contest.games_per_pairing / 2))
+    return LiveOptions(
+        name=name,
+        game=contest.game,
+        format="round-robin",
+        admits=BOTS,
+        rounds=rounds,
+        cycles=contest.games_per_pairing,
+        house=contest.house,
+        rules=contest.rules,
+        seats=seats,
+        deals=3,
+        duplicate=contest.game == "marias",
+    )
 
 
 # -- the final ranking ------------------------------------------------------------------------

@@ -27,8 +27,9 @@ The life of one:
    waiting are told the tournament is over, and the standings stay in the database like every
    tournament's.
 
-Games: Onitama and the tile games, whose servers book tournament games (:data:`LIVE_GAMES`);
-mariáš and Mia tournaments are played with ``herna tournament run``.
+Games: Onitama, the tile games and mariáš, whose servers book tournament games, and Mia, a
+session at its table (:data:`LIVE_GAMES`). A game server that can seat a house bot as an
+entrant says so in :attr:`LiveTournaments.house_seats`.
 """
 
 from __future__ import annotations
@@ -147,6 +148,9 @@ class LiveOptions:
     """Tiles: the shipped rules file every table plays."""
     deals: int = 3
     """Mariáš: games a table (a CGML group) plays; 3 lets each seat deal once."""
+    duplicate: bool = False
+    """Mariáš: duplicate deals: each three deals of a table are dealt the same cards, so each
+    member holds each hand once (forhont, prostřední, zadák) as the dealer goes round."""
     seats: int = 2
     """Seats at a table (tiles: the rules file's players)."""
     seeding: str = ENTRY_ORDER
@@ -174,6 +178,8 @@ class LiveOptions:
             raise TournamentError("mariáš is played by three")
         if not 1 <= self.deals <= 20:
             raise TournamentError("a mariáš table plays 1 to 20 deals")
+        if self.duplicate and (self.game != "marias" or self.deals % 3):
+            raise TournamentError("duplicate deals are mariáš deals in threes")
         if self.game == "tiles" and not self.rules:
             raise TournamentError("a tile tournament names its rules file")
         if not 2 <= self.seats <= 8:
@@ -428,7 +434,12 @@ class LiveTournaments:
         if held is None:
             return None
         o = held.options
-        return {"rules": o.rules, "seats": o.seats, "deals": o.deals}.get(key)
+        return {
+            "rules": o.rules,
+            "seats": o.seats,
+            "deals": o.deals,
+            "duplicate": o.duplicate,
+        }.get(key)
 
     def _held(self, tournament: str) -> Held:
         held = self.held.get(int(tournament)) if tournament.isdigit() else None

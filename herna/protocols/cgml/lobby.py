@@ -517,7 +517,9 @@ class Lobby:
             return NO_SUCH_TOURNAMENT, "this login server holds no tournaments"
         return self.hall_seeks.tournament_problem(pid, race, tournament, verified)
 
-    def _start_booked(self, keys: list[object], tag: str, games: int | None) -> bool:
+    def _start_booked(
+        self, keys: list[object], tag: str, games: int | None, duplicate: bool = False
+    ) -> bool:
         """Form the group a tournament booked: these waiting players, in seat order."""
         entries = {w.key: w for w in self._queue}
         chosen = [entries.get(cast(ConnKey, k)) for k in keys]
@@ -529,7 +531,7 @@ class Lobby:
         if not servers or servers[0].numplayers != len(waiting):
             return False
         members = [Member(w.player, w.key, False, w) for w in waiting]
-        self._start_group(game, servers, members, tag, games)
+        self._start_group(game, servers, members, tag, games, duplicate)
         self._show_seeks()
         return True
 
@@ -561,6 +563,7 @@ class Lobby:
         members: list[Member],
         tournament: str | None = None,
         games: int | None = None,
+        duplicate: bool = False,
     ) -> None:
         # The least loaded super game server gets the group; among equals, the next in turn,
         # so that servers started together fill evenly.
@@ -597,7 +600,7 @@ class Lobby:
         )
         self.send(
             server.key,
-            NewGroupInit(game, group, tuple(m.player for m in final), tournament, games),
+            NewGroupInit(game, group, tuple(m.player for m in final), tournament, games, duplicate),
         )
 
     def _ack_timeout(self, group: str) -> None:

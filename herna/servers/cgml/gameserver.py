@@ -229,6 +229,7 @@ class SuperGameServer:
             self.seeds,
             message.tournament,
             message.games,
+            message.duplicate,
         )
         self.groups[group_id] = group
         self.groups_created += 1

@@ -77,6 +77,7 @@ class GroupCore(ABC):
         seeds: SeedSource | None = None,
         tournament: str | None = None,
         max_games: int | None = None,
+        duplicate: bool = False,
     ) -> None:
         self.id = group_id
         self.tournament = tournament
@@ -85,6 +86,11 @@ class GroupCore(ABC):
         self.max_games = max_games
         """Games this group plays before it closes (``<newgroup games>``); None: the
         server's setting."""
+        self.duplicate = duplicate
+        """Duplicate deals (``<newgroup deal="duplicate">``): games 1-3, 4-6 … each share one
+        seed. The deal goes round from the dealer, and the dealer moves a seat each game, so
+        in three games each member holds each hand once (forhont, prostřední, zadák)."""
+        self._deal_seed = 0
         # Each announced member gets a secret; its ticket (group id, dot, secret) goes to
         # that member alone, through the login server, and is what it must join with.
         self.members = [Member(ref, i, secret=new_secret()) for i, ref in enumerate(members)]

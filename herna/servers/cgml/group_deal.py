@@ -161,8 +161,10 @@ class DealFlow(GroupControl):
         self._cancel_timer()
         self.phase = GroupPhase.PLAYING
         dealer = (self.first_dealer + self.games) % 3
+        if not self.duplicate or self.games % 3 == 0:
+            self._deal_seed = self.seeds.next_seed()
+        seed = self._deal_seed
         self.games += 1
-        seed = self.seeds.next_seed()
         house = self.hooks.house_names
         seats = [
             Seat(
