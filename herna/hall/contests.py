@@ -28,16 +28,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import Integer, cast, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from herna.hall.db import BotContestEntryRow, BotContestRow, BotSubmissionRow
+from herna.hall.db import (
+    BotContestEntryRow,
+    BotContestRow,
+    BotSubmissionRow,
+    MatchPlayerRow,
+    MatchRow,
+)
 from herna.hall.identity import new_secret, same_secret, token_digest
 from herna.hall.stats import Z95
 from herna.hall.submissions import Submission, Submissions, submission_of
 from herna.hall.tournament.model import Game
 from herna.hall.tournament_live import BOTS, LIVE_GAMES, SESSION, LiveOptions
+from herna.hall.tournament_store import Tournament
 from herna.hall.tournament_timetable import TimeError, parse_duration, parse_start
 
 CONTEST_GAMES = LIVE_GAMES
@@ -375,6 +382,45 @@ def ranking(games: Sequence[Game], versions: dict[str, int]) -> list[Ranked]:
                 low,
                 high,
             )
+        )
+    return out
+
+
+def final_ranking(engine: Engine, tour: Tournament, versions: dict[str, int]) -> list[Ranked]:
+    """The final table of ``tour`` (a contest's final): :func:`ranking` of its games, or for
+    a Mia session the rounds each entrant played at the table meanwhile, a round not lost
+    being a point (as the table scores it), read from the rounds' records."""
+    if tour.format != "session":
+        return ranking(tour.games, versions)
+    names = [e.name for e in tour.entrants]
+    first, last = tour.settings.get("first_match"), tour.settings.get("last_match")
+    rounds: dict[str, tuple[int, int]] = {}
+    if isinstance(first, int) and isinstance(last, int) and names:
+        with Session(engine) as session:
+            query = (
+                select(
+                    MatchPlayerRow.name,
+                    func.count(),
+                    func.sum(cast(MatchPlayerRow.winner, Integer)),
+                )
+                .join(MatchRow, MatchRow.id == MatchPlayerRow.match_id)
+                .where(
+                    MatchRow.game == "mia",
+                    MatchRow.status == "finished",
+                    MatchRow.id.between(first, last),
+                    MatchPlayerRow.name.in_(names),
+                )
+                .group_by(MatchPlayerRow.name)
+            )
+            rounds = {name: (int(n), int(won or 0)) for name, n, won in session.execute(query)}
+    order = sorted(names, key=lambda n: (-rounds.get(n, (0, 0))[1], n.casefold()))
+    out: list[Ranked] = []
+    for place, name in enumerate(order, 1):
+        played, won = rounds.get(name, (0, 0))
+        rank = out[-1].rank if out and out[-1].points == won else place
+        low, high = wilson(won, played)
+        out.append(
+            Ranked(rank, name, versions.get(name), won, played, won, 0, played - won, low, high)
         )
     return out
 
