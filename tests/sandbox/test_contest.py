@@ -206,3 +206,42 @@ def test_herna_contest_creates_and_shows_a_contest(
         == 1
     )
     assert "the submission deadline is in the past" in capsys.readouterr().err
+    tiles = ["contest", "create", "Tiles", "--game", "tiles", "--deadline", "2h"]
+    assert main([*tiles, "--database-url", url]) == 1
+    assert "a tile contest names its rules file" in capsys.readouterr().err
+    assert main([*tiles, "--rules", "tsuro", "--database-url", url]) == 0
+    assert "contest 2: Tiles" in capsys.readouterr().out
+    assert main(["contest", "show", "2", "--database-url", url]) == 0
+    assert "contest 2: Tiles (tiles, rules tsuro)" in capsys.readouterr().out
+
+
+def test_contests_keep_a_tile_contests_rules_from_revision_0007(database_url: str) -> None:
+    """A contest written at revision 0006 (an Onitama one: the only game then) opens after
+    the upgrade without rules; a tile contest made afterwards keeps its rules file."""
+    engine = create_engine(normalise_url(database_url))
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0006")
+        conn.execute(
+            text(
+                "INSERT INTO bot_contests (title, game, deadline, games_per_pairing, house,"
+                " admin_digest, created_at) VALUES ('Class 3B', 'onitama', :d, 2, '', 'x', :t)"
+            ),
+            {"d": "2099-01-01 12:00:00+00:00", "t": "2026-01-01 12:00:00+00:00"},
+        )
+    engine.dispose()
+    engine = make_engine(database_url)
+    try:
+        contests = Contests(engine, Submissions(engine, Identity(ReservedNames(engine))))
+        (old,) = contests.all()
+        assert (old.title, old.game, old.rules) == ("Class 3B", "onitama", None)
+        tiles, _ = contests.create(
+            "Dlaždice", "tiles", datetime.now(UTC) + timedelta(hours=1), rules="gold_rush"
+        )
+        made = contests.get(tiles.id)
+        assert made is not None and (made.game, made.rules) == ("tiles", "gold_rush")
+        marias, _ = contests.create(
+            "Mariáš", "marias", datetime.now(UTC) + timedelta(hours=1), rules="gold_rush"
+        )
+        assert marias.rules is None  # only a tile contest names rules
+    finally:
+        engine.dispose()
