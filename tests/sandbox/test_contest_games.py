@@ -9,23 +9,19 @@ from __future__ import annotations
 import asyncio
 import itertools
 import shutil
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from herna.hall.contests import ContestRefused, Contests, ranking
-from herna.hall.submissions import Submissions
+from herna.hall.contests import ContestRefused, ranking
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.contest import SandboxedBots, table_seats
-from herna.servers.ladder import Ladder, LadderSettings
 from herna.starters import starter
 from tests.live_tournaments import finished
-from tests.serve import serving
+from tests.sandbox.helpers import contest_hall
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is missing")
-
-BOTS = (("ada", "pupil-a"), ("bea", "pupil-b"), ("cyril", "pupil-c"))
 
 
 def kit(game: str) -> bytes:
@@ -37,74 +33,56 @@ def kit(game: str) -> bytes:
 async def test_a_mariáš_contest_runs_from_its_entries_to_the_final_ranking(
     tmp_path: Path,
 ) -> None:
-    async with serving(tmp_path, "marias", cgml_house_tables=0, cgml_bot_delay=0.0) as hall:
-        ladder = Ladder(hall, "127.0.0.1", LadderSettings(concurrency=1, game_seconds=120))
-        hall.submitted = SandboxedBots(ladder)
-        try:
-            engine = hall.records.engine
-            bots = Submissions(engine, hall.identity)
-            contests = Contests(engine, bots)
-            deadline = datetime.now(UTC) + timedelta(seconds=2)
-            contest, _ = contests.create(
-                "Třída 3B", "marias", deadline, games_per_pairing=1, house=("easy",)
-            )
-            for name, author in BOTS:
-                bots.submit(name, "marias", "bot.py", kit("marias"), person=author)
-                contests.enter(contest.id, name, author)
-            # A bot of another game does not enter, in words: the game's, not the bot's.
-            bots.submit("oni", "onitama", "bot.py", kit("onitama"), person="pupil-d")
-            with pytest.raises(ContestRefused, match="you have no marias bot named 'oni'"):
-                contests.enter(contest.id, "oni", "pupil-d")
-            while datetime.now(UTC) < deadline:
-                await asyncio.sleep(0.1)
+    async with contest_hall(tmp_path, "marias", cgml_house_tables=0, cgml_bot_delay=0.0) as held:
+        hall, bots, contests = held.hall, held.bots, held.contests
+        assert isinstance(hall.submitted, SandboxedBots)
+        contest, deadline = held.open_contest("marias", kit("marias"), 2, 1, ("easy",))
+        # A bot of another game cannot enter: the refusal names the contest's game.
+        bots.submit("oni", "onitama", "bot.py", kit("onitama"), person="pupil-d")
+        with pytest.raises(ContestRefused, match="you have no marias bot named 'oni'"):
+            contests.enter(contest.id, "oni", "pupil-d")
+        while datetime.now(UTC) < deadline:
+            await asyncio.sleep(0.1)
 
-            tid = await hall.submitted.start_final(contest.id)
-            store = TournamentStore(engine)
-            tour = await finished(store, tid, timeout=120)
-            assert tour.status == "finished", tour.status
-            played = [g for g in tour.games if not g.board.bye]
-            # Four players at tables of three: four rounds, each one sitting out once, so
-            # every three of them share a table once.
-            assert len(played) == 4
-            field = [e.name for e in tour.entrants]
-            assert len(field) == 4 and {"ada", "bea", "cyril"} < set(field)
-            assert {frozenset(g.seats) for g in played} == {
-                frozenset(t) for t in itertools.combinations(field, 3)
-            }
-            for game in played:
-                assert game.forfeit is None, game  # every table played its three deals out
-                assert sum(game.ranks) == 0  # mariáš money: what one wins the others pay
+        tid = await hall.submitted.start_final(contest.id)
+        store = TournamentStore(hall.records.engine)
+        tour = await finished(store, tid, timeout=120)
+        assert tour.status == "finished", tour.status
+        played = [g for g in tour.games if not g.board.bye]
+        # Four players at tables of three: four rounds, each one sitting out once, so
+        # every three of them share a table once.
+        assert len(played) == 4
+        field = [e.name for e in tour.entrants]
+        assert len(field) == 4 and {"ada", "bea", "cyril"} < set(field)
+        assert {frozenset(g.seats) for g in played} == {
+            frozenset(t) for t in itertools.combinations(field, 3)
+        }
+        for game in played:
+            assert game.forfeit is None, game  # every table played its three deals out
+            assert sum(game.ranks) == 0  # mariáš money: what one wins the others pay
 
-            # Duplicate deals: the three deals of each table share one seed, each with
-            # another dealer, so each bot held the forhont's, the middle and the zadák's hand.
-            hall.records.flush()
-            deals = [
-                m
-                for m in hall.records.matches(game="marias", limit=100)
-                if str(m.meta.get("tournament", "")).startswith(f"{tid}/")
-            ]
-            assert len(deals) == 12
-            tables: dict[str, list[tuple[int | None, int]]] = {}
-            for m in deals:
-                tables.setdefault(str(m.meta["tournament"]), []).append(
-                    (m.seed, int(m.meta["dealer"]))
-                )
-            for dealt in tables.values():
-                assert len({seed for seed, _ in dealt}) == 1, dealt
-                assert sorted(dealer for _, dealer in dealt) == [0, 1, 2], dealt
-            assert len({dealt[0][0] for dealt in tables.values()}) == 4  # new cards each table
+        # Duplicate deals: the three deals of each table share one seed, each with
+        # another dealer, so each bot held the forhont's, the middle and the zadák's hand.
+        hall.records.flush()
+        deals = [
+            m
+            for m in hall.records.matches(game="marias", limit=100)
+            if str(m.meta.get("tournament", "")).startswith(f"{tid}/")
+        ]
+        assert len(deals) == 12
+        tables: dict[str, list[tuple[int | None, int]]] = {}
+        for m in deals:
+            tables.setdefault(str(m.meta["tournament"]), []).append((m.seed, int(m.meta["dealer"])))
+        for dealt in tables.values():
+            assert len({seed for seed, _ in dealt}) == 1, dealt
+            assert sorted(dealer for _, dealer in dealt) == [0, 1, 2], dealt
+        assert len({dealt[0][0] for dealt in tables.values()}) == 4  # new cards each table
 
-            versions = {
-                e.name: e.version.version for e in contests.entries(contest.id) if e.version
-            }
-            final = ranking(tour.games, versions)
-            assert len(final) == 4 and final[0].rank == 1
-            assert all(r.games == 3 and r.low <= r.points / 3 <= r.high for r in final)
-            assert abs(sum(r.points for r in final) - 6) < 1e-9  # a point a pair of seats
-        finally:
-            assert isinstance(hall.submitted, SandboxedBots)
-            await hall.submitted.stop()
-            await ladder.stop()
+        versions = {e.name: e.version.version for e in contests.entries(contest.id) if e.version}
+        final = ranking(tour.games, versions)
+        assert len(final) == 4 and final[0].rank == 1
+        assert all(r.games == 3 and r.low <= r.points / 3 <= r.high for r in final)
+        assert abs(sum(r.points for r in final) - 6) < 1e-9  # a point a pair of seats
 
 
 def test_a_tile_contest_names_a_rules_file_of_the_hall(tmp_path: Path) -> None:
