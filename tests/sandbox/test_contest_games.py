@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from herna.hall.contests import ContestRefused, ranking
-from herna.hall.tournament_store import TournamentStore
+from herna.hall.contests import ContestRefused, final_ranking, ranking
+from herna.hall.records import RecordStore
+from herna.hall.tournament_store import Entrant, TournamentStore
 from herna.servers.contest import SandboxedBots, table_seats
 from herna.starters import starter
 from tests.live_tournaments import finished
+from tests.records import mia_round
 from tests.sandbox.helpers import contest_hall
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is missing")
@@ -91,3 +93,39 @@ def test_a_tile_contest_names_a_rules_file_of_the_hall(tmp_path: Path) -> None:
         table_seats("tiles", None)
     with pytest.raises(ContestRefused, match="'nowhere' is not a rules file of this hall"):
         table_seats("tiles", "nowhere")
+
+
+def test_a_mia_finals_ranking_counts_the_sessions_rounds(tmp_path: Path) -> None:
+    """A Mia final is a session: its ranking counts, from the round records of the session
+    alone, the rounds each entrant played and did not lose (a point each, as the table
+    scores them), with the interval of that share."""
+    store = RecordStore(f"sqlite:///{tmp_path / 'herna.db'}")
+    try:
+        when = datetime.now(UTC)
+        players = ["ada", "bea", "house-honest"]
+        store.submit(mia_round(1, players, 1, when))  # before the session
+        session = [mia_round(n, players, n, when) for n in range(2, 12)]
+        for record in session:
+            store.submit(record)
+        store.submit(mia_round(12, players, 12, when))  # after it
+        store.flush()
+        ids = sorted(m.id for m in store.matches(game="mia", limit=100))
+        tours = TournamentStore(store.engine)
+        entrants = [Entrant(n, "bot", "at the Mia table") for n in ("ada", "bea")]
+        tid = tours.create("Class 3B: the final", "mia", "session", entrants, {})
+        tours.update_settings(tid, first_match=ids[1], last_match=ids[-2])
+        tour = tours.get(tid)
+        assert tour is not None
+        table = final_ranking(store.engine, tour, {"ada": 1, "bea": 2})
+        won = {
+            name: sum(p.winner for r in session for p in r.players if p.name == name)
+            for name in ("ada", "bea")
+        }
+        assert {r.name: (r.games, r.wins, r.points) for r in table} == {
+            n: (10, won[n], won[n]) for n in won
+        }
+        assert [r.version for r in table] == [{"ada": 1, "bea": 2}[r.name] for r in table]
+        assert table[0].points >= table[1].points and table[0].rank == 1
+        assert all(r.low <= r.points / r.games <= r.high for r in table)
+    finally:
+        store.close()
