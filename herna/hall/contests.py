@@ -11,8 +11,8 @@ comes after. The organiser then starts the **final**, a live tournament
 tournament's own formats (:func:`final_options`): a round robin of two-seat boards
 (Onitama, two-player tile rules), each pairing ``games_per_pairing`` times with colours
 swapped every other time; round-robin tables of the rules' seats (mariáš: three, each table
-a group of duplicate deals: the same cards once with each bot in each seat); a session at
-the hall's table for Mia. Its tournament page keeps the crosstable and every replay, and
+a duplicate deal: the same cards once with each bot in each seat); a session at the hall's
+table for Mia. Its tournament page keeps the crosstable and every replay, and
 :func:`ranking` gives the final table with a 95 % interval of each bot's score.
 
 This module is the book of contests (tables ``bot_contests``, ``bot_contest_entries``); the
@@ -287,8 +287,9 @@ def final_options(contest: Contest, players: int, seats: int) -> LiveOptions:
     Two seats a board: a round robin, each pairing ``games_per_pairing`` times, colours or
     seats swapped every other time. More: round-robin tables, ``players`` rounds for each
     two games per pairing, so that everyone sits out (a bye) as often and the company at
-    the tables changes; a mariáš table plays one duplicate deal (three deals: the same cards
-    with every bot in every seat, as the CGML server deals them for a tournament's table).
+    the tables changes; a mariáš table plays one duplicate deal (three groups of one deal,
+    the seating turned a seat on each time and the same cards dealt from the same seat by the
+    CGML server, so every bot holds every hand once).
     Mia: a session of ``games_per_pairing`` minutes at the hall's Mia table."""
     name = f"{contest.title}: the final"
     if contest.game == "mia":
@@ -312,7 +313,7 @@ def final_options(contest: Contest, players: int, seats: int) -> LiveOptions:
         house=contest.house,
         rules=contest.rules,
         seats=seats,
-        deals=3,
+        deals=1,
         duplicate=contest.game == "marias",
     )
 
@@ -342,7 +343,11 @@ def wilson(points: float, games: int) -> tuple[float, float]:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * games)) / (1 + z2 / games)
     half = Z95 * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # No point (every point) puts the low (high) end at 0 (1) exactly; rounding must not
+    # leave a bot that lost every game outside its own interval.
+    low = 0.0 if points <= 0 else max(0.0, centre - half)
+    high = 1.0 if points >= games else min(1.0, centre + half)
+    return low, high
 
 
 def ranking(games: Sequence[Game], versions: dict[str, int]) -> list[Ranked]:

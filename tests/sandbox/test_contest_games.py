@@ -1,12 +1,12 @@
 """A contest of a game other than Onitama (issue 30): mariáš, from the entries through the
 deadline to the final ranking, with three submitted starter kits and a house bot, in the real
 sandbox over the real CGML servers and a real SQLite file. The final is the live tournament's
-round-robin tables of three, each table one duplicate deal: three deals of the same cards,
-the dealer moving a seat each deal, so each bot holds each hand once."""
+round-robin tables of three, each table one duplicate deal: three groups of the same cards
+dealt from the same seat, the seating turned a seat on each time, so each bot holds each hand
+once."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import shutil
 from datetime import UTC, datetime
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from herna.hall.contests import ContestRefused, final_ranking, ranking
-from herna.hall.records import RecordStore
+from herna.hall.records import RecordStore, StoredMatch
 from herna.hall.tournament_store import Entrant, TournamentStore
 from herna.servers.contest import SandboxedBots, table_seats
 from herna.starters import starter
@@ -38,13 +38,12 @@ async def test_a_mariáš_contest_runs_from_its_entries_to_the_final_ranking(
     async with contest_hall(tmp_path, "marias", cgml_house_tables=0, cgml_bot_delay=0.0) as held:
         hall, bots, contests = held.hall, held.bots, held.contests
         assert isinstance(hall.submitted, SandboxedBots)
-        contest, deadline = held.open_contest("marias", kit("marias"), 2, 1, ("easy",))
+        contest = held.open_contest("marias", kit("marias"), 1, ("easy",))
         # A bot of another game cannot enter: the refusal names the contest's game.
         bots.submit("oni", "onitama", "bot.py", kit("onitama"), person="pupil-d")
         with pytest.raises(ContestRefused, match="you have no marias bot named 'oni'"):
             contests.enter(contest.id, "oni", "pupil-d")
-        while datetime.now(UTC) < deadline:
-            await asyncio.sleep(0.1)
+        await held.close_entries(contest)
 
         tid = await hall.submitted.start_final(contest.id)
         store = TournamentStore(hall.records.engine)
@@ -63,8 +62,9 @@ async def test_a_mariáš_contest_runs_from_its_entries_to_the_final_ranking(
             assert game.forfeit is None, game  # every table played its three deals out
             assert sum(game.ranks) == 0  # mariáš money: what one wins the others pay
 
-        # Duplicate deals: the three deals of each table share one seed, each with
-        # another dealer, so each bot held the forhont's, the middle and the zadák's hand.
+        # Duplicate deals: each table is three groups of one deal, from one seed and the
+        # same dealer's seat, the seating turned a seat on each time: each bot held the
+        # forhont's, the prostřední's and the zadák's cards once, each time in a new sandbox.
         hall.records.flush()
         deals = [
             m
@@ -72,13 +72,21 @@ async def test_a_mariáš_contest_runs_from_its_entries_to_the_final_ranking(
             if str(m.meta.get("tournament", "")).startswith(f"{tid}/")
         ]
         assert len(deals) == 12
-        tables: dict[str, list[tuple[int | None, int]]] = {}
+        tables: dict[str, list[StoredMatch]] = {}
         for m in deals:
-            tables.setdefault(str(m.meta["tournament"]), []).append((m.seed, int(m.meta["dealer"])))
+            tables.setdefault(str(m.meta["tournament"]), []).append(m)
         for dealt in tables.values():
-            assert len({seed for seed, _ in dealt}) == 1, dealt
-            assert sorted(dealer for _, dealer in dealt) == [0, 1, 2], dealt
-        assert len({dealt[0][0] for dealt in tables.values()}) == 4  # new cards each table
+            assert len({m.seed for m in dealt}) == 1, dealt
+            assert len({m.meta["dealer"] for m in dealt}) == 1, dealt
+            for role in range(3):  # the zadák (the dealer), the forhont, the prostřední
+                holders = {
+                    p.name
+                    for m in dealt
+                    for p in m.players
+                    if p.seat == (int(m.meta["dealer"]) + role) % 3
+                }
+                assert len(holders) == 3, (role, dealt)
+        assert len({dealt[0].seed for dealt in tables.values()}) == 4  # new cards each table
 
         versions = {e.name: e.version.version for e in contests.entries(contest.id) if e.version}
         final = ranking(tour.games, versions)

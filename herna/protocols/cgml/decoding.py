@@ -266,13 +266,14 @@ def _decode_newgroup(el: Element) -> Message:
         deal = _opt_attr(el, "deal", 16)
         if deal not in (None, "duplicate"):
             raise MessageError("deal is 'duplicate' or left out")
-        if deal is not None and (games is None or games % 3):
-            raise MessageError("duplicate deals come in threes: games is a multiple of 3")
+        tournament = _opt_attr(el, "tournament", MAX_GROUP_LENGTH)
+        if deal is not None and tournament is None:
+            raise MessageError("a duplicate deal is a tournament board's: give its tournament")
         return NewGroupInit(
             game,
             _opt_attr(el, "id", MAX_GROUP_LENGTH),
             _players(el),
-            _opt_attr(el, "tournament", MAX_GROUP_LENGTH),
+            tournament,
             games,
             deal is not None,
         )

@@ -82,6 +82,7 @@ log = logging.getLogger("herna.cgml.login")
 ID_IN_USE = "ID_IN_USE"
 WRONG_PHASE = "WRONG_PHASE"
 UNEXPECTED = "UNEXPECTED"
+MAX_DEALS_ROUTED = 4096
 BAD_REGISTRATION = "BAD_REGISTRATION"
 
 
@@ -170,6 +171,10 @@ class Lobby:
         self._queue: list[Entry] = []
         self._servers: dict[ConnKey, _GameServer] = {}
         self._rr = 0
+        self._deal_servers: dict[str, ConnKey] = {}
+        """The super game server each duplicate deal (by board tag) went to: the board's
+        next groups go there too, where the deal's seed is (the newest
+        :data:`MAX_DEALS_ROUTED`: a board's groups follow each other)."""
         self._pending: dict[str, _Pending] = {}
         self._auto_ids = itertools.count(1)
         self._timer: TimerHandle | None = None
@@ -570,6 +575,13 @@ class Lobby:
         order = {id(s): (i - self._rr) % len(servers) for i, s in enumerate(servers)}
         self._rr += 1
         server = min(servers, key=lambda s: (self._load(s), order[id(s)]))
+        if duplicate and tournament is not None:
+            # The deal's seed is on the server that dealt its first group.
+            kept = next((s for s in servers if s.key == self._deal_servers.get(tournament)), None)
+            server = kept or server
+            self._deal_servers[tournament] = server.key
+            while len(self._deal_servers) > MAX_DEALS_ROUTED:
+                del self._deal_servers[next(iter(self._deal_servers))]
         group = new_public_id()
         while group in self._pending or group in self._live:
             group = new_public_id()

@@ -161,9 +161,7 @@ class DealFlow(GroupControl):
         self._cancel_timer()
         self.phase = GroupPhase.PLAYING
         dealer = (self.first_dealer + self.games) % 3
-        if not self.duplicate or self.games % 3 == 0:
-            self._deal_seed = self.seeds.next_seed()
-        seed = self._deal_seed
+        seed = self.seeds.next_seed() if self.deal_seed is None else self.deal_seed
         self.games += 1
         house = self.hooks.house_names
         seats = [

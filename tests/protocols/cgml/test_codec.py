@@ -78,9 +78,9 @@ SEED_EXAMPLES: list[tuple[str, m.Message]] = [
         m.NewGroupInit("licitovany_marias", "g7", (), "3/1.1", 3),
     ),
     (
-        '<newgroup status="init" id="g8" tournament="4/2.1" games="6" deal="duplicate">'
+        '<newgroup status="init" id="g8" tournament="4/2.1" games="1" deal="duplicate">'
         "<game>licitovany_marias</game></newgroup>",
-        m.NewGroupInit("licitovany_marias", "g8", (), "4/2.1", 6, duplicate=True),
+        m.NewGroupInit("licitovany_marias", "g8", (), "4/2.1", 1, duplicate=True),
     ),
     (
         '<connect status="passive" tournament="3"><player id="ada"/>'
@@ -359,7 +359,7 @@ def test_deep_nesting_is_refused() -> None:
         '<newgroup status="init" games="0"><game>g</game></newgroup>',
         '<newgroup status="init" games="101"><game>g</game></newgroup>',
         '<newgroup status="init" games="3" deal="same"><game>g</game></newgroup>',
-        '<newgroup status="init" games="4" deal="duplicate"><game>g</game></newgroup>',
+        '<newgroup status="init" games="1" deal="duplicate"><game>g</game></newgroup>',
         '<newgroup status="init" deal="duplicate"><game>g</game></newgroup>',
     ],
 )

@@ -101,8 +101,8 @@ class NewGroupInit(Message):
 
     ``tournament``, ``games`` and ``deal`` (Herna extensions, attributes): a live
     tournament's board tag, carried by the group's records and events; how many games the
-    group plays before it closes; ``deal="duplicate"``: each three games are dealt the same
-    cards (duplicate deals)."""
+    group plays before it closes; ``deal="duplicate"``: the board's duplicate deal, the same
+    cards dealt from the same seat in every group of that tournament tag."""
 
     game: str
     group: str | None = None
