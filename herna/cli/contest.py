@@ -10,13 +10,14 @@ from datetime import datetime
 from rich.console import Console
 
 from herna.cli.serve import DEFAULT_DATABASE
+from herna.games.tiles.rules import shipped_rules
 from herna.hall.contests import (
     CONTEST_GAMES,
     MAX_GAMES_PER_PAIRING,
     ContestRefused,
     Contests,
+    final_ranking,
     parse_deadline,
-    ranking,
     ranking_csv,
 )
 from herna.hall.db import make_engine
@@ -24,6 +25,7 @@ from herna.hall.identity import Identity, ReservedNames
 from herna.hall.submissions import Submissions
 from herna.hall.tournament_store import TournamentStore
 from herna.hall.tournament_timetable import TimeError
+from herna.servers.contest import table_seats
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,7 +45,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     create.add_argument("title", help="the contest's title")
     create.add_argument(
-        "--game", choices=CONTEST_GAMES, default=CONTEST_GAMES[0], help="the game (onitama)"
+        "--game",
+        choices=CONTEST_GAMES,
+        default=CONTEST_GAMES[0],
+        help="the game (default onitama): onitama and two-player tile rules play a round "
+        "robin; mariáš and larger tile rules play round-robin tables (mariáš: each table one "
+        "duplicate deal, the same cards with every bot in every seat); Mia a session at the "
+        "hall's Mia table",
+    )
+    create.add_argument(
+        "--rules",
+        choices=sorted(shipped_rules()),
+        metavar="RULES",
+        help="tiles: the shipped rules file the final plays (required for tiles; one of "
+        f"{', '.join(sorted(shipped_rules()))})",
     )
     create.add_argument(
         "--deadline",
@@ -56,12 +71,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=int,
         default=2,
         help=f"games each pairing plays in the final, colours swapped every other game "
-        f"(1-{MAX_GAMES_PER_PAIRING}; default 2)",
+        f"(1-{MAX_GAMES_PER_PAIRING}; default 2); at tables of three or more, every two "
+        "make the tables go round once more; Mia: the session's minutes",
     )
     create.add_argument(
         "--house",
         default="",
-        help="house bots that play in the final, by level (e.g. 'easy,hard'; default none)",
+        help="house bots that play in the final, by level (e.g. 'easy,hard'; default none; "
+        "none for Mia: the table's house bots play anyway)",
     )
     show = actions.add_parser(
         "show",
@@ -88,7 +105,9 @@ def run_contest(args: argparse.Namespace) -> int:
         house = tuple(w for w in args.house.replace(",", " ").split() if w)
         try:
             deadline = parse_deadline(args.deadline)
-            made, token = contests.create(args.title, args.game, deadline, args.games, house)
+            rules = args.rules if args.game == "tiles" else None
+            table_seats(args.game, rules)
+            made, token = contests.create(args.title, args.game, deadline, args.games, house, rules)
         except (ContestRefused, TimeError) as exc:
             console.print(f"herna contest: {exc}")
             return 1
@@ -107,16 +126,17 @@ def run_contest(args: argparse.Namespace) -> int:
         if tour is None:
             console.print("herna contest: the final has not begun")
             return 1
-        print(ranking_csv(ranking(tour.games, versions)), end="")
+        print(ranking_csv(final_ranking(engine, tour, versions)), end="")
         return 0
-    print(f"contest {contest.id}: {contest.title} ({contest.game})")
+    rules = f", rules {contest.rules}" if contest.rules else ""
+    print(f"contest {contest.id}: {contest.title} ({contest.game}{rules})")
     print(f"submissions close {_when(contest.deadline)}")
     for entry in entries:
         which = f"v{entry.version.version}" if entry.version else "no version before the deadline"
         print(f"  {entry.name} by {entry.owner}: {which}")
     if tour is not None:
         print(f"the final (tournament {tour.id}) is {tour.status}:")
-        for r in ranking(tour.games, versions):
+        for r in final_ranking(engine, tour, versions):
             share = f"{r.points / r.games:.2f} ({r.low:.2f} to {r.high:.2f})" if r.games else "-"
             print(
                 f"  {r.rank}. {r.name}: {r.points:g} points in {r.games} games, {r.wins} wins; "

@@ -423,7 +423,9 @@ class MiaWire(Wire):
 
 
 class CgmlWire(Wire):
-    """Mariáš: the login is the relay's; the bot plays one deal of its group."""
+    """Mariáš: the login is the relay's; the bot plays one deal of its group, or, at a live
+    tournament's table (seek ``tournament=ID``), every deal of the group: the board is the
+    group, and its game is over when the group closes."""
 
     max_message = CGML_SEND_LIMIT
     documents = True
@@ -437,11 +439,16 @@ class CgmlWire(Wire):
         self.ready: deque[Message] = deque()
         self.tracker = PlayerTracker(name)
         self.deals = 0
+        self.whole_group = False
+        """A tournament's table: play every deal until the group closes."""
+        self.money = 0
+        """The bot's money over the group's deals so far."""
 
     async def open(self, host: str, port: int, proof: str, seek: str) -> list[str]:
         me = PlayerRef(self.name, self.name, "bot")
         words = dict(w.partition("=")[::2] for w in seek.split(",") if w)
         tournament = words.get("tournament") or None
+        self.whole_group = tournament is not None
         opponents = tuple(PlayerRef(b) for b in words.get("bots", "").split("+") if b)
         try:
             reader, writer = await asyncio.open_connection(host, port)
@@ -505,7 +512,7 @@ class CgmlWire(Wire):
             message = await self._next()
             if message is None:
                 return None
-            if isinstance(message, NewGameAsk) and self.deals >= 1:
+            if isinstance(message, NewGameAsk) and self.deals >= 1 and not self.whole_group:
                 await self._say_no()
                 continue
             self._read(message)
@@ -527,15 +534,26 @@ class CgmlWire(Wire):
         if isinstance(message, Result):
             self.deals += 1
             self.mine = False
-            money = message.money().get(self.tracker.me, 0)
-            outcome = "won" if money > 0 else "lost" if money < 0 else "draw"
-            self.over = (outcome, f"{'+' if money > 0 else ''}{money} in the deal's money")
-        elif isinstance(message, (Abort, CancelGame, Disconnect)) and self.deals == 0:
+            self.money += message.money().get(self.tracker.me, 0)
+            if not self.whole_group:
+                self.over = self._by_money("in the deal's money")
+        elif isinstance(message, (Abort, CancelGame, Disconnect)):
             if isinstance(message, CancelGame) and message.reason == "resigned":
                 return  # the aktér gave up: the result follows
+            if self.deals and self.whole_group:  # the group closed: the table is over
+                self.mine = False
+                self.over = self._by_money(f"over the table's {self.deals} deals")
+                return
+            if self.deals:
+                return
             self.mine = False
             ended = f"the game ended: {message.tag}"
             self.over = ("lost" if self.started else "no game", ended)
+
+    def _by_money(self, what: str) -> tuple[str, str]:
+        money = self.money
+        outcome = "won" if money > 0 else "lost" if money < 0 else "draw"
+        return outcome, f"{'+' if money > 0 else ''}{money} {what}"
 
     async def _say_no(self) -> None:
         me = PlayerRef(self.tracker.me, self.name)

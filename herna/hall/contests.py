@@ -1,15 +1,19 @@
 """Contests of submitted bots (issue 30): what a teacher runs for a class.
 
-An organiser creates a contest for one game with a **deadline** and gets an admin token
-(shown once; only its digest is kept, as for live tournaments). Until the deadline authors
-**enter** their bots (:mod:`herna.hall.submissions`: a bot is a name with versions) and keep
-uploading: each upload is a new version and the newest one counts. At the deadline the
-versions are **locked**: each entry plays the newest version uploaded *before* the deadline,
-whatever comes after. The organiser then starts the **final**, a live round robin
-(:mod:`herna.hall.tournament_live`) between the locked versions, each pairing played
-``games_per_pairing`` times with colours swapped every other time; its tournament page keeps
-the crosstable and every replay, and :func:`ranking` gives the final table with a 95 %
-interval of each bot's score.
+An organiser creates a contest for one game (a tile contest also names its rules file) with
+a **deadline** and gets an admin token (shown once; only its digest is kept, as for live
+tournaments). Until the deadline authors **enter** their bots of that game
+(:mod:`herna.hall.submissions`: a bot is a name with versions) and keep uploading: each
+upload is a new version and the newest one counts. At the deadline the versions are
+**locked**: each entry plays the newest version uploaded *before* the deadline, whatever
+comes after. The organiser then starts the **final**, a live tournament
+(:mod:`herna.hall.tournament_live`) of the game between the locked versions, in the
+tournament's own formats (:func:`final_options`): a round robin of two-seat boards
+(Onitama, two-player tile rules), each pairing ``games_per_pairing`` times with colours
+swapped every other time; round-robin tables of the rules' seats (mariáš: three, each table
+a duplicate deal: the same cards once with each bot in each seat); a session at the hall's
+table for Mia. Its tournament page keeps the crosstable and every replay, and
+:func:`ranking` gives the final table with a 95 % interval of each bot's score.
 
 This module is the book of contests (tables ``bot_contests``, ``bot_contest_entries``); the
 sandboxed games of the final are :mod:`herna.servers.contest`'s.
@@ -24,21 +28,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import Integer, cast, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from herna.hall.db import BotContestEntryRow, BotContestRow, BotSubmissionRow
+from herna.hall.db import (
+    BotContestEntryRow,
+    BotContestRow,
+    BotSubmissionRow,
+    MatchPlayerRow,
+    MatchRow,
+)
 from herna.hall.identity import new_secret, same_secret, token_digest
 from herna.hall.stats import Z95
 from herna.hall.submissions import Submission, Submissions, submission_of
 from herna.hall.tournament.model import Game
+from herna.hall.tournament_live import BOTS, LIVE_GAMES, SESSION, LiveOptions
+from herna.hall.tournament_store import Tournament
 from herna.hall.tournament_timetable import TimeError, parse_duration, parse_start
 
-CONTEST_GAMES = ("onitama",)
-"""The games a contest's final can be held for (a final seats two bots a board: Onitama's)."""
+CONTEST_GAMES = LIVE_GAMES
+"""The games a contest's final can be held for: every game a live tournament seats."""
 MAX_GAMES_PER_PAIRING = 10
 HOUSE_LEVELS = ("easy", "medium", "hard")
+MAX_ROUNDS = 50
+"""The most rounds a live tournament plays (round-robin tables)."""
 
 
 class ContestRefused(Exception):
@@ -77,6 +91,8 @@ class Contest:
     house: tuple[str, ...]
     tournament_id: int | None
     created_at: datetime
+    rules: str | None = None
+    """A tile contest's shipped rules file (None for the other games)."""
 
     def open_at(self, moment: datetime) -> bool:
         """Whether entries and versions still count at ``moment``."""
@@ -104,6 +120,7 @@ def _contest(row: BotContestRow) -> Contest:
         house,
         row.tournament_id,
         utc(row.created_at),
+        row.rules,
     )
 
 
@@ -121,14 +138,27 @@ class Contests:
         deadline: datetime,
         games_per_pairing: int = 2,
         house: tuple[str, ...] = (),
+        rules: str | None = None,
     ) -> tuple[Contest, str]:
-        """A new contest and its admin token (shown to the organiser once)."""
+        """A new contest and its admin token (shown to the organiser once). ``rules``: a tile
+        contest's shipped rules file (the caller checks it is one, as the game is below the
+        hall; :mod:`herna.servers.contest` loads it at the final)."""
         title = title.strip()
         if not title or len(title) > 100:
             raise ContestRefused("give the contest a title of 1 to 100 characters")
         if game not in CONTEST_GAMES:
             raise ContestRefused(
                 f"contests are held for {', '.join(CONTEST_GAMES)} so far, not {game}"
+            )
+        rules = (rules or "").strip() or None
+        if game == "tiles" and rules is None:
+            raise ContestRefused("a tile contest names its rules file")
+        if game != "tiles":
+            rules = None
+        if game == "mia" and house:
+            raise ContestRefused(
+                "a Mia final is a session at the hall's Mia table, whose house bots play "
+                "anyway: give no house bots"
             )
         deadline = utc(deadline)
         if deadline <= datetime.now(UTC):
@@ -150,6 +180,7 @@ class Contests:
                 house=",".join(house),
                 admin_digest=token_digest(token),
                 created_at=datetime.now(UTC),
+                rules=rules,
             )
             session.add(row)
             session.flush()
@@ -249,6 +280,44 @@ class Contests:
                 row.tournament_id = tournament_id
 
 
+def final_options(contest: Contest, players: int, seats: int) -> LiveOptions:
+    """The live tournament that is ``contest``'s final for ``players`` entrants (the locked
+    bots and the house bots) at boards of ``seats`` (tiles: the rules file's players).
+
+    Two seats a board: a round robin, each pairing ``games_per_pairing`` times, colours or
+    seats swapped every other time. More: round-robin tables, ``players`` rounds for each
+    two games per pairing, so that everyone sits out (a bye) as often and the company at
+    the tables changes; a mariáš table plays one duplicate deal (three groups of one deal,
+    the seating turned a seat on each time and the same cards dealt from the same seat by the
+    CGML server, so every bot holds every hand once).
+    Mia: a session of ``games_per_pairing`` minutes at the hall's Mia table."""
+    name = f"{contest.title}: the final"
+    if contest.game == "mia":
+        return LiveOptions(
+            name=name,
+            game="mia",
+            format=SESSION,
+            admits=BOTS,
+            duration=60.0 * contest.games_per_pairing,
+        )
+    rounds = None
+    if seats > 2:
+        rounds = min(MAX_ROUNDS, players * math.ceil(contest.games_per_pairing / 2))
+    return LiveOptions(
+        name=name,
+        game=contest.game,
+        format="round-robin",
+        admits=BOTS,
+        rounds=rounds,
+        cycles=contest.games_per_pairing,
+        house=contest.house,
+        rules=contest.rules,
+        seats=seats,
+        deals=1,
+        duplicate=contest.game == "marias",
+    )
+
+
 # -- the final ranking ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ranked:
@@ -274,7 +343,11 @@ def wilson(points: float, games: int) -> tuple[float, float]:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * games)) / (1 + z2 / games)
     half = Z95 * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # No point (every point) puts the low (high) end at 0 (1) exactly; rounding must not
+    # leave a bot that lost every game outside its own interval.
+    low = 0.0 if points <= 0 else max(0.0, centre - half)
+    high = 1.0 if points >= games else min(1.0, centre + half)
+    return low, high
 
 
 def ranking(games: Sequence[Game], versions: dict[str, int]) -> list[Ranked]:
@@ -314,6 +387,45 @@ def ranking(games: Sequence[Game], versions: dict[str, int]) -> list[Ranked]:
                 low,
                 high,
             )
+        )
+    return out
+
+
+def final_ranking(engine: Engine, tour: Tournament, versions: dict[str, int]) -> list[Ranked]:
+    """The final table of ``tour`` (a contest's final): :func:`ranking` of its games, or for
+    a Mia session the rounds each entrant played at the table meanwhile, a round not lost
+    being a point (as the table scores it), read from the rounds' records."""
+    if tour.format != "session":
+        return ranking(tour.games, versions)
+    names = [e.name for e in tour.entrants]
+    first, last = tour.settings.get("first_match"), tour.settings.get("last_match")
+    rounds: dict[str, tuple[int, int]] = {}
+    if isinstance(first, int) and isinstance(last, int) and names:
+        with Session(engine) as session:
+            query = (
+                select(
+                    MatchPlayerRow.name,
+                    func.count(),
+                    func.sum(cast(MatchPlayerRow.winner, Integer)),
+                )
+                .join(MatchRow, MatchRow.id == MatchPlayerRow.match_id)
+                .where(
+                    MatchRow.game == "mia",
+                    MatchRow.status == "finished",
+                    MatchRow.id.between(first, last),
+                    MatchPlayerRow.name.in_(names),
+                )
+                .group_by(MatchPlayerRow.name)
+            )
+            rounds = {name: (int(n), int(won or 0)) for name, n, won in session.execute(query)}
+    order = sorted(names, key=lambda n: (-rounds.get(n, (0, 0))[1], n.casefold()))
+    out: list[Ranked] = []
+    for place, name in enumerate(order, 1):
+        played, won = rounds.get(name, (0, 0))
+        rank = out[-1].rank if out and out[-1].points == won else place
+        low, high = wilson(won, played)
+        out.append(
+            Ranked(rank, name, versions.get(name), won, played, won, 0, played - won, low, high)
         )
     return out
 

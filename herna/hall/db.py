@@ -313,9 +313,9 @@ class BotRunRow(Base):
 
 
 class BotContestRow(Base):
-    """A contest of submitted bots (:mod:`herna.hall.contests`, migration 0005): entries
-    until ``deadline``, then the versions are locked and the final is a live round robin
-    (``tournament_id``) between them."""
+    """A contest of submitted bots (:mod:`herna.hall.contests`, migrations 0005, 0007):
+    entries until ``deadline``, then the versions are locked and the final is a live
+    tournament (``tournament_id``) between them."""
 
     __tablename__ = "bot_contests"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -330,6 +330,8 @@ class BotContestRow(Base):
     tournament_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The final's live tournament, once the organiser started it."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rules: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A tile contest's shipped rules file (migration 0007); None for the other games."""
 
 
 class BotContestEntryRow(Base):

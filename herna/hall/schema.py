@@ -34,7 +34,7 @@ from sqlalchemy import Connection, Engine, MetaData, inspect, text
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD = "0006"
+HEAD = "0007"
 """The newest revision, the last script under ``migrations/versions/``: a new migration
 changes it (``tests/hall/test_schema.py`` checks it against Alembic's reading of the
 scripts). Known here so that the fast path needs no Alembic."""

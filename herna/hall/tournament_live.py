@@ -27,8 +27,9 @@ The life of one:
    waiting are told the tournament is over, and the standings stay in the database like every
    tournament's.
 
-Games: Onitama and the tile games, whose servers book tournament games (:data:`LIVE_GAMES`);
-mariáš and Mia tournaments are played with ``herna tournament run``.
+Games: Onitama, the tile games and mariáš, whose servers book tournament games, and Mia, a
+session at its table (:data:`LIVE_GAMES`). A game server that can seat a house bot as an
+entrant says so in :attr:`LiveTournaments.house_seats`.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ from herna.hall.lobby import (
     name_key,
 )
 from herna.hall.tournament import FORMATS, Board, Game, no_show
+from herna.hall.tournament_results import board_over, decided, duplicate_seats, summed
 from herna.hall.tournament_runner import Resume, Runner, RunOptions
 from herna.hall.tournament_store import Entrant, Tournament, TournamentStore
 from herna.hall.tournament_timetable import (
@@ -82,8 +84,6 @@ log = logging.getLogger("herna.tournament")
 LIVE_GAMES = ("onitama", "tiles", "marias", "mia")
 """Games whose server books tournament games (mariáš: a CGML group of ``deals`` games; Mia:
 a session at its one table)."""
-GROUP_FINISHED = "group finished"
-"""How a CGML group that played all its games closes."""
 LIVE_FORMATS = FORMATS
 SESSION = "session"
 TICK = 1.0
@@ -98,9 +98,6 @@ POLL = 0.1
 START_RETRY = 5.0
 """Seconds between tries to start a tournament whose start time came with too few entrants."""
 """Seconds between tries to book a board whose entrants are not all waiting."""
-FORFEITS = {"out_of_time": "time", "illegal_move": "illegal", "opponent_left": "left"}
-"""Onitama ``GAME_OVER`` reasons that end a game a side did not play out, as the
-tournament's forfeit words."""
 
 
 HouseSeat = Callable[[str, str, str], None]
@@ -147,6 +144,11 @@ class LiveOptions:
     """Tiles: the shipped rules file every table plays."""
     deals: int = 3
     """Mariáš: games a table (a CGML group) plays; 3 lets each seat deal once."""
+    duplicate: bool = False
+    """Mariáš: each table is a duplicate deal, played once in each seating turned a seat on
+    (a group each, of ``deals`` 1), the same cards dealt from the same seat every time
+    (``<newgroup deal="duplicate">``), so each entrant holds each hand once (forhont,
+    prostřední, zadák)."""
     seats: int = 2
     """Seats at a table (tiles: the rules file's players)."""
     seeding: str = ENTRY_ORDER
@@ -174,6 +176,8 @@ class LiveOptions:
             raise TournamentError("mariáš is played by three")
         if not 1 <= self.deals <= 20:
             raise TournamentError("a mariáš table plays 1 to 20 deals")
+        if self.duplicate and (self.game != "marias" or self.deals != 1):
+            raise TournamentError("a duplicate deal is a mariáš table's one deal")
         if self.game == "tiles" and not self.rules:
             raise TournamentError("a tile tournament names its rules file")
         if not 2 <= self.seats <= 8:
@@ -428,7 +432,12 @@ class LiveTournaments:
         if held is None:
             return None
         o = held.options
-        return {"rules": o.rules, "seats": o.seats, "deals": o.deals}.get(key)
+        return {
+            "rules": o.rules,
+            "seats": o.seats,
+            "deals": o.deals,
+            "duplicate": o.duplicate,
+        }.get(key)
 
     def _held(self, tournament: str) -> Held:
         held = self.held.get(int(tournament)) if tournament.isdigit() else None
@@ -681,27 +690,43 @@ class LiveTournaments:
         log.info("tournament %d %s with %d entrants", held.id, status, len(held.entrants))
 
     async def _play(self, held: Held, board: Board) -> Game:
+        if not held.options.duplicate:
+            return await self._seated(held, board, board.seats)
+        # A duplicate deal: one group a seating, each from a fresh wait in the lobby (a bot
+        # remembers nothing of the cards it saw), with the same cards dealt from the same
+        # seat (the server's, by the board's tag): every entrant holds every hand once.
+        games = []
+        for seats in duplicate_seats(board):
+            game = await self._seated(held, board, seats)
+            games.append(game)
+            if game.forfeit is not None:
+                break
+        return summed(board, games)
+
+    async def _seated(self, held: Held, board: Board, seats: tuple[str, ...]) -> Game:
+        """Book ``board`` with its entrants in ``seats`` and wait for its end."""
         game = held.options.game
         tag = f"{held.id}/{board.round}.{board.number}"
         result: asyncio.Future[GameEvent] = asyncio.get_running_loop().create_future()
         self._results[tag] = result
         deadline = time.monotonic() + held.options.start_timeout
+        seated = Board(board.round, board.number, seats)
         try:
-            while not self.lobby.book(game, str(held.id), board.seats, tag):
+            while not self.lobby.book(game, str(held.id), seats, tag):
                 if time.monotonic() >= deadline:
                     here = self.lobby.tournament_seeks(game, str(held.id))
-                    present = [n for n in board.seats if name_key(n) in here]
+                    present = [n for n in seats if name_key(n) in here]
                     log.info("tournament %d board %s: no-show, present %s", held.id, tag, present)
-                    return no_show(board, present)
+                    return no_show(seated, present)
                 await asyncio.sleep(POLL)
             event = await result
         finally:
             self._results.pop(tag, None)
-        return _decided(board, event)
+        return decided(seated, event)
 
     def _listen(self) -> None:
         if self._reader is None:
-            self._sub = self.bus.subscribe(_board_over)
+            self._sub = self.bus.subscribe(board_over)
             self._reader = asyncio.create_task(self._read(self._sub), name="tournament-results")
 
     async def _read(self, sub: Subscription) -> None:
@@ -709,44 +734,6 @@ class LiveTournaments:
             future = self._results.get(str(event.data["tournament"]))
             if future is not None and not future.done():
                 future.set_result(event)
-
-
-def _board_over(event: GameEvent) -> bool:
-    """The event that ends a tournament board: a game's ``game_over``, or for mariáš the
-    ``group_closed`` of its CGML group (a board is a group of several deals)."""
-    if "tournament" not in event.data:
-        return False
-    return event.kind == ("group_closed" if event.game == "marias" else "game_over")
-
-
-def _decided(board: Board, event: GameEvent) -> Game:
-    """The board's result from the game server's ``game_over`` event: a tile table's
-    ``result.returns`` (one per seat, in seat order), or Onitama's ``winner``."""
-    data = event.data
-    result = data.get("result")
-    returns = result.get("returns") if isinstance(result, dict) else None
-    equal: tuple[float, ...] = (0.0,) * len(board.seats)  # no result (aborted): a tie
-    if event.game == "marias":
-        # The money each member won over the group's deals, by member id.
-        ids = [str(p.get("id")) for p in data.get("players", [])]
-        money = data.get("money") or []
-        won = {name_key(i): float(m) for i, m in zip(ids, money, strict=False)}
-        ranks = tuple(won.get(name_key(n), 0.0) for n in board.seats)
-        played = int(data.get("game_no") or 0)
-        forfeit = None if data.get("reason") == GROUP_FINISHED else "aborted"
-        return Game(board, ranks, forfeit, None, f"{event.table}.1" if played else None)
-    if event.game == "tiles":
-        ranks = tuple(float(r) for r in returns) if returns else equal
-        if len(ranks) != len(board.seats):
-            ranks = equal
-        return Game(board, ranks, None if returns else "aborted", None, event.table)
-    winner = data.get("winner")
-    if winner is None:
-        ranks = equal
-    else:
-        ranks = tuple(1.0 if name_key(n) == name_key(winner) else 0.0 for n in board.seats)
-    forfeit = FORFEITS.get(str(data.get("reason")))
-    return Game(board, ranks, forfeit, None, event.table)
 
 
 def _duration(seconds: float) -> str:

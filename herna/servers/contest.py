@@ -2,14 +2,15 @@
 sandbox.
 
 The organiser starts it after the deadline: the entries' versions are locked, and the final
-is a live round robin (:mod:`herna.hall.tournament_live`: its pairings, colours, standings,
-crosstable and replays are the tournament's, on the tournament pages) with each pairing
-played ``games_per_pairing`` times, colours swapped every other time (cycles of Berger's
-tables). What this module adds is the entrants' presence: each locked version is kept waiting
-in the lobby for its next board (the seek word ``tournament=ID``) by the ladder's runner
-(:meth:`herna.servers.ladder.Ladder.play_seeking`), one sandboxed game after another, until
-the tournament is over. While the final runs, the ladder does not play its bots (one
-connection per name).
+is a live tournament of the contest's game (:mod:`herna.hall.tournament_live`: its pairings,
+seats, standings, crosstable and replays are the tournament's, on the tournament pages) in
+the format :func:`herna.hall.contests.final_options` chooses for the game's table. What this
+module adds is the table's size (a tile contest's rules file says it: :func:`table_seats`)
+and the entrants' presence: each locked version is kept waiting in the lobby for its next
+board (the seek word ``tournament=ID``; Mia: at the table during the session) by the
+ladder's runner (:meth:`herna.servers.ladder.Ladder.play_seeking`), one sandboxed game (a
+mariáš table: its group of deals) after another, until the tournament is over. While the
+final runs, the ladder does not play its bots (one connection per name).
 
 The games are ordinary games of the game's own server, seated by the tournament's bookings
 in the hall's one lobby; nothing here applies a rule.
@@ -21,9 +22,10 @@ import asyncio
 import logging
 import time
 
-from herna.hall.contests import ContestRefused, Contests
+from herna.games.tiles.rules import load_rules_file, shipped_rules
+from herna.hall.contests import ContestRefused, Contests, final_options
 from herna.hall.submissions import Submission
-from herna.hall.tournament_live import BOTS, ENTRY, RUNNING, LiveOptions, TournamentError
+from herna.hall.tournament_live import ENTRY, RUNNING, SESSION, TournamentError
 from herna.servers.ladder import Ladder
 
 log = logging.getLogger("herna.contest")
@@ -33,6 +35,21 @@ ARRIVAL_SECONDS = 30.0
 first sandbox starts take a moment; a bot still missing then is a no-show on its board)."""
 AGAIN_PAUSE = 0.5
 """Seconds before a bot whose wait ended without a game waits again."""
+SEATS = {"onitama": 2, "marias": 3, "mia": 2}
+"""Seats at a board of each game (tiles: the rules file's players; Mia: a session)."""
+
+
+def table_seats(game: str, rules: str | None) -> int:
+    """The seats at a board of ``game``'s final; a tile contest's ``rules`` must be a rules
+    file this hall ships (:class:`ContestRefused` says so)."""
+    if game != "tiles":
+        return SEATS.get(game, 2)
+    path = shipped_rules().get(rules or "")
+    if path is None:
+        if not rules:
+            raise ContestRefused("a tile contest names its rules file")
+        raise ContestRefused(f"{rules!r} is not a rules file of this hall")
+    return len(load_rules_file(path).players)
 
 
 class SandboxedBots:
@@ -59,29 +76,25 @@ class SandboxedBots:
             raise ContestRefused(f"there is no contest {contest_id}")
         if contest.tournament_id is not None:
             raise ContestRefused("the final has started already")
+        seats = table_seats(contest.game, contest.rules)
         versions = await asyncio.to_thread(self.contests.lock, contest_id)
-        if len(versions) + len(contest.house) < 2:
+        players = len(versions) + len(contest.house)
+        if players < max(2, seats):
             raise ContestRefused(
-                f"a final takes at least two players; {len(versions)} bot(s) had a version "
-                "before the deadline"
+                f"a final takes at least {max(2, seats)} players; {len(versions)} bot(s) had a "
+                "version before the deadline"
             )
-        options = LiveOptions(
-            name=f"{contest.title}: the final",
-            game=contest.game,
-            format="round-robin",
-            admits=BOTS,
-            cycles=contest.games_per_pairing,
-            house=contest.house,
-        )
+        options = final_options(contest, players, seats)
         try:
             tid, _ = director.create(options)
-            director.pre_enter(tid, [v.name for v in versions])
+            if options.format != SESSION:  # a session's field is whoever is at the table
+                director.pre_enter(tid, [v.name for v in versions])
         except TournamentError as exc:
             raise ContestRefused(str(exc)) from None
         await asyncio.to_thread(self.contests.set_final, contest_id, tid)
         for version in versions:
             self._keep(version, tid)
-        task = asyncio.create_task(self._begin(tid, len(versions) + len(contest.house)))
+        task = asyncio.create_task(self._begin(tid, [v.name for v in versions], players))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         log.info(
@@ -107,7 +120,8 @@ class SandboxedBots:
             for version in versions:
                 self._keep(version, tid)
             if director.held[tid].status == ENTRY:
-                task = asyncio.create_task(self._begin(tid, len(versions) + len(contest.house)))
+                players = len(versions) + len(contest.house)
+                task = asyncio.create_task(self._begin(tid, [v.name for v in versions], players))
                 self.tasks.add(task)
                 task.add_done_callback(self.tasks.discard)
             resumed.append(contest.id)
@@ -127,11 +141,18 @@ class SandboxedBots:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _begin(self, tid: int, players: int) -> None:
+    async def _begin(self, tid: int, names: list[str], players: int) -> None:
+        """Begin the final once every locked bot and house bot waits (a Mia session: once
+        the bots sit at the table, whoever else plays there)."""
         director = self.ladder.hall.tournaments
         assert director is not None
         deadline = time.monotonic() + ARRIVAL_SECONDS
-        while len(director.waiting(tid)) < players and time.monotonic() < deadline:
+
+        def arrived() -> bool:
+            here = {n.casefold() for n in director.waiting(tid)}
+            return len(here) >= players and all(n.casefold() in here for n in names)
+
+        while not arrived() and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
         try:
             director.begin(tid)

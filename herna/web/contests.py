@@ -20,23 +20,26 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from herna.games.tiles.rules import rules_title, shipped_rules
 from herna.hall.contests import (
     CONTEST_GAMES,
     Contest,
     ContestRefused,
     Contests,
     Entry,
+    final_ranking,
     parse_deadline,
-    ranking,
     ranking_csv,
 )
 from herna.hall.hall import Hall
 from herna.hall.submissions import Submissions
 from herna.hall.tournament_store import TournamentStore
 from herna.hall.tournament_timetable import TimeError
+from herna.servers.contest import table_seats
 from herna.web.accounts import FormError, ensure_csrf, read_form
 from herna.web.bots import person_of
 from herna.web.i18n import gettext as _
+from herna.web.i18n import ngettext
 from herna.web.refusals import refusal_words
 from herna.web.templating import TEMPLATES, render
 
@@ -90,6 +93,7 @@ class ContestPages:
             form=form,
             csrf=ensure_csrf(request),
             games=CONTEST_GAMES,
+            files=[(name, rules_title(name)) for name in shipped_rules()],
         )
 
     async def create(self, request: Request) -> Response:
@@ -104,13 +108,11 @@ class ContestPages:
                 MAX_OPEN_CONTESTS
             ):
                 raise FormError(400, _("Too many contests are taking entries now: try later."))
+            game = form.get("game", "")
+            rules = form.get("rules", "") if game == "tiles" else None
+            table_seats(game, rules)  # a tile contest's rules file is one the hall ships
             contest, token = await run_in_threadpool(
-                self.contests.create,
-                form.get("title", ""),
-                form.get("game", ""),
-                deadline,
-                games,
-                house,
+                self.contests.create, form.get("title", ""), game, deadline, games, house, rules
             )
         except (FormError, TimeError, ContestRefused, ValueError) as exc:
             status = exc.status if isinstance(exc, FormError) else 400
@@ -158,6 +160,7 @@ class ContestPages:
             open=open_now,
             person=person,
             here=quote(f"/contests/{contest.id}"),
+            how=_final_words(contest),
             mine=mine,
             csrf=ensure_csrf(request),
         )
@@ -173,7 +176,7 @@ class ContestPages:
         return {
             "tid": tour.id,
             "state": words.get(tour.status, tour.status),
-            "rows": ranking(tour.games, versions),
+            "rows": final_ranking(self.store.engine, tour, versions),
         }
 
     async def enter(self, request: Request) -> Response:
@@ -225,7 +228,7 @@ class ContestPages:
         entries = await run_in_threadpool(self.contests.entries, cid)
         versions = {en.name: en.version.version for en in entries if en.version is not None}
         return Response(
-            ranking_csv(ranking(tour.games, versions)),
+            ranking_csv(final_ranking(self.store.engine, tour, versions)),
             media_type="text/csv; charset=utf-8",
             headers={"content-disposition": f'attachment; filename="contest-{cid}-ranking.csv"'},
         )
@@ -241,6 +244,39 @@ def _reason(exc: Exception) -> str:
     if isinstance(exc, ValueError) and not isinstance(exc, TimeError):
         return _("Games per pairing is a whole number.")
     return refusal_words(str(exc))
+
+
+def _final_words(contest: Contest) -> str:
+    """How the contest's final is played, in words (:func:`herna.hall.contests.final_options`)."""
+    n = contest.games_per_pairing
+    if contest.game == "mia":
+        return ngettext(
+            "The final is a session of %(n)d minute at the hall's Mia table: each round a bot "
+            "does not lose is a point.",
+            "The final is a session of %(n)d minutes at the hall's Mia table: each round a bot "
+            "does not lose is a point.",
+            n,
+        ) % {"n": n}
+    if contest.game == "marias":
+        return _(
+            "The final is played at tables of three, everyone sitting out as often; each table "
+            "plays one duplicate deal: the same cards three times, so that each bot holds each "
+            "hand once (forhont, prostřední, zadák) and a lucky hand decides nothing."
+        )
+    try:
+        seats = table_seats(contest.game, contest.rules)
+    except ContestRefused:
+        seats = 2
+    if seats > 2:
+        return _(
+            "The final is played at tables of %(seats)s (%(rules)s), everyone sitting out as "
+            "often and the company changing from round to round."
+        ) % {"seats": seats, "rules": rules_title(contest.rules or "")}
+    if n == 2:
+        return _("In the final every bot meets every other once with each colour.")
+    return _(
+        "In the final every bot meets every other %(n)s times, colours swapped every other game."
+    ) % {"n": n}
 
 
 def _state(contest: Contest, now: datetime) -> str:

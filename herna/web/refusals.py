@@ -18,6 +18,7 @@ import re
 
 from herna.web.i18n import N_
 from herna.web.i18n import gettext as _
+from herna.web.pages import game_title
 
 _Q = r"'(?P<name>[^']*)'"
 """A name as the hall quotes it (``repr``)."""
@@ -77,6 +78,27 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (
             r"the final starts after the deadline: versions are not locked yet",
             N_("the final starts after the deadline: versions are not locked yet"),
+        ),
+        (r"a tile contest names its rules file", N_("a tile contest names its rules file")),
+        (
+            r"a final takes at least (?P<n>\d+) players; (?P<bots>\d+) bot\(s\) had a version "
+            r"before the deadline",
+            N_(
+                "a final takes at least %(n)s players; %(bots)s bot(s) had a version before "
+                "the deadline"
+            ),
+        ),
+        (
+            r"a Mia final is a session at the hall's Mia table, whose house bots play anyway: "
+            r"give no house bots",
+            N_(
+                "a Mia final is a session at the hall's Mia table, whose house bots play "
+                "anyway: give no house bots"
+            ),
+        ),
+        (
+            rf"{_Q} is not a rules file of this hall",
+            N_("'%(name)s' is not a rules file of this hall"),
         ),
         # live tournaments
         (
@@ -242,5 +264,8 @@ def refusal_words(reason: str) -> str:
     for pattern, message in REFUSALS:
         found = pattern.fullmatch(reason)
         if found is not None:
-            return _(message) % found.groupdict()
+            parts = found.groupdict()
+            if "game" in parts:
+                parts["game"] = game_title(parts["game"])  # the game's name, not its id
+            return _(message) % parts
     return reason

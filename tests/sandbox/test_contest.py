@@ -14,22 +14,20 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from alembic import command
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import inspect
 
 from herna.cli import main
 from herna.hall.contests import ContestRefused, Contests, ranking, ranking_csv, wilson
-from herna.hall.db import make_engine, normalise_url
+from herna.hall.db import make_engine
 from herna.hall.identity import Identity, ReservedNames
-from herna.hall.schema import HEAD, alembic_config, current
+from herna.hall.schema import HEAD, current
 from herna.hall.submissions import Submissions
 from herna.hall.tournament.model import Board, Game
 from herna.hall.tournament_store import TournamentStore
 from herna.servers.contest import SandboxedBots
-from herna.servers.ladder import Ladder, LadderSettings
 from herna.starters import starter
 from tests.live_tournaments import finished
-from tests.serve import serving
+from tests.sandbox.helpers import contest_hall, written_at
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is missing")
 
@@ -40,18 +38,14 @@ CRASHER = b"import sys\nprint('version two crashes', file=sys.stderr)\nraise Sys
 
 
 def test_contests_upgrade_from_the_previous_schema(database_url: str) -> None:
-    engine = create_engine(normalise_url(database_url))
-    with engine.begin() as conn:
-        command.upgrade(alembic_config(conn), "0004")
-        conn.execute(
-            text(
-                "INSERT INTO bot_submissions (name, game, version, language, filename, source,"
-                " owner, created_at) VALUES ('zora', 'onitama', 1, 'python', 'bot.py', :s,"
-                " 'eva', :t)"
-            ),
-            {"s": STARTER, "t": "2026-01-01 12:00:00+00:00"},
-        )
-    engine.dispose()
+    written_at(
+        database_url,
+        "0004",
+        "INSERT INTO bot_submissions (name, game, version, language, filename, source, owner,"
+        " created_at) VALUES ('zora', 'onitama', 1, 'python', 'bot.py', :s, 'eva', :t)",
+        s=STARTER,
+        t="2026-01-01 12:00:00+00:00",
+    )
     engine = make_engine(database_url)
     try:
         with engine.connect() as conn:
@@ -80,91 +74,74 @@ def test_the_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     low, high = wilson(0, 5)
     assert low == 0.0 and 0.4 < high < 0.45
+    # A bot that lost (won) every game is inside its interval, whatever the rounding.
+    assert all(wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0 for n in range(1, 50))
 
 
 async def test_a_contest_from_creation_through_the_deadline_to_the_final(tmp_path: Path) -> None:
-    async with serving(tmp_path, "onitama", onitama_house_bot_delay=0.02) as hall:
-        # The ladder's runner without its loop: the test watches the final's games alone.
-        ladder = Ladder(hall, "127.0.0.1", LadderSettings(concurrency=1, game_seconds=120))
-        hall.submitted = SandboxedBots(ladder)
-        try:
-            engine = hall.records.engine
-            bots = Submissions(engine, hall.identity)
-            contests = Contests(engine, bots)
-            deadline = datetime.now(UTC) + timedelta(seconds=3)
-            contest, _ = contests.create(
-                "Class 3B", "onitama", deadline, games_per_pairing=2, house=("easy",)
-            )
-            for name, author in (("ada", "pupil-a"), ("bea", "pupil-b"), ("cyril", "pupil-c")):
-                bots.submit(name, "onitama", "bot.py", STARTER, person=author)
-                contests.enter(contest.id, name, author)
-            with pytest.raises(ContestRefused, match="versions are not locked yet"):
-                await hall.submitted.start_final(contest.id)
-            while datetime.now(UTC) < deadline:
-                await asyncio.sleep(0.2)
-            with pytest.raises(ContestRefused, match="the deadline has passed"):
-                bots.submit("dora", "onitama", "bot.py", STARTER, person="pupil-d")
-                contests.enter(contest.id, "dora", "pupil-d")
-            # After the deadline ada uploads a version that crashes: it must not play.
-            late, _ = bots.submit("ada", "onitama", "bot.py", CRASHER, person="pupil-a")
-            assert late.version == 2
-            assert {
-                e.name: e.version.version for e in contests.entries(contest.id) if e.version
-            } == {
-                "ada": 1,
-                "bea": 1,
-                "cyril": 1,
-            }
+    async with contest_hall(tmp_path, "onitama", onitama_house_bot_delay=0.02) as held:
+        hall, bots, contests = held.hall, held.bots, held.contests
+        engine = hall.records.engine
+        assert isinstance(hall.submitted, SandboxedBots)
+        contest = held.open_contest("onitama", STARTER, 2, ("easy",))
+        with pytest.raises(ContestRefused, match="versions are not locked yet"):
+            await hall.submitted.start_final(contest.id)
+        await held.close_entries(contest)
+        with pytest.raises(ContestRefused, match="the deadline has passed"):
+            bots.submit("dora", "onitama", "bot.py", STARTER, person="pupil-d")
+            contests.enter(contest.id, "dora", "pupil-d")
+        # After the deadline ada uploads a version that crashes: it must not play.
+        late, _ = bots.submit("ada", "onitama", "bot.py", CRASHER, person="pupil-a")
+        assert late.version == 2
+        assert {e.name: e.version.version for e in contests.entries(contest.id) if e.version} == {
+            "ada": 1,
+            "bea": 1,
+            "cyril": 1,
+        }
 
-            tid = await hall.submitted.start_final(contest.id)
-            with pytest.raises(ContestRefused, match="has started already"):
-                await hall.submitted.start_final(contest.id)
-            store = TournamentStore(engine)
-            tour = await finished(store, tid, timeout=240)
-            assert tour.status == "finished", tour.status
-            played = [g for g in tour.games if not g.board.bye]
-            # Four players (three bots, one house bot), every pairing twice: 12 games.
-            assert len(played) == 12
-            pairs: dict[frozenset[str], list[tuple[str, ...]]] = {}
-            for game in played:
-                pairs.setdefault(frozenset(game.seats), []).append(game.seats)
-                assert game.forfeit is None, game  # no crash, no no-show: v1 played
-            assert len(pairs) == 6
-            for seatings in pairs.values():
-                assert len(seatings) == 2 and seatings[0] == seatings[1][::-1]  # colours swapped
+        tid = await hall.submitted.start_final(contest.id)
+        with pytest.raises(ContestRefused, match="has started already"):
+            await hall.submitted.start_final(contest.id)
+        store = TournamentStore(engine)
+        tour = await finished(store, tid, timeout=240)
+        assert tour.status == "finished", tour.status
+        played = [g for g in tour.games if not g.board.bye]
+        # Four players (three bots, one house bot), every pairing twice: 12 games.
+        assert len(played) == 12
+        pairs: dict[frozenset[str], list[tuple[str, ...]]] = {}
+        for game in played:
+            pairs.setdefault(frozenset(game.seats), []).append(game.seats)
+            assert game.forfeit is None, game  # no crash, no no-show: v1 played
+        assert len(pairs) == 6
+        for seatings in pairs.values():
+            assert len(seatings) == 2 and seatings[0] == seatings[1][::-1]  # colours swapped
 
-            # Every run of ada in the final is of version 1, and the crasher never ran.
-            # (the last game's run is kept as the relay finds its record: a moment after)
-            for _ in range(100):
-                runs = [r for r in bots.runs("ada", limit=50) if r.match_id is not None]
-                if len(runs) >= 6:
-                    break
-                await asyncio.sleep(0.1)
-            assert len(runs) == 6 and {r.version for r in runs} == {1}
-            assert len({r.match_id for r in runs}) == 6  # each run has its own game's record
-            assert not any("version two crashes" in r.log for r in bots.runs("ada", limit=50))
-            (final,) = [c for c in contests.all() if c.id == contest.id]
-            assert final.tournament_id == tid
+        # Every run of ada in the final is of version 1, and the crasher never ran.
+        # (the last game's run is kept as the relay finds its record: a moment after)
+        for _ in range(100):
+            runs = [r for r in bots.runs("ada", limit=50) if r.match_id is not None]
+            if len(runs) >= 6:
+                break
+            await asyncio.sleep(0.1)
+        assert len(runs) == 6 and {r.version for r in runs} == {1}
+        assert len({r.match_id for r in runs}) == 6  # each run has its own game's record
+        assert not any("version two crashes" in r.log for r in bots.runs("ada", limit=50))
+        (final,) = [c for c in contests.all() if c.id == contest.id]
+        assert final.tournament_id == tid
 
-            versions = {
-                e.name: e.version.version for e in contests.entries(contest.id) if e.version
-            }
-            table = ranking(tour.games, versions)
-            assert sum(r.points for r in table) == 12
-            ranks = [r.rank for r in table]
-            assert ranks[0] == 1 and ranks == sorted(ranks) and len(table) == 4
-            for a, b in itertools.pairwise(table):  # a shared place only for a tie
-                assert (a.rank == b.rank) == ((a.points, a.wins) == (b.points, b.wins))
-            assert all(r.games == 6 and r.low <= r.points / 6 <= r.high for r in table)
-            rows = list(csv.DictReader(io.StringIO(ranking_csv(table))))
-            assert [r["bot"] for r in rows] == [r.name for r in table]
-            assert {r["version"] for r in rows if r["bot"] == "ada"} == {"1"}
-            house = [r for r in rows if r["bot"].startswith("house-")]
-            assert len(house) == 1 and house[0]["version"] == ""
-        finally:
-            assert isinstance(hall.submitted, SandboxedBots)
-            await hall.submitted.stop()
-            await ladder.stop()
+        versions = {e.name: e.version.version for e in contests.entries(contest.id) if e.version}
+        table = ranking(tour.games, versions)
+        assert sum(r.points for r in table) == 12
+        ranks = [r.rank for r in table]
+        assert ranks[0] == 1 and ranks == sorted(ranks) and len(table) == 4
+        for a, b in itertools.pairwise(table):  # a shared place only for a tie
+            assert (a.rank == b.rank) == ((a.points, a.wins) == (b.points, b.wins))
+        assert all(r.games == 6 and r.low <= r.points / 6 <= r.high for r in table)
+        rows = list(csv.DictReader(io.StringIO(ranking_csv(table))))
+        assert [r["bot"] for r in rows] == [r.name for r in table]
+        assert {r["version"] for r in rows if r["bot"] == "ada"} == {"1"}
+        house = [r for r in rows if r["bot"].startswith("house-")]
+        assert len(house) == 1 and house[0]["version"] == ""
 
 
 def test_equal_points_and_wins_share_a_place() -> None:
@@ -206,3 +183,39 @@ def test_herna_contest_creates_and_shows_a_contest(
         == 1
     )
     assert "the submission deadline is in the past" in capsys.readouterr().err
+    tiles = ["contest", "create", "Tiles", "--game", "tiles", "--deadline", "2h"]
+    assert main([*tiles, "--database-url", url]) == 1
+    assert "a tile contest names its rules file" in capsys.readouterr().err
+    assert main([*tiles, "--rules", "tsuro", "--database-url", url]) == 0
+    assert "contest 2: Tiles" in capsys.readouterr().out
+    assert main(["contest", "show", "2", "--database-url", url]) == 0
+    assert "contest 2: Tiles (tiles, rules tsuro)" in capsys.readouterr().out
+
+
+def test_contests_keep_a_tile_contests_rules_from_revision_0007(database_url: str) -> None:
+    """A contest written at revision 0006 (an Onitama one: the only game then) opens after
+    the upgrade without rules; a tile contest made afterwards keeps its rules file."""
+    written_at(
+        database_url,
+        "0006",
+        "INSERT INTO bot_contests (title, game, deadline, games_per_pairing, house,"
+        " admin_digest, created_at) VALUES ('Class 3B', 'onitama', :d, 2, '', 'x', :t)",
+        d="2099-01-01 12:00:00+00:00",
+        t="2026-01-01 12:00:00+00:00",
+    )
+    engine = make_engine(database_url)
+    try:
+        contests = Contests(engine, Submissions(engine, Identity(ReservedNames(engine))))
+        (old,) = contests.all()
+        assert (old.title, old.game, old.rules) == ("Class 3B", "onitama", None)
+        tiles, _ = contests.create(
+            "Dlaždice", "tiles", datetime.now(UTC) + timedelta(hours=1), rules="gold_rush"
+        )
+        made = contests.get(tiles.id)
+        assert made is not None and (made.game, made.rules) == ("tiles", "gold_rush")
+        marias, _ = contests.create(
+            "Mariáš", "marias", datetime.now(UTC) + timedelta(hours=1), rules="gold_rush"
+        )
+        assert marias.rules is None  # only a tile contest names rules
+    finally:
+        engine.dispose()

@@ -64,6 +64,8 @@ async def test_a_teacher_runs_a_contest_to_its_final_ranking(
             await page.get_by_role("link", name="contest", exact=True).click()
             await page.get_by_role("heading", name="Bot contests").wait_for()
             assert await page.get_by_text("No contest yet.").count() == 1
+            games = page.get_by_label("Game", exact=True).locator("option")
+            assert await games.all_inner_texts() == ["Onitama", "Tile games", "Mariáš", "Mia"]
             await page.get_by_label("Title").fill("Class 3B")
             await page.get_by_label("Submissions close").fill("25s")
             await page.get_by_label("House bots that play in the final").fill("easy")

@@ -17,6 +17,7 @@ from herna.hall.records import RecordStore
 from herna.hall.submissions import SubmissionRefused, Submissions
 from herna.hall.tournament_live import LiveOptions, TournamentError
 from herna.hall.tournament_timetable import TimeError, parse_duration, parse_start
+from herna.servers.contest import table_seats
 from herna.web.i18n import CURRENT_LOCALE, compile_catalogs
 from herna.web.refusals import refusal_words
 
@@ -46,6 +47,8 @@ def test_the_halls_refusals_are_said_in_czech(tmp_path: Path, czech: None) -> No
     past = datetime.now(UTC) - timedelta(hours=1)
     soon = datetime.now(UTC) + timedelta(hours=1)
     kit = b"print('hi')\n"
+    marias, _ = contests.create("Mariáš 3B", "marias", soon)
+    bots.submit("oni", "onitama", "a.py", kit, person="eva")
     refused = {
         "empty": _reason(lambda: bots.submit("ada", "onitama", "a.py", b" ", person="ada")),
         "language": _reason(lambda: bots.submit("ada", "onitama", "a.rb", kit, person="ada")),
@@ -54,6 +57,10 @@ def test_the_halls_refusals_are_said_in_czech(tmp_path: Path, czech: None) -> No
         "past": _reason(lambda: contests.create("Třída", "onitama", past, 2, ())),
         "pairing": _reason(lambda: contests.create("Třída", "onitama", soon, 99, ())),
         "house": _reason(lambda: contests.create("Třída", "onitama", soon, 2, ("wizard",))),
+        "no rules": _reason(lambda: contests.create("Třída", "tiles", soon, 2, ())),
+        "rules": _reason(lambda: table_seats("tiles", "nowhere")),
+        "mia house": _reason(lambda: contests.create("Třída", "mia", soon, 2, ("easy",))),
+        "wrong game": _reason(lambda: contests.enter(marias.id, "oni", "eva")),
         "rounds": _reason(LiveOptions("x", "onitama", "swiss", rounds=99).check),
         "arena": _reason(LiveOptions("x", "onitama", "arena", duration=1).check),
         "people": _reason(
@@ -68,6 +75,10 @@ def test_the_halls_refusals_are_said_in_czech(tmp_path: Path, czech: None) -> No
     assert said["empty"] == "soubor je prázdný"
     assert said["language"].startswith("„a.rb“ není v jazyce, který herna spouští: Python 3")
     assert said["past"] == "uzávěrka je v minulosti"
+    assert said["no rules"] == "soutěž her s dlaždicemi musí uvést svůj soubor pravidel"
+    assert said["rules"] == "„nowhere“ není soubor pravidel této herny"
+    # The game by its name, not its code: "Mariáš", not "marias".
+    assert said["wrong game"] == "nemáte bota pro Mariáš jménem „oni“: nejdřív ho nahrajte"
     assert said["pause"] == "„soon“ není délka času (např. 2m, 90s, 1m30s)"
     assert all("%(" not in words for words in said.values())
     hall.records.close()

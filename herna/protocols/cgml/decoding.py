@@ -263,12 +263,19 @@ def _decode_newgroup(el: Element) -> Message:
         games = parse_int(games_text, "games") if games_text is not None else None
         if games is not None and not 1 <= games <= MAX_GROUP_GAMES:
             raise MessageError(f"games is 1 to {MAX_GROUP_GAMES}")
+        deal = _opt_attr(el, "deal", 16)
+        if deal not in (None, "duplicate"):
+            raise MessageError("deal is 'duplicate' or left out")
+        tournament = _opt_attr(el, "tournament", MAX_GROUP_LENGTH)
+        if deal is not None and tournament is None:
+            raise MessageError("a duplicate deal is a tournament board's: give its tournament")
         return NewGroupInit(
             game,
             _opt_attr(el, "id", MAX_GROUP_LENGTH),
             _players(el),
-            _opt_attr(el, "tournament", MAX_GROUP_LENGTH),
+            tournament,
             games,
+            deal is not None,
         )
     if status == "ack":
         elements = _children(el, "player")

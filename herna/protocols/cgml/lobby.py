@@ -82,6 +82,7 @@ log = logging.getLogger("herna.cgml.login")
 ID_IN_USE = "ID_IN_USE"
 WRONG_PHASE = "WRONG_PHASE"
 UNEXPECTED = "UNEXPECTED"
+MAX_DEALS_ROUTED = 4096
 BAD_REGISTRATION = "BAD_REGISTRATION"
 
 
@@ -170,6 +171,10 @@ class Lobby:
         self._queue: list[Entry] = []
         self._servers: dict[ConnKey, _GameServer] = {}
         self._rr = 0
+        self._deal_servers: dict[str, ConnKey] = {}
+        """The super game server each duplicate deal (by board tag) went to: the board's
+        next groups go there too, where the deal's seed is (the newest
+        :data:`MAX_DEALS_ROUTED`: a board's groups follow each other)."""
         self._pending: dict[str, _Pending] = {}
         self._auto_ids = itertools.count(1)
         self._timer: TimerHandle | None = None
@@ -517,7 +522,9 @@ class Lobby:
             return NO_SUCH_TOURNAMENT, "this login server holds no tournaments"
         return self.hall_seeks.tournament_problem(pid, race, tournament, verified)
 
-    def _start_booked(self, keys: list[object], tag: str, games: int | None) -> bool:
+    def _start_booked(
+        self, keys: list[object], tag: str, games: int | None, duplicate: bool = False
+    ) -> bool:
         """Form the group a tournament booked: these waiting players, in seat order."""
         entries = {w.key: w for w in self._queue}
         chosen = [entries.get(cast(ConnKey, k)) for k in keys]
@@ -529,7 +536,7 @@ class Lobby:
         if not servers or servers[0].numplayers != len(waiting):
             return False
         members = [Member(w.player, w.key, False, w) for w in waiting]
-        self._start_group(game, servers, members, tag, games)
+        self._start_group(game, servers, members, tag, games, duplicate)
         self._show_seeks()
         return True
 
@@ -561,12 +568,20 @@ class Lobby:
         members: list[Member],
         tournament: str | None = None,
         games: int | None = None,
+        duplicate: bool = False,
     ) -> None:
         # The least loaded super game server gets the group; among equals, the next in turn,
         # so that servers started together fill evenly.
         order = {id(s): (i - self._rr) % len(servers) for i, s in enumerate(servers)}
         self._rr += 1
         server = min(servers, key=lambda s: (self._load(s), order[id(s)]))
+        if duplicate and tournament is not None:
+            # The deal's seed is on the server that dealt its first group.
+            kept = next((s for s in servers if s.key == self._deal_servers.get(tournament)), None)
+            server = kept or server
+            self._deal_servers[tournament] = server.key
+            while len(self._deal_servers) > MAX_DEALS_ROUTED:
+                del self._deal_servers[next(iter(self._deal_servers))]
         group = new_public_id()
         while group in self._pending or group in self._live:
             group = new_public_id()
@@ -597,7 +612,7 @@ class Lobby:
         )
         self.send(
             server.key,
-            NewGroupInit(game, group, tuple(m.player for m in final), tournament, games),
+            NewGroupInit(game, group, tuple(m.player for m in final), tournament, games, duplicate),
         )
 
     def _ack_timeout(self, group: str) -> None:

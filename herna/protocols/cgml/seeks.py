@@ -106,7 +106,7 @@ class HallSeeks:
         self,
         lobby: Lobby,
         cancel: Callable[[object, str, str], None],
-        start: Callable[[list[object], str, int | None], bool] | None = None,
+        start: Callable[[list[object], str, int | None, bool], bool] | None = None,
     ) -> None:
         self.lobby = lobby
         self.cancel = cancel
@@ -174,7 +174,8 @@ class HallSeeks:
                 continue
             desk = self.lobby.desk
             games = desk.setting(booking.tournament, "deals") if desk is not None else None
-            self.start([s.holder for s in group], booking.tag, games)
+            duplicate = desk is not None and bool(desk.setting(booking.tournament, "duplicate"))
+            self.start([s.holder for s in group], booking.tag, games, duplicate)
 
     def _closed(self, seek: Seek, why: str) -> None:
         closing = (CANCELLED, ENDED, HALL_CLOSED, DECLINED)

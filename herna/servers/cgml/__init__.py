@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from herna.clients.cgml import BotDecider, run_player
@@ -68,6 +69,36 @@ class CgmlService:
         self.games = games
         self.bots = bots
         self.house: list[asyncio.Task[Any]] = []
+        self.house_delay = 0.0
+        """House players' pause before each answer (``--cgml-bot-delay``)."""
+        self.reserve: Callable[[str], str] | None = None
+        """The hall's way to reserve a house bot's name (its token)."""
+
+    def enter_house_bot(self, name: str, level: str, seek: str) -> None:
+        """A house bot of ``level`` that waits with ``seek`` (``tournament=ID``: a live
+        tournament's entrant, which plays that tournament's groups and leaves when the login
+        server says it is over)."""
+        if self.login is None or self.reserve is None:
+            return  # a super game server alone: the login server's process seats them
+        words = dict(w.partition("=")[::2] for w in seek.split(",") if w)
+        player = PlayerRef(name, name, "bot")
+        token = self.reserve(name)
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+        decider = BotDecider(level, delay=self.house_delay)
+        task = asyncio.create_task(
+            run_player(
+                host,
+                self.login.player_address[1],
+                player,
+                decider,
+                groups=None,
+                status="passive",
+                token=token,
+                tournament=words.get("tournament"),
+            ),
+            name=f"cgml-house-{name}",
+        )
+        self.house = [t for t in self.house if not t.done()] + [task]
 
     def endpoints(self) -> list[str]:
         out = []
@@ -317,6 +348,10 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
     bots = BotServer(bots_name, bots_name, strategy, capacity, delay, token=bots_token)
     await bots.start(login_host, login.player_address[1])
     service = CgmlService(host, login, [game], [bots])
+    service.house_delay = delay
+    service.reserve = hall.identity.reserve_house_bot
+    if hall.tournaments is not None:
+        hall.tournaments.house_seats["marias"] = service.enter_house_bot
     for level in dict.fromkeys(levels):
         # Extra levels for people who ask for them by name (LobbySettings.named_only).
         name = f"house-{level}-bot"

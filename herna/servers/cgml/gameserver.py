@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -46,6 +46,8 @@ from herna.servers.gamelog import refused
 log = logging.getLogger("herna.cgml.game")
 
 _JOIN = '<newgroup status="accept">'
+DEALS_KEPT = 4096
+"""Duplicate deals a super game server remembers (a board's groups follow each other)."""
 """How the login timeout's error names what a player connection should have sent."""
 
 
@@ -92,6 +94,9 @@ class SuperGameServer:
         self.seeds = seeds or SeedSource()
         """Every game's seed and each group's first dealer: from :mod:`secrets`, or from a
         fixed seed (``--cgml-seed``) for reproducible runs."""
+        self.deals: OrderedDict[str, int] = OrderedDict()
+        """Duplicate deals' seeds by the board's tournament tag (the newest :data:`DEALS_KEPT`):
+        every group of one board is dealt the same cards."""
         self.reported: set[str] = set()
         """Groups the login server announced with an id and members: reported closed."""
         self.groups_created = 0
@@ -229,12 +234,24 @@ class SuperGameServer:
             self.seeds,
             message.tournament,
             message.games,
+            self._deal_seed(message.tournament) if message.duplicate else None,
         )
         self.groups[group_id] = group
         self.groups_created += 1
         if message.group is not None and message.players:
             self.reported.add(group_id)
         conn.send(NewGroupAck(message.game, group_id, message.players, group.tickets()))
+
+    def _deal_seed(self, tag: str | None) -> int:
+        """The seed of the duplicate deal ``tag`` names: drawn for its first group, the same
+        for the others (the seeds stay the server's: no client names one)."""
+        key = tag or ""
+        seed = self.deals.get(key)
+        if seed is None:
+            seed = self.deals[key] = self.seeds.next_seed()
+            while len(self.deals) > DEALS_KEPT:
+                self.deals.popitem(last=False)
+        return seed
 
     def _group_closed(self, group: GroupCore) -> None:
         self.groups.pop(group.id, None)

@@ -77,6 +77,7 @@ class GroupCore(ABC):
         seeds: SeedSource | None = None,
         tournament: str | None = None,
         max_games: int | None = None,
+        deal_seed: int | None = None,
     ) -> None:
         self.id = group_id
         self.tournament = tournament
@@ -85,6 +86,11 @@ class GroupCore(ABC):
         self.max_games = max_games
         """Games this group plays before it closes (``<newgroup games>``); None: the
         server's setting."""
+        self.deal_seed = deal_seed
+        """A duplicate deal's seed (``<newgroup deal="duplicate">``): every game of the group
+        is dealt from it, and the first dealer's seat too, so each group of the same deal
+        deals the same cards from the same seat (the members seated in another order hold
+        other hands)."""
         # Each announced member gets a secret; its ticket (group id, dot, secret) goes to
         # that member alone, through the login server, and is what it must join with.
         self.members = [Member(ref, i, secret=new_secret()) for i, ref in enumerate(members)]
@@ -97,7 +103,8 @@ class GroupCore(ABC):
         self.seeds = seeds or SeedSource()
         """Every game's seed (recorded with the game): from :mod:`secrets` unless the server
         was given a fixed seed, so published seeds never predict the next deals."""
-        self.first_dealer = SeededRng(self.seeds.next_seed()).randint(0, 2)
+        dealer_seed = self.seeds.next_seed() if deal_seed is None else deal_seed
+        self.first_dealer = SeededRng(dealer_seed).randint(0, 2)
         self.games = 0
         self.match: Match[Action] | None = None
         self.money = [0, 0, 0]

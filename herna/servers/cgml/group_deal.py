@@ -161,8 +161,8 @@ class DealFlow(GroupControl):
         self._cancel_timer()
         self.phase = GroupPhase.PLAYING
         dealer = (self.first_dealer + self.games) % 3
+        seed = self.seeds.next_seed() if self.deal_seed is None else self.deal_seed
         self.games += 1
-        seed = self.seeds.next_seed()
         house = self.hooks.house_names
         seats = [
             Seat(

@@ -24,6 +24,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from herna.clients.tiles import run_bot
 from herna.games.tiles.bots import STRATEGIES
 from herna.games.tiles.engine import DEFAULT_MAX_ROUNDS
 from herna.hall.hall import Hall
@@ -92,6 +93,34 @@ class TilesService:
         self.server = server
         self.host = host
         self.hall = hall
+        self.entrants: set[asyncio.Task[Any]] = set()
+        """House bots playing live tournaments (:meth:`enter_house_bot`)."""
+        if hall is not None and hall.tournaments is not None:
+            hall.tournaments.house_seats["tiles"] = self.enter_house_bot
+
+    def enter_house_bot(self, name: str, level: str, seek: str) -> None:
+        """A house bot of ``level`` that waits with ``seek`` (``tournament=ID``: a live
+        tournament's entrant over TCP, which plays its games and leaves when it is over)."""
+        if self.hall is None:
+            return
+        words = dict(w.partition("=")[::2] for w in seek.split(",") if w)
+        tid = words.get("tournament", "")
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+        task = asyncio.create_task(
+            run_bot(
+                host,
+                self.port,
+                name,
+                None,
+                level,
+                token=self.hall.identity.reserve_house_bot(name),
+                reconnect=False,
+                tournament=int(tid) if tid.isdigit() else None,
+            ),
+            name=f"tiles-house-{name}",
+        )
+        self.entrants.add(task)
+        task.add_done_callback(self.entrants.discard)
 
     @property
     def port(self) -> int:
@@ -114,6 +143,9 @@ class TilesService:
         return snap
 
     async def stop(self) -> None:
+        for task in list(self.entrants):
+            task.cancel()
+        await asyncio.gather(*self.entrants, return_exceptions=True)
         self.server.close()
         self.hub.shutdown()
         if self.hub.elsewhere is not None:

@@ -78,6 +78,11 @@ SEED_EXAMPLES: list[tuple[str, m.Message]] = [
         m.NewGroupInit("licitovany_marias", "g7", (), "3/1.1", 3),
     ),
     (
+        '<newgroup status="init" id="g8" tournament="4/2.1" games="1" deal="duplicate">'
+        "<game>licitovany_marias</game></newgroup>",
+        m.NewGroupInit("licitovany_marias", "g8", (), "4/2.1", 1, duplicate=True),
+    ),
+    (
         '<connect status="passive" tournament="3"><player id="ada"/>'
         "<game>licitovany_marias</game></connect>",
         m.ConnectPlayer("passive", m.PlayerRef("ada"), "licitovany_marias", tournament="3"),
@@ -353,6 +358,9 @@ def test_deep_nesting_is_refused() -> None:
         '<connect status="active" tournament="x1"><player id="a"/><game>g</game></connect>',
         '<newgroup status="init" games="0"><game>g</game></newgroup>',
         '<newgroup status="init" games="101"><game>g</game></newgroup>',
+        '<newgroup status="init" games="3" deal="same"><game>g</game></newgroup>',
+        '<newgroup status="init" games="1" deal="duplicate"><game>g</game></newgroup>',
+        '<newgroup status="init" deal="duplicate"><game>g</game></newgroup>',
     ],
 )
 def test_invalid_cgml_is_a_non_fatal_error(body: str) -> None:

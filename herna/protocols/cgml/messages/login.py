@@ -99,15 +99,17 @@ class ConnectComplete(Message):
 class NewGroupInit(Message):
     """2.4 Login server -> super game server: create a group (id, members: extensions).
 
-    ``tournament`` and ``games`` (Herna extensions, attributes): a live tournament's board
-    tag, carried by the group's records and events, and how many games the group plays
-    before it closes."""
+    ``tournament``, ``games`` and ``deal`` (Herna extensions, attributes): a live
+    tournament's board tag, carried by the group's records and events; how many games the
+    group plays before it closes; ``deal="duplicate"``: the board's duplicate deal, the same
+    cards dealt from the same seat in every group of that tournament tag."""
 
     game: str
     group: str | None = None
     players: tuple[PlayerRef, ...] = ()
     tournament: str | None = None
     games: int | None = None
+    duplicate: bool = False
     tag: ClassVar[str] = "newgroup"
 
     def nodes(self) -> tuple[Node, ...]:
@@ -117,6 +119,7 @@ class NewGroupInit(Message):
             ("id", self.group),
             ("tournament", self.tournament),
             ("games", games),
+            ("deal", "duplicate" if self.duplicate else None),
         )
         children = (_text("game", self.game), *(p.node() for p in self.players))
         return (Node("newgroup", attrs, None, children),)
