@@ -91,7 +91,7 @@ async def test_a_czech_browser_walks_tournaments_bots_contests_and_status(
         assert await ladder.count() == 1
         heads = await page.locator("table.results thead th").all_inner_texts()
         assert heads[:3] == ["Bot", "Hry", "Výhry"], heads
-        assert "Přihlaste se" in await page.locator("main").inner_text()
+        assert "Přihlas se" in await page.locator("main").inner_text()
         await shot("bots")
 
         await page.get_by_role("link", name="kit-bot", exact=True).click()

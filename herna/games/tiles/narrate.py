@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from herna.core.catalogs import say_in
-from herna.core.lang import pick
+from herna.core.lang import N_, pick
 
 View = Mapping[str, Any]
 
@@ -27,21 +27,14 @@ _PUSHED_FROM["up"] = "from the bottom"
 _PUSHED_FROM_CS = {"right": "zleva", "left": "zprava", "down": "shora", "up": "zdola"}
 
 GOAL_WORDS = {
-    "reach": "reach the tile in column {x}, row {y}",
-    "collect": "collect {count} {name}",
-    "find": "find the {name}",
-    "hidden": "a secret goal",
+    "reach": N_("reach the tile in column {x}, row {y}"),
+    "collect": N_("collect {count} {name}"),
+    "find": N_("find the {name}"),
+    "hidden": N_("a secret goal"),
 }
-"""How a goal reads wherever a person sees it; static/games/tiles.js keeps a copy (a test
-checks the two match). Columns and rows are counted from 1, as people count (:func:`nth`)."""
-
-GOAL_WORDS_CS = {
-    "reach": "dojít na dlaždici ve sloupci {x}, řádku {y}",
-    "collect": "sesbírat {count}× {name}",
-    "find": "najít: {name}",
-    "hidden": "tajný cíl",
-}
-"""The same in Czech (the play page's catalog says them so too)."""
+"""How a goal reads wherever a person sees it, in a language from the catalogs;
+static/games/tiles.js marks the same messages (a test checks the two match). Columns and rows
+are counted from 1, as people count (:func:`nth`)."""
 
 
 def nth(index: int | str) -> int:
@@ -53,7 +46,8 @@ def nth(index: int | str) -> int:
 def goal_words(text: str | None, lang: str = "en") -> str:
     """A goal as the rules write it (``reach 3 0``) in words (``reach the tile in column 4,
     row 1``); None (a goal hidden from the reader) is ``a secret goal``."""
-    words = GOAL_WORDS_CS if lang == "cs" else GOAL_WORDS
+    _ = say_in(lang)
+    words = {key: _(message) for key, message in GOAL_WORDS.items()}
     if not text:
         return words["hidden"]
     if m := re.fullmatch(r"reach (\d+) (\d+)", text):
