@@ -120,7 +120,7 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     from herna.games.mia.text import REASONS
     from herna.games.mia.words import DOUBLES
     from herna.games.onitama.words import ACTION_WORDS, WIN_WORDS
-    from herna.games.tiles.narrate import GOAL_WORDS
+    from herna.games.tiles.narrate import END_WORDS, GOAL_WORDS
 
     games = STATIC / "games"
     marias = games / "marias.js"
@@ -140,6 +140,7 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     assert js_table(games / "onitama.js", "ACTION_WORDS") == ACTION_WORDS
     assert "SHORT" not in (games / "mia.js").read_text(encoding="utf-8")  # no second wording
     assert js_table(games / "tiles.js", "GOAL_WORDS") == GOAL_WORDS
+    assert js_table(games / "tiles.js", "END_WORDS") == {w: w for w in END_WORDS}
 
 
 def test_the_status_page_says_snapshot_keys_and_codes_in_words() -> None:

@@ -160,6 +160,7 @@ def script_message_ids(folder: Path = STATIC_DIR) -> tuple[str | tuple[str, str]
     return tuple(found)
 
 
+@functools.cache  # (a page block carries them on every page; the catalogs are read once too)
 def plural_forms(singular: str, plural: str, locale: str) -> dict[str, str]:
     """A counted message in ``locale`` by CLDR plural category (``one``, ``few``, ``other``),
     the categories the browser's ``Intl.PluralRules`` gives a count: each category's form is

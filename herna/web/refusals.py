@@ -205,6 +205,10 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (rf"no tournament {_Q} here", N_("no tournament '%(name)s' here")),
         (r"you cannot challenge yourself", N_("you cannot challenge yourself")),
+        (
+            r"a name is 1-32 letters, digits, _, - or \.",
+            N_("a name is 1-32 letters, digits, _, - or ."),
+        ),
         # (a seek's id is the protocol's: a person reads "that seek")
         (rf"no open seek {_Q}", N_("that seek is no longer open")),
         (

@@ -83,8 +83,8 @@ async def test_a_czech_browser_plays_a_whole_onitama_game(
         labels = await page.locator("rect[data-square]").evaluate_all(
             "rs => rs.map((r) => r.getAttribute('aria-label'))"
         )
-        assert any(label.endswith(": váš mistr") for label in labels), labels
-        assert any(label.endswith(": váš žák") for label in labels), labels
+        assert any(label.endswith(": tvůj mistr") for label in labels), labels
+        assert any(label.endswith(": tvůj žák") for label in labels), labels
         assert any(label.endswith(": soupeřův žák") for label in labels), labels
         assert await page.locator("#play-resign").inner_text() == "Vzdát se"
         assert await page.locator("#play-draw").inner_text() == "Nabídnout remízu"

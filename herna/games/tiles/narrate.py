@@ -297,25 +297,29 @@ class TurnLog:
         return line
 
 
+END_WORDS = (
+    N_("completed every goal"),
+    N_("last player not eliminated"),
+    N_("every player was eliminated"),
+    N_("no progress for a full round"),
+    N_("the other player resigned"),
+    N_("the other player ran out of time"),
+    N_("you resigned"),
+    N_("you ran out of time"),
+)
+"""How a game ends, as the engine and the tile server word it (effects.py, engine.py,
+herna/servers/tiles/endings.py), each a message of the catalogs; static/games/tiles.js's
+END_WORDS marks the same (a test checks the two match)."""
+
+
 def end_words(reason: str, lang: str = "en") -> str:
-    """How a game ended, as the engine and the tile server word it (effects.py, engine.py,
-    herna/servers/tiles/endings.py), in ``lang`` from the catalogs (the play page's script
-    says the same messages): ``round limit (40 rounds)`` -> ``limit kol (40 kol)``."""
+    """How a game ended (:data:`END_WORDS`, or a reason with a number or a name in it) in
+    ``lang`` from the catalogs: ``round limit (40 rounds)`` -> ``limit kol (40 kol)``."""
     if lang == "en":
         return reason
     _ = say_in(lang)
-    fixed = {
-        "completed every goal": _("completed every goal"),
-        "last player not eliminated": _("last player not eliminated"),
-        "every player was eliminated": _("every player was eliminated"),
-        "no progress for a full round": _("no progress for a full round"),
-        "the other player resigned": _("the other player resigned"),
-        "the other player ran out of time": _("the other player ran out of time"),
-        "you resigned": _("you resigned"),
-        "you ran out of time": _("you ran out of time"),
-    }
-    if reason in fixed:
-        return fixed[reason]
+    if reason in END_WORDS:
+        return _(reason)
     if found := re.fullmatch(r"no (.+) left", reason):
         return _("no {name} left").format(name=found[1])
     if found := re.fullmatch(r"no progress for (\d+) full rounds", reason):

@@ -53,21 +53,21 @@
     if (m) return fill(words.find, { name: m[1] });
     return text;
   }
-  /* How the game ended, as the engine and the tile server word it (herna/games/tiles/effects.py,
-   * engine.py, herna/servers/tiles/endings.py), in the page's language: the messages of
-   * herna/games/tiles/narrate.py's end_words. */
+  /* How a game ends, as the engine and the tile server word it: the messages of END_WORDS
+   * in herna/games/tiles/narrate.py (tests/test_public_text.py checks the two match). */
+  const END_WORDS = {
+    "completed every goal": _("completed every goal"),
+    "last player not eliminated": _("last player not eliminated"),
+    "every player was eliminated": _("every player was eliminated"),
+    "no progress for a full round": _("no progress for a full round"),
+    "the other player resigned": _("the other player resigned"),
+    "the other player ran out of time": _("the other player ran out of time"),
+    "you resigned": _("you resigned"),
+    "you ran out of time": _("you ran out of time"),
+  };
+  /* How the game ended, in the page's language (narrate.end_words). */
   function endWords(reason) {
-    const fixed = {
-      "completed every goal": _("completed every goal"),
-      "last player not eliminated": _("last player not eliminated"),
-      "every player was eliminated": _("every player was eliminated"),
-      "no progress for a full round": _("no progress for a full round"),
-      "the other player resigned": _("the other player resigned"),
-      "the other player ran out of time": _("the other player ran out of time"),
-      "you resigned": _("you resigned"),
-      "you ran out of time": _("you ran out of time"),
-    };
-    if (Object.hasOwn(fixed, reason)) return fixed[reason];
+    if (Object.hasOwn(END_WORDS, reason)) return END_WORDS[reason];
     let m = /^no (.+) left$/.exec(reason);
     if (m) return _("no {name} left", { name: m[1] });
     m = /^no progress for (\d+) full rounds$/.exec(reason);
