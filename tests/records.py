@@ -111,7 +111,10 @@ def onitama_game(seed: int, white: str = "alice", black: str = "dave") -> MatchR
 
 
 def tiles_game(
-    seed: int, rules_name: str = "tsuro", names: tuple[str, ...] = ("alice", "erin")
+    seed: int,
+    rules_name: str = "tsuro",
+    names: tuple[str, ...] = ("alice", "erin"),
+    max_rounds: int = 60,
 ) -> MatchRecord:
     rules = load_rules_file(shipped_rules()[rules_name])
     codec = TilesCodec(rules.n)
@@ -122,11 +125,11 @@ def tiles_game(
     match: Match[Any] = Match(
         "tiles",
         f"t{seed}",
-        new_tiles(rules, 60),
+        new_tiles(rules, max_rounds),
         [Seat(n, "bot") for n in seats],
         seed,
         codec,
-        meta={"rules": dict(rules.data), "rules_name": rules_name, "max_rounds": 60},
+        meta={"rules": dict(rules.data), "rules_name": rules_name, "max_rounds": max_rounds},
     )
     bots = [make_bot("random", rules, seed + i) for i in range(len(rules.players))]
     while not match.state.is_terminal():

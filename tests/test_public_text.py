@@ -118,8 +118,9 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     """One formatter per game: the browser renderers carry copies of its tables; they match."""
     from herna.games.marias.words import CONTRACT_CS, FLEK_CS, PART_CS, RANK_CS, SUIT_CS
     from herna.games.mia.text import REASONS
+    from herna.games.mia.words import DOUBLES
     from herna.games.onitama.words import ACTION_WORDS, WIN_WORDS
-    from herna.games.tiles.narrate import GOAL_WORDS
+    from herna.games.tiles.narrate import END_WORDS, GOAL_WORDS
 
     games = STATIC / "games"
     marias = games / "marias.js"
@@ -132,10 +133,14 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     suits = re.findall(r'(\w): \{ name: "([^"]+)"', marias.read_text(encoding="utf-8"))
     assert dict(suits) == SUIT_CS
     assert js_table(games / "mia.js", "REASONS") == REASONS
+    # the same messages: the catalogs say them alike in every language (the Czech browser
+    # walk, tests/web/test_i18n.py, runs the dice words of both on every throw)
+    assert js_table(games / "mia.js", "DOUBLES") == {str(k): v for k, v in DOUBLES.items()}
     assert js_table(games / "onitama.js", "WIN_WORDS") == WIN_WORDS
     assert js_table(games / "onitama.js", "ACTION_WORDS") == ACTION_WORDS
     assert "SHORT" not in (games / "mia.js").read_text(encoding="utf-8")  # no second wording
     assert js_table(games / "tiles.js", "GOAL_WORDS") == GOAL_WORDS
+    assert js_table(games / "tiles.js", "END_WORDS") == {w: w for w in END_WORDS}
 
 
 def test_the_status_page_says_snapshot_keys_and_codes_in_words() -> None:

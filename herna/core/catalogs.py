@@ -80,8 +80,16 @@ def translations(locale: str) -> NullTranslations:
 
 def say_in(lang: str) -> Callable[[str], str]:
     """The gettext of ``lang``'s catalog, for words said outside a page (the terminal clients,
-    and the game packages' text pictures they print); the catalog is read on first use."""
+    and the game packages' words: Mia's dice, a tile game's goals); the catalog is read on
+    first use. English is the messages themselves: a game server that words its events in
+    English never reads a catalog."""
+    if lang == DEFAULT:
+        return _as_written
     return translations(lang).gettext
+
+
+def _as_written(message: str) -> str:
+    return message
 
 
 __all__ = ["DEFAULT", "DOMAIN", "LOCALE_DIR", "compile_catalogs", "say_in", "translations"]

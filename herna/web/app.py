@@ -467,7 +467,7 @@ class WebApp:
     async def live_page(self, request: Request, args: dict[str, Any]) -> Response:
         game, table = args.get("game"), args.get("table")
         games = self.known_games()
-        data = {"kind": "live", "game": game, "table": table, "tables": pages.LIVE_TABLE_WORDS}
+        data = {"kind": "live", "game": game, "table": table, "tables": pages.live_table_words()}
         etag = conditional.tag("live", game, table, games, self.hall.closed)
         return self.kept.answer(
             request,

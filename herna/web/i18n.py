@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from babel.core import negotiate_locale
+from babel.core import Locale, negotiate_locale
 from babel.dates import format_date, format_datetime
 from babel.messages.extract import extract_from_file
 from babel.numbers import format_decimal
@@ -145,25 +145,48 @@ def format_number(value: float, digits: int = 2) -> str:
 
 
 @functools.cache
-def script_message_ids(folder: Path = STATIC_DIR) -> tuple[str, ...]:
+def script_message_ids(folder: Path = STATIC_DIR) -> tuple[str | tuple[str, str], ...]:
     """The messages the browser scripts (and the games' renderers, ``static/games/``) mark
-    with ``_("...")`` (static/hall.js: ``Herna._``), found the way the catalog's extraction
-    finds them (Babel's JavaScript extractor), once per process."""
-    found: list[str] = []
+    with ``_("...")`` (static/hall.js: ``Herna._``) and, for a count, ``ngettext("...",
+    "...", n)`` (a ``(singular, plural)`` pair), found the way the catalog's extraction finds
+    them (Babel's JavaScript extractor), once per process."""
+    found: list[str | tuple[str, str]] = []
     for path in sorted(folder.glob("*.js")) + sorted(folder.glob("games/*.js")):
         for _line, message, _comments, _context in extract_from_file("javascript", str(path)):
-            # Scripts word counts without plurals ("waiting: 3"): Czech has three forms.
-            if isinstance(message, str) and message not in found:
+            if isinstance(message, tuple):
+                message = (message[0], message[1])
+            if isinstance(message, str | tuple) and message not in found:
                 found.append(message)
     return tuple(found)
 
 
-def script_messages(ids: Iterable[str] | None = None) -> dict[str, Any]:
+@functools.cache  # (a page block carries them on every page; the catalogs are read once too)
+def plural_forms(singular: str, plural: str, locale: str) -> dict[str, str]:
+    """A counted message in ``locale`` by CLDR plural category (``one``, ``few``, ``other``),
+    the categories the browser's ``Intl.PluralRules`` gives a count: each category's form is
+    the catalog's for a whole number of that category (the catalog's own Plural-Forms pick
+    it: Czech 1 kolo, 2 kola, 5 kol)."""
+    table = translations(locale)
+    rule = Locale.parse(locale).plural_form
+    forms: dict[str, str] = {}
+    for n in range(112):  # every category of whole numbers shows up below 112
+        forms.setdefault(rule(n), table.ngettext(singular, plural, n))
+    return forms
+
+
+def script_messages(ids: Iterable[str | tuple[str, str]] | None = None) -> dict[str, Any]:
     """The scripts' messages in the page's language (``Herna.page.messages``): only those
-    that differ from the source text, which a script falls back to."""
-    table = translations(CURRENT_LOCALE.get())
-    out = {}
+    that differ from the source text, which a script falls back to; a counted message as its
+    forms by plural category, under its singular (``Herna.ngettext``)."""
+    locale = CURRENT_LOCALE.get()
+    table = translations(locale)
+    out: dict[str, Any] = {}
     for message in script_message_ids() if ids is None else ids:
+        if isinstance(message, tuple):
+            forms = plural_forms(*message, locale)
+            if forms != {"one": message[0], "other": message[1]}:
+                out[message[0]] = forms
+            continue
         said = table.gettext(message)
         if said != message:
             out[message] = said

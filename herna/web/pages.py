@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
-from herna.games.mia.text import REASONS, reason_words, table_words
+from herna.games.mia.text import REASONS, TABLES, reason_words, table_words
 from herna.games.tiles.rules import rules_title, shipped_rules
 from herna.hall.lobby import waited_words
 from herna.hall.records import Standing, StoredMatch
@@ -75,8 +75,14 @@ def game_titles() -> dict[str, str]:
     return {game: game_title(game) for game in GAME_TITLES}
 
 
-LIVE_TABLE_WORDS = {"mia": "the bots' table", "people": "the people's table"}
-"""The Mia tables' live ids (``/live/mia/people``) in words, for the Live page's cards."""
+LIVE_TABLE_WORDS = {"mia": TABLES["round"], "people": TABLES["people-round"]}
+"""The Mia tables' live ids (``/live/mia/people``) in words (messages of the catalogs, said
+in the page's language by :func:`live_table_words`), for the Live page's cards."""
+
+
+def live_table_words() -> dict[str, str]:
+    """:data:`LIVE_TABLE_WORDS` in the page's language."""
+    return {table: _(words) for table, words in LIVE_TABLE_WORDS.items()}
 
 
 def player_url(name: str) -> str:

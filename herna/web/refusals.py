@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 
+from herna.hall.lobby import ANYONE, BOTS, PEOPLE
 from herna.web.i18n import N_
 from herna.web.i18n import gettext as _
-from herna.web.pages import game_title
+from herna.web.pages import GAME_TITLES, game_title
 
 _Q = r"'(?P<name>[^']*)'"
 """A name as the hall quotes it (``repr``)."""
@@ -28,8 +29,8 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for pattern, message in (
         # bot uploads
         (
-            r"the hall plays submitted bots of (?P<games>.+) so far, not (?P<game>.*)",
-            N_("the hall plays submitted bots of %(games)s so far, not %(game)s"),
+            r"the hall plays submitted bots of (?P<games>.+?)(?: so far)?, not (?P<game>.*)",
+            N_("the hall plays submitted bots of these games: %(games)s (not %(game)s)"),
         ),
         (
             rf"{_Q} is not a language the hall runs: (?P<known>.+)",
@@ -73,7 +74,7 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (
             rf"you have no (?P<game>\w+) bot named {_Q}: upload it first",
-            N_("you have no %(game)s bot named '%(name)s': upload it first"),
+            N_("you have no bot named '%(name)s' (%(game)s): upload it first"),
         ),
         (
             r"the final starts after the deadline: versions are not locked yet",
@@ -140,6 +141,36 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             N_("a tournament takes at most %(n)s entrants"),
         ),
         (rf"{_Q} is a house bot's name", N_("'%(name)s' is a house bot's name")),
+        (r"Onitama is played by two", N_("Onitama is played by two")),
+        (r"mariáš is played by three", N_("mariáš is played by three")),
+        (r"a tile tournament names its rules file", N_("a tile tournament names its rules file")),
+        (r"a table has 2 to 8 seats", N_("a table has 2 to 8 seats")),
+        (r"cycles are 1 to 10", N_("cycles are 1 to 10")),
+        (r"the start time is a date and time", N_("the start time is a date and time")),
+        (
+            r"this hall keeps no book of names: entry lists need one",
+            N_("this hall keeps no book of names: entry lists need one"),
+        ),
+        (
+            r"tournament (?P<tid>\d+) is not taking entrants",
+            N_("tournament %(tid)s is not taking entrants"),
+        ),
+        (
+            r"tournament (?P<tid>\d+) is not taking entrants or running",
+            N_("tournament %(tid)s is not taking entrants or running"),
+        ),
+        (r"no live tournament (?P<tid>\d+) in this hall", N_("no tournament #%(tid)s here")),
+        (r"tournament (?P<tid>\d+) is running", N_("tournament %(tid)s has started already")),
+        (r"tournament (?P<tid>\d+) is finished", N_("tournament %(tid)s is over")),
+        (r"tournament (?P<tid>\d+) is aborted", N_("tournament %(tid)s was aborted")),
+        (
+            r"this hall seats no house bots for (?P<game>\S+)",
+            N_("this hall seats no house bots at this game: %(game)s"),
+        ),
+        (
+            r"no (?P<game>\S+) table runs in this hall",
+            N_("no table of this game runs in this hall: %(game)s"),
+        ),
         (
             r"tournament (?P<tid>\d+) is not taking entrants: too late to withdraw",
             N_("tournament %(tid)s is not taking entrants: too late to withdraw"),
@@ -195,20 +226,28 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (rf"no tournament {_Q} here", N_("no tournament '%(name)s' here")),
         (r"you cannot challenge yourself", N_("you cannot challenge yourself")),
-        (rf"no open seek {_Q}", N_("no open seek '%(name)s'")),
+        (
+            r"a name is 1-32 letters, digits, _, - or \.",
+            N_("a name is 1-32 letters, digits, _, - or ."),
+        ),
+        # (a seek's id is the protocol's: a person reads "that seek")
+        (rf"no open seek {_Q}", N_("that seek is no longer open")),
         (
             r"seek (?P<id>\S+) of (?P<owner>\S+) is for (?P<whom>\S+)",
-            N_("seek %(id)s of %(owner)s is for %(whom)s"),
+            N_("%(owner)s's seek is for %(whom)s"),
         ),
-        (r"seek (?P<id>\S+) is for (?P<game>\S+)", N_("seek %(id)s is for %(game)s")),
+        (
+            r"seek (?P<id>\S+) is for (?P<game>\S+)",
+            N_("that seek is for another game: %(game)s"),
+        ),
         (r"that is your own seek", N_("that is your own seek")),
         (
             r"seek (?P<id>\S+) is (?P<owner>\S+)'s, not yours",
-            N_("seek %(id)s is %(owner)s's, not yours"),
+            N_("that seek is %(owner)s's, not yours"),
         ),
         (
             r"seek (?P<id>\S+) is not a challenge to you",
-            N_("seek %(id)s is not a challenge to you"),
+            N_("that seek is not a challenge to you"),
         ),
         (
             r"(?P<word>.*): not a seek word \((?P<list>.+)\)",
@@ -230,7 +269,7 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (
             r"tournament (?P<tid>\d+) is played at (?P<game>\S+)",
-            N_("tournament %(tid)s is played at %(game)s"),
+            N_("tournament %(tid)s is played at another game: %(game)s"),
         ),
         (r"tournament (?P<tid>\d+) is over", N_("tournament %(tid)s is over")),
         (
@@ -259,13 +298,27 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+OPPONENT_WORDS = {ANYONE: N_("anyone"), PEOPLE: N_("people only"), BOTS: N_("house bots")}
+"""Whom a seek waits for (the lobby's words on the wire), as a person reads it."""
+
+
+def _game(code: str) -> str:
+    """A game's code (``marias``) as its name in the page's language; other text as it is."""
+    return game_title(code) if code in GAME_TITLES else code
+
+
 def refusal_words(reason: str) -> str:
-    """``reason`` (a sentence of the hall's) in the page's language."""
+    """``reason`` (a sentence of the hall's) in the page's language, with the games' names
+    for their codes (``marias`` reads "Mariáš")."""
     for pattern, message in REFUSALS:
         found = pattern.fullmatch(reason)
         if found is not None:
             parts = found.groupdict()
             if "game" in parts:
-                parts["game"] = game_title(parts["game"])  # the game's name, not its id
+                parts["game"] = _game(parts["game"])  # the game's name, not its id
+            if "games" in parts:
+                parts["games"] = ", ".join(_game(g) for g in parts["games"].split(", "))
+            if parts.get("whom") in OPPONENT_WORDS:
+                parts["whom"] = _(OPPONENT_WORDS[parts["whom"]])
             return _(message) % parts
     return reason

@@ -137,13 +137,13 @@ async def test_in_czech_a_few_moves_on_a_server_then_quit(tmp_path: Path) -> Non
         )
     text = console.export_text()
     assert code == 0, text
-    assert "Přihlášeni jako eva; čekáte na soupeře…" in text
-    assert "Nová hra proti house-1: hrajete za " in text
-    assert "Napište číslo ze seznamu nebo tah jako" in text
+    assert "Přihlášen(a) jako eva; čekáš na soupeře…" in text
+    assert "Nová hra proti house-1: hraješ za " in text
+    assert "Napiš číslo ze seznamu nebo tah jako" in text
     assert "(bílý)" in text and "(černý)" in text and "volná karta" in text
     assert re.search(r"\((bílý|černý)\) zahrál\(a\) \w+ [a-e][1-5]→[a-e][1-5]", text), text
     assert "Na shledanou." in text
-    assert set(asked) == {"váš tah> "}
+    assert set(asked) == {"tvůj tah> "}
     for english in ("Logged in", "New game", "played", "white", "black", "spare", "Bye"):
         assert english not in text, english
 

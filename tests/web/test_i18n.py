@@ -21,6 +21,8 @@ from babel.messages.pofile import read_po
 from jinja2 import nodes
 
 from herna.core import catalogs
+from herna.games.mia.dice import ALL_DICE
+from herna.games.mia.words import dice_words
 from herna.web import i18n
 from herna.web.plugin import WebHall
 from herna.web.templating import TEMPLATES
@@ -28,6 +30,7 @@ from tests.chromium import Chromium
 from tests.records import at, marias_deal, mia_round, onitama_game, tiles_game
 from tests.serve import serving
 from tests.web.conftest import screenshot_path
+from tests.web.helpers import publish_mia_round
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -233,6 +236,8 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         # a player's rating chart in Czech words.
         hall.records.save(at(onitama_game(5), when))
         hall.records.save(at(tiles_game(7), when))
+        # a short gold rush (three rounds): its replay draws banks, goals and the pile
+        hall.records.save(at(tiles_game(8, "gold_rush", ("jana", "petr"), max_rounds=3), when))
         hall.records.save(mia_round(1, ["ann", "bob"], 3, when))
         web = hall.service("web")
         assert isinstance(web, WebHall)
@@ -245,7 +250,7 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert await page.locator("#play-now h2").inner_text() == "Hrát"
         assert "Poslední výsledky" in await page.locator("#results h2").inner_text()
         assert "aktér prohrál dvě sedmy" in await page.locator("#recent").inner_text()
-        assert "Hrajete pod jménem hosta" in await page.locator("#play-now").inner_text()
+        assert "Hraješ pod jménem hosta" in await page.locator("#play-now").inner_text()
         recent = await page.locator("#recent").inner_text()
         # Onitama's newest three may be the house bots' games by now: each in Czech words
         assert re.search(r"\((bílý|černý)\) vyhrává [^\n]* za \d+ půltah", recent), recent
@@ -273,7 +278,7 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         await page.fill("#lobby-challenge", await page.locator("#lobby-name").inner_text())
         await page.get_by_role("button", name="Vyzvat").click()
         refused = page.locator("#lobby-error")
-        await refused.filter(has_text="Nemůžete vyzvat sami sebe.").wait_for()
+        await refused.filter(has_text="Sebe vyzvat nemůžeš.").wait_for()
         await page.screenshot(path=screenshot_path(f"i18n-lobby-cs-{width}"), full_page=True)
 
         await page.locator("header nav").get_by_role("link", name="Historie").click()
@@ -328,11 +333,65 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert "replay" not in await page.locator("#replay").inner_text()
         await page.screenshot(path=screenshot_path(f"i18n-match-cs-{width}"), full_page=True)
 
+        # (after the Onitama replay: the house bots' newer games may push it off the history)
+        await page.locator("header nav").get_by_role("link", name="Historie").click()
+        await page.wait_for_url("**/history")
+        # A tile game's replay: the picture's words (static/games/tiles.js) in Czech.
+        rush = page.locator("#history-tiles tr", has_text="jana")
+        await rush.locator('a[href^="/matches/"]').first.click()
+        await page.wait_for_url("**/matches/*")
+        await page.locator("#replay .tiles-side").wait_for()
+        await page.keyboard.press("End")
+        side = page.locator("#replay .tiles-side")
+        await side.locator(".tiles-outcome").wait_for()
+        words = await side.inner_text()
+        assert "Konec hry: limit kol (3 kol). Vyhrávají jana, petr, jana2, petr3" in words, words
+        assert "Banka ve sloupci 1, řádku 1: " in words, words
+        assert re.search(r"Balíček: \d+ dlaždic", words), words
+        assert "Banka ve sloupci 5, řádku 5: zatím nic" in words, words
+        assert "na dlaždici ve sloupci" in words, words
+        for english in ("Game over", "Bank in", "column", "Pile", "Goals", "nothing yet"):
+            assert english not in words, (english, words)
+        await page.screenshot(path=screenshot_path(f"i18n-tiles-replay-cs-{width}"), full_page=True)
+
+        # The Mia table's watch page: the round, the scoreboard and the charts in Czech.
+        scores: dict[str, int] = {}
+        for name in ("ann", "bob"):
+            web.hall.bus.emit("mia", "mia", "player_registered", name=name, spectator=False)
+        for n in range(1, 4):
+            publish_mia_round(web.hall.bus, n, ["ann", "bob"], scores, see=n != 2)
+        await page.locator("header nav").get_by_role("link", name="Živě").click()
+        await page.get_by_role("link", name="Mia", exact=True).first.click()
+        await page.locator('.mia-round[data-round="3"]').first.wait_for()
+        heads = await page.locator("section.card.table h3 a").all_inner_texts()
+        assert heads and all(h == "Mia · stůl botů" for h in heads), heads
+        mia = await page.locator(".mia").first.inner_text()
+        for said in (
+            "Kolo 3",
+            "ann ohlašuje 4-2; bob nevěří tomu, co ohlásil(a) ann, a chce vidět; "
+            "pod kelímkem: 4-2; bob prohrává: odkryl(a), ale ohlášení bylo pravdivé.",
+            "skutečný hod: 4-2",
+            "Tabulka bodů",
+            "prohry podle důvodu",
+            "× odkryl(a), ale ohlášení bylo pravdivé",
+            "3 sledovaná kola · ",
+        ):
+            assert said in mia, (said, mia)
+        for english in ("actual dice", "announces", "Scoreboard", "rounds seen", "lost"):
+            assert english not in mia, (english, mia)
+        assert re.search(r"· [\d\s]+,\d kol/s", mia), mia  # a Czech decimal comma
+        # the dice as Python says them in Czech (herna/games/mia/words.py), on every throw
+        dice = await page.evaluate(
+            "ds => ds.map(d => window.HernaGames.mia.diceWords(d))", [str(d) for d in ALL_DICE]
+        )
+        assert dice == [dice_words(d, "cs") for d in ALL_DICE]
+        await page.screenshot(path=screenshot_path(f"i18n-mia-live-cs-{width}"), full_page=True)
+
         # Signing in and up, in Czech.
         await page.locator("header .account-box").get_by_role("link").click()
         await page.wait_for_url("**/signin")
         assert await page.locator("h1").inner_text() == "Přihlásit se"
-        await page.locator("main").get_by_role("link", name="Zaregistrujte se").click()
+        await page.locator("main").get_by_role("link", name="Zaregistruj se").click()
         await page.wait_for_url("**/signup")
         assert await page.locator("h1").inner_text() == "Registrace"
         assert await page.locator("label[for=password]").inner_text() == "Heslo"
@@ -398,12 +457,12 @@ def test_a_tournament_entrants_box_speaks_czech() -> None:
     try:
         bye = entrant_view(running, "cleo")["said"]
         assert said_words(bye["message"]) == (
-            "V tomto kole máte volno: 0 bodů; vaše další hra začne s 2. kolem."
+            "V tomto kole máš volno: 0 bodů; tvoje další hra začne s 2. kolem."
         )
         assert said_words(bye["place"]) == "dělené 1. místo z 3"
         game = entrant_view(running, "ben")["said"]["message"]
-        assert said_words(game) == "Kolo 1: hrajete proti ada, vy za černého."
+        assert said_words(game) == "Kolo 1: hraješ proti ada, ty za černého."
         over = entrant_view(_tour("finished", {}), "ada")["said"]["message"]
-        assert said_words(over) == "Turnaj skončil — vaše umístění: dělené 1. místo z 3."
+        assert said_words(over) == "Turnaj skončil — tvoje umístění: dělené 1. místo z 3."
     finally:
         i18n.CURRENT_LOCALE.reset(token)

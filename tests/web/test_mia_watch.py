@@ -86,7 +86,7 @@ async def test_the_scoreboard_updates_live_as_house_bots_play(
             await asyncio.sleep(0.2)
         assert await played() >= first + 3, "the scoreboard did not follow the rounds"
         headers = await board.locator("th").all_inner_texts()
-        assert headers == ["player", "points", "rounds", "lost", "losses by reason", "points/min"]
+        assert headers == ["player", "points", "rounds", "losses", "losses by reason", "points/min"]
         # every loss is counted under a reason, in words
         texts = await board.locator("tr[data-name]").all_inner_texts()
         assert len(texts) == 3

@@ -60,9 +60,9 @@ async def test_a_czech_browser_plays_a_whole_onitama_game(
         await page.wait_for_url("**/play/onitama")
         assert await page.locator("h1").inner_text() == "Hrát Onitamu"
         lead = await page.locator("p.lead").inner_text()
-        assert lead.startswith("Hrajete jako ") and "zvýrazněné pole" in lead, lead
+        assert lead.startswith("Hraješ jako ") and "zvýrazněné pole" in lead, lead
         await page.wait_for_selector("#play-sit")
-        assert await page.locator("#play-status").inner_text() == "Vyberte si soupeře a přisedněte."
+        assert await page.locator("#play-status").inner_text() == "Vyber si soupeře a přisedni."
         options = await page.locator("#play-opponent option").all_inner_texts()
         assert options[:3] == ["Kdokoli (nejdřív lidé)", "Jen lidé", "Bot herny: snadný"], options
         assert await page.locator("#play-sit").inner_text() == "Přisednout"
@@ -78,13 +78,13 @@ async def test_a_czech_browser_plays_a_whole_onitama_game(
         # The status line, the board and its labels, the buttons, in Czech.
         status = await page.locator("#play-status").inner_text()
         side = "bílého" if color == "white" else "černého"
-        assert phase == "over" or status == f"Jste na tahu (hrajete za {side}).", status
+        assert phase == "over" or status == f"Jsi na tahu (hraješ za {side}).", status
         assert await page.get_attribute("svg.oni-board", "aria-label") == "Deska Onitamy"
         labels = await page.locator("rect[data-square]").evaluate_all(
             "rs => rs.map((r) => r.getAttribute('aria-label'))"
         )
-        assert any(label.endswith(": váš mistr") for label in labels), labels
-        assert any(label.endswith(": váš žák") for label in labels), labels
+        assert any(label.endswith(": tvůj mistr") for label in labels), labels
+        assert any(label.endswith(": tvůj žák") for label in labels), labels
         assert any(label.endswith(": soupeřův žák") for label in labels), labels
         assert await page.locator("#play-resign").inner_text() == "Vzdát se"
         assert await page.locator("#play-draw").inner_text() == "Nabídnout remízu"
@@ -111,7 +111,7 @@ async def test_a_czech_browser_plays_a_whole_onitama_game(
             phase = await wait_my_turn(page)
             if phase != "over":
                 status = await page.locator("#play-status").inner_text()
-                assert status.startswith("Jste na tahu") or "nemáte žádný platný tah" in (
+                assert status.startswith("Jsi na tahu") or "nemáš žádný platný tah" in (
                     status.lower()
                 ), status
         moves = await page.locator("#play-moves li").all_inner_texts()
@@ -119,7 +119,7 @@ async def test_a_czech_browser_plays_a_whole_onitama_game(
         assert any("(bílý)" in m for m in moves) and any("(černý)" in m for m in moves), moves
         assert await page.locator("#play-status").inner_text() == "Hra skončila."
         result = await page.locator("#play-result").inner_text()
-        assert re.match(r"(Vyhráli jste|Prohráli jste\. .+ vyhrává|Remíza)", result), result
+        assert re.match(r"(Vyhráváš|Prohráváš\. .+ vyhrává|Remíza)", result), result
         winner = await page.locator(".oni-status").inner_text()
         assert winner.endswith(" vyhrává") or winner == "", winner  # (the result says how)
         assert await page.locator("#play-next").inner_text() == "Hrát znovu"

@@ -68,6 +68,13 @@ def test_the_halls_refusals_are_said_in_czech(tmp_path: Path, czech: None) -> No
         ),
         "pause": _reason(lambda: parse_duration("soon")),
         "start": _reason(lambda: parse_start("tomorrow")),
+        # a game's code in the hall's sentence: its name on the page
+        "no house": _reason(
+            lambda: hall.hold_tournaments().create(
+                LiveOptions("x", "onitama", "swiss", house=("easy",))
+            )
+        ),
+        "game": _reason(lambda: bots.submit("ada", "chess", "a.py", kit, person="ada")),
     }
     said = {key: refusal_words(reason) for key, reason in refused.items()}
     unknown = {key: refused[key] for key in refused if said[key] == refused[key]}
@@ -80,6 +87,9 @@ def test_the_halls_refusals_are_said_in_czech(tmp_path: Path, czech: None) -> No
     # The game by its name, not its code: "Mariáš", not "marias".
     assert said["wrong game"] == "nemáte bota pro Mariáš jménem „oni“: nejdřív ho nahrajte"
     assert said["pause"] == "„soon“ není délka času (např. 2m, 90s, 1m30s)"
+    assert said["no house"] == "tahle herna nemá pro tuto hru boty herny: Onitama"
+    assert said["game"].startswith("herna hraje s nahranými boty těchto her: "), said["game"]
+    assert "Mariáš" in said["game"] and "marias" not in said["game"], said["game"]
     assert all("%(" not in words for words in said.values())
     hall.records.close()
 
@@ -139,7 +149,11 @@ def test_the_lobbys_refusals_of_a_seek_are_said_in_czech(tmp_path: Path, czech: 
     said = [refusal_words(reason) for reason in reasons]
     unknown = [reason for reason, words in zip(reasons, said, strict=True) if reason == words]
     assert unknown == [], unknown
-    assert said[-2].startswith("nabídka hry s") and said[-2].endswith("patří hráči ann, ne vám")
-    assert said[13] == "nemůžete vyzvat sami sebe", said[13]
+    # no seek ids, no game codes: the game's name in Czech
+    assert said[-2] == "ta nabídka hry patří hráči ann, ne tobě", said[-2]
+    assert said[-1] == "ta nabídka hry je pro jinou hru: Onitama", said[-1]
+    assert said[14] == "ta nabídka hry už není otevřená", said[14]
+    assert said[16] == "nabídka hry hráče ann je pro: bob", said[16]
+    assert said[13] == "sebe vyzvat nemůžeš", said[13]
     assert all("%(" not in words for words in said)
     hall.records.close()

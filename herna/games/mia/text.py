@@ -8,59 +8,49 @@ losers and the reason come from the rules, not from a second reading of them her
 
 from __future__ import annotations
 
+from herna.core.catalogs import say_in
 from herna.core.game import CHANCE
-from herna.core.lang import pick
+from herna.core.lang import N_, pick
 from herna.games.mia.round import Announce, DiceRoll, Fault, MiaActionCodec, MiaRound, Roll, See
 from herna.hall.records import StoredMatch
 
 REASONS = {
-    "SEE_BEFORE_FIRST_ROLL": "wanted to see before anyone had rolled",
-    "LIED_ABOUT_MIA": "announced Mia without having it",
-    "ANNOUNCED_LOSING_DICE": "announced dice no higher than the previous announcement",
-    "DID_NOT_ANNOUNCE": "rolled but did not announce in time",
-    "DID_NOT_TAKE_TURN": "did not take their turn in time",
-    "INVALID_TURN": "sent a move that was not allowed",
-    "SEE_FAILED": "wanted to see, but the announcement was true",
-    "CAUGHT_BLUFFING": "was caught bluffing",
-    "MIA": "Mia beats everyone",
-    "NO_PLAYERS": "nobody joined",
-    "ONLY_ONE_PLAYER": "only one player joined",
-    "NO_SPECTATOR": "no spectator",
+    "SEE_BEFORE_FIRST_ROLL": N_("wanted to see before anyone had rolled"),
+    "LIED_ABOUT_MIA": N_("announced Mia without having it"),
+    "ANNOUNCED_LOSING_DICE": N_("announced dice no higher than the previous announcement"),
+    "DID_NOT_ANNOUNCE": N_("rolled but did not announce in time"),
+    "DID_NOT_TAKE_TURN": N_("did not take their turn in time"),
+    "INVALID_TURN": N_("sent a move that was not allowed"),
+    "SEE_FAILED": N_("wanted to see, but the announcement was true"),
+    "CAUGHT_BLUFFING": N_("was caught bluffing"),
+    "MIA": N_("Mia beats everyone"),
+    "NO_PLAYERS": N_("nobody joined"),
+    "ONLY_ONE_PLAYER": N_("only one player joined"),
+    "NO_SPECTATOR": N_("no spectator"),
 }
 """The seed's loss and cancel reasons in words — the one formatter of Mia results, used by
-the history, the replays, ``herna replay`` and the logs (the keywords stay on the wire)."""
+the history, the replays, ``herna replay`` and the logs (the keywords stay on the wire); in
+another language from the catalogs (Czech: a player's name may be anyone's, so a verb takes
+both genders, "byl(a) přistižen(a) při blafování"). static/games/mia.js marks the same
+messages."""
 
 
-REASONS_CS = {
-    "SEE_BEFORE_FIRST_ROLL": "chtěl(a) odkrýt dřív, než kdokoli hodil",
-    "LIED_ABOUT_MIA": "ohlásil(a) Miu, ale na kostkách nebyla",
-    "ANNOUNCED_LOSING_DICE": "ohlásil(a) hod, který není vyšší než předchozí ohlášení",
-    "DID_NOT_ANNOUNCE": "hodil(a), ale včas neohlásil(a)",
-    "DID_NOT_TAKE_TURN": "nestihl(a) včas táhnout",
-    "INVALID_TURN": "poslal(a) tah, který pravidla nedovolují",
-    "SEE_FAILED": "odkryl(a), ale ohlášení bylo pravdivé",
-    "CAUGHT_BLUFFING": "byl(a) přistižen(a) při blafování",
-    "MIA": "Mia poráží všechny",
-    "NO_PLAYERS": "nikdo se nepřipojil",
-    "ONLY_ONE_PLAYER": "připojil se jen jeden hráč",
-    "NO_SPECTATOR": "žádný divák",
-}
-"""The same in Czech: a player's name may be anyone's, so a verb takes both genders."""
-
-TABLES = {"round": "the bots' table", "people-round": "the people's table"}
-"""The Mia tables by their records' prefix (``round-N``, ``people-round-N``) in words."""
-TABLES_CS = {"round": "stůl botů", "people-round": "stůl pro lidi"}
+TABLES = {"round": N_("the bots' table"), "people-round": N_("the people's table")}
+"""The Mia tables by their records' prefix (``round-N``, ``people-round-N``) in words (in
+another language from the catalogs: "stůl botů")."""
 
 
 def table_words(prefix: str, lang: str = "en") -> str:
     """``people-round`` -> ``the people's table``; an unknown prefix as it is."""
-    return (TABLES_CS if lang == "cs" else TABLES).get(prefix, prefix)
+    return say_in(lang)(TABLES[prefix]) if prefix in TABLES else prefix
 
 
 def reason_words(reason: object, lang: str = "en") -> str:
     """``CAUGHT_BLUFFING`` -> ``was caught bluffing``; an unknown keyword spaced out."""
     text = str(reason or "")
-    return (REASONS_CS if lang == "cs" else REASONS).get(text, text.replace("_", " ").lower())
+    if text in REASONS:
+        return say_in(lang)(REASONS[text])
+    return text.replace("_", " ").lower()
 
 
 def match_text(match: StoredMatch, public: bool = False, move: int | None = None) -> list[str]:

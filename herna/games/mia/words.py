@@ -20,11 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from herna.core.lang import pick
+from herna.core.catalogs import say_in
+from herna.core.lang import N_, pick
 from herna.games.mia.dice import ALL_DICE, Dice
 
-DOUBLES_CS = {1: "jedničky", 2: "dvojky", 3: "trojky", 4: "čtyřky", 5: "pětky", 6: "šestky"}
-"""The faces as Czech nouns, in the plural after "dvě" (dvě čtyřky)."""
+DOUBLES = {
+    1: N_("double 1s (pasch)"),
+    2: N_("double 2s (pasch)"),
+    3: N_("double 3s (pasch)"),
+    4: N_("double 4s (pasch)"),
+    5: N_("double 5s (pasch)"),
+    6: N_("double 6s (pasch)"),
+}
+"""A double by its face, said in a language by the catalogs (Czech: "dvě čtyřky (pasch)");
+static/games/mia.js marks the same messages (tests/test_public_text.py runs both)."""
 
 
 def dice_words(dice: Dice, lang: str = "en") -> str:
@@ -33,7 +42,7 @@ def dice_words(dice: Dice, lang: str = "en") -> str:
     if dice.is_mia:
         return "Mia"
     if dice.is_double:
-        return pick(lang, f"double {dice.high}s (pasch)", f"dvě {DOUBLES_CS[dice.high]} (pasch)")
+        return say_in(lang)(DOUBLES[dice.high])
     return f"{dice.high}-{dice.low}"
 
 

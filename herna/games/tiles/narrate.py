@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from herna.core.catalogs import say_in
-from herna.core.lang import pick
+from herna.core.lang import N_, pick
 
 View = Mapping[str, Any]
 
@@ -27,21 +27,14 @@ _PUSHED_FROM["up"] = "from the bottom"
 _PUSHED_FROM_CS = {"right": "zleva", "left": "zprava", "down": "shora", "up": "zdola"}
 
 GOAL_WORDS = {
-    "reach": "reach the tile in column {x}, row {y}",
-    "collect": "collect {count} {name}",
-    "find": "find the {name}",
-    "hidden": "a secret goal",
+    "reach": N_("reach the tile in column {x}, row {y}"),
+    "collect": N_("collect {count} {name}"),
+    "find": N_("find the {name}"),
+    "hidden": N_("a secret goal"),
 }
-"""How a goal reads wherever a person sees it; static/games/tiles.js keeps a copy (a test
-checks the two match). Columns and rows are counted from 1, as people count (:func:`nth`)."""
-
-GOAL_WORDS_CS = {
-    "reach": "dojít na dlaždici ve sloupci {x}, řádku {y}",
-    "collect": "sesbírat {count}× {name}",
-    "find": "najít: {name}",
-    "hidden": "tajný cíl",
-}
-"""The same in Czech (the play page's catalog says them so too)."""
+"""How a goal reads wherever a person sees it, in a language from the catalogs;
+static/games/tiles.js marks the same messages (a test checks the two match). Columns and rows
+are counted from 1, as people count (:func:`nth`)."""
 
 
 def nth(index: int | str) -> int:
@@ -53,7 +46,8 @@ def nth(index: int | str) -> int:
 def goal_words(text: str | None, lang: str = "en") -> str:
     """A goal as the rules write it (``reach 3 0``) in words (``reach the tile in column 4,
     row 1``); None (a goal hidden from the reader) is ``a secret goal``."""
-    words = GOAL_WORDS_CS if lang == "cs" else GOAL_WORDS
+    _ = say_in(lang)
+    words = {key: _(message) for key, message in GOAL_WORDS.items()}
     if not text:
         return words["hidden"]
     if m := re.fullmatch(r"reach (\d+) (\d+)", text):
@@ -303,25 +297,29 @@ class TurnLog:
         return line
 
 
+END_WORDS = (
+    N_("completed every goal"),
+    N_("last player not eliminated"),
+    N_("every player was eliminated"),
+    N_("no progress for a full round"),
+    N_("the other player resigned"),
+    N_("the other player ran out of time"),
+    N_("you resigned"),
+    N_("you ran out of time"),
+)
+"""How a game ends, as the engine and the tile server word it (effects.py, engine.py,
+herna/servers/tiles/endings.py), each a message of the catalogs; static/games/tiles.js's
+END_WORDS marks the same (a test checks the two match)."""
+
+
 def end_words(reason: str, lang: str = "en") -> str:
-    """How a game ended, as the engine and the tile server word it (effects.py, engine.py,
-    herna/servers/tiles/endings.py), in ``lang`` from the catalogs (the play page's script
-    says the same messages): ``round limit (40 rounds)`` -> ``limit kol (40 kol)``."""
+    """How a game ended (:data:`END_WORDS`, or a reason with a number or a name in it) in
+    ``lang`` from the catalogs: ``round limit (40 rounds)`` -> ``limit kol (40 kol)``."""
     if lang == "en":
         return reason
     _ = say_in(lang)
-    fixed = {
-        "completed every goal": _("completed every goal"),
-        "last player not eliminated": _("last player not eliminated"),
-        "every player was eliminated": _("every player was eliminated"),
-        "no progress for a full round": _("no progress for a full round"),
-        "the other player resigned": _("the other player resigned"),
-        "the other player ran out of time": _("the other player ran out of time"),
-        "you resigned": _("you resigned"),
-        "you ran out of time": _("you ran out of time"),
-    }
-    if reason in fixed:
-        return fixed[reason]
+    if reason in END_WORDS:
+        return _(reason)
     if found := re.fullmatch(r"no (.+) left", reason):
         return _("no {name} left").format(name=found[1])
     if found := re.fullmatch(r"no progress for (\d+) full rounds", reason):

@@ -15,6 +15,7 @@
  *     addStyle(id, css)              a <style id=...> in <head>, added once
  *     renderJSON(container, value)   the readable JSON fallback
  *     _(message, values)             `message` in the page's language (below)
+ *     ngettext(one, many, n, values) a count in the page's language, in its plural form
  */
 "use strict";
 
@@ -28,18 +29,38 @@ window.HernaGames = window.HernaGames || {};
    * messages of its catalog (Herna.page.messages, herna/web/i18n.py script_messages); a
    * message it has none for stays as written (English, the catalogs' source). `{name}` is
    * replaced by values.name. Scripts call it as `_("...")` with the text written out, so that
-   * the catalog's extraction finds it (babel.cfg), and never for a plural (Czech has three
-   * forms): "waiting: 3". */
+   * the catalog's extraction finds it (babel.cfg). */
   let messages = null;
-  function gettext(message, values) {
+  function catalog() {
     if (messages === null) {
       const block = document.getElementById("herna-page");
       messages = (block && JSON.parse(block.textContent).messages) || {};
     }
-    const text = Object.hasOwn(messages, message) ? messages[message] : message;
+    return messages;
+  }
+  function fill(text, values) {
     return values ? text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : text;
   }
+  function gettext(message, values) {
+    const said = catalog()[message];
+    return fill(typeof said === "string" ? said : message, values);
+  }
+  /* ngettext("{n} round", "{n} rounds", n): a count in the page's language, in the form the
+   * language gives it (Czech has three: 1 kolo, 2 kola, 5 kol). The page hands the forms by
+   * plural category (i18n.py plural_forms) and the browser's Intl.PluralRules picks one;
+   * `{n}` is the count. Scripts write both texts out in the call, as with `_()`. */
+  let plurals = null;
+  function ngettext(singular, plural, n, values) {
+    const forms = catalog()[singular];
+    let text = n === 1 ? singular : plural;
+    if (forms && typeof forms === "object") {
+      plurals = plurals || new Intl.PluralRules(document.documentElement.lang || "en");
+      text = forms[plurals.select(n)] ?? forms.other ?? text;
+    }
+    return fill(text, { n, ...values });
+  }
   Herna._ = gettext;
+  Herna.ngettext = ngettext;
   const _ = gettext;
 
   /* Herna.drawSoon(draw): a function that asks for `draw` once for every burst of calls (a

@@ -218,14 +218,7 @@
           el("td", {}, who(n)), el("td", { class: "num" }, String(p)))));
       const mia = (window.HernaGames || {}).mia;
       const history = st.history.map(([n, pts]) => [n, atTable(st, pts)]);
-      const words = {
-        label: _("points over rounds"),
-        empty: _("points over rounds: the chart starts after two rounds…"),
-        x: _("round (number)"),
-        y: _("points"),
-        caption: _("Points over the last rounds (a point per round survived)"),
-      };
-      if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history, words }, colour));
+      if (mia && mia.historyChart) chartBox.replaceChildren(mia.historyChart({ history }, colour));
     }
 
     function draw() {

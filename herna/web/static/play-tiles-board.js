@@ -12,12 +12,9 @@
   const SIDES = "URDL";
   const _ = window.Herna._; // the page's language (static/hall.js, loaded first)
 
-  /* What a player is doing, in the page's language. */
-  function doing(action) {
-    const words = { push: _("pushing a row or column"), move: _("moving"), moveAll: _("moving"),
-      add: _("placing a tile"), exchange: _("exchanging a tile") };
-    return Object.hasOwn(words, action) ? words[action] : _("playing");
-  }
+  // How a turn, a goal and a game's end read: the renderer's words (static/games/tiles.js,
+  // loaded first), one formatter on every page.
+  const { doing, goalWords } = window.HernaGames.tiles.parts;
 
   /* -- the one rule the page computes: a tile turned to `rotation` ------------------------- */
 
@@ -30,17 +27,6 @@
       const q = (SIDES.indexOf(t[0]) * n + Number(t.slice(1)) + k * n) % (4 * n);
       return SIDES[Math.floor(q / n)] + String(q % n);
     }).join(","));
-  }
-
-  // one formatter for goals on every page: the renderer's (static/games/tiles.js), with the
-  // page's words
-  function goalWords(text) {
-    return window.HernaGames.tiles.parts.goalWords(text, {
-      reach: _("reach the tile in column {x}, row {y}"),
-      collect: _("collect {count} {name}"),
-      find: _("find the {name}"),
-      hidden: _("a secret goal"),
-    });
   }
 
   /* Items by the names the rules file gives them ("3 gold, chest"). */

@@ -35,28 +35,6 @@
       add: _("place a tile: pick one from your hand, turn it (⟲ ⟳, or R), then click a highlighted cell"),
       exchange: _("exchange a tile: pick your tile, turn it (⟲ ⟳, or R), then click a highlighted tile on the board"),
     };
-    /* The game's end as the engine and the tile server word it (herna/games/tiles/effects.py,
-     * engine.py, herna/servers/tiles/endings.py), in the page's language. */
-    function reasonWords(reason) {
-      const fixed = {
-        "completed every goal": _("completed every goal"),
-        "last player not eliminated": _("last player not eliminated"),
-        "every player was eliminated": _("every player was eliminated"),
-        "no progress for a full round": _("no progress for a full round"),
-        "the other player resigned": _("the other player resigned"),
-        "the other player ran out of time": _("the other player ran out of time"),
-        "you resigned": _("you resigned"),
-        "you ran out of time": _("you ran out of time"),
-      };
-      if (Object.hasOwn(fixed, reason)) return fixed[reason];
-      let m = /^no (.+) left$/.exec(reason);
-      if (m) return _("no {name} left", { name: m[1] });
-      m = /^no progress for (\d+) full rounds$/.exec(reason);
-      if (m) return _("no progress for {n} full rounds", { n: m[1] });
-      m = /^round limit \((\d+) rounds\)$/.exec(reason);
-      if (m) return _("round limit ({n} rounds)", { n: m[1] });
-      return reason;
-    }
     const parts = window.HernaGames.tiles.parts;
     parts.addStyles();
     const root = document.getElementById("play");
@@ -96,12 +74,6 @@
     };
     const P = window.HernaPlayPage;
     // The board and the choices on it: static/play-tiles-board.js.
-    // What every bank holds (static/games/tiles.js words it), in the page's language.
-    const BANK_WORDS = {
-      bank: _("Bank in column {x}, row {y}: {items}"),
-      nothing: _("nothing yet"),
-      and: _(" and "),
-    };
     const { kind, nameOf, boardSvg, tilePicker, choicePrompt, otherPrompt, rotate,
       chooseDefaults } = window.HernaTilesBoard.create({ S, send, draw });
     let ws = null;
@@ -473,7 +445,7 @@
       const winners = r.winners || [];
       const names = r.winner_names || winners.map(nameOf);
       const why = winners.length > 1 ? drawWhy(r.reason) : null;
-      const reason = r.reason && !why ? ` (${reasonWords(r.reason)})` : "";
+      const reason = r.reason && !why ? ` (${parts.endWords(r.reason)})` : "";
       const after = why ? ` ${why}` : "";
       if (!winners.length) return _("Game over: nobody won{reason}.", { reason });
       if (winners.includes(S.seat)) {
@@ -578,7 +550,7 @@
         }),
         // what the banks hold (rules with scoring count it)
         ((banks) => (banks.length ? el("ul", { class: "tiles-banks", id: "tp-banks" },
-          banks.map((b) => el("li", {}, b))) : null))(parts.bankWords(v, BANK_WORDS)));
+          banks.map((b) => el("li", {}, b))) : null))(parts.bankWords(v)));
     }
 
     function draw() {

@@ -15,33 +15,66 @@
 (function () {
   window.HernaGames = window.HernaGames || {};
   const { el, svg } = window.Herna;
+  const _ = window.Herna._; // the page's language (static/hall.js)
+  const ngettext = window.Herna.ngettext;
 
-  /* herna/games/mia/text.py's REASONS (the one formatter; tests/test_public_text.py checks
-   * these say the same). The keywords stay on the wire; a person reads the words. */
+  /* herna/games/mia/text.py's REASONS, the same messages of the same catalogs (the one
+   * formatter; tests/test_public_text.py checks these are its messages). The keywords stay
+   * on the wire; a person reads the words. */
   const REASONS = {
-    SEE_BEFORE_FIRST_ROLL: "wanted to see before anyone had rolled",
-    LIED_ABOUT_MIA: "announced Mia without having it",
-    ANNOUNCED_LOSING_DICE: "announced dice no higher than the previous announcement",
-    DID_NOT_ANNOUNCE: "rolled but did not announce in time",
-    DID_NOT_TAKE_TURN: "did not take their turn in time",
-    INVALID_TURN: "sent a move that was not allowed",
-    SEE_FAILED: "wanted to see, but the announcement was true",
-    CAUGHT_BLUFFING: "was caught bluffing",
-    MIA: "Mia beats everyone",
-    NO_PLAYERS: "nobody joined",
-    ONLY_ONE_PLAYER: "only one player joined",
-    NO_SPECTATOR: "no spectator",
+    SEE_BEFORE_FIRST_ROLL: _("wanted to see before anyone had rolled"),
+    LIED_ABOUT_MIA: _("announced Mia without having it"),
+    ANNOUNCED_LOSING_DICE: _("announced dice no higher than the previous announcement"),
+    DID_NOT_ANNOUNCE: _("rolled but did not announce in time"),
+    DID_NOT_TAKE_TURN: _("did not take their turn in time"),
+    INVALID_TURN: _("sent a move that was not allowed"),
+    SEE_FAILED: _("wanted to see, but the announcement was true"),
+    CAUGHT_BLUFFING: _("was caught bluffing"),
+    MIA: _("Mia beats everyone"),
+    NO_PLAYERS: _("nobody joined"),
+    ONLY_ONE_PLAYER: _("only one player joined"),
+    NO_SPECTATOR: _("no spectator"),
+  };
+
+  /* herna/games/mia/words.py's DOUBLES: a double by its face (Czech "dvě čtyřky (pasch)"). */
+  const DOUBLES = {
+    1: _("double 1s (pasch)"),
+    2: _("double 2s (pasch)"),
+    3: _("double 3s (pasch)"),
+    4: _("double 4s (pasch)"),
+    5: _("double 5s (pasch)"),
+    6: _("double 6s (pasch)"),
   };
 
   /* herna/games/mia/words.py's dice_words: the wire's "6,5" as the play page writes it
-   * ("Mia", "double 4s (pasch)", "6-5"; tests/test_public_text.py runs both on every throw). */
+   * ("Mia", "double 4s (pasch)", "6-5"; tests/test_public_text.py runs both on every throw,
+   * in English and in Czech). */
   function diceWords(text) {
     const m = /^\s*([1-6])\s*,\s*([1-6])\s*$/.exec(String(text ?? ""));
     if (!m) return String(text || "?");
     const high = Math.max(+m[1], +m[2]), low = Math.min(+m[1], +m[2]);
     if (high === 2 && low === 1) return "Mia";
-    if (high === low) return `double ${high}s (pasch)`;
+    if (high === low) return DOUBLES[high];
     return `${high}-${low}`;
+  }
+
+  /* A message with elements in its places: said("{name} announces {dice}", {name: tag,
+   * dice: box}) -> [tag, " announces ", box], so that a language puts them where it needs. */
+  function said(text, nodes) {
+    return text.split(/(\{\w+\})/).filter((bit) => bit !== "")
+      .map((bit) => { const key = bit.slice(1, -1); return bit[0] === "{" && key in nodes ? nodes[key] : bit; });
+  }
+
+  /* 12.5 as the page's language writes it (Czech 12,5), with one decimal. */
+  function decimal(value) {
+    return value.toLocaleString(document.documentElement.lang || "en",
+      { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  }
+
+  /* "ann", "ann and bob", "ann, bob and cy". */
+  function namesSaid(names) {
+    if (names.length <= 1) return names.join("");
+    return names.slice(0, -1).join(", ") + _(" and ") + names[names.length - 1];
   }
 
   /* The palette of the live view and the play page (static/play-mia.js): players get colours in name order and keep
@@ -61,14 +94,22 @@
     const bits = [];
     let last = null;
     for (const t of rnd.turns || []) {
-      if (t.action === "announced") { bits.push(`${t.name} announced ${diceWords(t.dice)}`); last = t; }
-      else if (t.action === "wants_to_see") bits.push(`${t.name} doubted${last ? " " + last.name : ""} and wanted to see`);
+      if (t.action === "announced") {
+        bits.push(_("{name} announces {dice}", { name: t.name, dice: diceWords(t.dice) }));
+        last = t;
+      } else if (t.action === "wants_to_see") {
+        bits.push(last ? _("{name} doubts {other} and wants to see", { name: t.name, other: last.name })
+          : _("{name} doubts and wants to see", { name: t.name }));
+      }
     }
-    if (rnd.actual_dice) bits.push(`the dice under the cup were ${diceWords(rnd.actual_dice)}`);
+    if (rnd.actual_dice) bits.push(_("under the cup: {dice}", { dice: diceWords(rnd.actual_dice) }));
     const losers = rnd.losers || [];
-    if (losers.length) bits.push(`${losers.join(" and ")} lost: ${reasonText(rnd.reason) || "?"}`);
-    else if (rnd.status === "canceled") bits.push(`the round was canceled: ${reasonText(rnd.reason) || "?"}`);
-    else if (!bits.length) return rnd.players && rnd.players.length ? `${rnd.players[0]} is about to roll.` : "";
+    const reason = reasonText(rnd.reason) || "?";
+    if (losers.length) {
+      bits.push(ngettext("{names} lost: {reason}", "{names} lost: {reason}", losers.length,
+        { names: namesSaid(losers), reason }));
+    } else if (rnd.status === "canceled") bits.push(_("the round was canceled: {reason}", { reason }));
+    else if (!bits.length) return rnd.players && rnd.players.length ? _("{name} is about to roll.", { name: rnd.players[0] }) : "";
     // no capital letter: a sentence may start with a player's name, written as the player wrote it
     return bits.join("; ") + (rnd.status === "playing" ? " …" : ".");
   }
@@ -90,26 +131,33 @@
   function roundBlock(rnd, title) {
     if (!rnd) return null;
     const losers = rnd.losers || [];
-    const status = { playing: "playing", lost: "decided", over: "over", canceled: "canceled" }[rnd.status] || rnd.status;
+    const status = { playing: _("in play"), lost: _("decided"), over: _("over"), canceled: _("canceled") }[rnd.status] || rnd.status;
     const turns = (rnd.turns || []).map((t) => {
-      if (t.action === "player_rolls") return el("li", {}, nameTag(t.name, []), " rolls the dice");
-      if (t.action === "announced") return el("li", {}, nameTag(t.name, []), " announces ", dice(t.dice));
-      if (t.action === "wants_to_see") return el("li", {}, nameTag(t.name, []), " doubts: wants to see");
+      const name = nameTag(t.name, []);
+      if (t.action === "player_rolls") return el("li", {}, said(_("{name} rolls the dice"), { name }));
+      if (t.action === "announced") return el("li", {}, said(_("{name} announces {dice}"), { name, dice: dice(t.dice) }));
+      if (t.action === "wants_to_see") return el("li", {}, said(_("{name} doubts: wants to see"), { name }));
       return el("li", {}, `${t.name} ${t.action}`);
     });
+    const heading = title === "last" ? _("Previous round {n}", { n: rnd.round ?? "" }) : _("Round {n}", { n: rnd.round ?? "" });
     return el("div", { class: "mia-round", dataset: { round: rnd.round, status: rnd.status } },
-      el("h4", {}, `${title} ${rnd.round ?? ""} `, el("span", { class: `mia-badge ${rnd.status}` }, status)),
+      el("h4", {}, heading, " ", el("span", { class: `mia-badge ${rnd.status}` }, status)),
       rnd.players && rnd.players.length
-        ? el("p", { class: "mia-order" }, "order: ", rnd.players.map((p, i) => [i ? " → " : "", nameTag(p, losers)]))
+        ? el("p", { class: "mia-order" }, _("order:"), " ", rnd.players.map((p, i) => [i ? " → " : "", nameTag(p, losers)]))
         : null,
       el("p", { class: "mia-words" }, roundWords(rnd)),
       turns.length ? el("ol", { class: "mia-turns" }, turns) : null,
-      rnd.actual_dice ? el("p", {}, "actual dice: ", dice(rnd.actual_dice)) : null,
-      losers.length || rnd.reason
-        ? el("p", { class: "mia-result" },
-            losers.length ? [losers.join(", "), " lost — "] : "",
-            reasonText(rnd.reason))
-        : null);
+      rnd.actual_dice ? el("p", { class: "mia-actual" }, _("actual dice:"), " ", dice(rnd.actual_dice)) : null,
+      resultLine(losers, rnd.reason));
+  }
+
+  /* "ann, bob lost — was caught bluffing", or the reason alone. */
+  function resultLine(losers, reason) {
+    if (!losers.length && !reason) return null;
+    return el("p", { class: "mia-result" }, losers.length
+      ? ngettext("{names} lost — {reason}", "{names} lost — {reason}", losers.length,
+        { names: losers.join(", "), reason: reasonText(reason) })
+      : reasonText(reason));
   }
 
   function scoreTable(view) {
@@ -129,17 +177,17 @@
     const why = (reasons) => Object.entries(reasons || {}).sort((a, b) => b[1] - a[1])
       .map(([r, c]) => el("span", { class: "mia-why" }, `${c}× ${reasonText(r)}`));
     return el("table", { class: "grid mia-scores" },
-      el("caption", {}, "Scoreboard (rounds and losses since the hall started watching)"),
-      el("tr", {}, el("th", {}, "player"), el("th", {}, "points"), el("th", {}, "rounds"),
-        el("th", {}, "lost"), el("th", {}, "losses by reason"), el("th", { class: "mia-rate-col" }, "points/min")),
+      el("caption", {}, _("Scoreboard (rounds and losses since the hall started watching)")),
+      el("tr", {}, el("th", {}, _("player")), el("th", {}, _("points")), el("th", {}, _("rounds")),
+        el("th", {}, _("losses")), el("th", {}, _("losses by reason")), el("th", { class: "mia-rate-col" }, _("points/min"))),
       rows.map((r) => el("tr", { dataset: { name: r.name } },
         el("td", { class: "mia-who" }, el("span", { class: "mia-swatch", style: `background: ${colour(r.name)}` }), " ", r.name,
-          r.spectator ? el("span", { class: "muted" }, " (spectator)") : r.here ? null : el("span", { class: "muted" }, " (away)")),
+          r.spectator ? el("span", { class: "muted" }, " ", _("(spectator)")) : r.here ? null : el("span", { class: "muted" }, " ", _("(away)"))),
         el("td", { class: "num mia-points" }, String(r.points)),
         el("td", { class: "num mia-played" }, String(r.stat.rounds)),
         el("td", { class: "num mia-lost" }, String(r.stat.lost)),
         el("td", { class: "mia-reasons" }, why(r.stat.reasons)),
-        el("td", { class: "num mia-rate-col" }, r.rate === undefined ? "–" : r.rate.toFixed(1)))));
+        el("td", { class: "num mia-rate-col" }, r.rate === undefined ? "–" : decimal(r.rate)))));
   }
 
   /* Axis titles and a legend, shared by both charts. */
@@ -156,17 +204,15 @@
       el("li", {}, el("span", { class: "mia-swatch", style: `background: ${paint(n)}` }), " ", n)));
   }
 
-  /* Points (rounds survived) after each of the newest rounds (`paint`: a colour per name;
-   * `view.words`: the labels in the page's language, from a page whose script has them). */
+  /* Points (rounds survived) after each of the newest rounds (`paint`: a colour per name). */
   function historyChart(view, paint = colour) {
     const history = view.history || [];
     const words = {
-      label: "points over rounds",
-      empty: "points over rounds: the chart starts after two rounds…",
-      x: "round (number)",
-      y: "points",
-      caption: "Points over the last rounds (a point per round survived)",
-      ...(view.words || {}),
+      label: _("points over rounds"),
+      empty: _("points over rounds: the chart starts after two rounds…"),
+      x: _("round (number)"),
+      y: _("points"),
+      caption: _("Points over the last rounds (a point per round survived)"),
     };
     const W = 520, H = 200, L = 48, R = 10, T = 10, B = 34;
     const box = svg("svg", { class: "mia-chart mia-history", viewBox: `0 0 ${W} ${H}`, width: "100%",
@@ -207,10 +253,10 @@
     const names = Object.keys(series).filter((n) => series[n].length);
     const W = 520, H = 190, L = 48, R = 10, T = 10, B = 34;
     const box = svg("svg", { class: "mia-chart mia-rate", viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img",
-      "aria-label": "points per minute over time" });
+      "aria-label": _("points per minute over time") });
     if (!names.length) {
       box.appendChild(svg("text", { x: W / 2, y: H / 2, "text-anchor": "middle", class: "muted" },
-        "points per minute: the first point comes after 5 s of scores…"));
+        _("points per minute: the first point comes after 5 s of scores…")));
       return el("figure", { class: "mia-figure" }, box);
     }
     let t0 = Infinity, t1 = -Infinity, ymax = 1;
@@ -229,7 +275,7 @@
     }
     const span = t1 - t0;
     grid.push(svg("text", { x: L, y: H - B + 14, class: "mia-tick" }, `−${Math.round(span)} s`));
-    grid.push(svg("text", { x: W - R, y: H - B + 14, "text-anchor": "end", class: "mia-tick" }, "now"));
+    grid.push(svg("text", { x: W - R, y: H - B + 14, "text-anchor": "end", class: "mia-tick" }, _("now")));
     const lines = names.map((n) => svg("polyline", {
       points: series[n].map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
       fill: "none", stroke: colour(n), "stroke-width": 2, "data-name": n,
@@ -237,11 +283,11 @@
     const dots = names.map((n) => {
       const [t, v] = series[n][series[n].length - 1];
       return svg("circle", { cx: x(t).toFixed(1), cy: y(v).toFixed(1), r: 3, fill: colour(n) },
-        svg("title", {}, `${n}: ${v.toFixed(1)} points/min`));
+        svg("title", {}, _("{name}: {rate} points/min", { name: n, rate: decimal(v) })));
     });
-    box.append(...grid, ...axes(W, H, L, B, "time (seconds before now)", "points per minute"), ...lines, ...dots);
+    box.append(...grid, ...axes(W, H, L, B, _("time (seconds before now)"), _("points per minute")), ...lines, ...dots);
     return el("figure", { class: "mia-figure" }, box,
-      el("figcaption", {}, "Points per minute, each over the 60 s before"), legend(names));
+      el("figcaption", {}, _("Points per minute, each over the 60 s before")), legend(names));
   }
 
   function renderLive(container, view) {
@@ -252,14 +298,15 @@
     const showLast = view.last_round && (!current || current.round !== view.last_round.round);
     container.replaceChildren(el("div", { class: "mia" },
       el("div", { class: "mia-rounds" },
-        current ? roundBlock(current, "Round") : el("p", { class: "muted" }, "No round yet."),
-        showLast ? roundBlock(view.last_round, "Previous round") : null),
+        current ? roundBlock(current, "current") : el("p", { class: "muted" }, _("No round yet.")),
+        showLast ? roundBlock(view.last_round, "last") : null),
       el("div", { class: "mia-side" },
         scoreTable(view),
         historyChart(view),
         chart(view),
         el("p", { class: "muted mia-stats" },
-          `${view.rounds || 0} rounds seen · ${(view.rounds_per_s || 0).toFixed(1)} rounds/s`))));
+          ngettext("{n} round seen", "{n} rounds seen", view.rounds || 0), " · ",
+          _("{rate} rounds/s", { rate: decimal(view.rounds_per_s || 0) })))));
   }
 
   function renderReplay(container, view) {
@@ -267,16 +314,15 @@
     const players = view.players || [];
     const turn = typeof view.turn === "number" ? players[view.turn] : null;
     const announcements = (view.announcements || []).map(([name, d]) =>
-      el("li", {}, nameTag(name, []), " announces ", dice(d)));
+      el("li", {}, said(_("{name} announces {dice}"), { name: nameTag(name, []), dice: dice(d) })));
+    const phases = { turn: _("roll or look"), rolling: _("rolling"), announce: _("announcing"), over: _("over") };
     container.replaceChildren(el("div", { class: "mia mia-replay" },
-      el("p", { class: "mia-order" }, "order: ",
+      el("p", { class: "mia-order" }, _("order:"), " ",
         players.map((p, i) => [i ? " → " : "", nameTag(p, losers), p === turn ? " ◀" : ""])),
-      el("p", {}, "phase: ", el("b", {}, view.phase || "?")),
-      announcements.length ? el("ol", { class: "mia-turns" }, announcements) : el("p", { class: "muted" }, "no announcement yet"),
-      view.actual ? el("p", {}, "dice under the cup: ", dice(view.actual)) : null,
-      losers.length || view.reason
-        ? el("p", { class: "mia-result" }, losers.length ? [losers.join(", "), " lost — "] : "", reasonText(view.reason))
-        : null));
+      el("p", {}, _("phase:"), " ", el("b", {}, phases[view.phase] || view.phase || "?")),
+      announcements.length ? el("ol", { class: "mia-turns" }, announcements) : el("p", { class: "muted" }, _("no announcement yet")),
+      view.actual ? el("p", { class: "mia-actual" }, _("under the cup:"), " ", dice(view.actual)) : null,
+      resultLine(losers, view.reason)));
   }
 
   /* A live event of a Mia table (herna/servers/mia) in words, for the live page's list of
@@ -285,18 +331,23 @@
     const d = ev.data || {};
     const scores = (s) => Object.entries(s || {}).map(([n, v]) => `${n} ${v}`).join(", ");
     switch (ev.kind) {
-      case "game_started": return `round ${d.round}: ${(d.players || []).join(", ")}`;
-      case "player_rolls": return `${d.name} rolls`;
-      case "announced": return `${d.name} announces ${diceWords(d.dice)}`;
-      case "wants_to_see": return `${d.name} wants to see`;
-      case "actual_dice": return `the dice under the cup: ${diceWords(d.dice)}`;
-      case "player_lost": return `${(d.names || []).join(" and ")} lost: ${reasonText(d.reason)}`;
-      case "score": return `points: ${scores(d.scores)}`;
+      case "game_started": return _("round {n}: {names}", { n: d.round, names: (d.players || []).join(", ") });
+      case "player_rolls": return _("{name} rolls", { name: d.name });
+      case "announced": return _("{name} announces {dice}", { name: d.name, dice: diceWords(d.dice) });
+      case "wants_to_see": return _("{name} wants to see", { name: d.name });
+      case "actual_dice": return _("under the cup: {dice}", { dice: diceWords(d.dice) });
+      case "player_lost":
+        return ngettext("{names} lost: {reason}", "{names} lost: {reason}", (d.names || []).length,
+          { names: namesSaid(d.names || []), reason: reasonText(d.reason) });
+      case "score": return _("points: {scores}", { scores: scores(d.scores) });
       case "game_over":
-        return `round ${d.round} over` + ((d.losers || []).length
-          ? `: ${d.losers.join(" and ")} lost (${reasonText(d.reason)})` : "");
-      case "round_canceled": return `round ${d.round} canceled: ${reasonText(d.reason)}`;
-      case "player_registered": return `${d.name} joined${d.spectator ? " to watch" : ""}`;
+        return (d.losers || []).length
+          ? ngettext("round {n} over: {names} lost ({reason})", "round {n} over: {names} lost ({reason})",
+            d.losers.length, { n: d.round, names: namesSaid(d.losers), reason: reasonText(d.reason) })
+          : _("round {n} over", { n: d.round });
+      case "round_canceled": return _("round {n} canceled: {reason}", { n: d.round, reason: reasonText(d.reason) });
+      case "player_registered":
+        return d.spectator ? _("{name} joined to watch", { name: d.name }) : _("{name} joined", { name: d.name });
       default: return null;
     }
   }

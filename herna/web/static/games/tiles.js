@@ -19,18 +19,21 @@
 (function () {
   window.HernaGames = window.HernaGames || {};
   const { el, svg } = window.Herna;
+  const _ = window.Herna._; // the page's language (static/hall.js)
+  const ngettext = window.Herna.ngettext;
   const SVGNS = "http://www.w3.org/2000/svg";
   const SIDES = "URDL";
   const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                    "#e377c2", "#8c564b", "#bcbd22", "#7f7f7f"];
-  // How a goal reads on every page: a copy of GOAL_WORDS in herna/games/tiles/narrate.py
-  // (tests/test_public_text.py checks the two match). Columns and rows are counted from 1, as
-  // people count (narrate.nth); the rules file and the wire count from 0.
+  // How a goal reads on every page, in the page's language: the messages of GOAL_WORDS in
+  // herna/games/tiles/narrate.py (tests/test_public_text.py checks the two match). Columns and
+  // rows are counted from 1, as people count (narrate.nth); the rules file and the wire count
+  // from 0.
   const GOAL_WORDS = {
-    reach: "reach the tile in column {x}, row {y}",
-    collect: "collect {count} {name}",
-    find: "find the {name}",
-    hidden: "a secret goal",
+    reach: _("reach the tile in column {x}, row {y}"),
+    collect: _("collect {count} {name}"),
+    find: _("find the {name}"),
+    hidden: _("a secret goal"),
   };
   /* A column or row as people count it (from 1). */
   function nth(index) {
@@ -39,9 +42,8 @@
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
   }
-  /* `words`: the templates in another language (a page that has them: the tile play page),
-   * else GOAL_WORDS. */
-  function goalWords(text, words = GOAL_WORDS) {
+  function goalWords(text) {
+    const words = GOAL_WORDS;
     if (!text) return words.hidden;
     let m = /^reach (\d+) (\d+)$/.exec(text);
     if (m) return fill(words.reach, { x: nth(m[1]), y: nth(m[2]) });
@@ -51,10 +53,33 @@
     if (m) return fill(words.find, { name: m[1] });
     return text;
   }
-  const BANK_WORDS = { bank: "Bank in column {x}, row {y}: {items}", nothing: "nothing yet",
-                       and: " and " };
-  /* "3 gold and a gem": a tile's or a bank's items in words. */
-  function itemsSaid(items, and = BANK_WORDS.and) {
+  /* How a game ends, as the engine and the tile server word it: the messages of END_WORDS
+   * in herna/games/tiles/narrate.py (tests/test_public_text.py checks the two match). */
+  const END_WORDS = {
+    "completed every goal": _("completed every goal"),
+    "last player not eliminated": _("last player not eliminated"),
+    "every player was eliminated": _("every player was eliminated"),
+    "no progress for a full round": _("no progress for a full round"),
+    "the other player resigned": _("the other player resigned"),
+    "the other player ran out of time": _("the other player ran out of time"),
+    "you resigned": _("you resigned"),
+    "you ran out of time": _("you ran out of time"),
+  };
+  /* How the game ended, in the page's language (narrate.end_words). */
+  function endWords(reason) {
+    if (Object.hasOwn(END_WORDS, reason)) return END_WORDS[reason];
+    let m = /^no (.+) left$/.exec(reason);
+    if (m) return _("no {name} left", { name: m[1] });
+    m = /^no progress for (\d+) full rounds$/.exec(reason);
+    if (m) return _("no progress for {n} full rounds", { n: m[1] });
+    m = /^round limit \((\d+) rounds\)$/.exec(reason);
+    if (m) return _("round limit ({n} rounds)", { n: m[1] });
+    return reason;
+  }
+
+  /* "3 gold and 1 gem": a tile's or a bank's items in words (the rules file names them). */
+  function itemsSaid(items) {
+    const and = _(" and ");
     const parts = Object.entries(items || {}).filter(([, c]) => c > 0)
       .map(([k, c]) => (c === 1 ? `1 ${k}` : `${c} ${k}`));
     if (parts.length <= 1) return parts.join("");
@@ -62,18 +87,25 @@
   }
 
   /* What every bank (a tile with the collect effect: it keeps the items brought to it, and
-   * rules with scoring count them) holds, a line each: "Bank in column 1, row 1: 3 gold".
-   * `words`: BANK_WORDS in another language. */
-  function bankWords(view, words = BANK_WORDS) {
+   * rules with scoring count them) holds, a line each: "Bank in column 1, row 1: 3 gold". */
+  function bankWords(view) {
     const out = [];
     (view.board || []).forEach((row, y) => (row || []).forEach((tile, x) => {
       if (!tile || tile.face_down) return;
       const bank = (tile.effects || []).includes("collect") || Object.keys(tile.store || {}).length;
       if (!bank) return;
-      out.push(fill(words.bank,
-        { x: nth(x), y: nth(y), items: itemsSaid(tile.store, words.and) || words.nothing }));
+      const nothing = _("nothing yet"); // (outside the next _(): extraction reads no nested one)
+      out.push(_("Bank in column {x}, row {y}: {items}",
+        { x: nth(x), y: nth(y), items: itemsSaid(tile.store) || nothing }));
     }));
     return out;
+  }
+
+  /* What a turn is for, in words ("pushing a row or column"). */
+  function doing(action) {
+    const words = { push: _("pushing a row or column"), move: _("moving"), moveAll: _("moving"),
+      add: _("placing a tile"), exchange: _("exchanging a tile") };
+    return Object.hasOwn(words, action) ? words[action] : _("playing");
   }
 
   const EFFECT_ICONS = { move: "⇥", eliminate: "☠", collect: "⌂", send: "✉", return: "↺",
@@ -150,7 +182,7 @@
     if (tile.face_down) {
       g.appendChild(svg("rect", { x: x0 + 1, y: y0 + 1, width: size - 2, height: size - 2,
         rx: 3, fill: "url(#tiles-back)", stroke: "#6b5d45" },
-        svg("title", {}, "face-down tile")));
+        svg("title", {}, _("face-down tile"))));
       return g;
     }
     const ending = tile.movement_ending;
@@ -171,7 +203,7 @@
       g.appendChild(svg("text", { x: x0 + size - 4, y: y0 + size - 5, "text-anchor": "end",
         "font-size": size * 0.16, fill: "#225" },
         "$" + store.reduce((s, [, c]) => s + c, 0),
-        svg("title", {}, "store: " + store.map(([k, c]) => `${c} ${k}`).join(", "))));
+        svg("title", {}, _("stored here: {items}", { items: itemsSaid(tile.store) }))));
     }
     (tile.effects || []).forEach((effect, i) => {
       const icon = EFFECT_ICONS[effect.split(" ")[0]] || "!";
@@ -180,7 +212,7 @@
     });
     if (tile.can_turn_around) {
       g.appendChild(svg("text", { x: x0 + 4, y: y0 + size * 0.22, "font-size": size * 0.18 },
-        "↻", svg("title", {}, "players may turn around here")));
+        "↻", svg("title", {}, _("players may turn around here"))));
     }
     return g;
   }
@@ -215,13 +247,13 @@
     const cx = p.x * size + u * size;
     const cy = p.y * size + v * size;
     const colour = COLOURS[p.seat % COLOURS.length];
-    const name = names && names[p.seat] ? names[p.seat] : `player ${p.seat + 1}`;
+    const name = names && names[p.seat] ? names[p.seat] : _("player {n}", { n: p.seat + 1 });
     return svg("g", { class: "tiles-player-mark" },
       svg("circle", { cx, cy, r: Math.max(5, size * 0.14), fill: colour, stroke: "#fff",
         "stroke-width": 2 }),
       svg("text", { x: cx, y: cy + size * 0.06, "text-anchor": "middle",
         "font-size": Math.max(8, size * 0.16), fill: "#fff", "font-weight": 700 }, p.seat + 1),
-      svg("title", {}, `${name} on the tile in column ${nth(p.x)}, row ${nth(p.y)}`));
+      svg("title", {}, _("{name} on the tile in column {x}, row {y}", { name, x: nth(p.x), y: nth(p.y) })));
   }
 
   function pushArrows(view, size, margin) {
@@ -259,7 +291,7 @@
     const root = svg("svg", { class: "tiles-board", xmlns: SVGNS,
       viewBox: `0 0 ${w * size + 2 * margin} ${h * size + 2 * margin}`,
       width: w * size + 2 * margin, height: h * size + 2 * margin, role: "img",
-      "aria-label": `tile board ${w} by ${h}` });
+      "aria-label": _("tile board {w} by {h}", { w, h }) });
     root.appendChild(svg("defs", {},
       svg("pattern", { id: "tiles-back", width: 8, height: 8, patternUnits: "userSpaceOnUse",
         patternTransform: "rotate(45)" },
@@ -298,55 +330,58 @@
     const side = el("div", { class: "tiles-side" });
     // A rules file's name in words ("gold_rush" reads "Gold rush", as rules.rules_title says).
     const named = String(view.rules || "custom").replace(/[_-]/g, " ");
-    const rules = named === "custom" ? "Rules of the players' own" : named[0].toUpperCase() + named.slice(1);
-    side.appendChild(el("h4", {}, `${rules} · turn ${turn.number || 0}`
-      + (turn.action ? ` · ${turn.action}` : "")
-      + (turn.roll !== null && turn.roll !== undefined ? ` · rolled ${turn.roll}` : "")));
+    const rules = named === "custom" ? _("Rules of the players' own") : named[0].toUpperCase() + named.slice(1);
+    const who = (seat) => (names && names[seat]) || _("player {n}", { n: seat + 1 });
+    side.appendChild(el("h4", {}, [rules, _("turn {n}", { n: turn.number || 0 })]
+      .concat(turn.action ? [doing(turn.action)] : [])
+      .concat(turn.roll !== null && turn.roll !== undefined ? [_("rolled {n}", { n: turn.roll })] : [])
+      .join(" · ")));
     const label = event && event.data && event.data.label;
     // the outcome line below says how the game ended: the label would repeat it
     if (label && !(view.outcome && /^game over/i.test(label))) side.appendChild(el("div", { class: "tiles-label" }, label));
     if (view.outcome) {
-      const winners = (view.outcome.winners || []).map((s) => (names && names[s]) || `player ${s + 1}`);
-      side.appendChild(el("div", { class: "tiles-outcome" },
-        `Game over: ${view.outcome.reason}. ` +
-        (winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}` : "No winner.")));
+      const winners = (view.outcome.winners || []).map(who);
+      const reason = endWords(view.outcome.reason || "");
+      side.appendChild(el("div", { class: "tiles-outcome" }, winners.length
+        ? ngettext("Game over: {reason}. Winner: {names}", "Game over: {reason}. Winners: {names}", winners.length,
+          { reason, names: winners.join(", ") })
+        : _("Game over: {reason}. No winner.", { reason })));
       const scores = (view.outcome.details || {}).scores;
       if (Array.isArray(scores)) {
-        side.appendChild(el("div", { class: "tiles-scores" }, "Scores: " + scores
-          .map((v, i) => `${(names && names[i]) || `player ${i + 1}`} ${v === null ? "eliminated" : v}`)
+        side.appendChild(el("div", { class: "tiles-scores" }, _("Scores:") + " " + scores
+          .map((v, i) => `${who(i)} ${v === null ? _("eliminated") : v}`)
           .join(", ")));
       }
     }
     for (const p of view.players || []) {
       const colour = COLOURS[p.seat % COLOURS.length];
-      const name = (names && names[p.seat]) || `player ${p.seat + 1}`;
+      const name = who(p.seat);
       const bits = [];
-      if (p.eliminated) bits.push("eliminated");
-      else bits.push(`on the tile in column ${nth(p.x)}, row ${nth(p.y)}`);
-      const items = Object.entries(p.items || {});
-      if (items.length) bits.push("holds " + items.map(([k, c]) => `${c} ${k}`).join(", "));
-      if (p.skip) bits.push(`misses ${p.skip} turn(s)`);
-      if (p.hand_count) bits.push(`${p.hand_count} tile${p.hand_count === 1 ? "" : "s"} in hand`);
+      if (p.eliminated) bits.push(_("eliminated"));
+      else bits.push(_("on the tile in column {x}, row {y}", { x: nth(p.x), y: nth(p.y) }));
+      if (Object.keys(p.items || {}).length) bits.push(_("holds: {items}", { items: itemsSaid(p.items) }));
+      if (p.skip) bits.push(ngettext("misses {n} turn", "misses {n} turns", p.skip));
+      if (p.hand_count) bits.push(ngettext("{n} tile in hand", "{n} tiles in hand", p.hand_count));
       const goals = (p.goals || []).map((g) => el("span",
         { class: "tiles-goal" + (g.done ? " done" : "") }, (g.done ? "✓ " : "") + goalWords(g.hidden ? null : g.goal)));
       const cls = "tiles-player" + (p.eliminated ? " out" : "") +
         (turn.to_act === p.seat ? " to-act" : "");
       side.appendChild(el("div", { class: cls, style: `border-color: ${colour}` },
         el("div", {}, `${turn.to_act === p.seat ? "▶ " : ""}${p.seat + 1} ${name} — ${bits.join("; ")}`),
-        goals.length ? el("div", {}, "Goals: ", goals.flatMap((g, i) => (i ? ["; ", g] : [g]))) : null));
+        goals.length ? el("div", {}, _("Goals:"), " ", goals.flatMap((g, i) => (i ? ["; ", g] : [g]))) : null));
     }
     const banks = bankWords(view);
     if (banks.length) side.appendChild(el("ul", { class: "tiles-banks" }, banks.map((b) => el("li", {}, b))));
     const pile = view.pile || {};
     const top = (pile.known || [])[0];
-    side.appendChild(el("div", {}, `Pile: ${pile.count || 0} tile${pile.count === 1 ? "" : "s"}`,
-      top ? el("div", {}, "top: ", tileThumb(top, n)) : null));
+    side.appendChild(el("div", {}, ngettext("Pile: {n} tile", "Pile: {n} tiles", pile.count || 0),
+      top ? el("div", {}, _("on top:"), " ", tileThumb(top, n)) : null));
     return side;
   }
 
   window.HernaGames.tiles = {
     /* The drawing pieces, for the play page (static/play-tiles.js). */
-    parts: { goalWords, nth, bankWords, tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
+    parts: { goalWords, endWords, doing, nth, bankWords, tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
     render(container, view, event) {
       addStyles();
       if (!view || !view.board) {
