@@ -62,6 +62,10 @@ SHARED_ARGS = [
     "--metrics-recording-only",
     "--allow-pre-commit-input",
     "--disable-search-engine-choice-screen",
+    # Every window of headless Chromium preloads the omnibox's pop-up (a WebUI renderer that
+    # nobody sees): a third of the CPU of a test's Chromium, measured with three contexts
+    # idling 4 s each (9.1 CPU-s without this, 6.2 s with it).
+    "--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup",
 ]
 
 

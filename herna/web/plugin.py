@@ -91,7 +91,7 @@ class WebHall:
         self.port = 0
         self._server: _EmbeddedServer | None = None
         self._task: asyncio.Task[None] | None = None
-        self._warm: asyncio.Future[tuple[str, ...]] | None = None
+        self._warm: asyncio.Future[object] | None = None
         self.cap = ConnectionCap("web")
 
     @property

@@ -6,8 +6,8 @@ so a slow browser never holds up the game. A seat's whole state goes out as one
 while a frame is queued cost one frame. States go out at most every :data:`STATE_GAP`
 seconds (the newest one then): a stand-in and house bots that answer without delay change
 a seat hundreds of times a second, and a page sent every one of those spends its whole time
-drawing them, so its buttons and Playwright's clicks wait behind the flood. A page that sends :data:`MAX_BAD_FRAMES` bad frames
-in a row is closed (after the errors queued so far).
+drawing them, so its buttons and Playwright's clicks wait behind the flood. A page that
+sends :data:`MAX_BAD_FRAMES` bad frames in a row is closed (after the errors queued so far).
 """
 
 from __future__ import annotations
