@@ -46,9 +46,9 @@ from herna.servers.gamelog import refused
 log = logging.getLogger("herna.cgml.game")
 
 _JOIN = '<newgroup status="accept">'
+"""How the login timeout's error names what a player connection should have sent."""
 DEALS_KEPT = 4096
 """Duplicate deals a super game server remembers (a board's groups follow each other)."""
-"""How the login timeout's error names what a player connection should have sent."""
 
 
 class SuperGameServer:
