@@ -1,5 +1,6 @@
 # Herna: two commands do all set-up on a fresh machine.
-#   make run   - create .venv, install Herna, start every server with house bots
+#   make run   - create .venv, install Herna (and the bots' sandbox), start every server with
+#                house bots and the ladder of submitted bots
 #   make test  - also install the system packages tests need, then lint, typecheck, test
 #   make bench - every benchmark under bench/ with short settings, one summary table
 PYTHON ?= python3
@@ -15,7 +16,7 @@ PYTEST_ARGS ?=
 unexport PYTHONDONTWRITEBYTECODE
 PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2 : n + n / 2 )))
 
-.PHONY: run test lint typecheck pytest system-deps bench clean
+.PHONY: run test lint typecheck pytest system-deps run-deps bench clean
 
 $(STAMP): pyproject.toml $(wildcard herna/locale/*/LC_MESSAGES/herna.po)
 	@scripts/ensure-python.sh $(PYTHON) $(VENV)
@@ -24,13 +25,17 @@ $(STAMP): pyproject.toml $(wildcard herna/locale/*/LC_MESSAGES/herna.po)
 	$(BIN)/pybabel compile -d herna/locale -D herna
 	@touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/herna serve $(ARGS)
+# The ladder plays every bot a person uploads (on /bots or with herna submit) in the sandbox.
+run: $(STAMP) run-deps
+	$(BIN)/herna serve --ladder $(ARGS)
 
 test: $(STAMP) system-deps lint typecheck pytest
 
 system-deps:
 	@scripts/ensure-system-deps.sh
+
+run-deps:
+	@scripts/ensure-system-deps.sh --run
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
