@@ -81,6 +81,8 @@ BENCHES = (
     Bench("log_volume", ("--seconds", "20"), r"lines/min|per hour|bytes per"),
     Bench("durability", ("--runs", "1", "--seconds", "3"), r"stored|lost|missing"),
     Bench("live_tournament", ("--bots", "8", "--repeat", "3"), r"^live round robin"),
+    Bench("sandbox_overhead", ("--starts", "10", "--lines", "1000"), r"^(start to|one line)"),
+    Bench("ladder_rate", ("--seconds", "20", "--runs", "1"), r"^ladder ", timeout=600.0),
     Bench(
         "workers",
         ("--rounds", "1", "--seconds", "3", "--warmup", "1.5"),
