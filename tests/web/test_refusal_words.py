@@ -85,7 +85,7 @@ def test_the_halls_refusals_are_said_in_czech(tmp_path: Path, czech: None) -> No
     assert said["no rules"] == "soutěž her s dlaždicemi musí uvést svůj soubor pravidel"
     assert said["rules"] == "„nowhere“ není soubor pravidel této herny"
     # The game by its name, not its code: "Mariáš", not "marias".
-    assert said["wrong game"] == "nemáte bota pro Mariáš jménem „oni“: nejdřív ho nahrajte"
+    assert said["wrong game"] == "nemáš bota jménem „oni“ (Mariáš): nejdřív ho nahraj"
     assert said["pause"] == "„soon“ není délka času (např. 2m, 90s, 1m30s)"
     assert said["no house"] == "tahle herna nemá pro tuto hru boty herny: Onitama"
     assert said["game"].startswith("herna hraje s nahranými boty těchto her: "), said["game"]
