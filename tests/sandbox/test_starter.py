@@ -1,10 +1,14 @@
 """The starter kits know the rules: the Onitama kit's card table is the game's and its legal
-moves are the referee's in every position of 30 random games; the mariáš kit plays only the
-cards the engine allows."""
+moves are the referee's in every position of 30 random games; the C Onitama kit, compiled with
+gcc once, plays only the referee's legal moves over its pipes in 12 games; the mariáš kit plays
+only the cards the engine allows."""
 
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +19,7 @@ from herna.games.onitama.cards import CARDS
 from herna.games.onitama.state import Move
 from herna.starters import marias as marias_kit
 from herna.starters import onitama as kit
+from herna.starters import starter
 from tests.onitama.helpers import dealt
 
 
@@ -36,6 +41,73 @@ def test_the_starter_kit_sees_exactly_the_legal_moves(seed: int) -> None:
         game.play(card, src, dst)
         state = state.apply(Move(card, parse_square(src), parse_square(dst)))
         assert state.cards() == (*game.hands["w"], *game.hands["b"], game.spare)
+
+
+@pytest.fixture(scope="module")
+def c_kits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The C kit of Onitama, compiled as the sandbox compiles it (less the sandbox), and
+    with every warning an error."""
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is missing")
+    folder = tmp_path_factory.mktemp("c-kits")
+    compiled = {}
+    for game in ("onitama",):
+        found = starter(game, "c")
+        assert found is not None
+        (folder / found[0]).write_bytes(found[1])
+        command = ["gcc", "-O2", "-std=c17", "-Wall", "-Wextra", "-Werror", "-o", game, found[0]]
+        subprocess.run([*command, "-lm"], cwd=folder, check=True)
+        compiled[game] = folder / game
+    return compiled
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_c_starter_kit_plays_only_legal_moves(c_kits: dict[str, Path], seed: int) -> None:
+    """A game against random moves, told to the kit line by line as the server tells it (with
+    lines it does not know in between): each of its moves is one the referee allows."""
+    state = dealt(seed)
+    mine = seed % 2  # White in even games, Black in odd ones
+    names = ("ann", "bob")
+    cards = ",".join(state.cards())
+    bot = subprocess.Popen(
+        [str(c_kits["onitama"])],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
+    assert bot.stdin is not None and bot.stdout is not None and bot.stderr is not None
+    try:
+        bot.stdin.write(f"LOGIN_OK|{names[mine].upper()}\nCHAT|x|hello\n\n")
+        bot.stdin.write(f"START|{names[0]}|{names[1]}|{cards}|secret\n")
+        choose = random.Random(seed)
+        while not state.is_terminal() and state.ply < 200:
+            legal = {(m.card, square_name(m.frm), square_name(m.to)) for m in state.legal_moves()}
+            if state.to_move == mine:
+                bot.stdin.flush()
+                said = bot.stdout.readline().rstrip("\n").split("|")
+                if not legal:  # no move: it gives up a card of its hand, the server deals
+                    assert said[0] == "STALEMATE" and said[1] in state.hand(mine), said
+                    break
+                assert said[0] == "MAKE_MOVE" and tuple(said[1:]) in legal, (seed, said)
+                card, src, dst = said[1:]
+            elif not legal:
+                break
+            else:
+                card, src, dst = choose.choice(sorted(legal))
+            state = state.apply(Move(card, parse_square(src), parse_square(dst)))
+            bot.stdin.write(f"MOVE_WAS_MADE|{card}|{src}|{dst}\nDRAW_OFFERED|x\n")
+        bot.stdin.write("GAME_OVER||draw_agreed\n")
+        bot.stdin.close()
+        # It owes a move only when the game was cut off at 200 plies on its turn.
+        owed = int(not state.is_terminal() and state.ply >= 200 and state.to_move == mine)
+        assert len(bot.stdout.read().splitlines()) == owed
+        assert bot.wait(5) == 0
+        log = bot.stderr.read()
+        assert f"playing {names[1 - mine]}" in log and "nobody won (draw agreed)" in log, log
+    finally:
+        bot.kill()
 
 
 @pytest.mark.parametrize("seed", range(200))
