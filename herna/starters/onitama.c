@@ -123,8 +123,14 @@ static void swap_card(int side, int card, int new_card) {
 static void play(const char *card_name, const char *from, const char *to) {
     int card = card_index(card_name), ff, fr, tf, tr;
     if (card < 0 || !parse_square(from, &ff, &fr) || !parse_square(to, &tf, &tr)) return;
-    game.board[tf][tr] = game.board[ff][fr];
+    char mover = game.board[ff][fr], taken = game.board[tf][tr];
+    game.board[tf][tr] = mover;
     game.board[ff][fr] = ' ';
+    /* A master taken, or one on the other side's temple arch, ends the game: GAME_OVER is
+     * on its way, and a move now would be one too many. */
+    if (taken == 'W' || taken == 'B' || (mover == 'W' && tf == 2 && tr == 4) ||
+        (mover == 'B' && tf == 2 && tr == 0))
+        game.playing = 0;
     swap_card(game.to_move, card, game.spare);
     game.spare = card;
     game.to_move = 1 - game.to_move;
