@@ -2,7 +2,7 @@
 mariáš (CGML documents), Mia (UDP datagrams as lines) and the tile games (JSON lines),
 uploaded with ``herna submit``, is played by ``herna serve --ladder`` in the real sandbox over
 the game's real server to the end of a game, its log kept with the run; so is the C starter
-kit of Mia, Onitama and the tile games, compiled in the sandbox first. Two submitted
+kit of every game, compiled in the sandbox first. Two submitted
 Onitama bots play each other on the ladder (test_serve_restart.py: after a restart)."""
 
 from __future__ import annotations
@@ -122,6 +122,7 @@ async def test_two_submitted_bots_play_each_other_on_the_ladder(tmp_path: Path) 
 # Each C starter kit: the options of its server, a line its log has after a game, and a
 # part of the reason its run ended with.
 C_KITS: dict[str, tuple[dict[str, object], tuple[str, ...], str]] = {
+    "marias": ({}, ("I am kit-c playing with",), "in the deal's money"),
     "mia": ({}, ("rolled ", "lost: "), "of its 20 rounds"),
     "onitama": ({"onitama_house_bot_delay": 0.02}, ("playing house-",), "(Way of the St"),
     "tiles": ({}, ("the game begins: kit-c", "my turn (move): "), ""),
@@ -148,6 +149,7 @@ async def test_the_c_starter_kit_is_compiled_in_the_sandbox_and_plays(
         assert run.outcome in ("won", "lost", "draw") and why in run.reason, run
         assert "house-" in run.opponent, run
         assert any(line in run.log for line in logged), run.log
+        assert "the server says" not in run.log, run.log  # no refused message
         if game != "mia":  # a Mia session is many rounds, each its own record
             record = hall.records.get(run.match_id or 0)
             assert record is not None and record.status == "finished", record
