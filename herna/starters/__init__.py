@@ -8,10 +8,13 @@ from importlib import resources
 
 STARTERS = {
     ("onitama", "python"): ("onitama.py", "onitama-starter.py"),
+    ("onitama", "c"): ("onitama.c", "onitama-starter.c"),
     ("marias", "python"): ("marias.py", "marias-starter.py"),
+    ("marias", "c"): ("marias.c", "marias-starter.c"),
     ("mia", "python"): ("mia.py", "mia-starter.py"),
     ("mia", "c"): ("mia.c", "mia-starter.c"),
     ("tiles", "python"): ("tiles.py", "tiles-starter.py"),
+    ("tiles", "c"): ("tiles.c", "tiles-starter.c"),
 }
 """(game, language) → (file in this package, name to download it as)."""
 

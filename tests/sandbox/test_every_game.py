@@ -1,7 +1,8 @@
 """Submitted bots of every game (herna.clients.sandboxed_wires): the Python starter kit of
 mariáš (CGML documents), Mia (UDP datagrams as lines) and the tile games (JSON lines),
 uploaded with ``herna submit``, is played by ``herna serve --ladder`` in the real sandbox over
-the game's real server to the end of a game, its log kept with the run. Two submitted
+the game's real server to the end of a game, its log kept with the run; so is the C starter
+kit of every game, compiled in the sandbox first. Two submitted
 Onitama bots play each other on the ladder (test_serve_restart.py: after a restart)."""
 
 from __future__ import annotations
@@ -118,23 +119,41 @@ async def test_two_submitted_bots_play_each_other_on_the_ladder(tmp_path: Path) 
         await stop(hall, ladder)
 
 
-async def test_the_c_starter_kit_of_mia_is_compiled_in_the_sandbox_and_plays(
-    tmp_path: Path,
+# Each C starter kit: the options of its server, a line its log has after a game, and a
+# part of the reason its run ended with.
+C_KITS: dict[str, tuple[dict[str, object], tuple[str, ...], str]] = {
+    "marias": ({}, ("I am kit-c playing with",), "in the deal's money"),
+    "mia": ({}, ("rolled ", "lost: "), "of its 20 rounds"),
+    "onitama": ({"onitama_house_bot_delay": 0.02}, ("playing house-",), "(Way of the St"),
+    "tiles": ({}, ("the game begins: kit-c", "my turn (move): "), ""),
+}
+
+
+@pytest.mark.parametrize("game", sorted(C_KITS))
+async def test_the_c_starter_kit_is_compiled_in_the_sandbox_and_plays(
+    tmp_path: Path, game: str
 ) -> None:
-    hall, ladder = await serve(tmp_path, "mia", ladder_concurrency=1)
+    options, logged, why = C_KITS[game]
+    hall, ladder = await serve(tmp_path, game, ladder_concurrency=1, **options)
     try:
         assert ladder is not None
-        found = starter("mia", "c")
-        assert found is not None and found[0] == "mia-starter.c"
+        found = starter(game, "c")
+        assert found is not None and found[0] == f"{game}-starter.c"
         book = Submissions(hall.records.engine, hall.identity)
-        submission, _ = book.submit("kit-c", "mia", found[0], found[1], person="Ota")
+        submission, _ = book.submit("kit-c", game, found[0], found[1], person="Ota")
         assert submission.language == "c"
         async with asyncio.timeout(120):
             while not book.runs("kit-c"):
                 await asyncio.sleep(0.2)
-        (run,) = book.runs("kit-c")
-        assert run.outcome in ("won", "lost", "draw") and "of its 20 rounds" in run.reason, run
-        assert "rolled " in run.log or "lost: " in run.log, run.log
+        (run, *_) = book.runs("kit-c")
+        assert run.outcome in ("won", "lost", "draw") and why in run.reason, run
+        assert "house-" in run.opponent, run
+        assert any(line in run.log for line in logged), run.log
+        assert "the server says" not in run.log, run.log  # no refused message
+        if game != "mia":  # a Mia session is many rounds, each its own record
+            record = hall.records.get(run.match_id or 0)
+            assert record is not None and record.status == "finished", record
+            assert "kit-c" in [p.name for p in record.players]
     finally:
         await stop(hall, ladder)
 

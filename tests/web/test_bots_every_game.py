@@ -1,8 +1,8 @@
 """A person uploads the starter kit of mariáš, Mia or a tile game on the web hall and sees it
-play: sign up from the home page, open Bots, download that game's starter kit, upload it for
-that game, and the ladder plays it in the real sandbox over the game's real server (CGML,
-UDP, tile JSON lines); its page shows the game and, to its author only, its log. Real
-browser, real sockets, a real SQLite file."""
+play: sign up from the home page, open Bots, download that game's starter kit (and the C kit
+beside it, under its own name), upload the Python kit for that game, and the ladder plays it
+in the real sandbox over the game's real server (CGML, UDP, tile JSON lines); its page shows
+the game and, to its author only, its log. Real browser, real sockets, a real SQLite file."""
 
 from __future__ import annotations
 
@@ -49,6 +49,12 @@ async def test_a_person_uploads_a_starter_kit_of_each_game_and_sees_it_play(
             kit = tmp_path / (await download.value).suggested_filename
             await (await download.value).save_as(kit)
             assert kit.name == f"{game}-starter.py" and wire in kit.read_bytes()
+            # The C kit beside it (test_every_game.py plays it).
+            async with page.expect_download() as download:
+                await page.get_by_role("link", name=f"{title} in C", exact=True).click()
+            c_kit = await (await download.value).path()
+            assert (await download.value).suggested_filename == f"{game}-starter.c"
+            assert b"int main(void)" in c_kit.read_bytes()
 
             await page.get_by_label("Bot name").fill(bot)
             await page.get_by_label("Game").select_option(label=title)
