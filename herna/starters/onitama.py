@@ -40,13 +40,19 @@ class Game:
         self.hands = {"w": cards[0:2], "b": cards[2:4]}
         self.spare = cards[4]
         self.to_move = "w"
+        self.over = False
         self.board: dict[str, str] = {}  # "c1" -> "W" (master) / "w" (student), "B" / "b"
         for f in FILES:
             self.board[f + "1"] = "W" if f == "c" else "w"
             self.board[f + "5"] = "B" if f == "c" else "b"
 
     def play(self, card: str, src: str, dst: str) -> None:
-        self.board[dst] = self.board.pop(src)
+        taken = self.board.get(dst, "")
+        self.board[dst] = mover = self.board.pop(src)
+        # A master taken, or one on the other side's temple arch, ends the game: GAME_OVER
+        # is on its way, and a move now would be one too many.
+        arch = "c5" if mover == "W" else "c1"
+        self.over = taken in ("W", "B") or (mover.isupper() and dst == arch)
         hand = self.hands[self.to_move]
         hand[hand.index(card)] = self.spare
         self.spare = card
@@ -113,6 +119,7 @@ def main() -> None:
             continue
         if (
             game
+            and not game.over
             and game.to_move == game.me
             and kind in ("START", "MOVE_WAS_MADE", "STALEMATE_CARD", "INVALID_MOVE")
         ):

@@ -1,7 +1,8 @@
 """The starter kits know the rules: the Onitama kit's card table is the game's and its legal
-moves are the referee's in every position of 30 random games; the C Onitama kit, compiled with
-gcc once, plays only the referee's legal moves over its pipes in 12 games; the mariáš kits (the
-Python one and the C one, told a deal over its pipes) play only the cards the engine allows."""
+moves are the referee's in every position of 30 random games; both Onitama kits (the C one
+compiled with gcc once) play only the referee's legal moves over their pipes in 12 games, and
+none after the game's last; the mariáš kits (the Python one and the C one, told a deal over
+its pipes) play only the cards the engine allows."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,16 +64,21 @@ def c_kits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return compiled
 
 
+@pytest.mark.parametrize("language", ["c", "python"])
 @pytest.mark.parametrize("seed", range(12))
-def test_the_c_starter_kit_plays_only_legal_moves(c_kits: dict[str, Path], seed: int) -> None:
-    """A game against random moves, told to the kit line by line as the server tells it (with
-    lines it does not know in between): each of its moves is one the referee allows."""
+def test_the_onitama_starter_kits_play_only_legal_moves(
+    c_kits: dict[str, Path], seed: int, language: str
+) -> None:
+    """A game against random moves, told to the kit (C or Python) line by line as the server
+    tells it (with lines it does not know in between): each of its moves is one the referee
+    allows, and none comes after the move that ends the game."""
     state = dealt(seed)
     mine = seed % 2  # White in even games, Black in odd ones
     names = ("ann", "bob")
     cards = ",".join(state.cards())
+    python = [sys.executable, str(Path(str(kit.__file__)))]
     bot = subprocess.Popen(
-        [str(c_kits["onitama"])],
+        [str(c_kits["onitama"])] if language == "c" else python,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
