@@ -31,10 +31,9 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from herna.cli.serve import embedded_args, start_hall, start_ladder
+from herna.cli.serve import embedded_args, start_hall, start_ladder, stop_hall
 from herna.hall.db import BotRunRow
 from herna.hall.submissions import Submissions
-from herna.servers.contest import SandboxedBots
 from herna.starters import starter
 
 GAMES = ("onitama", "tiles", "marias")
@@ -86,12 +85,7 @@ async def one_run(game: str, bots: int, seconds: float) -> float:
             hall.records.flush()
             return finished_games(engine, begin) * 60.0 / seconds
         finally:
-            if isinstance(hall.submitted, SandboxedBots):
-                await hall.submitted.stop()
-            if ladder is not None:
-                await ladder.stop()
-            await hall.stop()
-            hall.records.close()
+            await stop_hall(hall, ladder)
 
 
 def main() -> int:

@@ -323,13 +323,19 @@ async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> Non
     await stop.wait()
     log.info("shutting down")
     adopting.cancel()
+    await stop_hall(hall, ladder)
+    log.info("stopped; %d records written", hall.records.written)
+
+
+async def stop_hall(hall: Hall, ladder: Ladder | None) -> None:
+    """Stop what :func:`start_hall` and :func:`start_ladder` started, as Ctrl-C does: the
+    sandboxed bots first, then the ladder, the servers, and last the records (all committed)."""
     if isinstance(hall.submitted, SandboxedBots):
         await hall.submitted.stop()
     if ladder is not None:
         await ladder.stop()
     await hall.stop()
     hall.records.close()
-    log.info("stopped; %d records written", hall.records.written)
 
 
 async def start_ladder(hall: Hall, args: argparse.Namespace) -> Ladder | None:

@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from herna.cli import main
-from herna.cli.serve import start_hall, start_ladder
+from herna.cli.serve import start_hall, start_ladder, stop_hall
 from herna.hall.hall import Hall
 from herna.hall.submissions import Submissions
-from herna.servers.contest import SandboxedBots
 from herna.servers.ladder import Ladder
 from herna.starters import starter
 from tests.serve import serve_args
@@ -40,12 +39,7 @@ async def serve(tmp_path: Path, only: str, **options: object) -> tuple[Hall, Lad
 
 async def stop(hall: Hall, ladder: Ladder | None) -> None:
     """What ``herna serve`` does on Ctrl-C."""
-    if isinstance(hall.submitted, SandboxedBots):
-        await hall.submitted.stop()
-    if ladder is not None:
-        await ladder.stop()
-    await hall.stop()
-    hall.records.close()
+    await stop_hall(hall, ladder)
 
 
 # What each starter kit writes to its log during a game, and how its run may end.
