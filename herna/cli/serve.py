@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import gc
 import logging
 import resource
 import signal
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -308,6 +310,11 @@ def raise_file_limit() -> int:
     return soft
 
 
+STOP_SECONDS = 45.0
+"""How long a stop may take before the process ends anyway (the stack of each thread is
+printed then, for the operator's bug report)."""
+
+
 async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> None:
     files = raise_file_limit()
     hall = await start_hall(args, config)
@@ -322,9 +329,26 @@ async def serve_forever(args: argparse.Namespace, config: dict[str, Any]) -> Non
     ladder = await start_ladder(hall, args)
     await stop.wait()
     log.info("shutting down")
+    # A stop that hangs (a stuck thread the exit would wait for) must not keep the port and
+    # the process: after STOP_SECONDS every thread's stack goes to stderr and the process
+    # ends. Records are safe either way: they are in the journal until committed.
+    faulthandler.dump_traceback_later(STOP_SECONDS, exit=True)
+    stuck = asyncio.create_task(_report_stuck_tasks(STOP_SECONDS - 5))
     adopting.cancel()
     await stop_hall(hall, ladder)
+    stuck.cancel()
     log.info("stopped; %d records written", hall.records.written)
+
+
+async def _report_stuck_tasks(after: float) -> None:
+    """The stack of every task still running ``after`` seconds into a stop (what it waits
+    for), in the log before the process is ended."""
+    await asyncio.sleep(after)
+    me = asyncio.current_task()
+    for task in asyncio.all_tasks():
+        if task is not me:
+            log.error("still running at the stop: %r", task)
+            task.print_stack(file=sys.stderr)
 
 
 async def stop_hall(hall: Hall, ladder: Ladder | None) -> None:
@@ -348,15 +372,17 @@ async def start_ladder(hall: Hall, args: argparse.Namespace) -> Ladder | None:
         game_seconds=float(args.ladder_game_seconds),
     )
     ladder = Ladder(hall, str(args.host or "127.0.0.1"), settings)
-    why = await ladder.start()
+    why = await ladder.probe()
     if why is not None:
         log.warning("no ladder: %s", why)
         return None
-    log.info("ladder: submitted bots play, %d games at once", settings.concurrency)
     # The web hall's "Play this bot" and contests' finals play through the same runner.
     bots = hall.submitted = SandboxedBots(ladder)
-    # A contest's final the hall held when it stopped goes on with its locked bots.
+    # A contest's final the hall held when it stopped goes on with its locked bots, which
+    # it holds before the ladder chooses its first bots (one connection per name).
     await bots.resume()
+    ladder.run()
+    log.info("ladder: submitted bots play, %d games at once", settings.concurrency)
     return ladder
 
 

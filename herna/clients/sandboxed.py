@@ -147,7 +147,10 @@ async def _play(
     box = await Sandboxed.start(argv, files, settings.limits)
     relay = _Relay(wire, box, settings, outcome)
     try:
-        await asyncio.wait_for(relay.run(host, port, proof), settings.game_seconds)
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a cancellation that
+        # comes as the game ends, and a stopping hall then waited on a bot that played on.
+        async with asyncio.timeout(settings.game_seconds):
+            await relay.run(host, port, proof)
     except TimeoutError:
         await relay.resign(f"the game took longer than {settings.game_seconds:g} s (game clock)")
     finally:

@@ -267,13 +267,16 @@ class Sandboxed:
 
     async def wait(self, timeout: float | None = None) -> int:
         """The exit status; killed first when ``timeout`` seconds pass."""
+        # asyncio.timeout, not wait_for, which on Python 3.11 can lose a cancellation.
         try:
-            await asyncio.wait_for(self.process.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self.process.wait()
         except TimeoutError:
             self.kill()
             await self.process.wait()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._stderr), 2.0)
+            async with asyncio.timeout(2.0):
+                await asyncio.shield(self._stderr)
         assert self.process.returncode is not None
         return self.process.returncode
 
@@ -314,5 +317,6 @@ async def run(
     status = await box.wait(limits.wall_seconds)
     timed_out = loop.time() - began >= limits.wall_seconds
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(reading, 2.0)
+        async with asyncio.timeout(2.0):
+            await reading
     return RunResult(status, timed_out, output.text(), box.log.text())

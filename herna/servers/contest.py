@@ -22,6 +22,7 @@ import asyncio
 import logging
 import time
 
+from herna.core.tasks import cancel_and_wait
 from herna.games.tiles.rules import load_rules_file, shipped_rules
 from herna.hall.contests import ContestRefused, Contests, final_options
 from herna.hall.submissions import Submission
@@ -175,7 +176,7 @@ class SandboxedBots:
         # Waiting for a board counts on the runner's game clock: twice a ladder game's.
         seconds = 2 * ladder.settings.game_seconds
         try:
-            while not self._over(tid):
+            while not self._over(tid) and not ladder.stopping:
                 try:
                     outcome = await ladder.play_seeking(
                         version, f"once,tournament={tid}", seconds, keep_no_game=False
@@ -190,6 +191,4 @@ class SandboxedBots:
                 ladder.playing.pop(version.name, None)
 
     async def stop(self) -> None:
-        for task in list(self.tasks):
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await cancel_and_wait(list(self.tasks), log=log)

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from herna.clients.sandboxed import RunOutcome, RunSettings, play_game
 from herna.core.sandbox import Limits, unavailable
+from herna.core.tasks import cancel_and_wait
 from herna.games.marias.bots import level_of
 from herna.hall.hall import Hall
 from herna.hall.submissions import GAMES, Submission, Submissions
@@ -79,22 +80,37 @@ class Ladder:
         self.games_started = 0
         self.challenges: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = threading.Event()
+        """Set by :meth:`stop`: a look for a game's record in a thread gives up (else the
+        process's exit waits up to its 30 s for that thread)."""
 
     async def start(self) -> str | None:
-        """Start the loop; why it cannot run (no sandbox here), or ``None``. The probe runs a
+        """Start the loop; why it cannot run (no sandbox here), or ``None``."""
+        why = await self.probe()
+        if why is None:
+            self.run()
+        return why
+
+    async def probe(self) -> str | None:
+        """Why the ladder cannot run here (no sandbox), or ``None``. The probe runs a
         sandboxed program and waits for it, so it runs in a thread: the hall's loop (its
         game servers and web pages) keeps answering meanwhile."""
-        why = await asyncio.to_thread(unavailable)
-        if why is not None:
-            return why
-        self._task = asyncio.create_task(self._loop())
-        return None
+        return await asyncio.to_thread(unavailable)
+
+    def run(self) -> None:
+        """Start choosing bots and playing their games (after :meth:`probe`; after the
+        contests' finals took their bots back, or the ladder would take them first)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
+        self._stopping.set()
         tasks = [t for t in (self._task, *self.playing.values(), *self.challenges) if t is not None]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait(tasks, log=log)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
 
     async def _loop(self) -> None:
         while True:
@@ -103,6 +119,10 @@ class Ladder:
                 bot = await asyncio.to_thread(self.next_bot)
                 if bot is None:
                     break
+                if bot.name in self.playing:
+                    # A contest's final or a challenge took it while the choice was made
+                    # off the loop: one connection per name.
+                    continue
                 level = self.settings.levels[self.games_started % len(self.settings.levels)]
                 # Every other game is between two submitted bots when two are free (a
                 # pairing takes two places), the others against house bots, level after level.
@@ -110,6 +130,10 @@ class Ladder:
                 room = self.settings.concurrency - len(self.playing)
                 if self.games_started % 2 == 0 and room >= 2:
                     rival = await asyncio.to_thread(self.next_rival, bot)
+                    if bot.name in self.playing:
+                        continue
+                    if rival is not None and rival.name in self.playing:
+                        rival = None
                 self.games_started += 1
                 if rival is None:
                     self.playing[bot.name] = asyncio.create_task(self._play(bot, level))
@@ -307,6 +331,8 @@ class Ladder:
         claimed = {r.match_id for r in self.book.runs(bot.name, limit=10)}
         opponent = outcome.opponent.casefold()  # several, comma-separated, at a tile table
         for _ in range(300):  # a tile table plays on after the bot resigned: up to 30 s
+            if self._stopping.is_set():
+                break
             records.flush()
             for match in records.matches(game=bot.game, player=bot.name, limit=3):
                 if (
@@ -315,7 +341,7 @@ class Ladder:
                     and any(p.name.casefold() in opponent for p in match.players)
                 ):
                     return match.id, match.table_id
-            time.sleep(0.1)
+            self._stopping.wait(0.1)
         return None, ""
 
 
