@@ -25,7 +25,6 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 _seq = itertools.count(1)
@@ -34,7 +33,6 @@ STREAMS = 20_000
 """Tables whose numbering a bus keeps (the least recently published are forgotten first)."""
 
 
-@dataclass(frozen=True, slots=True)
 class GameEvent:
     """One thing that happened at a table, as spectators may see it (never hidden info).
 
@@ -45,16 +43,39 @@ class GameEvent:
     ``stream`` and ``version`` are the table's numbering (module doc), set when the event is
     first published; ``seq`` counts every event this process made and means nothing
     elsewhere.
+
+    Read-only once published (many subscribers share it). A plain class with slots, not a
+    frozen dataclass: a busy Onitama server makes one per move, and the frozen dataclass's
+    ``__init__`` cost five times as much.
     """
 
-    game: str
-    table: str
-    kind: str
-    data: dict[str, Any]
-    ts: float = field(default_factory=time.time)
-    seq: int = field(default_factory=_seq.__next__)
-    stream: str = ""
-    version: int = 0
+    __slots__ = ("data", "game", "kind", "seq", "stream", "table", "ts", "version")
+
+    def __init__(
+        self,
+        game: str,
+        table: str,
+        kind: str,
+        data: dict[str, Any],
+        ts: float | None = None,
+        seq: int | None = None,
+        stream: str = "",
+        version: int = 0,
+    ) -> None:
+        self.game = game
+        self.table = table
+        self.kind = kind
+        self.data = data
+        self.ts = time.time() if ts is None else ts
+        self.seq = _seq.__next__() if seq is None else seq
+        self.stream = stream
+        self.version = version
+
+    def __repr__(self) -> str:
+        return (
+            f"GameEvent({self.game!r}, {self.table!r}, {self.kind!r}, seq={self.seq}, "
+            f"stream={self.stream!r}, version={self.version})"
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -163,9 +184,9 @@ class EventBus:
         else:
             streams.move_to_end(key)
         entry[1] += 1
-        # Frozen for everyone else; the bus that publishes an event first gives its number.
-        object.__setattr__(event, "stream", entry[0])
-        object.__setattr__(event, "version", entry[1])
+        # Read-only for everyone else; the bus that publishes an event first numbers it.
+        event.stream = entry[0]
+        event.version = entry[1]
 
     def emit(self, game: str, table: str, kind: str, **data: Any) -> GameEvent:
         """Build and publish an event in one call."""

@@ -66,3 +66,20 @@ def test_the_first_number_needs_the_database() -> None:
     blocks = CounterBlocks(engine, lambda c, n: None)
     with pytest.raises(Exception, match="unable to open"):
         blocks.next("tiles.table")
+
+
+def test_a_counter_used_quickly_reserves_larger_blocks(tmp_path: Path) -> None:
+    """A busy server (hundreds of tables a second) makes a few reservations, not one per
+    hundred tables, and its numbers still come in order, each once."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'c.db'}")
+    Base.metadata.create_all(engine)
+    blocks = CounterBlocks(engine, lambda c, n: None)
+    got = []
+    for _ in range(30 * BLOCK):
+        got.append(blocks.next("onitama.table"))
+        block = blocks._blocks["onitama.table"]
+        if block.fetching is not None and block.end - got[-1] < 2:
+            block.fetching.join()  # as a server's loop would, had the block run out
+    assert got == list(range(1, 30 * BLOCK + 1))
+    assert blocks.reservations <= 7, blocks.reservations  # 100, 200, 400, … not 30 of 100
+    assert blocks._blocks["onitama.table"].size > BLOCK
