@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 
@@ -14,10 +15,8 @@ from herna.core.tasks import cancel_and_wait
 
 async def _plays_on_once(ended: list[str]) -> None:
     """Swallows the first cancellation (a game that went on), ends at the second."""
-    try:
+    with contextlib.suppress(asyncio.CancelledError):
         await asyncio.sleep(60)
-    except asyncio.CancelledError:
-        pass
     try:
         await asyncio.sleep(60)
     finally:
