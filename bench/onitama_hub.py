@@ -87,6 +87,8 @@ async def run(
     moves = 0
     calls = 0
     per_call: list[float] = []
+    ending_cpu = 0.0
+    endings = 0
     clock = time.perf_counter
     # CPU time of this thread: what the server's own getrusage figure counts (the wall
     # clock also counts the moments another process had the CPU on this shared machine).
@@ -99,6 +101,7 @@ async def run(
             if state is None or not peer.game.my_turn():
                 continue
             line = random_move_line(state, rng)
+            finished = hub.stats.games_finished
             t0 = clock()
             c0 = cpu()
             hub.receive(client, line)
@@ -106,6 +109,10 @@ async def run(
             inside += clock() - t0
             inside_cpu += dc
             calls += 1
+            if hub.stats.games_finished != finished:
+                # The game's last move: its end, its record and the players' next game.
+                ending_cpu += dc
+                endings += 1
             if calls % 16 == 0:
                 per_call.append(dc)
         for sub in subs:
@@ -124,6 +131,8 @@ async def run(
         "inside_cpu_seconds": inside_cpu,
         "wall_seconds": wall,
         "per_call": per_call,
+        "ending_cpu_seconds": ending_cpu,
+        "endings": endings,
         "records_written": store.written,
         "events": hall.bus.published,
     }
@@ -168,6 +177,16 @@ def main(argv: list[str] | None = None) -> int:
         f"-> {1e6 / us:,.0f} actions/s on one core before sockets (wall clock inside the "
         f"hub: mean {wall_us:.1f} µs)"
     )
+    between = (out["inside_cpu_seconds"] - out["ending_cpu_seconds"]) / max(
+        1, out["actions"] - out["endings"]
+    )
+    ending = out["ending_cpu_seconds"] / max(1, out["endings"])
+    share = out["ending_cpu_seconds"] / out["inside_cpu_seconds"]
+    print(
+        f"a move within a game: {between * 1e6:.1f} µs; a game's last move with its end, "
+        f"record and the next game's start: {ending * 1e6:.0f} µs ({share:.0%} of the "
+        "server's CPU)"
+    )
     print(
         f"records written {out['records_written']}, events published {out['events']:,}; "
         f"load average {os.getloadavg()[0]:.2f} (shared machine)"
@@ -191,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
                 "wall_us_per_action": round(wall_us, 2),
                 "us_p50": round(p50, 2),
                 "us_p99": round(p99, 2),
+                "us_within_game": round(between * 1e6, 2),
+                "us_game_end_and_next_start": round(ending * 1e6, 1),
+                "game_end_share": round(share, 3),
                 "actions_per_second": round(1e6 / us),
                 "records_written": out["records_written"],
                 "gc": "default" if args.default_gc else "herna serve",
