@@ -54,8 +54,9 @@
   };
   const RANK_EN = { "07": "seven", "08": "eight", "09": "nine", "10": "ten", "0J": "Unter", "0Q": "Ober", "0K": "king", "0A": "ace" };
   const SUIT_EN = { R: "hearts", B: "bells", G: "leaves", A: "acorns" };
+  // The English gloss of "nic" only on an English page: a Czech reader needs none.
   const GAMES = {
-    PASS: "nic (pass)", G: "hra", BG: "lepší hra", 7: "sedma", B7: "lepší sedma", 100: "kilo",
+    PASS: say("nic (pass)", "nic"), G: "hra", BG: "lepší hra", 7: "sedma", B7: "lepší sedma", 100: "kilo",
     107: "kilo a sedma", B100: "lepší kilo", B107: "lepší kilo a sedma", SMALL: "betl", BIG: "durch",
     27: "dvě sedmy", 127: "dvě sedmy a kilo", B27: "lepší dvě sedmy", B127: "lepší dvě sedmy a kilo",
     YES: "mám", NO: "nemám",
