@@ -54,9 +54,8 @@
   };
   const RANK_EN = { "07": "seven", "08": "eight", "09": "nine", "10": "ten", "0J": "Unter", "0Q": "Ober", "0K": "king", "0A": "ace" };
   const SUIT_EN = { R: "hearts", B: "bells", G: "leaves", A: "acorns" };
-  // The English gloss of "nic" only on an English page: a Czech reader needs none.
   const GAMES = {
-    PASS: say("nic (pass)", "nic"), G: "hra", BG: "lepší hra", 7: "sedma", B7: "lepší sedma", 100: "kilo",
+    PASS: "nic (pass)", G: "hra", BG: "lepší hra", 7: "sedma", B7: "lepší sedma", 100: "kilo",
     107: "kilo a sedma", B100: "lepší kilo", B107: "lepší kilo a sedma", SMALL: "betl", BIG: "durch",
     27: "dvě sedmy", 127: "dvě sedmy a kilo", B27: "lepší dvě sedmy", B127: "lepší dvě sedmy a kilo",
     YES: "mám", NO: "nemám",
@@ -148,6 +147,8 @@
   }
 
   function gameName(code) {
+    // (the English gloss of "nic" only on an English page, as herna.clients.marias_text does)
+    if (code === "PASS" && LANG === "cs") return "nic";
     return code ? GAMES[code] || code : "—";
   }
 
