@@ -159,6 +159,14 @@ SNAPSHOT_WORDS = {
 VALUE_WORDS = {
     "licitovany_marias": "licitovaný mariáš",
     "house-bot": N_("house bot"),
+    "person": N_("person"),
+    "bot": N_("bot"),
+    "white": N_("white"),
+    "black": N_("black"),
+    "anyone": N_("anyone"),
+    # what becomes of a seek's empty seats (herna.hall.lobby.fill_words; "after 30 s" stays)
+    "house bots fill them at once": N_("house bots fill them at once"),
+    "no house bots fill them": N_("no house bots fill them"),
     **{name: rules_title(name) for name in shipped_rules()},  # a tile table's rules
 }
 """Codes a snapshot gives as values (the CGML game name, a player's kind), as the Status page
@@ -231,10 +239,13 @@ def row_keys(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def value_words(value: Any) -> str:
-    """A snapshot's value (a code such as the CGML game name) in words."""
-    if value == "house-bot":
-        return _(VALUE_WORDS[value])
-    return VALUE_WORDS.get(value, value) if isinstance(value, str) else str(value)
+    """A snapshot's value (a code such as the CGML game name, a player's kind, a colour) in
+    words, in the page's language; nothing (a web page's missing dialect) as a dash."""
+    if value is None:
+        return "–"
+    if isinstance(value, str) and value in VALUE_WORDS:
+        return _(VALUE_WORDS[value])  # (a game's own name is no catalog message: it stays)
+    return str(value)
 
 
 def status_script_words() -> dict[str, dict[str, str]]:

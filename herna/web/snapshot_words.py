@@ -50,6 +50,7 @@ CODE_WORDS = {
     "house_players": N_("house players"),
     "id": N_("id"),
     "illegal": N_("illegal"),
+    "invalid_moves": N_("invalid moves"),
     "joined": N_("joined"),
     "kind": N_("kind"),
     "kinds": N_("kinds"),

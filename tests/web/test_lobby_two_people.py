@@ -134,6 +134,9 @@ async def test_two_people_play_onitama_through_the_lobby(tmp_path: Path, browser
             assert (await p.locator("#play-result").inner_text()).strip()
         await b.screenshot(path=screenshot_path("lobby-two-people-onitama-1280"), full_page=True)
         assert len(finished(hall, "onitama", {ann, bea})) == 1
+        # The seek was answered: the address forgets it, so a reload after the game does not
+        # open the same seek again.
+        assert "seek=" not in a.url and "seek=" not in b.url, (a.url, b.url)
         await rematch_if_offered([a, b], in_game)
         await ctx.close()
 
@@ -168,5 +171,6 @@ async def test_two_people_play_tiles_through_the_lobby(tmp_path: Path, browser: 
             assert actions < 400
         await a.screenshot(path=screenshot_path("lobby-two-people-tiles-1280"), full_page=True)
         assert len(finished(hall, "tiles", {ann, bea})) == 1
+        assert "seek=" not in a.url and "seek=" not in b.url, (a.url, b.url)
         await rematch_if_offered([a, b], f"() => {TILES_PHASE} === 'game'")
         await ctx.close()

@@ -91,6 +91,12 @@ async def test_from_the_history_to_the_review_of_a_deal(web: WebHall, browser: B
         await page.screenshot(path=screenshot_path(f"marias-review-cs-{width}-top"))
         await page.locator("#review-announce").scroll_into_view_if_needed()
         await page.screenshot(path=screenshot_path(f"marias-review-cs-{width}-auction"))
+    # back to the deal's replay, in Czech: the two passes in the bidding are "nic", with no
+    # English gloss on a Czech page
+    await page.get_by_role("link", name="← záznam rozdání").click()
+    await page.get_by_role("button", name="poslední »").click()
+    bidding = await page.locator("#replay-view .mar-bidding").inner_text()
+    assert bidding.count(": nic") == 2 and "pass" not in bidding, bidding
     assert browser.errors == []
 
 

@@ -101,6 +101,9 @@ async def test_the_scoreboard_updates_live_as_house_bots_play(
         # the charts: axis titles with units and a legend
         history = page.locator("svg.mia-history")
         await history.locator("polyline").first.wait_for()
+        # the rounds under the chart, each once (from two rounds on)
+        rounds = await history.locator('text.mia-tick[text-anchor="middle"]').all_text_contents()
+        assert len(rounds) == len(set(rounds)) >= 2, rounds
         titles = await page.locator("svg.mia-chart .mia-axis-title").all_text_contents()
         assert "round (number)" in titles and "points" in titles
         legend = await page.locator(".mia-figure .mia-legend").first.inner_text()

@@ -187,7 +187,7 @@ window.HernaGames = window.HernaGames || {};
       if (!value.length) return el("span", { class: "muted" }, _("none"));
       if (value.every((v) => v === null || typeof v !== "object")) {
         const values = (Herna.page && Herna.page.values) || {};
-        return document.createTextNode(value.map((v) => (typeof v === "string" && values[v]) || v).join(", "));
+        return document.createTextNode(value.map((v) => (v === null ? "–" : (typeof v === "string" && values[v]) || v)).join(", "));
       }
       if (value.every((v) => v && typeof v === "object" && "name" in v && "race" in v)) return document.createTextNode(seatedWords(value));
       const objects = value.every((v) => v && typeof v === "object" && !Array.isArray(v));

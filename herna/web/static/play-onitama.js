@@ -220,6 +220,9 @@
         loginFailed(f[1], f[2] || "");
       } else if (command === "START") {
         P.waiting("onitama", null);
+        // The lobby's seek is answered: a reload now comes back by the seat secret, and one
+        // after the game must not open the same seek again (a game nobody asked for).
+        if (params.has("seek") && !inTournament) history.replaceState(null, "", location.pathname);
         S.until = null;
         rememberStart(f);
         S.white = f[1];
@@ -267,6 +270,8 @@
         S.note = _("The server refused that move; nothing changed.");
       } else if (command === "LOGOUT") {
         S.away = f[1];
+        // "… is back" from their last return would contradict the status line now.
+        if (S.note === _("{name} is back.", { name: f[1] })) S.note = "";
       } else if (command === "RECONNECT") {
         reconnect(f);
       } else if (command === "GAME_OVER") {

@@ -225,6 +225,8 @@
           break;
         case "started":
           P.waiting("tiles", null);
+          // The lobby's seek is answered: a reload after the game must not open it again.
+          if (params.has("seek") && !tournament) history.replaceState(null, "", location.pathname);
           S.until = null;
           S.standIn = false;
           if (!m.said) S.gameClock = null; // a new game (not a return to the seat)

@@ -147,6 +147,8 @@
   }
 
   function gameName(code) {
+    // (the English gloss of "nic" only on an English page, as herna.clients.marias_text does)
+    if (code === "PASS" && LANG === "cs") return "nic";
     return code ? GAMES[code] || code : "—";
   }
 

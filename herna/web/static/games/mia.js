@@ -235,7 +235,7 @@
       grid.push(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid-line" }));
       grid.push(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "mia-tick" }, v));
     }
-    for (const r of [r0, Math.round((r0 + r1) / 2), r1]) {
+    for (const r of new Set([r0, Math.round((r0 + r1) / 2), r1])) { // each round once (2 rounds: 2 ticks)
       grid.push(svg("text", { x: x(r), y: H - B + 14, "text-anchor": "middle", class: "mia-tick" }, r));
     }
     const lines = names.map((n) => svg("polyline", {
