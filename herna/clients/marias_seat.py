@@ -69,6 +69,12 @@ _STANDIN = object()
 """What the person's pending answer resolves to when a stand-in takes over."""
 
 
+AWAY_HOLD = 240.0
+"""Seconds a seat whose page is gone, at a table of bots only, waits before the next deal
+for the person to come back; then it leaves the table. Inside the super game server's own
+300 s for people's answers (``--cgml-human-timeout``)."""
+
+
 class SeatRelay(SeatView):
     """One person's seat at a CGML table, driven by :meth:`act` and read by :meth:`state`."""
 
@@ -87,8 +93,13 @@ class SeatRelay(SeatView):
         fill: int | None = None,
         tournament: str | None = None,
         lang: str = "en",
+        away_hold: float | None = None,
     ) -> None:
         self.host = host
+        self.away_hold = AWAY_HOLD if away_hold is None else away_hold
+        """Seconds a seat whose person's page is gone, with only bots at the table, holds
+        its answer to the next deal before it leaves the table (:meth:`decide`)."""
+        self._returned: asyncio.Future[None] | None = None
         self.lang = lang
         """The language of the table's story and choices: ``en`` (English with the Czech
         terms) or ``cs`` (Czech)."""
@@ -444,6 +455,11 @@ class SeatRelay(SeatView):
     async def decide(self, tracker: PlayerTracker, decision: Decision) -> Message:
         if decision.kind == "newgame":
             # Sitting down means playing deal after deal; leaving the table ends it.
+            if self._nobody_misses_me():
+                # The person's page is gone and only bots sit here: no new deal in their
+                # name that nobody asked for (a stand-in would play deal after deal). The
+                # table waits a while for the page to come back, then the seat leaves it.
+                return tracker.newgame_answer(await self._person_returns(self.away_hold))
             return tracker.newgame_answer(not (self.stand_in and self.abandon))
         # The legal actions, and for the aktér ložená hra (on lead) and giving up.
         legal = tracker.choices(decision)
@@ -532,8 +548,37 @@ class SeatRelay(SeatView):
         pending.future.set_result(pending.options[choice])
         return None
 
+    def _nobody_misses_me(self) -> bool:
+        """A stand-in plays for a person whose page is gone, at a table of bots only (a
+        tournament's boards are played out by the stand-in whoever sits there)."""
+        return (
+            self.stand_in
+            and not self.present
+            and self.tournament is None
+            and not self.last_people()
+        )
+
+    @property
+    def holding(self) -> bool:
+        """Whether the table's next deal waits for the person to come back."""
+        return self._returned is not None
+
+    async def _person_returns(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the person to take the seat back (True) or not."""
+        self._returned = asyncio.get_running_loop().create_future()
+        try:
+            async with asyncio.timeout(seconds):
+                await self._returned
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            self._returned = None
+
     def set_stand_in(self, on: bool) -> None:
         """A stand-in answers for the person from now (``on``) or no longer."""
+        if not on and self._returned is not None and not self._returned.done():
+            self._returned.set_result(None)  # the table held the next deal for the person
         if on == self.stand_in:
             return
         self.stand_in = on

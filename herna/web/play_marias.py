@@ -72,7 +72,9 @@ MOVE_CLOCK = 90.0
 period that is 2.5 minutes, inside the super game server's own 300 s for people
 (``--cgml-human-timeout``), so the table never waits for the server's timeout."""
 ABANDON = 600.0
-"""Seconds of stand-in play after which the seat leaves the table at the next deal."""
+"""Seconds of stand-in play after which the seat leaves the table at the next deal (a table
+with other people; at a table of bots only no new deal starts while the page is gone:
+:data:`herna.clients.marias_seat.AWAY_HOLD`)."""
 SEEK_GRACE = 15.0
 """Seconds a seat that is still waiting for its table keeps its seek after its page is gone
 (a reload comes back within it); then the seat leaves the login server and the seek ends."""

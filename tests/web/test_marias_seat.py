@@ -180,3 +180,42 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(tmp_path: Path) ->
             await ws.send(json.dumps({**no_cookie, "name": "anna", "token": token}))
             seated = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert seated["type"] == "seat"
+
+
+async def test_no_deal_nobody_asked_for_among_bots_while_the_page_is_gone(tmp_path: Path) -> None:
+    """A person's page is gone and only house bots sit at the table: the stand-in finishes
+    the deal and no new deal starts in the person's name; the table holds it until the page
+    comes back (then it goes on), or the seat leaves the table after the hold."""
+    async with serving(
+        tmp_path, "marias", cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05
+    ) as hall:
+        service = hall.service("marias")
+        assert isinstance(service, CgmlService)
+        snap = service.login.lobby.snapshot
+        await eventually(lambda: bool(snap()["game_servers"]) and bool(snap()["bot_servers"]))
+        host, port = service.login.player_address[:2]
+        bots = (PlayerRef("house-heuristic-bot"), PlayerRef("house-heuristic-bot"))
+
+        async def away(name: str, hold: float) -> SeatRelay:
+            relay = SeatRelay(host, port, PlayerRef(name, name, "human"), bots, away_hold=hold)
+            relay.set_stand_in(True)
+            relay.start()
+            await eventually(lambda: relay.status == "playing", 30)
+            relay.present = False  # the page is gone once the table has started
+            return relay
+
+        back = await away("comes-back", 60.0)
+        await eventually(lambda: back.deals >= 1 and back.holding, 60)
+        await asyncio.sleep(1.0)
+        assert back.deals == 1 and back.holding and not back.done
+        back.present = True  # the page comes back and takes the seat …
+        back.set_stand_in(False)
+        back.set_stand_in(True)  # (and a stand-in answers for this test's person)
+        await eventually(lambda: back.deals >= 2, 60)
+        await back.stop()
+
+        gone = await away("stays-away", 0.5)
+        await eventually(lambda: gone.done, 60)
+        assert gone.deals == 1
+        await gone.stop()
+        assert len(deals_of_records(hall, "stays-away")) == 1
