@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from herna.clients.marias_seat import SeatRelay
 from herna.games.marias import CARD_CODES
 from herna.hall.db import RatingRow
+from herna.hall.hall import Hall
 from herna.hall.identity import new_secret
 from herna.protocols.cgml.messages import PlayerRef
 from herna.servers.cgml import CgmlService
@@ -36,9 +39,9 @@ def codes(value: Any) -> set[str]:
     return {c for c in CARD_CODES if f'"{c}"' in text}
 
 
-async def test_no_state_shows_another_seats_hidden_cards_over_several_deals(
-    tmp_path: Path,
-) -> None:
+@asynccontextmanager
+async def marias_only(tmp_path: Path) -> AsyncIterator[Hall]:
+    """A hall of the mariáš servers alone, bots without delay, its servers up."""
     async with serving(
         tmp_path, "marias", cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05
     ) as hall:
@@ -46,6 +49,15 @@ async def test_no_state_shows_another_seats_hidden_cards_over_several_deals(
         assert isinstance(service, CgmlService)
         snap = service.login.lobby.snapshot
         await eventually(lambda: bool(snap()["game_servers"]) and bool(snap()["bot_servers"]))
+        yield hall
+
+
+async def test_no_state_shows_another_seats_hidden_cards_over_several_deals(
+    tmp_path: Path,
+) -> None:
+    async with marias_only(tmp_path) as hall:
+        service = hall.service("marias")
+        assert isinstance(service, CgmlService)
         states: list[dict[str, Any]] = []
         host, port = service.login.player_address[:2]
         relay = SeatRelay(
@@ -186,13 +198,9 @@ async def test_no_deal_nobody_asked_for_among_bots_while_the_page_is_gone(tmp_pa
     """A person's page is gone and only house bots sit at the table: the stand-in finishes
     the deal and no new deal starts in the person's name; the table holds it until the page
     comes back (then it goes on), or the seat leaves the table after the hold."""
-    async with serving(
-        tmp_path, "marias", cgml_bot_delay=0.0, cgml_house_tables=0, cgml_fill_wait=0.05
-    ) as hall:
+    async with marias_only(tmp_path) as hall:
         service = hall.service("marias")
         assert isinstance(service, CgmlService)
-        snap = service.login.lobby.snapshot
-        await eventually(lambda: bool(snap()["game_servers"]) and bool(snap()["bot_servers"]))
         host, port = service.login.player_address[:2]
         bots = (PlayerRef("house-heuristic-bot"), PlayerRef("house-heuristic-bot"))
 
