@@ -36,7 +36,7 @@ from herna.web.i18n import (
 )
 from herna.web.i18n import gettext as _
 from herna.web.queries import SESSION_GAP, GameStats, MiaSession
-from herna.web.snapshot_words import CODE_WORDS
+from herna.web.snapshot_words import CODE_WORDS, PHASE_WORDS, SERVICE_WORDS
 from herna.web.templating import TEMPLATES, json_block, render, render_macro, url
 
 SESSION_GAP_MINUTES = int(SESSION_GAP.total_seconds() // 60)
@@ -168,6 +168,7 @@ VALUE_WORDS = {
     "house bots fill them at once": N_("house bots fill them at once"),
     "no house bots fill them": N_("no house bots fill them"),
     **{name: rules_title(name) for name in shipped_rules()},  # a tile table's rules
+    **PHASE_WORDS,
 }
 """Codes a snapshot gives as values (the CGML game name, a player's kind), as the Status page
 says them, alone or in a list; the page's script gets this table too (``valueWords``)."""
@@ -245,7 +246,23 @@ def value_words(value: Any) -> str:
         return "–"
     if isinstance(value, str) and value in VALUE_WORDS:
         return _(VALUE_WORDS[value])  # (a game's own name is no catalog message: it stays)
+    if isinstance(value, str) and value in GAME_TITLES:  # a seek's game: its name
+        return game_title(value)
     return str(value)
+
+
+_NOTED = re.compile(r"(?P<address>\S+) \((?P<note>[^()]+)\)")
+
+
+def service_words(text: str) -> str:
+    """A server's protocol name or endpoint (``udp://…:18101 (the people's table)``) in the
+    page's language: the servers write them in English for the JSON API and the logs."""
+    if text in SERVICE_WORDS:
+        return _(text)
+    noted = _NOTED.fullmatch(text)
+    if noted and noted["note"] in SERVICE_WORDS:
+        return f"{noted['address']} ({_(noted['note'])})"
+    return text
 
 
 def status_script_words() -> dict[str, dict[str, str]]:
@@ -254,7 +271,7 @@ def status_script_words() -> dict[str, dict[str, str]]:
     return {
         "words": {k: key_words(k) for k in (*KEY_WORDS, *CODE_WORDS)},
         "kinds": {k: kind_words(k) for k in KIND_WORDS},
-        "values": {k: value_words(k) for k in VALUE_WORDS},
+        "values": {k: value_words(k) for k in (*VALUE_WORDS, *GAME_TITLES)},
     }
 
 
@@ -289,6 +306,7 @@ TEMPLATES.env.globals.update(
     wide=wide_snapshot,
     live_url=lambda game, table=None: live_url(game, table),
     table_status=table_status,
+    service_words=service_words,
 )
 TEMPLATES.env.filters["value_words"] = value_words
 

@@ -101,7 +101,7 @@ LEVELS = {
     "hard": (N_("hard"), N_("house bots that search a few sample worlds of the unseen cards")),
     "strongest": (
         N_("strongest"),
-        N_("house bots that deal the unseen cards into sample worlds and search them (strongest)"),
+        N_("house bots that deal the unseen cards into sample worlds and search them"),
     ),
 }
 """Label and title of each level (strategies are shown as the level they play at), in the

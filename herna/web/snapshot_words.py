@@ -104,3 +104,37 @@ CODE_WORDS = {
     "waiting": N_("waiting"),
     "white": N_("white"),
 }
+
+PHASE_WORDS = {
+    # a Mia table's (herna.servers.mia.table) and a CGML group's (herna.servers.cgml.seats)
+    "idle": N_("waiting for players"),
+    "joining": N_("players joining"),
+    "asking": N_("asking the players"),
+    "playing": N_("in play"),
+    "between": N_("between rounds"),
+    # a mariáš deal's phase (herna.games.marias.rules.Phase, lower-cased)
+    "deal": N_("dealing"),
+    "auction": N_("licitace (bidding)"),
+    "discard": N_("discarding to the talon"),
+    "gametype": N_("choosing the game"),
+    "flek": N_("flekování (doubling)"),
+    "play": N_("playing the tricks"),
+    "done": N_("deal over"),
+}
+"""The phases a snapshot gives as values, as the Status page says them."""
+
+SERVICE_WORDS = {
+    N_("Mia UDP (seed 002)"),
+    N_("Onitama TCP (seed 003; line and NUL dialects)"),
+    N_("CGML over TCP (seed 001)"),
+    N_("Herna tiles JSON: lines over TCP, frames over WebSocket (herna-tiles/1)"),
+    N_("HTTP + WebSocket (web hall)"),
+    # what an endpoint is for (the note in brackets after its address)
+    N_("the people's table"),
+    N_("login: players, bots"),
+    N_("login: super game servers"),
+    N_("super game server"),
+}
+"""The servers' protocol names and endpoint notes (``Service.protocol``, ``endpoints()``,
+which stay English in the JSON API) that the Status page says in its language; the servers
+own the English, tests/web/test_status_words.py checks this list still matches them."""

@@ -125,8 +125,9 @@ async def test_a_czech_browser_walks_tournaments_bots_contests_and_status(
         card = await page.locator('.service[data-game="onitama"]').inner_text()
         assert "sledovat živě" in card and "historie" in card, card
         # the snapshot's values in Czech too: colours, kinds, a seek's empty seats, no None
-        for english in ("white", "black", "house bots", "person", "None", "invalid"):
+        for english in ("white", "black", "house bots", "person", "None", "invalid", "line and"):
             assert english not in card, (english, card)
+        assert "Onitama přes TCP" in card and "\tonitama\t" not in card, card  # a seek's game
         assert "webová herna" in await page.locator("#web-hall").inner_text()
         await shot("status")
 
