@@ -166,6 +166,9 @@ class Seek:
     """Its fill wait was over when it was checked."""
     booking: Booking | None = None
     """The tournament game it is booked for (:meth:`Lobby.book`)."""
+    rules: str | None = None
+    """The rules its table is played by, for a game of several (a tile table's rules file):
+    the lobby shows them to whoever considers taking the seat."""
 
     @property
     def key(self) -> str:
@@ -185,6 +188,7 @@ class Seek:
             "challenge": want.challenge,
             "accept": want.accept,
             "tournament": want.tournament,
+            "rules": self.rules,
             "created": self.created,
         }
 
@@ -327,10 +331,12 @@ class Lobby:
         holder: object,
         now: float,
         verified: bool = False,
+        rules: str | None = None,
     ) -> Seek:
-        """A new open seek (see :meth:`check_open` for what is refused)."""
+        """A new open seek (see :meth:`check_open` for what is refused); ``rules``: what its
+        table is played by (:attr:`Seek.rules`)."""
         self.check_open(game, owner, kind, want, verified)
-        seek = Seek(f"s{next(self._ids)}", game, owner, kind, want, holder, now)
+        seek = Seek(f"s{next(self._ids)}", game, owner, kind, want, holder, now, rules=rules)
         self.seeks[seek.id] = seek
         self._emit(seek, "seek_opened", "")
         return seek

@@ -94,6 +94,7 @@ def lobby_data(hall: Hall, guest: str) -> dict[str, Any]:
         "levels": {g: list(levels) for g, levels in LEVELS.items()},
         "seeks": hall.lobby.snapshot(),
         "tile_rules": {x["name"]: x["players"] for x in tile_examples()},
+        "tile_titles": {x["name"]: rules_title(x["name"]) for x in tile_examples()},
     }
 
 

@@ -221,11 +221,11 @@ async def test_the_lobby_with_seeks_of_every_game_at_both_widths(
         ctx, ann = await new_person(browser)
         ann_name = await open_lobby(ann, url)
         tabs = [ann, await ctx.new_page(), await ctx.new_page()]
-        for tab, game in zip(tabs, ("Mariáš", "Onitama", "Tiles"), strict=True):
+        for tab, game in zip(tabs, ("Mariáš", "Onitama", "Tile games"), strict=True):
             if tab is not ann:
                 await open_lobby(tab, url)
             await tab.select_option("#lobby-game", label=game)
-            if game == "Tiles":  # a tile table's rules are asked for with the seek
+            if game == "Tile games":  # a tile table's rules are asked for with the seek
                 await tab.select_option("#lobby-rules", "tsuro")
                 await tab.select_option("#lobby-players", "3")
             await tab.select_option("#lobby-opponent", label="People only")
@@ -240,7 +240,9 @@ async def test_the_lobby_with_seeks_of_every_game_at_both_widths(
             await rows.nth(2).wait_for()
             assert await rows.count() == 3
             tiles = bea.locator('div.lobby-game[data-game="tiles"]')
-            assert "people only · players at the table: 3" in await tiles.inner_text()
+            said = await tiles.inner_text()  # the game's one name, the seek's rules and players
+            assert said.startswith("Tile games"), said
+            assert "Tsuro · people only · players at the table: 3" in said, said
             sizes = await bea.evaluate("[document.documentElement.scrollWidth, innerWidth]")
             assert sizes[0] <= sizes[1], sizes
             for i in range(3):

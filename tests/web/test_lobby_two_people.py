@@ -149,7 +149,7 @@ async def test_two_people_play_tiles_through_the_lobby(tmp_path: Path, browser: 
         a = browser.page
         a.set_default_timeout(30_000)  # a whole game on a busy CI machine
         ann, bea = await seek_and_accept(
-            a, b, url_of(hall), "Tiles", rules="labyrinth", players="2"
+            a, b, url_of(hall), "Tile games", rules="labyrinth", players="2"
         )
         # the lobby asked for the rules and players too: seated at once, listed at once
         await a.wait_for_function(f"() => {TILES_PHASE} === 'seated'")

@@ -115,6 +115,16 @@ async def english_on_screen(page: Any) -> list[str]:
     return [m.group(0) for t in [text, *said] for m in ENGLISH_CHROME.finditer(t)]
 
 
+STATUS_WATCH = """addEventListener("DOMContentLoaded", () => {
+  const node = document.getElementById("play-status");
+  if (!node) return;
+  window.statusesSeen = [];
+  new MutationObserver(() => window.statusesSeen.push(node.textContent.trim()))
+    .observe(node, { childList: true, characterData: true, subtree: true });
+});"""
+"""Every text the status line shows, kept in ``window.statusesSeen``."""
+
+
 async def test_a_czech_browser_plays_a_deal_all_in_czech(
     tmp_path: Path, chromium: Chromium
 ) -> None:
@@ -130,6 +140,7 @@ async def test_a_czech_browser_plays_a_deal_all_in_czech(
         page = await context.new_page()
         page.set_default_timeout(10_000)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        await page.add_init_script(STATUS_WATCH)
         await page.goto(h.url + "/")
         await page.get_by_role("link", name="Hrát mariáš").click()
         await page.wait_for_url("**/play/marias")
@@ -140,6 +151,9 @@ async def test_a_czech_browser_plays_a_deal_all_in_czech(
         medium = page.get_by_role("radio", name=re.compile("^střední "))
         level = (await page.locator("label.mar-level", has=medium).inner_text()).strip()
         assert level.startswith("střední boti herny hrají"), level  # not "(heuristic)"
+        strongest = page.get_by_role("radio", name=re.compile("^nejsilnější "))
+        strongest = page.locator("label.mar-level", has=strongest)
+        assert (await strongest.inner_text()).count("nejsilnější") == 1  # said once
         await medium.check()
         await page.get_by_role("button", name="Přisednout").click()
         await page.wait_for_function(MY_TURN, timeout=20_000)
@@ -172,6 +186,8 @@ async def test_a_czech_browser_plays_a_deal_all_in_czech(
         assert await page.locator("#mar-review").inner_text() == "Rozbor tohoto rozdání"
         seen.update(await english_on_screen(page))
         assert not seen, seen
+        statuses = await page.evaluate("window.statusesSeen")
+        assert statuses and "…" not in statuses, statuses  # always a sentence, never a bare "…"
         await page.screenshot(path=screenshot_path("marias-cs-result-390"), full_page=True)
         await page.set_viewport_size({"width": 1280, "height": 800})
         await page.screenshot(path=screenshot_path("marias-cs-result-1280"), full_page=True)

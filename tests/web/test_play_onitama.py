@@ -56,6 +56,8 @@ async def test_a_whole_game_from_the_home_page_against_a_house_bot(
         await sit_down(page)
         await page.wait_for_function(IN_GAME)
         await page.screenshot(path=screenshot_path("play-onitama-1280"), full_page=True)
+        side = page.locator(".play-side")
+        at_start = await side.bounding_box()
         mine = 0
         while await wait_my_turn(page) != "over":
             st = await state(page)
@@ -68,6 +70,8 @@ async def test_a_whole_game_from_the_home_page_against_a_house_bot(
         result = await page.locator("#play-result").inner_text()
         assert re.search(r"^(You lost\. house-1|You) won by the Way of the (Stone|Stream)", result)
         await page.screenshot(path=screenshot_path("play-onitama-over-1280"), full_page=True)
+        at_end = await side.bounding_box()  # the moves did not jump for the result line
+        assert at_start and at_end and at_end["x"] == at_start["x"], (at_start, at_end)
         moves = await page.locator("#play-moves li").all_inner_texts()
         assert len(moves) >= mine and any(m.startswith(guest + " (") for m in moves)
         # the frames: a login, then moves only; the server's START carried this seat's secret

@@ -40,7 +40,7 @@ async def test_two_people_rematch_a_tile_game(tmp_path: Path, browser: Browser) 
         ctx, b = await new_person(browser)
         await b.set_viewport_size({"width": 390, "height": 844})
         ann, bea = await seek_and_accept(
-            a, b, url_of(hall), "Tiles", rules="labyrinth", players="2"
+            a, b, url_of(hall), "Tile games", rules="labyrinth", players="2"
         )
         await phase(a, "seated")  # the lobby's seek names the rules: seated at once
         await take(b, ann)

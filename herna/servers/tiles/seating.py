@@ -369,6 +369,7 @@ class TableSeating:
                     dataclasses.replace(shown, seats=seats),
                     table,
                     self.clock.now(),
+                    rules=rules.name,
                 )
             except LobbyError as exc:
                 del self.tables[table.id]
@@ -479,7 +480,13 @@ class TableSeating:
         self.lobby.withdraw(seek)
         try:
             table.seek = self.lobby.open(
-                GAME, heir.name, PERSON if heir.person else BOT, seek.want, table, self.clock.now()
+                GAME,
+                heir.name,
+                PERSON if heir.person else BOT,
+                seek.want,
+                table,
+                self.clock.now(),
+                rules=seek.rules,
             )
         except LobbyError:  # e.g. a challenge to the new owner itself: no seek then
             table.seek = None

@@ -19,7 +19,7 @@
     const { el, _ } = window.Herna;
     // Words in the page's language (static/hall.js _), made once the page has its messages.
     const LABELS = { person: _("person"), bot: _("bot"), "house-bot": _("house bot") };
-    const GAME_NAMES = Object.assign({}, page.titles || {}, { tiles: _("Tiles") });
+    const GAME_NAMES = page.titles || {};
     // Refusals said better by a code than by the hall's words; the others come in the page's
     // language from the server (herna/web/refusals.py): "you cannot challenge yourself" and
     // "that is your own seek" share a code.
@@ -39,6 +39,7 @@
     const rulesSelect = document.getElementById("lobby-rules");
     const playersSelect = document.getElementById("lobby-players");
     const tileSeats = page.tile_rules || {}; // each shipped rules file's players
+    const tileTitles = page.tile_titles || {}; // and its title (another rules file: its name)
     const S = { you: page.guest, seeks: new Map(), games: page.games || [], state: "connecting",
       retries: 0 };
     for (const seek of page.seeks || []) S.seeks.set(seek.id, seek);
@@ -48,9 +49,13 @@
       return String(a || "").toLowerCase() === String(b || "").toLowerCase();
     }
 
+    /* What a seek asks for; a table of a game of several rules says its rules and players
+     * (a tile table of two is no Onitama-like given). */
     function wants(seek) {
-      const table = seek.seats > 2 ? ` · ${_("players at the table: {n}", { n: seek.seats })}` : "";
-      return wantsOnly(seek) + table;
+      const parts = [wantsOnly(seek)];
+      if (seek.rules) parts.unshift(tileTitles[seek.rules] || seek.rules);
+      if (seek.seats > 2 || seek.rules) parts.push(_("players at the table: {n}", { n: seek.seats }));
+      return parts.join(" · ");
     }
 
     function wantsOnly(seek) {

@@ -632,7 +632,9 @@
       if (d) return d.prompt;
       const mover = st.players.find((p) => p.to_move);
       if (mover && !mover.you) return _("{name} to move…", { name: mover.name });
-      return st.result && !st.hand.length ? _("Deal {n} is over; the next deal is being dealt…", { n: st.deals }) : "…";
+      // Between a deal's end and the next question nobody is asked: say which of the two it is.
+      if (st.result && !st.hand.length) return _("Deal {n} is over; the next deal is being dealt…", { n: st.deals });
+      return st.result ? _("The next deal is under way…") : _("Waiting for the next move…");
     }
 
     let focused = null;

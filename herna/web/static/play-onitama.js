@@ -299,7 +299,8 @@
           S.note = _("There is nobody here to play again.");
         } else {
           S.pending = false;
-          S.note = _("The server answered ERROR {code}; nothing changed.", { code });
+          // A code this page does not know yet: a plain sentence, never the code itself.
+          S.note = _("The server refused that; nothing changed.");
         }
       }
     }
