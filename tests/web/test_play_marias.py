@@ -257,6 +257,8 @@ async def test_a_whole_deal_by_clicking_then_the_next_with_running_totals(
         # the money matches the record; the next deal starts at the same table
         first = deals_of(h, guest)
         assert len(first) == 1 and first[0].status == "finished"
+        kinds_of = {p.name: p.kind for p in first[0].players}  # the bot server's: house bots
+        assert kinds_of.pop(guest) == "human" and set(kinds_of.values()) == {"house-bot"}
         ids = first[0].result["ids"]
         me = ids.index(guest)
         st = await page_state(page)

@@ -293,6 +293,9 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         named_only=frozenset(f"house-{x}-bot" for x in levels),
     )
     house_names = frozenset(f"house-{i + 1}" for i in range(3 * house_tables))
+    # The hall's own players, recorded as house bots: the house tables' players and the bots
+    # of its bot servers (their reserved names: nobody else can log in with them).
+    house_players = house_names | {f"house-{x}-bot" for x in (strategy, *levels)}
     seed = option(args, config, "cgml_seed", None)
     remote = option(args, config, "cgml_login", None)
     if remote is not None:
@@ -305,7 +308,7 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
             bus=hall.bus,
             records=hall.records,
             stall_timeout=stall,
-            house_names=house_names,
+            house_names=house_players,
             login_timeout=login_timeout,
             seeds=SeedSource(None if seed is None else int(seed)),
             closed=lambda: hall.lobby.closed,
@@ -336,14 +339,14 @@ async def start(hall: Hall, args: argparse.Namespace, config: dict[str, Any]) ->
         bus=hall.bus,
         records=hall.records,
         stall_timeout=stall,
-        house_names=house_names,
+        house_names=house_players,
         login_timeout=login_timeout,
         seeds=SeedSource(None if seed is None else int(seed)),
         closed=lambda: hall.lobby.closed,
     )
     await game.start(host, game_port, login_host, login.server_address[1], str(public))
     # One name for the bot server's id and <name>, so that its one house token proves both.
-    bots_name = f"house-{strategy}-bot"
+    bots_name = f"house-{strategy}-bot"  # (one of house_players)
     bots_token = hall.identity.reserve_house_bot(bots_name)
     bots = BotServer(bots_name, bots_name, strategy, capacity, delay, token=bots_token)
     await bots.start(login_host, login.player_address[1])
