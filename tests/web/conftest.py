@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +9,7 @@ import pytest
 
 from herna.hall.hall import Hall
 from herna.hall.records import RecordStore
+from herna.web.i18n import CURRENT_LOCALE, compile_catalogs
 from herna.web.live import LiveSettings
 from herna.web.plugin import WebHall
 from tests.chromium import Chromium
@@ -25,6 +26,15 @@ async def start_web(database_url: str, **live: float | int) -> tuple[Hall, WebHa
 async def stop_web(hall: Hall) -> None:
     await hall.stop()
     hall.records.close()
+
+
+@pytest.fixture
+def czech() -> Iterator[None]:
+    """The page's language is Czech (for calling the web layer's words without a request)."""
+    compile_catalogs()
+    token = CURRENT_LOCALE.set("cs")
+    yield
+    CURRENT_LOCALE.reset(token)
 
 
 @pytest.fixture

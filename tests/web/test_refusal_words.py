@@ -4,11 +4,9 @@ file) and each sentence it words is one the web layer knows; unknown ones pass u
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-import pytest
 
 from herna.hall.contests import ContestRefused, Contests
 from herna.hall.hall import Hall
@@ -18,16 +16,7 @@ from herna.hall.submissions import SubmissionRefused, Submissions
 from herna.hall.tournament_live import LiveOptions, TournamentError
 from herna.hall.tournament_timetable import TimeError, parse_duration, parse_start
 from herna.servers.contest import table_seats
-from herna.web.i18n import CURRENT_LOCALE, compile_catalogs
 from herna.web.refusals import refusal_words
-
-
-@pytest.fixture
-def czech() -> Iterator[None]:
-    compile_catalogs()
-    token = CURRENT_LOCALE.set("cs")
-    yield
-    CURRENT_LOCALE.reset(token)
 
 
 def _reason(act: Callable[[], object]) -> str:

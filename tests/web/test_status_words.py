@@ -7,26 +7,14 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Iterator
-
-import pytest
 
 from herna.servers.cgml import CgmlService
 from herna.servers.mia import MiaService
 from herna.servers.onitama import OnitamaService
 from herna.servers.tiles import TilesService
-from herna.web.i18n import CURRENT_LOCALE, compile_catalogs
 from herna.web.pages import service_words, status_script_words, value_words
 from herna.web.plugin import WebHall
 from herna.web.snapshot_words import SERVICE_WORDS
-
-
-@pytest.fixture
-def czech() -> Iterator[None]:
-    compile_catalogs()
-    token = CURRENT_LOCALE.set("cs")
-    yield
-    CURRENT_LOCALE.reset(token)
 
 
 def test_the_web_layer_knows_every_servers_protocol_and_endpoint_note() -> None:
