@@ -101,8 +101,12 @@ async def test_the_scoreboard_updates_live_as_house_bots_play(
         # the charts: axis titles with units and a legend
         history = page.locator("svg.mia-history")
         await history.locator("polyline").first.wait_for()
-        # the rounds under the chart, each once (from two rounds on)
-        rounds = await history.locator('text.mia-tick[text-anchor="middle"]').all_text_contents()
+        # the rounds under the chart, each once, once there are two rounds or more (the
+        # chart is drawn again as rounds come: read its ticks in one go)
+        ticks = """() => [...document.querySelectorAll(
+            'svg.mia-history text.mia-tick[text-anchor="middle"]')].map((t) => t.textContent)"""
+        await page.wait_for_function(f"() => new Set(({ticks})()).size >= 2", timeout=20_000)
+        rounds = await page.evaluate(ticks)
         assert len(rounds) == len(set(rounds)) >= 2, rounds
         titles = await page.locator("svg.mia-chart .mia-axis-title").all_text_contents()
         assert "round (number)" in titles and "points" in titles
