@@ -324,6 +324,7 @@ async def run_hall(args: argparse.Namespace, postgres: str | None) -> dict[str, 
         mia_port=0,
         mia_house_round_pause=0.0,  # the house bots play as fast as they can
         web_max_spectators=max(2000, args.spectators + 100),
+        max_connections_per_address=0,  # every spectator comes from 127.0.0.1
         web_port=0,
         web_interval=args.interval,
         web_send_budget=args.send_budget,
