@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
+from typing import Any
 
 
 async def cancel_and_wait(
-    tasks: Iterable[asyncio.Task[object] | asyncio.Task[None]],
+    tasks: Iterable[asyncio.Task[Any]],
     grace: float = 10.0,
     log: logging.Logger | None = None,
-) -> list[asyncio.Task[object] | asyncio.Task[None]]:
+) -> list[asyncio.Task[Any]]:
     """Cancel ``tasks`` and wait until they end, at most ``grace`` seconds; the ones still
     running then (each is logged with its stack). A task that lost its cancellation (one
     that caught it, or awaited something that did) is cancelled again every second: a stop
