@@ -118,7 +118,9 @@ def entrant_view(tour: Tournament, name: str) -> dict[str, Any]:
     key = name.casefold()
     row = next((r for r in rows if r.name.casefold() == key), None)
     entered = any(e.name.casefold() == key for e in tour.entrants)
-    place = place_said(rows, row) if row is not None and entered else None
+    # Before the start every entrant would be "shared 1st" of however many have entered so far.
+    started = tour.status != "entry"
+    place = place_said(rows, row) if row is not None and entered and started else None
     view: dict[str, Any] = {
         "id": tour.id,
         "name": tour.name,

@@ -30,8 +30,10 @@ not told at once: the connection is *held* for the grace, its seek stays in the 
 be paired meanwhile: what the server sends is kept). A page that comes back within it opens
 ``/ws/onitama?resume=ID`` and gets the same connection back: first every message sent to it
 since it began to wait (from its login, or from the request that opened its last seek), then
-the rest as usual, so it sees exactly what a page that never left would have seen. Without a
-held connection of that id the socket closes at once with ``4010`` and the page starts afresh.
+the rest as usual, so it sees exactly what a page that never left would have seen. A page may
+come back before the server has read its old socket's close (a busy machine): it waits for
+that up to ``RESUME_WAIT``. Without a held connection of that id the socket closes with
+``4010`` and the page starts afresh.
 After the grace the hub hears of the disconnect as before (the seek ends); a page that leaves
 on purpose (Cancel, another opponent) closes with ``1000`` and is not held. The hub never
 knows: for it the connection was slow for a few seconds. Network clients (TCP, or a
@@ -85,6 +87,10 @@ wait is not held (a tile table's ``joined`` carries its rules object)."""
 CLOSE_NOT_RUNNING = 4004
 CLOSE_TOO_SLOW = 4001
 CLOSE_NOTHING_TO_RESUME = 4010
+RESUME_WAIT = 5.0
+"""Seconds a page that comes back waits for its old connection to end: a reload may open the
+new socket before the server has read the old one's close (a busy machine), and the old one
+is held only then."""
 LEAVING = 1000
 """The close code of a page that leaves on purpose (its seek ends at once)."""
 
@@ -250,6 +256,9 @@ class GameSocket:
         """Open connections."""
         self.held: dict[str, _Held] = {}
         """Play pages' connections waiting for a reload, by page id."""
+        self.serving: dict[str, asyncio.Event] = {}
+        """Play pages' open connections, by page id: set once the connection has ended (and
+        is held, or is gone)."""
         self.accepted = 0
         self.dropped = 0
         self.resumed = 0
@@ -291,6 +300,11 @@ class GameSocket:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         resume = _page_id(query.get("resume"))
         if resume is not None:
+            ended = self.serving.get(resume)
+            if ended is not None and resume not in self.held:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(RESUME_WAIT):
+                        await ended.wait()
             held = self._take(resume, hub)
             if held is None:
                 await _close_quietly(send, CLOSE_NOTHING_TO_RESUME, "nothing to resume")
@@ -316,6 +330,9 @@ class GameSocket:
     ) -> None:
         """Carry frames both ways until either side ends the connection."""
         self.peers.add(peer)
+        ended = asyncio.Event()
+        if peer.page is not None:
+            self.serving[peer.page] = ended
         sender = asyncio.ensure_future(peer.run(send))
         reader = asyncio.ensure_future(self._read(receive, hub, client, peer))
         closing = asyncio.ensure_future(peer.closing.wait())
@@ -342,6 +359,9 @@ class GameSocket:
             on_purpose = gone and reader.result() == LEAVING
             if on_purpose or not self._hold(hub, client, peer):
                 self._disconnect(hub, client, peer)
+            ended.set()
+            if peer.page is not None and self.serving.get(peer.page) is ended:
+                del self.serving[peer.page]
         if gone or peer.close_code is None:
             return  # the client went away (or its connection broke under the sender)
         await _close_quietly(send, peer.close_code, peer.close_reason)

@@ -261,7 +261,7 @@ async def test_the_seat_is_the_sessions_and_a_name_in_use_is_refused_in_words(
         other = await (await chromium.new_context()).new_page()
         await other.goto(url_of(hall) + "/")
         await other.get_by_role("link", name="Play Mia").click()
-        await other.wait_for_function("() => window.HernaMia.state.phase === 'away'")
+        await other.wait_for_function("() => window.HernaMia?.state.phase === 'away'")
         second = await other.locator("#play-name").inner_text()
         assert second != guest
         await other.get_by_role("button", name="Sit down at the table").click()

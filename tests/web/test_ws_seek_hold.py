@@ -109,3 +109,25 @@ async def test_what_is_not_held(tmp_path: Path) -> None:
         assert owners(lobby) == ["ann"]
         await wait_for(lambda: owners(lobby) == [], timeout=3.0)
         assert h.web.web.onitama_socket.held == {}
+
+
+async def test_a_page_back_before_its_old_socket_closed_gets_it(tmp_path: Path) -> None:
+    """A busy machine may open a reloaded page's socket before the server has read the old
+    one's close: the page waits for it (at most ``RESUME_WAIT``) instead of being told that
+    its seek ended."""
+    async with play_hall(tmp_path, house_bots=0) as h:
+        h.web.web.onitama_socket.settings.seek_grace = 2.0
+        ws = await connect(url(h, "page=tab4"))
+        await ws.send(f"LOGIN|eva|-|{SEEK}")
+        assert await recv(ws) == "LOGIN_OK|eva"
+        seek = await recv(ws)
+        back = await connect(url(h, "resume=tab4"))
+        first = asyncio.ensure_future(recv(back))
+        await asyncio.sleep(0.5)  # the new socket waits (not closed 4010): the old one is open
+        assert not first.done()
+        await drop(ws)
+        ws = back
+        assert [await first, await recv(ws)] == ["LOGIN_OK|eva", seek]
+        assert owners(h.hall.lobby) == ["eva"]
+        await ws.close()
+        assert h.web.web.onitama_socket.stats()["resumed"] == 1
