@@ -313,10 +313,13 @@ def result_lines(match: StoredMatch, lang: str = "en") -> list[str]:
     except ValueError:
         pass
     if "declarer_points" in r and "defender_points" in r:
-        a, d = int(r["declarer_points"]), int(r["defender_points"])
+        a = _side_points(int(r["declarer_points"]), r.get("declarer_marriages"))
+        d = _side_points(int(r["defender_points"]), r.get("defender_marriages"))
         lines.append(
             pick(
-                lang, f"Points: {who} {a}, the defenders {d}", f"Body: aktér {who} {a}, obrana {d}"
+                lang,
+                f"Points (body: tens, aces and the last trick): {who} {a}, the defenders {d}",
+                f"Body: aktér {who} {a}, obrana {d}",
             )
         )
     if r.get("renonc"):
@@ -342,3 +345,11 @@ def result_lines(match: StoredMatch, lang: str = "en") -> list[str]:
     if money:
         lines.append(pick(lang, f"Money: {money}", f"Peníze: {money}"))
     return lines
+
+
+def _side_points(points: int, marriages: Iterable[int] | None) -> str:
+    """``60 + hlášky 20 = 80`` or ``40`` (the points a side took, and its hlášky)."""
+    added = [int(m) for m in marriages or ()]
+    if not added:
+        return str(points)
+    return f"{points} + hlášky {' + '.join(map(str, added))} = {points + sum(added)}"

@@ -108,12 +108,19 @@
     let m = /^(\d+):(\d+)(.*)$/.exec(text);
     // "tiché sto (110)": the points of the silent hundred, not a contract's code
     const silent = (rest) => rest.replace(/tiché sto \((\d+)\)/, (_, n) => say(`tiché sto with ${n} points`, `tiché sto, ${n} bodů`));
-    if (m) return `${say("points", "body")}: aktér ${m[1]}, obrana ${m[2]}${silent(m[3])}`;
+    if (m) return `${say("points with hlášky", "body s hláškami")}: aktér ${m[1]}, obrana ${m[2]}${silent(m[3])}`;
     m = /^(\d+)$/.exec(text);
-    if (m) return `${say("points", "body")}: aktér ${m[1]}`;
+    if (m) return `${say("points with hlášky", "body s hláškami")}: aktér ${m[1]}`;
     return text
       .replace(/\b([RBGA](?:0[789JQKA]|10))\b/g, (c) => cardName(c))
       .replace(/ of seat (\d)/g, (_, n) => ` of ${who[Number(n)] || "seat " + (Number(n) + 1)}`);
+  }
+
+  /* "60 + hlášky 20 = 80", "40 (no hlášky)": the points and the hlášky they add. */
+  function sideWords(points, marriages) {
+    const m = marriages || [];
+    if (!m.length) return `${points} (${say("no hlášky", "bez hlášek")})`;
+    return `${points} + hlášky ${m.join(" + ")} = ${points + m.reduce((a, b) => a + b, 0)}`;
   }
 
   function partName(name) {
@@ -272,7 +279,7 @@
         el("tbody", {}, rows))) : null,
       el("p", { class: "mar-money-line" }, `${say("money", "peníze")}: ${money}`),
       r.declarer_points !== undefined && view.licite && !["SMALL", "BIG"].includes(view.licite)
-        ? el("p", { class: "muted" }, `${say("body (points)", "body")}: aktér ${r.declarer_points}, obrana ${r.defender_points}`) : null);
+        ? el("p", { class: "muted" }, `${say("body (points from tens and aces, 10 for the last trick)", "body (desítky a esa, 10 za poslední štych)")}: aktér ${sideWords(r.declarer_points, r.declarer_marriages)}; obrana ${sideWords(r.defender_points, r.defender_marriages)}`) : null);
   }
 
   function tricksNode(view, who) {

@@ -236,7 +236,7 @@
           el("div", { class: "oni-label" }, _("spare")),
           spare ? cardNode(spare, (v.moves || {})[spare], spareUp, "spare",
             Boolean(last && last.card === spare)) : el("p", { class: "muted" }, "—"),
-          el("p", { class: "oni-ply" }, _("ply {n}", { n: v.ply || 0 })))),
+          el("p", { class: "oni-ply" }, _("move {n}", { n: v.ply || 0 })))),
       handNode(v, "white", true),
       el("p", { class: "oni-status" + (v.winner ? " oni-over" : "") }, status),
       el("p", { class: "oni-last-text" }, lastText(v))));
