@@ -53,17 +53,21 @@ async def test_every_page_fits_390_pixels(tmp_path: Path, browser: Browser) -> N
         ids: dict[str, str] = {}
         names: list[str] = []
         async with httpx.AsyncClient(base_url=web.url, timeout=10) as http:
-            async with asyncio.timeout(60):
-                while len(ids) < len(GAMES):
-                    hall.records.flush()
-                    for game in GAMES:
-                        listed = (await http.get("/api/matches", params={"game": game})).json()
-                        if listed["matches"]:
-                            ids[game] = str(listed["matches"][0]["id"])
-                            # player pages of names that have played (a house bot that has
-                            # not played yet has no page: 404)
-                            names += [p["name"] for p in listed["matches"][0]["players"]]
-                    await asyncio.sleep(0.3)
+            deadline = asyncio.get_running_loop().time() + 60
+            while len(ids) < len(GAMES):
+                hall.records.flush()
+                for game in set(GAMES) - set(ids):
+                    listed = (await http.get("/api/matches", params={"game": game})).json()
+                    if listed["matches"]:
+                        ids[game] = str(listed["matches"][0]["id"])
+                        # player pages of names that have played (a house bot that has
+                        # not played yet has no page: 404)
+                        names += [p["name"] for p in listed["matches"][0]["players"]]
+                if asyncio.get_running_loop().time() > deadline:
+                    live = (await http.get("/api/live")).json()
+                    tables = {t["table"]: t.get("phase") or t.get("status") for t in live}
+                    raise AssertionError(f"no record of {set(GAMES) - set(ids)}; live: {tables}")
+                await asyncio.sleep(0.3)
             live = (await http.get("/api/live")).json()
         tables = [t["table"] for t in live][:2] or ["mia"]
         store = TournamentStore(hall.records.engine)
