@@ -120,7 +120,8 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     from herna.games.mia.text import REASONS
     from herna.games.mia.words import DOUBLES
     from herna.games.onitama.words import ACTION_WORDS, WIN_WORDS
-    from herna.games.tiles.narrate import END_WORDS, GOAL_WORDS
+    from herna.games.tiles.narrate import END_WORDS, GOAL_WORDS, ITEM_WORDS
+    from herna.games.tiles.rules import RULES_TITLES
 
     games = STATIC / "games"
     marias = games / "marias.js"
@@ -141,6 +142,8 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     assert "SHORT" not in (games / "mia.js").read_text(encoding="utf-8")  # no second wording
     assert js_table(games / "tiles.js", "GOAL_WORDS") == GOAL_WORDS
     assert js_table(games / "tiles.js", "END_WORDS") == {w: w for w in END_WORDS}
+    assert js_table(games / "tiles.js", "ITEM_WORDS") == ITEM_WORDS
+    assert js_table(games / "tiles.js", "RULES_TITLES") == RULES_TITLES
 
 
 def test_the_status_page_says_snapshot_keys_and_codes_in_words() -> None:

@@ -28,7 +28,7 @@ from herna.core.rng import SeededRng, new_seed
 from herna.games.tiles.actions import TilesCodec
 from herna.games.tiles.bots import LEVEL_NAMES, STRATEGIES, make_bot
 from herna.games.tiles.engine import TilesState, new_game
-from herna.games.tiles.narrate import TurnLog, end_words, item_names
+from herna.games.tiles.narrate import TurnLog, end_words, item_names, item_word
 from herna.games.tiles.render import describe_action, render_board, render_legend
 from herna.games.tiles.replay import describe
 from herna.games.tiles.rules import (
@@ -145,7 +145,7 @@ def register(commands: GameCommands) -> None:
     )
     play.add_argument("--seat", type=int, default=0, help="--local: your seat (default 0)")
     play.add_argument("--seed", type=int, help="--local: seed of the game (default random)")
-    add_language_option(play, "the game's words (the rules' own names of items stay as written)")
+    add_language_option(play, "the game's words (a designer's own item names stay as written)")
     play.set_defaults(func=run_play)
 
     bot = commands.bot.add_parser(
@@ -253,7 +253,7 @@ PLACING_WORDS = {"anywhere": N_("anywhere"), "connected": N_("at the end of your
 
 
 def summary(rules: Rules, lang: str = "en") -> str:
-    """The rules in a few lines of words (in ``lang``; the rules' own names stay as written)."""
+    """The rules in a few lines of words (in ``lang``; a designer's own names stay as written)."""
     _ = say_in(lang)
     kind = rules.movement_type
     move = _(MOVEMENT_WORDS[kind]) if kind in MOVEMENT_WORDS else kind
@@ -312,7 +312,7 @@ def summary(rules: Rules, lang: str = "en") -> str:
     if rules.end_of_game_conditions:
         lines.append(
             _("the game ends when there is no {items} left").format(
-                items=_(" or no ").join(rules.end_of_game_conditions)
+                items=_(" or no ").join(item_word(c, lang) for c in rules.end_of_game_conditions)
             )
         )
     return "\n".join(lines)
@@ -575,7 +575,7 @@ async def play_online(
                 )
             return 1
         named = str(joined.get("rules_name") or "custom")
-        rules_words = _("your own rules") if named == "custom" else rules_title(named)
+        rules_words = _("your own rules") if named == "custom" else rules_title(named, lang)
         print(
             _("You are player {n}; the rules: {rules}.").format(
                 n=int(joined["seat"]) + 1, rules=rules_words

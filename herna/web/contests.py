@@ -38,8 +38,8 @@ from herna.hall.tournament_timetable import TimeError
 from herna.servers.contest import table_seats
 from herna.web.accounts import FormError, ensure_csrf, read_form
 from herna.web.bots import person_of
+from herna.web.i18n import CURRENT_LOCALE, ngettext
 from herna.web.i18n import gettext as _
-from herna.web.i18n import ngettext
 from herna.web.refusals import refusal_words
 from herna.web.templating import TEMPLATES, render
 
@@ -93,7 +93,7 @@ class ContestPages:
             form=form,
             csrf=ensure_csrf(request),
             games=CONTEST_GAMES,
-            files=[(name, rules_title(name)) for name in shipped_rules()],
+            files=[(name, rules_title(name, CURRENT_LOCALE.get())) for name in shipped_rules()],
         )
 
     async def create(self, request: Request) -> Response:
@@ -271,7 +271,7 @@ def _final_words(contest: Contest) -> str:
         return _(
             "The final is played at tables of %(seats)s (%(rules)s), everyone sitting out as "
             "often and the company changing from round to round."
-        ) % {"seats": seats, "rules": rules_title(contest.rules or "")}
+        ) % {"seats": seats, "rules": rules_title(contest.rules or "", CURRENT_LOCALE.get())}
     if n == 2:
         return _("In the final every bot meets every other once with each colour.")
     return _(

@@ -58,7 +58,7 @@ from herna.hall.lobby import (
 )
 from herna.protocols.onitama import name_problem
 from herna.web.guests import Guests, session_of
-from herna.web.i18n import N_
+from herna.web.i18n import CURRENT_LOCALE, N_
 from herna.web.i18n import gettext as _
 from herna.web.play_tiles import examples as tile_examples
 from herna.web.refusals import refusal_words
@@ -94,7 +94,9 @@ def lobby_data(hall: Hall, guest: str) -> dict[str, Any]:
         "levels": {g: list(levels) for g, levels in LEVELS.items()},
         "seeks": hall.lobby.snapshot(),
         "tile_rules": {x["name"]: x["players"] for x in tile_examples()},
-        "tile_titles": {x["name"]: rules_title(x["name"]) for x in tile_examples()},
+        "tile_titles": {
+            x["name"]: rules_title(x["name"], CURRENT_LOCALE.get()) for x in tile_examples()
+        },
     }
 
 
@@ -317,7 +319,13 @@ class LobbyRoutes:
         # Mia's people's table: anyone may join it at any time, without a seek.
         mia_table = getattr(self.hall.service("mia"), "people", None) is not None
         tiles = [
-            (x["name"], rules_title(x["name"]), x["players"], x["width"], x["height"])
+            (
+                x["name"],
+                rules_title(x["name"], CURRENT_LOCALE.get()),
+                x["players"],
+                x["width"],
+                x["height"],
+            )
             for x in tile_examples()
         ]
         body = render("lobby.html", guest=guest, mia_table=mia_table, tile_rules=tiles)

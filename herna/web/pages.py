@@ -583,7 +583,7 @@ def match_heading(m: StoredMatch) -> str:
     title = game_title(m.game)
     rules = m.meta.get("rules_name") if m.game == "tiles" else None
     if rules:
-        title = rules_title(str(rules))
+        title = rules_title(str(rules), CURRENT_LOCALE.get())
     if len(names) == 2:
         who = _("%(a)s against %(b)s") % {"a": names[0], "b": names[1]}
     elif len(names) > 2:

@@ -23,7 +23,7 @@ from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES
 from herna.games.tiles.rules import load_rules_file, rules_title, shipped_rules
 from herna.hall.hall import Hall
 from herna.web.guests import Guests
-from herna.web.i18n import N_, _, format_number
+from herna.web.i18n import CURRENT_LOCALE, N_, _, format_number
 from herna.web.templating import render
 
 DESCRIPTIONS = {
@@ -119,7 +119,7 @@ def page_body(guest: str, running: bool, reconnect_window: float | None) -> str:
         running=True,
         guest=guest,
         window=format_number(window, 1) if window else None,
-        examples=[{**x, "title": rules_title(x["name"])} for x in examples()],
+        examples=[{**x, "title": rules_title(x["name"], CURRENT_LOCALE.get())} for x in examples()],
         levels=[(n, _(LEVEL_LABELS[n]), _(LEVEL_TEXT[n])) for n in LEVEL_NAMES],
         default_level=DEFAULT_LEVEL,
     )

@@ -37,7 +37,7 @@ from herna.hall.tournament_timetable import TimeError, iso, parse_duration, pars
 from herna.web import api_operations as api
 from herna.web.accounts import FormError, bounded_body, ensure_csrf, read_form
 from herna.web.guests import session_of
-from herna.web.i18n import N_, ngettext
+from herna.web.i18n import CURRENT_LOCALE, N_, ngettext
 from herna.web.i18n import gettext as _
 from herna.web.pages import game_title
 from herna.web.refusals import refusal_words
@@ -356,7 +356,11 @@ def new_form(csrf: str, problem: str = "", form: dict[str, str] | None = None) -
         f=form or {},
         games=[(g, game_title(g), _(GAME_HELP[g])) for g in LIVE_GAMES],
         files=[
-            (name, rules_title(name), ngettext("%(n)d player", "%(n)d players", n) % {"n": n})
+            (
+                name,
+                rules_title(name, CURRENT_LOCALE.get()),
+                ngettext("%(n)d player", "%(n)d players", n) % {"n": n},
+            )
             for name, n in _shipped_seats().items()
         ],
         formats=[(k, format_title(k), _(FORMAT_HELP[k])) for k in LIVE_FORMATS],

@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from herna.games.tiles.rules import rules_title
 from herna.hall.hall import Hall
 from herna.hall.tournament import TIE_BREAK_NAMES, Game, Row, fmt_points
 from herna.hall.tournament.export import table_csv, table_json
@@ -27,7 +28,7 @@ from herna.hall.tournament_store import Tournament, TournamentStore
 from herna.web import pages
 from herna.web import tournament_season as season
 from herna.web.accounts import ensure_csrf
-from herna.web.i18n import N_, ngettext
+from herna.web.i18n import CURRENT_LOCALE, N_, ngettext
 from herna.web.i18n import gettext as _
 from herna.web.params import TOURNAMENT_ID, NotFound, Param, endpoint
 from herna.web.templating import TEMPLATES, render, url
@@ -211,7 +212,8 @@ def tournament_html(tour: Tournament, entry: str = "", admin: str = "") -> str:
         ngettext("%(n)d entrant", "%(n)d entrants", n) % {"n": n},
     ]
     if tour.game == "tiles" and settings.get("rules"):
-        facts.append(_("rules %(rules)s") % {"rules": settings["rules"]})
+        rules = rules_title(str(settings["rules"]), CURRENT_LOCALE.get())
+        facts.append(_("rules %(rules)s") % {"rules": rules})
     if settings.get("seed") is not None:
         facts.append(_("seed %(seed)s") % {"seed": settings["seed"]})
     session = tour.format == "session"

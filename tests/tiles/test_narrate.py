@@ -101,8 +101,8 @@ def test_replay_steps_say_turns_in_words(tmp_path: Path) -> None:
 
 def test_the_story_in_czech() -> None:
     """A Czech page's "What happened" (the join's ``lang``): present tense, so that no verb
-    guesses a player's gender; the rules file's names stay as the file names them."""
-    assert item_names({"gem": 2, "coins": 3, "map": 1}, "cs") == "2× gem, 3× coins a map"
+    guesses a player's gender; the shipped rules' items in Czech (ITEM_WORDS)."""
+    assert item_names({"gem": 2, "coins": 3, "map": 1}, "cs") == "2× drahokam, 3× mince a mapa"
     assert goal_words("reach 3 0", "cs") == "dojít na dlaždici ve sloupci 4, řádku 1"
     assert goal_words(None, "cs") == "tajný cíl"
     push = {"type": "push", "row": 0, "direction": "right"}
@@ -117,7 +117,7 @@ def test_the_story_in_czech() -> None:
 
     action = {"type": "move", "x": 3, "y": 0, "side": "U", "index": 0}
     said = consequences(action, view(False, 0), view(True, 2), 0, ["ann"], "cs")
-    assert said == ["bere 2× gold, plní cíl: dojít na dlaždici ve sloupci 4, řádku 1"]
+    assert said == ["bere: 2× zlato, plní cíl: dojít na dlaždici ve sloupci 4, řádku 1"]
     rules = load_rules_file(shipped_rules()["gold_rush"])
     codec = TilesCodec(rules.n)
     rng = SeededRng(5)
@@ -130,4 +130,38 @@ def test_the_story_in_czech() -> None:
         state = _settle(state.apply(action_), rng)
         line = turn_words(codec.encode(action_), before, state.view(0), seat, list("abcd"), "cs")
         assert re.fullmatch(r"[abcd] (posouvá|jde|táhne|zůstává|hází) .+", line), line
-        assert not re.search(r"\b(pushed|moved|picked|the|and)\b", line), line
+        assert not re.search(r"\b(pushed|moved|picked|the|and|gold|gem)\b", line), line
+
+
+def test_the_shipped_rules_names_in_czech_and_a_designers_own_as_written() -> None:
+    """Everything Herna ships (rules/*.json) reads in the reader's language: the items, the
+    goals and ends that name them, the rule sets' titles; a designer's own names stay."""
+    import json
+
+    from herna.games.tiles.narrate import ITEM_WORDS, end_words
+    from herna.games.tiles.rules import RULES_TITLES, rules_title
+
+    shipped: set[str] = set()
+    for path in shipped_rules().values():
+        text = path.read_text(encoding="utf-8")
+        for item in re.findall(r'"items": \[([^\]]*)\]', text):
+            shipped |= {json.loads(i).split()[0] for i in re.findall(r'"[^"]+"', item)}
+        data = json.loads(text)
+        shipped |= {g.split()[-1] for g in data.get("random_goal_pool", []) if "find" in g}
+        shipped |= {c.removeprefix("no ") for c in data.get("end_of_game_conditions") or ()}
+    assert shipped == set(ITEM_WORDS)
+    assert set(RULES_TITLES) == set(shipped_rules())
+    assert goal_words("collect 2 gold", "cs") == "sesbírat 2× zlato"
+    assert goal_words("find dragon", "cs") == "najít: drak"  # (no case for the noun to take)
+    assert goal_words("find dragon") == "find the dragon"
+    assert item_names({"sorceress": 1, "keys": 2}, "cs") == "čarodějka a 2× klíče"
+    assert end_words("no gold left", "cs") == "už nezbývá zlato"
+    titles = [rules_title(n, "cs") for n in ("gold_rush", "labyrinth", "dungeon", "tsuro")]
+    assert titles == ["Zlatá horečka", "Labyrint", "Kobka", "Tsuro"]
+    assert rules_title("gold_rush") == "Gold rush"
+    # a designer's own: as written, in every language
+    assert goal_words("collect 2 doubloon", "cs") == "sesbírat 2× doubloon"
+    assert goal_words("find Grail", "cs") == "najít: Grail"
+    assert item_names({"doubloon": 1}, "cs") == "doubloon"
+    assert end_words("no doubloon left", "cs") == "už nezbývá doubloon"
+    assert rules_title("my_maze", "cs") == "My maze"

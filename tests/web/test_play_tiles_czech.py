@@ -1,7 +1,8 @@
 """A Czech browser plays a whole tile game (issue 29): from the home page, the setup form,
 the turns, the players and banks panel, the story of the game and the result in Czech, at
-1280x800 and then 390x844 in the same game. The rules' own names (Gold rush, gold, gem) stay
-as the rules file names them."""
+1280x800 and then 390x844 in the same game. The names of what Herna ships read in Czech too:
+the rules (Zlatá horečka), its items on the tiles, in the panels and the story (zlato,
+drahokam)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ pytestmark = pytest.mark.browser
 ENGLISH = re.compile(
     r"\b(?:Your turn|Players|holds|Bank in|nothing yet|turned|Spare tile|Resign|You won|You lost"
     r"|A draw|Game over|Scores|Rematch|Play again|column|row|push|house bot|no progress"
-    r"|round limit|every goal|eliminated)\b"
+    r"|round limit|every goal|eliminated|gold|gem|Gold rush)\b"
 )
-"""English words a Czech page must not show (the rules' item names may: gold, gem)."""
+"""English words a Czech page must not show (the shipped rules' items and title among them)."""
 
 
 async def test_a_czech_browser_plays_a_whole_tile_game(tmp_path: Path, chromium: Chromium) -> None:
@@ -44,7 +45,7 @@ async def test_a_czech_browser_plays_a_whole_tile_game(tmp_path: Path, chromium:
         legends = await page.locator("#tp-setup legend").all_inner_texts()
         assert legends == ["Pravidla", "Soupeři", "Hodiny"], legends
         rules = await page.locator("#tp-rules option").all_inner_texts()
-        assert "Gold rush — 4 hráči, 5×5" in rules, rules  # the file's name, Czech count
+        assert "Zlatá horečka — 4 hráči, 5×5" in rules, rules  # the shipped title, Czech count
         await page.select_option("#tp-rules", "dungeon")
         about = await page.locator("#tp-about").inner_text()
         assert about.startswith("posuň, hoď kostkou") and "Každý tah: " in about, about
@@ -85,6 +86,9 @@ async def test_a_czech_browser_plays_a_whole_tile_game(tmp_path: Path, chromium:
                 banks = await page.locator("#tp-banks li").all_inner_texts()
                 assert banks and all(b.startswith("Banka ve sloupci ") for b in banks), banks
                 assert await page.get_by_role("button", name="Vzdát se").count() == 1
+                # the items on the board's tiles by their Czech names ("zlato ×2")
+                items = await page.locator("text.tiles-item").all_text_contents()
+                assert items and all(re.fullmatch(r"((zlato|drahokam)( ×\d+)?)+", i) for i in items)
                 await page.screenshot(path=screenshot_path("play-tiles-cs-1280"), full_page=True)
                 # The rest of the same game on a phone.
                 await page.set_viewport_size({"width": 390, "height": 844})
@@ -104,7 +108,8 @@ async def test_a_czech_browser_plays_a_whole_tile_game(tmp_path: Path, chromium:
         # The server tells the story in the page's language too (the join's lang).
         story = await page.locator("#play-moves li").all_inner_texts()
         assert len(story) > mine and any(" posouvá řádek " in line for line in story), story
-        assert any(re.search(r" (bere|ukládá .+ do banky)", line) for line in story), story
+        assert any(re.search(r" (bere|ukládá do banky: )", line) for line in story), story
+        assert any(re.search(r"\b(zlato|drahokam)\b", line) for line in story), story
         shown = await page.locator("main").inner_text()
         assert not ENGLISH.search(shown), ENGLISH.search(shown)
         assert not re.search(r"\b(pushed|moved|picked|the bank)\b", shown), shown

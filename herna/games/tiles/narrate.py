@@ -8,7 +8,8 @@ coordinates and path points). Coordinates stay in the menus, where a person pick
 
 Every line can be said in Czech too (``lang="cs"``, :mod:`herna.core.lang`), in the present
 tense so that no verb has to guess a player's gender: "bob posouvá řádek 3 zleva, jde na pole
-s chest a bere ho". The rules file's names (items, treasures) stay as the file names them.
+(truhla) a bere to". The items of the rules Herna ships (:data:`ITEM_WORDS`) are said
+in the reader's language; a designer's own items stay as the file names them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,47 @@ View = Mapping[str, Any]
 _PUSHED_FROM = {"right": "from the left", "left": "from the right", "down": "from the top"}
 _PUSHED_FROM["up"] = "from the bottom"
 _PUSHED_FROM_CS = {"right": "zleva", "left": "zprava", "down": "shora", "up": "zdola"}
+
+ITEM_WORDS = {
+    "gold": N_("gold"),
+    "gem": N_("gem"),
+    "book": N_("book"),
+    "coins": N_("coins"),
+    "map": N_("map"),
+    "crown": N_("crown"),
+    "keys": N_("keys"),
+    "skull": N_("skull"),
+    "ring": N_("ring"),
+    "chest": N_("chest"),
+    "emerald": N_("emerald"),
+    "sword": N_("sword"),
+    "candlestick": N_("candlestick"),
+    "helmet": N_("helmet"),
+    "bat": N_("bat"),
+    "moth": N_("moth"),
+    "owl": N_("owl"),
+    "lizard": N_("lizard"),
+    "spider": N_("spider"),
+    "mouse": N_("mouse"),
+    "dragon": N_("dragon"),
+    "ghost": N_("ghost"),
+    "fairy": N_("fairy"),
+    "genie": N_("genie"),
+    "beetle": N_("beetle"),
+    "sorceress": N_("sorceress"),
+}
+"""The items of the rules files Herna ships (rules/*.json: Gold rush's and Dungeon's gold and
+gems, Labyrinth's treasures), each a message of the catalogs so that a Czech page says
+"zlato"; static/games/tiles.js's ITEM_WORDS marks the same (a test checks the two match).
+An item a designer's own rules name otherwise is said as the file writes it."""
+
+
+def item_word(name: str, lang: str = "en") -> str:
+    """One item's name in ``lang``: a shipped one from the catalogs, any other as written."""
+    if name in ITEM_WORDS and lang != "en":
+        return say_in(lang)(ITEM_WORDS[name])
+    return name
+
 
 GOAL_WORDS = {
     "reach": N_("reach the tile in column {x}, row {y}"),
@@ -53,9 +95,9 @@ def goal_words(text: str | None, lang: str = "en") -> str:
     if m := re.fullmatch(r"reach (\d+) (\d+)", text):
         return words["reach"].format(x=nth(m[1]), y=nth(m[2]))
     if m := re.fullmatch(r"collect (\d+) (.+)", text):
-        return words["collect"].format(count=m[1], name=m[2])
+        return words["collect"].format(count=m[1], name=item_word(m[2], lang))
     if m := re.fullmatch(r"find (.+)", text):
-        return words["find"].format(name=m[1])
+        return words["find"].format(name=item_word(m[1], lang))
     return text
 
 
@@ -67,11 +109,12 @@ def _and(parts: Sequence[str], lang: str = "en") -> str:
 
 
 def item_names(items: Mapping[str, int], lang: str = "en") -> str:
-    """``{"ghost": 1, "coins": 3}`` -> ``the ghost and 3 coins`` (``ghost a 3× coins``)."""
+    """``{"ghost": 1, "coins": 3}`` -> ``the ghost and 3 coins`` (``duch a 3× mince``: in
+    the nominative, so a Czech sentence puts them after a colon or a "kde je")."""
     if lang == "cs":
-        return _and(
-            [name if count == 1 else f"{count}× {name}" for name, count in items.items()], lang
-        )
+        said = [item_word(name, lang) for name in items]
+        counts = items.values()
+        return _and([w if c == 1 else f"{c}× {w}" for w, c in zip(said, counts, strict=True)], lang)
     parts = [
         f"the {name}" if count == 1 else f"{count} {name}{'' if name.endswith('s') else 's'}"
         for name, count in items.items()
@@ -139,7 +182,7 @@ def action_words(action: Mapping[str, Any], before: View, seat: int, lang: str =
         tile = _tile(before, x, y) or {}
         if tile.get("items"):
             items = item_names(tile["items"], lang)
-            return rolled + pick(lang, f"moved to {items}", f"jde na pole s {items}")
+            return rolled + pick(lang, f"moved to {items}", f"jde na pole ({items})")
         if tile.get("store"):  # a tile with the collect effect
             return rolled + pick(lang, "moved to a bank", "jde do banky")
         if me is None:
@@ -190,8 +233,13 @@ def consequences(
             if gained.keys() <= there.keys():
                 took, lay = sum(gained.values()), sum(there[k] for k in gained)
                 if cs:
+                    # (no pronoun that guesses the item's gender: "bere to", not "bere ho")
                     said.append(
-                        "bere jeden" if took == 1 < lay else "bere ho" if took == 1 else "bere je"
+                        "bere jeden kus"
+                        if took == 1 < lay
+                        else "bere to"
+                        if took == 1
+                        else "bere je"
                     )
                 else:
                     said.append(
@@ -203,7 +251,7 @@ def consequences(
                     )
                 gained = {}
         if gained:
-            said.append(pick(lang, "picked up ", "bere ") + item_names(gained, lang))
+            said.append(pick(lang, "picked up ", "bere: ") + item_names(gained, lang))
         lost = {k: c - p["items"].get(k, 0) for k, c in old["items"].items()}
         lost = {k: c for k, c in lost.items() if c > 0}
         if lost:
@@ -211,9 +259,7 @@ def consequences(
             stored = where.get("store") and who == seat
             lost_words = item_names(lost, lang)
             if cs:
-                said.append(
-                    f"ukládá {lost_words} do banky" if stored else f"přichází o {lost_words}"
-                )
+                said.append(f"ukládá do banky: {lost_words}" if stored else f"ztrácí: {lost_words}")
             else:
                 said.append(f"put {lost_words} in the bank" if stored else f"lost {lost_words}")
         for g_old, g_new in zip(old.get("goals") or (), p.get("goals") or (), strict=False):
@@ -252,7 +298,8 @@ def turn_words(
     lang: str = "en",
 ) -> str:
     """One action and what followed, as its reader saw it: ``ann pushed row 1 from the right``,
-    ``house-2 moved to the gold and picked it up`` (``house-2 jde na pole s gold a bere ho``)."""
+    ``house-2 moved to the gold and picked it up`` (``house-2 jde na pole (zlato) a bere
+    to``)."""
     parts = [
         action_words(action, before, seat, lang),
         *consequences(action, before, after, seat, names, lang),
@@ -321,7 +368,7 @@ def end_words(reason: str, lang: str = "en") -> str:
     if reason in END_WORDS:
         return _(reason)
     if found := re.fullmatch(r"no (.+) left", reason):
-        return _("no {name} left").format(name=found[1])
+        return _("no {name} left").format(name=item_word(found[1], lang))
     if found := re.fullmatch(r"no progress for (\d+) full rounds", reason):
         return _("no progress for {n} full rounds").format(n=found[1])
     if found := re.fullmatch(r"round limit \((\d+) rounds\)", reason):

@@ -16,7 +16,7 @@ from typing import Any
 from herna.core.catalogs import say_in
 from herna.core.lang import N_
 from herna.games.tiles.geometry import SIDES, make_point
-from herna.games.tiles.narrate import goal_words, nth
+from herna.games.tiles.narrate import goal_words, item_word, nth
 
 _GLYPHS = {
     frozenset("UD"): "│",
@@ -139,7 +139,7 @@ def render_legend(
     view: Mapping[str, Any], names: Sequence[str] | None = None, lang: str = "en"
 ) -> str:
     """Players, items, effects and the pile, in words (in ``lang``, from the catalogs; the
-    coordinates and the rules' own names of items and effects stay as written)."""
+    coordinates and the effects stay as written, a designer's own items too)."""
     _ = say_in(lang)
     out = []
     w, h = int(view["width"]), int(view["height"])
@@ -166,7 +166,7 @@ def render_legend(
         ]
         extra = []
         if p["items"]:
-            held = ", ".join(f"{c} {k}" for k, c in p["items"].items())
+            held = ", ".join(f"{c} {item_word(k, lang)}" for k, c in p["items"].items())
             extra.append(_("holds {items}").format(items=held))
         if p["skip"]:
             extra.append(_("misses {n} turn(s)").format(n=p["skip"]))
@@ -188,10 +188,13 @@ def render_legend(
             bits = []
             if tile.get("items"):
                 bits.append(
-                    ", ".join(f"{k} x{c}" if c > 1 else k for k, c in tile["items"].items())
+                    ", ".join(
+                        f"{item_word(k, lang)} x{c}" if c > 1 else item_word(k, lang)
+                        for k, c in tile["items"].items()
+                    )
                 )
             if tile.get("store"):
-                held = ", ".join(f"{c} {k}" for k, c in tile["store"].items())
+                held = ", ".join(f"{c} {item_word(k, lang)}" for k, c in tile["store"].items())
                 bits.append(_("bank holds {items}").format(items=held))
             if tile.get("effects"):
                 bits.append(_("effects: {effects}").format(effects=", ".join(tile["effects"])))

@@ -28,6 +28,8 @@ from typing import Any
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
 
+from herna.core.catalogs import say_in
+from herna.core.lang import N_
 from herna.games.tiles.rules_checks import RulesChecker
 from herna.games.tiles.rules_model import (
     ACTIONS,
@@ -444,8 +446,23 @@ def shipped_name(data: Any) -> str | None:
     return None
 
 
-def rules_title(name: str) -> str:
-    """A rules file's name as people read it: ``gold_rush`` -> ``Gold rush``."""
+RULES_TITLES = {
+    "gold_rush": N_("Gold rush"),
+    "labyrinth": N_("Labyrinth"),
+    "dungeon": N_("Dungeon"),
+    "tsuro": N_("Tsuro"),
+}
+"""The titles of the rules files Herna ships, each a message of the catalogs ("Zlatá
+horečka" on a Czech page); static/games/tiles.js's RULES_TITLES marks the same (a test
+checks the two match)."""
+
+
+def rules_title(name: str, lang: str = "en") -> str:
+    """A rules file's name as people read it: ``gold_rush`` -> ``Gold rush`` (``Zlatá
+    horečka`` in Czech); a designer's own file by its name as written (``my_maze`` -> ``My
+    maze``)."""
+    if name in RULES_TITLES:
+        return say_in(lang)(RULES_TITLES[name])
     words = name.replace("_", " ").replace("-", " ").strip()
     return words[:1].upper() + words[1:]
 

@@ -14,7 +14,7 @@
 
   // How a turn, a goal and a game's end read: the renderer's words (static/games/tiles.js,
   // loaded first), one formatter on every page.
-  const { doing, goalWords } = window.HernaGames.tiles.parts;
+  const { doing, goalWords, itemWord } = window.HernaGames.tiles.parts;
 
   /* -- the one rule the page computes: a tile turned to `rotation` ------------------------- */
 
@@ -29,9 +29,12 @@
     }).join(","));
   }
 
-  /* Items by the names the rules file gives them ("3 gold, chest"). */
+  /* Items in words ("3 gold, chest"; "3× zlato, truhla" on a Czech page: the shipped rules'
+   * items in the page's language, a designer's own as the file names them). */
   function itemWords(items) {
-    return Object.entries(items || {}).map(([k, c]) => (c === 1 ? k : `${c} ${k}`)).join(", ");
+    return Object.entries(items || {})
+      .map(([k, c]) => (c === 1 ? itemWord(k) : _("{count} {name}", { count: c, name: itemWord(k) })))
+      .join(", ");
   }
 
   window.HernaTilesRules = { turned, goalWords, itemWords, doing };

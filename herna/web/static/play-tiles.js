@@ -477,11 +477,11 @@
       return null;
     }
 
-    /* A rules file's name as people read it ("gold_rush": "Gold rush", as rules_title says). */
+    /* A rules file's name as people read it ("gold_rush": "Gold rush", "Zlatá horečka" on a
+     * Czech page, as rules_title says; static/games/tiles.js's RULES_TITLES). */
     function rulesTitle(name) {
       if (!name || name === "custom") return _("Your own rules");
-      const words = String(name).replace(/[_-]/g, " ").trim();
-      return words.charAt(0).toUpperCase() + words.slice(1);
+      return window.HernaGames.tiles.parts.rulesTitle(name);
     }
 
     function statusText() {

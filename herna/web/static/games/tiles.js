@@ -29,6 +29,54 @@
   // herna/games/tiles/narrate.py (tests/test_public_text.py checks the two match). Columns and
   // rows are counted from 1, as people count (narrate.nth); the rules file and the wire count
   // from 0.
+  // The items and titles of the rules files Herna ships, in the page's language: the messages
+  // of ITEM_WORDS in herna/games/tiles/narrate.py and RULES_TITLES in rules.py (a test checks
+  // they match). A designer's own items and rules files keep the names they were given.
+  const ITEM_WORDS = {
+    gold: _("gold"),
+    gem: _("gem"),
+    book: _("book"),
+    coins: _("coins"),
+    map: _("map"),
+    crown: _("crown"),
+    keys: _("keys"),
+    skull: _("skull"),
+    ring: _("ring"),
+    chest: _("chest"),
+    emerald: _("emerald"),
+    sword: _("sword"),
+    candlestick: _("candlestick"),
+    helmet: _("helmet"),
+    bat: _("bat"),
+    moth: _("moth"),
+    owl: _("owl"),
+    lizard: _("lizard"),
+    spider: _("spider"),
+    mouse: _("mouse"),
+    dragon: _("dragon"),
+    ghost: _("ghost"),
+    fairy: _("fairy"),
+    genie: _("genie"),
+    beetle: _("beetle"),
+    sorceress: _("sorceress"),
+  };
+  const RULES_TITLES = {
+    gold_rush: _("Gold rush"),
+    labyrinth: _("Labyrinth"),
+    dungeon: _("Dungeon"),
+    tsuro: _("Tsuro"),
+  };
+  /* One item's name as people read it ("gold" is "zlato" on a Czech page). */
+  function itemWord(name) {
+    return Object.hasOwn(ITEM_WORDS, name) ? ITEM_WORDS[name] : name;
+  }
+  /* A rules file's name in words ("gold_rush" reads "Gold rush", as rules.rules_title says;
+   * "my_maze" reads "My maze"); "custom" (rules of the players' own) is for the caller. */
+  function rulesTitle(name) {
+    if (Object.hasOwn(RULES_TITLES, name)) return RULES_TITLES[name];
+    const words = String(name).replace(/[_-]/g, " ").trim();
+    return words.slice(0, 1).toUpperCase() + words.slice(1);
+  }
   const GOAL_WORDS = {
     reach: _("reach the tile in column {x}, row {y}"),
     collect: _("collect {count} {name}"),
@@ -48,9 +96,9 @@
     let m = /^reach (\d+) (\d+)$/.exec(text);
     if (m) return fill(words.reach, { x: nth(m[1]), y: nth(m[2]) });
     m = /^collect (\d+) (.+)$/.exec(text);
-    if (m) return fill(words.collect, { count: m[1], name: m[2] });
+    if (m) return fill(words.collect, { count: m[1], name: itemWord(m[2]) });
     m = /^find (.+)$/.exec(text);
-    if (m) return fill(words.find, { name: m[1] });
+    if (m) return fill(words.find, { name: itemWord(m[1]) });
     return text;
   }
   /* How a game ends, as the engine and the tile server word it: the messages of END_WORDS
@@ -69,7 +117,7 @@
   function endWords(reason) {
     if (Object.hasOwn(END_WORDS, reason)) return END_WORDS[reason];
     let m = /^no (.+) left$/.exec(reason);
-    if (m) return _("no {name} left", { name: m[1] });
+    if (m) return _("no {name} left", { name: itemWord(m[1]) });
     m = /^no progress for (\d+) full rounds$/.exec(reason);
     if (m) return _("no progress for {n} full rounds", { n: m[1] });
     m = /^round limit \((\d+) rounds\)$/.exec(reason);
@@ -77,11 +125,11 @@
     return reason;
   }
 
-  /* "3 gold and 1 gem": a tile's or a bank's items in words (the rules file names them). */
+  /* "3 gold and 1 gem" ("3× zlato a 1× drahokam"): a tile's or a bank's items in words. */
   function itemsSaid(items) {
     const and = _(" and ");
     const parts = Object.entries(items || {}).filter(([, c]) => c > 0)
-      .map(([k, c]) => (c === 1 ? `1 ${k}` : `${c} ${k}`));
+      .map(([k, c]) => _("{count} {name}", { count: c, name: itemWord(k) }));
     if (parts.length <= 1) return parts.join("");
     return parts.slice(0, -1).join(", ") + and + parts[parts.length - 1];
   }
@@ -223,7 +271,7 @@
   function itemLabels(tile, size, x0, y0) {
     if (!tile || tile.face_down) return [];
     return Object.entries(tile.items || {}).map(([name, count], i) => {
-      const text = `${name}${count > 1 ? " ×" + count : ""}`;
+      const text = `${itemWord(name)}${count > 1 ? " ×" + count : ""}`;
       const fontSize = size * 0.14;
       const widest = size * 0.88;
       const attrs = { x: x0 + size / 2, y: y0 + size * (0.24 + 0.17 * i),
@@ -328,9 +376,8 @@
     const n = view.paths_on_tile_side || 1;
     const turn = view.turn || {};
     const side = el("div", { class: "tiles-side" });
-    // A rules file's name in words ("gold_rush" reads "Gold rush", as rules.rules_title says).
-    const named = String(view.rules || "custom").replace(/[_-]/g, " ");
-    const rules = named === "custom" ? _("Rules of the players' own") : named[0].toUpperCase() + named.slice(1);
+    const named = String(view.rules || "custom");
+    const rules = named === "custom" ? _("Rules of the players' own") : rulesTitle(named);
     const who = (seat) => (names && names[seat]) || _("player {n}", { n: seat + 1 });
     side.appendChild(el("h4", {}, [rules, _("turn {n}", { n: turn.number || 0 })]
       .concat(turn.action ? [doing(turn.action)] : [])
@@ -381,7 +428,7 @@
 
   window.HernaGames.tiles = {
     /* The drawing pieces, for the play page (static/play-tiles.js). */
-    parts: { goalWords, endWords, doing, nth, bankWords, tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
+    parts: { goalWords, endWords, itemWord, itemsSaid, rulesTitle, doing, nth, bankWords, tileGroup, itemLabels, playerMark, pointXY, parsePoint, addStyles, COLOURS, SIDES },
     render(container, view, event) {
       addStyles();
       if (!view || !view.board) {
