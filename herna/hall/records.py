@@ -21,7 +21,6 @@ import os
 import secrets
 import select as io_select
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -55,6 +54,7 @@ from herna.hall.journal import (
     segments_by_owner,
 )
 from herna.hall.writer import PACKED_EVENTS, commit_entries, write_records
+from herna.hall.writer_spawn import WriterProcess, start_writer
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +231,7 @@ class RecordStore:
         self._journal_dir = Path(journal_dir) if journal_dir else journal_dir_for(url)
         self._temp_journal: tempfile.TemporaryDirectory[str] | None = None
         self._journal: JournalWriter | None = None
-        self._writer: subprocess.Popen[bytes] | None = None
+        self._writer: WriterProcess | None = None
         self._control = -1
         self._replies = -1
         self._reply_buffer = b""
@@ -440,19 +440,7 @@ class RecordStore:
         root = str(Path(herna.__file__).resolve().parent.parent)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         try:
-            self._writer = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-c",
-                    "from herna.hall.writer import main; main()",
-                    str(control_r),
-                    str(reply_w),
-                ],
-                pass_fds=(control_r, reply_w),
-                stdin=subprocess.DEVNULL,
-                env=env,
-                start_new_session=True,
-            )
+            self._writer = start_writer(control_r, reply_w, env)
         finally:
             os.close(control_r)
             os.close(reply_w)

@@ -684,12 +684,15 @@ def _hold(control_fd: int, reply_fd: int, pending: bytes) -> None:
         return
 
 
-def main() -> None:
+def main(fds: Sequence[int] | None = None) -> None:
+    """The writer process: ``fds`` (the control pipe's read end, the reply pipe's write end),
+    else the last two arguments of the command line."""
     logging.basicConfig(
         level=logging.INFO, format="herna-records %(levelname)s %(message)s", stream=sys.stderr
     )
     logging.getLogger("alembic").setLevel(logging.WARNING)  # its "Context impl" lines
-    writer_main(int(sys.argv[-2]), int(sys.argv[-1]))
+    control, reply = fds if fds is not None else (int(sys.argv[-2]), int(sys.argv[-1]))
+    writer_main(control, reply)
 
 
 if __name__ == "__main__":
