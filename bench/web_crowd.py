@@ -2,8 +2,10 @@
 """A crowd at the web hall while the house bots play (issue 28): ``wrk`` loads ``/`` and
 ``/api/live`` of a real ``herna serve`` and this prints requests/s, p50/p99 latency, the
 server's CPU per request, and what the crowd costs the tables (Mia rounds/s with and without
-it). Then the same with the web hall apart: the game servers in one ``herna serve --only
-mia,onitama,marias,tiles`` and the web hall in a second process, ``herna serve --only web``,
+it), and what it costs an Onitama move (4 games of bots thinking 50 ms, a move's MAKE_MOVE
+to MOVE_WAS_MADE). Then the same with the web hall apart: the game servers in one ``herna
+serve --only mia,onitama,marias,tiles`` and the web hall in a second process, ``herna serve
+--only web``,
 on the same SQLite file (``--no-apart`` skips it). With ``--against REF`` the same runs go
 against git ``REF`` of this repository (e.g. main before the change) in the same session,
 runs interleaved, so the two sets of figures are comparable.
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from onitama_probe import OnitamaProbe, summary
 from serving import Served, cpu_seconds, export_ref, serving
 
 PATHS = ("/", "/api/live")
@@ -113,33 +116,40 @@ NO_REST = ("--mia-house-round-pause", "0")
 
 def one_run(
     source: Path | None, seconds: float, connections: int, figures: dict[str, Figures],
-    play: dict[str, list[float]],
+    play: dict[str, list[float]], moves: dict[str, list[list[float]]],
 ) -> None:  # fmt: skip
     """Everything in one ``herna serve``, as by default."""
-    with serving(source, NO_REST) as served:
+    with serving(source, NO_REST) as served, OnitamaProbe(served.ports["onitama"]) as probe:
         time.sleep(5.0)  # house bots sit down and the first records are written
         warm_up(served, PATHS)
+        probe.window()
         play["idle"].append(mia_rate(served, seconds))
+        moves["idle"].append(probe.window())
         for path in PATHS:
             rate = load(served, path, seconds, connections, figures[path], served)
             if path == "/":
                 play["crowd"].append(rate)
+                moves["crowd"].append(probe.window())
 
 
 def apart_run(
     source: Path | None, seconds: float, connections: int, figures: dict[str, Figures],
-    play: dict[str, list[float]],
+    play: dict[str, list[float]], moves: dict[str, list[list[float]]],
 ) -> None:  # fmt: skip
     """The game servers in one process, the web hall in another on the same database."""
     with (
         serving(source, ("--only", GAMES, *NO_REST), web=False) as games,
         serving(source, ("--only", "web"), database_url=games.database_url) as web,
+        OnitamaProbe(games.ports["onitama"]) as probe,
     ):
         time.sleep(5.0)
         warm_up(web, ("/",))
+        probe.window()
         play["apart idle"].append(mia_rate(games, seconds))
+        moves["apart idle"].append(probe.window())
         rate = load(web, "/", seconds, connections, figures[APART], games)
         play["apart crowd"].append(rate)
+        moves["apart crowd"].append(probe.window())
 
 
 def spread(values: list[float], digits: int = 0) -> str:
@@ -170,18 +180,21 @@ def main() -> int:
         f"{args.runs} fresh servers per source, house bots playing; median [min–max]"
     )
     shown = (*PATHS, *(() if args.no_apart else (APART,)))
+    keys = ("idle", "crowd", *APART_KEYS)
     rows: list[tuple[str, dict[str, Figures], dict[str, list[float]]]] = [
-        (label, {p: Figures() for p in shown}, {k: [] for k in ("idle", "crowd", *APART_KEYS)})
-        for label, _ in sources
+        (label, {p: Figures() for p in shown}, {k: [] for k in keys}) for label, _ in sources
     ]
+    timed: list[dict[str, list[list[float]]]] = [{k: [] for k in keys} for _ in sources]
     try:
         # Runs interleaved (this, REF, this, REF …): the machine's load drifts, and each
         # source should meet the same drift.
         for run in range(args.runs):
-            for (_, source), (label, figures, play) in zip(sources, rows, strict=True):
-                one_run(source, args.seconds, args.connections, figures, play)
+            for (_, source), (label, figures, play), moves in zip(
+                sources, rows, timed, strict=True
+            ):
+                one_run(source, args.seconds, args.connections, figures, play, moves)
                 if not args.no_apart:
-                    apart_run(source, args.seconds, args.connections, figures, play)
+                    apart_run(source, args.seconds, args.connections, figures, play, moves)
                 # Each run as it ends (a long session on a busy machine shows its progress).
                 said = ", ".join(f"{p} {f.rps[-1]:.0f}/s" for p, f in figures.items())
                 rounds = ", ".join(f"{k} {v[-1]:.1f}" for k, v in play.items() if v)
@@ -202,6 +215,18 @@ def main() -> int:
             print(f"{label}: Mia rounds/s, web hall {where}: without the crowd "
                   f"{spread(play[idle], 1)}, while {args.connections} connections load / "
                   f"{spread(play[crowd], 1)} (cost to play {cost:.0f} %)")  # fmt: skip
+    # Onitama moves (4 games of bots that think 50 ms, MAKE_MOVE to MOVE_WAS_MADE), every
+    # run's moves of a window together.
+    for (label, _, _), moves in zip(rows, timed, strict=True):
+        for idle, crowd, where in (("idle", "crowd", "in one process"), (*APART_KEYS, "apart")):
+            if not moves[idle]:
+                continue
+            alone = summary([x for w in moves[idle] for x in w])
+            loaded = summary([x for w in moves[crowd] for x in w])
+            print(f"{label}: Onitama move latency, web hall {where}: without the crowd "
+                  f"p50 {alone[0]:.1f} ms, p99 {alone[1]:.1f} ms ({alone[2]} moves); while "
+                  f"{args.connections} connections load / p50 {loaded[0]:.1f} ms, "
+                  f"p99 {loaded[1]:.1f} ms ({loaded[2]} moves)")  # fmt: skip
     print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 

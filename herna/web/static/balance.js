@@ -83,6 +83,9 @@
     async function submit(ev) {
       ev.preventDefault();
       problems.replaceChildren();
+      // The last report is not this request's: it goes at once (reading a file takes a moment).
+      out.replaceChildren();
+      if (S.phase === "done") setPhase("idle");
       const games = Number(document.getElementById("bal-games").value);
       const level = document.getElementById("bal-level").value;
       let request;
