@@ -53,7 +53,7 @@ BENCHES = (
     Bench(
         "web_crowd",
         ("--seconds", "4", "--runs", "1", "--against", "main"),
-        r"^(this checkout|main) +/ +\d|cost to play",
+        r"^(this checkout|main) +/ +\d|cost to play|Onitama move latency",
         300.0,
     ),
     Bench("web_flat", ("--sizes", "10000", "100000", "--seconds", "1"), r"^flat", 400.0),

@@ -62,8 +62,10 @@ async def test_the_person_whose_seek_was_taken_leaves_before_the_table_forms(
         await eventually(lambda: bool(service.login.lobby.snapshot()["game_servers"]), 10)
         (ann, a_cookie), (bea, b_cookie) = [await person(web) for _ in "ab"]
         a = await sit(web, a_cookie, ann, "person,opponent=people")
-        await eventually(lambda: bool(hall.lobby.snapshot("marias")), 10)
-        [seek] = hall.lobby.snapshot("marias")
+        # (house players' seeks may come and go meanwhile: ann's is the one looked for)
+        anns = lambda: [s for s in hall.lobby.snapshot("marias") if s["owner"] == ann]  # noqa: E731
+        await eventually(lambda: bool(anns()), 10)
+        [seek] = anns()
         b = await sit(web, b_cookie, bea, f"person,accept={seek['id']}")
         owners = lambda: sorted(s["owner"] for s in hall.lobby.snapshot("marias"))  # noqa: E731
         await eventually(lambda: owners() == sorted([ann, bea]), 10)  # both wait for a third

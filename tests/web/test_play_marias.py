@@ -568,10 +568,16 @@ async def test_anyone_with_a_wait_of_the_persons_choosing(tmp_path: Path, browse
         await page.goto(h.url + "/play/marias")
         await page.get_by_role("radio", name=re.compile("^anyone ")).check()
         await page.fill("#mar-fill", "2")
+        guest = await page.locator("#play-name").inner_text()
         await page.get_by_role("button", name="Sit down").click()
-        # waiting: listed in the lobby with the person's own wait
-        await eventually(lambda: bool(h.hall.lobby.snapshot("marias")), 10)
-        [seek] = h.hall.lobby.snapshot("marias")
+
+        # waiting: listed in the lobby with the person's own wait (the house tables' seeks
+        # come and go meanwhile: this person's is the one looked for)
+        def mine() -> list[dict[str, Any]]:
+            return [s for s in h.hall.lobby.snapshot("marias") if s["owner"] == guest]
+
+        await eventually(lambda: bool(mine()), 10)
+        [seek] = mine()
         assert seek["fill"] == 2 and seek["opponent"] == "anyone"
         assert frames.sent[0]["seek"] == "person,opponent=anyone,fill=2"
         # then house bots sit down and the deal starts

@@ -547,8 +547,10 @@
       // Each step of the announcement stays on the screen as it grows.
       if (d && d.kind === "gametype" && focused === d.number) promptBox.scrollIntoView({ block: "nearest" });
       if (had && d && d.kind === "gametype") {
-        // One step answered with the keyboard: the next step's first button takes the focus.
-        const next = promptBox.querySelector("button.mar-step, button.mar-choice");
+        // One step answered with the keyboard: the next step's first button takes the focus;
+        // at the last step the announcement does (an addition such as + sedma is a toggle
+        // before it: Enter on it would add what nobody asked for).
+        const next = promptBox.querySelector("button.mar-gametype") || promptBox.querySelector("button.mar-step, button.mar-choice");
         if (next) next.focus({ preventScroll: true });
       }
     }
@@ -647,7 +649,7 @@
       focused = d.number;
       const first = d.kind === "play" || d.kind === "discard"
         ? handBox.querySelector("button.mar-legal")
-        : promptBox.querySelector("button.mar-step, button.mar-choice, button.mar-claim");
+        : promptBox.querySelector("button.mar-gametype") || promptBox.querySelector("button.mar-step, button.mar-choice, button.mar-claim");
       if (first) first.focus({ preventScroll: true });
       // The question is brought on screen with the hand under it (it fits a phone as a rule;
       // a long licitace and the talon may push the hand down), the buttons last.
