@@ -57,8 +57,10 @@ async def play_turn(page: Any, n: int, check_view: bool = False) -> str:
     """Take the turn on the screen by clicking: roll (or see every third turn when there is
     something to see); announce the truth on odd turns when it is offered, else a bluff.
     ``check_view``: every choice of the question is on the screen (the clock runs)."""
-    await page.wait_for_function(STEP, timeout=40_000)
-    step: str = await page.evaluate("document.getElementById('play').dataset.step")
+    step = ""
+    while step not in ("turn", "announce"):  # (a redraw may come between the two reads)
+        await page.wait_for_function(STEP, timeout=40_000)
+        step = await page.evaluate("document.getElementById('play').dataset.step")
     if check_view:
         choices = page.locator("#play button.mia-act")
         for i in range(await choices.count()):

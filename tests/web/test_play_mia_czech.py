@@ -52,8 +52,13 @@ async def play_rounds(page: Any, rounds: int, n: int = 0) -> list[str]:
         )
         if (await state(page))["rounds"] >= rounds:
             break
-        step = await page.evaluate("document.getElementById('play').dataset.step")
-        status = await page.locator("#play-status").inner_text()
+        # the step and its words from one drawing (the page redraws as the table answers)
+        step, status = await page.evaluate(
+            "() => [document.getElementById('play').dataset.step, "
+            "document.getElementById('play-status').innerText]"
+        )
+        if step not in ("turn", "announce"):
+            continue  # an answer on its way: the step was the one just taken
         if step == "turn":
             assert status == "Jsi na tahu: hoď kostkami, nebo odkryj poslední ohlášení.", status
             see = page.locator("button.mia-see")

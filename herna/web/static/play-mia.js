@@ -151,6 +151,8 @@
       if (!st.round) return _("Waiting for the first round…");
       if (!st.acting) return _("The round is over; the next one starts in a moment.");
       if (!st.in_round) return _("You sit out this round; the next one deals you in.");
+      // (the table still has the turn as this seat's while its answer is on the way)
+      if (st.acting === st.name) return _("Your answer is on its way to the table…");
       return _("{name} is on turn.", { name: st.acting });
     }
 
