@@ -52,8 +52,9 @@ async def test_a_deleted_database_takes_no_new_games_and_loses_no_record(
 
         # Deleted while a round is under way: it ends after the deletion, so at least one
         # round's record is one that only the journal can keep.
-        while not (await watcher.recv(10)).startswith("ROUND STARTED;"):
-            pass
+        line = ""
+        while not line.startswith("ROUND STARTED;"):
+            line = await watcher.recv(10)
         db.unlink()
         deleted_at, mark = time.monotonic(), len(watcher.seen) - 1
 

@@ -36,8 +36,9 @@ from typing import Protocol
 READY = b"ready\n"
 """What a zygote says once it has imported the writer."""
 
-FORK_TIMEOUT = 5.0
-"""Seconds to wait for a zygote's answer (a fork takes milliseconds) before giving up on it."""
+FORK_TIMEOUT = 1.0
+"""Seconds to wait for a zygote's answer (a fork takes milliseconds; the wait is on the loop
+that submitted a record) before giving up on it and starting the writer with subprocess."""
 
 
 class WriterProcess(Protocol):
@@ -163,6 +164,19 @@ class _Zygote:
 _lock = threading.Lock()
 _zygote: _Zygote | None = None
 _started = 0
+
+
+def _forget_in_child() -> None:
+    """A forked child (a pool's worker) has a copy of the parent's socket to the zygote and
+    must not speak on it: it starts its own writers afresh."""
+    global _lock, _zygote, _started
+    _lock = threading.Lock()
+    if _zygote is not None:
+        _zygote.sock.close()  # (the child's copy only: the parent's stays open)
+    _zygote, _started = None, 0
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def start_writer(control_r: int, reply_w: int, env: dict[str, str]) -> WriterProcess:
