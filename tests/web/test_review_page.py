@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from herna.hall.reviews import ReviewStore
 from tests.web.conftest import Browser, screenshot_path
@@ -36,9 +37,14 @@ async def test_the_result_panel_links_to_the_engine_review(
             if await wait_my_turn(page) == "over":
                 break
             await play_one(page)
-        if await page.evaluate("document.getElementById('play').dataset.phase") != "over":
-            await page.locator("#play-resign").click()
-            await page.locator("#play-resign-yes").click()
+        phase = "document.getElementById('play').dataset.phase"
+        if await page.evaluate(phase) != "over":
+            try:
+                await page.locator("#play-resign").click(timeout=5_000)
+                await page.locator("#play-resign-yes").click(timeout=5_000)
+            except PlaywrightTimeout:
+                # the move just made ended the game meanwhile: no resign button any more
+                assert await page.evaluate(phase) == "over"
         await page.wait_for_function(OVER)
         link = page.locator("#play-review")
         assert await link.inner_text() == "Engine review of this game"
