@@ -15,7 +15,7 @@
 
 (function () {
   window.HernaGames = window.HernaGames || {};
-  const { el, svg, _ } = window.Herna;
+  const { el, svg, _, ngettext } = window.Herna;
 
   /* herna/games/onitama/words.py's WIN_WORDS (the one formatter; tests/test_public_text.py
    * checks these say the same), in the page's language (the English is the catalogs' source:
@@ -236,7 +236,7 @@
           el("div", { class: "oni-label" }, _("spare")),
           spare ? cardNode(spare, (v.moves || {})[spare], spareUp, "spare",
             Boolean(last && last.card === spare)) : el("p", { class: "muted" }, "—"),
-          el("p", { class: "oni-ply" }, _("move {n}", { n: v.ply || 0 })))),
+          el("p", { class: "oni-ply" }, ngettext("{n} move played", "{n} moves played", v.ply || 0)))),
       handNode(v, "white", true),
       el("p", { class: "oni-status" + (v.winner ? " oni-over" : "") }, status),
       el("p", { class: "oni-last-text" }, lastText(v))));
