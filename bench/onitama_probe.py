@@ -8,6 +8,7 @@ same server."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import threading
 from pathlib import Path
@@ -79,3 +80,20 @@ def summary(latencies: list[float]) -> tuple[float, float, int]:
 
 
 __all__ = ["OnitamaProbe", "summary"]
+
+
+def main() -> int:
+    """``python bench/onitama_probe.py PORT``: the probe as a process of its own (so that its
+    bots do not share a GIL with what is measured). Each line ``WINDOW`` on stdin is answered
+    with one JSON line ``[p50 ms, p99 ms, moves]`` of the moves since the last; end of input
+    ends it."""
+    with OnitamaProbe(int(sys.argv[1])) as probe:
+        print("READY", flush=True)
+        for line in sys.stdin:
+            if line.strip() == "WINDOW":
+                print(json.dumps(summary(probe.window())), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

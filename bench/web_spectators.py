@@ -82,6 +82,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "throwaway server is started (Debian's postgresql)",
     )
     p.add_argument("--database-url", help="PostgreSQL URL for --web-process")
+    p.add_argument(
+        "--onitama",
+        action="store_true",
+        help="also run the Onitama server and time its moves with and without spectators "
+        "(4 games of bots that think 50 ms, in a process of their own; bench/onitama_probe.py)",
+    )
     p.add_argument("--worker", help=argparse.SUPPRESS)
     return p.parse_args(argv)
 
@@ -211,11 +217,49 @@ class Phase:
     cpu_ms_per_round: float
     web_share_percent: float
     web_cores: float = 0.0
+    onitama: list[float] | None = None
+    """p50 ms, p99 ms and the number of the Onitama moves timed (``--onitama``)."""
 
 
-async def measure(mia: Any, web: Any, seconds: float, spectators: int) -> Phase:
+class Probe:
+    """bench/onitama_probe.py in a process of its own, asked for a window at a time."""
+
+    def __init__(self, port: int) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("onitama_probe.py")), str(port)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert self.proc.stdout is not None
+        if self.proc.stdout.readline().strip() != "READY":
+            raise RuntimeError("the Onitama probe did not start")
+
+    async def window(self) -> list[float]:
+        def ask() -> list[float]:
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            self.proc.stdin.write("WINDOW\n")
+            self.proc.stdin.flush()
+            said: list[float] = json.loads(self.proc.stdout.readline())
+            return said
+
+        return await asyncio.to_thread(ask)
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(15)
+
+
+async def measure(
+    mia: Any, web: Any, seconds: float, spectators: int, probe: Probe | None = None
+) -> Phase:
     """Rounds per second over ``seconds``; the event loop's CPU milliseconds per round (the
-    hall's own cost); the share of the loop's CPU the live views took."""
+    hall's own cost); the share of the loop's CPU the live views took; with ``probe``, the
+    Onitama moves' latency meanwhile."""
+    if probe is not None:
+        await probe.window()  # (the moves before this phase are not its)
     start_rounds = mia.snapshot()["rounds_played"]
     start, cpu = time.perf_counter(), time.thread_time()
     web_cpu = web.snapshot()["cpu_seconds"]
@@ -230,6 +274,7 @@ async def measure(mia: Any, web: Any, seconds: float, spectators: int) -> Phase:
         used * 1000 / done if done else 0.0,
         web_used / used * 100 if used else 0.0,
         web_used / elapsed,
+        await probe.window() if probe is not None else None,
     )
     print(
         f"  {spectators:4d} spectators: {phase.rounds_per_s:7.1f} rounds/s, "
@@ -314,7 +359,8 @@ async def run_hall(args: argparse.Namespace, postgres: str | None) -> dict[str, 
 
     tmp = tempfile.mkdtemp(prefix="herna-bench-web-")
     serve_args = argparse.Namespace(
-        only="mia" if postgres else "mia,web",
+        only=("mia" if postgres else "mia,web") + (",onitama" if args.onitama else ""),
+        onitama_port=0,
         host=None,
         database_url=postgres or f"sqlite:///{tmp}/herna.db",
         no_house_bots=None,
@@ -332,8 +378,15 @@ async def run_hall(args: argparse.Namespace, postgres: str | None) -> dict[str, 
     hall = await start_hall(serve_args, {})
     tune_gc()  # as `herna serve` does once it has started: what users run
     proc = None
+    probe: Probe | None = None
     web_process = start_web_process(postgres, args, tmp) if postgres else None
     try:
+        if args.onitama:
+            onitama = hall.service("onitama")
+            assert onitama is not None
+            # (off the loop: the hall on this loop must answer the probe's logins meanwhile)
+            port = int(onitama.endpoints()[0].rsplit(":", 1)[1])
+            probe = await asyncio.to_thread(Probe, port)
         mia = hall.service("mia")
         web: Any = web_process or hall.service("web")
         assert mia is not None and web is not None
@@ -358,12 +411,12 @@ async def run_hall(args: argparse.Namespace, postgres: str | None) -> dict[str, 
         results: list[dict[str, Any]] = []
         for i in range(2 * args.repeat + 1):
             if i % 2 == 0:
-                without.append(await measure(mia, web, args.seconds, 0))
+                without.append(await measure(mia, web, args.seconds, 0, probe))
                 continue
             await command(proc, "CONNECT")
             ready = await readline(proc, 90)
             connected = int(ready.split()[1]) if ready.startswith("READY") else 0
-            with_.append(await measure(mia, web, args.seconds, connected))
+            with_.append(await measure(mia, web, args.seconds, connected, probe))
             await command(proc, "STOP")
             results.append(json.loads(await readline(proc, 60)))
             await asyncio.sleep(0.5)  # let the closed connections go
@@ -416,10 +469,14 @@ async def run_hall(args: argparse.Namespace, postgres: str | None) -> dict[str, 
             "every_event_p50_ms": worst("every_event_p50_ms"),
             "every_event_p99_ms": worst("every_event_p99_ms"),
             "every_event_max_ms": worst("every_event_max_ms"),
+            "onitama_without": [p.onitama for p in without if p.onitama is not None],
+            "onitama_with": [p.onitama for p in with_ if p.onitama is not None],
             "cpus": os.cpu_count(),
             "load_avg_1m": round(os.getloadavg()[0], 2),
         }
     finally:
+        if probe is not None:
+            probe.close()
         if proc is not None and proc.returncode is None:
             await command(proc, "EXIT")
             await proc.wait()
@@ -470,6 +527,17 @@ def run() -> int:
         f"{f['load_avg_1m']} on {f['cpus']} CPUs: the machine is shared, figures vary "
         "between runs."
     )
+    if f["onitama_with"]:
+        # p50/p99 of each phase: the median phase's, and the worst p99 of all
+        def said(phases: list[list[float]]) -> str:
+            p50 = statistics.median(p[0] for p in phases)
+            return f"p50 {p50:.1f} ms, p99 up to {max(p[1] for p in phases):.1f} ms"
+
+        print(
+            f"Onitama moves (4 games of bots thinking 50 ms): without spectators "
+            f"{said(f['onitama_without'])}; with {f['spectators']} spectators "
+            f"{said(f['onitama_with'])}."
+        )
     print(json.dumps(f))
     return 0
 
