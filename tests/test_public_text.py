@@ -119,7 +119,8 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     from herna.games.marias.words import CONTRACT_CS, FLEK_CS, PART_CS, RANK_CS, SUIT_CS
     from herna.games.mia.text import REASONS
     from herna.games.mia.words import DOUBLES
-    from herna.games.onitama.words import ACTION_WORDS, WIN_WORDS
+    from herna.games.onitama.cards import CARD_NAMES
+    from herna.games.onitama.words import ACTION_WORDS, CARD_WORDS, WIN_WORDS
     from herna.games.tiles.narrate import END_WORDS, GOAL_WORDS, ITEM_WORDS
     from herna.games.tiles.rules import RULES_TITLES
 
@@ -139,6 +140,9 @@ def test_the_renderers_say_what_the_python_formatters_say() -> None:
     assert js_table(games / "mia.js", "DOUBLES") == {str(k): v for k, v in DOUBLES.items()}
     assert js_table(games / "onitama.js", "WIN_WORDS") == WIN_WORDS
     assert js_table(games / "onitama.js", "ACTION_WORDS") == ACTION_WORDS
+    # every card, under its protocol name, marked as the same message in both
+    assert js_table(games / "onitama.js", "CARD_WORDS") == CARD_WORDS
+    assert sorted(CARD_WORDS) == sorted(CARD_NAMES) and all(k == v for k, v in CARD_WORDS.items())
     assert "SHORT" not in (games / "mia.js").read_text(encoding="utf-8")  # no second wording
     assert js_table(games / "tiles.js", "GOAL_WORDS") == GOAL_WORDS
     assert js_table(games / "tiles.js", "END_WORDS") == {w: w for w in END_WORDS}

@@ -27,7 +27,13 @@ from herna.games.onitama.bots import LEVEL_NAMES, STRATEGIES, Strategy, make_str
 from herna.games.onitama.cards import BLACK, CARDS, COLOR_NAMES, WHITE, card_index
 from herna.games.onitama.notation import format_action, parse_action
 from herna.games.onitama.state import OnitamaState, PlayerAction
-from herna.games.onitama.words import action_words, who_words, win_words
+from herna.games.onitama.words import (
+    action_words,
+    card_words,
+    cards_words,
+    who_words,
+    win_words,
+)
 from herna.hall.lobby import NOT_VERIFIED
 from herna.protocols import onitama as proto
 from herna.servers.onitama import DEFAULT_PORT
@@ -154,7 +160,7 @@ def register(commands: GameCommands) -> None:
         "one on your teacher's entry list); ends when the tournament is over",
     )
     add_token_option(p, "the third LOGIN field (LOGIN|name|token)")
-    add_language_option(p, "the game's words (the cards keep their names)")
+    add_language_option(p, "the game's words and the cards' names")
     p.set_defaults(func=run_play_command)
 
 
@@ -258,15 +264,18 @@ def local_series(
 
 
 # -- the terminal board --------------------------------------------------------------------------
-def card_grid(name: str, facing_up: bool, highlight: bool = False) -> Panel:
-    """A card's moves as a 5x5 grid; ``facing_up``: its holder sits at the bottom."""
+def card_grid(name: str, facing_up: bool, highlight: bool = False, lang: str = "en") -> Panel:
+    """A card's moves as a 5x5 grid, titled with its name in ``lang``; ``facing_up``: its
+    holder sits at the bottom."""
     cells = [["·"] * 5 for _ in range(5)]
     cells[2][2] = "■"
     for dx, dy in CARDS[card_index(name)].offsets:
         row, col = (2 - dy, 2 + dx) if facing_up else (2 + dy, 2 - dx)
         cells[row][col] = "o"
     text = Text("\n".join(" ".join(r) for r in cells), justify="center")
-    return Panel(text, title=name, width=15, border_style="yellow" if highlight else "dim")
+    return Panel(
+        text, title=card_words(name, lang), width=15, border_style="yellow" if highlight else "dim"
+    )
 
 
 def render_state(
@@ -308,12 +317,12 @@ def render_state(
     def hand(color: int) -> Columns:
         return Columns(
             [
-                card_grid(c, facing_up=color == bottom, highlight=c == played)
+                card_grid(c, facing_up=color == bottom, highlight=c == played, lang=lang)
                 for c in state.hand(color)
             ]
         )
 
-    spare = card_grid(state.spare, facing_up=state.to_move == bottom, highlight=True)
+    spare = card_grid(state.spare, facing_up=state.to_move == bottom, highlight=True, lang=lang)
     if state.is_terminal() and state.winner is not None:
         how = _(win_words(state.reason))
         status = _("{name} won {how}").format(name=names[state.winner], how=how)
@@ -334,12 +343,16 @@ def action_menu(state: OnitamaState) -> list[PlayerAction]:
     return list(state.legal_actions())  # type: ignore[arg-type]
 
 
-def read_choice(text: str, actions: list[PlayerAction]) -> PlayerAction | None:
-    """A number from the menu or a move in notation; None if it is neither."""
+def read_choice(text: str, actions: list[PlayerAction], lang: str = "en") -> PlayerAction | None:
+    """A number from the menu or a move in notation (its card by the protocol's name, or as
+    the menu in ``lang`` names it: ``Kanec c1c2``); None if it is neither."""
     text = text.strip()
     if text.isdigit():
         index = int(text) - 1
         return actions[index] if 0 <= index < len(actions) else None
+    said = {cards_words(format_action(a), lang).casefold(): a for a in actions}
+    if " ".join(text.split()).casefold() in said:
+        return said[" ".join(text.split()).casefold()]
     try:
         action = parse_action(text)
     except ValueError:
@@ -422,11 +435,14 @@ def describe(
             other=other
         )
     if isinstance(msg, proto.MoveWasMade):
-        return _("Move: {card} {frm}{to}").format(card=msg.card, frm=msg.frm, to=msg.to)
+        card = card_words(msg.card, lang)
+        return _("Move: {card} {frm}{to}").format(card=card, frm=msg.frm, to=msg.to)
     if isinstance(msg, proto.InvalidMove):
         return _("The server refused that move; try again.")
     if isinstance(msg, proto.StalemateCard):
-        return _("No move was possible: {old} swapped for {new}.").format(old=msg.old, new=msg.new)
+        return _("No move was possible: {old} swapped for {new}.").format(
+            old=card_words(msg.old, lang), new=card_words(msg.new, lang)
+        )
     if isinstance(msg, proto.Logout):
         return _("{name} lost the connection; the game waits for them to come back.").format(
             name=msg.name
@@ -646,7 +662,10 @@ async def ask_move(
     _ = say_in(lang)
     actions = action_menu(state)
     console.print(
-        "  ".join(f"[cyan]{i}[/cyan]) {format_action(a)}" for i, a in enumerate(actions, 1))
+        "  ".join(
+            f"[cyan]{i}[/cyan]) {cards_words(format_action(a), lang)}"
+            for i, a in enumerate(actions, 1)
+        )
     )
     while True:
         text = await ask(_("your move> "))
@@ -655,12 +674,12 @@ async def ask_move(
             return None
         if online and text.strip().lower() in ONLINE_COMMANDS:
             return text.strip().lower()
-        action = read_choice(text, actions)
+        action = read_choice(text, actions, lang)
         if action is not None:
             return action
         console.print(
             _("Type a number from the list or a move like '{move}'.").format(
-                move=format_action(actions[0])
+                move=cards_words(format_action(actions[0]), lang)
             ),
             markup=False,
         )

@@ -27,6 +27,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from herna.games.onitama.review import WIN, WIN_FLOOR
+from herna.games.onitama.words import card_words, cards_words
 from herna.hall.events import EventBus
 from herna.hall.records import RecordStore
 from herna.hall.reviews import REVIEWERS, Reviewer, ReviewStore
@@ -113,7 +114,7 @@ def chart(review: Mapping[str, Any]) -> dict[str, Any]:
                 "x": px(i + 1),
                 "y": py(p["win_chance"]),
                 "ply": p["ply"],
-                "move": p["move"],
+                "move": cards_words(p["move"], CURRENT_LOCALE.get()),
                 "verdict": verdict_words(p["class"]),
             }
             for i, p in enumerate(review["plies"])
@@ -166,14 +167,14 @@ def score_words(score: int) -> str:
 
 def _best(p: Mapping[str, Any]) -> str | None:
     """The engine's move where a move cost much: ``Tiger c1→c3: the pawn to c3 …`` as the
-    review says it in English; the card and the squares in another language (the review's
-    sentence is English: the games have no catalogs)."""
+    review says it in English; the card (in the page's language) and the squares in another
+    language (the review's sentence is stored in English)."""
     if "best_words" not in p:
         return None
     if CURRENT_LOCALE.get() == "en" or not isinstance(p.get("best"), str):
         return str(p["best_words"])
     card, _sep, squares = p["best"].partition(" ")
-    return f"{card} {squares[:2]}→{squares[2:]}"
+    return f"{card_words(card, CURRENT_LOCALE.get())} {squares[:2]}→{squares[2:]}"
 
 
 def review_body(match: Any, review: Mapping[str, Any]) -> str:
@@ -193,7 +194,7 @@ def review_body(match: Any, review: Mapping[str, Any]) -> str:
         {
             "ply": p["ply"],
             "name": names.get(p["color"], p["color"]),
-            "move": p["move"],
+            "move": cards_words(p["move"], CURRENT_LOCALE.get()),
             "mark": MARKS.get(p["class"], ""),
             "score": score_words(p["score"]) if "score" in p else p["score_words"],
             "chance": f"{p['win_chance']:.0f}",

@@ -16,6 +16,7 @@ from rich.console import Console
 
 from herna.cli import build_parser, main
 from herna.cli.onitama import play_terminal, read_choice, render_state
+from herna.games.onitama.cards import CARD_NAMES
 from herna.games.onitama.state import Move, OnitamaState
 from tests.onitama.wire import real_clock, running
 
@@ -79,6 +80,9 @@ def test_board_rendering_and_menu() -> None:
     assert read_choice("1", actions) == actions[0]  # type: ignore[arg-type]
     assert read_choice("horse c5c4", actions) == Move("Horse", 22, 17)  # type: ignore[arg-type]
     assert read_choice("99", actions) is None  # type: ignore[arg-type]
+    # a Czech menu names the card in Czech; typed either way, it is the same move
+    assert read_choice("kůň  c5c4", actions, "cs") == Move("Horse", 22, 17)  # type: ignore[arg-type]
+    assert read_choice("Horse c5c4", actions, "cs") == Move("Horse", 22, 17)  # type: ignore[arg-type]
     assert read_choice("Tiger c5c3", actions) is None  # type: ignore[arg-type]
 
 
@@ -116,8 +120,8 @@ async def test_play_a_game_in_the_terminal_against_a_house_bot(tmp_path: Path) -
 
 async def test_in_czech_a_few_moves_on_a_server_then_quit(tmp_path: Path) -> None:
     """``herna play onitama --language cs`` against a house bot on a real server: the login,
-    the board, the moves and the prompts in Czech (the cards keep their names); the person
-    quits after three moves."""
+    the board, the moves and the prompts in Czech (the cards by the Czech edition's names);
+    the person quits after three moves."""
     async with running(
         tmp_path, clock=real_clock(), house_bots=1, house_bot_delay=0.0, house_bot_strategy="greedy"
     ) as server:
@@ -141,7 +145,9 @@ async def test_in_czech_a_few_moves_on_a_server_then_quit(tmp_path: Path) -> Non
     assert "Nová hra proti house-1: hraješ za " in text
     assert "Napiš číslo ze seznamu nebo tah jako" in text
     assert "(bílý)" in text and "(černý)" in text and "volná karta" in text
-    assert re.search(r"\((bílý|černý)\) zahrál\(a\) \w+ [a-e][1-5]→[a-e][1-5]", text), text
+    assert re.search(r"\((bílý|černý)\) zahrál\(a\) kartu \w+ [a-e][1-5]→[a-e][1-5]", text), text
+    english_card = re.compile(r"\b(" + "|".join(CARD_NAMES) + r")\b")
+    assert english_card.search(text) is None, english_card.search(text)
     assert "Na shledanou." in text
     assert set(asked) == {"tvůj tah> "}
     for english in ("Logged in", "New game", "played", "white", "black", "spare", "Bye"):

@@ -29,6 +29,14 @@ ENGLISH_LEFT = re.compile(
     r"Waiting|Connecting|Moves|played|spare|winner|Resign|Offer a draw)\b"
 )
 """English words of the play page that a Czech page must not show."""
+CARDS_CS = {
+    "Tiger": "Tygr", "Dragon": "Drak", "Frog": "Žába", "Rabbit": "Králík", "Crab": "Krab",
+    "Elephant": "Slon", "Goose": "Husa", "Rooster": "Kohout", "Monkey": "Opice",
+    "Mantis": "Kudlanka", "Horse": "Kůň", "Ox": "Vůl", "Crane": "Jeřáb", "Boar": "Kanec",
+    "Eel": "Úhoř", "Cobra": "Kobra",
+}  # fmt: skip
+"""The Czech edition's names of the cards (the protocol keeps the English ones)."""
+ENGLISH_CARD = re.compile(r"\b(" + "|".join(CARDS_CS) + r")\b")
 
 
 async def no_overflow(page: object) -> None:
@@ -89,6 +97,11 @@ async def test_a_czech_browser_plays_a_whole_onitama_game(
         assert await page.locator("#play-resign").inner_text() == "Vzdát se"
         assert await page.locator("#play-draw").inner_text() == "Nabídnout remízu"
         assert await page.locator(".oni-label").inner_text() == "volná karta"
+        # The five cards: the protocol's names in data-card, the Czech edition's on the card.
+        cards = await page.locator(".onitama .oni-card").evaluate_all(
+            "fs => fs.map((f) => [f.dataset.card, f.querySelector('figcaption').textContent])"
+        )
+        assert len(cards) == 5 and all(CARDS_CS[c] == said for c, said in cards), cards
         assert await page.locator(".play-side h2").inner_text() == "Tahy"
         # A pawn chosen: its targets say which card moves there.
         await page.locator("rect.oni-movable").first.click()
@@ -117,6 +130,9 @@ async def test_a_czech_browser_plays_a_whole_onitama_game(
         moves = await page.locator("#play-moves li").all_inner_texts()
         assert len(moves) >= plies and all(" zahrál(a) " in m or "nemohl(a)" in m for m in moves)
         assert any("(bílý)" in m for m in moves) and any("(černý)" in m for m in moves), moves
+        said = re.compile(r" zahrál\(a\) kartu (\w+) [a-e][1-5]→[a-e][1-5]")
+        assert all(m[1] in CARDS_CS.values() for m in map(said.search, moves) if m), moves
+        assert any(said.search(m) for m in moves), moves
         assert await page.locator("#play-status").inner_text() == "Hra skončila."
         result = await page.locator("#play-result").inner_text()
         assert re.match(r"(Vyhráváš|Prohráváš\. .+ vyhrává|Remíza)", result), result
@@ -127,6 +143,7 @@ async def test_a_czech_browser_plays_a_whole_onitama_game(
         assert await page.locator("#play-review").inner_text() == "Rozbor této hry enginem"
         shown = await page.locator("main").inner_text()
         assert ENGLISH_LEFT.search(shown) is None, ENGLISH_LEFT.search(shown)
+        assert ENGLISH_CARD.search(shown) is None, ENGLISH_CARD.search(shown)
         await no_overflow(page)
         await page.screenshot(path=screenshot_path("onitama-cs-over-390"), full_page=True)
         await page.set_viewport_size({"width": 1280, "height": 800})
@@ -200,12 +217,17 @@ async def test_the_engine_review_in_czech(tmp_path: Path) -> None:
             assert "nepřesnosti (≥ 10)" in page and "hrubá chyba ≥ 30 bodů" in page
             assert "<td>+1,3 (62 %)</td>" in page
             assert "Bílý vyhraje za 2 tahy (99 %)" in page
-            assert "hrubá chyba (−35)" in page and "nejlepší: Crab b5→b4" in page
+            assert "hrubá chyba (−35)" in page and "nejlepší: Krab b5→b4" in page
+            assert "<td>Krab a5a4 ??</td>" in page and "Tygr c1c3" in page
+            shown = page.split("<main", 1)[1].split("</main>", 1)[0]
+            assert ENGLISH_CARD.search(shown) is None, ENGLISH_CARD.search(shown)
             assert "0 %% " not in page and "100 % vyhrává bílý" in page
             english = (
                 await http.get(f"/matches/{match}/review", headers={"accept-language": "en"})
             ).text
             assert (
-                "White wins in 2 moves" in english and "best: Crab b5→b4: the pawn to b4" in english
+                "White wins in 2 moves" in english
+                and "best: Crab b5→b4: the pawn to b4" in english
+                and "<td>Crab a5a4 ??</td>" in english
             )
             assert "blunder ≥ 30 points" in english and "100 % White wins" in english

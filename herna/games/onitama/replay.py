@@ -22,7 +22,13 @@ from herna.games.onitama.state import (
     Rule,
     Stalemate,
 )
-from herna.games.onitama.words import action_words, end_words, who_words, win_words
+from herna.games.onitama.words import (
+    action_words,
+    card_words,
+    end_words,
+    who_words,
+    win_words,
+)
 
 if TYPE_CHECKING:
     from herna.hall.records import StoredMatch
@@ -67,7 +73,7 @@ def replay_steps(match: StoredMatch, lang: str = "en") -> list[ReplayStep]:
                     steps.append(
                         {
                             "label": pick(lang, "cards dealt: ", "rozdané karty: ")
-                            + ", ".join(state.cards()),
+                            + ", ".join(card_words(c, lang) for c in state.cards()),
                             "view": view(state),
                         }
                     )

@@ -14,9 +14,12 @@ game was won.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from herna.core.catalogs import say_in
+from herna.core.lang import N_
 from herna.games.onitama.board import TEMPLE, square_name
 
 if TYPE_CHECKING:
@@ -64,6 +67,30 @@ END_WORDS_CS = {
 COLOR_WORDS_CS = {"white": "bílý", "black": "černý"}
 
 
+CARD_WORDS = {
+    "Tiger": N_("Tiger"),
+    "Dragon": N_("Dragon"),
+    "Frog": N_("Frog"),
+    "Rabbit": N_("Rabbit"),
+    "Crab": N_("Crab"),
+    "Elephant": N_("Elephant"),
+    "Goose": N_("Goose"),
+    "Rooster": N_("Rooster"),
+    "Monkey": N_("Monkey"),
+    "Mantis": N_("Mantis"),
+    "Horse": N_("Horse"),
+    "Ox": N_("Ox"),
+    "Crane": N_("Crane"),
+    "Boar": N_("Boar"),
+    "Eel": N_("Eel"),
+    "Cobra": N_("Cobra"),
+}
+"""A card's name for people, keyed by the protocol's name (which the wire, the notation and
+the logs keep): the catalogs say it in a page's language (Czech: the Czech edition's names,
+Tygr, Kanec …); static/games/onitama.js marks the same messages (``cardWord``, checked by
+``tests/test_public_text.py``)."""
+
+
 ACTION_WORDS = {
     "move": "{who} played {card} {from}→{to}",
     "capture": " (capture)",
@@ -75,14 +102,32 @@ ACTION_WORDS = {
 """What the last action did (a view's ``last``), with ``{who}`` the player as
 :func:`who_words` names them."""
 ACTION_WORDS_CS = {
-    "move": "{who} zahrál(a) {card} {from}→{to}",
+    "move": "{who} zahrál(a) kartu {card} {from}→{to}",
     "capture": " (bere)",
-    "stalemate": "{who} nemohl(a) táhnout: vyměnil(a) {old} za {new}",
+    "stalemate": "{who} nemohl(a) táhnout: vyměnil(a) kartu {old} za kartu {new}",
     "give_up": "{who} nemohl(a) táhnout: vzdává se karty {old}",
     "pass": "{who} nemohl(a) táhnout: odložil(a) kartu {card} jako volnou",
     "forfeit": "{who} opustil(a) hru",
 }
-"""The same in Czech (a player's name may be anyone's: the verb takes both genders)."""
+"""The same in Czech (a player's name may be anyone's: the verb takes both genders; a card's
+name stays in the nominative after the word "kartu": "zahrál(a) kartu Kanec c1→c2")."""
+
+
+def card_words(name: object, lang: str = "en") -> str:
+    """A card's name as people read it in ``lang``: ``Boar`` -> ``Kanec`` in Czech; a name
+    that is no card stays as it is."""
+    text = str(name or "")
+    if lang == "en" or text not in CARD_WORDS:
+        return text
+    return say_in(lang)(CARD_WORDS[text])
+
+
+def cards_words(text: str, lang: str = "en") -> str:
+    """Every card named in a line of notation (``Tiger c1c3``, ``stalemate Crab {draws Eel}``)
+    said in ``lang``; the rest of the line as it is."""
+    if lang == "en":
+        return text
+    return re.sub(r"[A-Z][a-z]+", lambda m: card_words(m.group(0), lang), text)
 
 
 def color_words(color: str, lang: str = "en") -> str:
@@ -105,7 +150,8 @@ def action_words(last: Mapping[str, Any], who: str, lang: str = "en") -> str:
     """
     words = ACTION_WORDS_CS if lang == "cs" else ACTION_WORDS
     kind = str(last.get("type") or "")
-    fields = {k: last.get(k) for k in ("card", "from", "to", "old", "new")}
+    fields = {k: last.get(k) for k in ("from", "to")}
+    fields.update({k: card_words(last.get(k), lang) for k in ("card", "old", "new")})
     if kind == "move":
         text = words["move"].format(who=who, **fields)
         return text + (words["capture"] if last.get("capture") else "")
@@ -150,9 +196,12 @@ def move_words(state: OnitamaState, move: Move) -> str:
 
 __all__ = [
     "ACTION_WORDS",
+    "CARD_WORDS",
     "END_WORDS",
     "WIN_WORDS",
     "action_words",
+    "card_words",
+    "cards_words",
     "color_words",
     "end_words",
     "move_words",

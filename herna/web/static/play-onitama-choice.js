@@ -17,11 +17,12 @@
         choice.map((m) => {
           // The card's move grid from the hand, so the choice shows what is given away.
           const figure = [...boardBox.querySelectorAll(`.oni-hand-${color} .oni-card`)]
-            .find((f) => f.querySelector("figcaption")?.textContent === m[0]);
+            .find((f) => f.getAttribute("data-card") === m[0]);
           const picture = figure ? figure.querySelector("svg.oni-card-grid") : null;
           return el("button", { type: "button", class: "play-card-choice",
             "data-card": m[0], onclick: () => play(m) },
-          picture ? picture.cloneNode(true) : null, el("span", {}, m[0]));
+          picture ? picture.cloneNode(true) : null,
+          el("span", {}, window.HernaGames.onitama.cardWord(m[0])));
         })),
       el("button", { type: "button", class: "play-choice-cancel", onclick: cancel },
         _("Cancel")));

@@ -15,6 +15,7 @@
     const _ = window.Herna._; // the page's language (static/hall.js); docs/translating.md
     const P = window.HernaPlayPage;
     const { squareIndex, ownPiece, hand } = window.HernaOnitamaRules;
+    const { cardWord } = window.HernaGames.onitama; // a card's name in the page's language
 
     function resultText() {
       const { winner, reason } = S.result;
@@ -129,7 +130,7 @@
             : (master ? _("{square}: opponent's master", at) : _("{square}: opponent's student", at));
         }
         if (targets.has(sq)) {
-          const [a, b] = targets.get(sq);
+          const [a, b] = targets.get(sq).map(cardWord);
           const cards = b ? _("{a} or {b}", { a, b }) : a;
           label = _("{square}, move here with {cards}", { square: label, cards });
         }
@@ -244,7 +245,7 @@
         return el("div", { class: "play-stalemate" },
           el("span", {}, _("No legal move: give up"), " "),
           hand(S.cards, S.color).map((c) => el("button", { type: "button",
-            class: "play-give-up", "data-card": c, onclick: () => giveUp(c) }, c)));
+            class: "play-give-up", "data-card": c, onclick: () => giveUp(c) }, cardWord(c))));
       }
       return null;
     }

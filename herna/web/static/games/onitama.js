@@ -45,6 +45,31 @@
     forfeit: _("{who} left the game"),
   };
 
+  /* ... and its CARD_WORDS: a card's name for people, keyed by the protocol's name (the wire
+   * and the notation keep that one); a Czech page says the Czech edition's names. */
+  const CARD_WORDS = {
+    Tiger: _("Tiger"),
+    Dragon: _("Dragon"),
+    Frog: _("Frog"),
+    Rabbit: _("Rabbit"),
+    Crab: _("Crab"),
+    Elephant: _("Elephant"),
+    Goose: _("Goose"),
+    Rooster: _("Rooster"),
+    Monkey: _("Monkey"),
+    Mantis: _("Mantis"),
+    Horse: _("Horse"),
+    Ox: _("Ox"),
+    Crane: _("Crane"),
+    Boar: _("Boar"),
+    Eel: _("Eel"),
+    Cobra: _("Cobra"),
+  };
+
+  function cardWord(name) {
+    return Object.hasOwn(CARD_WORDS, name) ? CARD_WORDS[name] : String(name ?? "");
+  }
+
   /* A side in words: the protocol's "white" / "black" as the page's language says them. */
   function colorWords(color) {
     return color === "white" ? _("white") : color === "black" ? _("black") : String(color || "");
@@ -57,7 +82,8 @@
 
   function actionWords(last, who) {
     const fill = (key) => ACTION_WORDS[key].replace(/\{(\w+)\}/g,
-      (_, k) => (k === "who" ? who : String(last[k] ?? "")));
+      (_, k) => (k === "who" ? who
+        : k === "card" || k === "old" || k === "new" ? cardWord(last[k]) : String(last[k] ?? "")));
     if (last.type === "move") return fill("move") + (last.capture ? ACTION_WORDS.capture : "");
     if (last.type === "stalemate") return fill(last.new ? "stalemate" : "give_up");
     if (last.type === "pass" || last.type === "forfeit") return fill(last.type);
@@ -177,7 +203,7 @@
       class: `oni-card oni-card-${role}` + (highlight ? " oni-card-played" : ""),
       "data-card": name,
       "data-role": role,
-    }, grid, el("figcaption", {}, name));
+    }, grid, el("figcaption", {}, cardWord(name)));
   }
 
   function handNode(view, color, bottom) {
@@ -249,7 +275,7 @@
     switch (ev.kind) {
       case "game_started":
         return _("{white} against {black}; cards {cards}", { white: whoWords(d.white, "white"),
-          black: whoWords(d.black, "black"), cards: (d.cards || []).join(", ") });
+          black: whoWords(d.black, "black"), cards: (d.cards || []).map(cardWord).join(", ") });
       case "move":
         return actionWords({ type: "move", card: d.card, from: d.frm, to: d.to, capture: d.capture },
           whoWords(d.player, d.color));
@@ -269,7 +295,7 @@
     }
   }
 
-  window.HernaGames.onitama = { render, actionWords, whoWords, eventWords };
+  window.HernaGames.onitama = { render, actionWords, whoWords, eventWords, cardWord };
 
   /* Styles live with the renderer so adding the game touches one file. */
   window.Herna.addStyle("onitama-style", `
