@@ -53,11 +53,24 @@ async def seat_state(page: Any) -> dict[str, Any]:
     return result
 
 
-async def play_turn(page: Any, n: int, check_view: bool = False) -> str:
+def fresh_question(rounds: int) -> str:
+    """A question not answered yet (the page puts the focus on its first choice, enabled; the
+    one just answered may be drawn again for a moment), or ``rounds`` rounds played."""
+    return (
+        "() => { const a = document.activeElement;"
+        f" return (!!a && a.classList.contains('mia-act') && !a.disabled && {STEP[6:]})"
+        f" || Number(document.getElementById('play').dataset.rounds) >= {rounds}; }}"
+    )
+
+
+async def play_turn(page: Any, n: int, check_view: bool = False, rounds: int = 1 << 30) -> str:
     """Take the turn on the screen by clicking: roll (or see every third turn when there is
     something to see); announce the truth on odd turns when it is offered, else a bluff.
-    ``check_view``: every choice of the question is on the screen (the clock runs)."""
-    await page.wait_for_function(STEP, timeout=40_000)
+    ``check_view``: every choice of the question is on the screen (the clock runs). Nothing
+    once ``rounds`` rounds are played ("done")."""
+    await page.wait_for_function(fresh_question(rounds), timeout=40_000)
+    if (await seat_state(page))["rounds"] >= rounds:
+        return "done"
     step: str = await page.evaluate("document.getElementById('play').dataset.step")
     if check_view:
         choices = page.locator("#play button.mia-act")
@@ -99,7 +112,7 @@ async def play_rounds(
         if st["rounds"] >= rounds:
             results.append(await page.locator("#mia-result").inner_text())
             return results
-        await play_turn(page, n, check_view)
+        await play_turn(page, n, check_view, rounds)
         n += 1
         text = await page.locator("#mia-result").inner_text()
         if text and (not results or results[-1] != text):
