@@ -21,6 +21,7 @@ from herna.hall.records import RecordStore
 from tests.records import onitama_game
 
 folder = sys.argv[1]
+writer_spawn.FORK_TIMEOUT = 30.0  # a loaded machine: the fallback to subprocess is not tested here
 kinds = []
 for i in range(4):
     store = RecordStore(f"sqlite:///{folder}/db{i}.sqlite")
@@ -36,6 +37,13 @@ for i in range(4):
         kinds.append(type(store._writer).__name__)
         store.flush()
     store.close()
+    if i == 1:
+        # the second writer started the zygote: wait until it has imported the writer (a
+        # writer asked for before that comes from subprocess, as the first two did)
+        deadline = time.monotonic() + 60
+        while not writer_spawn._zygote.usable():
+            assert time.monotonic() < deadline, "the zygote never got ready"
+            time.sleep(0.05)
 # one more store left open, its writer running, when the process dies
 last = RecordStore(f"sqlite:///{folder}/last.sqlite")
 last.submit(onitama_game(20))
