@@ -2,12 +2,13 @@
 """A crowd at the web hall while the house bots play (issue 28): ``wrk`` loads ``/`` and
 ``/api/live`` of a real ``herna serve`` and this prints requests/s, p50/p99 latency, the
 server's CPU per request, and what the crowd costs the tables (Mia rounds/s with and without
-it), and what it costs an Onitama move (4 games of bots thinking 50 ms, a move's MAKE_MOVE
-to MOVE_WAS_MADE). Then the same with the web hall apart: the game servers in one ``herna
-serve --only mia,onitama,marias,tiles`` and the web hall in a second process, ``herna serve
---only web``,
-on the same SQLite file (``--no-apart`` skips it). With ``--against REF`` the same runs go
-against git ``REF`` of this repository (e.g. main before the change) in the same session,
+it: with no rest between rounds, where Mia's table alone keeps a core busy, and at the
+default rest, as ``herna serve`` runs), and what it costs an Onitama move (4 games of bots
+thinking 50 ms, a move's MAKE_MOVE to MOVE_WAS_MADE). Then the same with the web hall
+apart: the game servers in one ``herna serve --only mia,onitama,marias,tiles`` and the web
+hall in a second process, ``herna serve --only web``, on the same SQLite file
+(``--no-apart`` skips it). With ``--against REF`` the same runs go against git ``REF`` of
+this repository (e.g. main before the change) in the same session,
 runs interleaved, so the two sets of figures are comparable.
 
     .venv/bin/python bench/web_crowd.py                       # this checkout, 3 runs
@@ -42,6 +43,8 @@ APART = "/ (web apart)"
 """The home page served by a ``herna serve --only web`` of its own."""
 GAMES = "mia,onitama,marias,tiles"
 APART_KEYS = ("apart idle", "apart crowd")
+DEFAULT_KEYS = ("default idle", "default crowd")
+"""Mia's house table at its default rest between rounds (what ``herna serve`` runs)."""
 
 
 @dataclass
@@ -132,6 +135,21 @@ def one_run(
                 moves["crowd"].append(probe.window())
 
 
+def default_run(
+    source: Path | None, seconds: float, connections: int, play: dict[str, list[float]]
+) -> None:
+    """As ``herna serve`` runs by default, Mia's house table resting between rounds: its
+    rounds/s with and without the crowd on ``/`` (the page figures are ``one_run``'s)."""
+    with serving(source) as served:
+        time.sleep(5.0)
+        warm_up(served, ("/",))
+        play["default idle"].append(mia_rate(served, seconds))
+        started = mia_round(served)
+        clock = time.monotonic()
+        wrk(served.url("/"), seconds, connections)
+        play["default crowd"].append((mia_round(served) - started) / (time.monotonic() - clock))
+
+
 def apart_run(
     source: Path | None, seconds: float, connections: int, figures: dict[str, Figures],
     play: dict[str, list[float]], moves: dict[str, list[list[float]]],
@@ -166,6 +184,11 @@ def main() -> int:
     parser.add_argument(
         "--no-apart", action="store_true", help="skip the web hall in a process of its own"
     )
+    parser.add_argument(
+        "--no-default",
+        action="store_true",
+        help="skip Mia at its default rest between rounds (one more server per run)",
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         print("wrk is not installed (Debian: apt-get install wrk; `make bench` does it)")
@@ -180,7 +203,7 @@ def main() -> int:
         f"{args.runs} fresh servers per source, house bots playing; median [min–max]"
     )
     shown = (*PATHS, *(() if args.no_apart else (APART,)))
-    keys = ("idle", "crowd", *APART_KEYS)
+    keys = ("idle", "crowd", *APART_KEYS, *DEFAULT_KEYS)
     rows: list[tuple[str, dict[str, Figures], dict[str, list[float]]]] = [
         (label, {p: Figures() for p in shown}, {k: [] for k in keys}) for label, _ in sources
     ]
@@ -193,6 +216,8 @@ def main() -> int:
                 sources, rows, timed, strict=True
             ):
                 one_run(source, args.seconds, args.connections, figures, play, moves)
+                if not args.no_default:
+                    default_run(source, args.seconds, args.connections, play)
                 if not args.no_apart:
                     apart_run(source, args.seconds, args.connections, figures, play, moves)
                 # Each run as it ends (a long session on a busy machine shows its progress).
@@ -208,13 +233,18 @@ def main() -> int:
             print(f"{label:<16} {path:<14} {spread(f.rps):>20} {spread(f.p50, 1):>18} "
                   f"{spread(f.p99, 1):>20} {spread(f.cpu_ms, 2):>18}")  # fmt: skip
     for label, _, play in rows:
-        for idle, crowd, where in (("idle", "crowd", "in one process"), (*APART_KEYS, "apart")):
+        for idle, crowd, where in (
+            ("idle", "crowd", "in one process, no rest between rounds"),
+            (*APART_KEYS, "apart, no rest between rounds"),
+            (*DEFAULT_KEYS, "in one process, the default rest between rounds"),
+        ):
             if not play[idle]:
                 continue
             cost = 100 * (1 - statistics.median(play[crowd]) / statistics.median(play[idle]))
+            digits = 2 if statistics.median(play[idle]) < 10 else 1  # a round a second
             print(f"{label}: Mia rounds/s, web hall {where}: without the crowd "
-                  f"{spread(play[idle], 1)}, while {args.connections} connections load / "
-                  f"{spread(play[crowd], 1)} (cost to play {cost:.0f} %)")  # fmt: skip
+                  f"{spread(play[idle], digits)}, while {args.connections} connections load / "
+                  f"{spread(play[crowd], digits)} (cost to play {cost:.0f} %)")  # fmt: skip
     # Onitama moves (4 games of bots that think 50 ms, MAKE_MOVE to MOVE_WAS_MADE), every
     # run's moves of a window together.
     for (label, _, _), moves in zip(rows, timed, strict=True):
