@@ -68,3 +68,19 @@ def test_seed_source_is_unpredictable_by_default_and_reproducible_when_fixed() -
     assert len(seeds) == 100 and all(0 <= s < 2**63 for s in seeds)
     rng = SeedSource(3).next_rng()
     assert rng.seed == SeedSource(3).next_seed()
+
+
+@given(
+    st.integers(min_value=0, max_value=2**63 - 1),
+    st.lists(st.integers(min_value=1, max_value=20), min_size=1, max_size=8),
+)
+def test_uniform_draws_what_weighted_draws_at_equal_probabilities(
+    seed: int, sizes: list[int]
+) -> None:
+    # Matches deal with ``uniform`` where they drew with ``weighted``: a stored seed must
+    # still reproduce every deal, so the two may never differ in a single draw.
+    fast, slow = SeededRng(seed), SeededRng(seed)
+    for n in sizes:
+        items = [f"card{i}" for i in range(n)]
+        assert fast.uniform(items) == slow.weighted([(item, 1.0 / n) for item in items])
+    assert fast.random() == slow.random()
