@@ -194,7 +194,9 @@ def test_a_record_pickles_as_plain_values_and_loads_back_the_same() -> None:
     defaults = MatchRecord("g", "t", [], {})
     for f in dataclasses.fields(MatchRecord):
         assert getattr(record, f.name) != getattr(defaults, f.name), f.name
-    assert len(record.__reduce__()[1]) == len(dataclasses.fields(MatchRecord))
+    reduced = record.__reduce__()[1]
+    assert len(reduced) == len(dataclasses.fields(MatchRecord))
+    assert len(reduced[2][0]) == len(dataclasses.fields(PlayerResult))
     back = pickle.loads(pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == record
     assert back.started_at.tzinfo is record.started_at.tzinfo
