@@ -68,3 +68,43 @@ def test_seed_source_is_unpredictable_by_default_and_reproducible_when_fixed() -
     assert len(seeds) == 100 and all(0 <= s < 2**63 for s in seeds)
     rng = SeedSource(3).next_rng()
     assert rng.seed == SeedSource(3).next_seed()
+
+
+@given(
+    st.integers(min_value=0, max_value=2**63 - 1),
+    st.lists(st.integers(min_value=1, max_value=20), min_size=1, max_size=8),
+)
+def test_uniform_draws_what_weighted_draws_at_equal_probabilities(
+    seed: int, sizes: list[int]
+) -> None:
+    # Matches deal with ``uniform`` where they drew with ``weighted``: a stored seed must
+    # still reproduce every deal, so the two may never differ in a single draw.
+    fast, slow = SeededRng(seed), SeededRng(seed)
+    for n in sizes:
+        items = [f"card{i}" for i in range(n)]
+        assert fast.uniform(items) == slow.weighted([(item, 1.0 / n) for item in items])
+    assert fast.random() == slow.random()
+
+
+def test_a_deferred_event_makes_its_data_once_when_first_read_and_pickles_it() -> None:
+    import pickle
+
+    from herna.hall.events import GameEvent
+
+    made: list[int] = []
+
+    def make() -> dict[str, object]:
+        made.append(1)
+        return {"view": {"ply": 3}}
+
+    bus = EventBus()
+    sub = bus.subscribe()
+    bus.publish(GameEvent.deferred("onitama", "g1", "move", make))
+    assert made == []  # published, queued, kept in the history: nobody read it yet
+    (event,) = sub.drain()
+    assert event is bus.recent[-1] and event.version == 1
+    assert event.data == {"view": {"ply": 3}} and event.data is event.data and made == [1]
+    other = GameEvent.deferred("onitama", "g1", "move", make)
+    back = pickle.loads(pickle.dumps(other))
+    assert back.data == {"view": {"ply": 3}} and made == [1, 1]
+    assert (back.seq, back.ts, back.kind) == (other.seq, other.ts, other.kind)

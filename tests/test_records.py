@@ -162,3 +162,56 @@ def test_the_writer_works_when_the_server_holds_over_1024_descriptors(tmp_path: 
         for fd in held:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_record_pickles_as_plain_values_and_loads_back_the_same() -> None:
+    # Every field away from its default, so that a field the pickled form forgot shows.
+    import copyreg
+    import dataclasses
+    import io
+    import pickle
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from herna.hall.journal import frame, parse_frames
+
+    record = MatchRecord(
+        game="onitama",
+        table_id="g7",
+        players=[
+            PlayerResult(0, "alice", 1.0, True, "bot", rated=False),
+            PlayerResult(1, "bob", 0.5, False, "house-bot"),
+        ],
+        result={"returns": [1.0, 0.0], "winners": [0], "details": {"winner": "white"}},
+        events=[("action", {"player": -1, "action": {"type": "deal", "card": "Ox"}})],
+        seed=2**63 - 1,
+        status="aborted",
+        started_at=datetime(2026, 11, 29, 10, 0, 0, 123456, tzinfo=UTC),
+        finished_at=datetime(2026, 11, 29, 12, 0, 0, 1, tzinfo=timezone(timedelta(hours=1))),
+        meta={"rule": "stalemate", "kinds": ["bot", "house-bot"]},
+        rated=False,
+        packed=True,
+    )
+    defaults = MatchRecord("g", "t", [], {})
+    for f in dataclasses.fields(MatchRecord):
+        assert getattr(record, f.name) != getattr(defaults, f.name), f.name
+    reduced = record.__reduce__()[1]
+    assert len(reduced) == len(dataclasses.fields(MatchRecord))
+    assert len(reduced[2][0]) == len(dataclasses.fields(PlayerResult))
+    back = pickle.loads(pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == record
+    assert back.started_at.tzinfo is record.started_at.tzinfo
+    assert back.finished_at.utcoffset() == timedelta(hours=1)
+    assert parse_frames(frame(("r", "key", record)))[0] == [("r", "key", record)]
+
+    # A journal written before records pickled this way (the dataclass's own state) still
+    # loads: a process may recover the segments another version left.
+    class OldPickler(pickle.Pickler):
+        def reducer_override(self, obj: object) -> object:
+            if isinstance(obj, MatchRecord):
+                return copyreg.__newobj__, (MatchRecord,), dict(obj.__dict__)
+            return NotImplemented
+
+    buffer = io.BytesIO()
+    OldPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(("r", "key", record))
+    old = buffer.getvalue()
+    assert b"_record" not in old and pickle.loads(old) == ("r", "key", record)

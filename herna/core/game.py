@@ -6,6 +6,11 @@ card draws) are ordinary actions taken by the :data:`CHANCE` player: the match d
 its seeded RNG, applies them like any other action and records them, so ``seed + action log``
 replays a game exactly.
 
+An engine whose chance outcomes are always equally likely may also offer
+``uniform_chance()``: the outcomes alone, in ``chance_outcomes()``'s order, each of which has
+probability ``1.0 / len(outcomes)`` there (``None`` where that does not hold). A match then
+draws with :meth:`~herna.core.rng.SeededRng.uniform`, the same outcome from the same seed.
+
 Engines may add a richer API. Mariáš adds OpenSpiel's in-place one (``apply_action``,
 ``clone``, ``returns``), its fast path for servers, bots and search; it is not part of this
 protocol because the other engines' states are immutable values and gain nothing from it.

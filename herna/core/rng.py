@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
+from functools import cache
+from itertools import accumulate
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -40,6 +42,14 @@ class SeedSource:
     def next_rng(self) -> SeededRng:
         """A :class:`SeededRng` for one match, seeded by :meth:`next_seed`."""
         return SeededRng(self.next_seed())
+
+
+@cache
+def _uniform_weights(n: int) -> list[float]:
+    """The cumulative weights ``random.choices`` makes of ``n`` weights of ``1.0 / n`` (read
+    only: shared by every draw from ``n`` outcomes)."""
+    p = 1.0 / n
+    return list(accumulate([p] * n))
 
 
 class SeededRng:
@@ -74,6 +84,15 @@ class SeededRng:
         items = [o for o, _ in outcomes]
         weights = [p for _, p in outcomes]
         return self._random.choices(items, weights=weights, k=1)[0]
+
+    def uniform(self, items: Sequence[T]) -> T:
+        """The draw :meth:`weighted` makes from ``items`` each at probability
+        ``1.0 / len(items)`` (what ``chance_outcomes()`` gives for equally likely outcomes),
+        the same item from the same state: every new game's deal is drawn this way, without
+        building the pairs and their weights each time."""
+        if len(items) == 1:
+            return items[0]
+        return self._random.choices(items, cum_weights=_uniform_weights(len(items)), k=1)[0]
 
     def spawn(self) -> SeededRng:
         """A child RNG with a seed drawn from this one (e.g. one per round)."""

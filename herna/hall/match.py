@@ -77,9 +77,18 @@ class Match(Generic[A]):
     def resolve_chance(self) -> list[tuple[PlayerId, A]]:
         """Draw and apply chance actions until a player (or the end) is to move."""
         applied: list[tuple[PlayerId, A]] = []
-        while not self.state.is_terminal() and self.state.current_player() == CHANCE:
-            action = self.rng.weighted(self.state.chance_outcomes())
-            self.state = self.state.apply(action)
+        state = self.state
+        while not state.is_terminal() and state.current_player() == CHANCE:
+            # An engine whose chance outcomes are equally likely may list just them
+            # (``uniform_chance``, see :mod:`herna.core.game`): the same draw from the seed,
+            # without the pairs of outcome and weight (Onitama deals every game this way).
+            uniform = getattr(state, "uniform_chance", None)
+            outcomes = uniform() if uniform is not None else None
+            if outcomes is not None:
+                action = self.rng.uniform(outcomes)
+            else:
+                action = self.rng.weighted(state.chance_outcomes())
+            self.state = state = state.apply(action)
             applied.append((CHANCE, action))
             self._logged(CHANCE, action)
         return applied

@@ -40,6 +40,8 @@ def game_finished(
     **fields: Any,
 ) -> None:
     """Log ``<game> <table>: <result> (<players>; <duration>)`` with the facts as fields."""
+    if not log.isEnabledFor(level):
+        return  # a busy server ends hundreds of games a second: no words nobody reads
     log.log(
         level,
         "%s %s: %s (%s; %s)",

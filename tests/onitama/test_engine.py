@@ -382,3 +382,56 @@ def test_every_legal_move_applies_and_every_other_move_is_refused(seed: int) -> 
                 else:
                     with pytest.raises(IllegalAction):
                         state.apply(move)
+
+
+def _old_chance(state: OnitamaState, rng: SeededRng) -> tuple[OnitamaState, list[Deal | Draw]]:
+    """Chance resolved as every match did before ``uniform_chance``: the pairs drawn with
+    ``weighted``."""
+    drawn = []
+    while state.current_player() == CHANCE:
+        action = rng.weighted(state.chance_outcomes())
+        assert isinstance(action, Deal | Draw)
+        drawn.append(action)
+        state = state.apply(action)
+    return state, drawn
+
+
+@settings(max_examples=300)
+@given(st.integers(min_value=0, max_value=2**63 - 1), st.sampled_from(["stalemate", "pass"]))
+def test_a_match_deals_from_its_seed_what_it_dealt_before_uniform_chance(
+    seed: int, rule: str
+) -> None:
+    from herna.hall.match import Match, Seat
+
+    match = Match(
+        game="onitama",
+        table_id="g1",
+        state=OnitamaState.new(rule),  # type: ignore[arg-type]
+        seats=[Seat("a"), Seat("b")],
+        seed=seed,
+        codec=ACTION_CODEC,
+    )
+    rng = SeededRng(seed)
+    state, deals = _old_chance(OnitamaState.new(rule), rng)  # type: ignore[arg-type]
+    assert match.state == state and match.state.cards() == state.cards()
+    assert match.log == [
+        ("action", {"player": CHANCE, "action": ACTION_CODEC.encode(d)}) for d in deals
+    ]
+    # A stalemate's draw from the unused deck comes from the same stream too.
+    blocked = blocked_state()
+    match.state = blocked
+    stuck = Stalemate(blocked.hand(WHITE)[0])
+    applied = match.act(WHITE, stuck)
+    after, draws = _old_chance(blocked.apply(stuck), rng)
+    assert [a for _, a in applied[1:]] == draws and match.state == after
+    assert match.rng.random() == rng.random()
+
+
+def test_uniform_chance_lists_the_outcomes_of_chance_outcomes() -> None:
+    state = OnitamaState.new()
+    assert state.uniform_chance() == [a for a, _ in state.chance_outcomes()]
+    pending = blocked_state().apply(Stalemate("Tiger"))
+    outcomes = pending.chance_outcomes()
+    assert pending.uniform_chance() == [a for a, _ in outcomes]
+    assert {p for _, p in outcomes} == {1.0 / 11}
+    assert blocked_state().uniform_chance() is None and blocked_state().chance_outcomes() == []

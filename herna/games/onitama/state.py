@@ -370,19 +370,24 @@ class OnitamaState:
         return [Stalemate(hand[0]), Stalemate(hand[1])]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self._winner != -1:
+        outcomes = self.uniform_chance()
+        if outcomes is None:
             return []
-        if self.dealing:
+        p = 1.0 / len(outcomes)
+        return [(outcome, p) for outcome in outcomes]
+
+    def uniform_chance(self) -> list[Action] | None:
+        """The outcomes of this CHANCE node, all equally likely (see :mod:`herna.core.game`):
+        the cards not dealt yet, or those a stalemate may draw; ``None`` elsewhere."""
+        if self._winner != -1:
+            return None
+        if self._dealing:
             dealt = self._dealt
-            deals = [deal for i, deal in enumerate(_DEALS) if i not in dealt]
-            p = 1.0 / len(deals)
-            return [(deal, p) for deal in deals]
+            return [deal for i, deal in enumerate(_DEALS) if i not in dealt]
         if self._pending != -1:
             used = {*self._hands[0], *self._hands[1], self._spare}
-            draws = [draw for i, draw in enumerate(_DRAWS) if i not in used]
-            p = 1.0 / len(draws)
-            return [(draw, p) for draw in draws]
-        return []
+            return [draw for i, draw in enumerate(_DRAWS) if i not in used]
+        return None
 
     def legal_moves(self) -> list[Move]:
         """Every (card, from, to) move of the player to move (empty at CHANCE/TERMINAL)."""
@@ -651,22 +656,36 @@ class OnitamaState:
         )
 
     def _apply_deal(self, action: Deal) -> OnitamaState:
-        if not self.dealing:
+        if not self._dealing:
             raise IllegalAction("the cards are already dealt", "NOT_CHANCE")
-        try:
-            card = card_index(action.card)
-        except ValueError:
-            raise IllegalAction(f"unknown card {action.card!r}", "UNKNOWN_CARD") from None
+        card = _CARD_IDS.get(action.card)  # as CARD_NAMES write it: no casefold
+        if card is None:
+            try:
+                card = card_index(action.card)
+            except ValueError:
+                raise IllegalAction(f"unknown card {action.card!r}", "UNKNOWN_CARD") from None
         if card in self._dealt:
             raise IllegalAction(f"{CARD_NAMES[card]} is already dealt", "CARD_IN_PLAY")
         dealt = (*self._dealt, card)
+        # The constructor rather than _copy (which takes keywords): every game deals five.
         if len(dealt) < 5:
-            return self._copy(dealt=dealt)
-        return self._copy(
-            dealt=(),
-            hands=((dealt[0], dealt[1]), (dealt[2], dealt[3])),
-            spare=dealt[4],
-            to_move=WHITE,
+            hands, spare, to_move = self._hands, self._spare, self._to_move
+        else:
+            hands, spare, to_move = ((dealt[0], dealt[1]), (dealt[2], dealt[3])), dealt[4], WHITE
+            dealt = ()
+        return OnitamaState(
+            self._pieces,
+            self._masters,
+            hands,
+            spare,
+            to_move,
+            self.rule,
+            dealt=dealt,
+            pending=self._pending,
+            winner=self._winner,
+            reason=self._reason,
+            ply=self._ply,
+            last=self._last,
         )
 
     def _apply_draw(self, action: Draw) -> OnitamaState:
@@ -739,6 +758,10 @@ def _winner_on_board(pieces: tuple[int, int], masters: tuple[int, int]) -> tuple
     return wins[0] if wins else (-1, "")
 
 
+_KINDS: dict[type, str] = {Stalemate: "stalemate", Pass: "pass", Deal: "deal", Draw: "draw"}
+"""The ``type`` of each action but a move in a match log."""
+
+
 class ActionCodec:
     """JSON form of actions for match logs: ``{"type": "move", "card": "Ox", "from": "c1",
     "to": "c2"}``, ``{"type": "stalemate"|"pass"|"deal"|"draw", "card": "Ox"}``."""
@@ -751,8 +774,7 @@ class ActionCodec:
                 "from": SQUARE_NAMES[action.frm],
                 "to": SQUARE_NAMES[action.to],
             }
-        kind = {Stalemate: "stalemate", Pass: "pass", Deal: "deal", Draw: "draw"}[type(action)]
-        return {"type": kind, "card": action.card}
+        return {"type": _KINDS[type(action)], "card": action.card}
 
     def decode(self, data: Any) -> Action:
         kind = data["type"]
