@@ -84,27 +84,3 @@ def test_uniform_draws_what_weighted_draws_at_equal_probabilities(
         items = [f"card{i}" for i in range(n)]
         assert fast.uniform(items) == slow.weighted([(item, 1.0 / n) for item in items])
     assert fast.random() == slow.random()
-
-
-def test_a_deferred_event_makes_its_data_once_when_first_read_and_pickles_it() -> None:
-    import pickle
-
-    from herna.hall.events import GameEvent
-
-    made: list[int] = []
-
-    def make() -> dict[str, object]:
-        made.append(1)
-        return {"view": {"ply": 3}}
-
-    bus = EventBus()
-    sub = bus.subscribe()
-    bus.publish(GameEvent.deferred("onitama", "g1", "move", make))
-    assert made == []  # published, queued, kept in the history: nobody read it yet
-    (event,) = sub.drain()
-    assert event is bus.recent[-1] and event.version == 1
-    assert event.data == {"view": {"ply": 3}} and event.data is event.data and made == [1]
-    other = GameEvent.deferred("onitama", "g1", "move", make)
-    back = pickle.loads(pickle.dumps(other))
-    assert back.data == {"view": {"ply": 3}} and made == [1, 1]
-    assert (back.seq, back.ts, back.kind) == (other.seq, other.ts, other.kind)

@@ -46,11 +46,10 @@ class GameEvent:
 
     Read-only once published (many subscribers share it). A plain class with slots, not a
     frozen dataclass: a busy Onitama server makes one per move, and the frozen dataclass's
-    ``__init__`` cost five times as much. :meth:`deferred` makes one whose ``data`` is built
-    when somebody first reads it: with nobody watching, a server builds no spectator views.
+    ``__init__`` cost five times as much.
     """
 
-    __slots__ = ("_data", "_make", "game", "kind", "seq", "stream", "table", "ts", "version")
+    __slots__ = ("data", "game", "kind", "seq", "stream", "table", "ts", "version")
 
     def __init__(
         self,
@@ -66,44 +65,11 @@ class GameEvent:
         self.game = game
         self.table = table
         self.kind = kind
-        self._data = data
-        self._make: Callable[[], dict[str, Any]] | None = None
+        self.data = data
         self.ts = time.time() if ts is None else ts
         self.seq = _seq.__next__() if seq is None else seq
         self.stream = stream
         self.version = version
-
-    @classmethod
-    def deferred(
-        cls, game: str, table: str, kind: str, make: Callable[[], dict[str, Any]]
-    ) -> GameEvent:
-        """An event whose ``data`` is ``make()``, called when somebody first reads it (a
-        subscriber, the bus's :attr:`~EventBus.recent` history, a pickle): ``make`` must give
-        then what it would have given now (it reads immutable game states)."""
-        event = cls(game, table, kind, _UNMADE)
-        event._make = make
-        return event
-
-    @property
-    def data(self) -> dict[str, Any]:
-        make = self._make
-        if make is not None:
-            self._data = make()
-            self._make = None
-        return self._data
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # Sent to other processes (game workers to the front) with its data made.
-        return GameEvent, (
-            self.game,
-            self.table,
-            self.kind,
-            self.data,
-            self.ts,
-            self.seq,
-            self.stream,
-            self.version,
-        )
 
     def __repr__(self) -> str:
         return (
@@ -121,9 +87,6 @@ class GameEvent:
             "seq": self.seq,
         }
 
-
-_UNMADE: dict[str, Any] = {}
-"""The data of a deferred event before it is made (never read: ``_make`` is set)."""
 
 EventFilter = Callable[[GameEvent], bool]
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from herna.core.clock import Clock, TimerHandle
@@ -122,27 +121,6 @@ _WIRE_REASONS = {
     REASON_FORFEIT: proto.OPPONENT_LEFT,
     REASON_DRAW: proto.DRAW_AGREED,
 }
-
-
-def _event_data(
-    state: OnitamaState,
-    white: str,
-    black: str,
-    moves: int,
-    tag: str | None,
-    data: dict[str, Any],
-) -> dict[str, Any]:
-    """A table event's data: what happened (``data``, the emitting call's own dict, published
-    as it is) and the spectator view after it."""
-    view = state.view(None)
-    view["players"] = {"white": white, "black": black}
-    data["view"] = view
-    data["white"] = white
-    data["black"] = black
-    data["moves"] = moves
-    if tag is not None:
-        data["tournament"] = tag
-    return data
 
 
 class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
@@ -713,25 +691,18 @@ class OnitamaHub(SeatReturns, LobbySeats, GameEndings):
         self._emit(table, kind, **data)
 
     def _emit(self, table: Table, kind: str, **data: Any) -> None:
-        # Deferred: the spectator view (a third of a move's own CPU with its share of the
-        # bus's history) is built only when somebody reads the event, from what the table
-        # is now (the state is immutable; the names and the count are taken now).
-        self.bus.publish(
-            GameEvent.deferred(
-                "onitama",
-                table.id,
-                kind,
-                partial(
-                    _event_data,
-                    table.state,
-                    table.players[WHITE].name,
-                    table.players[BLACK].name,
-                    table.moves,
-                    table.match.meta.get("tournament"),
-                    data,
-                ),
-            )
-        )
+        white, black = table.players[WHITE].name, table.players[BLACK].name
+        view = table.state.view(None)
+        view["players"] = {"white": white, "black": black}
+        data["view"] = view
+        data["white"] = white
+        data["black"] = black
+        data["moves"] = table.moves
+        tag = table.match.meta.get("tournament")
+        if tag is not None:
+            data["tournament"] = tag
+        # ``data`` is this call's own dict: published as it is (``bus.emit`` would copy it).
+        self.bus.publish(GameEvent("onitama", table.id, kind, data))
 
     def snapshot(self) -> dict[str, Any]:
         games = []
