@@ -78,6 +78,35 @@ async def test_whole_games_between_bots_are_recorded_and_replayable(tmp_path: Pa
         assert standings["ann"].games + standings["bob"].games >= 8
 
 
+async def test_events_read_after_the_game_show_the_table_as_it_was_then(tmp_path: Path) -> None:
+    # Read only after the game, every move's event shows the position right after that move,
+    # the replay's (spectators and the replay agree on what was played).
+    async with running(tmp_path) as server:
+        sub = server.hall.bus.subscribe()
+        await asyncio.gather(
+            run_bot("127.0.0.1", server.port, "ann", make_strategy("random", seed=3), games=1),
+            run_bot("127.0.0.1", server.port, "bob", make_strategy("random", seed=4), games=1),
+        )
+        events = sub.drain()
+        over = next(e for e in events if e.kind == "game_over")
+        mine = [e for e in events if e.table == over.table and e.kind in ("move", "game_over")]
+        assert len(mine) > 2
+        store = server.hall.records
+        store.flush()
+        (match,) = [m for m in store.matches(game="onitama") if m.table_id == over.table]
+        stored = store.get(match.id)
+        assert stored is not None
+        steps = replay_steps(stored)
+        assert len(steps) == over.data["moves"] + 1
+        numbers = [e.data["moves"] for e in mine if e.kind == "move"]
+        assert numbers == sorted(set(numbers)) and numbers[-1] == over.data["moves"]
+        for event in mine:
+            view, i = event.data["view"], event.data["moves"]
+            assert view["board"] == steps[i]["view"]["board"]
+            assert view["cards"] == steps[i]["view"]["cards"] and view["ply"] == i
+        assert over.data["view"]["winner"] == steps[-1]["view"]["winner"]
+
+
 async def test_start_move_and_cards(tmp_path: Path) -> None:
     async with running(tmp_path, initial_state=fixed_start) as server:
         white, black, fields = await server.pair()
