@@ -29,12 +29,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES, LEVEL_WORDS
-from herna.games.tiles.rules import shipped_rules
+from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES
+from herna.games.tiles.rules import rules_title, shipped_rules
 from herna.protocols.tiles import MAX_LINE_BYTES
 from herna.servers.tiles.balance import BalanceJob, BalancePool
-from herna.web.i18n import N_
+from herna.web.i18n import CURRENT_LOCALE
 from herna.web.i18n import gettext as _
+from herna.web.play_tiles import LEVEL_LABELS, LEVEL_TEXT
 from herna.web.templating import render
 
 log = logging.getLogger(__name__)
@@ -51,27 +52,13 @@ PROGRESS_EVERY = 0.1
 """Seconds between progress messages at most (batches may finish faster)."""
 
 
-LEVEL_HELP = {
-    "easy": N_("heads for its goal, but not always"),
-    "medium": N_("heads for its goal, one turn ahead"),
-    "hard": N_("also weighs the others' replies and its next turn, briefly"),
-    "strongest": N_("weighs the others' replies and its next turn"),
-}
-"""The tile bots' levels in words (herna.games.tiles.bots.LEVEL_WORDS) in the page's
-language."""
-
-
-def level_words(name: str) -> str:
-    return _(LEVEL_HELP[name]) if name in LEVEL_HELP else LEVEL_WORDS[name]
-
-
 def page_body() -> str:
     return render(
         "balance.html",
-        examples=[(name, name.replace("_", " ")) for name in shipped_rules()],
+        examples=[(name, rules_title(name, CURRENT_LOCALE.get())) for name in shipped_rules()],
         max_games=MAX_GAMES,
         default_games=DEFAULT_GAMES,
-        levels=[(name, level_words(name)) for name in LEVEL_NAMES],
+        levels=[(n, _(LEVEL_LABELS[n]), _(LEVEL_TEXT[n])) for n in LEVEL_NAMES],
         default_level=DEFAULT_LEVEL,
     )
 
@@ -150,7 +137,9 @@ class BalancePage:
                 json.loads(rules_text), len(checked.rules.players), games, level, name=name
             )
             report = await self.pool.report_async(job, progress)
-            await _send(ws, {"type": "report", "report": report.to_json()})
+            # the rules as people read them (an example's title in the page's language)
+            words = {**report.to_json(), "rules": rules_title(name, CURRENT_LOCALE.get())}
+            await _send(ws, {"type": "report", "report": words})
         except asyncio.CancelledError:
             raise
         except Exception:
