@@ -78,6 +78,12 @@ async def play_turn(page: Any, n: int, check_view: bool = False, rounds: int = 1
             assert await in_viewport(page, f"#play button.mia-act >> nth={i}"), (step, i)
     if step == "turn":
         see = page.locator("button.mia-see")
+        # the question offers what the buttons do: nothing to see before the first announcement
+        status = await page.locator("#play-status").inner_text()
+        if await see.count():
+            assert status == "Your turn: roll the dice, or see the last announcement.", status
+        else:
+            assert status == "Your turn: roll the dice.", status
         if n % 3 == 2 and await see.count():
             await see.click()
             return "see"
