@@ -7,6 +7,7 @@ SQLite file, a tournament played for real by the house bots."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -154,6 +155,13 @@ async def test_a_czech_browser_walks_tournaments_bots_contests_and_status(
             assert heads[:3] == ["Hry vyhrané jednotlivými místy", "Jak hry skončily", "Délka her"]
             title = await page.locator("#bal-report h2").inner_text()
             assert title == "Zlatá horečka: her 4", title  # not the file's name, gold_rush
+            # the report's own words in Czech too: endings, reasons, figures, decimal commas
+            report = await page.locator("#bal-report").inner_text()
+            for english in ("one winner", "shared win", "First seat", "turns", "left", "fair"):
+                assert english not in report, (english, report)
+            assert "Podíl výher prvního místa" in report, report
+            assert "Proč: už nezbývá zlato" in report, report
+            assert re.search(r"průměr \d+,\d, ", report) and re.search(r"\d+,\d tahu", report)
             await page.set_viewport_size({"width": 390, "height": 844})
             await shot("balance-390")
             await page.set_viewport_size({"width": width, "height": height})
