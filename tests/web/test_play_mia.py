@@ -146,7 +146,11 @@ async def test_play_mia_from_the_home_page_reload_mid_round_and_keep_the_seat(
         await page.get_by_role("link", name="Play Mia").click()
         await page.wait_for_url("**/play/mia")
         guest = await page.locator("#play-name").inner_text()
+        # before sitting down: no empty "Scores" and "At the table" headings beside the choice
+        await page.locator("#mia-sit").wait_for()
+        assert not await page.get_by_role("heading", name="Scores").is_visible()
         await page.get_by_role("button", name="Sit down at the table").click()
+        await page.get_by_role("heading", name="Scores").wait_for()
         results = await play_rounds(page, 3)
         await page.screenshot(path=screenshot_path("play-mia-1280"), full_page=True)
 

@@ -39,6 +39,7 @@
     const scoresTable = document.getElementById("mia-scores");
     const chartBox = document.getElementById("mia-chart");
     const storyList = document.getElementById("mia-story");
+    const sideBox = document.querySelector(".mia-side");
     const me = page.guest;
 
     const S = { phase: "connecting", state: null, seq: -1, error: null, pending: false,
@@ -238,6 +239,9 @@
       seatBox.hidden = !(S.phase === "away" || (st && ["rejected", "gone"].includes(st.status)));
       sitButton.disabled = S.pending;
       tableBox.hidden = !(S.phase === "seated" && st);
+      // Scores and the table's story once there are some (not two empty headings to start).
+      if (st) S.seen = true;
+      sideBox.hidden = !S.seen;
       if (!st) {
         drawClock();
         return;
