@@ -47,7 +47,7 @@ from herna.hall.people import MIN_PASSWORD, People, Refused
 from herna.web.guests import session_of
 from herna.web.i18n import gettext as _
 from herna.web.i18n import ngettext
-from herna.web.templating import render
+from herna.web.templating import render, url
 
 FAILS_PER_NAME = 5
 FAILS_PER_ADDRESS = 20
@@ -240,17 +240,29 @@ def e(text: object) -> str:
 
 
 def signin_form(csrf: str, next_path: str, name: str = "", problem: str = "") -> str:
-    return render("signin.html", csrf=csrf, next_path=next_path, name=name, problem=problem)
+    return _form("signin.html", "/signup", csrf, next_path, name, problem)
 
 
 def signup_form(csrf: str, next_path: str, name: str = "", problem: str = "") -> str:
+    return _form(
+        "signup.html", "/signin", csrf, next_path, name, problem, min_password=MIN_PASSWORD
+    )
+
+
+def _form(
+    template: str, other: str, csrf: str, next_path: str, name: str, problem: str, **more: Any
+) -> str:
+    """A sign-in or sign-up form; its link to the other form keeps where the person goes
+    after (``next``)."""
+    other_href = url(other, next=None if next_path == "/" else next_path)
     return render(
-        "signup.html",
+        template,
         csrf=csrf,
         next_path=next_path,
         name=name,
         problem=problem,
-        min_password=MIN_PASSWORD,
+        other_href=other_href,
+        **more,
     )
 
 

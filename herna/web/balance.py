@@ -29,12 +29,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES, LEVEL_WORDS
-from herna.games.tiles.rules import shipped_rules
+from herna.games.tiles.bots import DEFAULT_LEVEL, LEVEL_NAMES
+from herna.games.tiles.narrate import end_words, goal_words
+from herna.games.tiles.rules import rules_title, shipped_rules
 from herna.protocols.tiles import MAX_LINE_BYTES
 from herna.servers.tiles.balance import BalanceJob, BalancePool
-from herna.web.i18n import N_
+from herna.web.i18n import CURRENT_LOCALE, N_, format_number
 from herna.web.i18n import gettext as _
+from herna.web.play_tiles import LEVEL_LABELS, LEVEL_TEXT
 from herna.web.templating import render
 
 log = logging.getLogger(__name__)
@@ -51,27 +53,13 @@ PROGRESS_EVERY = 0.1
 """Seconds between progress messages at most (batches may finish faster)."""
 
 
-LEVEL_HELP = {
-    "easy": N_("heads for its goal, but not always"),
-    "medium": N_("heads for its goal, one turn ahead"),
-    "hard": N_("also weighs the others' replies and its next turn, briefly"),
-    "strongest": N_("weighs the others' replies and its next turn"),
-}
-"""The tile bots' levels in words (herna.games.tiles.bots.LEVEL_WORDS) in the page's
-language."""
-
-
-def level_words(name: str) -> str:
-    return _(LEVEL_HELP[name]) if name in LEVEL_HELP else LEVEL_WORDS[name]
-
-
 def page_body() -> str:
     return render(
         "balance.html",
-        examples=[(name, name.replace("_", " ")) for name in shipped_rules()],
+        examples=[(name, rules_title(name, CURRENT_LOCALE.get())) for name in shipped_rules()],
         max_games=MAX_GAMES,
         default_games=DEFAULT_GAMES,
-        levels=[(name, level_words(name)) for name in LEVEL_NAMES],
+        levels=[(n, _(LEVEL_LABELS[n]), _(LEVEL_TEXT[n])) for n in LEVEL_NAMES],
         default_level=DEFAULT_LEVEL,
     )
 
@@ -150,7 +138,8 @@ class BalancePage:
                 json.loads(rules_text), len(checked.rules.players), games, level, name=name
             )
             report = await self.pool.report_async(job, progress)
-            await _send(ws, {"type": "report", "report": report.to_json()})
+            words = in_words(report.to_json(), name, CURRENT_LOCALE.get())
+            await _send(ws, {"type": "report", "report": words})
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -161,6 +150,90 @@ class BalancePage:
 
     def close(self) -> None:
         self.pool.close()
+
+
+ENDINGS = {
+    "winner": N_("one winner"),
+    "shared": N_("a shared win or no winner"),
+    "stalled": N_("stalled (no progress for a full round)"),
+    "limit": N_("stopped at the round limit"),
+}
+"""herna.games.tiles.balance.ENDING_WORDS in the page's language."""
+MEASURES = {
+    "AdvantageP1": (N_("First seat's win rate"), N_("%(share)s (a fair share is %(fair)s)")),
+    "Balance": (
+        N_("Balance between seats"),
+        N_("%(share)s (100 %% when every seat wins as often)"),
+    ),
+    "Completion": (
+        N_("Games that ended by the rules"),
+        N_("%(share)s (the others stopped at the round limit)"),
+    ),
+    "Drawishness": (
+        N_("Games with no single winner"),
+        N_("%(share)s (shared wins, ties and stalls)"),
+    ),
+    "Duration": (N_("Average length"), N_("%(turns)s turns")),
+    "Decisiveness": (N_("Games with a single winner"), "%(share)s"),
+}
+"""The report's headline figures (its ``measures``, by Ludii's name) in the page's language."""
+UNFAIR = {
+    "more": N_(
+        "Seat %(seat)s wins %(share)s of the games (95 %% interval %(low)s to %(high)s), more "
+        "than a fair share of %(fair)s."
+    ),
+    "less": N_(
+        "Seat %(seat)s wins %(share)s of the games (95 %% interval %(low)s to %(high)s), less "
+        "than a fair share of %(fair)s."
+    ),
+}
+AT_LIMIT = N_(
+    "%(n)s of %(games)s games stopped at the round limit: the rules may let a game go on for ever."
+)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f} %"
+
+
+def in_words(report: dict[str, Any], name: str, lang: str) -> dict[str, Any]:
+    """A report (``BalanceReport.to_json``, worded in English by the engine's module) as the
+    page's language says it: the rules by their title, the endings, the reasons, the goals,
+    the headline figures and the warnings."""
+    out = {**report, "rules": rules_title(name, lang)}
+    if lang == "en":
+        return out
+    fair = report["fair_share"]
+    out["endings"] = [{**x, "words": _(ENDINGS[x["ending"]])} for x in report["endings"]]
+    out["reasons"] = [{**x, "reason": end_words(x["reason"], lang)} for x in report["reasons"]]
+    out["goals"] = [{**g, "words": goal_words(g["goal"], lang)} for g in report["goals"]]
+    measures = []
+    for m in report["measures"]:
+        label, text = MEASURES[m["ludii"]]
+        values = {
+            "share": _pct(m["value"]),
+            "fair": _pct(fair),
+            "turns": format_number(m["value"], 1),
+        }
+        measures.append({**m, "name": _(label), "text": _(text) % values})
+    out["measures"] = measures
+    warnings = [
+        _(UNFAIR[x["unfair"]])
+        % {
+            "seat": x["seat"] + 1,
+            "share": _pct(x["rate"]),
+            "low": _pct(x["low"]),
+            "high": _pct(x["high"]),
+            "fair": _pct(fair),
+        }
+        for x in report["seats"]
+        if x["unfair"]
+    ]
+    limit = sum(x["games"] for x in report["endings"] if x["ending"] == "limit")
+    if limit:
+        warnings.append(_(AT_LIMIT) % {"n": limit, "games": report["games"]})
+    out["warnings"] = warnings
+    return out
 
 
 def _parse(text: str) -> tuple[str, str, int, str] | str:

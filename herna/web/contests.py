@@ -150,6 +150,7 @@ class ContestPages:
                 for name in self.bots.bot_names(person)
                 if any(v.game == contest.game for v in self.bots.versions(name))
             ]
+        entered = {en.name for en in entries}
         return render(
             "contest.html",
             contest=contest,
@@ -161,7 +162,8 @@ class ContestPages:
             person=person,
             here=quote(f"/contests/{contest.id}"),
             how=_final_words(contest),
-            mine=mine,
+            mine=[name for name in mine if name not in entered],  # what is left to enter
+            all_entered=bool(mine) and entered.issuperset(mine),
             csrf=ensure_csrf(request),
         )
 

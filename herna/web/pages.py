@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from markupsafe import Markup
 
@@ -121,7 +121,16 @@ def layout(
             (code, name, url("/language", to=code, next=CURRENT_TARGET.get()))
             for code, name in LANGUAGES.items()
         ],
+        signin_href=signin_href(),
     )
+
+
+def signin_href() -> str:
+    """The header's *Sign in*: back to this page after signing in (or up)."""
+    target = CURRENT_TARGET.get()
+    if urlsplit(target).path in ("/", "/signin", "/signup"):
+        return "/signin"
+    return url("/signin", next=target)
 
 
 def when(value: datetime | None) -> str:

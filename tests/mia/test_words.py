@@ -53,3 +53,17 @@ def test_every_loss_reason_is_a_czech_sentence_too() -> None:
     assert dice_words(Dice(2, 1), "cs") == "Mia" and dice_words(Dice(1, 1), "cs") == (
         "dvě jedničky (pasch)"
     )
+
+
+def test_czech_loss_sentences_need_no_verb_to_agree_with_the_dice() -> None:
+    # "bylo tam dvě pětky" was wrong Czech (dvě pětky byly): the dice stand after a colon
+    lied = loss_sentence(
+        ["ann"], "LIED_ABOUT_MIA", ["ann", "bob"], Dice(6, 5), Dice(5, 5), "ann", "cs"
+    )
+    assert (
+        lied == "Prohráváš: ohlášena Mia, ale na kostkách nebyla (pod kelímkem: dvě pětky (pasch))"
+    )
+    caught = loss_sentence(
+        ["bob"], "CAUGHT_BLUFFING", ["ann", "bob"], Dice(6, 2), Dice(3, 3), lang="cs"
+    )
+    assert caught == "bob prohrává: blaf odhalen (ohlášeno 6-2, pod kelímkem: dvě trojky (pasch))"

@@ -80,6 +80,10 @@ async def test_a_teacher_runs_a_contest_to_its_final_ranking(
             await page.get_by_role("button", name="Enter").click()
             entries = await page.locator("table.results").inner_text()
             assert "pavla-bot" in entries and "v1" in entries, entries
+            # entered: the form does not offer the same bot again
+            assert await page.get_by_label("Your bot").count() == 0
+            said = await page.locator("#contest-all-entered").inner_text()
+            assert said == "Every bot of yours for this game is entered."
             (contest,) = contests.all()
             for name, author in (("bea", "pupil-b"), ("cyril", "pupil-c")):
                 bots.submit(name, "onitama", "bot.py", kit, person=author)

@@ -7,6 +7,7 @@ SQLite file, a tournament played for real by the house bots."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -135,9 +136,14 @@ async def test_a_czech_browser_walks_tournaments_bots_contests_and_status(
         await nav.get_by_role("link", name="Úvod").click()
         await page.get_by_role("link", name="Vyzkoušej vyváženost svých pravidel").click()
         await page.wait_for_url("**/tools/balance")
-        assert await page.locator("h1").inner_text() == "Vyváženost hry s kartičkami"
+        # the hall's word for the tiles ("dlaždice"), the examples' and levels' Czech names
+        assert await page.locator("h1").inner_text() == "Vyváženost hry s dlaždicemi"
+        examples = await page.locator("#bal-example option").all_inner_texts()
+        assert examples[1:] == ["Kobka", "Zlatá horečka", "Labyrint", "Tsuro"]
+        levels = await page.locator("#bal-level option").all_inner_texts()
+        assert [x.split(" — ")[0] for x in levels] == ["snadný", "střední", "těžký", "nejsilnější"]
         if width == 1280:  # the games once (seconds of CPU); the report's frame at 390 too
-            await page.locator("#bal-example").select_option("gold_rush")  # a quick one
+            await page.locator("#bal-example").select_option(label="Zlatá horečka")  # a quick one
             await page.get_by_label("Počet her:").fill("4")
             await page.get_by_role("button", name="Zahrát a vyhodnotit").click()
             progress = page.locator("#bal-progress-text")
@@ -147,6 +153,15 @@ async def test_a_czech_browser_walks_tournaments_bots_contests_and_status(
             assert await progress.inner_text() == "odehráno 4 z 4 her"
             heads = await page.locator("#bal-report h3").all_inner_texts()
             assert heads[:3] == ["Hry vyhrané jednotlivými místy", "Jak hry skončily", "Délka her"]
+            title = await page.locator("#bal-report h2").inner_text()
+            assert title == "Zlatá horečka: her 4", title  # not the file's name, gold_rush
+            # the report's own words in Czech too: endings, reasons, figures, decimal commas
+            report = await page.locator("#bal-report").inner_text()
+            for english in ("one winner", "shared win", "First seat", "turns", "left", "fair"):
+                assert english not in report, (english, report)
+            assert "Podíl výher prvního místa" in report, report
+            assert "Proč: už nezbývá zlato" in report, report
+            assert re.search(r"průměr \d+,\d, ", report) and re.search(r"\d+,\d tahu", report)
             await page.set_viewport_size({"width": 390, "height": 844})
             await shot("balance-390")
             await page.set_viewport_size({"width": width, "height": height})

@@ -389,10 +389,10 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
 
         # Signing in and up, in Czech.
         await page.locator("header .account-box").get_by_role("link").click()
-        await page.wait_for_url("**/signin")
+        await page.wait_for_url(re.compile(r"/signin\?next="))  # back to this page after
         assert await page.locator("h1").inner_text() == "Přihlásit se"
         await page.locator("main").get_by_role("link", name="Zaregistruj se").click()
-        await page.wait_for_url("**/signup")
+        await page.wait_for_url(re.compile(r"/signup\?next="))
         assert await page.locator("h1").inner_text() == "Registrace"
         assert await page.locator("label[for=password]").inner_text() == "Heslo"
         assert await page.locator("form.account button").inner_text() == "Zaregistrovat se"

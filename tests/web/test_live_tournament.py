@@ -59,6 +59,12 @@ async def test_a_person_and_a_bot_play_a_tournament_made_on_the_web_page(
         await page.click("form.account button[type=submit]")
         await page.wait_for_url(f"{web.url}/tournaments/{tid}")
         frames = Frames().watch(page)
+        # every sentence the tournament panel says, from the first (newest page on)
+        await page.add_init_script(
+            "setInterval(() => { const m = document.getElementById('tournament-message');"
+            " const said = (window.tsSaid = window.tsSaid || []);"
+            " if (m && said[said.length - 1] !== m.innerText) said.push(m.innerText); }, 20)"
+        )
         await page.click("#join")
         await page.wait_for_url("**/play/onitama*")
         await page.wait_for_function(
@@ -72,6 +78,11 @@ async def test_a_person_and_a_bot_play_a_tournament_made_on_the_web_page(
         assert sorted(await entered(director, tid, 2)) == ["Vendula", "robo"]
         tour = store.get(tid)
         assert tour is not None and {e.name for e in tour.entrants} == {"Vendula", "robo"}
+        # entering, the panel never said the person had not entered (a moment's news before)
+        await page.wait_for_selector("#tournament-seat[data-kind=entry]")
+        said = await page.evaluate("window.tsSaid")
+        assert said[0] == "Entering Friday club…" or said[0].startswith("You are entered"), said
+        assert not any("has not entered" in x for x in said), said
 
         # The admin, at another browser, starts it (a wrong token is refused first).
         other = browser.page.context.browser

@@ -189,6 +189,8 @@ async def test_a_challenge_only_its_target_can_accept(tmp_path: Path, browser: B
         )
         assert seeks(h) == [seek]
         row_b = bob.locator(f'li.lobby-seek[data-owner="{ann_name}"]')
+        # bob reads that the challenge is his, not his own name as if it were someone's
+        assert await row_b.locator(".lobby-wants").inner_text() == "challenges you"
         await row_b.locator("button.lobby-accept").click()
         await bob.wait_for_url("**/play/onitama*")
         await bob.wait_for_function(IN_GAME)

@@ -78,6 +78,12 @@ async def play_turn(page: Any, n: int, check_view: bool = False, rounds: int = 1
             assert await in_viewport(page, f"#play button.mia-act >> nth={i}"), (step, i)
     if step == "turn":
         see = page.locator("button.mia-see")
+        # the question offers what the buttons do: nothing to see before the first announcement
+        status = await page.locator("#play-status").inner_text()
+        if await see.count():
+            assert status == "Your turn: roll the dice, or see the last announcement.", status
+        else:
+            assert status == "Your turn: roll the dice.", status
         if n % 3 == 2 and await see.count():
             await see.click()
             return "see"
@@ -140,7 +146,11 @@ async def test_play_mia_from_the_home_page_reload_mid_round_and_keep_the_seat(
         await page.get_by_role("link", name="Play Mia").click()
         await page.wait_for_url("**/play/mia")
         guest = await page.locator("#play-name").inner_text()
+        # before sitting down: no empty "Scores" and "At the table" headings beside the choice
+        await page.locator("#mia-sit").wait_for()
+        assert not await page.get_by_role("heading", name="Scores").is_visible()
         await page.get_by_role("button", name="Sit down at the table").click()
+        await page.get_by_role("heading", name="Scores").wait_for()
         results = await play_rounds(page, 3)
         await page.screenshot(path=screenshot_path("play-mia-1280"), full_page=True)
 

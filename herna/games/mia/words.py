@@ -9,7 +9,7 @@ English says "Mia" and "pasch" (Mäxchen's words), Czech explains them.
 >>> loss_sentence(["bob"], "CAUGHT_BLUFFING", ["ann", "bob"], Dice(6, 2), Dice(4, 1))
 'bob was caught bluffing: announced 6-2, the dice were 4-1'
 >>> loss_sentence(["bob"], "CAUGHT_BLUFFING", ["ann", "bob"], Dice(6, 2), Dice(4, 1), lang="cs")
-'bob prohrává: blaf odhalen (ohlášeno 6-2, na kostkách bylo 4-1)'
+'bob prohrává: blaf odhalen (ohlášeno 6-2, pod kelímkem: 4-1)'
 >>> loss_sentence(["ann"], "SEE_FAILED", ["ann", "bob"], Dice(5, 3), Dice(5, 3))
 'ann looked and lost: the dice were as announced (5-3)'
 >>> [dice_words(d) for d in announcements_above(Dice(6, 6))]
@@ -150,7 +150,8 @@ def _loss_cs(
         verb = "prohráváte" if you in losers else "prohrávají" if len(losers) > 1 else "prohrává"
         lost = f"{_names(losers, you, 'cs')} {verb}"
     if reason == "CAUGHT_BLUFFING":
-        detail = f" (ohlášeno {said}, na kostkách bylo {shown})" if said and shown else ""
+        # "pod kelímkem: …": the dice words are "6-3" or "dvě pětky", so no verb agrees
+        detail = f" (ohlášeno {said}, pod kelímkem: {shown})" if said and shown else ""
         return f"{lost}: blaf odhalen{detail}"
     if reason == "SEE_FAILED":
         if announced is not None and actual is not None and actual > announced:
@@ -160,7 +161,7 @@ def _loss_cs(
         )
     if reason == "LIED_ABOUT_MIA":
         return f"{lost}: ohlášena Mia, ale na kostkách nebyla" + (
-            f" (bylo tam {shown})" if shown else ""
+            f" (pod kelímkem: {shown})" if shown else ""
         )
     if reason == "ANNOUNCED_LOSING_DICE":
         return f"{lost}: ohlášeno {said or 'hození'}, což není víc než předchozí ohlášení"

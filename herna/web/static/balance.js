@@ -2,7 +2,7 @@
  * /ws/balance, shows the progress while house bots play it, then draws the report with
  * charts: each seat's wins with its 95 % interval against the fair share, how games ended,
  * their length, and how often each goal was reached. All words come from the report (the
- * hall's Python words them); this script only lays them out.
+ * hall's Python words them, in the page's language); this script only lays them out.
  *
  * Frames (JSON): page -> hall {rules, name, games, level} | {example, games, level};
  * hall -> page {type: "problems", problems} | {type: "progress", done, total}
@@ -14,6 +14,9 @@
   const FAIR = "#1f6fb2", UNFAIR = "#c0392b"; // red only for a seat the report warns about
   const ENDING_COLOURS = { winner: "#1f8a4c", shared: "#b7791f", stalled: "#7d3c98", limit: "#c0392b" };
   const pct = (x) => `${Math.round(100 * x)} %`;
+  /* A number as the page's language writes it (38,8 / 38.8), with ``least`` decimals. */
+  const decimal = (x, least) => x.toLocaleString(document.documentElement.lang || "en",
+    { minimumFractionDigits: least, maximumFractionDigits: 1 });
 
   function start(page) {
     const { el, svg, _ } = window.Herna;
@@ -214,7 +217,7 @@
         el("section", { id: "bal-endings" }, el("h3", {}, _("How the games ended")), ...endingChart(r),
           el("p", { class: "muted" }, _("Why: {reasons}", { reasons: r.reasons.map((x) => `${x.reason} (${x.games})`).join("; ") }))),
         el("section", { id: "bal-length" }, el("h3", {}, _("Length of the games")),
-          el("p", {}, _("Turns per game: shortest {min}, median {median}, average {mean}, longest {max} (a turn is one player's turn).", { min: L.min, median: L.median, mean: L.mean.toFixed(1), max: L.max })),
+          el("p", {}, _("Turns per game: shortest {min}, median {median}, average {mean}, longest {max} (a turn is one player's turn).", { min: L.min, median: decimal(L.median, 0), mean: decimal(L.mean, 1), max: L.max })),
           lengthChart(r)),
         el("section", { id: "bal-goals" }, el("h3", {}, _("Goals reached")),
           el("p", { class: "muted" }, _("How often a player with the goal reached it.")), goalTable(r)),

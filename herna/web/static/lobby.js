@@ -59,7 +59,10 @@
     }
 
     function wantsOnly(seek) {
-      if (seek.challenge) return _("challenges {name}", { name: seek.challenge });
+      if (seek.challenge) {
+        return same(seek.challenge, S.you) ? _("challenges you")
+          : _("challenges {name}", { name: seek.challenge });
+      }
       if (seek.accept) return _("takes seat {seat}", { seat: seek.accept });
       if (seek.opponent === "bots") return _("a house bot ({level})", { level: seek.level ? levelWords(seek.level) : _("default level") });
       if (seek.opponent === "people") return _("people only");

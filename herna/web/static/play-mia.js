@@ -39,6 +39,7 @@
     const scoresTable = document.getElementById("mia-scores");
     const chartBox = document.getElementById("mia-chart");
     const storyList = document.getElementById("mia-story");
+    const sideBox = document.querySelector(".mia-side");
     const me = page.guest;
 
     const S = { phase: "connecting", state: null, seq: -1, error: null, pending: false,
@@ -146,7 +147,11 @@
       if (st.status === "connecting") return _("Sitting down…");
       if (st.status === "rejected") return _("The table refused your name: {why}.", { why: st.problem });
       if (st.status === "gone") return st.problem ? _("You left the table: {why}.", { why: st.problem }) : _("You left the table.");
-      if (st.step === "turn") return _("Your turn: roll the dice, or see the last announcement.");
+      if (st.step === "turn") {
+        // The first to act in a round has nothing to see: only the dice to roll.
+        return st.announcements.length ? _("Your turn: roll the dice, or see the last announcement.")
+          : _("Your turn: roll the dice.");
+      }
       if (st.step === "announce") return _("Announce your throw: the truth or a bluff.");
       if (!st.round) return _("Waiting for the first round…");
       if (!st.acting) return _("The round is over; the next one starts in a moment.");
@@ -234,6 +239,9 @@
       seatBox.hidden = !(S.phase === "away" || (st && ["rejected", "gone"].includes(st.status)));
       sitButton.disabled = S.pending;
       tableBox.hidden = !(S.phase === "seated" && st);
+      // Scores and the table's story once there are some (not two empty headings to start).
+      if (st) S.seen = true;
+      sideBox.hidden = !S.seen;
       if (!st) {
         drawClock();
         return;

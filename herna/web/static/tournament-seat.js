@@ -14,6 +14,7 @@
 
 (function () {
   const POLL_MS = 3000;
+  const ENTERING_MS = 10000; // how long the page's own entry may take to show
 
   function tournamentOf(search) {
     const seek = new URLSearchParams(search).get("seek") || "";
@@ -55,6 +56,9 @@
     let noticeUntil = 0;
     let timer = null;
     let busy = false;
+    const opened = Date.now();
+    let inside = false; // entered once: "not entered" from then on is news
+    const entering = () => !inside && Date.now() - opened < ENTERING_MS;
 
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) document.title = title;
@@ -66,7 +70,10 @@
           : _("round {n}", { n: view.round });
       const head = el("p", { class: "ts-head" },
         el("a", { href: view.url, id: "tournament-link" }, view.name), round ? ` · ${round}` : "");
-      const text = view.at ? view.message.replace("{at}", localTime(view.at)) : view.message;
+      // Just arrived from the tournament's Enter: the entry is on its way, not refused.
+      const text = view.kind === "outside" && entering()
+        ? _("Entering {tournament}…", { tournament: view.name })
+        : view.at ? view.message.replace("{at}", localTime(view.at)) : view.message;
       const message = el("p", { class: "ts-message", id: "tournament-message",
         "data-kind": view.kind }, text);
       if (view.kind === "over") {
@@ -116,6 +123,9 @@
           `/tournaments/${tid}/entrant.json?name=${encodeURIComponent(me)}`, { cache: "no-store" });
         if (!response.ok) return;
         const view = await response.json();
+        if (view.kind !== "outside") inside = true;
+        // the entry is being made: look again soon rather than at the next poll
+        else if (entering()) window.setTimeout(refresh, 500);
         follow(view);
         draw(view);
         if (view.kind === "over" && timer !== null) {
