@@ -1,7 +1,15 @@
 """House bots: in-process Onitama players, so a lone person always finds an opponent.
 
 A house bot offered a draw (``DRAW_OFFERED``) accepts it when it has fewer pieces on the
-board than its opponent, and declines it otherwise: a simple rule a person can play to.
+board than its opponent, or when nothing has been taken for :data:`QUIET_PLIES` moves, and
+declines it otherwise: a simple rule a person can play to.
+
+Onitama itself has no draw (no repetition rule, no move limit: onitama-rules.md, "Winning"),
+so two house bots left with a master and a student each could shuffle for ever: a newcomer's
+walk found one at 1,989 moves, the home page's "Watch Onitama" showing it for half an hour
+and a third bot waiting for a partner meanwhile. So after :data:`QUIET_PLIES` moves without
+a capture a house bot offers a draw (Herna's ``OFFER_DRAW``), and again every
+:data:`QUIET_PLIES` moves while it is declined; a person who wants to play on declines.
 """
 
 from __future__ import annotations
@@ -18,6 +26,9 @@ from herna.protocols.onitama import ClientGame
 from herna.servers.onitama.hub import OnitamaHub
 
 log = logging.getLogger("herna.onitama")
+
+QUIET_PLIES = 40
+"""Moves (both players') in a row without a capture after which a house bot takes a draw."""
 
 
 class HouseBot:
@@ -57,6 +68,10 @@ class HouseBot:
         self.logged_in = False
         self._timer: TimerHandle | None = None
         self._thinking = False
+        self._pieces = 0
+        self._quiet_from = 0
+        """The ply of the last capture seen (or of the game's start)."""
+        self._offered_at: int | None = None
         self.client = hub.connect(self)
         hub.receive(self.client, proto.login_line(name, token, seek))
 
@@ -92,14 +107,33 @@ class HouseBot:
                 self.game.feed(msg)
             except ValueError:
                 log.exception("house bot %s lost track of its game", self.name)
+            if isinstance(msg, proto.Start):
+                self._pieces, self._quiet_from, self._offered_at = 0, 0, None
+            self._count_pieces()
         if self.game.my_turn() and self._timer is None and not self._thinking and not self.closed:
             self._timer = self.hub.clock.call_later(self.delay, self._play)
 
+    def _count_pieces(self) -> None:
+        state = self.game.state
+        if state is None:
+            return
+        pieces = sum(1 for square in state.board if square != ".")
+        if pieces != self._pieces:
+            self._pieces, self._quiet_from = pieces, state.ply
+
+    def quiet(self) -> bool:
+        """Whether nothing has been taken for :data:`QUIET_PLIES` moves."""
+        state = self.game.state
+        return state is not None and state.ply - self._quiet_from >= QUIET_PLIES
+
     def accepts_draw(self) -> bool:
-        """The house bots' rule: a draw is welcome when it has fewer pieces than you."""
+        """The house bots' rule: a draw is welcome when it has fewer pieces than you, or
+        when the game has gone :data:`QUIET_PLIES` moves without a capture."""
         state, color = self.game.state, self.game.color
         if state is None or color is None:
             return False
+        if self.quiet():
+            return True
         board = state.board
         mine, theirs = ("Ww", "Bb") if color == WHITE else ("Bb", "Ww")
         return sum(board.count(c) for c in mine) < sum(board.count(c) for c in theirs)
@@ -110,11 +144,24 @@ class HouseBot:
         answer = b"ACCEPT_DRAW\n" if self.accepts_draw() else b"DECLINE_DRAW\n"
         self.hub.receive(self.client, answer)
 
+    def _offer_draw(self, ply: int) -> None:
+        """Offer a draw in a quiet game, once per :data:`QUIET_PLIES` moves; the move that
+        follows leaves the offer standing until the opponent answers or moves."""
+        if not self.quiet():
+            return
+        if self._offered_at is not None and ply - self._offered_at < QUIET_PLIES:
+            return
+        self._offered_at = ply
+        self.hub.receive(self.client, b"OFFER_DRAW\n")
+
     def _play(self) -> None:
         self._timer = None
         state = self.game.state
         if self.closed or state is None or not self.game.my_turn():
             return
+        self._offer_draw(state.ply)
+        if self.closed or self.game.state is not state or not self.game.my_turn():
+            return  # the offer ended the game (an offer of the opponent's was open)
         if not self.off_loop:
             self.hub.receive(self.client, proto.action_line(self.strategy.choose(state)))
             return
