@@ -74,6 +74,7 @@ async def test_a_whole_game_from_the_home_page_against_a_house_bot(
         assert at_start and at_end and at_end["x"] == at_start["x"], (at_start, at_end)
         moves = await page.locator("#play-moves li").all_inner_texts()
         assert len(moves) >= mine and any(m.startswith(guest + " (") for m in moves)
+        assert await page.locator("#play-moves-title").is_visible()  # over the moves
         # the frames: a login, then moves only; the server's START carried this seat's secret
         assert frames.sent[0] == f"LOGIN|{guest}|-|person,opponent=anyone,fill=0,once"
         assert all(SENT.match(f) for f in frames.sent), frames.sent

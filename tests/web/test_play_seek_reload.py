@@ -187,3 +187,47 @@ async def test_tiles_reload_while_waiting_keeps_the_seat_and_seek(
         await eventually(lambda: not seeks(hall, "tiles", cid), timeout=6.0)
         await ctx.close()
         await c_ctx.close()
+
+
+async def test_onitama_cancel_keeps_the_choice_of_opponent(
+    tmp_path: Path, browser: Browser
+) -> None:
+    # A walk found the menu back at "Anyone" after Cancel: the person who chose "People only"
+    # and sat down again got a house bot after the wait. (A grace long enough for a reload
+    # on a loaded machine.)
+    async with lobby_hall(tmp_path, "onitama,web", web_seek_grace=10.0) as hall:
+        url = url_of(hall)
+        a = browser.page
+        await a.set_viewport_size(PHONE)
+        await a.goto(url + "/")
+        await a.get_by_role("link", name="Play Onitama").click()
+        await a.wait_for_url("**/play/onitama")
+        await a.select_option("#play-opponent", "people")
+        await a.get_by_role("button", name="Sit down").click()
+        ann = str(await a.locator("#play-name").inner_text())
+        await in_lobby(a)
+        await a.get_by_role("button", name="Cancel").click()
+        await a.wait_for_selector("#play-choose")
+        await eventually(lambda: not seeks(hall, "onitama", ann))
+        assert await a.locator("#play-opponent").input_value() == "people"
+        assert await a.locator("#play-fill").is_disabled()  # no house bot to wait for
+        assert await a.locator("#play-moves-title").is_hidden()  # no "Moves" over nothing
+        await a.screenshot(path=screenshot_path("onitama-cancel-keeps-choice-390"))
+        # Sitting down again asks for the same: people only.
+        await a.get_by_role("button", name="Sit down").click()
+        await in_lobby(a)
+        [seek] = seeks(hall, "onitama", ann)
+        assert "people" in str(seek), seek
+        await a.reload()  # the tab keeps it through a reload too
+        await in_lobby(a)
+        await a.get_by_role("button", name="Cancel").click()
+        await a.wait_for_selector("#play-choose")
+        assert await a.locator("#play-opponent").input_value() == "people"
+
+
+async def in_lobby(page: Any) -> None:
+    """Until the page says its seek is in the lobby (people only)."""
+    await page.wait_for_function(
+        "() => /your seek is in the lobby/.test(document.getElementById('play-status')"
+        ".textContent) && /people only/.test(document.getElementById('play-status').textContent)"
+    )

@@ -169,6 +169,13 @@
           const [m, inc] = c.split("+");
           return el("option", { value: c }, _("{m} min + {s} s a move ({c})", { m, s: inc || 0, c }));
         }));
+      // The last choice of this tab again (after Cancel, the menu stays at "People only").
+      const last = P.lastChoice("onitama");
+      const chosen = last.opponent ? `${last.opponent}${last.level ? `:${last.level}` : ""}` : "";
+      if ([...opponent.options].some((o) => o.value === chosen)) opponent.value = chosen;
+      if (last.fill !== undefined) fill.value = String(last.fill);
+      if ([...clock.options].some((o) => o.value === (last.clock || ""))) clock.value = last.clock || "";
+      sync();
       const form = el("form", { class: "play-choose", id: "play-choose" },
         el("label", {}, _("Play against"), " ", opponent),
         el("label", {}, " ", _("a house bot sits down after"), " ", fill, " ",
@@ -183,6 +190,7 @@
         if (level) words.push(`level=${level}`);
         if (who === "anyone") words.push(`fill=${Math.max(0, Number(fill.value) || 0)}`);
         if (clock.value) words.push(`clock=${clock.value}`);
+        P.lastChoice("onitama", words.join(","));
         sitDown(words.join(","));
       });
       return form;
@@ -305,6 +313,8 @@
       }
       tick();
       movesList.replaceChildren(...S.moves.map((m) => el("li", {}, m)));
+      // No "Moves" heading over nothing (before a game, while choosing an opponent).
+      document.getElementById("play-moves-title").hidden = !S.moves.length;
     }
 
     /* The move clock of the side to move, counted down between the server's CLOCK lines. */

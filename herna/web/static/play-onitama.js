@@ -135,13 +135,17 @@
     /* Connect and log in; or (`resume`: this tab was waiting for an opponent) take the same
      * connection back, which the server holds for a while after a reload (play-page.js). */
     function connect(resume) {
-      ws = new WebSocket(P.socketUrl("onitama", resume));
+      const socket = new WebSocket(P.socketUrl("onitama", resume));
+      ws = socket;
       closedByUs = false;
       S.phase = "connecting";
       draw();
-      ws.onopen = () => { if (!resume) send(loginLine()); };
-      ws.onmessage = (ev) => receive(String(ev.data));
-      ws.onclose = (ev) => {
+      // Only this page's current socket speaks for it: after Cancel and Sit down again the
+      // old socket's close may come after the new one opened, and must not end the new one.
+      socket.onopen = () => { if (ws === socket && !resume) send(loginLine()); };
+      socket.onmessage = (ev) => { if (ws === socket) receive(String(ev.data)); };
+      socket.onclose = (ev) => {
+        if (ws !== socket) return;
         ws = null;
         if (closedByUs || S.phase === "gone" || S.phase === "choosing") return;
         if (ev.code === 4004) {

@@ -49,6 +49,16 @@
     return value;
   }
 
+  /* What this tab last asked for when it sat down (the seek words, "person,opponent=people"):
+   * read (no value) or keep (a string). The choice of opponent shows it again after a seek
+   * ended (cancelled, or the page came back), not the first option. */
+  function lastChoice(game, value) {
+    const key = `herna.${game}.choice`;
+    if (value === undefined) return seekWords(sessionStorage.getItem(key) || "");
+    sessionStorage.setItem(key, value);
+    return seekWords(value);
+  }
+
   function socketUrl(game, resume) {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     return `${scheme}//${location.host}/ws/${game}?${resume ? "resume" : "page"}=${tabId(game)}`;
@@ -126,7 +136,7 @@
   }
 
   window.HernaPlayPage = {
-    NOTHING_TO_RESUME, LEAVING, tabId, waiting, socketUrl, seekWords, fillDeadline, waitWords,
-    clockWords, showNextOnce, seatStore,
+    NOTHING_TO_RESUME, LEAVING, tabId, waiting, lastChoice, socketUrl, seekWords, fillDeadline,
+    waitWords, clockWords, showNextOnce, seatStore,
   };
 })();

@@ -110,13 +110,17 @@
      * same connection back, which the server holds for a while after a reload
      * (play-page.js): it sends what the page had since it sat down. */
     function connect(resume) {
-      ws = new WebSocket(P.socketUrl("tiles", resume));
+      const socket = new WebSocket(P.socketUrl("tiles", resume));
+      ws = socket;
       resumed = Boolean(resume);
       closedByUs = false;
       idle = false;
       if (!queued) S.phase = "connecting";
       draw();
-      ws.onmessage = (ev) => {
+      // Only this page's current socket speaks for it: a socket left on purpose may close
+      // after the next one opened, and must not end it.
+      socket.onmessage = (ev) => {
+        if (ws !== socket) return;
         let message;
         try {
           message = JSON.parse(String(ev.data));
@@ -125,7 +129,8 @@
         }
         receive(message);
       };
-      ws.onclose = (ev) => {
+      socket.onclose = (ev) => {
+        if (ws !== socket) return;
         ws = null;
         if (closedByUs || S.phase === "gone") return;
         if (idle) {
