@@ -38,11 +38,14 @@ async def person(browser: Browser, size: dict[str, int]) -> tuple[Any, Any]:
     return ctx, page
 
 
-async def onitama_with_defaults(page: Any, url: str) -> str:
-    """From the home page to the Onitama page, sitting down with the page's defaults."""
+async def onitama_with_defaults(page: Any, url: str, opponent: str | None = None) -> str:
+    """From the home page to the Onitama page, sitting down with the page's defaults (or
+    with the menu's ``opponent``)."""
     await page.goto(url + "/")
     await page.get_by_role("link", name="Play Onitama").click()
     await page.wait_for_url("**/play/onitama")
+    if opponent is not None:
+        await page.select_option("#play-opponent", opponent)
     await page.get_by_role("button", name="Sit down").click()
     return str(await page.locator("#play-name").inner_text())
 
@@ -196,15 +199,9 @@ async def test_onitama_cancel_keeps_the_choice_of_opponent(
     # and sat down again got a house bot after the wait. (A grace long enough for a reload
     # on a loaded machine.)
     async with lobby_hall(tmp_path, "onitama,web", web_seek_grace=10.0) as hall:
-        url = url_of(hall)
         a = browser.page
         await a.set_viewport_size(PHONE)
-        await a.goto(url + "/")
-        await a.get_by_role("link", name="Play Onitama").click()
-        await a.wait_for_url("**/play/onitama")
-        await a.select_option("#play-opponent", "people")
-        await a.get_by_role("button", name="Sit down").click()
-        ann = str(await a.locator("#play-name").inner_text())
+        ann = await onitama_with_defaults(a, url_of(hall), "people")
         await in_lobby(a)
         await a.get_by_role("button", name="Cancel").click()
         await a.wait_for_selector("#play-choose")
