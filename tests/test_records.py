@@ -215,3 +215,17 @@ def test_a_record_pickles_as_plain_values_and_loads_back_the_same() -> None:
     OldPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(("r", "key", record))
     old = buffer.getvalue()
     assert b"_record" not in old and pickle.loads(old) == ("r", "key", record)
+
+
+def test_the_first_standings_read_as_such_are_the_first_of_all(database_url: str) -> None:
+    store = RecordStore(database_url)
+    names = ["ann", "bob", "cid", "dan", "eve"]
+    for i in range(20):
+        store.submit(_record(i, names[i % 5 if i % 5 < 3 else 0], names[(i + 1) % 5]))
+    store.flush()
+    every = store.standings("mia")
+    assert len(every) == 5
+    top = store.standings("mia", limit=3)
+    assert top == every[:3]  # the same rows, ratings included
+    assert all(s.mu is not None for s in top)
+    assert store.standings("mia", limit=10) == every

@@ -655,14 +655,20 @@ class RecordStore:
                 query = query.where(MatchRow.game == game)
             return int(session.scalar(query) or 0)
 
-    def standings(self, game: str) -> list[Standing]:
-        """Every player's totals in ``game``, best first (points, then rating)."""
+    def standings(self, game: str, limit: int | None = None) -> list[Standing]:
+        """Every player's totals in ``game``, best first (points, then name); ``limit``: only
+        the first so many (read from the database as such: the Players page's overview)."""
         with Session(self.engine) as session:
-            ratings = {
-                r.name: r for r in session.scalars(select(RatingRow).where(RatingRow.game == game))
-            }
+            query = select(StandingRow).where(StandingRow.game == game)
+            rated = select(RatingRow).where(RatingRow.game == game)
+            if limit is not None:
+                query = query.order_by(StandingRow.points.desc(), StandingRow.name).limit(limit)
+            rows = list(session.scalars(query))
+            if limit is not None:
+                rated = rated.where(RatingRow.name.in_([s.name for s in rows]))
+            ratings = {r.name: r for r in session.scalars(rated)}
             out = []
-            for s in session.scalars(select(StandingRow).where(StandingRow.game == game)):
+            for s in rows:
                 r = ratings.get(s.name)
                 out.append(
                     Standing(

@@ -645,15 +645,21 @@ def status_words(status: str) -> str:
 
 
 def players(
-    game: str | None, games: Sequence[str], rows: Sequence[Standing], names: Sequence[str] = ()
+    game: str | None,
+    games: Sequence[str],
+    rows: Sequence[Standing],
+    names: Sequence[str] = (),
+    leaders: Mapping[str, Sequence[Standing]] | None = None,
 ) -> str:
-    """The standings of a game (or the choice of one) and the way to a player's page."""
+    """The standings of a game (or, with no game chosen, the ``leaders`` of each) and the way
+    to a player's page."""
     return render(
         "players.html",
         game=game,
         games=games,
         rows=rows,
         names=names,
+        leaders=leaders or {},
     )
 
 

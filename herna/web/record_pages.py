@@ -36,6 +36,8 @@ from herna.web.queries import (
 MATCHES_PER_SECTION = 10
 """Matches each game shows on the history overview (a game's own page shows more)."""
 SESSIONS_PER_SECTION = 5
+LEADERS = 5
+"""Players each game shows on the Players page before a game is chosen."""
 SESSIONS_PER_PAGE = 20
 
 PageMaker = Callable[..., Response]
@@ -142,8 +144,10 @@ class RecordPages:
         games = games_on_record(self.store.engine)
         game = args["game"] or (games[0] if len(games) == 1 else None)
         rows = self.store.standings(game) if game else []
+        # No game chosen: the first few of each, not an empty page that says "Pick a game."
+        leaders = {} if game else {g: self.store.standings(g, limit=LEADERS) for g in games}
         names = player_names(self.store.engine, limit=500)
-        body = pages.players(game, games, rows, names)
+        body = pages.players(game, games, rows, names, leaders)
         return self.page(_("Players"), body, {"kind": "players"}, "/players")
 
     def player_page(self, request: Request, args: dict[str, Any]) -> Response:
