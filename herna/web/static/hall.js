@@ -320,7 +320,10 @@ window.HernaGames = window.HernaGames || {};
         }
         p.shown = t.events.length ? t.events[t.events.length - 1].v : 0;
         p.updated = t.updated || 0;
-        p.over = t.status === "over" || t.status === "closed";
+        const over = t.status === "over" || t.status === "closed";
+        // A table that ended goes below the ones still playing (new ones come in on top).
+        if (over && !p.over && !page.table) root.append(p.card);
+        p.over = over;
       }
       dirty.clear();
       // Finished tables make way for new ones: keep the page to MAX_PANELS cards.
