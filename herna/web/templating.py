@@ -49,6 +49,7 @@ def _environment() -> jinja2.Environment:
     env.filters["number"] = i18n.format_number
     env.filters["quote"] = lambda text: quote(str(text), safe="")
     env.globals["url"] = url
+    env.globals["page_lang"] = i18n.CURRENT_LOCALE.get
     return env
 
 
