@@ -615,9 +615,12 @@
     }
 
     /* The table just ended: what comes next is brought on screen (the page was scrolled down
-     * to the cards), once the rest of the page is drawn (it moves what is above it). */
+     * to the cards), once the rest of the page is drawn (it moves what is above it): the
+     * choice form's Sit at a new table, the status under it and the rematch under that. */
     function showAfter(justEnded) {
-      if (justEnded) afterBox.scrollIntoView({ block: "nearest" });
+      if (!justEnded) return;
+      if (!form.hidden) document.getElementById("mar-sit-button").scrollIntoView({ block: "nearest" });
+      afterBox.scrollIntoView({ block: "nearest" });
     }
 
     function statusText(st) {
