@@ -125,7 +125,7 @@ def trumps_words(trumf: object, lang: str = "en") -> str:
 PART_WORD = {
     "hra": "game",
     "sedma": "seven: the last trick with the trump 7",
-    "sto": "kilo: 100 points",
+    "sto": "100 points",
     "betl": "no trick",
     "durch": "every trick",
     "dvě sedmy": "two sevens",

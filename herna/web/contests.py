@@ -38,7 +38,7 @@ from herna.hall.tournament_timetable import TimeError
 from herna.servers.contest import table_seats
 from herna.web.accounts import FormError, ensure_csrf, read_form
 from herna.web.bots import person_of
-from herna.web.i18n import CURRENT_LOCALE, ngettext
+from herna.web.i18n import CURRENT_LOCALE, format_when, ngettext
 from herna.web.i18n import gettext as _
 from herna.web.refusals import refusal_words
 from herna.web.templating import TEMPLATES, render
@@ -290,8 +290,9 @@ def _state(contest: Contest, now: datetime) -> str:
 
 
 def utc(moment: datetime) -> str:
-    """A contest's moment, to the second, in UTC."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    """A contest's moment, to the second, in UTC, as the hall's other pages write a moment
+    in the page's language (``29. 11. 2026 18:00:00 UTC``, ``Nov 29, 2026, 6:00:00 PM UTC``)."""
+    return f"{format_when(moment)} UTC"
 
 
 TEMPLATES.env.globals["utc"] = utc

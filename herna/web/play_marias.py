@@ -57,7 +57,7 @@ from herna.hall.lobby import BOTS, PERSON, LobbyError, Want, parse_seek
 from herna.hall.lobby import PEOPLE as ONLY_PEOPLE
 from herna.protocols.cgml.messages import PlayerRef
 from herna.web.guests import Guests
-from herna.web.i18n import N_, _, format_number
+from herna.web.i18n import N_, _, format_number, ngettext
 from herna.web.refusals import refusal_words
 from herna.web.seat_socket import Problem, SeatPage, serve_page
 from herna.web.templating import render
@@ -456,14 +456,21 @@ class MariasPlay:
         new.rematch = people
         new.relay.rematch_people = people
         if people:
-            new.relay.message = _("Waiting for %(names)s to accept the rematch…") % {
-                "names": ", ".join(people)
-            }
+            names = ", ".join(people)
+            wait = self.settings.rematch_wait
+            new.relay.message = _(
+                "Waiting for %(names)s to accept the rematch, at most %(seconds)s s…"
+            ) % {"names": names, "seconds": format_number(round(wait))}
             loop = asyncio.get_running_loop()
             new.timer_rematch = loop.call_later(
-                self.settings.rematch_wait,
+                wait,
                 new.relay.end_wait,
-                _("%(names)s did not answer the rematch in time.") % {"names": ", ".join(people)},
+                ngettext(
+                    "%(names)s did not answer the rematch in time.",
+                    "%(names)s did not answer the rematch in time.",
+                    len(people),
+                )
+                % {"names": names},
             )
         return new, None
 

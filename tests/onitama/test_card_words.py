@@ -57,3 +57,23 @@ def test_a_czech_replay_names_the_cards_in_czech(tmp_path: Path) -> None:
     names = re.compile(r"\b(" + "|".join(CARD_NAMES) + r")\b")
     assert not [label for label in czech if names.search(label)]
     assert names.search(english[moved[0]])
+
+
+def test_a_games_summary_counts_moves_as_the_board_does() -> None:
+    from herna.games.onitama.text import summary
+    from herna.hall.records import PlayerResult, StoredMatch
+
+    def won_in(plies: int) -> StoredMatch:
+        return StoredMatch(
+            id=1, game="onitama", table_id="t1", seed=None, status="finished",
+            started_at=datetime.now(UTC), finished_at=datetime.now(UTC),
+            result={"reason": "way of the stone", "details": {"plies": plies}}, meta={},
+            players=(PlayerResult(0, "ann", 1.0, True), PlayerResult(1, "dave")),
+            events=(),
+        )  # fmt: skip
+
+    # the board says "93 odehraných tahů" (static/games/onitama.js): the summary counts alike
+    assert summary(won_in(93)).endswith(" in 93 moves")
+    assert summary(won_in(93), "cs").endswith(" za 93 tahů")
+    assert summary(won_in(3), "cs").endswith(" za 3 tahy")
+    assert "půltah" not in summary(won_in(1), "cs")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from babel.dates import format_datetime
 
 from herna.cli import main
 from herna.hall.contests import Contests
@@ -111,10 +112,15 @@ async def test_a_czech_browser_walks_tournaments_bots_contests_and_status(
         assert await page.locator("h1").inner_text() == "Soutěže botů"
         row = await page.locator("table.results tbody tr").first.inner_text()
         assert "Třída 3.B" in row and "přijímá přihlášky" in row, row
+        # the deadline as the hall's other Czech pages write a moment, not 2026-11-29 …
+        deadline = format_datetime(soon, "medium", tzinfo=UTC, locale="cs") + " UTC"
+        assert re.match(r"\d{1,2}\. \d{1,2}\. \d{4} \d{1,2}:\d\d:\d\d UTC$", deadline)
+        assert deadline in row, row
         await page.get_by_role("link", name="Třída 3.B").click()
         await page.wait_for_url("**/contests/*")
         lead = await page.locator("p.lead").inner_text()
         assert "Soutěž nahraných botů pro hru Onitama" in lead, lead
+        assert await page.locator("#contest-deadline").inner_text() == deadline
         assert "Zatím se nepřihlásil žádný bot." in await page.locator("main").inner_text()
         await shot("contest")
 

@@ -124,6 +124,24 @@ def test_every_message_has_a_czech_translation() -> None:
     assert problems == [], "\n".join(problems)
 
 
+def test_a_game_that_is_over_is_told_in_the_past_in_czech() -> None:
+    """After a game "You won." / "You lost." are "Vyhrál(a) jsi." / "Prohrál(a) jsi.", as the
+    hall words a lost Mia round ("Toto kolo jsi prohrál(a).") and a won tile game; the
+    present ("Prohráváš") is for what is still going on (a Mia round's loss as it happens)."""
+    with (ROOT / "herna/locale/cs/LC_MESSAGES/herna.po").open("rb") as f:
+        catalog = read_po(f, locale="cs")
+    told = {
+        m.id: m.string
+        for m in catalog
+        if isinstance(m.id, str) and re.match(r"You (won|lost)\b", m.id) and "round" not in m.id
+    }
+    assert len(told) >= 10, told
+    present = {k: v for k, v in told.items() if re.search(r"^(Prohráváš|Vyhráváš|Prohra\b)", v)}
+    assert present == {}
+    assert told["You lost. {name} won."] == "Prohrál(a) jsi. {name} vyhrál(a)."
+    assert told["You won."] == "Vyhrál(a) jsi."
+
+
 class _Text(HTMLParser):
     """The words of HTML that people read: text, and the attributes shown to them."""
 
@@ -253,7 +271,7 @@ async def test_a_czech_browser_walks_the_hall_and_switches_to_english(
         assert "Hraješ pod jménem hosta" in await page.locator("#play-now").inner_text()
         recent = await page.locator("#recent").inner_text()
         # Onitama's newest three may be the house bots' games by now: each in Czech words
-        assert re.search(r"\((bílý|černý)\) vyhrává [^\n]* za \d+ půltah", recent), recent
+        assert re.search(r"\((bílý|černý)\) vyhrává [^\n]* za \d+ tah(y|ů)?\b", recent), recent
         assert "prohrává ann: ohlásil(a) Miu, ale na kostkách nebyla" in recent, recent
         assert "o výhru se dělí alice, erin3 (všichni hráči byli vyřazeni)" in recent, recent
         await page.screenshot(path=screenshot_path(f"i18n-home-cs-{width}"), full_page=True)

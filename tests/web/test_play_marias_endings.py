@@ -109,14 +109,17 @@ async def test_the_aktér_gives_up_a_deal_then_a_rematch_with_the_same_house_bot
         told = " / ".join((await page_state(page))["log"])
         assert "you announce " in told and "you announces" not in told, told  # agreement
         before = {p["name"] for p in (await page_state(page))["players"]}
-        # the table goes on; the person leaves it: rematch and play again are offered
+        # the table goes on; the person leaves it: a rematch and a new table are offered,
+        # each once (the choice form's Sit at a new table; no Play again doing the same)
         await page.get_by_role("button", name="Leave the table").click()
         await page.get_by_role("button", name="Yes, leave the table").click()
         await page.wait_for_function(f"() => {STATUS} === 'over'", timeout=20_000)
         rematch = page.get_by_role("button", name="Rematch", exact=True)
         await rematch.wait_for()
-        await page.get_by_role("button", name="Play again").wait_for()
+        await page.get_by_role("button", name="Sit at a new table").wait_for()
+        assert await page.get_by_role("button", name="Play again").count() == 0
         assert await in_viewport(page, "#mar-after")
+        assert await in_viewport(page, "#mar-sit-button")
         await page.screenshot(path=screenshot_path(f"marias-after-table-{width}"))
         await rematch.click()
         await page.wait_for_function(f"() => {STATUS} === 'playing'", timeout=20_000)

@@ -1,7 +1,8 @@
 """What a person meets on the mariáš play page (issue 26), clicked from the home page in real
 Chromium: at every question of a whole deal the hand and the buttons to press are on the
 screen at 1280x800 and at 390x844, without the person scrolling; and two people play a deal
-to its settlement and then a rematch with the same people."""
+to its settlement and then a rematch with the same people (the page offering one button for
+each thing, the wait saying how long it lasts, and a rematch nobody answered in Czech words)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,16 @@ OUT_OF_VIEW = """(sel) => [...document.querySelectorAll(sel)].filter((n) => {
   const r = n.getBoundingClientRect();
   return r.width > 0 && (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth);
 }).map((n) => n.textContent.trim() || n.dataset.code || n.tagName)"""
+
+
+async def after_buttons(page: Any) -> list[str]:
+    """The words of the buttons a page shows after its table (the choice form's and those
+    under the status), in the order on the page."""
+    await page.locator("#mar-sit-button").wait_for()
+    words: list[str] = await page.locator("#mar-sit button, #mar-after button").evaluate_all(
+        "bs => bs.filter((b) => b.offsetParent !== null).map((b) => b.textContent.trim())"
+    )
+    return words
 
 
 async def out_of_view(page: Any, selector: str) -> list[str]:
@@ -100,10 +111,14 @@ async def test_two_people_play_a_deal_then_a_rematch_with_the_same_people(
         over = "() => document.getElementById('play')?.dataset.status === 'over'"
         for p in pages:
             await p.wait_for_function(over, timeout=20_000)
+        # one way to each thing: a new table (the choice form's button) and the rematch
+        assert await after_buttons(ann_page) == ["Sit at a new table", "Rematch"]
+        await ann_page.screenshot(path=screenshot_path("marias-after-left-1280"))
         await ann_page.get_by_role("button", name="Rematch", exact=True).click()
+        # the wait says how long it lasts (the web hall's REMATCH_WAIT)
         await (
             ann_page.locator("#play-status")
-            .filter(has_text=f"Waiting for {bea} to accept the rematch")
+            .filter(has_text=f"Waiting for {bea} to accept the rematch, at most 60 s…")
             .wait_for(timeout=20_000)
         )
         offer = bea_page.locator("#mar-rematch-offer")
@@ -117,5 +132,20 @@ async def test_two_people_play_a_deal_then_a_rematch_with_the_same_people(
             st = await page_state(p)
             assert {x["name"] for x in st["players"]} == first
             assert st["deals"] == 0 and st["result"] is None
+        # bea leaves the new table at once; ann, now on a Czech page, asks for a rematch and
+        # bea does not answer: the page says so with the name after "od" as Czech needs it
+        await bea_page.get_by_role("button", name="Leave the table").click()
+        await bea_page.get_by_role("button", name="Yes, leave the table").click()
+        for p in pages:
+            await p.wait_for_function(over, timeout=20_000)
+        h.web.web.marias.settings.rematch_wait = 3.0
+        await ann_page.get_by_role("link", name="Čeština").click()
+        await ann_page.wait_for_function(over, timeout=20_000)
+        assert await after_buttons(ann_page) == ["Přisednout k novému stolu", "Odveta"]
+        await ann_page.get_by_role("button", name="Odveta", exact=True).click()
+        status = ann_page.locator("#play-status")
+        await status.filter(has_text=f"Čeká se, až odvetu přijme {bea}, nejdéle 3 s…").wait_for()
+        await status.filter(has_text=f"Odpověď na odvetu od hráče {bea} nepřišla včas.").wait_for()
+        await ann_page.screenshot(path=screenshot_path("marias-rematch-unanswered-cs-1280"))
         await ctx.close()
         assert browser.errors == []

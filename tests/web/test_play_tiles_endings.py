@@ -1,5 +1,6 @@
 """How a tile game ends in the browser (real Chromium, from the home page): resign with a
-confirm, no game nobody asked for, a rematch with the same rules and house bots, play again."""
+confirm, no game nobody asked for, a rematch with the same rules and house bots, play again,
+and back to the choice form (as it was filled) for other rules or players."""
 
 from __future__ import annotations
 
@@ -31,6 +32,13 @@ async def sit_down_from_home(page: Any, url: str) -> str:
     return str(await page.locator("#play-name").inner_text())
 
 
+async def resign(page: Any) -> None:
+    """Resign the game on the screen, confirming, and wait for its end."""
+    await page.locator("#play-resign").click()
+    await page.locator("#play-resign-yes").click()
+    await page.wait_for_function(OVER)
+
+
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
 async def test_resign_a_tile_game_then_rematch_then_play_again(
     tmp_path: Path, browser: Browser, width: int, height: int
@@ -47,9 +55,7 @@ async def test_resign_a_tile_game_then_rematch_then_play_again(
         await page.screenshot(path=screenshot_path(f"tiles-resign-confirm-{width}"), full_page=True)
         await page.locator("#play-resign-no").click()
         assert await page.evaluate(PHASE) == "game"
-        await page.locator("#play-resign").click()
-        await page.locator("#play-resign-yes").click()
-        await page.wait_for_function(OVER)
+        await resign(page)
         assert await page.locator("#play-result").inner_text() == f"You resigned. {bot} won."
         # What to do next is on screen with the result (it was under the fold at 1280x800).
         assert await in_viewport(page, "#play-next")
@@ -71,14 +77,42 @@ async def test_resign_a_tile_game_then_rematch_then_play_again(
         await page.wait_for_function(GAME)
         again = table_of(h.tiles, guest)
         assert again is not None and again is not table and again.rules == table.rules
-        await page.locator("#play-resign").click()
-        await page.locator("#play-resign-yes").click()
-        await page.wait_for_function(OVER)
+        await resign(page)
         # play again: a new table at once, with the choices the person made before
         await page.locator("#play-next").click()
         await page.wait_for_function(GAME)
         third = table_of(h.tiles, guest)
         assert third is not None and third is not again and third.rules == table.rules
+        assert browser.errors == []
+
+
+async def test_after_a_tile_game_the_choice_form_comes_back_as_it_was_filled(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with tiles_hall(tmp_path, bot_delay=0.5) as h:
+        page = browser.page
+        await page.set_viewport_size({"width": 390, "height": 844})
+        guest = await sit_down_from_home(page, h.url)
+        table = table_of(h.tiles, guest)
+        assert table is not None
+        await resign(page)
+        # other rules or another number of players without reloading the page
+        other = page.get_by_role("button", name="Choose other rules or players")
+        assert await in_viewport(page, "#play-other")
+        await page.screenshot(path=screenshot_path("tiles-over-choose-390"))
+        await other.click()
+        await page.wait_for_function(f"() => {PHASE} === 'setup'")
+        assert await page.locator("#tp-setup").is_visible()
+        assert not await page.locator("#play-result").is_visible()
+        assert await page.locator("#tp-rules").input_value() == "tsuro"
+        assert await page.locator("#tp-players").input_value() == "2"
+        await page.screenshot(path=screenshot_path("tiles-choose-again-390"))
+        await page.select_option("#tp-players", "3")
+        await page.click("#tp-sit")
+        await page.wait_for_function(GAME)
+        again = table_of(h.tiles, guest)
+        assert again is not None and again is not table
+        assert len(again.rules.players) == 3 and len(table.rules.players) == 2
         assert browser.errors == []
 
 

@@ -211,7 +211,8 @@ def game_record(match: StoredMatch) -> str:
 
 def summary(match: StoredMatch, lang: str = "en") -> str:
     """``dave (black) wins by the Way of the Stone (captured the master) in 54 moves``
-    (``lang="cs"``: ``dave (černý) vyhrává Cestou kamene (vzal mistra) za 54 půltahů``)."""
+    (``lang="cs"``: ``dave (černý) vyhrává Cestou kamene (vzal mistra) za 54 tahů``, counted as
+    the board's "54 odehraných tahů": each player's move is one)."""
     result = match.result
     winners = [p for p in match.players if p.winner]
     if not winners:
@@ -219,7 +220,7 @@ def summary(match: StoredMatch, lang: str = "en") -> str:
         return f"{status}: {end_words(result.get('reason'), lang)}".rstrip(": ")
     w = winners[0]
     plies = (result.get("details") or {}).get("plies")
-    moves = pick(lang, f" in {plies} moves", f" za {plies} {_plies_cs(plies)}") if plies else ""
+    moves = pick(lang, f" in {plies} moves", f" za {plies} {_moves_cs(plies)}") if plies else ""
     color = COLOR_NAMES[w.seat] if w.seat in (WHITE, BLACK) else str(w.seat)
     wins = pick(lang, "wins", "vyhrává")
     how = win_words(result.get("reason"), lang)
@@ -230,7 +231,7 @@ STATUS_CS = {"finished": "dohráno", "aborted": "přerušeno", "canceled": "zru�
 """A record's status in Czech, for a game without a winner."""
 
 
-def _plies_cs(n: object) -> str:
-    """``půltah`` after ``za`` and a number: 1 půltah, 3 půltahy, 5 půltahů."""
+def _moves_cs(n: object) -> str:
+    """``tah`` after ``za`` and a number: 1 tah, 3 tahy, 5 tahů."""
     count = int(n) if isinstance(n, int) else 5
-    return "půltah" if count == 1 else "půltahy" if 2 <= count <= 4 else "půltahů"
+    return "tah" if count == 1 else "tahy" if 2 <= count <= 4 else "tahů"

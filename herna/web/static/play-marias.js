@@ -587,7 +587,8 @@
     }
 
     /* After a table: a rematch (the same people and house bots at a new table; people must
-     * each ask for it too) or play again (the same choice of opponents, a new table). The web
+     * each ask for it too). A new table with any opponents is the choice form's own button
+     * ("Sit at a new table", shown again under this), so it is not offered twice. The web
      * hall and the hall's lobby decide; the page only asks. */
     function drawAfter(st, ended) {
       const parts = [];
@@ -599,16 +600,13 @@
           el("button", { type: "button", id: "mar-rematch-accept", onclick: () => send({ type: "rematch" }) }, _("Accept the rematch")),
           el("button", { type: "button", id: "mar-rematch-decline", onclick: () => send({ type: "decline_rematch" }) }, _("Decline"))));
       }
-      if (ended) {
+      if (ended && st.can_rematch && !offers.length) {
         const names = st.players.filter((p) => !p.you).map((p) => p.name);
         parts.push(el("p", { class: "mar-after play-after" },
-          st.can_rematch && !offers.length
-            ? el("button", { type: "button", id: "mar-rematch", title: names.length === 2
-              ? _("a new table with {a} and {b}", { a: names[0], b: names[1] })
-              : _("a new table with {names}", { names: names.join(", ") }),
-            onclick: () => send({ type: "rematch" }) }, _("Rematch")) : null,
-          el("button", { type: "button", id: "mar-play-again", title: _("a new table with the same choice of opponents"),
-            onclick: () => form.requestSubmit() }, _("Play again"))));
+          el("button", { type: "button", id: "mar-rematch", title: names.length === 2
+            ? _("a new table with {a} and {b}", { a: names[0], b: names[1] })
+            : _("a new table with {names}", { names: names.join(", ") }),
+          onclick: () => send({ type: "rematch" }) }, _("Rematch"))));
       }
       afterBox.replaceChildren(...parts);
       const justEnded = ended && !S.afterShown;
@@ -617,9 +615,12 @@
     }
 
     /* The table just ended: what comes next is brought on screen (the page was scrolled down
-     * to the cards), once the rest of the page is drawn (it moves what is above it). */
+     * to the cards), once the rest of the page is drawn (it moves what is above it): the
+     * choice form's Sit at a new table, the status under it and the rematch under that. */
     function showAfter(justEnded) {
-      if (justEnded) afterBox.scrollIntoView({ block: "nearest" });
+      if (!justEnded) return;
+      if (!form.hidden) document.getElementById("mar-sit-button").scrollIntoView({ block: "nearest" });
+      afterBox.scrollIntoView({ block: "nearest" });
     }
 
     function statusText(st) {

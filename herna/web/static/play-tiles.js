@@ -590,7 +590,8 @@
           }
           if (!tournament) {
             // Rematch: the same rules and players at a new table (people must accept; house
-            // bots of the same level take the other seats); Play again: the setup form.
+            // bots of the same level take the other seats); Play again: the same choices at
+            // once; Choose other rules or players: the setup form, as it was filled.
             const after = el("p", { class: "play-after" });
             if (S.rematchFrom) {
               bits.push(el("p", { class: "play-offer", id: "play-rematch-offer" },
@@ -607,16 +608,28 @@
                 botsOnly() ? _("Rematch (same rules, same house bots)")
                   : _("Rematch (same rules, same players)")));
             }
-            after.append(el("button", { type: "button", id: "play-next", onclick: () => {
+            const leaveGame = () => {
               if (S.rematching || S.rematchFrom) send({ type: "decline_rematch" });
               S.rematching = false; S.rematchFrom = null; S.noRematch = null;
               S.view = null; S.result = null; S.said = []; S.note = "";
+            };
+            after.append(el("button", { type: "button", id: "play-next", onclick: () => {
+              leaveGame();
               // The same choices again, at once (as on the Onitama page); without any (a
               // table taken from the lobby page): the setup form.
               S.phase = S.lastJoin ? "connecting" : "setup";
               if (S.lastJoin) send(Object.assign({}, S.lastJoin));
               draw();
             } }, _("Play again")));
+            if (S.lastJoin) {
+              // The setup form keeps what was chosen (it is only hidden during a game).
+              after.append(el("button", { type: "button", id: "play-other", onclick: () => {
+                leaveGame();
+                S.phase = "setup";
+                draw();
+                form.scrollIntoView({ block: "nearest" });
+              } }, _("Choose other rules or players")));
+            }
             bits.push(after);
           }
         } else if (S.standIn) {

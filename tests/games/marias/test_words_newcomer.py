@@ -29,15 +29,28 @@ def test_seat_roles_are_forhont_prostredni_zadak() -> None:
     assert seat_roles({}) == {}
 
 
+def breakdown_text(part: PartResult, contract: Contract, points: int, lang: str = "en") -> str:
+    """The vyúčtování lines of a deal of one part, the aktér in seat 0 with trumps 2."""
+    s = Settlement(part.money, 0, contract, 2, None, (1,), (part,), declarer_points=points,
+                   defender_points=120 - points)  # fmt: skip
+    b = Breakdown(part.money, s, seat_levels=((1,), (1,), (1,)), points_matter=True)
+    return "\n".join(t for t, _ in breakdown_lines(b, ["you", "bob", "carol"], lang))
+
+
 def test_units_agree_with_their_count() -> None:
     assert [units_words(n) for n in (1, 2, 15)] == ["1 unit", "2 units", "15 units"]
-    hra = PartResult("hra", True, 1, (2, -1, -1))
-    s = Settlement((2, -1, -1), 0, Contract.G, 2, None, (1,), (hra,), declarer_points=60,
-                   defender_points=30)  # fmt: skip
-    b = Breakdown((2, -1, -1), s, seat_levels=((1,), (1,), (1,)), points_matter=True)
-    text = "\n".join(t for t, _ in breakdown_lines(b, ["you", "bob", "carol"]))
+    text = breakdown_text(PartResult("hra", True, 1, (2, -1, -1)), Contract.G, 60)
     assert "1 unit × no flek" in text, text
     assert "1 units" not in text
+
+
+def test_the_kilo_part_is_glossed_once_in_english() -> None:
+    sto = PartResult("sto", True, 4, (8, -4, -4))
+    text = breakdown_text(sto, Contract.C100, 100)
+    assert "kilo (100 points): won by the aktér" in text, text
+    assert "kilo (kilo" not in text
+    cs = breakdown_text(sto, Contract.C100, 100, "cs")
+    assert "kilo: aktér vyhrál" in cs, cs
 
 
 def flek_js(levels: str, licite: str) -> str:
