@@ -94,6 +94,9 @@ async def test_a_czech_browser_walks_tournaments_bots_contests_and_status(
         heads = await page.locator("table.results thead th").all_inner_texts()
         assert heads[:3] == ["Bot", "Hry", "Výhry"], heads
         assert "Přihlas se" in await page.locator("main").inner_text()
+        # Herna's docs are in English, and a Czech page says so beside the link.
+        lead = await page.locator("p.lead").first.inner_text()
+        assert "Jak ho napsat (anglicky)" in lead, lead
         await shot("bots")
 
         await page.get_by_role("link", name="kit-bot", exact=True).click()
