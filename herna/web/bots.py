@@ -8,7 +8,6 @@ plays them with ``herna serve --ladder`` (:mod:`herna.servers.ladder`).
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -41,14 +40,8 @@ from herna.web.lobby import PLAY_PAGES, play_url
 from herna.web.refusals import refusal_words
 from herna.web.templating import TEMPLATES, render
 
-
-def minute(moment: datetime) -> str:
-    """When, to the minute (UTC), as the bot and contest pages write it."""
-    return moment.strftime("%Y-%m-%d %H:%M")
-
-
-TEMPLATES.env.globals.update(minute=minute, language=lambda s: LANGUAGES[s.language].label)
-"""The bot pages write times to the minute and a program's language by its name."""
+TEMPLATES.env.globals.update(language=lambda s: LANGUAGES[s.language].label)
+"""The bot pages write a program's language by its name."""
 
 
 class BotPages:

@@ -458,8 +458,10 @@ class MariasPlay:
         if people:
             names = ", ".join(people)
             wait = self.settings.rematch_wait
-            new.relay.message = _(
-                "Waiting for %(names)s to accept the rematch, at most %(seconds)s s…"
+            new.relay.message = ngettext(
+                "Waiting for %(names)s to accept the rematch, at most %(seconds)s s…",
+                "Waiting for %(names)s to accept the rematch, at most %(seconds)s s…",
+                len(people),  # (Czech: one person "přijme", two "přijmou")
             ) % {"names": names, "seconds": format_number(round(wait))}
             loop = asyncio.get_running_loop()
             new.timer_rematch = loop.call_later(

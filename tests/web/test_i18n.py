@@ -18,6 +18,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.support import Translations
 from jinja2 import nodes
 
 from herna.core import catalogs
@@ -140,6 +141,20 @@ def test_a_game_that_is_over_is_told_in_the_past_in_czech() -> None:
     assert present == {}
     assert told["You lost. {name} won."] == "Prohrál(a) jsi. {name} vyhrál(a)."
     assert told["You won."] == "Vyhrál(a) jsi."
+
+
+def test_a_name_after_a_czech_preposition_is_told_as_a_player() -> None:
+    """Names are not declined, so Czech puts "hráčem"/"hráči" before a name after "s" or
+    "od" (not "s walker", "od walker"), and the verb agrees with how many: "přijme" for one,
+    "přijmou" for two."""
+    cs = Translations.load(ROOT / "herna/locale", ["cs"], domain="herna")
+    draw = "A draw: you share the win with {names}{reason}."
+    assert cs.ngettext(draw, draw, 1) == "Remíza: o výhru se dělíš s hráčem {names}{reason}."
+    assert cs.ngettext(draw, draw, 2) == "Remíza: o výhru se dělíš s hráči {names}{reason}."
+    wait = "Waiting for %(names)s to accept the rematch, at most %(seconds)s s…"
+    assert "přijme %(names)s" in cs.ngettext(wait, wait, 1)
+    assert "přijmou %(names)s" in cs.ngettext(wait, wait, 2)
+    assert cs.gettext("Rematch {name}") == "Odveta s hráčem {name}"
 
 
 class _Text(HTMLParser):

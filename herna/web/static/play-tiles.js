@@ -28,6 +28,7 @@
   function start(page) {
     const { el, svg } = window.Herna;
     const _ = window.Herna._; // the page's language (static/hall.js)
+    const ngettext = window.Herna.ngettext;
     const EXPLAIN = {
       push: _("push a row or column: turn the tile that goes in (⟲ ⟳, or the R key), then click an arrow at the edge of the board"),
       move: _("move your pawn: click a highlighted tile"),
@@ -458,7 +459,10 @@
       if (winners.includes(S.seat)) {
         const others = names.filter((n) => n !== me);
         if (!others.length) return _("You won{reason}.", { reason });
-        return _("A draw: you share the win with {names}{reason}.", { names: others.join(", "), reason }) + after;
+        // (Czech names the others after "s", which needs "hráčem" or "hráči": a count.)
+        return ngettext("A draw: you share the win with {names}{reason}.",
+          "A draw: you share the win with {names}{reason}.", others.length,
+          { names: others.join(", "), reason }) + after;
       }
       return _("You lost. {names} won{reason}.", { names: names.join(", "), reason }) + after;
     }
