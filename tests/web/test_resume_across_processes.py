@@ -150,6 +150,13 @@ async def test_a_watch_page_resumes_on_another_live_process(
 
             # The page loses its socket on A; the address now leads to B; events go on.
             await page.evaluate(CUT, "/ws/live")
+            # A frame already on its way when the socket was cut still arrives and is drawn a
+            # moment later: read what the page has once the socket is closed and drawn.
+            await page.wait_for_function(
+                "() => window.__sockets.filter((w) => w.url.includes('/ws/live'))"
+                ".every((w) => w.readyState === WebSocket.CLOSED)"
+            )
+            await page.evaluate("() => new Promise((done) => setTimeout(done, 100))")
             before = await _page_log(page)
             had = before[-1][0]
             forwarder.target = web_b.port
