@@ -105,6 +105,8 @@ async def test_a_czech_browser_walks_tournaments_bots_contests_and_status(
         assert lead.startswith("Nahraný bot pro hru Onitama od autora jana"), lead
         standing = await page.locator("#bot-standing").inner_text()
         assert "Nejnovější verze: v1" in standing and "bez hodnocení" in standing, standing
+        # The upload's time as Czech writes it (29. 11. 2026 12:33:29), not 2026-11-29 12:33.
+        assert re.search(r"nahráno \d{1,2}\. \d{1,2}\. \d{4} \d", standing), standing
         assert await page.get_by_role("heading", name="Verze", exact=True).count() == 1
         await shot("bot")
 
