@@ -142,6 +142,9 @@ async def test_two_people_play_a_deal_then_a_rematch_with_the_same_people(
         await ann_page.get_by_role("link", name="Čeština").click()
         await ann_page.wait_for_function(over, timeout=20_000)
         assert await after_buttons(ann_page) == ["Přisednout k novému stolu", "Odveta"]
+        # The form still says what ann chose (people), not its first choice, after the reload.
+        checked = ann_page.locator("input[name=opponents]:checked")
+        assert await checked.get_attribute("value") == "people"
         await ann_page.get_by_role("button", name="Odveta", exact=True).click()
         status = ann_page.locator("#play-status")
         await status.filter(has_text=f"Čeká se, až odvetu přijme {bea}, nejdéle 3 s…").wait_for()

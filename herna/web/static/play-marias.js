@@ -694,9 +694,12 @@
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const choice = form.querySelector("input[name=opponents]:checked");
+      const fill = document.getElementById("mar-fill"); // (only with the lobby's "anyone")
+      const wait = fill ? Math.max(0, Math.min(3600, Math.round(Number(fill.value) || 0))) : 0;
+      // Kept for this tab: the form shows it again after a reload (a language switch).
+      if (choice) window.HernaPlayPage.lastChoice("marias", `opponent=${choice.value},fill=${wait}`);
       if (choice && choice.value === "anyone") {
         // the hall lobby's seek: people and bots may sit down, house bots after the wait
-        const wait = Math.max(0, Math.min(3600, Math.round(Number(document.getElementById("mar-fill").value) || 0)));
         wantSit = { type: "sit", name: me, lang: pageLang(), seek: `person,opponent=anyone,fill=${wait}` };
       } else {
         wantSit = { type: "sit", name: me, lang: pageLang(), opponents: choice ? choice.value : null };
@@ -735,6 +738,14 @@
     });
 
     window.HernaMarias = { state: S, send, act, suits: SUIT_WORDS };
+    // The tab's last choice of opponents, not the form's first, after a reload.
+    const last = window.HernaPlayPage.lastChoice("marias");
+    const kept = last.opponent &&
+      form.querySelector(`input[name=opponents][value="${CSS.escape(String(last.opponent))}"]`);
+    if (kept) kept.checked = true;
+    if (last.fill !== undefined && document.getElementById("mar-fill")) {
+      document.getElementById("mar-fill").value = String(last.fill);
+    }
     const stored = saved();
     // From the lobby page (docs/web.md, "The lobby"): sit down at once with the lobby's seek
     // (a waiting player's table, a challenge, house bots of a level, people only, anyone).
