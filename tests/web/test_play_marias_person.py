@@ -149,6 +149,7 @@ async def test_two_people_play_a_deal_then_a_rematch_with_the_same_people(
         status = ann_page.locator("#play-status")
         await status.filter(has_text=f"Čeká se, až odvetu přijme {bea}, nejdéle 3 s…").wait_for()
         await status.filter(has_text=f"Odpověď na odvetu od hráče {bea} nepřišla včas.").wait_for()
+        assert await ann_page.locator("#mar-table").is_hidden()  # no empty table left on screen
         await ann_page.screenshot(path=screenshot_path("marias-rematch-unanswered-cs-1280"))
         await ctx.close()
         assert browser.errors == []

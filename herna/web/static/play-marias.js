@@ -664,7 +664,9 @@
       const ended = st && (st.status === "over" || st.status === "error");
       form.hidden = !(S.phase === "choose" || ended);
       document.getElementById("mar-sit-button").textContent = ended ? _("Sit at a new table") : _("Sit down");
-      tableBox.hidden = !st;
+      // A table nobody sat at (a rematch nobody answered): no empty cloth on screen.
+      const bare = st && !(st.players || []).length && !(st.log || []).length;
+      tableBox.hidden = !st || bare;
       root.dataset.status = st ? st.status : "";
       root.dataset.myTurn = st && st.decision ? "1" : "0";
       root.dataset.decision = st && st.decision ? st.decision.kind : "";
